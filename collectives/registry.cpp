@@ -1,0 +1,143 @@
+// Operation names, table lookup, algorithm selection and the common call path.
+#include <algorithm>
+#include <stdexcept>
+
+#include "collectives/dispatch.hpp"
+#include "collectives/tables.hpp"
+#include "runtime/errors.hpp"
+
+namespace vmc {
+
+namespace {
+struct OperationName {
+  Operation op;
+  const char* name;
+};
+constexpr OperationName kNames[] = {
+    {Operation::broadcast, "broadcast"}, {Operation::reduce, "reduce"},
+    {Operation::allreduce, "allreduce"}, {Operation::allgather, "allgather"},
+    {Operation::reduce_scatter, "reduce_scatter"}, {Operation::scan, "scan"},
+    {Operation::exscan, "exscan"}, {Operation::scatter, "scatter"},
+    {Operation::gather, "gather"}, {Operation::alltoall, "alltoall"},
+    {Operation::barrier, "barrier"}, {Operation::scatterv, "scatterv"},
+    {Operation::gatherv, "gatherv"}, {Operation::allgatherv, "allgatherv"},
+    {Operation::alltoallv, "alltoallv"},
+};
+}  // namespace
+
+std::string to_string(Operation op) {
+  for (const auto& n : kNames) {
+    if (n.op == op) return n.name;
+  }
+  return "?";
+}
+
+Operation parse_operation(std::string_view s) {
+  for (const auto& n : kNames) {
+    if (s == n.name) return n.op;
+  }
+  std::string all;
+  for (const auto& n : kNames) all += std::string(all.empty() ? "" : ", ") + n.name;
+  throw std::invalid_argument("unknown operation \"" + std::string(s) + "\": expected one of " +
+                              all);
+}
+
+const std::vector<Operation>& all_operations() {
+  static const std::vector<Operation> ops = [] {
+    std::vector<Operation> v;
+    for (const auto& n : kNames) v.push_back(n.op);
+    return v;
+  }();
+  return ops;
+}
+
+const std::vector<Algorithm>& algorithms(Operation op) {
+  switch (op) {
+    case Operation::broadcast: return tables::broadcast();
+    case Operation::reduce: return tables::reduce();
+    case Operation::allreduce: return tables::allreduce();
+    case Operation::allgather: return tables::allgather();
+    case Operation::reduce_scatter: return tables::reduce_scatter();
+    case Operation::scan: return tables::scan();
+    case Operation::exscan: return tables::exscan();
+    case Operation::scatter: return tables::scatter();
+    case Operation::gather: return tables::gather();
+    case Operation::alltoall: return tables::alltoall();
+    case Operation::barrier: return tables::barrier();
+    case Operation::scatterv: return tables::scatterv();
+    case Operation::gatherv: return tables::gatherv();
+    case Operation::allgatherv: return tables::allgatherv();
+    case Operation::alltoallv: return tables::alltoallv();
+  }
+  throw std::logic_error("unknown operation");
+}
+
+const Algorithm* find_algorithm(Operation op, std::string_view name) {
+  for (const Algorithm& a : algorithms(op)) {
+    if (a.name == name) return &a;
+  }
+  return nullptr;
+}
+
+const Algorithm& select_algorithm(Operation op, const CostQuery& q) {
+  const auto& table = algorithms(op);
+  if (q.options.algorithm != "auto") {
+    const Algorithm* a = find_algorithm(op, q.options.algorithm);
+    if (a == nullptr) {
+      std::string names;
+      for (const Algorithm& x : table) names += (names.empty() ? "" : ", ") + x.name;
+      throw std::invalid_argument(to_string(op) + ": no algorithm \"" + q.options.algorithm +
+                                  "\" (expected auto or one of " + names + ")");
+    }
+    if (!a->applicable(q)) {
+      throw std::invalid_argument(to_string(op) + ": algorithm " + a->name +
+                                  " does not apply here (requires " + a->requirements + ")");
+    }
+    return *a;
+  }
+  const Algorithm* best = nullptr;
+  Picos best_cost = 0;
+  for (const Algorithm& a : table) {
+    if (!a.applicable(q)) continue;
+    Picos c = a.cost(q);
+    if (best == nullptr || c < best_cost) {
+      best = &a;
+      best_cost = c;
+    }
+  }
+  if (best == nullptr) {
+    throw std::invalid_argument(to_string(op) + ": no registered algorithm applies to p = " +
+                                std::to_string(q.p) + ", n = " + std::to_string(q.n));
+  }
+  return *best;
+}
+
+CostQuery make_query(const Comm& comm, std::size_t n, int root, std::size_t item_size,
+                     const Op* op, bool in_place, const Options& options) {
+  CostQuery q;
+  q.topology = &comm.topology();
+  q.model = comm.model();
+  q.units = comm.units();
+  q.p = comm.size();
+  q.n = n;
+  q.root = root;
+  q.item_size = item_size;
+  q.commutative = op == nullptr || op->commutative();
+  q.in_place = in_place;
+  q.options = options;
+  return q;
+}
+
+void invoke(Operation operation, Call call, const CostQuery& query, const CallSignature& sig) {
+  const Comm& comm = *call.comm;
+  call.tag = comm.begin_collective(sig);
+  const Algorithm* algorithm = nullptr;
+  try {
+    algorithm = &select_algorithm(operation, query);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(comm.who() + ": " + e.what());
+  }
+  algorithm->run(call);
+}
+
+}  // namespace vmc

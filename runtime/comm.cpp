@@ -1,0 +1,339 @@
+// Comm: point-to-point calls, local work charges, split and collective call checks.
+//
+// Virtual time: calls move the data at once and append what they did to the node's log;
+// the simulator turns the logs into times after the run (simulator.cpp). Real time: a send
+// holds its ports and links for real and waits out its modelled duration (real_network.cpp).
+#include <algorithm>
+#include <cstring>
+
+#include "runtime/detail.hpp"
+
+namespace vmc {
+
+using detail::Message;
+using detail::MatchKey;
+using detail::NodeState;
+using detail::OpRecord;
+using detail::WaitDescription;
+
+namespace {
+
+// The largest payload vmc accepts in one message: anything above is a bug in the caller.
+constexpr std::size_t kMaxMessageBytes = std::size_t{1} << 36;  // 64 GiB
+constexpr Tag kCollectiveTagBase = Tag{1} << 40;
+constexpr int kCollectiveTagBits = 20;
+
+void check_abort(const NodeState& n) {
+  if (n.machine->abort.load(std::memory_order_acquire)) throw detail::RunAborted{};
+}
+
+}  // namespace
+
+int Comm::size() const { return static_cast<int>(group_->world.size()); }
+int Comm::world_rank(int r) const { return group_->world.at(r); }
+std::uint32_t Comm::id() const { return group_->id; }
+const Model& Comm::model() const { return node_->machine->config.model; }
+const CostUnits& Comm::units() const { return node_->machine->units; }
+const Topology& Comm::topology() const { return *node_->machine->topology; }
+std::string Comm::who() const { return detail::node_prefix(*node_, group_.get(), rank_); }
+
+namespace {
+
+[[noreturn]] void fail(const Comm& c, const std::string& call, const std::string& problem) {
+  throw UsageError(c.who() + ": " + call + ": " + problem);
+}
+
+std::string describe_call(const char* op, const char* dir, int peer, Tag tag) {
+  std::string s = std::string(op) + " " + dir + " rank " + std::to_string(peer);
+  if (tag >= kCollectiveTagBase) {
+    s += " (collective tag " + std::to_string((tag - kCollectiveTagBase) >> kCollectiveTagBits) +
+         "." + std::to_string(tag & ((Tag{1} << kCollectiveTagBits) - 1)) + ")";
+  } else {
+    s += " tag " + std::to_string(tag);
+  }
+  return s;
+}
+
+void check_peer(const Comm& c, const char* op, const char* dir, int peer, Tag tag) {
+  if (!c.valid()) throw UsageError(std::string(op) + ": called on an invalid Comm");
+  if (peer < 0 || peer >= c.size()) {
+    fail(c, describe_call(op, dir, peer, tag),
+         "rank out of range (comm has " + std::to_string(c.size()) + " ranks)");
+  }
+  if (tag < 0) fail(c, describe_call(op, dir, peer, tag), "tag is negative");
+}
+
+void check_send_size(const Comm& c, const std::string& call, std::size_t bytes,
+                     std::size_t items) {
+  if (bytes > kMaxMessageBytes) {
+    fail(c, call, "message of " + std::to_string(bytes) + " bytes is larger than the " +
+                      std::to_string(kMaxMessageBytes) + "-byte limit");
+  }
+  if ((bytes == 0) != (items == 0) || (items != 0 && bytes % items != 0)) {
+    fail(c, call, std::to_string(bytes) + " bytes cannot hold " + std::to_string(items) +
+                      " items of equal size");
+  }
+}
+
+}  // namespace
+
+void Comm::send_raw(const void* data, std::size_t bytes, std::size_t items, int dest,
+                    Tag tag) const {
+  check_peer(*this, "send", "to", dest, tag);
+  check_send_size(*this, describe_call("send", "to", dest, tag), bytes, items);
+  check_abort(*node_);
+  detail::MachineImpl& m = *node_->machine;
+  const int dst = group_->world[dest];
+  if (dst == node_->rank && !m.config.allow_self_messages) {
+    fail(*this, describe_call("send", "to", dest, tag),
+         "a node may not send to itself (copy locally, or set allow_self_messages)");
+  }
+  auto* msg = new Message;
+  msg->comm = group_->id;
+  msg->src = node_->rank;
+  msg->tag = tag;
+  msg->items = items;
+  msg->bytes = bytes;
+  msg->send_index = node_->sends++;
+  if (bytes > 0) {
+    msg->payload.reset(new std::byte[bytes]);
+    std::memcpy(msg->payload.get(), data, bytes);
+  }
+  if (m.config.clock == Clock::virtual_time || dst == node_->rank) {
+    if (m.config.clock == Clock::virtual_time) {
+      node_->log.sends.push_back({dst, items, bytes, tag, group_->id});
+      OpRecord op;
+      op.kind = OpRecord::Kind::send;
+      op.send_index = msg->send_index;
+      node_->log.ops.push_back(op);
+    }
+    NodeState& target = *m.nodes[dst];
+    target.incoming.enqueue(msg);
+    m.wake(target);
+  } else {
+    detail::real_transfer(m, *node_, dst, msg);
+  }
+}
+
+namespace {
+
+std::size_t deliver(const Comm& c, const char* op, int source, Tag tag, Message* msg, void* data,
+                    std::size_t capacity, std::size_t item_size) {
+  std::unique_ptr<Message> owned(msg);
+  if (msg->bytes > capacity) {
+    fail(c, describe_call(op, "from", source, tag),
+         "message of " + std::to_string(msg->bytes) + " bytes (" + std::to_string(msg->items) +
+             " items) does not fit the receive buffer of " + std::to_string(capacity) +
+             " bytes");
+  }
+  if (item_size == 0 || msg->bytes % item_size != 0) {
+    fail(c, describe_call(op, "from", source, tag),
+         "message of " + std::to_string(msg->bytes) + " bytes is not a whole number of " +
+             std::to_string(item_size) + "-byte items");
+  }
+  if (msg->bytes > 0) std::memcpy(data, msg->payload.get(), msg->bytes);
+  return msg->bytes;
+}
+
+}  // namespace
+
+std::size_t Comm::recv_raw(void* data, std::size_t capacity_bytes, std::size_t item_size,
+                           int source, Tag tag) const {
+  check_peer(*this, "recv", "from", source, tag);
+  check_abort(*node_);
+  const int src = group_->world[source];
+  if (src == node_->rank && !node_->machine->config.allow_self_messages) {
+    fail(*this, describe_call("recv", "from", source, tag),
+         "a node may not receive from itself (set allow_self_messages)");
+  }
+  Message* msg = node_->wait_for(MatchKey{group_->id, src, tag},
+                                 WaitDescription{"recv", source, src, tag, group_->id});
+  if (node_->machine->config.clock == Clock::virtual_time) {
+    OpRecord op;
+    op.kind = OpRecord::Kind::recv;
+    op.recv_src = src;
+    op.recv_index = msg->send_index;
+    node_->log.ops.push_back(op);
+  }
+  return deliver(*this, "recv", source, tag, msg, data, capacity_bytes, item_size);
+}
+
+std::size_t Comm::sendrecv_raw(const void* out, std::size_t out_bytes, std::size_t out_items,
+                               int dest, void* in, std::size_t in_capacity_bytes,
+                               std::size_t in_item_size, int source, Tag tag) const {
+  detail::MachineImpl& m = *node_->machine;
+  if (m.config.clock == Clock::real_time) {
+    // The send holds its tokens for its duration; the partner's message arrives meanwhile.
+    send_raw(out, out_bytes, out_items, dest, tag);
+    return recv_raw(in, in_capacity_bytes, in_item_size, source, tag);
+  }
+  check_peer(*this, "sendrecv", "from", source, tag);
+  // Virtual time: one op with both directions, so the simulator starts them together.
+  send_raw(out, out_bytes, out_items, dest, tag);
+  OpRecord op = node_->log.ops.back();  // the send just logged
+  node_->log.ops.pop_back();
+  const int src = group_->world[source];
+  if (src == node_->rank && !m.config.allow_self_messages) {
+    fail(*this, describe_call("sendrecv", "from", source, tag),
+         "a node may not receive from itself (set allow_self_messages)");
+  }
+  Message* msg = node_->wait_for(MatchKey{group_->id, src, tag},
+                                 WaitDescription{"sendrecv", source, src, tag, group_->id});
+  op.kind = OpRecord::Kind::sendrecv;
+  op.recv_src = src;
+  op.recv_index = msg->send_index;
+  node_->log.ops.push_back(op);
+  return deliver(*this, "sendrecv", source, tag, msg, in, in_capacity_bytes, in_item_size);
+}
+
+namespace {
+
+void charge(const Comm& c, NodeState& n, Picos duration, std::uint64_t items) {
+  check_abort(n);
+  if (n.machine->config.clock == Clock::virtual_time) {
+    if (duration == 0 && items == 0) return;
+    OpRecord op;
+    op.kind = OpRecord::Kind::compute;
+    op.duration = duration;
+    op.combine_items = items;
+    n.log.ops.push_back(op);
+  } else {
+    detail::real_compute(*n.machine, n, duration, items);
+  }
+  (void)c;
+}
+
+}  // namespace
+
+void Comm::charge_combine(std::size_t items) const {
+  charge(*this, *node_, node_->machine->units.combine(items), items);
+}
+
+void Comm::charge_compute(double seconds) const {
+  if (!(seconds >= 0) || seconds > 9.0e6) {
+    fail(*this, "charge_compute", "duration " + std::to_string(seconds) +
+                                      " s must be between 0 and 9e6 seconds");
+  }
+  charge(*this, *node_, to_picos(seconds), 0);
+}
+
+namespace {
+
+std::uint64_t next_seq(std::vector<std::uint64_t>& seqs, std::uint32_t id) {
+  if (seqs.size() <= id) seqs.resize(id + 1, 0);
+  return seqs[id]++;
+}
+
+}  // namespace
+
+Comm Comm::split(int color, int key) const {
+  if (!valid()) throw UsageError("split: called on an invalid Comm");
+  check_abort(*node_);
+  detail::CommGroup& g = *group_;
+  detail::MachineImpl& m = *node_->machine;
+  const std::uint64_t seq = next_seq(node_->split_seq, g.id);
+  const int n = size();
+  detail::CommGroup::SplitCall* call = nullptr;
+  bool last = false;
+  {
+    std::lock_guard lock(g.control_mutex);
+    call = &g.splits[seq];
+    if (call->color_key.empty()) {
+      call->color_key.resize(n);
+      call->arrived.assign(n, false);
+    }
+    call->color_key[rank_] = {color, key};
+    call->arrived[rank_] = true;
+    last = ++call->arrivals == n;
+    if (last) {
+      // Every member is here: form the groups, ranked by (key, old rank).
+      call->result.assign(n, nullptr);
+      call->new_rank.assign(n, -1);
+      std::map<int, std::vector<int>> by_color;
+      for (int r = 0; r < n; ++r) {
+        if (call->color_key[r].first >= 0) by_color[call->color_key[r].first].push_back(r);
+      }
+      for (auto& [c, members] : by_color) {
+        std::stable_sort(members.begin(), members.end(), [&](int a, int b) {
+          return call->color_key[a].second < call->color_key[b].second;
+        });
+        auto ng = std::make_shared<detail::CommGroup>();
+        ng->id = m.allocate_comm_id();
+        ng->machine = &m;
+        for (int i = 0; i < static_cast<int>(members.size()); ++i) {
+          int w = g.world[members[i]];
+          ng->world.push_back(w);
+          ng->rank_of[w] = i;
+          call->result[members[i]] = ng;
+          call->new_rank[members[i]] = i;
+        }
+      }
+      call->ready = true;
+    }
+  }
+  if (last) {
+    for (int r = 0; r < n; ++r) {
+      if (r != rank_) m.wake(*m.nodes[g.world[r]]);
+    }
+  } else {
+    node_->block_until(
+        [&] {
+          std::lock_guard lock(g.control_mutex);
+          return call->ready;
+        },
+        WaitDescription{"split", -1, -1, 0, g.id});
+  }
+  std::lock_guard lock(g.control_mutex);
+  Comm result;
+  if (call->result[rank_] != nullptr) {
+    result = Comm(node_, call->result[rank_], call->new_rank[rank_]);
+  }
+  if (++call->departures == n) g.splits.erase(seq);
+  return result;
+}
+
+namespace {
+
+std::string describe_signature(const CallSignature& s) {
+  std::string t = s.operation;
+  if (!s.op.empty()) t += " with op " + s.op;
+  if (s.root >= 0) t += " root " + std::to_string(s.root);
+  if (s.check_count) t += " count " + std::to_string(s.count);
+  t += " item size " + std::to_string(s.item_size);
+  return t;
+}
+
+}  // namespace
+
+Tag Comm::begin_collective(const CallSignature& sig) const {
+  if (!valid()) throw UsageError(sig.operation + ": called on an invalid Comm");
+  check_abort(*node_);
+  detail::CommGroup& g = *group_;
+  const std::uint64_t seq = next_seq(node_->collective_seq, g.id);
+  std::string mismatch;
+  {
+    std::lock_guard lock(g.control_mutex);
+    auto [it, inserted] = g.signatures.try_emplace(seq);
+    auto& call = it->second;
+    if (inserted) {
+      call.sig = sig;
+      call.first_rank = rank_;
+    } else {
+      const CallSignature& a = call.sig;
+      bool same = a.operation == sig.operation && a.op == sig.op && a.root == sig.root &&
+                  a.item_size == sig.item_size && a.check_count == sig.check_count &&
+                  (!sig.check_count || a.count == sig.count);
+      if (!same) {
+        mismatch = "collective call " + std::to_string(seq) + " on this comm is " +
+                   describe_signature(sig) + ", but rank " + std::to_string(call.first_rank) +
+                   " (node " + std::to_string(g.world[call.first_rank]) + ") called " +
+                   describe_signature(a);
+      }
+    }
+    if (++call.seen == size()) g.signatures.erase(it);
+  }
+  if (!mismatch.empty()) fail(*this, sig.operation, mismatch);
+  return kCollectiveTagBase + static_cast<Tag>(seq << kCollectiveTagBits);
+}
+
+}  // namespace vmc

@@ -1,0 +1,127 @@
+// Comm: a group of virtual nodes with ranks 0..size()-1 (the whole machine or a split of it)
+// and the point-to-point calls between them. A Comm is a thin per-node handle; copies are
+// cheap and refer to the same group.
+//
+// Semantics (DESIGN.md "The machine model"): sends are blocking and eager: a send returns
+// when its transfer has ended, whether or not the receiver has reached its receive; a
+// receive returns when the matching message has arrived. Messages are matched by explicit
+// source rank and tag; between one pair with one tag they never overtake each other.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <type_traits>
+
+#include "runtime/model.hpp"
+#include "runtime/trace.hpp"
+
+namespace vmc {
+
+class Topology;
+
+namespace detail {
+struct NodeState;
+struct CommGroup;
+struct MachineImpl;
+}  // namespace detail
+
+// User tags are 0..kMaxUserTag. Collective calls draw their tags from a space above it.
+constexpr Tag kMaxUserTag = (Tag{1} << 31) - 1;
+
+// What every member of a comm must agree on when it enters a collective call. Compared
+// across the comm at no cost in modelled time; a mismatch is an error naming the node.
+struct CallSignature {
+  std::string operation;           // "allreduce"
+  std::string op;                  // reduction op name, or empty
+  int root = -1;                   // -1 if the operation has none
+  std::uint64_t count = 0;         // the count every node must agree on (0 if none)
+  std::size_t item_size = 0;       // bytes per item
+  bool check_count = true;         // false for v-variants whose counts legitimately differ
+};
+
+class Comm {
+ public:
+  Comm() = default;
+  bool valid() const { return group_ != nullptr; }
+
+  int rank() const { return rank_; }
+  int size() const;
+  // World rank (node id) of comm rank r.
+  int world_rank(int r) const;
+  std::uint32_t id() const;
+  const Model& model() const;
+  const CostUnits& units() const;
+  const Topology& topology() const;
+
+  // --- point to point --------------------------------------------------------------------
+  template <class T>
+  void send(std::span<const T> data, int dest, Tag tag = 0) const {
+    static_assert(std::is_trivially_copyable_v<T>, "vmc sends trivially copyable items");
+    send_raw(data.data(), data.size_bytes(), data.size(), dest, tag);
+  }
+  template <class T>
+  void send(std::span<T> data, int dest, Tag tag = 0) const {
+    send(std::span<const T>(data), dest, tag);
+  }
+  // Returns the number of items received (at most data.size()).
+  template <class T>
+  std::size_t recv(std::span<T> data, int source, Tag tag = 0) const {
+    static_assert(std::is_trivially_copyable_v<T> && !std::is_const_v<T>);
+    return recv_raw(data.data(), data.size_bytes(), sizeof(T), source, tag) / sizeof(T);
+  }
+  // Sends `out` to dest and receives into `in` from source, both at once.
+  template <class T>
+  std::size_t sendrecv(std::span<const T> out, int dest, std::span<T> in, int source,
+                       Tag tag = 0) const {
+    static_assert(std::is_trivially_copyable_v<T> && !std::is_const_v<T>);
+    return sendrecv_raw(out.data(), out.size_bytes(), out.size(), dest, in.data(),
+                        in.size_bytes(), sizeof(T), source, tag) /
+           sizeof(T);
+  }
+  template <class T>
+  std::size_t sendrecv(std::span<T> out, int dest, std::span<T> in, int source,
+                       Tag tag = 0) const {
+    return sendrecv(std::span<const T>(out), dest, in, source, tag);
+  }
+
+  // Untyped forms: `items` is what beta is charged for; bytes is the payload.
+  void send_raw(const void* data, std::size_t bytes, std::size_t items, int dest, Tag tag) const;
+  std::size_t recv_raw(void* data, std::size_t capacity_bytes, std::size_t item_size, int source,
+                       Tag tag) const;
+  std::size_t sendrecv_raw(const void* out, std::size_t out_bytes, std::size_t out_items,
+                           int dest, void* in, std::size_t in_capacity_bytes,
+                           std::size_t in_item_size, int source, Tag tag) const;
+
+  // --- local work --------------------------------------------------------------------------
+  // Charges the combine of `items` items (items * gamma) to this node's time.
+  void charge_combine(std::size_t items) const;
+  // Charges `seconds` of computation to this node's time.
+  void charge_compute(double seconds) const;
+
+  // --- groups and collectives -------------------------------------------------------------
+  // Collective over this comm: members with equal color form a new comm, ranked by
+  // (key, old rank). A negative color returns an invalid Comm (the node joins none).
+  // Free in modelled time: it is bookkeeping of the emulator, not a modelled message.
+  Comm split(int color, int key) const;
+
+  // Starts a collective call: checks `sig` against the other members (free in modelled
+  // time) and returns the first tag of a fresh tag space of 2^20 tags for this call.
+  Tag begin_collective(const CallSignature& sig) const;
+
+  // Error text prefix naming this node: "node 3 (rank 1 of comm 2)".
+  std::string who() const;
+
+ private:
+  friend struct detail::MachineImpl;
+  friend struct detail::NodeState;
+  Comm(detail::NodeState* node, std::shared_ptr<detail::CommGroup> group, int rank)
+      : node_(node), group_(std::move(group)), rank_(rank) {}
+  detail::NodeState* node_ = nullptr;
+  std::shared_ptr<detail::CommGroup> group_;
+  int rank_ = -1;
+};
+
+}  // namespace vmc

@@ -1,0 +1,238 @@
+// Runtime internals shared by machine.cpp, comm.cpp, simulator.cpp and real_network.cpp.
+// Not part of the public interface.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <concurrentqueue/concurrentqueue.h>
+#include <concurrentqueue/lightweightsemaphore.h>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "runtime/errors.hpp"
+#include "runtime/machine.hpp"
+
+namespace vmc::detail {
+
+struct MachineImpl;
+
+// A message in flight or waiting in a mailbox.
+struct Message {
+  std::uint32_t comm = 0;
+  int src = 0;                      // world rank
+  Tag tag = 0;
+  std::uint64_t items = 0;
+  std::uint64_t send_index = 0;     // position among the sender's sends in this run
+  std::size_t bytes = 0;
+  std::unique_ptr<std::byte[]> payload;
+};
+
+struct MatchKey {
+  std::uint32_t comm;
+  int src;
+  Tag tag;
+  bool operator==(const MatchKey&) const = default;
+};
+struct MatchKeyHash {
+  std::size_t operator()(const MatchKey& k) const noexcept {
+    std::uint64_t h = (std::uint64_t(k.comm) << 32) ^ std::uint64_t(std::uint32_t(k.src));
+    h ^= std::uint64_t(k.tag) * 0x9E3779B97F4A7C15ull;
+    return std::size_t(h ^ (h >> 29));
+  }
+};
+
+// Virtual time: what each node did, in order, for the simulator's pass after the run.
+struct SendRecord {
+  int dst = 0;
+  std::uint64_t items = 0;
+  std::uint64_t bytes = 0;
+  Tag tag = 0;
+  std::uint32_t comm = 0;
+};
+struct OpRecord {
+  enum class Kind : std::uint8_t { send, recv, sendrecv, compute };
+  Kind kind = Kind::compute;
+  std::uint64_t send_index = 0;  // send, sendrecv: index into this node's sends
+  int recv_src = -1;             // recv, sendrecv: world rank of the sender
+  std::uint64_t recv_index = 0;  //   and the index among its sends
+  Picos duration = 0;            // compute
+  std::uint64_t combine_items = 0;  // compute: items combined (0 for plain compute)
+};
+struct NodeLog {
+  std::vector<OpRecord> ops;
+  std::vector<SendRecord> sends;
+  // Real time only: what happened, measured.
+  std::vector<MessageEvent> messages;
+  std::vector<CombineEvent> combines;
+  Picos finish = 0;
+  void clear() {
+    ops.clear();
+    sends.clear();
+    messages.clear();
+    combines.clear();
+    finish = 0;
+  }
+};
+
+// Thrown inside a node when the run is being ended (another node threw, a deadlock).
+// Not a std::exception, so user code catching std::exception does not swallow it.
+struct RunAborted {};
+
+// Shared state of one group of nodes. Created by the machine (world) or by split.
+struct CommGroup {
+  std::uint32_t id = 0;
+  std::vector<int> world;             // comm rank -> world rank
+  std::unordered_map<int, int> rank_of;  // world rank -> comm rank
+  MachineImpl* machine = nullptr;
+
+  // Control plane: splits and collective signatures, agreed through shared memory.
+  struct SplitCall {
+    std::vector<std::pair<int, int>> color_key;  // per comm rank
+    std::vector<bool> arrived;
+    int arrivals = 0;
+    int departures = 0;
+    bool ready = false;
+    std::vector<std::shared_ptr<CommGroup>> result;  // per comm rank (null: no group)
+    std::vector<int> new_rank;
+  };
+  struct SignatureCall {
+    CallSignature sig;
+    int first_rank = 0;
+    int seen = 0;
+  };
+  std::mutex control_mutex;
+  std::map<std::uint64_t, SplitCall> splits;
+  std::map<std::uint64_t, SignatureCall> signatures;
+};
+
+// What a blocked node waits for, for the deadlock report.
+struct WaitDescription {
+  const char* operation = "";
+  int peer = -1;
+  int peer_world = -1;
+  Tag tag = 0;
+  std::uint32_t comm = 0;
+};
+
+struct alignas(64) NodeState {
+  int rank = 0;  // world rank
+  MachineImpl* machine = nullptr;
+
+  // Mailbox: any thread enqueues, only the owner dequeues.
+  moodycamel::ConcurrentQueue<Message*> incoming;
+  std::unordered_map<MatchKey, std::deque<Message*>, MatchKeyHash> unexpected;
+  moodycamel::LightweightSemaphore wake{0, 64};
+  moodycamel::LightweightSemaphore start{0, 64};
+
+  // Deadlock detection: 0 when running, activity stamp + 1 while blocked.
+  std::atomic<std::uint64_t> blocked_stamp{0};
+  std::atomic<bool> finished{true};
+  std::mutex wait_mutex;
+  WaitDescription waiting;  // guarded by wait_mutex
+
+  std::uint64_t sends = 0;  // sends made in this run
+  std::vector<std::uint64_t> collective_seq;  // per comm id: collective calls made
+  std::vector<std::uint64_t> split_seq;       // per comm id: splits made
+  std::chrono::steady_clock::time_point run_start;
+  NodeLog log;
+
+  // Takes everything in `incoming` into `unexpected`; returns how many it took.
+  std::size_t drain();
+  // Finds and removes the first message matching key; nullptr if none has arrived.
+  Message* take(const MatchKey& key);
+  // Blocks until a message matching key arrives (deadlock-aware, abort-aware).
+  Message* wait_for(const MatchKey& key, const WaitDescription& what);
+  // Blocks until ready() is true; ready is re-evaluated after each wake-up.
+  template <class Ready>
+  void block_until(Ready ready, const WaitDescription& what);
+  void discard_all();
+  Picos now_real() const;
+};
+
+struct ErrorRecord {
+  int node = -1;
+  std::string what;
+};
+
+struct MachineImpl {
+  MachineConfig config;
+  std::shared_ptr<const Topology> topology;
+  CostUnits units;
+  int p = 0;
+  std::vector<std::unique_ptr<NodeState>> nodes;
+  std::vector<std::thread> threads;
+
+  // One run at a time.
+  const std::function<void(Node&)>* fn = nullptr;
+  std::shared_ptr<CommGroup> world;
+  std::atomic<int> running{0};
+  std::atomic<bool> abort{false};
+  std::atomic<bool> shutdown{false};
+  std::atomic<std::uint64_t> activity{0};
+  moodycamel::LightweightSemaphore controller{0, 0};
+  std::mutex error_mutex;
+  std::vector<ErrorRecord> errors;  // guarded by error_mutex
+  std::mutex comm_mutex;
+  std::uint32_t next_comm_id = 1;   // guarded by comm_mutex
+  std::chrono::steady_clock::time_point run_start;
+
+  struct RealNetwork* real = nullptr;  // real time only
+
+  explicit MachineImpl(MachineConfig cfg);
+  ~MachineImpl();
+  void thread_main(int rank);
+  RunResult run(const std::function<void(Node&)>& fn);
+  void record_error(int node, std::string what);
+  void abort_run();
+  bool deadlocked(std::vector<BlockedWait>* report);
+  void reset_after_run();
+  std::uint32_t allocate_comm_id();
+  // Signals that a node's wait may be over.
+  void wake(NodeState& n) {
+    activity.fetch_add(1, std::memory_order_seq_cst);
+    n.wake.signal();
+  }
+};
+
+template <class Ready>
+void NodeState::block_until(Ready ready, const WaitDescription& what) {
+  if (ready()) return;
+  {
+    std::lock_guard lock(wait_mutex);
+    waiting = what;
+  }
+  for (;;) {
+    if (machine->abort.load(std::memory_order_acquire)) throw RunAborted{};
+    std::uint64_t stamp = machine->activity.load(std::memory_order_seq_cst);
+    if (ready()) break;
+    blocked_stamp.store(stamp + 1, std::memory_order_seq_cst);
+    wake.wait(100'000);  // bounded: re-check abort at least every 100 ms
+    blocked_stamp.store(0, std::memory_order_seq_cst);
+    if (ready()) break;
+  }
+}
+
+// Builds the error text "node 3 (rank 1 of comm 2): <what>".
+std::string node_prefix(const NodeState& n, const CommGroup* g, int rank);
+
+// Virtual time: the discrete-event pass over the nodes' logs (simulator.cpp).
+void simulate(const MachineImpl& m, Stats& stats, Trace& trace);
+
+// Real time: link-ownership tokens held for real (real_network.cpp).
+struct RealNetwork;
+RealNetwork* make_real_network(const MachineImpl& m);
+void destroy_real_network(RealNetwork* net);
+// Sends msg from node `src` to `dst` holding the ports and links it needs for real, waits
+// the modelled time scaled, and delivers; records the event in the sender's log.
+void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* msg);
+void real_compute(MachineImpl& m, NodeState& node, Picos duration, std::uint64_t items);
+
+}  // namespace vmc::detail

@@ -1,0 +1,45 @@
+// Errors a run can end with. Every message names the node and the call.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace vmc {
+
+// Bad input to a runtime or collective call: a rank out of range, a buffer too small, a
+// size that makes no sense. Thrown on the node that made the call; ends the run.
+class UsageError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// What a node was blocked in when a deadlock was detected.
+struct BlockedWait {
+  int node = 0;               // world rank
+  std::string operation;      // "recv", "sendrecv", "split", ...
+  int peer = -1;              // comm rank of the awaited source, -1 if none
+  int peer_world = -1;        // world rank of the awaited source
+  long long tag = 0;
+  unsigned comm = 0;
+  std::string describe() const;
+};
+
+// A run that did not complete: a node threw, or the nodes deadlocked, or it made no
+// progress within the watchdog time. The machine is usable for the next run.
+class RunError : public std::runtime_error {
+ public:
+  enum class Kind { node_threw, deadlock, watchdog };
+  RunError(Kind kind, std::string message, int node, std::vector<BlockedWait> waits)
+      : std::runtime_error(std::move(message)), kind_(kind), node_(node), waits_(std::move(waits)) {}
+  Kind kind() const { return kind_; }
+  int node() const { return node_; }  // the node that threw first, or -1
+  const std::vector<BlockedWait>& blocked() const { return waits_; }
+
+ private:
+  Kind kind_;
+  int node_;
+  std::vector<BlockedWait> waits_;
+};
+
+}  // namespace vmc

@@ -1,0 +1,336 @@
+// Machine: node threads, runs, fault handling and deadlock detection.
+//
+// Each node is a thread created once and parked on its `start` semaphore between runs.
+// A run publishes the SPMD function, releases every node, and the calling thread becomes
+// the controller: it waits for the nodes to finish, and meanwhile looks for a deadlock
+// every few milliseconds. A deadlock is every unfinished node blocked, with an activity
+// stamp equal to the current machine activity: no message or arrival it could be waiting
+// for has happened since it last looked (see NodeState::block_until).
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <tuple>
+#include <sstream>
+
+#include "runtime/detail.hpp"
+
+namespace vmc {
+
+std::string BlockedWait::describe() const {
+  std::ostringstream s;
+  s << "node " << node << ": " << operation;
+  if (peer >= 0) {
+    s << " from rank " << peer;
+    if (peer_world != peer) s << " (node " << peer_world << ")";
+  }
+  if (operation != std::string("split") && operation != std::string("collective")) {
+    s << " tag " << tag;
+  }
+  s << " on comm " << comm;
+  return s.str();
+}
+
+namespace detail {
+
+std::string node_prefix(const NodeState& n, const CommGroup* g, int rank) {
+  std::string s = "node " + std::to_string(n.rank);
+  if (g != nullptr && g->id != 0) {
+    s += " (rank " + std::to_string(rank) + " of comm " + std::to_string(g->id) + ")";
+  }
+  return s;
+}
+
+Picos NodeState::now_real() const {
+  auto d = std::chrono::steady_clock::now() - run_start;
+  double wall = std::chrono::duration<double>(d).count();
+  return to_picos(std::max(0.0, wall / machine->config.time_scale));
+}
+
+std::size_t NodeState::drain() {
+  Message* batch[32];
+  std::size_t total = 0;
+  for (;;) {
+    std::size_t got = incoming.try_dequeue_bulk(batch, 32);
+    for (std::size_t i = 0; i < got; ++i) {
+      Message* m = batch[i];
+      unexpected[MatchKey{m->comm, m->src, m->tag}].push_back(m);
+    }
+    total += got;
+    if (got < 32) return total;
+  }
+}
+
+Message* NodeState::take(const MatchKey& key) {
+  auto it = unexpected.find(key);
+  if (it == unexpected.end()) return nullptr;
+  Message* m = it->second.front();
+  it->second.pop_front();
+  if (it->second.empty()) unexpected.erase(it);
+  return m;
+}
+
+Message* NodeState::wait_for(const MatchKey& key, const WaitDescription& what) {
+  Message* m = take(key);
+  if (m != nullptr) return m;
+  block_until(
+      [&] {
+        drain();
+        m = take(key);
+        return m != nullptr;
+      },
+      what);
+  return m;
+}
+
+void NodeState::discard_all() {
+  drain();
+  for (auto& [key, q] : unexpected) {
+    for (Message* m : q) delete m;
+  }
+  unexpected.clear();
+}
+
+MachineImpl::MachineImpl(MachineConfig cfg) : config(std::move(cfg)) {
+  if (config.topology == nullptr) {
+    if (config.nodes < 1) {
+      throw UsageError("Machine: give a topology or a node count of at least 1 (got " +
+                       std::to_string(config.nodes) + ")");
+    }
+    config.topology = parse_topology("full:" + std::to_string(config.nodes));
+  }
+  topology = config.topology;
+  p = topology->nodes();
+  if (config.nodes != 0 && config.nodes != p) {
+    throw UsageError("Machine: node count " + std::to_string(config.nodes) +
+                     " disagrees with topology " + topology->spec() + " of " +
+                     std::to_string(p) + " nodes");
+  }
+  if (p < 1) throw UsageError("Machine: a machine needs at least one node");
+  if (!(config.time_scale > 0)) {
+    throw UsageError("Machine: time_scale must be positive (got " +
+                     std::to_string(config.time_scale) + ")");
+  }
+  units = CostUnits(config.model);
+  nodes.reserve(p);
+  for (int r = 0; r < p; ++r) {
+    auto n = std::make_unique<NodeState>();
+    n->rank = r;
+    n->machine = this;
+    nodes.push_back(std::move(n));
+  }
+  if (config.clock == Clock::real_time) real = make_real_network(*this);
+  threads.reserve(p);
+  for (int r = 0; r < p; ++r) threads.emplace_back([this, r] { thread_main(r); });
+}
+
+MachineImpl::~MachineImpl() {
+  shutdown.store(true, std::memory_order_release);
+  for (auto& n : nodes) n->start.signal();
+  for (auto& t : threads) t.join();
+  for (auto& n : nodes) n->discard_all();
+  if (real != nullptr) destroy_real_network(real);
+}
+
+void MachineImpl::record_error(int node, std::string what) {
+  std::lock_guard lock(error_mutex);
+  errors.push_back({node, std::move(what)});
+}
+
+void MachineImpl::abort_run() {
+  abort.store(true, std::memory_order_seq_cst);
+  activity.fetch_add(1, std::memory_order_seq_cst);
+  for (auto& n : nodes) n->wake.signal();
+  controller.signal();
+}
+
+void MachineImpl::thread_main(int rank) {
+  NodeState& self = *nodes[rank];
+  for (;;) {
+    while (!self.start.wait(1'000'000)) {
+    }
+    if (shutdown.load(std::memory_order_acquire)) return;
+    Node node(Comm(&self, world, rank));
+    try {
+      (*fn)(node);
+    } catch (const RunAborted&) {
+      // Another node failed or the run deadlocked; the controller reports it.
+    } catch (const std::exception& e) {
+      record_error(rank, e.what());
+      abort_run();
+    } catch (...) {
+      record_error(rank, "an exception that is not a std::exception");
+      abort_run();
+    }
+    if (config.clock == Clock::real_time) self.log.finish = self.now_real();
+    // Finishing releases no one, so it does not count as activity: nodes blocked on this
+    // one keep their stamps and the deadlock check sees them at once.
+    self.finished.store(true, std::memory_order_seq_cst);
+    if (running.fetch_sub(1, std::memory_order_acq_rel) == 1) controller.signal();
+  }
+}
+
+bool MachineImpl::deadlocked(std::vector<BlockedWait>* report) {
+  std::uint64_t a = activity.load(std::memory_order_seq_cst);
+  int blocked = 0;
+  for (auto& n : nodes) {
+    if (n->finished.load(std::memory_order_seq_cst)) continue;
+    if (n->blocked_stamp.load(std::memory_order_seq_cst) != a + 1) return false;
+    ++blocked;
+  }
+  if (blocked == 0 || activity.load(std::memory_order_seq_cst) != a) return false;
+  if (report != nullptr) {
+    for (auto& n : nodes) {
+      if (n->finished.load(std::memory_order_seq_cst)) continue;
+      std::lock_guard lock(n->wait_mutex);
+      const WaitDescription& w = n->waiting;
+      report->push_back({n->rank, w.operation, w.peer, w.peer_world, w.tag, w.comm});
+    }
+  }
+  return true;
+}
+
+std::uint32_t MachineImpl::allocate_comm_id() {
+  std::lock_guard lock(comm_mutex);
+  return next_comm_id++;
+}
+
+void MachineImpl::reset_after_run() {
+  for (auto& n : nodes) {
+    n->discard_all();
+    n->sends = 0;
+    n->collective_seq.clear();
+    n->split_seq.clear();
+    n->log.clear();
+    n->blocked_stamp.store(0);
+    while (n->wake.tryWait()) {
+    }
+  }
+  while (controller.tryWait()) {
+  }
+  errors.clear();
+  abort.store(false);
+  world.reset();
+  fn = nullptr;
+  next_comm_id = 1;
+}
+
+RunResult MachineImpl::run(const std::function<void(Node&)>& f) {
+  world = std::make_shared<CommGroup>();
+  world->id = 0;
+  world->machine = this;
+  world->world.resize(p);
+  for (int r = 0; r < p; ++r) world->world[r] = r;
+  fn = &f;
+  run_start = std::chrono::steady_clock::now();
+  running.store(p, std::memory_order_seq_cst);
+  for (auto& n : nodes) {
+    n->run_start = run_start;
+    n->finished.store(false, std::memory_order_seq_cst);
+  }
+  for (auto& n : nodes) n->start.signal();
+
+  // Controller: wait for every node; look for deadlock and lack of progress meanwhile.
+  std::optional<RunError> failure;
+  std::uint64_t suspect_activity = ~0ull;
+  std::uint64_t last_activity = activity.load();
+  auto last_progress = std::chrono::steady_clock::now();
+  while (running.load(std::memory_order_acquire) > 0) {
+    controller.wait(10'000);
+    if (running.load(std::memory_order_acquire) == 0) break;
+    if (abort.load()) continue;
+    std::uint64_t a = activity.load();
+    auto now = std::chrono::steady_clock::now();
+    if (a != last_activity) {
+      last_activity = a;
+      last_progress = now;
+    }
+    std::vector<BlockedWait> waits;
+    if (deadlocked(nullptr)) {
+      // Confirm on the next look, with the same activity stamp.
+      if (suspect_activity == a && deadlocked(&waits)) {
+        std::string text = "deadlock: every unfinished node is blocked and nothing in "
+                           "flight can release it:";
+        for (const auto& w : waits) text += "\n  " + w.describe();
+        failure.emplace(RunError::Kind::deadlock, text, -1, waits);
+        abort_run();
+        continue;
+      }
+      suspect_activity = a;
+    } else {
+      suspect_activity = ~0ull;
+    }
+    if (std::chrono::duration<double>(now - last_progress).count() > config.watchdog_seconds) {
+      failure.emplace(RunError::Kind::watchdog,
+                      "no progress for " + std::to_string(config.watchdog_seconds) +
+                          " s: the run was ended",
+                      -1, std::vector<BlockedWait>{});
+      abort_run();
+    }
+  }
+
+  if (!errors.empty() && !failure) {
+    // Report the first node (lowest rank among those that threw first is not knowable;
+    // errors are kept in the order they were recorded).
+    const ErrorRecord& e = errors.front();
+    std::string text = "node " + std::to_string(e.node) + " threw: " + e.what;
+    if (errors.size() > 1) {
+      text += " (and " + std::to_string(errors.size() - 1) + " other node";
+      text += errors.size() > 2 ? "s threw too)" : " threw too)";
+    }
+    failure.emplace(RunError::Kind::node_threw, text, e.node, std::vector<BlockedWait>{});
+  }
+  if (failure) {
+    RunError err = *failure;
+    reset_after_run();
+    throw err;
+  }
+
+  RunResult result;
+  if (config.clock == Clock::virtual_time) {
+    simulate(*this, result.stats_, result.trace_);
+    if (!config.trace) result.trace_ = Trace{};
+  } else {
+    Stats& s = result.stats_;
+    Trace& t = result.trace_;
+    t.nodes = p;
+    s.node_time.resize(p);
+    s.link_busy.assign(topology->link_count(), 0);
+    for (int r = 0; r < p; ++r) {
+      NodeLog& log = nodes[r]->log;
+      s.node_time[r] = log.finish;
+      s.time = std::max(s.time, log.finish);
+      for (auto& m : log.messages) {
+        s.messages++;
+        s.items += m.items;
+        s.bytes += m.bytes;
+        s.token_wait += m.waited;
+        for (LinkId l : m.links) s.link_busy[l] += m.end - m.start;
+        if (config.trace) t.messages.push_back(std::move(m));
+      }
+      for (auto& c : log.combines) {
+        s.combined_items += c.items;
+        if (config.trace) t.combines.push_back(c);
+      }
+    }
+    std::sort(t.messages.begin(), t.messages.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.start, a.src, a.dst, a.tag) < std::tie(b.start, b.src, b.dst, b.tag);
+    });
+    std::sort(t.combines.begin(), t.combines.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.start, a.node) < std::tie(b.start, b.node);
+    });
+  }
+  reset_after_run();
+  return result;
+}
+
+}  // namespace detail
+
+Machine::Machine(MachineConfig config)
+    : impl_(std::make_unique<detail::MachineImpl>(std::move(config))) {}
+Machine::~Machine() = default;
+int Machine::size() const { return impl_->p; }
+const MachineConfig& Machine::config() const { return impl_->config; }
+const Topology& Machine::topology() const { return *impl_->topology; }
+RunResult Machine::run(const std::function<void(Node&)>& fn) { return impl_->run(fn); }
+
+}  // namespace vmc

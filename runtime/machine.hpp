@@ -1,0 +1,95 @@
+// Machine: p virtual nodes, each a thread with a mailbox, and the network model that
+// charges their messages. Threads are created once and reused: run(fn) runs an SPMD
+// function on every node and can be called many times.
+//
+//   vmc::Machine m({.topology = vmc::parse_topology("hypercube:64"),
+//                   .model = {.alpha = 525e-6, .beta = 2e-6, .gamma = 0.35e-6}});
+//   auto r = m.run([&](vmc::Node& node) { ... node.world().send(...) ... });
+//   r.time(); r.stats(); r.trace().write_chrome_json("run.json");
+//
+// A run that fails (a node threw, a deadlock, no progress) throws RunError naming the node
+// and what it waited for; every node is released and the machine is ready for the next run.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "runtime/comm.hpp"
+#include "runtime/errors.hpp"
+#include "runtime/model.hpp"
+#include "runtime/trace.hpp"
+#include "topology/topology.hpp"
+
+namespace vmc {
+
+namespace detail {
+struct MachineImpl;
+}
+
+struct MachineConfig {
+  // The interconnect. When null, `nodes` must be set and the topology is full:nodes.
+  std::shared_ptr<const Topology> topology;
+  int nodes = 0;
+  // The defaults reproduce 000's assumptions: single-port exchange, wormhole, exclusive
+  // (costs are zero until set).
+  Model model{};
+  Clock clock = Clock::virtual_time;
+  // Real time: wall seconds per modelled second (0.01 runs a 1 s model in 10 ms).
+  double time_scale = 1.0;
+  // Record per-message and per-combine events (virtual time always has them internally).
+  bool trace = true;
+  // Whether a node may send to itself (a local copy, free in time). Off: an error.
+  bool allow_self_messages = false;
+  // A run in which no node makes progress for this long is ended with a report.
+  double watchdog_seconds = 300.0;
+};
+
+// A node as the SPMD function sees it.
+class Node {
+ public:
+  int rank() const { return world_.rank(); }
+  int size() const { return world_.size(); }
+  const Comm& world() const { return world_; }
+  void charge_combine(std::size_t items) const { world_.charge_combine(items); }
+  void charge_compute(double seconds) const { world_.charge_compute(seconds); }
+
+ private:
+  friend struct detail::MachineImpl;
+  explicit Node(Comm world) : world_(std::move(world)) {}
+  Comm world_;
+};
+
+class RunResult {
+ public:
+  double time() const { return to_seconds(stats_.time); }  // max over nodes, seconds
+  Picos time_ps() const { return stats_.time; }
+  double node_time(int node) const { return to_seconds(stats_.node_time.at(node)); }
+  const Stats& stats() const { return stats_; }
+  const Trace& trace() const { return trace_; }
+
+ private:
+  friend struct detail::MachineImpl;
+  Stats stats_;
+  Trace trace_;
+};
+
+class Machine {
+ public:
+  explicit Machine(MachineConfig config);
+  ~Machine();
+  Machine(const Machine&) = delete;
+  Machine& operator=(const Machine&) = delete;
+
+  int size() const;
+  const MachineConfig& config() const;
+  const Topology& topology() const;
+
+  // Runs fn on every node and waits for all of them. Throws RunError on a fault.
+  RunResult run(const std::function<void(Node&)>& fn);
+
+ private:
+  std::unique_ptr<detail::MachineImpl> impl_;
+};
+
+}  // namespace vmc

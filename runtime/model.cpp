@@ -1,0 +1,119 @@
+#include "runtime/model.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+namespace vmc {
+
+Picos to_picos(double seconds) {
+  if (!std::isfinite(seconds) || seconds < 0 || seconds > 9.0e6) {
+    throw std::invalid_argument("time " + std::to_string(seconds) +
+                                " s is out of range (0 to 9e6 seconds)");
+  }
+  return static_cast<Picos>(std::llround(seconds * static_cast<double>(kPicosPerSecond)));
+}
+
+double to_seconds(Picos t) { return static_cast<double>(t) / static_cast<double>(kPicosPerSecond); }
+
+CostUnits::CostUnits(const Model& m)
+    : alpha(to_picos(m.alpha)),
+      beta(to_picos(m.beta)),
+      gamma(to_picos(m.gamma)),
+      short_alpha(to_picos(m.short_alpha)),
+      short_max_items(m.short_max_items) {}
+
+std::string to_string(Port p) {
+  switch (p) {
+    case Port::exchange: return "exchange";
+    case Port::duplex: return "duplex";
+    case Port::half: return "half";
+    case Port::all: return "all";
+  }
+  return "?";
+}
+std::string to_string(Routing r) {
+  switch (r) {
+    case Routing::direct: return "direct";
+    case Routing::wormhole: return "wormhole";
+    case Routing::store_and_forward: return "store_and_forward";
+  }
+  return "?";
+}
+std::string to_string(Contention c) {
+  return c == Contention::exclusive ? "exclusive" : "shared";
+}
+std::string to_string(Clock c) { return c == Clock::virtual_time ? "virtual" : "real"; }
+
+Port parse_port(std::string_view s) {
+  if (s == "exchange") return Port::exchange;
+  if (s == "duplex") return Port::duplex;
+  if (s == "half") return Port::half;
+  if (s == "all") return Port::all;
+  throw std::invalid_argument("unknown port model \"" + std::string(s) +
+                              "\": expected exchange, duplex, half or all");
+}
+Routing parse_routing(std::string_view s) {
+  if (s == "direct") return Routing::direct;
+  if (s == "wormhole") return Routing::wormhole;
+  if (s == "store_and_forward" || s == "saf") return Routing::store_and_forward;
+  throw std::invalid_argument("unknown routing \"" + std::string(s) +
+                              "\": expected direct, wormhole or store_and_forward");
+}
+Contention parse_contention(std::string_view s) {
+  if (s == "exclusive") return Contention::exclusive;
+  if (s == "shared") return Contention::shared;
+  throw std::invalid_argument("unknown contention \"" + std::string(s) +
+                              "\": expected exclusive or shared");
+}
+Clock parse_clock(std::string_view s) {
+  if (s == "virtual") return Clock::virtual_time;
+  if (s == "real") return Clock::real_time;
+  throw std::invalid_argument("unknown clock \"" + std::string(s) + "\": expected virtual or real");
+}
+
+double parse_duration(std::string_view s) {
+  std::string text(s);
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0) {
+    throw std::invalid_argument("bad duration \"" + text +
+                                "\": expected a number with an optional unit s, ms, us, ns or ps");
+  }
+  std::string unit = text.substr(used);
+  double scale = 0;
+  if (unit.empty() || unit == "s") scale = 1;
+  else if (unit == "ms") scale = 1e-3;
+  else if (unit == "us") scale = 1e-6;
+  else if (unit == "ns") scale = 1e-9;
+  else if (unit == "ps") scale = 1e-12;
+  else {
+    throw std::invalid_argument("bad duration \"" + text + "\": unknown unit \"" + unit +
+                                "\" (expected s, ms, us, ns or ps)");
+  }
+  double seconds = value * scale;
+  if (!std::isfinite(seconds) || seconds < 0) {
+    throw std::invalid_argument("bad duration \"" + text + "\": must be finite and not negative");
+  }
+  return seconds;
+}
+
+std::string format_duration(double seconds) {
+  char buf[64];
+  double a = std::fabs(seconds);
+  if (a == 0) return "0 s";
+  if (a >= 1) std::snprintf(buf, sizeof buf, "%.6g s", seconds);
+  else if (a >= 1e-3) std::snprintf(buf, sizeof buf, "%.6g ms", seconds * 1e3);
+  else if (a >= 1e-6) std::snprintf(buf, sizeof buf, "%.6g us", seconds * 1e6);
+  else if (a >= 1e-9) std::snprintf(buf, sizeof buf, "%.6g ns", seconds * 1e9);
+  else std::snprintf(buf, sizeof buf, "%.6g ps", seconds * 1e12);
+  return buf;
+}
+
+}  // namespace vmc

@@ -1,0 +1,168 @@
+// Real time: the emulation. Link-ownership tokens are held for real and every modelled delay
+// is a real wait of (modelled time x time_scale); the wall clock is what gets measured.
+//
+// The resource rules are those of the simulator (simulator.cpp): ports by the port model,
+// links by the routing, taken all at once (wormhole) or hop by hop (store_and_forward).
+// All tokens sit under one mutex: acquiring a whole route is one atomic step, so it cannot
+// deadlock, and waiting is on a condition variable, never a spin. Waits are bounded: every
+// holder releases after its modelled duration, and an aborted run wakes every waiter.
+// Under shared contention a message sleeps its n beta part in slices, each stretched by the
+// number of messages on its most loaded link at the start of the slice (an approximation of
+// the fluid model the simulator computes exactly).
+#include <condition_variable>
+#include <thread>
+
+#include "runtime/detail.hpp"
+
+namespace vmc::detail {
+
+struct RealNetwork {
+  std::mutex mutex;
+  std::condition_variable freed;
+  std::vector<int> port_partner, port_count;
+  std::vector<char> out_busy, in_busy;
+  std::vector<int> link_users;
+};
+
+RealNetwork* make_real_network(const MachineImpl& m) {
+  auto* net = new RealNetwork;
+  net->port_partner.assign(m.p, -1);
+  net->port_count.assign(m.p, 0);
+  net->out_busy.assign(m.p, 0);
+  net->in_busy.assign(m.p, 0);
+  net->link_users.assign(m.topology->link_count(), 0);
+  return net;
+}
+
+void destroy_real_network(RealNetwork* net) { delete net; }
+
+namespace {
+
+bool ports_free(const RealNetwork& n, Port port, int src, int dst) {
+  switch (port) {
+    case Port::all: return true;
+    case Port::duplex: return !n.out_busy[src] && !n.in_busy[dst];
+    case Port::half: return n.port_count[src] == 0 && n.port_count[dst] == 0;
+    case Port::exchange:
+      return (n.port_count[src] == 0 || n.port_partner[src] == dst) &&
+             (n.port_count[dst] == 0 || n.port_partner[dst] == src);
+  }
+  return true;
+}
+
+void take_ports(RealNetwork& n, Port port, int src, int dst, int delta) {
+  switch (port) {
+    case Port::all: break;
+    case Port::duplex:
+      n.out_busy[src] = delta > 0;
+      n.in_busy[dst] = delta > 0;
+      break;
+    case Port::half:
+    case Port::exchange:
+      for (auto [a, b] : {std::pair{src, dst}, std::pair{dst, src}}) {
+        n.port_count[a] += delta;
+        n.port_partner[a] = n.port_count[a] > 0 ? b : -1;
+      }
+      break;
+  }
+}
+
+// Waits until `ready` holds under the network mutex; throws RunAborted if the run ends.
+template <class Ready>
+void wait_tokens(MachineImpl& m, std::unique_lock<std::mutex>& lock, Ready ready) {
+  while (!ready()) {
+    if (m.abort.load(std::memory_order_acquire)) throw RunAborted{};
+    m.real->freed.wait_for(lock, std::chrono::milliseconds(50));
+  }
+}
+
+void sleep_model(const MachineImpl& m, Picos model_time) {
+  if (model_time <= 0) return;
+  double wall = to_seconds(model_time) * m.config.time_scale;
+  std::this_thread::sleep_for(std::chrono::duration<double>(wall));
+}
+
+}  // namespace
+
+void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* raw) {
+  std::unique_ptr<Message> msg(raw);
+  RealNetwork& net = *m.real;
+  const Model& model = m.config.model;
+  const bool exclusive = model.contention == Contention::exclusive;
+  std::vector<LinkId> route;
+  if (model.routing != Routing::direct) m.topology->route(src.rank, dst, route);
+  const bool saf = model.routing == Routing::store_and_forward && !route.empty();
+  const std::size_t hops = saf ? route.size() : 1;
+
+  MessageEvent ev;
+  ev.src = src.rank;
+  ev.dst = dst;
+  ev.tag = msg->tag;
+  ev.comm = msg->comm;
+  ev.items = msg->items;
+  ev.bytes = msg->bytes;
+  ev.request = src.now_real();
+  ev.links = route;
+
+  for (std::size_t hop = 0; hop < hops; ++hop) {
+    std::span<const LinkId> links =
+        saf ? std::span<const LinkId>(&route[hop], 1) : std::span<const LinkId>(route);
+    Picos requested = src.now_real();
+    {
+      std::unique_lock lock(net.mutex);
+      wait_tokens(m, lock, [&] {
+        if (hop == 0 && !ports_free(net, model.port, src.rank, dst)) return false;
+        if (exclusive) {
+          for (LinkId l : links) {
+            if (net.link_users[l] > 0) return false;
+          }
+        }
+        return true;
+      });
+      if (hop == 0) take_ports(net, model.port, src.rank, dst, +1);
+      for (LinkId l : links) ++net.link_users[l];
+    }
+    Picos started = src.now_real();
+    if (hop == 0) ev.start = started;
+    ev.waited += started - requested;
+    if (exclusive) {
+      sleep_model(m, m.units.message(msg->items));
+    } else {
+      sleep_model(m, m.units.startup(msg->items));
+      Picos remaining = static_cast<Picos>(msg->items) * m.units.beta;
+      const Picos slice = std::max<Picos>(remaining / 8, 1);
+      while (remaining > 0) {
+        int share = 1;
+        {
+          std::lock_guard lock(net.mutex);
+          for (LinkId l : links) share = std::max(share, net.link_users[l]);
+        }
+        Picos step = std::min(remaining, slice);
+        sleep_model(m, step * share);
+        remaining -= step;
+      }
+    }
+    {
+      std::lock_guard lock(net.mutex);
+      for (LinkId l : links) --net.link_users[l];
+      if (hop + 1 == hops) take_ports(net, model.port, src.rank, dst, -1);
+    }
+    net.freed.notify_all();
+  }
+  ev.end = src.now_real();
+  if (m.config.trace) src.log.messages.push_back(std::move(ev));
+  else src.log.messages.push_back(MessageEvent{ev.src, ev.dst, ev.tag, ev.comm, ev.items,
+                                               ev.bytes, ev.request, ev.start, ev.end,
+                                               ev.waited, {}});
+  NodeState& target = *m.nodes[dst];
+  target.incoming.enqueue(msg.release());
+  m.wake(target);
+}
+
+void real_compute(MachineImpl& m, NodeState& node, Picos duration, std::uint64_t items) {
+  Picos start = node.now_real();
+  sleep_model(m, duration);
+  node.log.combines.push_back({node.rank, items, start, node.now_real()});
+}
+
+}  // namespace vmc::detail

@@ -1,0 +1,423 @@
+// Virtual time: a discrete-event pass over the operation logs the nodes recorded.
+//
+// During a virtual-time run the nodes move their data at once and record, in order, what
+// they did (send, receive, send-receive, compute). Since receives name their source and
+// tag, these logs do not depend on the thread schedule. This pass then replays the logs in
+// simulated-time order, one event at a time on one thread, so the times, statistics and
+// trace it produces are bit-identical on every run.
+//
+// The rules it applies (DESIGN.md "The machine model"; decisions vmc made are marked *):
+// - A send is requested when its node reaches it. It starts at the earliest simulated time
+//   at which its ports (port model) and links (routing) are all free, and it holds them all
+//   for its duration alpha + n beta. The sender resumes, and the receiver has the data, at
+//   its end. A receive completes at max(time posted, end of its message).
+// - * Sends are eager: a message may start before its receiver reaches the receive; it
+//   holds the receiver's port (exchange, half) or in-port (duplex) while it lasts.
+// - * Requests waiting for resources are served oldest first (request time, then sender
+//   rank, then send order); a younger request whose resources are free may go ahead of an
+//   older one that still waits. A wormhole message takes its whole route at once or waits
+//   (all-or-nothing, so acquiring it cannot deadlock).
+// - * store_and_forward: the message takes its route one link at a time, each hop a
+//   transfer of alpha + n beta; the endpoints' ports are held from the first hop to the last.
+// - shared contention: links are never waited for; while k messages hold one link
+//   direction each progresses at 1/k of its bandwidth (001 "Contention"). * The startup
+//   alpha is not slowed, only the n beta part; a message's share is that of its most
+//   loaded link, re-evaluated whenever a message starts or ends on a link it uses; times
+//   are rounded down to whole picoseconds at each re-evaluation.
+// - Events at one instant are taken in a fixed order: message ends, then node steps (by
+//   rank), then grants of waiting requests.
+#include <algorithm>
+#include <queue>
+#include <set>
+#include <stdexcept>
+#include <tuple>
+
+#include "runtime/detail.hpp"
+
+namespace vmc::detail {
+namespace {
+
+enum class MsgState : std::uint8_t { idle, pending, active, done };
+
+struct Msg {
+  int src = 0;
+  int dst = 0;
+  std::uint64_t items = 0;
+  std::uint64_t bytes = 0;
+  Tag tag = 0;
+  std::uint32_t comm = 0;
+  std::uint64_t index = 0;  // among the sender's sends
+  MsgState state = MsgState::idle;
+  Picos request = 0;        // current hop's request
+  Picos first_request = 0;
+  Picos start = 0;          // first hop's start
+  Picos end = 0;
+  Picos waited = 0;
+  std::vector<LinkId> route;
+  std::size_t hop = 0;      // store and forward: the hop in progress
+  bool sender_waits = false;
+  int recv_waiter = -1;
+  int crit = 0;
+  // shared contention
+  Picos hop_start = 0;
+  Picos alpha_end = 0;
+  Picos remaining = 0;      // beta work left, at full bandwidth
+  Picos last = 0;
+  Picos share = 1;
+  std::uint64_t version = 0;
+};
+
+struct NodeSim {
+  std::size_t pc = 0;
+  Picos clock = 0;
+  int outstanding = 0;
+  Picos resume = 0;
+  int resume_crit = 0;
+  int crit = 0;
+};
+
+struct Event {
+  Picos time;
+  int kind;  // 0: message end, 1: node step
+  std::int64_t id;
+  std::uint64_t version;
+  bool operator>(const Event& o) const {
+    return std::tie(time, kind, id, version) > std::tie(o.time, o.kind, o.id, o.version);
+  }
+};
+
+class Simulator {
+ public:
+  Simulator(const MachineImpl& m, Stats& stats, Trace& trace)
+      : m_(m), model_(m.config.model), u_(m.units), stats_(stats), trace_(trace), p_(m.p) {}
+
+  void run() {
+    build_messages();
+    nodes_.assign(p_, NodeSim{});
+    port_partner_.assign(p_, -1);
+    port_count_.assign(p_, 0);
+    out_busy_.assign(p_, 0);
+    in_busy_.assign(p_, 0);
+    const int links = m_.topology->link_count();
+    link_busy_.assign(links, 0);
+    link_users_.assign(links, {});
+    stats_.link_busy.assign(links, 0);
+    stats_.node_time.assign(p_, 0);
+    trace_.nodes = p_;
+    for (int n = 0; n < p_; ++n) push({0, 1, n, 0});
+    while (!events_.empty()) {
+      const Picos t = events_.top().time;
+      while (!events_.empty() && events_.top().time == t) {
+        Event e = events_.top();
+        events_.pop();
+        if (e.kind == 0) end_event(e, t);
+        else step(static_cast<int>(e.id), t);
+      }
+      arbitrate(t);
+    }
+    if (!pending_.empty()) {
+      throw std::logic_error("vmc simulator: requests left waiting with no event to free them");
+    }
+    finish();
+  }
+
+ private:
+  const MachineImpl& m_;
+  const Model& model_;
+  const CostUnits& u_;
+  Stats& stats_;
+  Trace& trace_;
+  int p_;
+  std::vector<std::size_t> first_msg_;  // per node: id of its first send
+  std::vector<Msg> msgs_;
+  std::vector<NodeSim> nodes_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
+  std::set<std::tuple<Picos, int, std::uint64_t>> pending_;  // (request, src, index)
+  std::vector<int> port_partner_, port_count_;
+  std::vector<char> out_busy_, in_busy_;
+  std::vector<char> link_busy_;
+  std::vector<std::vector<std::int64_t>> link_users_;  // shared: active messages per link
+
+  void push(Event e) { events_.push(e); }
+  const NodeLog& log(int n) const { return m_.nodes[n]->log; }
+  Msg& msg(int src, std::uint64_t index) { return msgs_[first_msg_[src] + index]; }
+  std::int64_t id_of(const Msg& x) const { return &x - msgs_.data(); }
+
+  void build_messages() {
+    first_msg_.assign(p_ + 1, 0);
+    for (int n = 0; n < p_; ++n) first_msg_[n + 1] = first_msg_[n] + log(n).sends.size();
+    msgs_.resize(first_msg_[p_]);
+    for (int n = 0; n < p_; ++n) {
+      const auto& sends = log(n).sends;
+      for (std::size_t i = 0; i < sends.size(); ++i) {
+        Msg& x = msgs_[first_msg_[n] + i];
+        x.src = n;
+        x.dst = sends[i].dst;
+        x.items = sends[i].items;
+        x.bytes = sends[i].bytes;
+        x.tag = sends[i].tag;
+        x.comm = sends[i].comm;
+        x.index = i;
+      }
+    }
+  }
+
+  bool self(const Msg& x) const { return x.src == x.dst; }
+  bool store_and_forward() const { return model_.routing == Routing::store_and_forward; }
+  bool shared() const { return model_.contention == Contention::shared; }
+  Picos hop_time(const Msg& x) const { return self(x) ? 0 : u_.message(x.items); }
+
+  // Links the message needs for its current hop (all of them under wormhole).
+  std::span<const LinkId> hop_links(const Msg& x) const {
+    if (x.route.empty()) return {};
+    if (store_and_forward()) return std::span<const LinkId>(&x.route[x.hop], 1);
+    return x.route;
+  }
+
+  // --- node steps ---------------------------------------------------------------------------
+  void wait_on(NodeSim& n, Picos end, int crit) {
+    if (end > n.resume) {
+      n.resume = end;
+      n.resume_crit = crit;
+    } else if (end == n.resume) {
+      n.resume_crit = std::max(n.resume_crit, crit);
+    }
+  }
+
+  void request(Msg& x, Picos t, int crit) {
+    x.state = MsgState::pending;
+    x.request = x.first_request = t;
+    x.crit = crit + (self(x) ? 0 : 1);
+    if (!self(x) && model_.routing != Routing::direct) m_.topology->route(x.src, x.dst, x.route);
+    pending_.insert({t, x.src, x.index});
+  }
+
+  void step(int id, Picos t) {
+    NodeSim& n = nodes_[id];
+    const auto& ops = log(id).ops;
+    n.clock = t;
+    while (n.pc < ops.size()) {
+      const OpRecord& op = ops[n.pc];
+      switch (op.kind) {
+        case OpRecord::Kind::compute: {
+          ++n.pc;
+          if (op.duration > 0 || op.combine_items > 0) {
+            trace_.combines.push_back({id, op.combine_items, t, t + op.duration});
+            stats_.combined_items += op.combine_items;
+          }
+          if (op.duration > 0) {
+            n.clock = t + op.duration;
+            push({n.clock, 1, id, 0});
+            return;
+          }
+          break;
+        }
+        case OpRecord::Kind::send:
+        case OpRecord::Kind::recv:
+        case OpRecord::Kind::sendrecv: {
+          ++n.pc;
+          n.resume = t;
+          n.resume_crit = n.crit;
+          if (op.kind != OpRecord::Kind::recv) {
+            Msg& out = msg(id, op.send_index);
+            request(out, t, n.crit);
+            out.sender_waits = true;
+            ++n.outstanding;
+          }
+          if (op.kind != OpRecord::Kind::send) {
+            Msg& in = msg(op.recv_src, op.recv_index);
+            if (in.state == MsgState::done) {
+              wait_on(n, in.end, in.crit);
+            } else {
+              in.recv_waiter = id;
+              ++n.outstanding;
+            }
+          }
+          if (n.outstanding > 0) return;
+          t = n.resume;
+          n.crit = n.resume_crit;
+          n.clock = t;
+          break;
+        }
+      }
+    }
+    stats_.node_time[id] = n.clock;
+  }
+
+  void complete_wait(int id, Picos end, int crit) {
+    NodeSim& n = nodes_[id];
+    wait_on(n, end, crit);
+    if (--n.outstanding == 0) {
+      n.crit = n.resume_crit;
+      n.clock = n.resume;
+      push({n.resume, 1, id, 0});
+    }
+  }
+
+  // --- resources ----------------------------------------------------------------------------
+  bool ports_free(const Msg& x) const {
+    if (self(x) || x.hop > 0) return true;  // later hops keep the ports of the first
+    switch (model_.port) {
+      case Port::all: return true;
+      case Port::duplex: return !out_busy_[x.src] && !in_busy_[x.dst];
+      case Port::half: return port_count_[x.src] == 0 && port_count_[x.dst] == 0;
+      case Port::exchange:
+        return (port_count_[x.src] == 0 || port_partner_[x.src] == x.dst) &&
+               (port_count_[x.dst] == 0 || port_partner_[x.dst] == x.src);
+    }
+    return true;
+  }
+  void take_ports(const Msg& x, int delta) {
+    if (self(x)) return;
+    switch (model_.port) {
+      case Port::all: break;
+      case Port::duplex:
+        out_busy_[x.src] = delta > 0;
+        in_busy_[x.dst] = delta > 0;
+        break;
+      case Port::half:
+      case Port::exchange:
+        for (auto [a, b] : {std::pair{x.src, x.dst}, std::pair{x.dst, x.src}}) {
+          port_count_[a] += delta;
+          port_partner_[a] = port_count_[a] > 0 ? b : -1;
+        }
+        break;
+    }
+  }
+
+  void arbitrate(Picos t) {
+    if (pending_.empty()) return;
+    std::vector<int> waiting_on_link;
+    for (auto it = pending_.begin(); it != pending_.end();) {
+      Msg& x = msg(std::get<1>(*it), std::get<2>(*it));
+      bool links_free = true;
+      if (!shared()) {
+        for (LinkId l : hop_links(x)) {
+          if (link_busy_[l]) {
+            links_free = false;
+            waiting_on_link.push_back(l);
+          }
+        }
+      }
+      if (links_free && ports_free(x)) {
+        it = pending_.erase(it);
+        start(x, t);
+      } else {
+        ++it;
+      }
+    }
+    if (!waiting_on_link.empty()) {
+      std::sort(waiting_on_link.begin(), waiting_on_link.end());
+      int run = 0;
+      for (std::size_t i = 0; i < waiting_on_link.size(); ++i) {
+        run = (i > 0 && waiting_on_link[i] == waiting_on_link[i - 1]) ? run + 1 : 1;
+        stats_.max_link_waiters = std::max(stats_.max_link_waiters, run);
+      }
+    }
+  }
+
+  void start(Msg& x, Picos t) {
+    x.state = MsgState::active;
+    x.waited += t - x.request;
+    if (x.hop == 0) {
+      x.start = t;
+      take_ports(x, +1);
+    }
+    x.hop_start = t;
+    if (!shared()) {
+      for (LinkId l : hop_links(x)) link_busy_[l] = 1;
+      push({t + hop_time(x), 0, id_of(x), 0});
+      return;
+    }
+    x.alpha_end = t + (self(x) ? 0 : u_.startup(x.items));
+    x.remaining = self(x) ? 0 : static_cast<Picos>(x.items) * u_.beta;
+    x.last = t;
+    x.share = 1;
+    for (LinkId l : hop_links(x)) link_users_[l].push_back(id_of(x));
+    refresh_sharers(x, t);
+  }
+
+  // Shared contention: bring every message on x's links up to time t and re-plan its end.
+  void refresh_sharers(const Msg& x, Picos t) {
+    std::vector<std::int64_t> affected{id_of(x)};
+    for (LinkId l : hop_links(x)) {
+      affected.insert(affected.end(), link_users_[l].begin(), link_users_[l].end());
+    }
+    std::sort(affected.begin(), affected.end());
+    affected.erase(std::unique(affected.begin(), affected.end()), affected.end());
+    for (std::int64_t id : affected) {
+      Msg& y = msgs_[id];
+      if (y.state != MsgState::active) continue;
+      Picos from = std::max(y.last, y.alpha_end);
+      if (t > from) y.remaining = std::max<Picos>(0, y.remaining - (t - from) / y.share);
+      y.last = t;
+      Picos share = 1;
+      for (LinkId l : hop_links(y)) share = std::max<Picos>(share, link_users_[l].size());
+      y.share = share;
+      push({std::max(t, y.alpha_end) + y.remaining * y.share, 0, id, ++y.version});
+    }
+  }
+
+  void end_event(const Event& e, Picos t) {
+    Msg& x = msgs_[e.id];
+    if (x.state != MsgState::active || e.version != x.version) return;  // superseded
+    for (LinkId l : hop_links(x)) stats_.link_busy[l] += t - x.hop_start;
+    if (!shared()) {
+      for (LinkId l : hop_links(x)) link_busy_[l] = 0;
+    } else {
+      for (LinkId l : hop_links(x)) {
+        auto& users = link_users_[l];
+        users.erase(std::find(users.begin(), users.end(), e.id));
+      }
+      x.state = MsgState::done;  // keep it out of the refresh below
+      refresh_sharers(x, t);
+    }
+    if (store_and_forward() && x.hop + 1 < x.route.size()) {
+      ++x.hop;
+      x.state = MsgState::pending;
+      x.request = t;
+      pending_.insert({t, x.src, x.index});
+      return;
+    }
+    take_ports(x, -1);
+    x.state = MsgState::done;
+    x.end = t;
+    stats_.messages++;
+    stats_.items += x.items;
+    stats_.bytes += x.bytes;
+    stats_.token_wait += x.waited;
+    trace_.messages.push_back(
+        {x.src, x.dst, x.tag, x.comm, x.items, x.bytes, x.first_request, x.start, x.end,
+         x.waited, x.route});
+    if (x.sender_waits) complete_wait(x.src, t, x.crit);
+    if (x.recv_waiter >= 0) complete_wait(x.recv_waiter, t, x.crit);
+  }
+
+  void finish() {
+    int crit = 0;
+    for (int n = 0; n < p_; ++n) {
+      Picos t = stats_.node_time[n];
+      if (t > stats_.time || (t == stats_.time && nodes_[n].crit > crit)) {
+        crit = nodes_[n].crit;
+      }
+      stats_.time = std::max(stats_.time, t);
+    }
+    stats_.critical_startups = crit;
+    std::sort(trace_.messages.begin(), trace_.messages.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.start, a.src, a.dst, a.tag, a.end) <
+             std::tie(b.start, b.src, b.dst, b.tag, b.end);
+    });
+    std::stable_sort(trace_.combines.begin(), trace_.combines.end(),
+                     [](const auto& a, const auto& b) {
+                       return std::tie(a.start, a.node) < std::tie(b.start, b.node);
+                     });
+  }
+};
+
+}  // namespace
+
+void simulate(const MachineImpl& m, Stats& stats, Trace& trace) {
+  Simulator(m, stats, trace).run();
+}
+
+}  // namespace vmc::detail

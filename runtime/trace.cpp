@@ -1,0 +1,118 @@
+// Trace export (Chrome Trace Event format) and hashing.
+//
+// Layout for the Perfetto UI and chrome://tracing: process 0 is the machine, thread i is
+// node i. Each message is a slice "send to j" on the sender's track, from its start to its
+// end, and a slice "recv from i" on the receiver's track over the same interval; a flow
+// arrow joins them. Each combine (or compute charge) is a slice on its node's track. Times
+// are microseconds with picosecond resolution.
+#include <cinttypes>
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+
+#include "runtime/trace.hpp"
+
+namespace vmc {
+namespace {
+
+void append_us(std::string& out, Picos t) {
+  char buf[48];
+  // Picoseconds to microseconds, exactly: integer part and six decimals.
+  const char* sign = t < 0 ? "-" : "";
+  std::uint64_t a = t < 0 ? std::uint64_t(-t) : std::uint64_t(t);
+  std::snprintf(buf, sizeof buf, "%s%" PRIu64 ".%06" PRIu64, sign, a / 1000000, a % 1000000);
+  out += buf;
+}
+
+void slice(std::string& out, const char* name_fmt, int peer, int tid, Picos start, Picos end,
+           const std::string& args) {
+  char name[64];
+  std::snprintf(name, sizeof name, name_fmt, peer);
+  out += "{\"name\":\"";
+  out += name;
+  out += "\",\"cat\":\"vmc\",\"ph\":\"X\",\"pid\":0,\"tid\":" + std::to_string(tid) + ",\"ts\":";
+  append_us(out, start);
+  out += ",\"dur\":";
+  append_us(out, end - start);
+  out += ",\"args\":{" + args + "}},\n";
+}
+
+}  // namespace
+
+std::string Trace::chrome_json() const {
+  std::string out = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
+  out += "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,\"args\":{\"name\":\"vmc machine\"}},\n";
+  for (int n = 0; n < nodes; ++n) {
+    out += "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":" + std::to_string(n) +
+           ",\"args\":{\"name\":\"node " + std::to_string(n) + "\"}},\n";
+    out += "{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":0,\"tid\":" +
+           std::to_string(n) + ",\"args\":{\"sort_index\":" + std::to_string(n) + "}},\n";
+  }
+  std::uint64_t flow = 0;
+  for (const MessageEvent& m : messages) {
+    std::string args = "\"tag\":" + std::to_string(m.tag) + ",\"comm\":" +
+                       std::to_string(m.comm) + ",\"items\":" + std::to_string(m.items) +
+                       ",\"bytes\":" + std::to_string(m.bytes) + ",\"waited_us\":";
+    append_us(args, m.waited);
+    args += ",\"links\":[";
+    for (std::size_t i = 0; i < m.links.size(); ++i) {
+      if (i > 0) args += ",";
+      args += std::to_string(m.links[i]);
+    }
+    args += "]";
+    slice(out, "send to %d", m.dst, m.src, m.start, m.end, args);
+    slice(out, "recv from %d", m.src, m.dst, m.start, m.end, args);
+    ++flow;
+    out += "{\"name\":\"message\",\"cat\":\"vmc\",\"ph\":\"s\",\"id\":" + std::to_string(flow) +
+           ",\"pid\":0,\"tid\":" + std::to_string(m.src) + ",\"ts\":";
+    append_us(out, m.start);
+    out += "},\n{\"name\":\"message\",\"cat\":\"vmc\",\"ph\":\"f\",\"bp\":\"e\",\"id\":" +
+           std::to_string(flow) + ",\"pid\":0,\"tid\":" + std::to_string(m.dst) + ",\"ts\":";
+    append_us(out, m.end);
+    out += "},\n";
+  }
+  for (const CombineEvent& c : combines) {
+    slice(out, c.items > 0 ? "combine" : "compute", 0, c.node, c.start, c.end,
+          "\"items\":" + std::to_string(c.items));
+  }
+  // Close the array: drop the trailing ",\n".
+  out.resize(out.size() - 2);
+  out += "\n]}\n";
+  return out;
+}
+
+void Trace::write_chrome_json(const std::string& path) const {
+  std::ofstream f(path, std::ios::binary);
+  if (!f) throw std::runtime_error("cannot write trace file \"" + path + "\"");
+  f << chrome_json();
+  if (!f) throw std::runtime_error("error writing trace file \"" + path + "\"");
+}
+
+std::uint64_t Trace::hash() const {
+  std::uint64_t h = 1469598103934665603ull;
+  auto mix = [&h](std::uint64_t v) {
+    for (int i = 0; i < 8; ++i) {
+      h ^= (v >> (8 * i)) & 0xff;
+      h *= 1099511628211ull;
+    }
+  };
+  mix(std::uint64_t(nodes));
+  for (const MessageEvent& m : messages) {
+    for (std::uint64_t v : {std::uint64_t(m.src), std::uint64_t(m.dst), std::uint64_t(m.tag),
+                            std::uint64_t(m.comm), m.items, m.bytes, std::uint64_t(m.request),
+                            std::uint64_t(m.start), std::uint64_t(m.end),
+                            std::uint64_t(m.waited)}) {
+      mix(v);
+    }
+    for (LinkId l : m.links) mix(std::uint64_t(l));
+  }
+  for (const CombineEvent& c : combines) {
+    for (std::uint64_t v : {std::uint64_t(c.node), c.items, std::uint64_t(c.start),
+                            std::uint64_t(c.end)}) {
+      mix(v);
+    }
+  }
+  return h;
+}
+
+}  // namespace vmc

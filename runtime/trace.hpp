@@ -1,0 +1,64 @@
+// What a run did: per-message and per-combine records, and the statistics drawn from them.
+// The Chrome Trace Event export opens in the Perfetto UI and chrome://tracing: one track per
+// node, a slice per send, receive wait and combine, a flow arrow from each send to its receive.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runtime/model.hpp"
+#include "topology/topology.hpp"
+
+namespace vmc {
+
+using Tag = std::int64_t;
+
+struct MessageEvent {
+  int src = 0;                 // world rank
+  int dst = 0;                 // world rank
+  Tag tag = 0;
+  std::uint32_t comm = 0;      // comm id (0 is the world)
+  std::uint64_t items = 0;
+  std::uint64_t bytes = 0;
+  Picos request = 0;           // the sender reached the send
+  Picos start = 0;             // every port and link it needs was held
+  Picos end = 0;               // the receiver has the data
+  Picos waited = 0;            // time spent waiting for ports and links
+  std::vector<LinkId> links;   // directed links held (the route)
+};
+
+struct CombineEvent {
+  int node = 0;
+  std::uint64_t items = 0;     // items combined (0 for a plain compute charge)
+  Picos start = 0;
+  Picos end = 0;
+};
+
+struct Stats {
+  Picos time = 0;                    // max over nodes
+  std::vector<Picos> node_time;      // each node's finishing time
+  std::uint64_t messages = 0;
+  std::uint64_t items = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t combined_items = 0;
+  int critical_startups = 0;         // message startups on the path to the last node to finish
+  std::vector<Picos> link_busy;      // per directed link: time it carried a message
+  int max_link_waiters = 0;          // most messages waiting at once for one link
+  Picos token_wait = 0;              // total time messages waited for ports and links
+};
+
+class Trace {
+ public:
+  std::vector<MessageEvent> messages;  // ordered by (start, src, dst, tag)
+  std::vector<CombineEvent> combines;  // ordered by (start, node)
+  int nodes = 0;
+
+  // Chrome Trace Event JSON (microseconds).
+  std::string chrome_json() const;
+  void write_chrome_json(const std::string& path) const;
+  // A 64-bit FNV-1a hash of every field of every record: equal traces, equal hashes.
+  std::uint64_t hash() const;
+};
+
+}  // namespace vmc

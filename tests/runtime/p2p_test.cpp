@@ -1,0 +1,227 @@
+// Point-to-point programs on every p: a token around a ring, a binomial broadcast and an
+// all-to-all exchange, each checked against the data it must deliver; split sub-groups;
+// reuse of one machine for many runs.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <numeric>
+#include <vector>
+
+#include "runtime/machine.hpp"
+
+namespace vmc {
+namespace {
+
+std::vector<int> sizes() {
+  std::vector<int> ps;
+  for (int p = 1; p <= 64; ++p) ps.push_back(p);
+  ps.push_back(256);
+  ps.push_back(1024);
+  return ps;
+}
+
+// Node 0 starts a token; each node adds its rank and passes it on; node 0 checks the sum.
+void token_ring(Machine& m) {
+  const int p = m.size();
+  std::atomic<long> final_token{-1};
+  m.run([&](Node& node) {
+    const Comm& c = node.world();
+    const int me = c.rank();
+    if (p == 1) {
+      final_token = 0;
+      return;
+    }
+    long token = 0;
+    if (me == 0) {
+      c.send(std::span<const long>(&token, 1), 1, 7);
+      c.recv(std::span<long>(&token, 1), p - 1, 7);
+      final_token = token;
+    } else {
+      c.recv(std::span<long>(&token, 1), me - 1, 7);
+      token += me;
+      c.send(std::span<const long>(&token, 1), (me + 1) % p, 7);
+    }
+  });
+  EXPECT_EQ(final_token.load(), long(p) * (p - 1) / 2) << "p = " << p;
+}
+
+// Binomial broadcast from `root` written with sends and receives (003 Alg. 4.1, any p).
+void binomial_broadcast(Machine& m, int root, std::size_t n) {
+  const int p = m.size();
+  std::vector<std::vector<int>> got(p);
+  m.run([&](Node& node) {
+    const Comm& c = node.world();
+    const int v = (c.rank() - root + p) % p;
+    std::vector<int> data(n, -1);
+    if (v == 0) std::iota(data.begin(), data.end(), 100);
+    int mask = 1;
+    while (mask < p) mask <<= 1;
+    // Receive from the parent: v with its highest... lowest set bit cleared.
+    if (v != 0) {
+      int parent = v & (v - 1);
+      c.recv(std::span<int>(data), (parent + root) % p, 3);
+    }
+    int low = v == 0 ? mask : (v & -v);
+    for (int k = low >> 1; k >= 1; k >>= 1) {
+      if (v + k < p) c.send(std::span<const int>(data), (v + k + root) % p, 3);
+    }
+    got[c.rank()] = data;
+  });
+  std::vector<int> expect(n);
+  std::iota(expect.begin(), expect.end(), 100);
+  for (int r = 0; r < p; ++r) EXPECT_EQ(got[r], expect) << "p = " << p << " root " << root;
+}
+
+// Every node sends a distinct block to every other node (shifted ring order).
+void all_to_all(Machine& m) {
+  const int p = m.size();
+  std::atomic<int> bad{0};
+  m.run([&](Node& node) {
+    const Comm& c = node.world();
+    const int me = c.rank();
+    for (int k = 1; k < p; ++k) {
+      int to = (me + k) % p, from = (me - k + p) % p;
+      std::vector<int> out = {me, to, me * 1000 + to};
+      std::vector<int> in(3, -1);
+      c.sendrecv(std::span<const int>(out), to, std::span<int>(in), from, 11);
+      if (in != std::vector<int>{from, me, from * 1000 + me}) ++bad;
+    }
+  });
+  EXPECT_EQ(bad.load(), 0) << "p = " << p;
+}
+
+TEST(PointToPoint, TokenRingEveryP) {
+  for (int p : sizes()) {
+    Machine m({.nodes = p});
+    token_ring(m);
+  }
+}
+
+TEST(PointToPoint, BinomialBroadcastEveryPAndRoot) {
+  for (int p : sizes()) {
+    Machine m({.nodes = p});
+    if (p <= 16) {
+      for (int root = 0; root < p; ++root) binomial_broadcast(m, root, 5);
+    } else {
+      binomial_broadcast(m, 0, 100);
+      binomial_broadcast(m, p - 1, 1);
+      binomial_broadcast(m, p / 3, 0);
+    }
+  }
+}
+
+TEST(PointToPoint, AllToAllEveryP) {
+  for (int p : sizes()) {
+    if (p > 256) continue;  // p^2 messages; 1024 is covered by the ring and the broadcast
+    Machine m({.nodes = p});
+    all_to_all(m);
+  }
+}
+
+TEST(PointToPoint, SameTagSamePairNeverOvertakes) {
+  Machine m({.nodes = 2});
+  std::vector<int> got;
+  m.run([&](Node& node) {
+    const Comm& c = node.world();
+    if (c.rank() == 0) {
+      for (int i = 0; i < 1000; ++i) c.send(std::span<const int>(&i, 1), 1, 5);
+    } else {
+      for (int i = 0; i < 1000; ++i) {
+        int x = -1;
+        c.recv(std::span<int>(&x, 1), 0, 5);
+        got.push_back(x);
+      }
+    }
+  });
+  ASSERT_EQ(got.size(), 1000u);
+  for (int i = 0; i < 1000; ++i) ASSERT_EQ(got[i], i);
+}
+
+TEST(PointToPoint, TagsSelectMessagesOutOfArrivalOrder) {
+  Machine m({.nodes = 2});
+  std::vector<int> got;
+  m.run([&](Node& node) {
+    const Comm& c = node.world();
+    if (c.rank() == 0) {
+      for (int t = 0; t < 5; ++t) c.send(std::span<const int>(&t, 1), 1, t);
+    } else {
+      for (int t = 4; t >= 0; --t) {
+        int x = -1;
+        c.recv(std::span<int>(&x, 1), 0, t);
+        got.push_back(x);
+      }
+    }
+  });
+  EXPECT_EQ(got, (std::vector<int>{4, 3, 2, 1, 0}));
+}
+
+TEST(PointToPoint, ReceiveReturnsItemCount) {
+  Machine m({.nodes = 2});
+  std::size_t count = 0;
+  m.run([&](Node& node) {
+    const Comm& c = node.world();
+    std::vector<double> buf(10, 0.0);
+    if (c.rank() == 0) c.send(std::span<const double>(buf.data(), 3), 1, 0);
+    else count = c.recv(std::span<double>(buf), 0, 0);
+  });
+  EXPECT_EQ(count, 3u);
+}
+
+TEST(Split, RowsColumnsAndSubsets) {
+  const int rows = 4, cols = 6;
+  Machine m({.nodes = rows * cols});
+  std::vector<int> row_sum(rows * cols, -1), col_size(rows * cols, -1), rev_rank(rows * cols, -1);
+  std::vector<int> odd_rank(rows * cols, -2);
+  m.run([&](Node& node) {
+    const Comm& w = node.world();
+    const int me = w.rank();
+    Comm row = w.split(me / cols, me % cols);
+    Comm col = w.split(me % cols, me / cols);
+    Comm rev = w.split(0, -me);
+    Comm odd = w.split(me % 2 == 1 ? 0 : -1, me);
+    // Sum the ranks of the row with a token around the row's ranks.
+    int token = 0;
+    if (row.rank() == 0) {
+      token = me;
+      row.send(std::span<const int>(&token, 1), 1, 0);
+      row.recv(std::span<int>(&token, 1), row.size() - 1, 0);
+    } else {
+      row.recv(std::span<int>(&token, 1), row.rank() - 1, 0);
+      token += me;
+      row.send(std::span<const int>(&token, 1), (row.rank() + 1) % row.size(), 0);
+    }
+    if (row.rank() == 0) row_sum[me] = token;
+    col_size[me] = col.size();
+    rev_rank[me] = rev.rank();
+    odd_rank[me] = odd.valid() ? odd.rank() : -1;
+    EXPECT_EQ(row.world_rank(row.rank()), me);
+  });
+  for (int r = 0; r < rows; ++r) {
+    int first = r * cols;
+    EXPECT_EQ(row_sum[first], cols * first + cols * (cols - 1) / 2);
+  }
+  for (int i = 0; i < rows * cols; ++i) {
+    EXPECT_EQ(col_size[i], rows);
+    EXPECT_EQ(rev_rank[i], rows * cols - 1 - i);
+    EXPECT_EQ(odd_rank[i], i % 2 == 1 ? i / 2 : -1);
+  }
+}
+
+TEST(Reuse, ThousandConsecutiveRuns) {
+  Machine m({.nodes = 8});
+  for (int run = 0; run < 1000; ++run) {
+    std::atomic<int> sum{0};
+    m.run([&](Node& node) {
+      const Comm& c = node.world();
+      int x = c.rank() + run;
+      int y = -1;
+      c.sendrecv(std::span<const int>(&x, 1), (c.rank() + 1) % 8, std::span<int>(&y, 1),
+                 (c.rank() + 7) % 8, 0);
+      sum += y;
+    });
+    ASSERT_EQ(sum.load(), 28 + 8 * run) << "run " << run;
+  }
+}
+
+}  // namespace
+}  // namespace vmc

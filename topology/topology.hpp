@@ -1,0 +1,95 @@
+// vmc topology library: the interconnects vmc emulates, as pure data (no threads, no time).
+//
+// A Topology answers who is adjacent, which directed links a message crosses under the
+// family's standard deterministic routing, and the properties a teacher would put on the
+// board. Sources: 001 "Static interconnection networks"; 003 §4.1; 004 §2.
+//
+// Vertices 0..nodes()-1 are processing nodes (the virtual nodes of a Machine). Some
+// families (the tree) add switch vertices nodes()..vertices()-1 that only route.
+// Directed links have dense ids 0..link_count()-1 so the runtime can keep one token per
+// link direction in a flat array.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace vmc {
+
+using LinkId = std::int32_t;
+
+// The largest node count a spec may ask for (1 << 20).
+inline constexpr int kMaxNodes = 1 << 20;
+
+struct DirectedLink {
+  int from = 0;  // vertex id
+  int to = 0;    // vertex id
+};
+
+// Properties of a network. A value that is not known exactly for this size is empty;
+// vmc never prints a guess.
+struct TopologyProperties {
+  int nodes = 0;                           // processing nodes
+  int switches = 0;                        // routing-only vertices (tree)
+  int links = 0;                           // undirected links (each is two directed links)
+  int degree_min = 0;                      // over processing nodes
+  int degree_max = 0;
+  std::optional<int> diameter;             // in hops, between processing nodes
+  std::optional<int> connectivity;         // arc connectivity
+  std::optional<int> bisection_width;
+};
+
+class Topology {
+ public:
+  virtual ~Topology() = default;
+
+  // The textual form, e.g. "mesh:6x5"; parse_topology(spec()) gives an equal topology.
+  virtual std::string spec() const = 0;
+  // Processing nodes p.
+  virtual int nodes() const = 0;
+  // Processing nodes plus switches.
+  virtual int vertices() const { return nodes(); }
+  // Number of directed links (twice the undirected links).
+  virtual int link_count() const = 0;
+  virtual DirectedLink link(LinkId id) const = 0;
+  // The directed link from vertex a to adjacent vertex b, or -1 if they are not adjacent.
+  virtual LinkId link_between(int a, int b) const = 0;
+  // Vertices adjacent to vertex v, in increasing order.
+  virtual std::vector<int> neighbours(int v) const = 0;
+  // Appends to `out` the directed links a message from node a to node b crosses, in order,
+  // by the family's deterministic routing. Empty when a == b.
+  virtual void route(int a, int b, std::vector<LinkId>& out) const = 0;
+  std::vector<LinkId> route(int a, int b) const {
+    std::vector<LinkId> r;
+    route(a, b, r);
+    return r;
+  }
+  // Coordinates of node v (mesh/torus: one per dimension, dimension 0 first;
+  // hypercube: bits, bit 0 first; others: {v}).
+  virtual std::vector<int> coordinates(int v) const = 0;
+  // Exact properties: formulas where the family has them, exhaustive computation for
+  // small networks, empty where neither applies.
+  virtual TopologyProperties properties() const = 0;
+  // One line naming the routing route() follows, e.g. "e-cube, dimension 0 first".
+  virtual std::string routing() const { return "deterministic"; }
+  // The family, the part of spec() before the colon: "mesh", "torus", "hypercube", ...
+  std::string family() const;
+};
+
+// Thrown for a malformed or impossible spec; the message says what was expected.
+class TopologyError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// Parses "full:P", "ring:P", "array:P", "mesh:AxBx..", "torus:AxB..", "hypercube:P", "tree:P".
+// A mesh length may end in "w" to close that dimension into a ring: "mesh:4x5w" wraps
+// dimension 1 only; "torus:4x5" is "mesh:4wx5w". Throws TopologyError saying what was
+// expected. The families are described in full.hpp, grid.hpp, hypercube.hpp, tree.hpp.
+std::shared_ptr<const Topology> parse_topology(std::string_view spec);
+
+}  // namespace vmc
