@@ -143,7 +143,8 @@ class RatioReporter : public benchmark::ConsoleReporter {
     for (const Run& r : runs) {
       auto it = r.counters.find("per_hop");
       if (it != r.counters.end() && r.run_type == Run::RT_Iteration) {
-        per_hop[r.benchmark_name()] = it->second.value;
+        std::string name = r.benchmark_name();
+        per_hop[name.substr(0, name.find('/'))] = it->second.value;
       }
     }
     ConsoleReporter::ReportRuns(runs);

@@ -13,10 +13,13 @@
 //   its end. A receive completes at max(time posted, end of its message).
 // - * Sends are eager: a message may start before its receiver reaches the receive; it
 //   holds the receiver's port (exchange, half) or in-port (duplex) while it lasts.
-// - * Requests waiting for resources are served oldest first (request time, then sender
-//   rank, then send order); a younger request whose resources are free may go ahead of an
-//   older one that still waits. A wormhole message takes its whole route at once or waits
-//   (all-or-nothing, so acquiring it cannot deadlock).
+// - * Requests waiting for resources are served in two passes at each instant: first the
+//   messages whose receiver is already blocked waiting for them, then the others (eager
+//   messages the receiver has not asked for yet); within a pass oldest first (request
+//   time, then sender rank, then send order). So a node busy folding in a message it waits
+//   for is not overtaken by a partner that ran ahead. A younger request whose resources are
+//   free may go ahead of an older one that still waits. A wormhole message takes its whole
+//   route at once or waits (all-or-nothing, so acquiring it cannot deadlock).
 // - * store_and_forward: the message takes its route one link at a time, each hop a
 //   transfer of alpha + n beta; the endpoints' ports are held from the first hop to the last.
 // - shared contention: links are never waited for; while k messages hold one link
@@ -288,22 +291,29 @@ class Simulator {
   void arbitrate(Picos t) {
     if (pending_.empty()) return;
     std::vector<int> waiting_on_link;
-    for (auto it = pending_.begin(); it != pending_.end();) {
-      Msg& x = msg(std::get<1>(*it), std::get<2>(*it));
-      bool links_free = true;
-      if (!shared()) {
-        for (LinkId l : hop_links(x)) {
-          if (link_busy_[l]) {
-            links_free = false;
-            waiting_on_link.push_back(l);
+    for (int pass = 0; pass < 2; ++pass) {
+      for (auto it = pending_.begin(); it != pending_.end();) {
+        Msg& x = msg(std::get<1>(*it), std::get<2>(*it));
+        const bool awaited = x.recv_waiter >= 0;
+        if (awaited != (pass == 0)) {
+          ++it;
+          continue;
+        }
+        bool links_free = true;
+        if (!shared()) {
+          for (LinkId l : hop_links(x)) {
+            if (link_busy_[l]) {
+              links_free = false;
+              waiting_on_link.push_back(l);
+            }
           }
         }
-      }
-      if (links_free && ports_free(x)) {
-        it = pending_.erase(it);
-        start(x, t);
-      } else {
-        ++it;
+        if (links_free && ports_free(x)) {
+          it = pending_.erase(it);
+          start(x, t);
+        } else {
+          ++it;
+        }
       }
     }
     if (!waiting_on_link.empty()) {

@@ -1,0 +1,203 @@
+// The hybrid global combine of 000 §3.4 (Fig. 4) and §5 (Fig. 6). See hybrid.hpp.
+//
+// Cost (p = 2^d, n divisible by 2^d): T(S, n, d) of 000 §3.4, exactly, on a hypercube with
+// exchange ports and wormhole routing (every exchange is between cube neighbours, one
+// partner at a time) and under direct routing. Other p add the fold (see hybrid.hpp).
+#include "collectives/hybrid/hybrid.hpp"
+
+#include <cstring>
+#include <vector>
+
+#include "collectives/internal/p2p.hpp"
+#include "collectives/patterns/binomial.hpp"
+#include "runtime/errors.hpp"
+
+namespace vmc::hybrid {
+
+int cube_dimension(int p) {
+  int d = 0;
+  while ((2 << d) <= p) ++d;
+  return d;
+}
+
+Strategy strategy_for(Choice choice, const CostQuery& q) {
+  const int d = cube_dimension(q.p);
+  switch (choice) {
+    case Choice::given: return Strategy(q.options.strategy.begin(), q.options.strategy.end());
+    case Choice::optimal: return optimal_strategy(q.n, d, q.units);
+    case Choice::section6: return section6_strategy(q.n, d, q.units, q.units.short_max_items);
+  }
+  return {};
+}
+
+bool applicable(Choice choice, const CostQuery& q) {
+  if (!q.commutative) return false;
+  if (choice != Choice::given) return true;
+  if (static_cast<int>(q.options.strategy.size()) != cube_dimension(q.p)) return false;
+  for (int s : q.options.strategy) {
+    if (s != 0 && s != 1) return false;
+  }
+  return true;
+}
+
+namespace {
+
+bool extras(int p) { return p != (1 << cube_dimension(p)); }
+
+Picos fold_in(const CostQuery& q) {
+  return q.n == 0 ? 0 : q.units.message(q.n) + q.units.combine(q.n);
+}
+
+}  // namespace
+
+Picos allreduce_cost(Choice choice, const CostQuery& q) {
+  Picos t = cost(strategy_for(choice, q), q.n, q.units);
+  if (extras(q.p) && q.n > 0) t += fold_in(q) + q.units.message(q.n);
+  return t;
+}
+
+Picos reduce_cost(Choice choice, const CostQuery& q) {
+  Picos t = cost(strategy_for(choice, q), q.n, q.units);
+  if (extras(q.p) && q.n > 0) t += fold_in(q);
+  return t;
+}
+
+namespace {
+
+// One node's view of a hybrid run on the cube of the nodes with virtual ranks 0..2^d-1.
+class Cube {
+ public:
+  Cube(const Call& call, const Strategy& s, int vme, int (*to_real)(int, int, int), bool to_root)
+      : c_(*call.comm), op_(*call.op), size_(call.item_size), tag_(call.tag + 1), s_(s),
+        vme_(vme), to_real_(to_real), root_(call.root), p_(call.comm->size()),
+        to_root_(to_root), scratch_(call.n * call.item_size) {}
+
+  // Combines x[0, n) over directions j-1 .. 0 (000 Fig. 4, or Fig. 6 when to_root).
+  // Returns false if this node left the computation (Fig. 6: it sent its vector away).
+  bool combine(char* x, std::size_t n, int j) {
+    if (j == 0) return true;
+    const int dir = j - 1;
+    const int partner = real(vme_ ^ (1 << dir));
+    const bool upper = (vme_ >> dir) & 1;
+    const Tag tag = tag_ + dir;
+    if (s_[dir] == 0) {
+      if (to_root_ && upper) {
+        internal::send_items(c_, x, n, size_, partner, tag);
+        return false;
+      }
+      if (to_root_) internal::recv_items(c_, scratch_.data(), n, size_, partner, tag);
+      else internal::sendrecv_items(c_, x, n, partner, scratch_.data(), n, partner, size_, tag);
+      apply(x, n, upper);
+      return combine(x, n, dir);
+    }
+    // Halve: keep x0 (the first ceil(n/2) items) or x1, exchange the other half.
+    const std::size_t n0 = upper_half(n), n1 = n / 2;
+    char* x0 = x;
+    char* x1 = x + n0 * size_;
+    char* keep = upper ? x1 : x0;
+    char* give = upper ? x0 : x1;
+    const std::size_t nkeep = upper ? n1 : n0, ngive = upper ? n0 : n1;
+    internal::sendrecv_items(c_, give, ngive, partner, scratch_.data(), nkeep, partner, size_,
+                             tag);
+    apply(keep, nkeep, upper);
+    const bool holds = combine(keep, nkeep, dir);
+    // Send back: each side sends the half it finished and receives the other. Toward a
+    // root only the node whose lower bits are zero holds a finished half, and only the
+    // upper one sends.
+    const Tag back = tag_ + 64 + dir;
+    if (!to_root_) {
+      internal::sendrecv_items(c_, keep, nkeep, partner, give, ngive, partner, size_, back);
+      return true;
+    }
+    if (!holds) return false;
+    if (upper) {
+      internal::send_items(c_, keep, nkeep, size_, partner, back);
+      return false;
+    }
+    internal::recv_items(c_, give, ngive, size_, partner, back);
+    return true;
+  }
+
+ private:
+  const Comm& c_;
+  const Op& op_;
+  std::size_t size_;
+  Tag tag_;
+  const Strategy& s_;
+  int vme_;
+  int (*to_real_)(int, int, int);
+  int root_, p_;
+  bool to_root_;
+  std::vector<char> scratch_;
+
+  int real(int v) const { return to_real_(v, root_, p_); }
+  // x = (lower rank's operand) op (upper's); charge the combine.
+  void apply(char* x, std::size_t n, bool upper) {
+    if (n == 0) return;
+    if (upper) op_.apply(scratch_.data(), x, x, n);
+    else op_.apply(x, scratch_.data(), x, n);
+    c_.charge_combine(n);
+  }
+};
+
+int xor_real(int v, int root, int) { return v ^ root; }
+int shift_real(int v, int root, int p) { return (v + root) % p; }
+
+void run(Choice choice, const Call& call, bool to_root) {
+  const Comm& comm = *call.comm;
+  const int p = comm.size();
+  const std::size_t bytes = call.n * call.item_size;
+  char* x = static_cast<char*>(call.recv);
+  std::vector<char> local;
+  if (to_root && comm.rank() != call.root) {
+    local.resize(bytes);  // non-roots combine in a buffer of their own
+    x = local.data();
+  }
+  // In place (send == nullptr) the input is in recv on every node.
+  const void* input = call.send != nullptr ? call.send : call.recv;
+  if (input != x && bytes > 0) std::memcpy(x, input, bytes);
+  if (p == 1) return;
+
+  const int d = cube_dimension(p);
+  const int cube = 1 << d;
+  const bool pow2 = cube == p;
+  const int root = to_root ? call.root : 0;
+  const int vme = pow2 ? comm.rank() ^ root : patterns::to_virtual(comm.rank(), root, p);
+  auto to_real = pow2 ? xor_real : shift_real;
+  const Tag fold = call.tag;
+
+  CostQuery q;
+  q.p = p;
+  q.n = call.n;
+  q.units = comm.units();
+  q.options = *call.options;
+  const Strategy s = strategy_for(choice, q);
+
+  // Fold the nodes beyond the cube into it.
+  if (vme >= cube) {
+    internal::send_items(comm, x, call.n, call.item_size, to_real(vme - cube, root, p), fold);
+    if (!to_root) {
+      internal::recv_items(comm, x, call.n, call.item_size, to_real(vme - cube, root, p), fold);
+    }
+    return;
+  }
+  const bool has_extra = vme + cube < p;
+  if (has_extra && call.n > 0) {
+    std::vector<char> y(bytes);
+    internal::recv_items(comm, y.data(), call.n, call.item_size, to_real(vme + cube, root, p),
+                         fold);
+    call.op->apply(x, y.data(), x, call.n);
+    comm.charge_combine(call.n);
+  }
+  Cube(call, s, vme, to_real, to_root).combine(x, call.n, d);
+  if (has_extra && !to_root) {
+    internal::send_items(comm, x, call.n, call.item_size, to_real(vme + cube, root, p), fold);
+  }
+}
+
+}  // namespace
+
+void allreduce(Choice choice, const Call& call) { run(choice, call, false); }
+void reduce(Choice choice, const Call& call) { run(choice, call, true); }
+
+}  // namespace vmc::hybrid

@@ -1,0 +1,36 @@
+// The hybrid global combine (000 Fig. 4 hybridCOMB, Fig. 6 hybridCOMB2R) on any p, as
+// entry points for the allreduce and reduce tables, with their costs.
+//
+// For p = 2^d it runs 000's routine on virtual ranks (me XOR root for a reduce, so a root
+// other than 0 keeps every exchange on one cube link). For other p the nodes beyond the
+// largest power of two p' fold in first: node p' + i sends its vector to node i, which
+// combines it; the p' nodes run the hybrid; node i sends the result back (allreduce only).
+// That adds 2(alpha + n beta) + n gamma for allreduce and alpha + n beta + n gamma for reduce.
+// With extras the cost is a lower bound: the nodes without an extra start the cube steps
+// early, and their messages can take the port of a node still folding (exact when p is a
+// power of two and 2^d divides n; see tests/collectives/hybrid_test.cpp).
+//
+// Requires a commutative op: the exchanges pair ranks that differ in the highest bit first,
+// so partial results do not cover contiguous rank ranges.
+#pragma once
+
+#include "collectives/hybrid/strategy.hpp"
+#include "collectives/registry.hpp"
+
+namespace vmc::hybrid {
+
+// The cube dimension the hybrid runs on: log2 of the largest power of two <= p.
+int cube_dimension(int p);
+
+// The strategy each entry point uses for a query: `hybrid` takes q.options.strategy,
+// `hybrid_optimal` the least-cost one, `hybrid_section6` 000 §6's modification.
+enum class Choice { given, optimal, section6 };
+Strategy strategy_for(Choice choice, const CostQuery& q);
+
+bool applicable(Choice choice, const CostQuery& q);
+Picos allreduce_cost(Choice choice, const CostQuery& q);
+Picos reduce_cost(Choice choice, const CostQuery& q);
+void allreduce(Choice choice, const Call& call);
+void reduce(Choice choice, const Call& call);
+
+}  // namespace vmc::hybrid
