@@ -1,6 +1,8 @@
 // Operation names, table lookup, algorithm selection and the common call path.
 #include <algorithm>
+#include <mutex>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "collectives/dispatch.hpp"
 #include "collectives/tables.hpp"
@@ -79,6 +81,39 @@ const Algorithm* find_algorithm(Operation op, std::string_view name) {
   return nullptr;
 }
 
+namespace {
+
+// 004 §15.1: the choice for (operation, p, n) is made once and remembered. The key holds
+// everything a cost or applicability function reads.
+std::string selection_key(Operation op, const CostQuery& q) {
+  std::string key = to_string(op) + '|' + std::to_string(q.p) + '|' + std::to_string(q.n) + '|' +
+                    std::to_string(q.root) + '|' + std::to_string(q.item_size) + '|' +
+                    (q.commutative ? 'c' : 'n') + (q.in_place ? 'i' : 'o') + '|' +
+                    (q.topology ? q.topology->spec() : std::string("-")) + '|' +
+                    std::to_string(q.units.alpha) + ',' + std::to_string(q.units.beta) + ',' +
+                    std::to_string(q.units.gamma) + ',' + std::to_string(q.units.short_alpha) +
+                    ',' + std::to_string(q.units.short_max_items) + '|' +
+                    to_string(q.model.port) + to_string(q.model.routing) +
+                    to_string(q.model.contention) + '|' + std::to_string(q.options.segment_items) +
+                    '|';
+  for (int s : q.options.strategy) key += char('0' + s);
+  key += '|';
+  for (std::size_t c : q.counts) key += std::to_string(c) + ',';
+  return key;
+}
+
+struct SelectionCache {
+  std::mutex mutex;
+  std::unordered_map<std::string, const Algorithm*> chosen;
+};
+
+SelectionCache& selection_cache() {
+  static SelectionCache cache;
+  return cache;
+}
+
+}  // namespace
+
 const Algorithm& select_algorithm(Operation op, const CostQuery& q) {
   const auto& table = algorithms(op);
   if (q.options.algorithm != "auto") {
@@ -95,6 +130,13 @@ const Algorithm& select_algorithm(Operation op, const CostQuery& q) {
     }
     return *a;
   }
+  const std::string key = selection_key(op, q);
+  SelectionCache& cache = selection_cache();
+  {
+    std::lock_guard lock(cache.mutex);
+    auto it = cache.chosen.find(key);
+    if (it != cache.chosen.end()) return *it->second;
+  }
   const Algorithm* best = nullptr;
   Picos best_cost = 0;
   for (const Algorithm& a : table) {
@@ -109,6 +151,9 @@ const Algorithm& select_algorithm(Operation op, const CostQuery& q) {
     throw std::invalid_argument(to_string(op) + ": no registered algorithm applies to p = " +
                                 std::to_string(q.p) + ", n = " + std::to_string(q.n));
   }
+  std::lock_guard lock(cache.mutex);
+  if (cache.chosen.size() > 100000) cache.chosen.clear();  // bounded
+  cache.chosen.emplace(key, best);
   return *best;
 }
 

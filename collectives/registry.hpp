@@ -73,6 +73,9 @@ struct Algorithm {
   bool (*applicable)(const CostQuery&) = nullptr;
   Picos (*cost)(const CostQuery&) = nullptr;
   void (*run)(const Call&) = nullptr;
+  // Optional: what the algorithm would choose for this query, for `vmc explain`
+  // (e.g. the hybrid's strategy S). Empty when there is nothing to add.
+  std::string (*detail)(const CostQuery&) = nullptr;
 };
 
 // The table of one operation.

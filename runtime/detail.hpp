@@ -8,7 +8,6 @@
 #include <concurrentqueue/lightweightsemaphore.h>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -33,6 +32,14 @@ struct Message {
   std::uint64_t send_index = 0;     // position among the sender's sends in this run
   std::size_t bytes = 0;
   std::unique_ptr<std::byte[]> payload;
+  Message* next = nullptr;          // the mailbox's FIFO of messages with one match key
+};
+
+// Messages that arrived with one match key, oldest first (an intrusive list: no
+// allocation per message on the receive path).
+struct MessageFifo {
+  Message* head = nullptr;
+  Message* tail = nullptr;
 };
 
 struct MatchKey {
@@ -128,7 +135,7 @@ struct alignas(64) NodeState {
 
   // Mailbox: any thread enqueues, only the owner dequeues.
   moodycamel::ConcurrentQueue<Message*> incoming;
-  std::unordered_map<MatchKey, std::deque<Message*>, MatchKeyHash> unexpected;
+  std::unordered_map<MatchKey, MessageFifo, MatchKeyHash> unexpected;
   moodycamel::LightweightSemaphore wake{0, 64};
   moodycamel::LightweightSemaphore start{0, 64};
 

@@ -53,7 +53,11 @@ std::size_t NodeState::drain() {
     std::size_t got = incoming.try_dequeue_bulk(batch, 32);
     for (std::size_t i = 0; i < got; ++i) {
       Message* m = batch[i];
-      unexpected[MatchKey{m->comm, m->src, m->tag}].push_back(m);
+      MessageFifo& fifo = unexpected[MatchKey{m->comm, m->src, m->tag}];
+      m->next = nullptr;
+      if (fifo.tail != nullptr) fifo.tail->next = m;
+      else fifo.head = m;
+      fifo.tail = m;
     }
     total += got;
     if (got < 32) return total;
@@ -63,9 +67,10 @@ std::size_t NodeState::drain() {
 Message* NodeState::take(const MatchKey& key) {
   auto it = unexpected.find(key);
   if (it == unexpected.end()) return nullptr;
-  Message* m = it->second.front();
-  it->second.pop_front();
-  if (it->second.empty()) unexpected.erase(it);
+  Message* m = it->second.head;
+  it->second.head = m->next;
+  if (it->second.head == nullptr) unexpected.erase(it);
+  m->next = nullptr;
   return m;
 }
 
@@ -84,8 +89,12 @@ Message* NodeState::wait_for(const MatchKey& key, const WaitDescription& what) {
 
 void NodeState::discard_all() {
   drain();
-  for (auto& [key, q] : unexpected) {
-    for (Message* m : q) delete m;
+  for (auto& [key, fifo] : unexpected) {
+    for (Message* m = fifo.head; m != nullptr;) {
+      Message* next = m->next;
+      delete m;
+      m = next;
+    }
   }
   unexpected.clear();
 }

@@ -200,4 +200,57 @@ void run(Choice choice, const Call& call, bool to_root) {
 void allreduce(Choice choice, const Call& call) { run(choice, call, false); }
 void reduce(Choice choice, const Call& call) { run(choice, call, true); }
 
+namespace {
+
+template <Choice C>
+std::string detail(const CostQuery& q) {
+  return "S = " + to_string(strategy_for(C, q)) + " (S_0 first; 1 halves)";
+}
+
+constexpr const char* kRequires = "a commutative op";
+constexpr const char* kRequiresGiven =
+    "a commutative op and Options::strategy of log2(largest power of two <= p) digits";
+
+}  // namespace
+
+std::vector<Algorithm> allreduce_rows() {
+  return {
+      {"hybrid",
+       "000 Fig. 4 hybridCOMB with a given strategy S: whole-vector (Version 2) or halving "
+       "(Version 3) steps per cube direction; extra nodes folded in",
+       kRequiresGiven, [](const CostQuery& q) { return applicable(Choice::given, q); },
+       [](const CostQuery& q) { return allreduce_cost(Choice::given, q); },
+       [](const Call& c) { allreduce(Choice::given, c); }, &detail<Choice::given>},
+      {"hybrid_optimal",
+       "000 Fig. 4 with the least-cost strategy (Theorem 1's, checked by dynamic programming)",
+       kRequires, [](const CostQuery& q) { return applicable(Choice::optimal, q); },
+       [](const CostQuery& q) { return allreduce_cost(Choice::optimal, q); },
+       [](const Call& c) { allreduce(Choice::optimal, c); }, &detail<Choice::optimal>},
+      {"hybrid_section6",
+       "000 §6 modified strategy for a two-level startup: halve until the vector is short, "
+       "then combine whole vectors",
+       kRequires, [](const CostQuery& q) { return applicable(Choice::section6, q); },
+       [](const CostQuery& q) { return allreduce_cost(Choice::section6, q); },
+       [](const Call& c) { allreduce(Choice::section6, c); }, &detail<Choice::section6>},
+  };
+}
+
+std::vector<Algorithm> reduce_rows() {
+  return {
+      {"hybrid",
+       "000 Fig. 6 combine-to-root with a given strategy S; extra nodes folded in", kRequiresGiven,
+       [](const CostQuery& q) { return applicable(Choice::given, q); },
+       [](const CostQuery& q) { return reduce_cost(Choice::given, q); },
+       [](const Call& c) { reduce(Choice::given, c); }, &detail<Choice::given>},
+      {"hybrid_optimal", "000 Fig. 6 combine-to-root with the least-cost strategy", kRequires,
+       [](const CostQuery& q) { return applicable(Choice::optimal, q); },
+       [](const CostQuery& q) { return reduce_cost(Choice::optimal, q); },
+       [](const Call& c) { reduce(Choice::optimal, c); }, &detail<Choice::optimal>},
+      {"hybrid_section6", "000 §6 modified strategy, combine-to-root", kRequires,
+       [](const CostQuery& q) { return applicable(Choice::section6, q); },
+       [](const CostQuery& q) { return reduce_cost(Choice::section6, q); },
+       [](const Call& c) { reduce(Choice::section6, c); }, &detail<Choice::section6>},
+  };
+}
+
 }  // namespace vmc::hybrid

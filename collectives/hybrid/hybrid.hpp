@@ -17,6 +17,8 @@
 #include "collectives/hybrid/strategy.hpp"
 #include "collectives/registry.hpp"
 
+#include <vector>
+
 namespace vmc::hybrid {
 
 // The cube dimension the hybrid runs on: log2 of the largest power of two <= p.
@@ -32,5 +34,10 @@ Picos allreduce_cost(Choice choice, const CostQuery& q);
 Picos reduce_cost(Choice choice, const CostQuery& q);
 void allreduce(Choice choice, const Call& call);
 void reduce(Choice choice, const Call& call);
+
+// Registry rows: allreduce `hybrid`, `hybrid_optimal`, `hybrid_section6` and reduce
+// `hybrid`, `hybrid_optimal`, `hybrid_section6`.
+std::vector<Algorithm> allreduce_rows();
+std::vector<Algorithm> reduce_rows();
 
 }  // namespace vmc::hybrid
