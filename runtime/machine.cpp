@@ -303,7 +303,7 @@ RunResult MachineImpl::run(const std::function<void(Node&)>& f) {
     Trace& t = result.trace_;
     t.nodes = p;
     s.node_time.resize(p);
-    s.link_busy.assign(topology->link_count(), 0);
+    if (config.model.routing != Routing::direct) s.link_busy.assign(topology->link_count(), 0);
     for (int r = 0; r < p; ++r) {
       NodeLog& log = nodes[r]->log;
       s.node_time[r] = log.finish;

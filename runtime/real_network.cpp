@@ -30,7 +30,9 @@ RealNetwork* make_real_network(const MachineImpl& m) {
   net->port_count.assign(m.p, 0);
   net->out_busy.assign(m.p, 0);
   net->in_busy.assign(m.p, 0);
-  net->link_users.assign(m.topology->link_count(), 0);
+  if (m.config.model.routing != Routing::direct) {
+    net->link_users.assign(m.topology->link_count(), 0);
+  }
   return net;
 }
 

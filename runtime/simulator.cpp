@@ -101,9 +101,10 @@ class Simulator {
     port_count_.assign(p_, 0);
     out_busy_.assign(p_, 0);
     in_busy_.assign(p_, 0);
-    const int links = m_.topology->link_count();
+    // Per-link state only where links are used (full:P has P(P-1) of them).
+    const int links = model_.routing == Routing::direct ? 0 : m_.topology->link_count();
     link_busy_.assign(links, 0);
-    link_users_.assign(links, {});
+    if (shared()) link_users_.assign(links, {});
     stats_.link_busy.assign(links, 0);
     stats_.node_time.assign(p_, 0);
     trace_.nodes = p_;

@@ -81,7 +81,9 @@ RunResult ring_shift(Machine& m, std::size_t n) {
                  (c.rank() + p - 1) % p, 0);
       out.swap(in);
     }
-    if (n > 0) ASSERT_EQ(out[0], (c.rank() + 1) % p);  // after p-1 shifts: the right neighbour's
+    if (n > 0) {
+      ASSERT_EQ(out[0], (c.rank() + 1) % p);  // after p-1 shifts: the right neighbour's item
+    }
   });
 }
 

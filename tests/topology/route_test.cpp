@@ -1,0 +1,206 @@
+// Routes on every family: each starts and ends where asked, crosses existing links that
+// chain, is a shortest path (BFS), is deterministic, and follows the family's routing
+// rule exactly (dimension order, shorter way around rings, e-cube, up-and-down), checked
+// against a reference written here from the rules in 001, 003 §4.1 and 004 §2.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <iterator>
+#include <random>
+#include <utility>
+
+#include "tests/topology/sweep.hpp"
+#include "topology/exhaustive.hpp"
+#include "topology/grid.hpp"
+#include "topology/hypercube.hpp"
+#include "topology/topology.hpp"
+#include "topology/tree.hpp"
+
+namespace vmc {
+namespace {
+
+// The vertices a message from a to b should visit, from the routing rules alone.
+std::vector<int> reference_path(const Topology& t, int a, int b) {
+  std::vector<int> path{a};
+  if (const auto* g = dynamic_cast<const Grid*>(&t)) {
+    std::vector<int> at = g->coordinates(a);
+    const std::vector<int> to = g->coordinates(b);
+    for (int d = 0; d < g->dimensions(); ++d) {
+      const int length = g->length(d);
+      while (at[d] != to[d]) {
+        int step = to[d] > at[d] ? 1 : -1;
+        if (g->cyclic(d)) {
+          const int forward = ((to[d] - at[d]) % length + length) % length;
+          step = forward <= length - forward ? 1 : -1;
+        }
+        at[d] = (at[d] + step + length) % length;
+        path.push_back(g->node_at(at));
+      }
+    }
+  } else if (const auto* h = dynamic_cast<const Hypercube*>(&t)) {
+    int at = a;
+    auto flip_in_order = [&](int bits) {
+      for (int k = 0; k < h->dimension(); ++k)
+        if ((bits >> k) & 1) path.push_back(at ^= 1 << k);
+    };
+    if (h->complete()) {
+      flip_in_order(a ^ b);
+    } else {
+      flip_in_order(a & ~b);
+      flip_in_order(b & ~a);
+    }
+  } else if (const auto* tree = dynamic_cast<const Tree*>(&t)) {
+    std::vector<int> up_from_b{b};
+    while (up_from_b.back() != tree->root()) up_from_b.push_back(tree->parent(up_from_b.back()));
+    int at = a;
+    auto on_b_side = [&](int v) { return std::find(up_from_b.begin(), up_from_b.end(), v); };
+    while (on_b_side(at) == up_from_b.end()) path.push_back(at = tree->parent(at));
+    for (auto it = std::make_reverse_iterator(on_b_side(at)); it != up_from_b.rend(); ++it)
+      path.push_back(*it);
+  } else if (a != b) {
+    path.push_back(b);  // full: direct
+  }
+  return path;
+}
+
+// The pairs checked on t: all of them for small networks, else a fixed sample.
+std::vector<std::pair<int, int>> pairs_of(const Topology& t) {
+  std::vector<std::pair<int, int>> pairs;
+  const int p = t.nodes();
+  if (p <= 48) {
+    for (int a = 0; a < p; ++a)
+      for (int b = 0; b < p; ++b) pairs.emplace_back(a, b);
+    return pairs;
+  }
+  std::mt19937 rng(12345);
+  std::uniform_int_distribution<int> node(0, p - 1);
+  for (int v = 0; v < p; ++v) {
+    pairs.emplace_back(0, v);
+    pairs.emplace_back(v, p - 1);
+  }
+  for (int i = 0; i < 1500; ++i) pairs.emplace_back(node(rng), node(rng));
+  return pairs;
+}
+
+class RouteTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RouteTest, RoutesAreShortestChainsFollowingTheRoutingRule) {
+  const auto topology = parse_topology(GetParam());
+  const Topology& t = *topology;
+  std::vector<std::vector<int>> distance(t.nodes());
+  for (const auto& [a, b] : pairs_of(t)) {
+    if (distance[a].empty()) distance[a] = exhaustive::distances_from(t, a);
+    std::vector<LinkId> route{-7};  // route() appends
+    t.route(a, b, route);
+    ASSERT_EQ(route.front(), -7);
+    route.erase(route.begin());
+    ASSERT_EQ(static_cast<int>(route.size()), distance[a][b]) << a << " -> " << b;
+    const std::vector<int> expected = reference_path(t, a, b);
+    ASSERT_EQ(route.size() + 1, expected.size()) << a << " -> " << b;
+    int at = a;
+    for (std::size_t i = 0; i < route.size(); ++i) {
+      ASSERT_GE(route[i], 0);
+      ASSERT_LT(route[i], t.link_count());
+      const DirectedLink hop = t.link(route[i]);
+      ASSERT_EQ(hop.from, at) << a << " -> " << b << " hop " << i;
+      ASSERT_EQ(hop.to, expected[i + 1]) << a << " -> " << b << " hop " << i;
+      at = hop.to;
+    }
+    ASSERT_EQ(at, b);
+    ASSERT_EQ(t.route(a, b), route) << "not deterministic";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Sweep, RouteTest, ::testing::ValuesIn(test::sweep_specs()),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           for (char& c : name)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return name;
+                         });
+
+TEST(IncompleteHypercube, RoutesStayInsideAndHaveHammingLength) {
+  for (int p = 1; p <= 300; ++p) {
+    const Hypercube h(p);
+    for (int a = 0; a < p; ++a) {
+      for (int b = 0; b < p; ++b) {
+        const std::vector<LinkId> route = h.route(a, b);
+        ASSERT_EQ(static_cast<int>(route.size()), std::popcount(static_cast<unsigned>(a ^ b)));
+        for (LinkId id : route) {
+          const DirectedLink hop = h.link(id);
+          ASSERT_LT(hop.to, p) << "hypercube:" << p << " " << a << " -> " << b;
+          ASSERT_EQ(std::popcount(static_cast<unsigned>(hop.from ^ hop.to)), 1);
+        }
+      }
+    }
+  }
+}
+
+TEST(IncompleteHypercube, PlainECubeWouldLeaveTheNodes) {
+  // The reason for clearing before setting: from 2 (10) to 1 (01) in hypercube:3, e-cube
+  // would flip bit 0 first and visit 3; vmc clears bit 1 first and passes through 0.
+  const auto cube = parse_topology("hypercube:3");
+  const auto route = cube->route(2, 1);
+  ASSERT_EQ(route.size(), 2u);
+  EXPECT_EQ(cube->link(route[0]).to, 0);
+  // Likewise from 4 (100) to 3 (011) in hypercube:5: not 5, but 0, then 1 and 3.
+  const auto five = parse_topology("hypercube:5");
+  const auto longer = five->route(4, 3);
+  ASSERT_EQ(longer.size(), 3u);
+  EXPECT_EQ(five->link(longer[0]).to, 0);
+  EXPECT_EQ(five->link(longer[1]).to, 1);
+}
+
+TEST(CompleteHypercube, ECubeCorrectsBitsInIncreasingOrder) {
+  const auto h = parse_topology("hypercube:8");
+  // 001 "E-cube routing example": 100 -> 101 -> 001.
+  const auto route = h->route(4, 1);
+  ASSERT_EQ(route.size(), 2u);
+  EXPECT_EQ(h->link(route[0]).to, 5);
+  EXPECT_EQ(h->link(route[1]).to, 1);
+}
+
+TEST(Torus, TiesGoThePositiveWay) {
+  const auto ring = parse_topology("ring:6");
+  const auto route = ring->route(1, 4);
+  ASSERT_EQ(route.size(), 3u);
+  EXPECT_EQ(ring->link(route[0]).to, 2);
+  const auto torus = parse_topology("torus:4x4");
+  const auto wrap = torus->route(3, 1);  // distance 2 either way: positive, through 0
+  ASSERT_EQ(wrap.size(), 2u);
+  EXPECT_EQ(torus->link(wrap[0]).to, 0);
+}
+
+TEST(Mesh, DimensionZeroFirst) {
+  const auto mesh = parse_topology("mesh:6x5");
+  const auto route = mesh->route(0, 29);  // (0,0) -> (5,4)
+  ASSERT_EQ(route.size(), 9u);
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(mesh->link(route[i]).to, i + 1);
+  for (int i = 5; i < 9; ++i) EXPECT_EQ(mesh->link(route[i]).to, 5 + 6 * (i - 4));
+}
+
+TEST(Tree, RoutesClimbToTheCommonSwitchAndDescend) {
+  const auto tree = parse_topology("tree:8");
+  const auto route = tree->route(0, 7);
+  ASSERT_EQ(route.size(), 6u);  // 3 up, 3 down
+  for (int i = 0; i < 3; ++i) EXPECT_GE(tree->link(route[i]).to, 8);
+  EXPECT_EQ(tree->link(route[2]).to, 8);  // the root
+  EXPECT_EQ(tree->link(route[5]).to, 7);
+  EXPECT_EQ(tree->route(2, 3).size(), 2u);
+}
+
+TEST(Routes, OutOfRangeNodesThrow) {
+  for (const char* spec : {"full:4", "ring:4", "mesh:2x2", "hypercube:5", "tree:4"}) {
+    const auto t = parse_topology(spec);
+    std::vector<LinkId> out;
+    EXPECT_THROW(t->route(-1, 0, out), std::out_of_range) << spec;
+    EXPECT_THROW(t->route(0, t->nodes(), out), std::out_of_range) << spec;
+  }
+  // A switch is not a processing node.
+  EXPECT_THROW(parse_topology("tree:4")->route(0, 5), std::out_of_range);
+}
+
+}  // namespace
+}  // namespace vmc
