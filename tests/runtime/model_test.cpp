@@ -2,6 +2,9 @@
 // written with point-to-point calls; the collectives have their own cost tests.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <nlohmann/json.hpp>
+
 #include <cmath>
 #include <set>
 #include <vector>
@@ -314,6 +317,52 @@ TEST(Model, ChromeTraceHasTracksAndFlows) {
   EXPECT_NE(json.find("\"send to 4\""), std::string::npos);
   EXPECT_NE(json.find("\"combine\""), std::string::npos);
   EXPECT_EQ(json.substr(json.size() - 4), "\n]}\n");
+}
+
+// The export is well-formed Trace Event JSON: complete slices with pid/tid/ts/dur, one
+// track name per node, and every flow arrow's start and finish inside a slice on the
+// sender's and the receiver's track.
+TEST(Model, ChromeTraceIsWellFormedTraceEventJson) {
+  Machine m({.topology = parse_topology("mesh:3x3"), .model = hypercube_model()});
+  auto r = contended(m);
+  nlohmann::json doc = nlohmann::json::parse(r.trace().chrome_json());
+  ASSERT_TRUE(doc["traceEvents"].is_array());
+  std::map<int, std::vector<std::pair<double, double>>> slices;  // tid -> [ts, ts + dur]
+  std::map<long, std::pair<nlohmann::json, nlohmann::json>> flows;
+  int names = 0;
+  for (const auto& e : doc["traceEvents"]) {
+    const std::string ph = e.at("ph");
+    if (ph == "M") {
+      names += e.at("name") == "thread_name";
+    } else if (ph == "X") {
+      ASSERT_TRUE(e.at("ts").is_number() && e.at("dur").is_number());
+      ASSERT_GE(e.at("dur").get<double>(), 0.0);
+      double ts = e.at("ts");
+      slices[e.at("tid").get<int>()].push_back({ts, ts + e.at("dur").get<double>()});
+    } else if (ph == "s") {
+      flows[e.at("id").get<long>()].first = e;
+    } else if (ph == "f") {
+      ASSERT_EQ(e.at("bp"), "e");
+      flows[e.at("id").get<long>()].second = e;
+    } else {
+      FAIL() << "unexpected phase " << ph;
+    }
+  }
+  EXPECT_EQ(names, 9);
+  EXPECT_EQ(flows.size(), r.trace().messages.size());
+  auto inside = [&](const nlohmann::json& e) {
+    for (auto [a, b] : slices[e.at("tid").get<int>()]) {
+      double ts = e.at("ts");
+      if (a <= ts && ts <= b) return true;
+    }
+    return false;
+  };
+  for (const auto& [id, f] : flows) {
+    ASSERT_FALSE(f.first.is_null()) << id;
+    ASSERT_FALSE(f.second.is_null()) << id;
+    EXPECT_TRUE(inside(f.first)) << "flow " << id << " starts outside a slice";
+    EXPECT_TRUE(inside(f.second)) << "flow " << id << " ends outside a slice";
+  }
 }
 
 TEST(Model, RealTimeBroadcastFollowsTheModel) {
