@@ -20,12 +20,13 @@ int cube_dimension(int p) {
   return d;
 }
 
-Strategy strategy_for(Choice choice, const CostQuery& q) {
+Strategy strategy_for(Choice choice, const CostQuery& q, bool to_root) {
   const int d = cube_dimension(q.p);
   switch (choice) {
     case Choice::given: return Strategy(q.options.strategy.begin(), q.options.strategy.end());
-    case Choice::optimal: return optimal_strategy(q.n, d, q.units);
-    case Choice::section6: return section6_strategy(q.n, d, q.units, q.units.short_max_items);
+    case Choice::optimal: return optimal_strategy(q.n, d, q.units, to_root);
+    case Choice::section6:
+      return section6_strategy(q.n, d, q.units, q.units.short_max_items, to_root);
   }
   return {};
 }
@@ -51,13 +52,13 @@ Picos fold_in(const CostQuery& q) {
 }  // namespace
 
 Picos allreduce_cost(Choice choice, const CostQuery& q) {
-  Picos t = cost(strategy_for(choice, q), q.n, q.units);
+  Picos t = cost(strategy_for(choice, q, false), q.n, q.units);
   if (extras(q.p) && q.n > 0) t += fold_in(q) + q.units.message(q.n);
   return t;
 }
 
 Picos reduce_cost(Choice choice, const CostQuery& q) {
-  Picos t = cost(strategy_for(choice, q), q.n, q.units);
+  Picos t = cost(strategy_for(choice, q, true), q.n, q.units, true);
   if (extras(q.p) && q.n > 0) t += fold_in(q);
   return t;
 }
@@ -171,7 +172,7 @@ void run(Choice choice, const Call& call, bool to_root) {
   q.n = call.n;
   q.units = comm.units();
   q.options = *call.options;
-  const Strategy s = strategy_for(choice, q);
+  const Strategy s = strategy_for(choice, q, to_root);
 
   // Fold the nodes beyond the cube into it.
   if (vme >= cube) {
@@ -202,9 +203,9 @@ void reduce(Choice choice, const Call& call) { run(choice, call, true); }
 
 namespace {
 
-template <Choice C>
+template <Choice C, bool ToRoot>
 std::string detail(const CostQuery& q) {
-  return "S = " + to_string(strategy_for(C, q)) + " (S_0 first; 1 halves)";
+  return "S = " + to_string(strategy_for(C, q, ToRoot)) + " (S_0 first; 1 halves)";
 }
 
 constexpr const char* kRequires = "a commutative op";
@@ -220,18 +221,18 @@ std::vector<Algorithm> allreduce_rows() {
        "(Version 3) steps per cube direction; extra nodes folded in",
        kRequiresGiven, [](const CostQuery& q) { return applicable(Choice::given, q); },
        [](const CostQuery& q) { return allreduce_cost(Choice::given, q); },
-       [](const Call& c) { allreduce(Choice::given, c); }, &detail<Choice::given>},
+       [](const Call& c) { allreduce(Choice::given, c); }, &detail<Choice::given, false>},
       {"hybrid_optimal",
        "000 Fig. 4 with the least-cost strategy (Theorem 1's, checked by dynamic programming)",
        kRequires, [](const CostQuery& q) { return applicable(Choice::optimal, q); },
        [](const CostQuery& q) { return allreduce_cost(Choice::optimal, q); },
-       [](const Call& c) { allreduce(Choice::optimal, c); }, &detail<Choice::optimal>},
+       [](const Call& c) { allreduce(Choice::optimal, c); }, &detail<Choice::optimal, false>},
       {"hybrid_section6",
        "000 §6 modified strategy for a two-level startup: halve until the vector is short, "
        "then combine whole vectors",
        kRequires, [](const CostQuery& q) { return applicable(Choice::section6, q); },
        [](const CostQuery& q) { return allreduce_cost(Choice::section6, q); },
-       [](const Call& c) { allreduce(Choice::section6, c); }, &detail<Choice::section6>},
+       [](const Call& c) { allreduce(Choice::section6, c); }, &detail<Choice::section6, false>},
   };
 }
 
@@ -241,15 +242,15 @@ std::vector<Algorithm> reduce_rows() {
        "000 Fig. 6 combine-to-root with a given strategy S; extra nodes folded in", kRequiresGiven,
        [](const CostQuery& q) { return applicable(Choice::given, q); },
        [](const CostQuery& q) { return reduce_cost(Choice::given, q); },
-       [](const Call& c) { reduce(Choice::given, c); }, &detail<Choice::given>},
+       [](const Call& c) { reduce(Choice::given, c); }, &detail<Choice::given, true>},
       {"hybrid_optimal", "000 Fig. 6 combine-to-root with the least-cost strategy", kRequires,
        [](const CostQuery& q) { return applicable(Choice::optimal, q); },
        [](const CostQuery& q) { return reduce_cost(Choice::optimal, q); },
-       [](const Call& c) { reduce(Choice::optimal, c); }, &detail<Choice::optimal>},
+       [](const Call& c) { reduce(Choice::optimal, c); }, &detail<Choice::optimal, true>},
       {"hybrid_section6", "000 §6 modified strategy, combine-to-root", kRequires,
        [](const CostQuery& q) { return applicable(Choice::section6, q); },
        [](const CostQuery& q) { return reduce_cost(Choice::section6, q); },
-       [](const Call& c) { reduce(Choice::section6, c); }, &detail<Choice::section6>},
+       [](const Call& c) { reduce(Choice::section6, c); }, &detail<Choice::section6, true>},
   };
 }
 

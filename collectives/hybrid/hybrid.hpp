@@ -27,7 +27,7 @@ int cube_dimension(int p);
 // The strategy each entry point uses for a query: `hybrid` takes q.options.strategy,
 // `hybrid_optimal` the least-cost one, `hybrid_section6` 000 §6's modification.
 enum class Choice { given, optimal, section6 };
-Strategy strategy_for(Choice choice, const CostQuery& q);
+Strategy strategy_for(Choice choice, const CostQuery& q, bool to_root);
 
 bool applicable(Choice choice, const CostQuery& q);
 Picos allreduce_cost(Choice choice, const CostQuery& q);

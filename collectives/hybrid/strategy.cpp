@@ -1,5 +1,6 @@
 #include "collectives/hybrid/strategy.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -10,19 +11,37 @@ namespace {
 
 // The cost of the step in direction j (the top one of d remaining) for n items.
 // An empty exchange is skipped (no message, no startup).
-Picos step_cost(int halve, std::size_t n, const CostUnits& u) {
+Picos step_cost(int halve, std::size_t n, const CostUnits& u, bool to_root) {
   if (n == 0) return 0;
   if (halve == 0) return u.message(n) + u.combine(n);
   const std::size_t h = upper_half(n);
+  if (to_root) return u.message(h) + u.combine(h) + (n / 2 > 0 ? u.message(n / 2) : 0);
   return 2 * u.message(h) + u.combine(h);
 }
 
 }  // namespace
 
-Picos cost(const Strategy& s, std::size_t n, const CostUnits& u) {
+namespace {
+
+// Combine-to-root with uneven halves: the upper node of a halving step works on the smaller
+// half and sends it back as soon as its subcube is done, so the step ends at the later of
+// the root side finishing and the upper side's message arriving.
+Picos root_cost(const Strategy& s, int j, std::size_t n, const CostUnits& u) {
+  if (j == 0 || n == 0) return 0;
+  if (s[j - 1] == 0) return step_cost(0, n, u, true) + root_cost(s, j - 1, n, u);
+  const std::size_t c = upper_half(n), f = n / 2;
+  const Picos lower = u.combine(c) + root_cost(s, j - 1, c, u);
+  const Picos upper = f == 0 ? 0 : u.combine(f) + root_cost(s, j - 1, f, u) + u.message(f);
+  return u.message(c) + std::max(lower, upper);
+}
+
+}  // namespace
+
+Picos cost(const Strategy& s, std::size_t n, const CostUnits& u, bool to_root) {
+  if (to_root) return root_cost(s, static_cast<int>(s.size()), n, u);
   Picos total = 0;
   for (int j = static_cast<int>(s.size()) - 1; j >= 0; --j) {
-    total += step_cost(s[j], n, u);
+    total += step_cost(s[j], n, u, to_root);
     if (s[j] != 0) n = upper_half(n);
   }
   return total;
@@ -57,7 +76,7 @@ Picos corollary4(std::size_t n, int d, const CostUnits& u) {
   return static_cast<Picos>(std::llround(t));
 }
 
-Strategy optimal_strategy(std::size_t n, int d, const CostUnits& u) {
+Strategy optimal_strategy(std::size_t n, int d, const CostUnits& u, bool to_root) {
   // best[j][h]: least cost of the steps in directions j-1 .. 0, starting with the length
   // reached after h halvings. Lengths along the way are n, ceil(n/2), ceil(ceil(n/2)/2) ...
   std::vector<std::size_t> length(d + 1);
@@ -67,8 +86,8 @@ Strategy optimal_strategy(std::size_t n, int d, const CostUnits& u) {
   std::vector<std::vector<int>> choice(d + 1, std::vector<int>(d + 1, 0));
   for (int j = 1; j <= d; ++j) {          // j steps remain: directions j-1 .. 0
     for (int h = 0; h + j <= d; ++h) {    // h halvings made so far
-      Picos whole = step_cost(0, length[h], u) + best[j - 1][h];
-      Picos half = step_cost(1, length[h], u) + best[j - 1][h + 1];
+      Picos whole = step_cost(0, length[h], u, to_root) + best[j - 1][h];
+      Picos half = step_cost(1, length[h], u, to_root) + best[j - 1][h + 1];
       choice[j][h] = half < whole ? 1 : 0;
       best[j][h] = std::min(whole, half);
     }
@@ -98,9 +117,10 @@ Strategy brute_force_strategy(std::size_t n, int d, const CostUnits& u) {
   return best;
 }
 
-Strategy section6_strategy(std::size_t n, int d, const CostUnits& u, std::size_t short_items) {
+Strategy section6_strategy(std::size_t n, int d, const CostUnits& u, std::size_t short_items,
+                           bool to_root) {
   if (short_items == 0 || n > short_items * (std::size_t{1} << d)) {
-    return optimal_strategy(n, d, u);
+    return optimal_strategy(n, d, u, to_root);
   }
   Strategy s(d, 0);
   std::size_t len = n;

@@ -29,7 +29,12 @@ inline std::size_t upper_half(std::size_t n) { return n - n / 2; }
 // 2 ceil(n/2) in the second line. The cost is under the model's startup (two-level alpha
 // included), each exchange being one message each way with one partner at once; a step
 // with nothing to move (n = 0) is skipped and costs nothing.
-Picos cost(const Strategy& s, std::size_t n, const CostUnits& u);
+//
+// to_root (000 Fig. 6, combine-to-root): a halving step's last transfer goes one way only,
+// carrying the upper node's floor(n/2) items as soon as its half is done, so the step costs
+// (alpha + c beta) + max(c gamma + rest(c), f gamma + rest(f) + alpha + f beta) with
+// c = ceil(n/2), f = floor(n/2): for even n the same as above, as 000 §5 says.
+Picos cost(const Strategy& s, std::size_t n, const CostUnits& u, bool to_root = false);
 
 // Theorem 1: the smallest k with n >= 2^(d-k) alpha / (k (beta + gamma) + gamma), capped at
 // d; the strategy halves in directions >= k (the first d-k steps) and combines whole
@@ -43,14 +48,15 @@ Picos corollary4(std::size_t n, int d, const CostUnits& u);
 // The strategy of least cost(), by dynamic programming over the steps (the cost of the
 // remaining steps depends only on the length they start with). Ties prefer whole-vector
 // steps (fewer startups).
-Strategy optimal_strategy(std::size_t n, int d, const CostUnits& u);
+Strategy optimal_strategy(std::size_t n, int d, const CostUnits& u, bool to_root = false);
 // Every strategy, tried one by one: the reference the tests hold the other two against.
 Strategy brute_force_strategy(std::size_t n, int d, const CostUnits& u);
 
 // 000 §6: with a short-message startup for at most `short_items` items, if n > short_items
 // 2^d use the optimal strategy; otherwise halve while the vector is longer than
 // short_items and combine whole vectors from then on.
-Strategy section6_strategy(std::size_t n, int d, const CostUnits& u, std::size_t short_items);
+Strategy section6_strategy(std::size_t n, int d, const CostUnits& u, std::size_t short_items,
+                           bool to_root = false);
 
 // "0011" style text, S_0 first; parse accepts the same, or comma-separated 0/1.
 std::string to_string(const Strategy& s);

@@ -169,7 +169,7 @@ TEST(HybridCombine, CombineToRootTakesTSnd) {
       for (std::uint64_t bits = 0; bits < (std::uint64_t{1} << d); ++bits) {
         Strategy s = from_bits(bits, d);
         EXPECT_EQ(run_hybrid(m, s, hybrid::Choice::given, n, true, root % p),
-                  hybrid::cost(s, n, CostUnits(model)))
+                  hybrid::cost(s, n, CostUnits(model), true))
             << "S " << hybrid::to_string(s) << " root " << root;
       }
     }

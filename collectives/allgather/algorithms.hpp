@@ -1,0 +1,22 @@
+// Registry entry points of the allgather and allgatherv algorithms (one pair per file),
+// used by table.cpp. `run_*` adapt a Call to the block functions of allgather_internal.hpp.
+#pragma once
+
+#include "collectives/allgather/allgather_internal.hpp"
+
+namespace vmc::internal {
+
+// The layout of an allgather call (equal blocks of call.n, or the v-variant's counts and
+// displacements), after copying the caller's own block into place unless in place.
+Blocks prepare_allgather(const Call& call);
+
+void run_allgather_ring(const Call& call);
+void run_allgather_recursive_doubling(const Call& call);
+void run_allgather_bruck(const Call& call);
+void run_allgather_gather_broadcast(const Call& call);
+Picos cost_allgather_ring(const CostQuery& q);
+Picos cost_allgather_recursive_doubling(const CostQuery& q);
+Picos cost_allgather_bruck(const CostQuery& q);
+Picos cost_allgather_gather_broadcast(const CostQuery& q);
+
+}  // namespace vmc::internal

@@ -1,0 +1,94 @@
+// The allgather and allgatherv wrappers: input checks, the call signature, dispatch.
+#include "collectives/allgather/allgather.hpp"
+
+#include "collectives/allgather/algorithms.hpp"
+#include "collectives/dispatch.hpp"
+#include "collectives/internal/validate.hpp"
+
+namespace vmc {
+
+namespace internal {
+Blocks prepare_allgather(const Call& call) {
+  const int p = call.comm->size(), r = call.comm->rank();
+  Blocks b = call.recv_counts.empty() ? Blocks::equal(call.n, p)
+                                      : Blocks::explicit_layout(call.recv_counts, call.recv_displs);
+  if (call.send != nullptr) {
+    copy_items(at(call.recv, b.displs[r], call.item_size), call.send, b.counts[r], call.item_size);
+  }
+  return b;
+}
+}  // namespace internal
+
+namespace {
+void run(const Comm& comm, const void* send, void* recv, std::size_t n, std::size_t item_size,
+         const Options& options) {
+  CallSignature sig{.operation = "allgather", .op = "", .root = -1, .count = n,
+                    .item_size = item_size, .check_count = true};
+  Call call;
+  call.comm = &comm;
+  call.send = send;
+  call.recv = recv;
+  call.n = n;
+  call.item_size = item_size;
+  call.options = &options;
+  invoke(Operation::allgather, call,
+         make_query(comm, n, 0, item_size, nullptr, send == nullptr, options), sig);
+}
+}  // namespace
+
+namespace detail {
+
+void allgather_bytes(const Comm& comm, const void* send, std::size_t send_items, void* recv,
+                     std::size_t recv_items, std::size_t item_size, const Options& options) {
+  const std::size_t p = static_cast<std::size_t>(comm.size());
+  internal::require(comm, recv_items >= send_items * p, "allgather",
+                    "the receive buffer holds " + std::to_string(recv_items) +
+                        " items but needs " + std::to_string(send_items * p) + " (n*p)");
+  internal::require_no_alias(comm, send, send_items * item_size, recv,
+                             send_items * p * item_size, "allgather");
+  run(comm, send, recv, send_items, item_size, options);
+}
+
+void allgather_in_place_bytes(const Comm& comm, void* recv, std::size_t recv_items,
+                              std::size_t item_size, const Options& options) {
+  const std::size_t p = static_cast<std::size_t>(comm.size());
+  internal::require(comm, recv_items % p == 0, "allgather",
+                    "in place, the buffer of " + std::to_string(recv_items) +
+                        " items is not a multiple of p = " + std::to_string(p));
+  run(comm, nullptr, recv, recv_items / p, item_size, options);
+}
+
+void allgatherv_bytes(const Comm& comm, const void* send, std::size_t send_items, void* recv,
+                      std::size_t recv_items, std::size_t item_size,
+                      std::span<const std::size_t> counts, std::span<const std::size_t> displs,
+                      const Options& options) {
+  internal::require_layout(comm, counts, displs, recv_items, "allgatherv", "receive");
+  const std::size_t mine = counts[comm.rank()];
+  const bool in_place = send == nullptr && send_items == 0;
+  if (!in_place) {
+    internal::require(comm, send_items >= mine, "allgatherv",
+                      "the send buffer holds " + std::to_string(send_items) +
+                          " items but counts[rank] is " + std::to_string(mine));
+    internal::require_no_alias(comm, send, mine * item_size, recv, recv_items * item_size,
+                               "allgatherv");
+  }
+  std::size_t total = 0;
+  for (std::size_t c : counts) total += c;
+  CallSignature sig{.operation = "allgatherv", .op = "", .root = -1, .count = total,
+                    .item_size = item_size, .check_count = false};
+  Call call;
+  call.comm = &comm;
+  call.send = in_place ? nullptr : send;
+  call.recv = recv;
+  call.n = mine;
+  call.item_size = item_size;
+  call.options = &options;
+  call.recv_counts = counts;
+  call.recv_displs = displs;
+  CostQuery q = make_query(comm, mine, 0, item_size, nullptr, in_place, options);
+  q.counts.assign(counts.begin(), counts.end());
+  invoke(Operation::allgatherv, call, q, sig);
+}
+
+}  // namespace detail
+}  // namespace vmc

@@ -1,0 +1,22 @@
+// Registry entry points of the allreduce algorithms, one triple per file allreduce_<algorithm>.cpp,
+// collected by table.cpp.
+#pragma once
+
+#include "collectives/registry.hpp"
+
+namespace vmc::internal {
+
+bool applicable_allreduce_reduce_broadcast(const CostQuery& q);
+Picos cost_allreduce_reduce_broadcast(const CostQuery& q);
+void run_allreduce_reduce_broadcast(const Call& call);
+bool applicable_allreduce_recursive_doubling(const CostQuery& q);
+Picos cost_allreduce_recursive_doubling(const CostQuery& q);
+void run_allreduce_recursive_doubling(const Call& call);
+bool applicable_allreduce_recursive_halving_doubling(const CostQuery& q);
+Picos cost_allreduce_recursive_halving_doubling(const CostQuery& q);
+void run_allreduce_recursive_halving_doubling(const Call& call);
+bool applicable_allreduce_ring(const CostQuery& q);
+Picos cost_allreduce_ring(const CostQuery& q);
+void run_allreduce_ring(const Call& call);
+
+}  // namespace vmc::internal

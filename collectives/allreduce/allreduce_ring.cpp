@@ -1,0 +1,43 @@
+// allreduce ring: ring reduce-scatter (p-1 steps: pass a partial block to the right, combine
+// the one from the left into your own copy), then ring allgather (p-1 steps) (004 §5
+// "bucket" reduction-to-all: distributed reduction then collect on a ring; 001 "improved
+// all-reduce"). The vector is padded to p blocks of c = ceil(n/p) items.
+//
+// Requires: a commutative op (a block's partial result travels around the ring, so it is
+// combined starting at its owner's successor, not at rank 0).
+// Cost: (p-1)(S(c) + c gamma) + (p-1) S(c), S(c) = T(c) under duplex and all (exact, direct
+// routing or a ring topology) and for p = 2 on every port model; under exchange and half a
+// node cannot send right while it receives from the left and S(c) = 2 T(c) is the
+// serialised estimate (a lower bound of the real schedule, which drifts).
+#include "collectives/allreduce/algorithms.hpp"
+#include "collectives/internal/combine_call.hpp"
+#include "collectives/internal/trees.hpp"
+
+namespace vmc::internal {
+
+bool applicable_allreduce_ring(const CostQuery& q) { return q.commutative; }
+
+Picos cost_allreduce_ring(const CostQuery& q) {
+  if (q.n == 0 || q.p == 1) return 0;
+  const std::size_t blk = ceil_div(q.n, q.p);
+  const Picos step = trees::ring_step(q, blk, blk);
+  return (q.p - 1) * (2 * step + trees::comb(q, blk));
+}
+
+void run_allreduce_ring(const Call& call) {
+  const Comm& c = *call.comm;
+  if (call.n == 0) return;
+  const int p = c.size();
+  const std::size_t blk = ceil_div(call.n, p);
+  const trees::Rooted vr(p, 0);
+  auto buf = contribution(call, blk * p);
+  if (p > 1) {
+    auto tmp = scratch(call, blk);
+    trees::reduce_scatter_ring(c, buf.data(), tmp.data(), blk, call.item_size, *call.op, vr,
+                               call.tag);
+    trees::allgather_ring(c, buf.data(), blk, call.item_size, vr, call.tag + 1);
+  }
+  deliver(call, buf);
+}
+
+}  // namespace vmc::internal

@@ -1,0 +1,34 @@
+// The allreduce registry table.
+#include "collectives/allreduce/algorithms.hpp"
+#include "collectives/hybrid/hybrid.hpp"
+#include "collectives/tables.hpp"
+
+namespace vmc {
+
+const std::vector<Algorithm>& tables::allreduce() {
+  using namespace internal;
+  static const std::vector<Algorithm> t = [] {
+    std::vector<Algorithm> rows = {
+      {"reduce_broadcast", "binomial reduce to rank 0, then binomial broadcast (000 Version 1)",
+       "nothing", applicable_allreduce_reduce_broadcast, cost_allreduce_reduce_broadcast,
+       run_allreduce_reduce_broadcast},
+      {"recursive_doubling",
+       "log p exchanges of the whole vector (000 Version 2, 002 cube); non-powers of two "
+       "fold pairwise into p' = 2^floor(log p) and get the result back",
+       "nothing", applicable_allreduce_recursive_doubling, cost_allreduce_recursive_doubling,
+       run_allreduce_recursive_doubling},
+      {"recursive_halving_doubling",
+       "recursive halving reduce-scatter, then recursive doubling allgather (000 Version 3)",
+       "nothing", applicable_allreduce_recursive_halving_doubling,
+       cost_allreduce_recursive_halving_doubling, run_allreduce_recursive_halving_doubling},
+      {"ring", "ring reduce-scatter, then ring allgather (004 bucket algorithms)",
+       "a commutative op", applicable_allreduce_ring, cost_allreduce_ring, run_allreduce_ring},
+    };
+    // van de Geijn's hybrid (000 §3.4-§6): collectives/hybrid.
+    for (Algorithm& row : hybrid::allreduce_rows()) rows.push_back(row);
+    return rows;
+  }();
+  return t;
+}
+
+}  // namespace vmc

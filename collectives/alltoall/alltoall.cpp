@@ -1,0 +1,69 @@
+// The alltoall and alltoallv wrappers: input checks, the call signature, dispatch.
+#include "collectives/alltoall/alltoall.hpp"
+
+#include "collectives/alltoall/algorithms.hpp"
+#include "collectives/dispatch.hpp"
+#include "collectives/internal/call.hpp"
+#include "collectives/internal/validate.hpp"
+
+namespace vmc {
+
+namespace internal {
+Blocks alltoall_send_layout(const Call& call) {
+  if (call.send_counts.empty()) return Blocks::equal(call.n, call.comm->size());
+  return Blocks::explicit_layout(call.send_counts, call.send_displs);
+}
+Blocks alltoall_recv_layout(const Call& call) {
+  if (call.recv_counts.empty()) return Blocks::equal(call.n, call.comm->size());
+  return Blocks::explicit_layout(call.recv_counts, call.recv_displs);
+}
+}  // namespace internal
+
+namespace detail {
+
+void alltoall_bytes(const Comm& comm, const void* send, std::size_t send_items, void* recv,
+                    std::size_t recv_items, std::size_t item_size, const Options& options) {
+  using namespace internal;
+  const std::size_t p = static_cast<std::size_t>(comm.size());
+  require(comm, send_items % p == 0, "alltoall",
+          "the send buffer of " + std::to_string(send_items) +
+              " items is not a multiple of p = " + std::to_string(p));
+  const std::size_t n = send_items / p;
+  require(comm, recv_items >= n * p, "alltoall",
+          "the receive buffer holds " + std::to_string(recv_items) + " items but needs " +
+              std::to_string(n * p) + " (n*p)");
+  require_no_alias(comm, send, n * p * item_size, recv, n * p * item_size, "alltoall");
+  Call call = make_call(comm, send, recv, n, item_size, 0, options);
+  invoke(Operation::alltoall, call, make_query(comm, n, 0, item_size, nullptr, false, options),
+         make_signature("alltoall", nullptr, -1, n, item_size));
+}
+
+void alltoallv_bytes(const Comm& comm, const void* send, std::size_t send_items,
+                     std::span<const std::size_t> send_counts,
+                     std::span<const std::size_t> send_displs, void* recv, std::size_t recv_items,
+                     std::span<const std::size_t> recv_counts,
+                     std::span<const std::size_t> recv_displs, std::size_t item_size,
+                     const Options& options) {
+  using namespace internal;
+  const std::string name = "alltoallv";
+  const std::size_t send_end =
+      require_layout(comm, send_counts, send_displs, send_items, name, "send");
+  const std::size_t recv_end =
+      require_layout(comm, recv_counts, recv_displs, recv_items, name, "receive");
+  const int r = comm.rank();
+  require(comm, send_counts[r] == recv_counts[r], name,
+          "send_counts[rank] = " + std::to_string(send_counts[r]) + " but recv_counts[rank] = " +
+              std::to_string(recv_counts[r]));
+  require_no_alias(comm, send, send_end * item_size, recv, recv_end * item_size, name);
+  Call call = make_call(comm, send, recv, 0, item_size, 0, options);
+  call.send_counts = send_counts;
+  call.send_displs = send_displs;
+  call.recv_counts = recv_counts;
+  call.recv_displs = recv_displs;
+  CostQuery q = make_query(comm, 0, 0, item_size, nullptr, false, options);
+  q.counts.assign(send_counts.begin(), send_counts.end());
+  invoke(Operation::alltoallv, call, q, make_signature(name, nullptr, -1, 0, item_size, false));
+}
+
+}  // namespace detail
+}  // namespace vmc

@@ -1,0 +1,45 @@
+// alltoall pairwise_xor: 001 "All-to-all personalized: optimal algorithm": in step
+// k = 1 .. p-1 every rank exchanges its blocks with rank r XOR k. On a hypercube with
+// e-cube routing the messages of one step use disjoint links (001 "E-cube routing"), so
+// the algorithm is contention-free under wormhole routing.
+//
+// Requires: p a power of two (for other p the XOR partner may not exist; use ring).
+// Cost with blocks of n items: (p-1) (alpha + n beta) (001: (t_s + t_w m)(p-1)) under
+// exchange, duplex and all, exact on direct routing and on hypercube:p with wormhole.
+// alltoallv: n is the largest of the caller's counts, an estimate.
+#include <algorithm>
+
+#include "collectives/alltoall/algorithms.hpp"
+#include "collectives/internal/p2p.hpp"
+
+namespace vmc::internal {
+
+void alltoall_pairwise_xor(const Comm& comm, const void* send, const Blocks& sb, void* recv,
+                           const Blocks& rb, std::size_t item_size, Tag tag) {
+  const int p = comm.size(), r = comm.rank();
+  copy_items(at(recv, rb.displs[r], item_size), at(send, sb.displs[r], item_size),
+             std::min(sb.counts[r], rb.counts[r]), item_size);
+  for (int k = 1; k < p; ++k) {
+    const int partner = r ^ k;
+    sendrecv_items(comm, at(send, sb.displs[partner], item_size), sb.counts[partner], partner,
+                   at(recv, rb.displs[partner], item_size), rb.counts[partner], partner,
+                   item_size, tag);
+  }
+}
+
+Picos alltoall_pairwise_xor_cost(const CostQuery& q) {
+  std::size_t n = q.n;
+  for (std::size_t c : q.counts) n = std::max(n, c);
+  const Picos msg = message_time(q, n);
+  return (q.p - 1) * (q.model.port == Port::half ? 2 * msg : msg);
+}
+
+bool power_of_two_p(const CostQuery& q) { return (q.p & (q.p - 1)) == 0; }
+
+void run_alltoall_pairwise_xor(const Call& call) {
+  alltoall_pairwise_xor(*call.comm, call.send, alltoall_send_layout(call), call.recv,
+                        alltoall_recv_layout(call), call.item_size, call.tag);
+}
+Picos cost_alltoall_pairwise_xor(const CostQuery& q) { return alltoall_pairwise_xor_cost(q); }
+
+}  // namespace vmc::internal

@@ -1,0 +1,22 @@
+// Registry entry points of the broadcast algorithms, one triple per file broadcast_<algorithm>.cpp,
+// collected by table.cpp.
+#pragma once
+
+#include "collectives/registry.hpp"
+
+namespace vmc::internal {
+
+bool applicable_broadcast_linear(const CostQuery& q);
+Picos cost_broadcast_linear(const CostQuery& q);
+void run_broadcast_linear(const Call& call);
+bool applicable_broadcast_binomial(const CostQuery& q);
+Picos cost_broadcast_binomial(const CostQuery& q);
+void run_broadcast_binomial(const Call& call);
+bool applicable_broadcast_scatter_allgather(const CostQuery& q);
+Picos cost_broadcast_scatter_allgather(const CostQuery& q);
+void run_broadcast_scatter_allgather(const Call& call);
+bool applicable_broadcast_pipelined_chain(const CostQuery& q);
+Picos cost_broadcast_pipelined_chain(const CostQuery& q);
+void run_broadcast_pipelined_chain(const Call& call);
+
+}  // namespace vmc::internal

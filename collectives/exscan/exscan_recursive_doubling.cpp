@@ -1,0 +1,54 @@
+// exscan recursive_doubling: the hypercube exclusive prefix (001 "Prefix sums") for any p.
+// A non-power-of-two p first folds its top 2(p - p') ranks pairwise (order-preserving):
+// the upper rank of a pair hands its vector to the lower, which runs the prefix over the p'
+// survivors with the pair's combined vector; its exclusive prefix is its result, and that
+// prefix combined with its own vector is the upper rank's result, sent back.
+//
+// Requires: nothing. Non-commutative ops fine (rank order). Node 0's buffer is unchanged.
+// Cost, d = log2 p', X(n) = T(n) (2 T(n) under `half`):
+//   p = 2^d:  d X(n) + (2d - 1) n gamma
+//   other p:  F + d X(n) + (2d - 1) n gamma + n gamma + T(n),  F = T(n) + n gamma.
+// Exact under exchange, duplex and all with direct routing (hypercube wormhole for p = 2^d).
+#include "collectives/exscan/algorithms.hpp"
+#include "collectives/internal/combine_call.hpp"
+#include "collectives/internal/trees.hpp"
+
+namespace vmc::internal {
+
+bool applicable_exscan_recursive_doubling(const CostQuery&) { return true; }
+
+Picos cost_exscan_recursive_doubling(const CostQuery& q) {
+  if (q.n == 0 || q.p == 1) return 0;
+  const trees::Fold f(q.p);
+  const Picos x = trees::exchange(q, q.n, q.n), g = trees::comb(q, q.n), t = trees::msg(q, q.n);
+  const Picos prefix = f.log2() * x + (2 * f.log2() - 1) * g;
+  if (!f.folded()) return prefix;
+  return (t + g) + prefix + g + t;
+}
+
+void run_exscan_recursive_doubling(const Call& call) {
+  const Comm& c = *call.comm;
+  if (call.n == 0) return;
+  const std::size_t n = call.n, isz = call.item_size;
+  const trees::Rooted vr(c.size(), 0);
+  const trees::Fold f(c.size());
+  const int v = c.rank();
+  auto own = contribution(call, n);
+  auto y = own;
+  auto excl = scratch(call, n), msg = scratch(call, n), tmp = scratch(call, n);
+  trees::fold_in(c, y.data(), tmp.data(), n, isz, call.op, vr, f, call.tag);
+  if (f.extra(v)) {
+    trees::fold_out(c, excl.data(), n, isz, vr, f, call.tag + 2);
+    deliver(call, excl);
+    return;
+  }
+  const bool have = trees::prefix_pow2(c, y.data(), excl.data(), msg.data(), tmp.data(), n, isz,
+                                       *call.op, vr, f, call.tag + 1);
+  if (f.folded() && f.in_pair(v)) {  // the upper rank's prefix: mine, then my own vector
+    if (have) trees::combine(c, *call.op, excl.data(), own.data(), own.data(), n);
+    trees::fold_out(c, own.data(), n, isz, vr, f, call.tag + 2);
+  }
+  if (have) deliver(call, excl);
+}
+
+}  // namespace vmc::internal

@@ -1,0 +1,46 @@
+#include "collectives/internal/p2p.hpp"
+
+#include <string>
+
+#include "runtime/errors.hpp"
+
+namespace vmc::internal {
+
+namespace {
+void check_size(const Comm& comm, std::size_t got, std::size_t want, int source) {
+  if (got != want) {
+    throw UsageError(comm.who() + ": received " + std::to_string(got) + " items from rank " +
+                     std::to_string(source) + " where " + std::to_string(want) +
+                     " were expected: the ranks disagree about the counts");
+  }
+}
+}  // namespace
+
+void send_items(const Comm& comm, const void* data, std::size_t items, std::size_t item_size,
+                int dest, Tag tag) {
+  if (items == 0) return;
+  comm.send_raw(data, items * item_size, items, dest, tag);
+}
+
+void recv_items(const Comm& comm, void* data, std::size_t items, std::size_t item_size,
+                int source, Tag tag) {
+  if (items == 0) return;
+  std::size_t got = comm.recv_raw(data, items * item_size, item_size, source, tag) / item_size;
+  check_size(comm, got, items, source);
+}
+
+void sendrecv_items(const Comm& comm, const void* out, std::size_t out_items, int dest,
+                    void* in, std::size_t in_items, int source, std::size_t item_size, Tag tag) {
+  if (out_items == 0) {
+    recv_items(comm, in, in_items, item_size, source, tag);
+  } else if (in_items == 0) {
+    send_items(comm, out, out_items, item_size, dest, tag);
+  } else {
+    std::size_t got = comm.sendrecv_raw(out, out_items * item_size, out_items, dest, in,
+                                        in_items * item_size, item_size, source, tag) /
+                      item_size;
+    check_size(comm, got, in_items, source);
+  }
+}
+
+}  // namespace vmc::internal

@@ -1,0 +1,25 @@
+// Point-to-point helpers for the block collectives: item-counted byte transfers that skip
+// empty messages (every rank knows every block size, so both sides skip alike) and check
+// that what arrives has the size the layout promises. A size mismatch means the ranks
+// disagree about the counts (v-variants): a UsageError naming the receiving node, never a
+// hang or a silent corruption.
+#pragma once
+
+#include <cstddef>
+
+#include "runtime/comm.hpp"
+
+namespace vmc::internal {
+
+// Sends `items` items (nothing at all when items == 0).
+void send_items(const Comm& comm, const void* data, std::size_t items, std::size_t item_size,
+                int dest, Tag tag);
+// Receives exactly `items` items (nothing when items == 0).
+void recv_items(const Comm& comm, void* data, std::size_t items, std::size_t item_size,
+                int source, Tag tag);
+// Sends out_items to dest and receives exactly in_items from source at once; degrades to a
+// plain send or receive when one side is empty, and to nothing when both are.
+void sendrecv_items(const Comm& comm, const void* out, std::size_t out_items, int dest,
+                    void* in, std::size_t in_items, int source, std::size_t item_size, Tag tag);
+
+}  // namespace vmc::internal

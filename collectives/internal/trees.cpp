@@ -1,0 +1,299 @@
+// Building blocks of the tree- and hypercube-structured combine algorithms; see trees.hpp.
+#include "collectives/internal/trees.hpp"
+
+#include <algorithm>
+
+#include "collectives/patterns/binomial.hpp"
+
+namespace vmc::internal::trees {
+
+namespace {
+char* at(void* base, std::size_t item, std::size_t isz) {
+  return static_cast<char*>(base) + item * isz;
+}
+}  // namespace
+
+Fold::Fold(int p_) : p(p_), p2(patterns::floor_pow2(p_)), base(2 * p2 - p_) {}
+
+int Fold::log2() const {
+  int d = 0;
+  while ((1 << d) < p2) ++d;
+  return d;
+}
+
+int ceil_log2(int p) { return patterns::ceil_log2(p); }
+
+Picos exchange(const CostQuery& q, std::size_t out, std::size_t in) {
+  if (q.model.port == Port::half) return msg(q, out) + msg(q, in);
+  return std::max(msg(q, out), msg(q, in));
+}
+
+bool ring_exact(const CostQuery& q) {
+  return q.model.port == Port::duplex || q.model.port == Port::all;
+}
+
+Picos ring_step(const CostQuery& q, std::size_t out, std::size_t in) {
+  if (q.p == 2) return exchange(q, out, in);  // both neighbours are one partner
+  if (ring_exact(q)) return std::max(msg(q, out), msg(q, in));
+  return msg(q, out) + msg(q, in);
+}
+
+void send(const Comm& c, const void* data, std::size_t n, std::size_t isz, int dest, Tag tag) {
+  c.send_raw(data, n * isz, n, dest, tag);
+}
+
+void recv(const Comm& c, void* data, std::size_t n, std::size_t isz, int src, Tag tag) {
+  c.recv_raw(data, n * isz, isz, src, tag);
+}
+
+void sendrecv(const Comm& c, const void* out, std::size_t n_out, int dest, void* in,
+              std::size_t n_in, int src, std::size_t isz, Tag tag) {
+  c.sendrecv_raw(out, n_out * isz, n_out, dest, in, n_in * isz, isz, src, tag);
+}
+
+void combine(const Comm& c, const Op& op, const void* a, const void* b, void* out,
+             std::size_t n) {
+  op.apply(a, b, out, n);
+  c.charge_combine(n);
+}
+
+// --- binomial broadcast ---------------------------------------------------------------------
+void bcast_binomial(const Comm& c, void* buf, std::size_t n, std::size_t isz, const Rooted& vr,
+                    Tag tag) {
+  const int v = vr.to_virtual(c.rank());
+  if (v != 0) recv(c, buf, n, isz, vr.to_real(patterns::binomial_parent(v)), tag);
+  for (int child : patterns::binomial_children(v, vr.p)) {
+    send(c, buf, n, isz, vr.to_real(child), tag);
+  }
+}
+
+Picos bcast_binomial_cost(const CostQuery& q, int p, std::size_t n) {
+  return ceil_log2(p) * msg(q, n);
+}
+
+// --- fold -----------------------------------------------------------------------------------
+void fold_in(const Comm& c, void* acc, void* tmp, std::size_t n, std::size_t isz, const Op* op,
+             const Rooted& vr, const Fold& f, Tag tag) {
+  const int v = vr.to_virtual(c.rank());
+  if (!f.folded() || !f.in_pair(v)) return;
+  const int partner = vr.to_real(f.pair_partner(v));
+  if (f.extra(v)) {
+    send(c, acc, n, isz, partner, tag);
+  } else {
+    recv(c, tmp, n, isz, partner, tag);
+    if (op != nullptr) combine(c, *op, acc, tmp, acc, n);  // the extra is the higher rank
+  }
+}
+
+void fold_out(const Comm& c, void* buf, std::size_t n, std::size_t isz, const Rooted& vr,
+              const Fold& f, Tag tag) {
+  const int v = vr.to_virtual(c.rank());
+  if (!f.folded() || !f.in_pair(v)) return;
+  const int partner = vr.to_real(f.pair_partner(v));
+  if (f.extra(v)) {
+    recv(c, buf, n, isz, partner, tag);
+  } else {
+    send(c, buf, n, isz, partner, tag);
+  }
+}
+
+// --- trees and hypercube exchanges over the survivors ------------------------------------------
+void reduce_pow2(const Comm& c, void* acc, void* tmp, std::size_t n, std::size_t isz,
+                 const Op* op, const Rooted& vr, const Fold& f, Tag tag) {
+  const int j = f.survivor_rank(vr.to_virtual(c.rank()));
+  for (int k = 1; k < f.p2; k <<= 1) {
+    if ((j & k) != 0) {  // my subtree is complete: hand it to the parent and stop
+      send(c, acc, n, isz, vr.to_real(f.virtual_of(j - k)), tag);
+      return;
+    }
+    recv(c, tmp, n, isz, vr.to_real(f.virtual_of(j + k)), tag);
+    if (op != nullptr) combine(c, *op, acc, tmp, acc, n);  // child covers higher ranks
+  }
+}
+
+void allreduce_doubling_pow2(const Comm& c, void* acc, void* tmp, std::size_t n,
+                             std::size_t isz, const Op& op, const Rooted& vr, const Fold& f,
+                             Tag tag) {
+  const int j = f.survivor_rank(vr.to_virtual(c.rank()));
+  for (int k = 1; k < f.p2; k <<= 1) {
+    const int u = j ^ k;
+    const int peer = vr.to_real(f.virtual_of(u));
+    sendrecv(c, acc, n, peer, tmp, n, peer, isz, tag);
+    if (u > j) combine(c, op, acc, tmp, acc, n);
+    else combine(c, op, tmp, acc, acc, n);
+  }
+}
+
+std::vector<std::pair<int, int>> halving_segments(int j, int p2) {
+  std::vector<std::pair<int, int>> segs{{0, p2}};
+  int lo = 0, len = p2;
+  for (int k = 1; k < p2; k <<= 1) {
+    len /= 2;
+    if ((j & k) != 0) lo += len;
+    segs.emplace_back(lo, len);
+  }
+  return segs;
+}
+
+void reduce_scatter_halving(const Comm& c, void* buf, void* tmp, std::size_t blk,
+                            std::size_t isz, const Op& op, const Rooted& vr, const Fold& f,
+                            Tag tag) {
+  const int j = f.survivor_rank(vr.to_virtual(c.rank()));
+  const auto segs = halving_segments(j, f.p2);
+  for (std::size_t i = 0; i + 1 < segs.size(); ++i) {
+    const int u = j ^ (1 << i);
+    const int peer = vr.to_real(f.virtual_of(u));
+    const auto [lo, len] = segs[i];
+    const auto [keep, half] = segs[i + 1];
+    const int give = keep == lo ? lo + half : lo;
+    const std::size_t items = static_cast<std::size_t>(half) * blk;
+    char* kept = at(buf, keep * blk, isz);
+    sendrecv(c, at(buf, give * blk, isz), items, peer, tmp, items, peer, isz, tag);
+    if (u > j) combine(c, op, kept, tmp, kept, items);
+    else combine(c, op, tmp, kept, kept, items);
+  }
+}
+
+void allgather_mirror(const Comm& c, void* buf, std::size_t blk, std::size_t isz,
+                      const Rooted& vr, const Fold& f, Tag tag) {
+  const int j = f.survivor_rank(vr.to_virtual(c.rank()));
+  const auto segs = halving_segments(j, f.p2);
+  for (int i = static_cast<int>(segs.size()) - 2; i >= 0; --i) {
+    const int peer = vr.to_real(f.virtual_of(j ^ (1 << i)));
+    const auto [plo, plen] = segs[i];
+    const auto [lo, len] = segs[i + 1];
+    const int sib = lo == plo ? plo + len : plo;
+    const std::size_t items = static_cast<std::size_t>(len) * blk;
+    sendrecv(c, at(buf, lo * blk, isz), items, peer, at(buf, sib * blk, isz), items, peer, isz,
+             tag);
+  }
+}
+
+void gather_mirror(const Comm& c, void* buf, std::size_t blk, std::size_t isz, int jr,
+                   const Rooted& vr, const Fold& f, Tag tag) {
+  const int j = f.survivor_rank(vr.to_virtual(c.rank()));
+  const auto segs = halving_segments(j, f.p2);
+  for (int i = static_cast<int>(segs.size()) - 2; i >= 0; --i) {
+    const int peer = vr.to_real(f.virtual_of(j ^ (1 << i)));
+    const auto [plo, plen] = segs[i];
+    const auto [lo, len] = segs[i + 1];
+    const std::size_t items = static_cast<std::size_t>(len) * blk;
+    if (((j ^ jr) & (1 << i)) != 0) {  // not on the root's side: hand over and stop
+      send(c, at(buf, lo * blk, isz), items, isz, peer, tag);
+      return;
+    }
+    const int sib = lo == plo ? plo + len : plo;
+    recv(c, at(buf, sib * blk, isz), items, isz, peer, tag);
+  }
+}
+
+Picos halving_cost(const CostQuery& q, int p2, std::size_t blk) {
+  Picos t = 0;
+  for (int k = 2; k <= p2; k <<= 1) {
+    const std::size_t h = static_cast<std::size_t>(p2 / k) * blk;
+    t += exchange(q, h, h) + comb(q, h);
+  }
+  return t;
+}
+
+Picos mirror_allgather_cost(const CostQuery& q, int p2, std::size_t blk) {
+  Picos t = 0;
+  for (int k = 2; k <= p2; k <<= 1) {
+    const std::size_t h = static_cast<std::size_t>(p2 / k) * blk;
+    t += exchange(q, h, h);
+  }
+  return t;
+}
+
+Picos mirror_gather_cost(const CostQuery& q, int p2, std::size_t blk) {
+  Picos t = 0;
+  for (int k = 2; k <= p2; k <<= 1) t += msg(q, static_cast<std::size_t>(p2 / k) * blk);
+  return t;
+}
+
+// --- scatter and rings ------------------------------------------------------------------------
+void scatter_binomial(const Comm& c, void* buf, std::size_t blk, std::size_t isz,
+                      const Rooted& vr, Tag tag) {
+  const int p = vr.p;
+  const int v = vr.to_virtual(c.rank());
+  if (v != 0) {
+    const std::size_t items = patterns::binomial_subtree_size(v, p) * blk;
+    recv(c, at(buf, v * blk, isz), items, isz, vr.to_real(patterns::binomial_parent(v)), tag);
+  }
+  for (int child : patterns::binomial_children(v, p)) {
+    const std::size_t items = patterns::binomial_subtree_size(child, p) * blk;
+    send(c, at(buf, child * blk, isz), items, isz, vr.to_real(child), tag);
+  }
+}
+
+std::vector<Picos> scatter_binomial_finish(const CostQuery& q, int p, std::size_t blk) {
+  std::vector<Picos> recv_end(p, 0), finish(p, 0);
+  for (int v = 0; v < p; ++v) {  // parents precede their children
+    Picos t = recv_end[v];
+    for (int child : patterns::binomial_children(v, p)) {
+      t += msg(q, patterns::binomial_subtree_size(child, p) * blk);
+      recv_end[child] = t;
+    }
+    finish[v] = t;
+  }
+  return finish;
+}
+
+void allgather_ring(const Comm& c, void* buf, std::size_t blk, std::size_t isz,
+                    const Rooted& vr, Tag tag) {
+  const int p = vr.p;
+  const int v = vr.to_virtual(c.rank());
+  const int right = vr.to_real((v + 1) % p), left = vr.to_real((v - 1 + p) % p);
+  for (int s = 0; s + 1 < p; ++s) {
+    const int out = ((v - s) % p + p) % p, in = ((v - s - 1) % p + p) % p;
+    sendrecv(c, at(buf, out * blk, isz), blk, right, at(buf, in * blk, isz), blk, left, isz,
+             tag);
+  }
+}
+
+void reduce_scatter_ring(const Comm& c, void* buf, void* tmp, std::size_t blk,
+                         std::size_t isz, const Op& op, const Rooted& vr, Tag tag) {
+  const int p = vr.p;
+  const int v = vr.to_virtual(c.rank());
+  const int right = vr.to_real((v + 1) % p), left = vr.to_real((v - 1 + p) % p);
+  for (int s = 0; s + 1 < p; ++s) {
+    const int out = ((v - s - 1) % p + p) % p, in = ((v - s - 2) % p + p) % p;
+    sendrecv(c, at(buf, out * blk, isz), blk, right, tmp, blk, left, isz, tag);
+    char* mine = at(buf, in * blk, isz);
+    combine(c, op, tmp, mine, mine, blk);  // commutative only: the ring wraps around
+  }
+}
+
+void allgather_doubling(const Comm& c, void* buf, std::size_t blk, std::size_t isz,
+                        const Rooted& vr, Tag tag) {
+  const int v = vr.to_virtual(c.rank());
+  for (int k = 1; k < vr.p; k <<= 1) {
+    const int u = v ^ k;
+    const std::size_t items = static_cast<std::size_t>(k) * blk;
+    sendrecv(c, at(buf, (v & ~(k - 1)) * blk, isz), items, vr.to_real(u),
+             at(buf, (u & ~(k - 1)) * blk, isz), items, vr.to_real(u), isz, tag);
+  }
+}
+
+bool prefix_pow2(const Comm& c, const void* y, void* excl, void* msg, void* tmp, std::size_t n,
+                 std::size_t isz, const Op& op, const Rooted& vr, const Fold& f, Tag tag) {
+  const int j = f.survivor_rank(vr.to_virtual(c.rank()));
+  std::copy_n(static_cast<const char*>(y), n * isz, static_cast<char*>(msg));
+  bool have = false;
+  for (int k = 1; k < f.p2; k <<= 1) {
+    const int u = j ^ k;
+    const int peer = vr.to_real(f.virtual_of(u));
+    sendrecv(c, msg, n, peer, tmp, n, peer, isz, tag);
+    if (u < j) {
+      if (have) combine(c, op, tmp, excl, excl, n);
+      else std::copy_n(static_cast<const char*>(tmp), n * isz, static_cast<char*>(excl));
+      have = true;
+      combine(c, op, tmp, msg, msg, n);
+    } else {
+      combine(c, op, msg, tmp, msg, n);
+    }
+  }
+  return have;
+}
+
+}  // namespace vmc::internal::trees

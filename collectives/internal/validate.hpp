@@ -1,0 +1,65 @@
+// Input checks shared by the public wrappers of the block collectives. Every failure is a
+// UsageError that names the node (comm.who()) and the operation.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <span>
+#include <string>
+
+#include "runtime/comm.hpp"
+#include "runtime/errors.hpp"
+
+namespace vmc::internal {
+
+[[noreturn]] inline void usage_error(const Comm& comm, const std::string& operation,
+                                     const std::string& problem) {
+  throw UsageError(comm.who() + ": " + operation + ": " + problem);
+}
+
+inline void require(const Comm& comm, bool ok, const std::string& operation,
+                    const std::string& problem) {
+  if (!ok) usage_error(comm, operation, problem);
+}
+
+// Whether two byte ranges share a byte (empty ranges never do).
+inline bool overlaps(const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes) {
+  if (a_bytes == 0 || b_bytes == 0 || a == nullptr || b == nullptr) return false;
+  auto x = reinterpret_cast<std::uintptr_t>(a), y = reinterpret_cast<std::uintptr_t>(b);
+  return x < y + b_bytes && y < x + a_bytes;
+}
+
+inline void require_root(const Comm& comm, int root, const std::string& operation) {
+  require(comm, root >= 0 && root < comm.size(), operation,
+          "root " + std::to_string(root) + " is out of range for a comm of " +
+              std::to_string(comm.size()) + " ranks");
+}
+
+inline void require_no_alias(const Comm& comm, const void* send, std::size_t send_bytes,
+                             const void* recv, std::size_t recv_bytes,
+                             const std::string& operation) {
+  require(comm, !overlaps(send, send_bytes, recv, recv_bytes), operation,
+          "the send and receive buffers overlap; use the in-place form");
+}
+
+// Counts and displacements of a v-variant: p entries each, every block inside a buffer of
+// `capacity` items. Returns the largest end (displacement + count).
+inline std::size_t require_layout(const Comm& comm, std::span<const std::size_t> counts,
+                                  std::span<const std::size_t> displs, std::size_t capacity,
+                                  const std::string& operation, const std::string& which) {
+  const std::size_t p = static_cast<std::size_t>(comm.size());
+  require(comm, counts.size() == p && displs.size() == p, operation,
+          which + " counts and displacements need " + std::to_string(p) + " entries each (got " +
+              std::to_string(counts.size()) + " and " + std::to_string(displs.size()) + ")");
+  std::size_t end = 0;
+  for (std::size_t i = 0; i < p; ++i) {
+    require(comm, displs[i] + counts[i] <= capacity, operation,
+            which + " block " + std::to_string(i) + " (displacement " +
+                std::to_string(displs[i]) + ", count " + std::to_string(counts[i]) +
+                ") does not fit the buffer of " + std::to_string(capacity) + " items");
+    end = std::max(end, displs[i] + counts[i]);
+  }
+  return end;
+}
+
+}  // namespace vmc::internal

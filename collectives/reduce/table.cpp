@@ -1,0 +1,31 @@
+// The reduce registry table.
+#include "collectives/reduce/algorithms.hpp"
+#include "collectives/hybrid/hybrid.hpp"
+#include "collectives/tables.hpp"
+
+namespace vmc {
+
+const std::vector<Algorithm>& tables::reduce() {
+  using namespace internal;
+  static const std::vector<Algorithm> t = [] {
+    std::vector<Algorithm> rows = {
+      {"linear", "every node sends to the root, which combines in rank order", "nothing",
+       applicable_reduce_linear, cost_reduce_linear, run_reduce_linear},
+      {"binomial",
+       "binomial tree on virtual ranks (003 Alg. 4.3), non-powers of two folded pairwise: "
+       "ceil(log p)(alpha + n beta + n gamma)",
+       "nothing", applicable_reduce_binomial, cost_reduce_binomial, run_reduce_binomial},
+      {"reduce_scatter_gather",
+       "recursive halving reduce-scatter, then gather to the root (000 §5, 001 improved "
+       "reduction)",
+       "nothing", applicable_reduce_reduce_scatter_gather, cost_reduce_reduce_scatter_gather,
+       run_reduce_reduce_scatter_gather},
+    };
+    // van de Geijn's hybrid (000 §3.4-§6): collectives/hybrid.
+    for (Algorithm& row : hybrid::reduce_rows()) rows.push_back(row);
+    return rows;
+  }();
+  return t;
+}
+
+}  // namespace vmc

@@ -1,0 +1,20 @@
+// Registry entry points of the reduce_scatter algorithms, used by table.cpp.
+#pragma once
+
+#include "collectives/reduce_scatter/reduce_scatter_internal.hpp"
+
+namespace vmc::internal {
+
+void run_reduce_scatter_ring(const Call& call);
+void run_reduce_scatter_recursive_halving(const Call& call);
+void run_reduce_scatter_pairwise(const Call& call);
+Picos cost_reduce_scatter_ring(const CostQuery& q);
+Picos cost_reduce_scatter_recursive_halving(const CostQuery& q);
+Picos cost_reduce_scatter_pairwise(const CostQuery& q);
+
+// Runs `fn` on a scratch copy of the call's send buffer laid out in contiguous blocks
+// (call.n each, or call.recv_counts), then copies the caller's block to call.recv.
+void run_reduce_scatter(const Call& call,
+                        void (*fn)(const Comm&, void*, std::size_t, const Blocks&, const Op&, Tag));
+
+}  // namespace vmc::internal

@@ -1,0 +1,68 @@
+// The reduce_scatter wrappers: input checks, the call signature, dispatch.
+#include "collectives/reduce_scatter/reduce_scatter.hpp"
+
+#include "collectives/dispatch.hpp"
+#include "collectives/internal/call.hpp"
+#include "collectives/internal/validate.hpp"
+#include "collectives/reduce_scatter/algorithms.hpp"
+
+namespace vmc {
+
+namespace internal {
+void run_reduce_scatter(const Call& call, void (*fn)(const Comm&, void*, std::size_t,
+                                                     const Blocks&, const Op&, Tag)) {
+  const Comm& comm = *call.comm;
+  const Blocks b = call.recv_counts.empty() ? Blocks::equal(call.n, comm.size())
+                                            : Blocks::contiguous(call.recv_counts);
+  std::vector<char> work(b.total() * call.item_size);
+  copy_items(work.data(), call.send, b.total(), call.item_size);
+  fn(comm, work.data(), call.item_size, b, *call.op, call.tag);
+  const int r = comm.rank();
+  copy_items(call.recv, at(work.data(), b.displs[r], call.item_size), b.counts[r],
+             call.item_size);
+}
+}  // namespace internal
+
+namespace detail {
+
+void reduce_scatter_bytes(const Comm& comm, const void* send, std::size_t send_items, void* recv,
+                          std::size_t recv_items, std::size_t item_size,
+                          std::span<const std::size_t> counts, const Op& op,
+                          const Options& options) {
+  using namespace internal;
+  const std::string name = "reduce_scatter";
+  const std::size_t p = static_cast<std::size_t>(comm.size());
+  require(comm, op.item_size() == item_size, name,
+          "op " + op.name() + " works on items of " + std::to_string(op.item_size()) +
+              " bytes, the buffers hold items of " + std::to_string(item_size));
+  std::size_t n = recv_items, total = recv_items * p, mine = recv_items;
+  std::uint64_t signature_count = n;
+  if (!counts.empty()) {
+    require(comm, counts.size() == p, name,
+            "counts needs " + std::to_string(p) + " entries, got " + std::to_string(counts.size()));
+    total = 0;
+    signature_count = 1469598103934665603ull;  // FNV-1a over the counts: ranks must agree
+    for (std::size_t c : counts) {
+      total += c;
+      signature_count = (signature_count ^ c) * 1099511628211ull;
+    }
+    mine = counts[comm.rank()];
+    n = mine;
+    require(comm, recv_items >= mine, name,
+            "the receive buffer holds " + std::to_string(recv_items) +
+                " items but counts[rank] is " + std::to_string(mine));
+  }
+  require(comm, send_items >= total, name,
+          "the send buffer holds " + std::to_string(send_items) + " items but needs " +
+              std::to_string(total));
+  require_no_alias(comm, send, total * item_size, recv, mine * item_size, name);
+  Call call = make_call(comm, send, recv, n, item_size, 0, options, &op);
+  call.recv_counts = counts;
+  CostQuery q = make_query(comm, n, 0, item_size, &op, false, options);
+  q.counts.assign(counts.begin(), counts.end());
+  invoke(Operation::reduce_scatter, call, q,
+         make_signature(name, &op, -1, signature_count, item_size));
+}
+
+}  // namespace detail
+}  // namespace vmc

@@ -1,0 +1,189 @@
+// allgather: every registered algorithm over the sweep (p, length, in place, port model),
+// on sub-communicators, bad input, virtual time against each algorithm's cost, 001's
+// hypercube row, and a RapidCheck property against the sequential reference.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include "collectives/allgather/allgather.hpp"
+#include "collectives/tables.hpp"
+#include "tests/collectives/block_util.hpp"
+
+namespace vmc {
+namespace {
+
+using namespace vmc::testing;
+
+// Whether the algorithm's cost is claimed exact for this p and port (see each file).
+bool exact(const std::string& alg, int p, Port port) {
+  if (port != Port::exchange) return true;
+  if (alg == "ring") return p % 2 == 0 || p <= 2;
+  if (alg == "bruck") return p <= 2;
+  return true;
+}
+
+// Runs one allgather on comm-world of m; returns the time; checks every node's result.
+Picos run_allgather(Machine& m, const std::string& alg, std::size_t n, bool in_place,
+                    Failures& f) {
+  const int p = m.size();
+  auto r = m.run([&](Node& node) {
+    const int me = node.rank();
+    Guarded<std::int64_t> recv(n * p);
+    std::vector<std::int64_t> mine(n);
+    for (std::size_t i = 0; i < n; ++i) mine[i] = value(me, i);
+    Options o = with(alg);
+    if (in_place) {
+      for (std::size_t i = 0; i < n; ++i) recv.span()[me * n + i] = mine[i];
+      allgather(node.world(), recv.span(), o);
+    } else {
+      allgather<std::int64_t>(node.world(), mine, recv.span(), o);
+    }
+    for (int s = 0; s < p; ++s)
+      for (std::size_t i = 0; i < n; ++i)
+        if (recv.get(s * n + i) != value(s, i)) {
+          f.add(alg + " p " + std::to_string(p) + " n " + std::to_string(n) + ": node " +
+                std::to_string(me) + " block " + std::to_string(s) + " item " +
+                std::to_string(i) + " wrong");
+          return;
+        }
+    if (!recv.canaries_intact()) f.add(alg + ": canary overwritten on node " + std::to_string(me));
+  });
+  return r.time_ps();
+}
+
+TEST(Allgather, SweepEveryAlgorithmPLengthAndPort) {
+  for (int p : sweep_ps()) {
+    for (Port port : {Port::exchange, Port::duplex}) {
+      if (port == Port::duplex && p > 17 && p != 64) continue;
+      auto m = make_machine(p, test_model(port));
+      for (const Algorithm& a : algorithms(Operation::allgather)) {
+        for (std::size_t n : sweep_lengths(p)) {
+          for (bool in_place : {false, true}) {
+            if (in_place && n != 1) continue;
+            Failures f;
+            Picos t = run_allgather(*m, a.name, n, in_place, f);
+            ASSERT_TRUE(f.empty()) << f.text();
+            if (exact(a.name, p, port)) {
+              ASSERT_EQ(t, a.cost(query_for(*m, n, 0, 8)))
+                  << a.name << " p " << p << " n " << n << " port " << to_string(port);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(Allgather, SubCommunicators) {
+  const int p = 13;
+  auto m = make_machine(p, test_model());
+  for (const Algorithm& a : algorithms(Operation::allgather)) {
+    for (int kind = 0; kind < 3; ++kind) {
+      Failures f;
+      m->run([&](Node& node) {
+        const int me = node.rank();
+        const int color = kind == 0 ? 0 : kind == 1 ? me % 2 : (me < p / 2 ? 0 : 1);
+        const int key = kind == 0 ? -me : me;
+        Comm sub = node.world().split(color, key);
+        const std::size_t n = 5;
+        std::vector<std::int64_t> mine(n), all(n * sub.size());
+        for (std::size_t i = 0; i < n; ++i) mine[i] = value(sub.rank(), i);
+        allgather<std::int64_t>(sub, mine, all, with(a.name));
+        for (int s = 0; s < sub.size(); ++s)
+          for (std::size_t i = 0; i < n; ++i)
+            if (all[s * n + i] != value(s, i)) f.add(a.name + " split kind " + std::to_string(kind));
+      });
+      ASSERT_TRUE(f.empty()) << f.text();
+    }
+  }
+}
+
+TEST(Allgather, BadInputIsAnErrorNamingTheNode) {
+  auto m = make_machine(4, test_model());
+  auto expect_error = [&](auto fn, const std::string& what) {
+    try {
+      m->run(fn);
+      FAIL() << "no error for " << what;
+    } catch (const RunError& e) {
+      EXPECT_NE(std::string(e.what()).find("node"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("allgather"), std::string::npos) << e.what();
+    }
+  };
+  expect_error(
+      [](Node& node) {
+        std::vector<int> a(3), b(11);
+        allgather<int>(node.world(), a, b);
+      },
+      "receive buffer too small");
+  expect_error(
+      [](Node& node) {
+        std::vector<int> b(12);
+        allgather<int>(node.world(), std::span<const int>(b.data() + 3, 3), std::span<int>(b));
+      },
+      "aliased buffers");
+  expect_error(
+      [](Node& node) {
+        std::vector<int> b(10);
+        allgather(node.world(), std::span<int>(b));
+      },
+      "in-place buffer not a multiple of p");
+  expect_error(
+      [](Node& node) {
+        std::vector<int> a(3), b(12);
+        allgather<int>(node.world(), a, b, with("no_such"));
+      },
+      "unknown algorithm");
+}
+
+// 001 "All-to-all broadcast" on a hypercube: t_s log p + t_w (p-1) m, on hypercube:64 with
+// wormhole (recursive doubling talks to neighbours only).
+TEST(Allgather, HypercubeTableRow) {
+  const int p = 64;
+  for (Port port : {Port::exchange, Port::duplex}) {
+    auto m = make_machine(p, test_model(port, Routing::wormhole), "hypercube:64");
+    for (std::size_t n : {1, 100}) {
+      Failures f;
+      Picos t = run_allgather(*m, "recursive_doubling", n, false, f);
+      ASSERT_TRUE(f.empty()) << f.text();
+      const CostUnits u(m->config().model);
+      EXPECT_EQ(t, 6 * u.alpha + Picos(63 * n) * u.beta);
+    }
+  }
+}
+
+RC_GTEST_PROP(AllgatherProperty, MatchesTheReferenceOnAnyMachine, ()) {
+  const int p = *rc::gen::inRange(1, 81);
+  const std::size_t n = *rc::gen::inRange<std::size_t>(0, 200000 / (p * p) + 2);
+  const auto& table = algorithms(Operation::allgather);
+  const Algorithm& a = table[*rc::gen::inRange<std::size_t>(0, table.size())];
+  const Port port = *rc::gen::element(Port::exchange, Port::duplex, Port::half, Port::all);
+  const Routing routing = *rc::gen::element(Routing::direct, Routing::wormhole,
+                                            Routing::store_and_forward);
+  const std::string topo = *rc::gen::element(std::string("full:"), std::string("ring:"),
+                                             std::string("hypercube:")) + std::to_string(p);
+  const bool use_struct = *rc::gen::arbitrary<bool>();
+  auto m = make_machine(p, test_model(port, routing), topo);
+  Failures f;
+  m->run([&](Node& node) {
+    const int me = node.rank();
+    if (use_struct) {
+      std::vector<Mat> mine(n), all(n * p);
+      for (std::size_t i = 0; i < n; ++i) mine[i] = mat_value(me, i);
+      allgather<Mat>(node.world(), mine, all, with(a.name));
+      for (int s = 0; s < p; ++s)
+        for (std::size_t i = 0; i < n; ++i)
+          if (!(all[s * n + i] == mat_value(s, i))) return f.add("struct mismatch");
+    } else {
+      std::vector<std::int64_t> mine(n), all(n * p);
+      for (std::size_t i = 0; i < n; ++i) mine[i] = value(me, i);
+      allgather<std::int64_t>(node.world(), mine, all, with(a.name));
+      for (int s = 0; s < p; ++s)
+        for (std::size_t i = 0; i < n; ++i)
+          if (all[s * n + i] != value(s, i)) return f.add("mismatch");
+    }
+  });
+  RC_ASSERT(f.empty());
+}
+
+}  // namespace
+}  // namespace vmc

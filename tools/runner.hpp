@@ -1,0 +1,43 @@
+// Runs one collective on generated data on a machine: the engine behind `vmc run`, `vmc
+// sweep` and `vmc demo`. Items are small integers derived from (rank, index), so every
+// type and op gives exact references; --check compares every node's result with a
+// sequential reference (exact for integers and matmul, relative 1e-5 for floats).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collectives/registry.hpp"
+#include "runtime/machine.hpp"
+
+namespace vmc::cli {
+
+struct RunSpec {
+  Operation op = Operation::allreduce;
+  std::string algorithm = "auto";
+  // MPI's count: the vector length for broadcast, reduce, allreduce, scan and exscan; the
+  // items each node contributes for gather, allgather and their v-variants; the items of
+  // each destination's block for scatter, reduce_scatter, alltoall and their v-variants
+  // (the v-variants run with n items for every rank).
+  std::size_t n = 1024;
+  int root = 0;
+  std::string type = "int32";      // int32, int64, float or double
+  std::string reduction = "sum";   // sum ... bxor, or matmul (non-commutative 3x3 product)
+  std::size_t segment_items = 0;
+  std::vector<int> strategy;       // the hybrid's S
+  bool check = false;
+};
+
+struct RunOutcome {
+  std::string algorithm;           // the one chosen, when auto
+  std::string detail;              // what it chose inside, e.g. the hybrid's S
+  Picos predicted = 0;             // its cost formula
+  RunResult result;
+  std::optional<bool> correct;     // set with check
+};
+
+// Throws std::invalid_argument for a bad spec; RunError if the run fails.
+RunOutcome run_collective(Machine& m, const RunSpec& spec);
+
+}  // namespace vmc::cli
