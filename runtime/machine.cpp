@@ -14,6 +14,10 @@
 
 #include "runtime/detail.hpp"
 
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
 namespace vmc {
 
 std::string BlockedWait::describe() const {
@@ -154,6 +158,11 @@ void MachineImpl::abort_run() {
 
 void MachineImpl::thread_main(int rank) {
   NodeState& self = *nodes[rank];
+#ifdef __linux__
+  // Real time: the kernel may let a sleep overrun by its timer slack (50 us by default),
+  // which would read as model error; ask for the tightest wake-ups it offers.
+  if (config.clock == Clock::real_time) prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+#endif
   for (;;) {
     while (!self.start.wait(1'000'000)) {
     }
@@ -302,6 +311,7 @@ RunResult MachineImpl::run(const std::function<void(Node&)>& f) {
     Stats& s = result.stats_;
     Trace& t = result.trace_;
     t.nodes = p;
+    s.critical_startups = -1;
     s.node_time.resize(p);
     if (config.model.routing != Routing::direct) s.link_busy.assign(topology->link_count(), 0);
     for (int r = 0; r < p; ++r) {

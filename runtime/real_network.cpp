@@ -78,10 +78,18 @@ void wait_tokens(MachineImpl& m, std::unique_lock<std::mutex>& lock, Ready ready
   }
 }
 
-void sleep_model(const MachineImpl& m, Picos model_time) {
-  if (model_time <= 0) return;
-  double wall = to_seconds(model_time) * m.config.time_scale;
-  std::this_thread::sleep_for(std::chrono::duration<double>(wall));
+using WallClock = std::chrono::steady_clock;
+
+// Sleeps until `model_time` (scaled) after `from`: deadlines are absolute, so the time spent
+// taking tokens and bookkeeping is not added on top of the modelled duration.
+WallClock::time_point sleep_model(const MachineImpl& m, WallClock::time_point from,
+                                  Picos model_time) {
+  if (model_time <= 0) return from;
+  const auto wall = std::chrono::duration_cast<WallClock::duration>(
+      std::chrono::duration<double>(to_seconds(model_time) * m.config.time_scale));
+  const auto deadline = from + wall;
+  std::this_thread::sleep_until(deadline);
+  return deadline;
 }
 
 }  // namespace
@@ -124,13 +132,14 @@ void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* raw) {
       if (hop == 0) take_ports(net, model.port, src.rank, dst, +1);
       for (LinkId l : links) ++net.link_users[l];
     }
+    const auto wall_start = WallClock::now();
     Picos started = src.now_real();
     if (hop == 0) ev.start = started;
     ev.waited += started - requested;
     if (exclusive) {
-      sleep_model(m, m.units.message(msg->items));
+      sleep_model(m, wall_start, m.units.message(msg->items));
     } else {
-      sleep_model(m, m.units.startup(msg->items));
+      auto at = sleep_model(m, wall_start, m.units.startup(msg->items));
       Picos remaining = static_cast<Picos>(msg->items) * m.units.beta;
       const Picos slice = std::max<Picos>(remaining / 8, 1);
       while (remaining > 0) {
@@ -140,7 +149,7 @@ void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* raw) {
           for (LinkId l : links) share = std::max(share, net.link_users[l]);
         }
         Picos step = std::min(remaining, slice);
-        sleep_model(m, step * share);
+        at = sleep_model(m, at, step * share);
         remaining -= step;
       }
     }
@@ -162,8 +171,9 @@ void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* raw) {
 }
 
 void real_compute(MachineImpl& m, NodeState& node, Picos duration, std::uint64_t items) {
+  const auto wall_start = WallClock::now();
   Picos start = node.now_real();
-  sleep_model(m, duration);
+  sleep_model(m, wall_start, duration);
   node.log.combines.push_back({node.rank, items, start, node.now_real()});
 }
 

@@ -43,6 +43,7 @@ struct Stats {
   std::uint64_t bytes = 0;
   std::uint64_t combined_items = 0;
   int critical_startups = 0;         // message startups on the path to the last node to finish
+                                     // (virtual clock; -1 under the real clock: not measured)
   std::vector<Picos> link_busy;      // per directed link: time it carried a message
                                      // (empty under direct routing: no links are used)
   int max_link_waiters = 0;          // most messages waiting at once for one link

@@ -58,7 +58,8 @@ void run_command(const RunOptions& o) {
                         {"time_s", time},
                         {"predicted_s", predicted},
                         {"messages", s.messages},
-                        {"startups", s.critical_startups},
+                        {"startups", s.critical_startups >= 0 ? nlohmann::json(s.critical_startups)
+                                                              : nlohmann::json()},
                         {"token_wait_s", to_seconds(s.token_wait)},
                         {"correct", out.correct ? nlohmann::json(*out.correct) : nlohmann::json()}};
     if (!out.detail.empty()) j["detail"] = out.detail;
@@ -67,10 +68,12 @@ void run_command(const RunOptions& o) {
     std::printf("%s %s on %s (p = %d), n = %zu, %s clock\n", o.op.c_str(),
                 out.algorithm.c_str(), topology.c_str(), m.size(), spec.n, o.clock.c_str());
     if (!out.detail.empty()) std::printf("chose      %s\n", out.detail.c_str());
-    std::printf("time       %s\npredicted  %s\nmessages   %llu\n"
-                "startups   %d (on the critical path)\nwaiting    %s (for links and ports)\n",
-                format_duration(time).c_str(), format_duration(predicted).c_str(),
-                static_cast<unsigned long long>(s.messages), s.critical_startups,
+    std::printf("time       %s\npredicted  %s\nmessages   %llu\n", format_duration(time).c_str(),
+                format_duration(predicted).c_str(), static_cast<unsigned long long>(s.messages));
+    if (s.critical_startups >= 0) {
+      std::printf("startups   %d (on the critical path)\n", s.critical_startups);
+    }
+    std::printf("waiting    %s (for links and ports)\n",
                 format_duration(to_seconds(s.token_wait)).c_str());
     if (out.correct) std::printf("check      %s\n", *out.correct ? "correct" : "WRONG");
   }

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
 
 namespace vmc::cli {
 
@@ -11,5 +13,9 @@ void add_demo_command(CLI::App& app);   // cmd_demo.cpp
 void add_list_command(CLI::App& app);   // cmd_list.cpp
 void add_run_command(CLI::App& app);    // cmd_run.cpp
 void add_explain_command(CLI::App& app);  // cmd_explain.cpp
+void add_sweep_command(CLI::App& app);    // cmd_sweep.cpp
+
+// "1:65536:x2", "0:100:+10" or "1,5,9" (cmd_sweep.cpp).
+std::vector<std::size_t> parse_lengths(const std::string& text);
 
 }  // namespace vmc::cli

@@ -20,11 +20,12 @@ esac
 gnuplot <<GNUPLOT
 set terminal $terminal
 set output "$out"
+set termoption noenhanced
 set datafile separator ","
-set key top left
+set key top left Left reverse
 set logscale x 2
 set logscale y 10
-set format x "2^{%L}"
+set format x "%.0f"
 set xlabel "vector length n (items)"
 set ylabel "time (s)"
 set grid

@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   vmc::cli::add_list_command(app);
   vmc::cli::add_run_command(app);
   vmc::cli::add_explain_command(app);
+  vmc::cli::add_sweep_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

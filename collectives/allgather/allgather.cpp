@@ -3,6 +3,7 @@
 
 #include "collectives/allgather/algorithms.hpp"
 #include "collectives/dispatch.hpp"
+#include "collectives/internal/call.hpp"
 #include "collectives/internal/validate.hpp"
 
 namespace vmc {
@@ -22,17 +23,9 @@ Blocks prepare_allgather(const Call& call) {
 namespace {
 void run(const Comm& comm, const void* send, void* recv, std::size_t n, std::size_t item_size,
          const Options& options) {
-  CallSignature sig{.operation = "allgather", .op = "", .root = -1, .count = n,
-                    .item_size = item_size, .check_count = true};
-  Call call;
-  call.comm = &comm;
-  call.send = send;
-  call.recv = recv;
-  call.n = n;
-  call.item_size = item_size;
-  call.options = &options;
-  invoke(Operation::allgather, call,
-         make_query(comm, n, 0, item_size, nullptr, send == nullptr, options), sig);
+  invoke(Operation::allgather, internal::make_call(comm, send, recv, n, item_size, 0, options),
+         make_query(comm, n, 0, item_size, nullptr, send == nullptr, options),
+         internal::make_signature("allgather", nullptr, -1, n, item_size));
 }
 }  // namespace
 
@@ -74,20 +67,14 @@ void allgatherv_bytes(const Comm& comm, const void* send, std::size_t send_items
   }
   std::size_t total = 0;
   for (std::size_t c : counts) total += c;
-  CallSignature sig{.operation = "allgatherv", .op = "", .root = -1, .count = total,
-                    .item_size = item_size, .check_count = false};
-  Call call;
-  call.comm = &comm;
-  call.send = in_place ? nullptr : send;
-  call.recv = recv;
-  call.n = mine;
-  call.item_size = item_size;
-  call.options = &options;
+  Call call =
+      internal::make_call(comm, in_place ? nullptr : send, recv, mine, item_size, 0, options);
   call.recv_counts = counts;
   call.recv_displs = displs;
   CostQuery q = make_query(comm, mine, 0, item_size, nullptr, in_place, options);
   q.counts.assign(counts.begin(), counts.end());
-  invoke(Operation::allgatherv, call, q, sig);
+  invoke(Operation::allgatherv, call, q,
+         internal::make_signature("allgatherv", nullptr, -1, total, item_size, false));
 }
 
 }  // namespace detail

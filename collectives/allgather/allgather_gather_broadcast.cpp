@@ -1,7 +1,7 @@
 // allgather gather_broadcast: 004 §4 "collect" by a minimum spanning tree: gather every
 // block to rank 0 along the binomial tree (gather_binomial), then broadcast the whole
-// buffer along the same tree (bcast_binomial_bytes). Few startups, much volume: the
-// choice for short vectors.
+// buffer along the same tree (trees::bcast_binomial, skipped when empty). Few startups,
+// much volume: the choice for short vectors.
 //
 // Requires: nothing. Cost, N = total items, d = ceil(log2 p):
 //   gather_binomial_cost(root 0) + d (alpha + N beta)     (p = 2^d, m items per node:
@@ -10,7 +10,7 @@
 //   rank 0, and every other node is idle by then.
 #include "collectives/allgather/algorithms.hpp"
 #include "collectives/gather/gather_internal.hpp"
-#include "collectives/internal/bcast_binomial.hpp"
+#include "collectives/internal/trees.hpp"
 
 namespace vmc::internal {
 
@@ -22,7 +22,10 @@ void allgather_gather_broadcast(const Comm& comm, void* buf, std::size_t item_si
                   item_size, blocks, 0, tag);
   std::vector<char> all(blocks.total() * item_size);
   if (r == 0) pack_blocks(buf, item_size, blocks, 0, p, all.data());
-  bcast_binomial_bytes(comm, all.data(), blocks.total(), item_size, 0, tag + 4);
+  if (blocks.total() > 0) {
+    trees::bcast_binomial(comm, all.data(), blocks.total(), item_size, trees::Rooted(p, 0),
+                          tag + 4);
+  }
   if (r != 0) unpack_blocks(all.data(), item_size, blocks, 0, p, buf);
 }
 
@@ -32,7 +35,8 @@ Picos allgather_gather_broadcast_cost(const CostQuery& q, std::span<const std::s
   g.root = 0;
   std::size_t total = 0;
   for (std::size_t c : counts) total += c;
-  return gather_binomial_cost(g, counts) + bcast_binomial_bytes_cost(q, q.p, total);
+  return gather_binomial_cost(g, counts) +
+         (total == 0 ? 0 : trees::bcast_binomial_cost(q, q.p, total));
 }
 
 void run_allgather_gather_broadcast(const Call& call) {

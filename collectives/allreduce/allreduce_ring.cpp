@@ -1,5 +1,6 @@
 // allreduce ring: ring reduce-scatter (p-1 steps: pass a partial block to the right, combine
-// the one from the left into your own copy), then ring allgather (p-1 steps) (004 §5
+// the one from the left into your own copy; reduce_scatter/reduce_scatter_ring.cpp), then
+// ring allgather (p-1 steps; allgather/allgather_ring.cpp) (004 §5
 // "bucket" reduction-to-all: distributed reduction then collect on a ring; 001 "improved
 // all-reduce"). The vector is padded to p blocks of c = ceil(n/p) items.
 //
@@ -9,9 +10,11 @@
 // routing or a ring topology) and for p = 2 on every port model; under exchange and half a
 // node cannot send right while it receives from the left and S(c) = 2 T(c) is the
 // serialised estimate (a lower bound of the real schedule, which drifts).
+#include "collectives/allgather/allgather_internal.hpp"
 #include "collectives/allreduce/algorithms.hpp"
 #include "collectives/internal/combine_call.hpp"
 #include "collectives/internal/trees.hpp"
+#include "collectives/reduce_scatter/reduce_scatter_internal.hpp"
 
 namespace vmc::internal {
 
@@ -29,13 +32,11 @@ void run_allreduce_ring(const Call& call) {
   if (call.n == 0) return;
   const int p = c.size();
   const std::size_t blk = ceil_div(call.n, p);
-  const trees::Rooted vr(p, 0);
   auto buf = contribution(call, blk * p);
   if (p > 1) {
-    auto tmp = scratch(call, blk);
-    trees::reduce_scatter_ring(c, buf.data(), tmp.data(), blk, call.item_size, *call.op, vr,
-                               call.tag);
-    trees::allgather_ring(c, buf.data(), blk, call.item_size, vr, call.tag + 1);
+    const Blocks blocks = Blocks::equal(blk, p);
+    reduce_scatter_ring(c, buf.data(), call.item_size, blocks, *call.op, call.tag);
+    allgather_ring(c, buf.data(), call.item_size, blocks, call.tag + 1);
   }
   deliver(call, buf);
 }

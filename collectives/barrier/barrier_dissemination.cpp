@@ -9,13 +9,14 @@
 // receives from another and S = 2 alpha is the serialised estimate.
 #include "collectives/barrier/algorithms.hpp"
 #include "collectives/internal/trees.hpp"
+#include "collectives/patterns/binomial.hpp"
 
 namespace vmc::internal {
 
 bool applicable_barrier_dissemination(const CostQuery&) { return true; }
 
 Picos cost_barrier_dissemination(const CostQuery& q) {
-  return trees::ceil_log2(q.p) * trees::ring_step(q, 0, 0);
+  return patterns::ceil_log2(q.p) * trees::ring_step(q, 0, 0);
 }
 
 void run_barrier_dissemination(const Call& call) {
@@ -23,7 +24,7 @@ void run_barrier_dissemination(const Call& call) {
   const int p = c.size(), r = c.rank();
   char none = 0;
   for (int k = 1; k < p; k <<= 1) {
-    trees::sendrecv(c, &none, 0, (r + k) % p, &none, 0, (r - k + p) % p, 1, call.tag);
+    sendrecv_message(c, &none, 0, (r + k) % p, &none, 0, (r - k + p) % p, 1, call.tag);
   }
 }
 

@@ -23,10 +23,10 @@ void run_broadcast_linear(const Call& call) {
   if (call.n == 0 || p == 1) return;
   if (c.rank() == call.root) {
     for (int v = 1; v < p; ++v) {
-      trees::send(c, call.recv, call.n, call.item_size, (call.root + v) % p, call.tag);
+      send_message(c, call.recv, call.n, call.item_size, (call.root + v) % p, call.tag);
     }
   } else {
-    trees::recv(c, call.recv, call.n, call.item_size, call.root, call.tag);
+    recv_message(c, call.recv, call.n, call.item_size, call.root, call.tag);
   }
 }
 

@@ -64,8 +64,8 @@ void run_broadcast_pipelined_chain(const Call& call) {
   for (std::size_t first = 0; first < call.n; first += s) {
     const std::size_t len = std::min(s, call.n - first);
     char* seg = data + first * call.item_size;
-    if (v > 0) trees::recv(c, seg, len, call.item_size, prev, call.tag);
-    if (v < p - 1) trees::send(c, seg, len, call.item_size, next, call.tag);
+    if (v > 0) recv_message(c, seg, len, call.item_size, prev, call.tag);
+    if (v < p - 1) send_message(c, seg, len, call.item_size, next, call.tag);
   }
 }
 

@@ -15,6 +15,7 @@
 //             receive at once and the ring part is the serialised estimate 2(p - 1) T(c).
 #include <cstring>
 
+#include "collectives/allgather/allgather_internal.hpp"
 #include "collectives/broadcast/algorithms.hpp"
 #include "collectives/internal/combine_call.hpp"
 #include "collectives/internal/trees.hpp"
@@ -53,8 +54,10 @@ void run_broadcast_scatter_allgather(const Call& call) {
   trees::scatter_binomial(c, buf.data(), blk, call.item_size, vr, call.tag);
   if (power_of_two(p)) {
     trees::allgather_doubling(c, buf.data(), blk, call.item_size, vr, call.tag + 1);
-  } else {
-    trees::allgather_ring(c, buf.data(), blk, call.item_size, vr, call.tag + 1);
+  } else {  // block v of buf is virtual rank v's
+    Blocks blocks = Blocks::equal(blk, p);
+    for (int r = 0; r < p; ++r) blocks.displs[r] = vr.to_virtual(r) * blk;
+    allgather_ring(c, buf.data(), call.item_size, blocks, call.tag + 1);
   }
   if (c.rank() != call.root) std::memcpy(call.recv, buf.data(), call.n * call.item_size);
 }

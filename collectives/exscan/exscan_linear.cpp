@@ -25,10 +25,10 @@ void run_exscan_linear(const Call& call) {
   const int r = c.rank(), p = c.size();
   auto own = contribution(call, n);
   auto excl = scratch(call, n);
-  if (r > 0) trees::recv(c, excl.data(), n, isz, r - 1, call.tag);
+  if (r > 0) recv_message(c, excl.data(), n, isz, r - 1, call.tag);
   if (r + 1 < p) {
     if (r > 0) trees::combine(c, *call.op, excl.data(), own.data(), own.data(), n);
-    trees::send(c, own.data(), n, isz, r + 1, call.tag);
+    send_message(c, own.data(), n, isz, r + 1, call.tag);
   }
   if (r > 0) deliver(call, excl);
 }

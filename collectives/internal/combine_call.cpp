@@ -26,14 +26,6 @@ void deliver(const Call& call, const std::vector<char>& result) {
 namespace vmc::detail {
 
 namespace {
-void check_op(const Comm& comm, const std::string& operation, const Op& op,
-              std::size_t item_size) {
-  internal::require(comm, op.item_size() == item_size, operation,
-                    "op \"" + op.name() + "\" combines items of " +
-                        std::to_string(op.item_size()) + " bytes but the buffers hold items of " +
-                        std::to_string(item_size) + " bytes");
-}
-
 void check_recv(const Comm& comm, const std::string& operation, std::size_t recv_items,
                 std::size_t n) {
   internal::require(comm, recv_items >= n, operation,
@@ -57,7 +49,7 @@ void reduce_bytes(const Comm& comm, const void* send, std::size_t send_items, vo
                   std::size_t recv_items, std::size_t item_size, const Op& op, int root,
                   const Options& options) {
   internal::require_root(comm, root, "reduce");
-  check_op(comm, "reduce", op, item_size);
+  internal::require_op_items(comm, op, item_size, "reduce");
   const bool in_place = send == nullptr;
   const std::size_t n = in_place ? recv_items : send_items;
   const bool at_root = comm.rank() == root;
@@ -76,7 +68,7 @@ void reduce_bytes(const Comm& comm, const void* send, std::size_t send_items, vo
 void allreduce_bytes(const Comm& comm, const void* send, std::size_t send_items, void* recv,
                      std::size_t recv_items, std::size_t item_size, const Op& op,
                      const Options& options) {
-  check_op(comm, "allreduce", op, item_size);
+  internal::require_op_items(comm, op, item_size, "allreduce");
   const bool in_place = send == nullptr;
   const std::size_t n = in_place ? recv_items : send_items;
   if (!in_place) {
@@ -95,7 +87,7 @@ void scan_bytes(Operation operation, const Comm& comm, const void* send, std::si
                 void* recv, std::size_t recv_items, std::size_t item_size, const Op& op,
                 const Options& options) {
   const std::string name = to_string(operation);
-  check_op(comm, name, op, item_size);
+  internal::require_op_items(comm, op, item_size, name);
   const bool in_place = send == nullptr;
   const std::size_t n = in_place ? recv_items : send_items;
   if (!in_place) {

@@ -16,17 +16,33 @@ void check_size(const Comm& comm, std::size_t got, std::size_t want, int source)
 }
 }  // namespace
 
+void send_message(const Comm& comm, const void* data, std::size_t items, std::size_t item_size,
+                  int dest, Tag tag) {
+  comm.send_raw(data, items * item_size, items, dest, tag);
+}
+
+void recv_message(const Comm& comm, void* data, std::size_t items, std::size_t item_size,
+                  int source, Tag tag) {
+  std::size_t got = comm.recv_raw(data, items * item_size, item_size, source, tag) / item_size;
+  check_size(comm, got, items, source);
+}
+
+void sendrecv_message(const Comm& comm, const void* out, std::size_t out_items, int dest,
+                      void* in, std::size_t in_items, int source, std::size_t item_size, Tag tag) {
+  std::size_t got = comm.sendrecv_raw(out, out_items * item_size, out_items, dest, in,
+                                      in_items * item_size, item_size, source, tag) /
+                    item_size;
+  check_size(comm, got, in_items, source);
+}
+
 void send_items(const Comm& comm, const void* data, std::size_t items, std::size_t item_size,
                 int dest, Tag tag) {
-  if (items == 0) return;
-  comm.send_raw(data, items * item_size, items, dest, tag);
+  if (items > 0) send_message(comm, data, items, item_size, dest, tag);
 }
 
 void recv_items(const Comm& comm, void* data, std::size_t items, std::size_t item_size,
                 int source, Tag tag) {
-  if (items == 0) return;
-  std::size_t got = comm.recv_raw(data, items * item_size, item_size, source, tag) / item_size;
-  check_size(comm, got, items, source);
+  if (items > 0) recv_message(comm, data, items, item_size, source, tag);
 }
 
 void sendrecv_items(const Comm& comm, const void* out, std::size_t out_items, int dest,
@@ -36,10 +52,7 @@ void sendrecv_items(const Comm& comm, const void* out, std::size_t out_items, in
   } else if (in_items == 0) {
     send_items(comm, out, out_items, item_size, dest, tag);
   } else {
-    std::size_t got = comm.sendrecv_raw(out, out_items * item_size, out_items, dest, in,
-                                        in_items * item_size, item_size, source, tag) /
-                      item_size;
-    check_size(comm, got, in_items, source);
+    sendrecv_message(comm, out, out_items, dest, in, in_items, source, item_size, tag);
   }
 }
 

@@ -1,8 +1,14 @@
-// Point-to-point helpers for the block collectives: item-counted byte transfers that skip
-// empty messages (every rank knows every block size, so both sides skip alike) and check
-// that what arrives has the size the layout promises. A size mismatch means the ranks
-// disagree about the counts (v-variants): a UsageError naming the receiving node, never a
-// hang or a silent corruption.
+// Point-to-point transfers of item arrays for every collective: item-counted byte transfers
+// that check that what arrives has the size the sender and receiver agreed on. A size
+// mismatch means the ranks disagree about the counts (v-variants): a UsageError naming the
+// receiving node, never a hang or a silent corruption.
+//
+// Two conventions, one family each:
+// - *_message: exactly one message each way, even an empty one (it still costs a startup),
+//   so a cost function counts messages without looking at the data (the combine-family
+//   algorithms of trees.hpp, barriers).
+// - *_items: empty messages are skipped (every rank knows every block size, so both sides
+//   skip alike), as the block collectives' cost functions assume.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +16,16 @@
 #include "runtime/comm.hpp"
 
 namespace vmc::internal {
+
+// Sends `items` items as one message.
+void send_message(const Comm& comm, const void* data, std::size_t items, std::size_t item_size,
+                  int dest, Tag tag);
+// Receives one message of exactly `items` items.
+void recv_message(const Comm& comm, void* data, std::size_t items, std::size_t item_size,
+                  int source, Tag tag);
+// Sends out_items to dest and receives exactly in_items from source at once.
+void sendrecv_message(const Comm& comm, const void* out, std::size_t out_items, int dest,
+                      void* in, std::size_t in_items, int source, std::size_t item_size, Tag tag);
 
 // Sends `items` items (nothing at all when items == 0).
 void send_items(const Comm& comm, const void* data, std::size_t items, std::size_t item_size,

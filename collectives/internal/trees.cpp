@@ -3,25 +3,14 @@
 
 #include <algorithm>
 
+#include "collectives/internal/blocks.hpp"
 #include "collectives/patterns/binomial.hpp"
 
 namespace vmc::internal::trees {
 
-namespace {
-char* at(void* base, std::size_t item, std::size_t isz) {
-  return static_cast<char*>(base) + item * isz;
-}
-}  // namespace
-
 Fold::Fold(int p_) : p(p_), p2(patterns::floor_pow2(p_)), base(2 * p2 - p_) {}
 
-int Fold::log2() const {
-  int d = 0;
-  while ((1 << d) < p2) ++d;
-  return d;
-}
-
-int ceil_log2(int p) { return patterns::ceil_log2(p); }
+int Fold::log2() const { return patterns::ceil_log2(p2); }
 
 Picos exchange(const CostQuery& q, std::size_t out, std::size_t in) {
   if (q.model.port == Port::half) return msg(q, out) + msg(q, in);
@@ -38,19 +27,6 @@ Picos ring_step(const CostQuery& q, std::size_t out, std::size_t in) {
   return msg(q, out) + msg(q, in);
 }
 
-void send(const Comm& c, const void* data, std::size_t n, std::size_t isz, int dest, Tag tag) {
-  c.send_raw(data, n * isz, n, dest, tag);
-}
-
-void recv(const Comm& c, void* data, std::size_t n, std::size_t isz, int src, Tag tag) {
-  c.recv_raw(data, n * isz, isz, src, tag);
-}
-
-void sendrecv(const Comm& c, const void* out, std::size_t n_out, int dest, void* in,
-              std::size_t n_in, int src, std::size_t isz, Tag tag) {
-  c.sendrecv_raw(out, n_out * isz, n_out, dest, in, n_in * isz, isz, src, tag);
-}
-
 void combine(const Comm& c, const Op& op, const void* a, const void* b, void* out,
              std::size_t n) {
   op.apply(a, b, out, n);
@@ -61,14 +37,14 @@ void combine(const Comm& c, const Op& op, const void* a, const void* b, void* ou
 void bcast_binomial(const Comm& c, void* buf, std::size_t n, std::size_t isz, const Rooted& vr,
                     Tag tag) {
   const int v = vr.to_virtual(c.rank());
-  if (v != 0) recv(c, buf, n, isz, vr.to_real(patterns::binomial_parent(v)), tag);
+  if (v != 0) recv_message(c, buf, n, isz, vr.to_real(patterns::binomial_parent(v)), tag);
   for (int child : patterns::binomial_children(v, vr.p)) {
-    send(c, buf, n, isz, vr.to_real(child), tag);
+    send_message(c, buf, n, isz, vr.to_real(child), tag);
   }
 }
 
 Picos bcast_binomial_cost(const CostQuery& q, int p, std::size_t n) {
-  return ceil_log2(p) * msg(q, n);
+  return patterns::ceil_log2(p) * msg(q, n);
 }
 
 // --- fold -----------------------------------------------------------------------------------
@@ -78,9 +54,9 @@ void fold_in(const Comm& c, void* acc, void* tmp, std::size_t n, std::size_t isz
   if (!f.folded() || !f.in_pair(v)) return;
   const int partner = vr.to_real(f.pair_partner(v));
   if (f.extra(v)) {
-    send(c, acc, n, isz, partner, tag);
+    send_message(c, acc, n, isz, partner, tag);
   } else {
-    recv(c, tmp, n, isz, partner, tag);
+    recv_message(c, tmp, n, isz, partner, tag);
     if (op != nullptr) combine(c, *op, acc, tmp, acc, n);  // the extra is the higher rank
   }
 }
@@ -91,9 +67,9 @@ void fold_out(const Comm& c, void* buf, std::size_t n, std::size_t isz, const Ro
   if (!f.folded() || !f.in_pair(v)) return;
   const int partner = vr.to_real(f.pair_partner(v));
   if (f.extra(v)) {
-    recv(c, buf, n, isz, partner, tag);
+    recv_message(c, buf, n, isz, partner, tag);
   } else {
-    send(c, buf, n, isz, partner, tag);
+    send_message(c, buf, n, isz, partner, tag);
   }
 }
 
@@ -103,10 +79,10 @@ void reduce_pow2(const Comm& c, void* acc, void* tmp, std::size_t n, std::size_t
   const int j = f.survivor_rank(vr.to_virtual(c.rank()));
   for (int k = 1; k < f.p2; k <<= 1) {
     if ((j & k) != 0) {  // my subtree is complete: hand it to the parent and stop
-      send(c, acc, n, isz, vr.to_real(f.virtual_of(j - k)), tag);
+      send_message(c, acc, n, isz, vr.to_real(f.virtual_of(j - k)), tag);
       return;
     }
-    recv(c, tmp, n, isz, vr.to_real(f.virtual_of(j + k)), tag);
+    recv_message(c, tmp, n, isz, vr.to_real(f.virtual_of(j + k)), tag);
     if (op != nullptr) combine(c, *op, acc, tmp, acc, n);  // child covers higher ranks
   }
 }
@@ -118,7 +94,7 @@ void allreduce_doubling_pow2(const Comm& c, void* acc, void* tmp, std::size_t n,
   for (int k = 1; k < f.p2; k <<= 1) {
     const int u = j ^ k;
     const int peer = vr.to_real(f.virtual_of(u));
-    sendrecv(c, acc, n, peer, tmp, n, peer, isz, tag);
+    sendrecv_message(c, acc, n, peer, tmp, n, peer, isz, tag);
     if (u > j) combine(c, op, acc, tmp, acc, n);
     else combine(c, op, tmp, acc, acc, n);
   }
@@ -148,7 +124,7 @@ void reduce_scatter_halving(const Comm& c, void* buf, void* tmp, std::size_t blk
     const int give = keep == lo ? lo + half : lo;
     const std::size_t items = static_cast<std::size_t>(half) * blk;
     char* kept = at(buf, keep * blk, isz);
-    sendrecv(c, at(buf, give * blk, isz), items, peer, tmp, items, peer, isz, tag);
+    sendrecv_message(c, at(buf, give * blk, isz), items, peer, tmp, items, peer, isz, tag);
     if (u > j) combine(c, op, kept, tmp, kept, items);
     else combine(c, op, tmp, kept, kept, items);
   }
@@ -164,8 +140,8 @@ void allgather_mirror(const Comm& c, void* buf, std::size_t blk, std::size_t isz
     const auto [lo, len] = segs[i + 1];
     const int sib = lo == plo ? plo + len : plo;
     const std::size_t items = static_cast<std::size_t>(len) * blk;
-    sendrecv(c, at(buf, lo * blk, isz), items, peer, at(buf, sib * blk, isz), items, peer, isz,
-             tag);
+    sendrecv_message(c, at(buf, lo * blk, isz), items, peer, at(buf, sib * blk, isz), items,
+                     peer, isz, tag);
   }
 }
 
@@ -179,11 +155,11 @@ void gather_mirror(const Comm& c, void* buf, std::size_t blk, std::size_t isz, i
     const auto [lo, len] = segs[i + 1];
     const std::size_t items = static_cast<std::size_t>(len) * blk;
     if (((j ^ jr) & (1 << i)) != 0) {  // not on the root's side: hand over and stop
-      send(c, at(buf, lo * blk, isz), items, isz, peer, tag);
+      send_message(c, at(buf, lo * blk, isz), items, isz, peer, tag);
       return;
     }
     const int sib = lo == plo ? plo + len : plo;
-    recv(c, at(buf, sib * blk, isz), items, isz, peer, tag);
+    recv_message(c, at(buf, sib * blk, isz), items, isz, peer, tag);
   }
 }
 
@@ -211,18 +187,19 @@ Picos mirror_gather_cost(const CostQuery& q, int p2, std::size_t blk) {
   return t;
 }
 
-// --- scatter and rings ------------------------------------------------------------------------
+// --- scatter and doubling -------------------------------------------------------------------
 void scatter_binomial(const Comm& c, void* buf, std::size_t blk, std::size_t isz,
                       const Rooted& vr, Tag tag) {
   const int p = vr.p;
   const int v = vr.to_virtual(c.rank());
   if (v != 0) {
     const std::size_t items = patterns::binomial_subtree_size(v, p) * blk;
-    recv(c, at(buf, v * blk, isz), items, isz, vr.to_real(patterns::binomial_parent(v)), tag);
+    recv_message(c, at(buf, v * blk, isz), items, isz,
+                 vr.to_real(patterns::binomial_parent(v)), tag);
   }
   for (int child : patterns::binomial_children(v, p)) {
     const std::size_t items = patterns::binomial_subtree_size(child, p) * blk;
-    send(c, at(buf, child * blk, isz), items, isz, vr.to_real(child), tag);
+    send_message(c, at(buf, child * blk, isz), items, isz, vr.to_real(child), tag);
   }
 }
 
@@ -239,38 +216,13 @@ std::vector<Picos> scatter_binomial_finish(const CostQuery& q, int p, std::size_
   return finish;
 }
 
-void allgather_ring(const Comm& c, void* buf, std::size_t blk, std::size_t isz,
-                    const Rooted& vr, Tag tag) {
-  const int p = vr.p;
-  const int v = vr.to_virtual(c.rank());
-  const int right = vr.to_real((v + 1) % p), left = vr.to_real((v - 1 + p) % p);
-  for (int s = 0; s + 1 < p; ++s) {
-    const int out = ((v - s) % p + p) % p, in = ((v - s - 1) % p + p) % p;
-    sendrecv(c, at(buf, out * blk, isz), blk, right, at(buf, in * blk, isz), blk, left, isz,
-             tag);
-  }
-}
-
-void reduce_scatter_ring(const Comm& c, void* buf, void* tmp, std::size_t blk,
-                         std::size_t isz, const Op& op, const Rooted& vr, Tag tag) {
-  const int p = vr.p;
-  const int v = vr.to_virtual(c.rank());
-  const int right = vr.to_real((v + 1) % p), left = vr.to_real((v - 1 + p) % p);
-  for (int s = 0; s + 1 < p; ++s) {
-    const int out = ((v - s - 1) % p + p) % p, in = ((v - s - 2) % p + p) % p;
-    sendrecv(c, at(buf, out * blk, isz), blk, right, tmp, blk, left, isz, tag);
-    char* mine = at(buf, in * blk, isz);
-    combine(c, op, tmp, mine, mine, blk);  // commutative only: the ring wraps around
-  }
-}
-
 void allgather_doubling(const Comm& c, void* buf, std::size_t blk, std::size_t isz,
                         const Rooted& vr, Tag tag) {
   const int v = vr.to_virtual(c.rank());
   for (int k = 1; k < vr.p; k <<= 1) {
     const int u = v ^ k;
     const std::size_t items = static_cast<std::size_t>(k) * blk;
-    sendrecv(c, at(buf, (v & ~(k - 1)) * blk, isz), items, vr.to_real(u),
+    sendrecv_message(c, at(buf, (v & ~(k - 1)) * blk, isz), items, vr.to_real(u),
              at(buf, (u & ~(k - 1)) * blk, isz), items, vr.to_real(u), isz, tag);
   }
 }
@@ -283,7 +235,7 @@ bool prefix_pow2(const Comm& c, const void* y, void* excl, void* msg, void* tmp,
   for (int k = 1; k < f.p2; k <<= 1) {
     const int u = j ^ k;
     const int peer = vr.to_real(f.virtual_of(u));
-    sendrecv(c, msg, n, peer, tmp, n, peer, isz, tag);
+    sendrecv_message(c, msg, n, peer, tmp, n, peer, isz, tag);
     if (u < j) {
       if (have) combine(c, op, tmp, excl, excl, n);
       else std::copy_n(static_cast<const char*>(tmp), n * isz, static_cast<char*>(excl));

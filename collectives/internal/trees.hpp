@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "collectives/internal/p2p.hpp"
 #include "collectives/op.hpp"
 #include "collectives/registry.hpp"
 #include "runtime/comm.hpp"
@@ -60,13 +61,8 @@ Picos exchange(const CostQuery& q, std::size_t out, std::size_t in);
 // serialised estimate T(out) + T(in) (a lower bound of the real, desynchronising schedule).
 Picos ring_step(const CostQuery& q, std::size_t out, std::size_t in);
 bool ring_exact(const CostQuery& q);  // duplex or all
-int ceil_log2(int p);
 
-// --- point to point (always sends, even 0 items) --------------------------------------------
-void send(const Comm& c, const void* data, std::size_t n, std::size_t isz, int dest, Tag tag);
-void recv(const Comm& c, void* data, std::size_t n, std::size_t isz, int src, Tag tag);
-void sendrecv(const Comm& c, const void* out, std::size_t n_out, int dest, void* in,
-              std::size_t n_in, int src, std::size_t isz, Tag tag);
+// --- point to point: send_message and friends of p2p.hpp (always sends, even 0 items) -------
 // out = a op b over n items, charged.
 void combine(const Comm& c, const Op& op, const void* a, const void* b, void* out,
              std::size_t n);
@@ -128,15 +124,6 @@ void scatter_binomial(const Comm& c, void* buf, std::size_t blk, std::size_t isz
 // Per virtual rank: the time it finishes the scatter (its last send, or its receive).
 std::vector<Picos> scatter_binomial_finish(const CostQuery& q, int p, std::size_t blk);
 
-// Ring allgather of blk-item blocks on virtual ranks (004 "collect" on a ring, 001):
-// v sends block (v - s) to v + 1 and receives block (v - s - 1) from v - 1, s = 0..p-2.
-// Duplex/all: (p - 1) T(blk) after the last node is ready (see the cost functions).
-void allgather_ring(const Comm& c, void* buf, std::size_t blk, std::size_t isz,
-                    const Rooted& vr, Tag tag);
-// Ring reduce-scatter (004 "distributed reduction" on a ring; commutative ops only): on
-// return virtual rank v holds block v of the reduction. (p-1)(ring_step + blk gamma).
-void reduce_scatter_ring(const Comm& c, void* buf, void* tmp, std::size_t blk,
-                         std::size_t isz, const Op& op, const Rooted& vr, Tag tag);
 // Recursive doubling allgather of blk-item blocks (p a power of two), distances 1, 2, ...:
 // sum_{k} exchange(blk 2^k, blk 2^k).
 void allgather_doubling(const Comm& c, void* buf, std::size_t blk, std::size_t isz,

@@ -1,4 +1,4 @@
-// Input checks shared by the public wrappers of the block collectives. Every failure is a
+// Input checks shared by the public wrappers of the collectives. Every failure is a
 // UsageError that names the node (comm.who()) and the operation.
 #pragma once
 
@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 
+#include "collectives/op.hpp"
 #include "runtime/comm.hpp"
 #include "runtime/errors.hpp"
 
@@ -33,6 +34,14 @@ inline void require_root(const Comm& comm, int root, const std::string& operatio
   require(comm, root >= 0 && root < comm.size(), operation,
           "root " + std::to_string(root) + " is out of range for a comm of " +
               std::to_string(comm.size()) + " ranks");
+}
+
+// The op combines items of the buffers' size.
+inline void require_op_items(const Comm& comm, const Op& op, std::size_t item_size,
+                             const std::string& operation) {
+  require(comm, op.item_size() == item_size, operation,
+          "op \"" + op.name() + "\" combines items of " + std::to_string(op.item_size()) +
+              " bytes but the buffers hold items of " + std::to_string(item_size) + " bytes");
 }
 
 inline void require_no_alias(const Comm& comm, const void* send, std::size_t send_bytes,

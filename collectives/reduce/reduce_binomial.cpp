@@ -57,9 +57,9 @@ void run_reduce_binomial(const Call& call) {
   reduce_binomial_to(c, acc.data(), call.n, call.item_size, call.op,
                      trees::Rooted(c.size(), tree_root), call.tag);
   if (forward && c.rank() == 0) {
-    trees::send(c, acc.data(), call.n, call.item_size, call.root, call.tag + 2);
+    send_message(c, acc.data(), call.n, call.item_size, call.root, call.tag + 2);
   } else if (forward && c.rank() == call.root) {
-    trees::recv(c, acc.data(), call.n, call.item_size, 0, call.tag + 2);
+    recv_message(c, acc.data(), call.n, call.item_size, 0, call.tag + 2);
   }
   if (c.rank() == call.root) deliver(call, acc);
 }

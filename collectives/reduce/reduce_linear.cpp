@@ -36,14 +36,14 @@ void run_reduce_linear(const Call& call) {
   const std::size_t n = call.n, isz = call.item_size;
   auto own = contribution(call, n);
   if (c.rank() != call.root) {
-    trees::send(c, own.data(), n, isz, call.root, call.tag);
+    send_message(c, own.data(), n, isz, call.root, call.tag);
     return;
   }
   auto acc = scratch(call, n), tmp = scratch(call, n);
   for (int r = 0; r < c.size(); ++r) {
     const char* x = own.data();
     if (r != call.root) {
-      trees::recv(c, tmp.data(), n, isz, r, call.tag);
+      recv_message(c, tmp.data(), n, isz, r, call.tag);
       x = tmp.data();
     }
     if (r == 0) std::copy(x, x + n * isz, acc.data());

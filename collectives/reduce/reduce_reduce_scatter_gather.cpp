@@ -63,9 +63,9 @@ void run_reduce_reduce_scatter_gather(const Call& call) {
                          call.tag + 2);
   }
   if (root_folded && me == gatherer) {
-    trees::send(c, buf.data(), n, isz, call.root, call.tag + 3);
+    send_message(c, buf.data(), n, isz, call.root, call.tag + 3);
   } else if (root_folded && me == vroot) {
-    trees::recv(c, buf.data(), n, isz, vr.to_real(gatherer), call.tag + 3);
+    recv_message(c, buf.data(), n, isz, vr.to_real(gatherer), call.tag + 3);
   }
   if (c.rank() == call.root) deliver(call, buf);
 }

@@ -32,9 +32,7 @@ void reduce_scatter_bytes(const Comm& comm, const void* send, std::size_t send_i
   using namespace internal;
   const std::string name = "reduce_scatter";
   const std::size_t p = static_cast<std::size_t>(comm.size());
-  require(comm, op.item_size() == item_size, name,
-          "op " + op.name() + " works on items of " + std::to_string(op.item_size()) +
-              " bytes, the buffers hold items of " + std::to_string(item_size));
+  require_op_items(comm, op, item_size, name);
   std::size_t n = recv_items, total = recv_items * p, mine = recv_items;
   std::uint64_t signature_count = n;
   if (!counts.empty()) {

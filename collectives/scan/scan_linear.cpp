@@ -26,10 +26,10 @@ void run_scan_linear(const Call& call) {
   auto acc = contribution(call, n);
   if (r > 0) {
     auto tmp = scratch(call, n);
-    trees::recv(c, tmp.data(), n, isz, r - 1, call.tag);
+    recv_message(c, tmp.data(), n, isz, r - 1, call.tag);
     trees::combine(c, *call.op, tmp.data(), acc.data(), acc.data(), n);
   }
-  if (r + 1 < p) trees::send(c, acc.data(), n, isz, r + 1, call.tag);
+  if (r + 1 < p) send_message(c, acc.data(), n, isz, r + 1, call.tag);
   deliver(call, acc);
 }
 

@@ -7,7 +7,7 @@
 
 #include "collectives/allgather/allgather.hpp"
 #include "collectives/tables.hpp"
-#include "tests/collectives/block_util.hpp"
+#include "tests/collectives/harness.hpp"
 
 namespace vmc {
 namespace {
@@ -30,7 +30,7 @@ Picos run_allgather(Machine& m, const std::string& alg, std::size_t n, bool in_p
     const int me = node.rank();
     Guarded<std::int64_t> recv(n * p);
     std::vector<std::int64_t> mine(n);
-    for (std::size_t i = 0; i < n; ++i) mine[i] = value(me, i);
+    for (std::size_t i = 0; i < n; ++i) mine[i] = stamp(me, i);
     Options o = with(alg);
     if (in_place) {
       for (std::size_t i = 0; i < n; ++i) recv.span()[me * n + i] = mine[i];
@@ -40,7 +40,7 @@ Picos run_allgather(Machine& m, const std::string& alg, std::size_t n, bool in_p
     }
     for (int s = 0; s < p; ++s)
       for (std::size_t i = 0; i < n; ++i)
-        if (recv.get(s * n + i) != value(s, i)) {
+        if (recv.get(s * n + i) != stamp(s, i)) {
           f.add(alg + " p " + std::to_string(p) + " n " + std::to_string(n) + ": node " +
                 std::to_string(me) + " block " + std::to_string(s) + " item " +
                 std::to_string(i) + " wrong");
@@ -52,10 +52,10 @@ Picos run_allgather(Machine& m, const std::string& alg, std::size_t n, bool in_p
 }
 
 TEST(Allgather, SweepEveryAlgorithmPLengthAndPort) {
-  for (int p : sweep_ps()) {
+  for (int p : sweep_sizes()) {
     for (Port port : {Port::exchange, Port::duplex}) {
       if (port == Port::duplex && p > 17 && p != 64) continue;
-      auto m = make_machine(p, test_model(port));
+      auto m = machine(p, model(port));
       for (const Algorithm& a : algorithms(Operation::allgather)) {
         for (std::size_t n : sweep_lengths(p)) {
           for (bool in_place : {false, true}) {
@@ -76,22 +76,19 @@ TEST(Allgather, SweepEveryAlgorithmPLengthAndPort) {
 
 TEST(Allgather, SubCommunicators) {
   const int p = 13;
-  auto m = make_machine(p, test_model());
+  auto m = machine(p);
   for (const Algorithm& a : algorithms(Operation::allgather)) {
-    for (int kind = 0; kind < 3; ++kind) {
+    for (const SubGroup& g : covering_sub_groups()) {
       Failures f;
       m->run([&](Node& node) {
-        const int me = node.rank();
-        const int color = kind == 0 ? 0 : kind == 1 ? me % 2 : (me < p / 2 ? 0 : 1);
-        const int key = kind == 0 ? -me : me;
-        Comm sub = node.world().split(color, key);
+        Comm sub = split(node, g);
         const std::size_t n = 5;
         std::vector<std::int64_t> mine(n), all(n * sub.size());
-        for (std::size_t i = 0; i < n; ++i) mine[i] = value(sub.rank(), i);
+        for (std::size_t i = 0; i < n; ++i) mine[i] = stamp(sub.rank(), i);
         allgather<std::int64_t>(sub, mine, all, with(a.name));
         for (int s = 0; s < sub.size(); ++s)
           for (std::size_t i = 0; i < n; ++i)
-            if (all[s * n + i] != value(s, i)) f.add(a.name + " split kind " + std::to_string(kind));
+            if (all[s * n + i] != stamp(s, i)) f.add(a.name + " split " + g.name);
       });
       ASSERT_TRUE(f.empty()) << f.text();
     }
@@ -99,15 +96,9 @@ TEST(Allgather, SubCommunicators) {
 }
 
 TEST(Allgather, BadInputIsAnErrorNamingTheNode) {
-  auto m = make_machine(4, test_model());
-  auto expect_error = [&](auto fn, const std::string& what) {
-    try {
-      m->run(fn);
-      FAIL() << "no error for " << what;
-    } catch (const RunError& e) {
-      EXPECT_NE(std::string(e.what()).find("node"), std::string::npos) << e.what();
-      EXPECT_NE(std::string(e.what()).find("allgather"), std::string::npos) << e.what();
-    }
+  auto m = machine(4);
+  auto expect_error = [&](const std::function<void(Node&)>& fn, const std::string& what) {
+    expect_error_naming_node(*m, fn, what, {"allgather"});
   };
   expect_error(
       [](Node& node) {
@@ -138,9 +129,8 @@ TEST(Allgather, BadInputIsAnErrorNamingTheNode) {
 // 001 "All-to-all broadcast" on a hypercube: t_s log p + t_w (p-1) m, on hypercube:64 with
 // wormhole (recursive doubling talks to neighbours only).
 TEST(Allgather, HypercubeTableRow) {
-  const int p = 64;
   for (Port port : {Port::exchange, Port::duplex}) {
-    auto m = make_machine(p, test_model(port, Routing::wormhole), "hypercube:64");
+    auto m = machine("hypercube:64", model(port, Routing::wormhole));
     for (std::size_t n : {1, 100}) {
       Failures f;
       Picos t = run_allgather(*m, "recursive_doubling", n, false, f);
@@ -162,24 +152,24 @@ RC_GTEST_PROP(AllgatherProperty, MatchesTheReferenceOnAnyMachine, ()) {
   const std::string topo = *rc::gen::element(std::string("full:"), std::string("ring:"),
                                              std::string("hypercube:")) + std::to_string(p);
   const bool use_struct = *rc::gen::arbitrary<bool>();
-  auto m = make_machine(p, test_model(port, routing), topo);
+  auto m = machine(topo, model(port, routing));
   Failures f;
   m->run([&](Node& node) {
     const int me = node.rank();
     if (use_struct) {
-      std::vector<Mat> mine(n), all(n * p);
-      for (std::size_t i = 0; i < n; ++i) mine[i] = mat_value(me, i);
-      allgather<Mat>(node.world(), mine, all, with(a.name));
+      std::vector<Mat3> mine(n), all(n * p);
+      for (std::size_t i = 0; i < n; ++i) mine[i] = value<Mat3>(me, i);
+      allgather<Mat3>(node.world(), mine, all, with(a.name));
       for (int s = 0; s < p; ++s)
         for (std::size_t i = 0; i < n; ++i)
-          if (!(all[s * n + i] == mat_value(s, i))) return f.add("struct mismatch");
+          if (!(all[s * n + i] == value<Mat3>(s, i))) return f.add("struct mismatch");
     } else {
       std::vector<std::int64_t> mine(n), all(n * p);
-      for (std::size_t i = 0; i < n; ++i) mine[i] = value(me, i);
+      for (std::size_t i = 0; i < n; ++i) mine[i] = stamp(me, i);
       allgather<std::int64_t>(node.world(), mine, all, with(a.name));
       for (int s = 0; s < p; ++s)
         for (std::size_t i = 0; i < n; ++i)
-          if (all[s * n + i] != value(s, i)) return f.add("mismatch");
+          if (all[s * n + i] != stamp(s, i)) return f.add("mismatch");
     }
   });
   RC_ASSERT(f.empty());

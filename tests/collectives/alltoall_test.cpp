@@ -7,7 +7,7 @@
 
 #include "collectives/alltoall/alltoall.hpp"
 #include "collectives/tables.hpp"
-#include "tests/collectives/block_util.hpp"
+#include "tests/collectives/harness.hpp"
 
 namespace vmc {
 namespace {
@@ -15,12 +15,12 @@ namespace {
 using namespace vmc::testing;
 
 // Item i of the block from s to d.
-std::int64_t a2a(int s, int d, std::size_t i) { return value(s, i) * 131 + d; }
+std::int64_t a2a(int s, int d, std::size_t i) { return stamp(s, i) * 131 + d; }
 
 Picos run_a2a(Machine& m, const std::string& alg, std::size_t n, Failures& f,
-              Comm (*pick)(const Node&) = nullptr) {
+              const SubGroup* group = nullptr) {
   auto res = m.run([&](Node& node) {
-    Comm comm = pick ? pick(node) : node.world();
+    Comm comm = group ? split(node, *group) : node.world();
     const int p = comm.size(), me = comm.rank();
     std::vector<std::int64_t> send(n * p);
     for (int d = 0; d < p; ++d)
@@ -43,10 +43,10 @@ bool exact(const std::string& alg, int p, Port port) {
 }
 
 TEST(Alltoall, SweepEveryAlgorithmPLengthAndPort) {
-  for (int p : sweep_ps()) {
+  for (int p : sweep_sizes()) {
     for (Port port : {Port::exchange, Port::duplex}) {
       if (port == Port::duplex && p > 17 && p != 64) continue;
-      auto m = make_machine(p, test_model(port));
+      auto m = machine(p, model(port));
       for (const Algorithm& a : algorithms(Operation::alltoall)) {
         for (std::size_t n : sweep_lengths(p)) {
           if (n == 1000 && p > 17) n = 50;
@@ -65,43 +65,32 @@ TEST(Alltoall, SweepEveryAlgorithmPLengthAndPort) {
   }
 }
 
-Comm reversed(const Node& node) { return node.world().split(0, -node.rank()); }
-Comm evens(const Node& node) { return node.world().split(node.rank() % 2, node.rank()); }
-
 TEST(Alltoall, SubCommunicators) {
-  auto m = make_machine(8, test_model());
-  for (auto pick : {reversed, evens}) {
+  auto m = machine(8);
+  for (const SubGroup& g : covering_sub_groups()) {
     for (const char* alg : {"ring", "pairwise_xor", "hypercube"}) {
       Failures f;
-      run_a2a(*m, alg, 3, f, pick);
+      run_a2a(*m, alg, 3, f, &g);
       ASSERT_TRUE(f.empty()) << f.text();
     }
   }
 }
 
 TEST(Alltoall, BadInputIsAnErrorNamingTheNode) {
-  auto m = make_machine(3, test_model());
-  auto expect_error = [&](auto fn, const std::string& what) {
-    try {
-      m->run(fn);
-      FAIL() << "no error for " << what;
-    } catch (const RunError& e) {
-      EXPECT_NE(std::string(e.what()).find("node"), std::string::npos) << e.what();
-    }
-  };
-  expect_error([](Node& node) {
+  auto m = machine(3);
+  expect_error_naming_node(*m, [](Node& node) {
     std::vector<int> a(7), b(9);
     alltoall<int>(node.world(), a, b);
   }, "send not a multiple of p");
-  expect_error([](Node& node) {
+  expect_error_naming_node(*m, [](Node& node) {
     std::vector<int> a(6), b(5);
     alltoall<int>(node.world(), a, b);
   }, "recv too small");
-  expect_error([](Node& node) {
+  expect_error_naming_node(*m, [](Node& node) {
     std::vector<int> a(6);
     alltoall<int>(node.world(), a, std::span<int>(a));
   }, "aliased");
-  expect_error([](Node& node) {
+  expect_error_naming_node(*m, [](Node& node) {
     std::vector<int> a(6), b(6);
     alltoall<int>(node.world(), a, b, with("pairwise_xor"));
   }, "pairwise_xor on p = 3");
@@ -109,7 +98,7 @@ TEST(Alltoall, BadInputIsAnErrorNamingTheNode) {
 
 TEST(Alltoall, HypercubeTableRows) {
   for (Port port : {Port::exchange, Port::duplex}) {
-    auto m = make_machine(64, test_model(port, Routing::wormhole), "hypercube:64");
+    auto m = machine("hypercube:64", model(port, Routing::wormhole));
     const CostUnits u(m->config().model);
     for (std::size_t n : {1, 20}) {
       Failures f;
@@ -129,7 +118,7 @@ RC_GTEST_PROP(AlltoallProperty, MatchesTheReferenceOnAnyMachine, ()) {
   const Routing routing = *rc::gen::element(Routing::direct, Routing::wormhole);
   const std::string topo = *rc::gen::element(std::string("full:"), std::string("ring:"),
                                              std::string("hypercube:")) + std::to_string(p);
-  auto m = make_machine(p, test_model(port, routing), topo);
+  auto m = machine(topo, model(port, routing));
   RC_PRE(a.applicable(query_for(*m, n, 0, 8)));
   Failures f;
   run_a2a(*m, a.name, n, f);

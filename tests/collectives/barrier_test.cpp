@@ -43,13 +43,6 @@ TEST(Barrier, SubGroups) {
 
 // --- bad input ------------------------------------------------------------------------------
 
-void expect_error_naming_node(Machine& m, const std::function<void(Node&)>& fn,
-                              const std::string& what) {
-  const std::string e = run_error(m, fn);
-  EXPECT_NE(e, "") << what;
-  EXPECT_NE(e.find("node "), std::string::npos) << what << ": " << e;
-}
-
 TEST(BadInput, EndsTheRunWithAnErrorNamingTheNode) {
   auto m = machine("full:6");
   const Op sum = ops::sum<int>();

@@ -44,15 +44,7 @@ bool exact(Operation op, const std::string& alg, Port port, int p, std::size_t n
 
 CostQuery query(const Machine& m, Operation op, const std::string& alg, std::size_t n, int root,
                 std::size_t item_size, bool commutative) {
-  CostQuery q;
-  q.topology = &m.topology();
-  q.model = m.config().model;
-  q.units = CostUnits(q.model);
-  q.p = m.size();
-  q.n = op == Operation::barrier ? 0 : n;
-  q.root = root;
-  q.item_size = item_size;
-  q.commutative = commutative;
+  CostQuery q = query_for(m, op == Operation::barrier ? 0 : n, root, item_size, commutative);
   q.options.algorithm = alg;
   q.options.strategy = test_strategy(alg, q.p);
   return q;

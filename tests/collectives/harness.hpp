@@ -1,7 +1,8 @@
-// Shared helpers of the collective tests: machines for a topology and model, the p values a
-// sweep visits, deterministic per-rank data, receive buffers poisoned before the call and
-// guarded by canary items after it, non-commutative test ops, sequential references, and
-// a way to catch a failed run's message.
+// Shared helpers of the collective tests: machines for a topology and model, the cost query
+// of a run, the p values a sweep visits, deterministic per-rank data, receive buffers
+// poisoned before the call and guarded by canary items after it, non-commutative test ops,
+// sequential references, failures collected from the node threads, and a way to catch a
+// failed run's message.
 //
 //   auto m = vmc::testing::machine("full:12", vmc::testing::model(vmc::Port::duplex));
 //   vmc::testing::Guarded<int> out(n);            // poisoned, 4 canary items behind
@@ -15,6 +16,8 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -46,6 +49,32 @@ inline std::unique_ptr<Machine> machine(const std::string& topology, const Model
   config.trace = false;
   config.watchdog_seconds = 60;
   return std::make_unique<Machine>(config);
+}
+// p fully connected nodes.
+inline std::unique_ptr<Machine> machine(int p, const Model& m = model()) {
+  return machine("full:" + std::to_string(p), m);
+}
+
+// The cost query a collective on the whole machine builds.
+inline CostQuery query_for(const Machine& m, std::size_t n, int root, std::size_t item_size,
+                           bool commutative = true) {
+  CostQuery q;
+  q.topology = &m.topology();
+  q.model = m.config().model;
+  q.units = CostUnits(q.model);
+  q.p = m.size();
+  q.n = n;
+  q.root = root;
+  q.item_size = item_size;
+  q.commutative = commutative;
+  return q;
+}
+
+// The options that force `algorithm`.
+inline Options with(const std::string& algorithm) {
+  Options o;
+  o.algorithm = algorithm;
+  return o;
 }
 
 // The node counts a sweep visits: 1..33 and 48, 63, 64.
@@ -137,6 +166,12 @@ T value(int rank, std::size_t i, std::uint64_t seed = 1) {
   }
 }
 
+// An item that names its origin: which rank made it and which item it is (distinct for
+// every rank and index, so a block from the wrong rank or place never passes).
+inline std::int64_t stamp(int rank, std::size_t index) {
+  return std::int64_t(rank) * 1000003 + std::int64_t(index) * 7 + 1;
+}
+
 template <class T>
 std::vector<T> values(int rank, std::size_t n, std::uint64_t seed = 1) {
   std::vector<T> v(n);
@@ -156,6 +191,7 @@ std::vector<T> reference(const Op& op, const std::vector<std::vector<T>>& inputs
 // --- guarded receive buffers ------------------------------------------------------------------
 
 constexpr unsigned char kPoison = 0xA5;
+constexpr unsigned char kCanary = 0x5C;  // not the poison: a stray copy of poison is caught
 constexpr std::size_t kCanaryItems = 4;
 
 // n items poisoned before the call, followed by kCanaryItems canary items.
@@ -163,15 +199,18 @@ template <class T>
 class Guarded {
  public:
   explicit Guarded(std::size_t n) : n_(n), storage_(n + kCanaryItems) {
-    std::memset(static_cast<void*>(storage_.data()), kPoison, storage_.size() * sizeof(T));
+    auto* bytes = reinterpret_cast<unsigned char*>(storage_.data());
+    std::memset(bytes, kPoison, n_ * sizeof(T));
+    std::memset(bytes + n_ * sizeof(T), kCanary, kCanaryItems * sizeof(T));
   }
   std::span<T> span() { return std::span<T>(storage_.data(), n_); }
   std::vector<T> items() const { return std::vector<T>(storage_.begin(), storage_.begin() + n_); }
+  T get(std::size_t i) const { return storage_[i]; }
   const T* data() const { return storage_.data(); }
   bool canaries_intact() const {
     const auto* bytes = reinterpret_cast<const unsigned char*>(storage_.data() + n_);
     for (std::size_t i = 0; i < kCanaryItems * sizeof(T); ++i) {
-      if (bytes[i] != kPoison) return false;
+      if (bytes[i] != kCanary) return false;
     }
     return true;
   }
@@ -196,6 +235,22 @@ bool bitwise_equal(const std::vector<T>& a, const std::vector<T>& b) {
 
 // --- failed runs ----------------------------------------------------------------------------
 
+// Collects failures from the node threads (gtest assertions are not thread-safe to mix).
+struct Failures {
+  std::mutex mu;
+  std::vector<std::string> list;
+  void add(std::string s) {
+    std::lock_guard<std::mutex> g(mu);
+    if (list.size() < 5) list.push_back(std::move(s));
+  }
+  std::string text() const {
+    std::string s;
+    for (const auto& x : list) s += x + "\n";
+    return s;
+  }
+  bool empty() const { return list.empty(); }
+};
+
 // Runs fn and returns the RunError message, or "" if the run succeeded.
 inline std::string run_error(Machine& m, const std::function<void(Node&)>& fn) {
   try {
@@ -204,6 +259,17 @@ inline std::string run_error(Machine& m, const std::function<void(Node&)>& fn) {
     return e.what();
   }
   return "";
+}
+
+// Expects fn to end the run with an error whose message names the node ("node ") and
+// contains each of `words`; `what` says which bad input it was.
+inline void expect_error_naming_node(Machine& m, const std::function<void(Node&)>& fn,
+                                     const std::string& what,
+                                     const std::vector<std::string>& words = {}) {
+  const std::string e = run_error(m, fn);
+  EXPECT_NE(e, "") << "no error for " << what;
+  EXPECT_NE(e.find("node "), std::string::npos) << what << ": " << e;
+  for (const std::string& w : words) EXPECT_NE(e.find(w), std::string::npos) << what << ": " << e;
 }
 
 // The registry names of an operation's algorithms.
@@ -253,6 +319,18 @@ inline std::vector<SubGroup> sub_groups() {
                  same});
   }
   return g;
+}
+
+// Sub-groups every node joins (no node left out, for tests that check every node): the
+// reversed whole, even and odd ranks, and the lower and upper halves.
+inline std::vector<SubGroup> covering_sub_groups() {
+  const std::vector<SubGroup> g = sub_groups();
+  return {g[0], {"parity", [](int r, int) { return r % 2; }, g[2].key}, g[2]};
+}
+
+// The comm of node's sub-group g of its world.
+inline Comm split(const Node& node, const SubGroup& g) {
+  return node.world().split(g.color(node.rank(), node.size()), g.key(node.rank(), node.size()));
 }
 
 }  // namespace vmc::testing

@@ -8,7 +8,7 @@
 
 #include "collectives/reduce_scatter/reduce_scatter.hpp"
 #include "collectives/tables.hpp"
-#include "tests/collectives/block_util.hpp"
+#include "tests/collectives/harness.hpp"
 
 namespace vmc {
 namespace {
@@ -26,11 +26,10 @@ bool exact(const std::string& alg, int p, Port port, bool equal_blocks) {
   return true;
 }
 
-// Reference of block b (items [first, first+len)) reduced in rank order.
-template <class T, class Mk, class F>
-T reference(int p, std::size_t index, Mk make, F combine) {
-  T acc = make(0, index);
-  for (int r = 1; r < p; ++r) acc = combine(acc, make(r, index));
+// Reference of item `index`: the product of every rank's matrix there, in rank order.
+Mat3 product_in_rank_order(int p, std::size_t index) {
+  Mat3 acc = value<Mat3>(0, index);
+  for (int r = 1; r < p; ++r) acc = acc * value<Mat3>(r, index);
   return acc;
 }
 
@@ -47,7 +46,7 @@ Picos run_rs(Machine& m, const std::string& alg, std::size_t n,
     const std::string where = alg + " p " + std::to_string(p) + " node " + std::to_string(me);
     if (commutative) {
       std::vector<std::int64_t> send(total);
-      for (std::size_t i = 0; i < total; ++i) send[i] = value(me, i);
+      for (std::size_t i = 0; i < total; ++i) send[i] = stamp(me, i);
       Guarded<std::int64_t> recv(c[me]);
       if (counts.empty())
         reduce_scatter<std::int64_t>(node.world(), send, recv.span(), ops::sum<std::int64_t>(),
@@ -57,20 +56,20 @@ Picos run_rs(Machine& m, const std::string& alg, std::size_t n,
                                      ops::sum<std::int64_t>(), with(alg));
       for (std::size_t i = 0; i < c[me]; ++i) {
         std::int64_t want = 0;
-        for (int r = 0; r < p; ++r) want += value(r, d[me] + i);
+        for (int r = 0; r < p; ++r) want += stamp(r, d[me] + i);
         if (recv.get(i) != want) return f.add(where + " wrong sum at " + std::to_string(i));
       }
       if (!recv.canaries_intact()) f.add(where + " canary");
     } else {
-      std::vector<Mat> send(total);
-      for (std::size_t i = 0; i < total; ++i) send[i] = mat_value(me, i);
-      Guarded<Mat> recv(c[me]);
+      std::vector<Mat3> send(total);
+      for (std::size_t i = 0; i < total; ++i) send[i] = value<Mat3>(me, i);
+      Guarded<Mat3> recv(c[me]);
       if (counts.empty())
-        reduce_scatter<Mat>(node.world(), send, recv.span(), mat_product(), with(alg));
+        reduce_scatter<Mat3>(node.world(), send, recv.span(), matmul(), with(alg));
       else
-        reduce_scatter<Mat>(node.world(), send, recv.span(), counts, mat_product(), with(alg));
+        reduce_scatter<Mat3>(node.world(), send, recv.span(), counts, matmul(), with(alg));
       for (std::size_t i = 0; i < c[me]; ++i) {
-        Mat want = reference<Mat>(p, d[me] + i, mat_value, mat_mul);
+        Mat3 want = product_in_rank_order(p, d[me] + i);
         if (!(recv.get(i) == want)) return f.add(where + " wrong product at " + std::to_string(i));
       }
       if (!recv.canaries_intact()) f.add(where + " canary");
@@ -80,15 +79,15 @@ Picos run_rs(Machine& m, const std::string& alg, std::size_t n,
 }
 
 TEST(ReduceScatter, SweepEveryAlgorithmPLengthAndPort) {
-  for (int p : sweep_ps()) {
+  for (int p : sweep_sizes()) {
     for (Port port : {Port::exchange, Port::duplex}) {
       if (port == Port::duplex && p > 17 && p != 64) continue;
-      auto m = make_machine(p, test_model(port));
+      auto m = machine(p, model(port));
       for (const Algorithm& a : algorithms(Operation::reduce_scatter)) {
         for (std::size_t n : sweep_lengths(p)) {
           if (n == 1000 && p > 33) n = 100;
           for (bool commutative : {true, false}) {
-            auto q = query_for(*m, n, 0, commutative ? 8 : sizeof(Mat), commutative);
+            auto q = query_for(*m, n, 0, commutative ? 8 : sizeof(Mat3), commutative);
             if (!a.applicable(q)) continue;
             Failures f;
             Picos t = run_rs(*m, a.name, n, {}, commutative, f);
@@ -107,12 +106,12 @@ TEST(ReduceScatter, SweepEveryAlgorithmPLengthAndPort) {
 TEST(ReduceScatter, UnevenCounts) {
   for (int p : {1, 2, 3, 5, 8, 12, 17}) {
     for (Port port : {Port::exchange, Port::duplex}) {
-      auto m = make_machine(p, test_model(port));
+      auto m = machine(p, model(port));
       std::vector<std::size_t> counts(p);
       for (int r = 0; r < p; ++r) counts[r] = (r * 7 + 3) % 5;  // includes zeros
       for (const Algorithm& a : algorithms(Operation::reduce_scatter)) {
         for (bool commutative : {true, false}) {
-          auto q = query_for(*m, counts[0], 0, commutative ? 8 : sizeof(Mat), commutative);
+          auto q = query_for(*m, counts[0], 0, commutative ? 8 : sizeof(Mat3), commutative);
           q.counts = counts;
           if (!a.applicable(q)) continue;
           Failures f;
@@ -129,34 +128,32 @@ TEST(ReduceScatter, UnevenCounts) {
 
 TEST(ReduceScatter, SubCommunicators) {
   const int p = 11;
-  auto m = make_machine(p, test_model());
+  auto m = machine(p);
   for (const Algorithm& a : algorithms(Operation::reduce_scatter)) {
-    for (int kind = 0; kind < 3; ++kind) {
+    for (const SubGroup& g : covering_sub_groups()) {
       Failures f;
       m->run([&](Node& node) {
-        const int me = node.rank();
-        const int color = kind == 0 ? 0 : kind == 1 ? me % 2 : (me < p / 2 ? 0 : 1);
-        Comm sub = node.world().split(color, kind == 0 ? -me : me);
+        Comm sub = split(node, g);
         const int q = sub.size();
         const std::size_t n = 3;
-        std::vector<Mat> send(n * q), recv(n);
-        for (std::size_t i = 0; i < send.size(); ++i) send[i] = mat_value(sub.rank(), i);
+        std::vector<Mat3> send(n * q), recv(n);
+        for (std::size_t i = 0; i < send.size(); ++i) send[i] = value<Mat3>(sub.rank(), i);
         const bool comm_op = a.name == "ring";
         if (comm_op) {
           std::vector<std::int64_t> s(n * q), r(n);
-          for (std::size_t i = 0; i < s.size(); ++i) s[i] = value(sub.rank(), i);
+          for (std::size_t i = 0; i < s.size(); ++i) s[i] = stamp(sub.rank(), i);
           reduce_scatter<std::int64_t>(sub, s, r, ops::sum<std::int64_t>(), with(a.name));
           for (std::size_t i = 0; i < n; ++i) {
             std::int64_t want = 0;
-            for (int x = 0; x < q; ++x) want += value(x, sub.rank() * n + i);
+            for (int x = 0; x < q; ++x) want += stamp(x, sub.rank() * n + i);
             if (r[i] != want) f.add(a.name + " split sum");
           }
           return;
         }
-        reduce_scatter<Mat>(sub, send, recv, mat_product(), with(a.name));
+        reduce_scatter<Mat3>(sub, send, recv, matmul(), with(a.name));
         for (std::size_t i = 0; i < n; ++i)
-          if (!(recv[i] == reference<Mat>(q, sub.rank() * n + i, mat_value, mat_mul)))
-            f.add(a.name + " split product kind " + std::to_string(kind));
+          if (!(recv[i] == product_in_rank_order(q, sub.rank() * n + i)))
+            f.add(a.name + " split product " + g.name);
       });
       ASSERT_TRUE(f.empty()) << f.text();
     }
@@ -164,41 +161,33 @@ TEST(ReduceScatter, SubCommunicators) {
 }
 
 TEST(ReduceScatter, BadInputIsAnErrorNamingTheNode) {
-  auto m = make_machine(4, test_model());
-  auto expect_error = [&](auto fn, const std::string& what) {
-    try {
-      m->run(fn);
-      FAIL() << "no error for " << what;
-    } catch (const RunError& e) {
-      EXPECT_NE(std::string(e.what()).find("node"), std::string::npos) << e.what();
-    }
-  };
-  expect_error([](Node& node) {
+  auto m = machine(4);
+  expect_error_naming_node(*m, [](Node& node) {
     std::vector<int> a(7), b(2);
     reduce_scatter<int>(node.world(), a, b, ops::sum<int>());
   }, "send too small");
-  expect_error([](Node& node) {
+  expect_error_naming_node(*m, [](Node& node) {
     std::vector<int> a(8), b(2);
     reduce_scatter<int>(node.world(), a, b, ops::sum<std::int64_t>());
   }, "op item size");
-  expect_error([](Node& node) {
+  expect_error_naming_node(*m, [](Node& node) {
     std::vector<int> a(8);
     reduce_scatter<int>(node.world(), a, std::span<int>(a.data(), 2), ops::sum<int>());
   }, "aliased");
-  expect_error([](Node& node) {
+  expect_error_naming_node(*m, [](Node& node) {
     std::vector<std::size_t> counts{1, 1, 1, std::size_t(node.rank() == 2 ? 2 : 1)};
     std::vector<int> a(5), b(2);
     reduce_scatter<int>(node.world(), a, b, counts, ops::sum<int>());
   }, "counts disagree");
-  expect_error([](Node& node) {
-    std::vector<Mat> a(8), b(2);
-    reduce_scatter<Mat>(node.world(), a, b, mat_product(), with("ring"));
+  expect_error_naming_node(*m, [](Node& node) {
+    std::vector<Mat3> a(8), b(2);
+    reduce_scatter<Mat3>(node.world(), a, b, matmul(), with("ring"));
   }, "ring with a non-commutative op");
 }
 
 // 001 "All-to-all reduction" on a hypercube: t_s log p + t_w (p-1) m (+ gamma (p-1) m).
 TEST(ReduceScatter, HypercubeTableRow) {
-  auto m = make_machine(64, test_model(Port::exchange, Routing::wormhole), "hypercube:64");
+  auto m = machine("hypercube:64", model(Port::exchange, Routing::wormhole));
   for (std::size_t n : {1, 10}) {
     Failures f;
     Picos t = run_rs(*m, "recursive_halving", n, {}, true, f);
@@ -221,7 +210,7 @@ RC_GTEST_PROP(ReduceScatterProperty, MatchesTheReferenceOnAnyMachine, ()) {
   const Routing routing = *rc::gen::element(Routing::direct, Routing::wormhole);
   const std::string topo = *rc::gen::element(std::string("full:"), std::string("ring:"),
                                              std::string("hypercube:")) + std::to_string(p);
-  auto m = make_machine(p, test_model(port, routing), topo);
+  auto m = machine(topo, model(port, routing));
   Failures f;
   run_rs(*m, a.name, n, counts, commutative, f);
   RC_ASSERT(f.empty());

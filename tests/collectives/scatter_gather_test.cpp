@@ -8,7 +8,7 @@
 #include "collectives/gather/gather.hpp"
 #include "collectives/scatter/scatter.hpp"
 #include "collectives/tables.hpp"
-#include "tests/collectives/block_util.hpp"
+#include "tests/collectives/harness.hpp"
 
 namespace vmc {
 namespace {
@@ -16,26 +16,26 @@ namespace {
 using namespace vmc::testing;
 
 Picos run_scatter(Machine& m, const std::string& alg, std::size_t n, int root, bool in_place,
-                  Failures& f, Comm (*pick)(const Node&) = nullptr) {
+                  Failures& f, const SubGroup* group = nullptr) {
   auto res = m.run([&](Node& node) {
-    Comm comm = pick ? pick(node) : node.world();
+    Comm comm = group ? split(node, *group) : node.world();
     const int p = comm.size(), me = comm.rank();
     std::vector<std::int64_t> send;
     if (me == root) {
       send.resize(n * p);
-      for (std::size_t i = 0; i < send.size(); ++i) send[i] = value(root, i);
+      for (std::size_t i = 0; i < send.size(); ++i) send[i] = stamp(root, i);
     }
     Guarded<std::int64_t> recv(n);
     if (in_place && me == root) {
       scatter_in_place(comm, std::span<std::int64_t>(send), root, with(alg));
       for (std::size_t i = 0; i < n * p; ++i)
-        if (send[i] != value(root, i)) return f.add(alg + ": in-place root buffer changed");
+        if (send[i] != stamp(root, i)) return f.add(alg + ": in-place root buffer changed");
       return;
     }
     if (in_place) scatter_in_place(comm, recv.span(), root, with(alg));
     else scatter<std::int64_t>(comm, send, recv.span(), root, with(alg));
     for (std::size_t i = 0; i < n; ++i)
-      if (recv.get(i) != value(root, me * n + i))
+      if (recv.get(i) != stamp(root, me * n + i))
         return f.add(alg + " scatter p " + std::to_string(p) + " root " + std::to_string(root) +
                      " node " + std::to_string(me) + " wrong");
     if (!recv.canaries_intact()) f.add(alg + " canary");
@@ -44,12 +44,12 @@ Picos run_scatter(Machine& m, const std::string& alg, std::size_t n, int root, b
 }
 
 Picos run_gather(Machine& m, const std::string& alg, std::size_t n, int root, bool in_place,
-                 Failures& f, Comm (*pick)(const Node&) = nullptr) {
+                 Failures& f, const SubGroup* group = nullptr) {
   auto res = m.run([&](Node& node) {
-    Comm comm = pick ? pick(node) : node.world();
+    Comm comm = group ? split(node, *group) : node.world();
     const int p = comm.size(), me = comm.rank();
     std::vector<std::int64_t> send(n);
-    for (std::size_t i = 0; i < n; ++i) send[i] = value(me, i);
+    for (std::size_t i = 0; i < n; ++i) send[i] = stamp(me, i);
     if (me != root) {
       if (in_place) gather_in_place(comm, std::span<std::int64_t>(send), root, with(alg));
       else gather<std::int64_t>(comm, send, std::span<std::int64_t>(), root, with(alg));
@@ -64,7 +64,7 @@ Picos run_gather(Machine& m, const std::string& alg, std::size_t n, int root, bo
     }
     for (int s = 0; s < p; ++s)
       for (std::size_t i = 0; i < n; ++i)
-        if (recv.get(s * n + i) != value(s, i))
+        if (recv.get(s * n + i) != stamp(s, i))
           return f.add(alg + " gather p " + std::to_string(p) + " root " + std::to_string(root) +
                        " block " + std::to_string(s) + " wrong");
     if (!recv.canaries_intact()) f.add(alg + " canary");
@@ -73,10 +73,10 @@ Picos run_gather(Machine& m, const std::string& alg, std::size_t n, int root, bo
 }
 
 TEST(ScatterGather, SweepEveryAlgorithmPRootLengthAndPort) {
-  for (int p : sweep_ps()) {
+  for (int p : sweep_sizes()) {
     for (Port port : {Port::exchange, Port::duplex, Port::all}) {
       if (port != Port::exchange && p > 17 && p != 64) continue;
-      auto m = make_machine(p, test_model(port));
+      auto m = machine(p, model(port));
       for (Operation op : {Operation::scatter, Operation::gather}) {
         for (const Algorithm& a : algorithms(op)) {
           for (int root : sweep_roots(p)) {
@@ -99,51 +99,37 @@ TEST(ScatterGather, SweepEveryAlgorithmPRootLengthAndPort) {
   }
 }
 
-Comm reversed(const Node& node) { return node.world().split(0, -node.rank()); }
-Comm evens(const Node& node) { return node.world().split(node.rank() % 2, node.rank()); }
-Comm halves(const Node& node) {
-  return node.world().split(node.rank() < node.size() / 2 ? 0 : 1, node.rank());
-}
-
 TEST(ScatterGather, SubCommunicators) {
-  auto m = make_machine(11, test_model());
-  for (auto pick : {reversed, evens, halves}) {
+  auto m = machine(11);
+  for (const SubGroup& g : covering_sub_groups()) {
     for (const char* alg : {"linear", "binomial"}) {
       Failures f;
-      run_scatter(*m, alg, 4, 1, false, f, pick);
-      run_gather(*m, alg, 4, 2, false, f, pick);
+      run_scatter(*m, alg, 4, 1, false, f, &g);
+      run_gather(*m, alg, 4, 2, false, f, &g);
       ASSERT_TRUE(f.empty()) << f.text();
     }
   }
 }
 
 TEST(ScatterGather, BadInputIsAnErrorNamingTheNode) {
-  auto m = make_machine(4, test_model());
-  auto expect_error = [&](auto fn, const std::string& what) {
-    try {
-      m->run(fn);
-      FAIL() << "no error for " << what;
-    } catch (const RunError& e) {
-      EXPECT_NE(std::string(e.what()).find("node"), std::string::npos) << e.what();
-    }
-  };
-  expect_error([](Node& node) {
+  auto m = machine(4);
+  expect_error_naming_node(*m, [](Node& node) {
     std::vector<int> a(8), b(2);
     scatter<int>(node.world(), a, b, 4);
   }, "root out of range");
-  expect_error([](Node& node) {
+  expect_error_naming_node(*m, [](Node& node) {
     std::vector<int> a(7), b(2);
     scatter<int>(node.world(), a, b, 0);
   }, "root's send too small");
-  expect_error([](Node& node) {
+  expect_error_naming_node(*m, [](Node& node) {
     std::vector<int> a(2), b(7);
     gather<int>(node.world(), a, b, 0);
   }, "root's recv too small");
-  expect_error([](Node& node) {
+  expect_error_naming_node(*m, [](Node& node) {
     std::vector<int> b(8);
     gather<int>(node.world(), std::span<const int>(b.data(), 2), std::span<int>(b), 0);
   }, "aliased gather");
-  expect_error([](Node& node) {
+  expect_error_naming_node(*m, [](Node& node) {
     std::vector<int> a(8), b(2);
     gather<int>(node.world(), b, a, node.rank() == 3 ? 1 : 0);
   }, "roots disagree");
@@ -152,7 +138,7 @@ TEST(ScatterGather, BadInputIsAnErrorNamingTheNode) {
 // 001 hypercube rows: scatter and gather t_s log p + t_w (p-1) m on hypercube:64 (root 0:
 // every binomial edge joins neighbours).
 TEST(ScatterGather, HypercubeTableRows) {
-  auto m = make_machine(64, test_model(Port::exchange, Routing::wormhole), "hypercube:64");
+  auto m = machine("hypercube:64", model(Port::exchange, Routing::wormhole));
   const CostUnits u(m->config().model);
   for (std::size_t n : {1, 50}) {
     Failures f;
@@ -173,7 +159,7 @@ RC_GTEST_PROP(ScatterGatherProperty, MatchesTheReferenceOnAnyMachine, ()) {
                                             Routing::store_and_forward);
   const std::string topo = *rc::gen::element(std::string("full:"), std::string("ring:"),
                                              std::string("hypercube:")) + std::to_string(p);
-  auto m = make_machine(p, test_model(port, routing), topo);
+  auto m = machine(topo, model(port, routing));
   Failures f;
   if (is_scatter) run_scatter(*m, alg, n, root, false, f);
   else run_gather(*m, alg, n, root, false, f);

@@ -10,7 +10,7 @@
 #include "collectives/gather/gather.hpp"
 #include "collectives/scatter/scatter.hpp"
 #include "collectives/tables.hpp"
-#include "tests/collectives/block_util.hpp"
+#include "tests/collectives/harness.hpp"
 
 namespace vmc {
 namespace {
@@ -39,12 +39,12 @@ Picos run_scatterv(Machine& m, const std::string& alg, const Layout& l, int root
     std::vector<std::int64_t> send;
     if (me == root) {
       send.assign(l.extent, -1);
-      for (std::size_t i = 0; i < l.extent; ++i) send[i] = value(root, i);
+      for (std::size_t i = 0; i < l.extent; ++i) send[i] = stamp(root, i);
     }
     Guarded<std::int64_t> recv(l.counts[me]);
     scatterv<std::int64_t>(comm, send, l.counts, l.displs, recv.span(), root, with(alg));
     for (std::size_t i = 0; i < l.counts[me]; ++i)
-      if (recv.get(i) != value(root, l.displs[me] + i)) return f.add(alg + " scatterv wrong");
+      if (recv.get(i) != stamp(root, l.displs[me] + i)) return f.add(alg + " scatterv wrong");
     if (!recv.canaries_intact()) f.add(alg + " scatterv canary");
   }).time_ps();
 }
@@ -54,13 +54,13 @@ Picos run_gatherv(Machine& m, const std::string& alg, const Layout& l, int root,
     const Comm& comm = node.world();
     const int me = comm.rank(), p = comm.size();
     std::vector<std::int64_t> send(l.counts[me]);
-    for (std::size_t i = 0; i < send.size(); ++i) send[i] = value(me, i);
+    for (std::size_t i = 0; i < send.size(); ++i) send[i] = stamp(me, i);
     Guarded<std::int64_t> recv(me == root ? l.extent : 0);
     gatherv<std::int64_t>(comm, send, recv.span(), l.counts, l.displs, root, with(alg));
     if (me != root) return;
     for (int s = 0; s < p; ++s)
       for (std::size_t i = 0; i < l.counts[s]; ++i)
-        if (recv.get(l.displs[s] + i) != value(s, i)) return f.add(alg + " gatherv wrong");
+        if (recv.get(l.displs[s] + i) != stamp(s, i)) return f.add(alg + " gatherv wrong");
     if (!recv.canaries_intact()) f.add(alg + " gatherv canary");
   }).time_ps();
 }
@@ -70,12 +70,12 @@ Picos run_allgatherv(Machine& m, const std::string& alg, const Layout& l, Failur
     const Comm& comm = node.world();
     const int me = comm.rank(), p = comm.size();
     std::vector<std::int64_t> send(l.counts[me]);
-    for (std::size_t i = 0; i < send.size(); ++i) send[i] = value(me, i);
+    for (std::size_t i = 0; i < send.size(); ++i) send[i] = stamp(me, i);
     Guarded<std::int64_t> recv(l.extent);
     allgatherv<std::int64_t>(comm, send, recv.span(), l.counts, l.displs, with(alg));
     for (int s = 0; s < p; ++s)
       for (std::size_t i = 0; i < l.counts[s]; ++i)
-        if (recv.get(l.displs[s] + i) != value(s, i)) return f.add(alg + " allgatherv wrong");
+        if (recv.get(l.displs[s] + i) != stamp(s, i)) return f.add(alg + " allgatherv wrong");
     if (!recv.canaries_intact()) f.add(alg + " allgatherv canary");
   }).time_ps();
 }
@@ -99,12 +99,12 @@ Picos run_alltoallv(Machine& m, const std::string& alg, unsigned seed, Failures&
     }
     std::vector<std::int64_t> send(se);
     for (int d = 0; d < p; ++d)
-      for (std::size_t i = 0; i < sc[d]; ++i) send[sd[d] + i] = value(me, i) * 97 + d;
+      for (std::size_t i = 0; i < sc[d]; ++i) send[sd[d] + i] = stamp(me, i) * 97 + d;
     Guarded<std::int64_t> recv(re);
     alltoallv<std::int64_t>(comm, send, sc, sd, recv.span(), rc, rd, with(alg));
     for (int s = 0; s < p; ++s)
       for (std::size_t i = 0; i < rc[s]; ++i)
-        if (recv.get(rd[s] + i) != value(s, i) * 97 + me) return f.add(alg + " alltoallv wrong");
+        if (recv.get(rd[s] + i) != stamp(s, i) * 97 + me) return f.add(alg + " alltoallv wrong");
     if (!recv.canaries_intact()) f.add(alg + " alltoallv canary");
   }).time_ps();
 }
@@ -112,7 +112,7 @@ Picos run_alltoallv(Machine& m, const std::string& alg, unsigned seed, Failures&
 TEST(VVariants, SweepEveryAlgorithm) {
   for (int p : {1, 2, 3, 4, 5, 7, 8, 12, 16, 17, 31, 33, 64}) {
     for (Port port : {Port::exchange, Port::duplex}) {
-      auto m = make_machine(p, test_model(port));
+      auto m = machine(p, model(port));
       for (unsigned seed : {0u, 5u}) {
         for (std::size_t max_count : {std::size_t(0), std::size_t(3), std::size_t(40)}) {
           const Layout l = layout(p, seed, max_count);
@@ -158,35 +158,27 @@ TEST(VVariants, SweepEveryAlgorithm) {
 }
 
 TEST(VVariants, CountsThatDisagreeAreAnErrorNamingTheNode) {
-  auto m = make_machine(4, test_model());
-  auto expect_error = [&](auto fn, const std::string& what) {
-    try {
-      m->run(fn);
-      FAIL() << "no error for " << what;
-    } catch (const RunError& e) {
-      EXPECT_NE(std::string(e.what()).find("node"), std::string::npos) << e.what();
-    }
-  };
+  auto m = machine(4);
   for (const char* alg : {"ring", "recursive_doubling", "gather_broadcast", "bruck"}) {
-    expect_error([&](Node& node) {
+    expect_error_naming_node(*m, [&](Node& node) {
       std::vector<std::size_t> counts{2, 2, 2, 2}, displs{0, 2, 4, 6};
       if (node.rank() == 1) counts[0] = 3;  // node 1 disagrees about block 0
       std::vector<int> send(counts[node.rank()]), recv(10);
       allgatherv<int>(node.world(), send, recv, counts, displs, with(alg));
     }, std::string("allgatherv ") + alg);
   }
-  expect_error([](Node& node) {
+  expect_error_naming_node(*m, [](Node& node) {
     std::vector<std::size_t> sc{1, 1, 1, 1}, rc{1, 1, 1, 1}, d{0, 1, 2, 3};
     if (node.rank() == 2) sc[3] = 2;  // sends 2 items where node 3 expects 1
     std::vector<int> send(5), recv(4);
     alltoallv<int>(node.world(), send, sc, std::vector<std::size_t>{0, 1, 2, 3}, recv, rc, d);
   }, "alltoallv");
-  expect_error([](Node& node) {
+  expect_error_naming_node(*m, [](Node& node) {
     std::vector<std::size_t> counts{1, 1, 1}, displs{0, 1, 2};
     std::vector<int> send(4), recv(1);
     scatterv<int>(node.world(), send, counts, displs, recv, 0);
   }, "scatterv with 3 counts on 4 ranks");
-  expect_error([](Node& node) {
+  expect_error_naming_node(*m, [](Node& node) {
     std::vector<std::size_t> counts{1, 1, 1, 1}, displs{0, 1, 2, 3};
     std::vector<int> send(1), recv(3);
     gatherv<int>(node.world(), send, recv, counts, displs, 0);
@@ -200,7 +192,7 @@ RC_GTEST_PROP(VVariantsProperty, MatchesTheReferenceOnAnyMachine, ()) {
   const std::size_t max_count = *rc::gen::inRange<std::size_t>(0, 50000 / p + 1);
   const int which = *rc::gen::inRange(0, 4);
   const Port port = *rc::gen::element(Port::exchange, Port::duplex, Port::half, Port::all);
-  auto m = make_machine(p, test_model(port));
+  auto m = machine(p, model(port));
   const Layout l = layout(p, seed, which == 2 ? max_count / p + 1 : max_count);
   const auto& table = algorithms(which == 0   ? Operation::scatterv
                                  : which == 1 ? Operation::gatherv
