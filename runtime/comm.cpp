@@ -23,7 +23,8 @@ constexpr std::size_t kMaxMessageBytes = std::size_t{1} << 36;  // 64 GiB
 constexpr Tag kCollectiveTagBase = Tag{1} << 40;
 constexpr int kCollectiveTagBits = 20;
 
-void check_abort(const NodeState& n) {
+void check_abort(NodeState& n) {
+  n.perturb();
   if (n.machine->abort.load(std::memory_order_acquire)) throw detail::RunAborted{};
 }
 

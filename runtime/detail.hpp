@@ -150,6 +150,10 @@ struct alignas(64) NodeState {
   std::vector<std::uint64_t> split_seq;       // per comm id: splits made
   std::chrono::steady_clock::time_point run_start;
   NodeLog log;
+  std::uint64_t perturb_state = 0;  // splitmix64 state of the schedule perturbation
+
+  // Schedule perturbation: a random pause before a runtime call (no-op when off).
+  void perturb();
 
   // Takes everything in `incoming` into `unexpected`; returns how many it took.
   std::size_t drain();
@@ -190,6 +194,7 @@ struct MachineImpl {
   std::mutex comm_mutex;
   std::uint32_t next_comm_id = 1;   // guarded by comm_mutex
   std::chrono::steady_clock::time_point run_start;
+  std::uint64_t runs = 0;              // runs started on this machine
 
   struct RealNetwork* real = nullptr;  // real time only
 

@@ -50,6 +50,23 @@ Picos NodeState::now_real() const {
   return to_picos(std::max(0.0, wall / machine->config.time_scale));
 }
 
+void NodeState::perturb() {
+  if (machine->config.perturb_seed == 0) return;
+  // splitmix64: small, fast and good enough to scatter pauses.
+  std::uint64_t z = (perturb_state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  if ((z & 3) == 0) return;                      // a quarter of the calls go straight on
+  if ((z & 3) == 1) {
+    std::this_thread::yield();
+    return;
+  }
+  const double fraction = static_cast<double>(z >> 11) / 9007199254740992.0;  // [0, 1)
+  std::this_thread::sleep_for(
+      std::chrono::duration<double>(fraction * machine->config.perturb_max_seconds));
+}
+
 std::size_t NodeState::drain() {
   Message* batch[32];
   std::size_t total = 0;
@@ -241,8 +258,11 @@ RunResult MachineImpl::run(const std::function<void(Node&)>& f) {
   fn = &f;
   run_start = std::chrono::steady_clock::now();
   running.store(p, std::memory_order_seq_cst);
+  ++runs;
   for (auto& n : nodes) {
     n->run_start = run_start;
+    n->perturb_state = config.perturb_seed ^ (std::uint64_t(n->rank) * 0xD1B54A32D192ED03ull) ^
+                       (runs * 0x8CB92BA72F3D8DD7ull);
     n->finished.store(false, std::memory_order_seq_cst);
   }
   for (auto& n : nodes) n->start.signal();

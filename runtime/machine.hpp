@@ -11,6 +11,7 @@
 // and what it waited for; every node is released and the machine is ready for the next run.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -43,6 +44,12 @@ struct MachineConfig {
   bool allow_self_messages = false;
   // A run in which no node makes progress for this long is ended with a report.
   double watchdog_seconds = 300.0;
+  // Schedule perturbation (testing): when not 0, every node thread pauses for a random
+  // short time (up to perturb_max_seconds, or a yield) before each runtime call, drawn
+  // from a generator seeded with (perturb_seed, rank, run). Replaying a seed replays the
+  // choices; virtual times are unaffected by construction.
+  std::uint64_t perturb_seed = 0;
+  double perturb_max_seconds = 50e-6;
 };
 
 // A node as the SPMD function sees it.

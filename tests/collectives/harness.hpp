@@ -9,6 +9,8 @@
 //   m->run([&](vmc::Node& node) { ...; EXPECT_TRUE(out.canaries_intact()); });
 #pragma once
 
+#include <cstdlib>
+
 #include <gtest/gtest.h>
 
 #include <array>
@@ -78,10 +80,20 @@ inline Options with(const std::string& algorithm) {
 }
 
 // The node counts a sweep visits: 1..33 and 48, 63, 64.
+// VMC_FULL_SWEEP=1 widens the sweeps: every p in 1..64 and every root up to p = 24 (about
+// four times the default run; see the README).
+inline bool full_sweep() {
+  const char* env = std::getenv("VMC_FULL_SWEEP");
+  return env != nullptr && env[0] != '\0' && env[0] != '0';
+}
+
 inline std::vector<int> sweep_sizes() {
   std::vector<int> ps;
-  for (int p = 1; p <= 33; ++p) ps.push_back(p);
-  for (int p : {48, 63, 64}) ps.push_back(p);
+  const int last = full_sweep() ? 64 : 33;
+  for (int p = 1; p <= last; ++p) ps.push_back(p);
+  if (!full_sweep()) {
+    for (int p : {48, 63, 64}) ps.push_back(p);
+  }
   return ps;
 }
 
@@ -100,7 +112,7 @@ inline std::vector<std::size_t> sweep_lengths(int p) {
 // Roots a sweep visits: every root for p <= 12, else 0, 1, p/2, p-1.
 inline std::vector<int> sweep_roots(int p) {
   std::vector<int> roots;
-  if (p <= 12) {
+  if (p <= (full_sweep() ? 24 : 12)) {
     for (int r = 0; r < p; ++r) roots.push_back(r);
   } else {
     roots = {0, 1, p / 2, p - 1};
