@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "collectives/dispatch.hpp"
+#include "collectives/simulated_cost.hpp"
 #include "collectives/tables.hpp"
 #include "runtime/errors.hpp"
 
@@ -141,7 +142,8 @@ const Algorithm& select_algorithm(Operation op, const CostQuery& q) {
   Picos best_cost = 0;
   for (const Algorithm& a : table) {
     if (!a.applicable(q)) continue;
-    Picos c = a.cost(q);
+    // Where links are shared or routes have several hops, run the code and take its time.
+    Picos c = simulated_cost(op, a, q).value_or(a.cost(q));
     if (best == nullptr || c < best_cost) {
       best = &a;
       best_cost = c;

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "collectives/registry.hpp"
+#include "collectives/simulated_cost.hpp"
 #include "tools/commands.hpp"
 #include "tools/model_options.hpp"
 
@@ -50,6 +51,7 @@ void explain(const ExplainOptions& o) {
     nlohmann::json row{{"algorithm", a.name}, {"applicable", a.applicable(q)}};
     if (a.applicable(q)) {
       row["predicted_s"] = to_seconds(a.cost(q));
+      if (auto simulated = simulated_cost(op, a, q)) row["simulated_s"] = to_seconds(*simulated);
       if (a.detail != nullptr) row["detail"] = a.detail(q);
     } else {
       row["requires"] = a.requirements;
@@ -70,11 +72,25 @@ void explain(const ExplainOptions& o) {
               format_duration(q.model.alpha).c_str(), format_duration(q.model.beta).c_str(),
               format_duration(q.model.gamma).c_str(), to_string(q.model.port).c_str(),
               to_string(q.model.routing).c_str(), to_string(q.model.contention).c_str());
+  const bool simulated = selection_simulates(q);
+  if (simulated) {
+    std::printf("Selection runs each algorithm in virtual time on this machine and takes the\n"
+                "least simulated time. The formula column is the closed-form cost: equal to\n"
+                "the simulation where no link or port is contended, a lower bound otherwise.\n\n");
+    std::printf("   %-28s %14s %14s\n", "algorithm", "formula", "simulated");
+  } else {
+    std::printf("   %-28s %14s\n", "algorithm", "predicted");
+  }
   for (const auto& row : rows) {
     const std::string name = row["algorithm"];
     if (row["applicable"]) {
       std::printf("%s %-28s %14s", row["chosen"] ? "=>" : "  ", name.c_str(),
                   format_duration(row["predicted_s"].get<double>()).c_str());
+      if (simulated) {
+        std::printf(" %14s", row.contains("simulated_s")
+                                 ? format_duration(row["simulated_s"].get<double>()).c_str()
+                                 : "(too large)");
+      }
       if (row.contains("detail")) std::printf("   %s", row["detail"].get<std::string>().c_str());
       std::printf("\n");
     } else {
@@ -82,7 +98,10 @@ void explain(const ExplainOptions& o) {
                   row["requires"].get<std::string>().c_str());
     }
   }
-  if (winner != nullptr) std::printf("\nchosen: %s (least predicted time)\n", winner->name.c_str());
+  if (winner != nullptr) {
+    std::printf("\nchosen: %s (least %s time)\n", winner->name.c_str(),
+                simulated ? "simulated" : "predicted");
+  }
 }
 
 }  // namespace

@@ -1,0 +1,197 @@
+#include "collectives/simulated_cost.hpp"
+
+#include <map>
+#include <mutex>
+#include <numeric>
+#include <vector>
+
+#include "collectives/collectives.hpp"
+#include "runtime/machine.hpp"
+
+namespace vmc {
+namespace {
+
+// Set on the threads of a simulation run, so nothing inside it simulates again.
+thread_local bool inside_simulation = false;
+
+constexpr std::size_t kMaxBytes = std::size_t{1} << 28;
+constexpr int kMaxSimulatedNodes = 4096;
+
+bool is_v(Operation op) {
+  return op == Operation::scatterv || op == Operation::gatherv ||
+         op == Operation::allgatherv || op == Operation::alltoallv;
+}
+
+// Items one node holds in its send and receive buffers for this operation.
+std::pair<std::size_t, std::size_t> buffer_items(Operation op, std::size_t n, std::size_t total,
+                                                 int p) {
+  const std::size_t np = n * static_cast<std::size_t>(p);
+  switch (op) {
+    case Operation::broadcast: return {0, n};
+    case Operation::reduce:
+    case Operation::allreduce:
+    case Operation::scan:
+    case Operation::exscan: return {n, n};
+    case Operation::allgather:
+    case Operation::gather: return {n, np};
+    case Operation::reduce_scatter: return {np, n};
+    case Operation::scatter: return {np, n};
+    case Operation::alltoall: return {np, np};
+    case Operation::barrier: return {0, 0};
+    case Operation::scatterv: return {total, n};
+    case Operation::gatherv:
+    case Operation::allgatherv: return {n, total};
+    case Operation::alltoallv: return {total, total};
+  }
+  return {0, 0};
+}
+
+// One node's call of the operation with the algorithm forced.
+void call(Operation op, const Comm& c, std::vector<char>& send, std::vector<char>& recv,
+          std::size_t n, std::size_t item, const Op& o, int root, const Options& opt,
+          const std::vector<std::size_t>& counts, const std::vector<std::size_t>& displs) {
+  const std::size_t s = send.size() / (item ? item : 1), r = recv.size() / (item ? item : 1);
+  const std::size_t mine = counts.empty() ? n : counts[c.rank()];
+  switch (op) {
+    case Operation::broadcast: detail::broadcast_bytes(c, recv.data(), n, item, root, opt); break;
+    case Operation::reduce:
+      detail::reduce_bytes(c, send.data(), s, recv.data(), r, item, o, root, opt);
+      break;
+    case Operation::allreduce:
+      detail::allreduce_bytes(c, send.data(), s, recv.data(), r, item, o, opt);
+      break;
+    case Operation::scan:
+    case Operation::exscan:
+      detail::scan_bytes(op, c, send.data(), s, recv.data(), r, item, o, opt);
+      break;
+    case Operation::allgather:
+      detail::allgather_bytes(c, send.data(), s, recv.data(), r, item, opt);
+      break;
+    case Operation::gather:
+      detail::gather_bytes(c, send.data(), s, recv.data(), r, item, root, false, opt);
+      break;
+    case Operation::reduce_scatter: {
+      const std::vector<std::size_t> equal(c.size(), n);
+      detail::reduce_scatter_bytes(c, send.data(), s, recv.data(), r, item, equal, o, opt);
+      break;
+    }
+    case Operation::scatter:
+      detail::scatter_bytes(c, send.data(), s, recv.data(), r, item, root, false, opt);
+      break;
+    case Operation::alltoall:
+      detail::alltoall_bytes(c, send.data(), s, recv.data(), r, item, opt);
+      break;
+    case Operation::barrier: barrier(c, opt); break;
+    case Operation::scatterv:
+      detail::scatterv_bytes(c, send.data(), s, counts, displs, recv.data(), mine, item, root,
+                             opt);
+      break;
+    case Operation::gatherv:
+      detail::gatherv_bytes(c, send.data(), mine, recv.data(), r, counts, displs, item, root, opt);
+      break;
+    case Operation::allgatherv:
+      detail::allgatherv_bytes(c, send.data(), mine, recv.data(), r, item, counts, displs, opt);
+      break;
+    case Operation::alltoallv: {
+      // Every node sends counts[j] items to node j and receives as much back: a symmetric
+      // exchange whose sizes follow the query's counts.
+      detail::alltoallv_bytes(c, send.data(), s, counts, displs, recv.data(), r, counts, displs,
+                              item, opt);
+      break;
+    }
+  }
+}
+
+struct SimulationCache {
+  std::mutex run_mutex;    // one simulation at a time
+  std::mutex map_mutex;
+  std::map<std::string, std::optional<Picos>> results;
+};
+
+SimulationCache& cache() {
+  static SimulationCache c;
+  return c;
+}
+
+std::string key_of(Operation op, const Algorithm& a, const CostQuery& q) {
+  std::string k = to_string(op) + '|' + a.name + '|' + q.topology->spec() + '|' +
+                  std::to_string(q.p) + '|' + std::to_string(q.n) + '|' + std::to_string(q.root) +
+                  '|' + std::to_string(q.item_size) + (q.commutative ? "c" : "n") + '|' +
+                  std::to_string(q.units.alpha) + ',' + std::to_string(q.units.beta) + ',' +
+                  std::to_string(q.units.gamma) + ',' + std::to_string(q.units.short_alpha) + ',' +
+                  std::to_string(q.units.short_max_items) + '|' + to_string(q.model.port) +
+                  to_string(q.model.routing) + to_string(q.model.contention) + '|' +
+                  std::to_string(q.options.segment_items) + '|';
+  for (int s : q.options.strategy) k += char('0' + s);
+  k += '|';
+  for (std::size_t c : q.counts) k += std::to_string(c) + ',';
+  return k;
+}
+
+std::optional<Picos> run_simulation(Operation op, const Algorithm& a, const CostQuery& q) {
+  const int p = q.p;
+  std::vector<std::size_t> counts, displs;
+  if (is_v(op)) {
+    counts = q.counts.empty() ? std::vector<std::size_t>(p, q.n) : q.counts;
+    if (static_cast<int>(counts.size()) != p) return std::nullopt;
+    displs.resize(p);
+    std::exclusive_scan(counts.begin(), counts.end(), displs.begin(), std::size_t{0});
+  }
+  const std::size_t total = std::accumulate(counts.begin(), counts.end(), std::size_t{0});
+  const auto [send_items, recv_items] = buffer_items(op, q.n, total, p);
+  const double bytes = (static_cast<double>(send_items) + static_cast<double>(recv_items)) *
+                       static_cast<double>(q.item_size) * p;
+  if (bytes > static_cast<double>(kMaxBytes)) return std::nullopt;
+
+  Options options = q.options;
+  options.algorithm = a.name;
+  const Op op_ = Op("simulated", q.commutative, q.item_size,
+                    [](const void*, const void*, void*, std::size_t) {});
+  Machine m({.topology = parse_topology(q.topology->spec()), .model = q.model, .trace = false});
+  try {
+    RunResult r = m.run([&](Node& node) {
+      inside_simulation = true;
+      const Comm& c = node.world();
+      const bool root = c.rank() == q.root;
+      const bool rooted_send = op == Operation::scatter || op == Operation::scatterv;
+      const bool rooted_recv = op == Operation::gather || op == Operation::gatherv ||
+                               op == Operation::reduce;
+      std::vector<char> send((rooted_send && !root ? 0 : send_items) * q.item_size);
+      std::vector<char> recv((rooted_recv && !root ? 0 : recv_items) * q.item_size);
+      call(op, c, send, recv, q.n, q.item_size, op_, q.root, options, counts, displs);
+    });
+    return r.time_ps();
+  } catch (const std::exception&) {
+    return std::nullopt;  // the algorithm refused these sizes: selection uses its formula
+  }
+}
+
+}  // namespace
+
+bool selection_simulates(const CostQuery& q) {
+  return q.topology != nullptr && !inside_simulation && q.p <= kMaxSimulatedNodes;
+}
+
+std::optional<Picos> simulated_cost(Operation op, const Algorithm& a, const CostQuery& q) {
+  if (!selection_simulates(q)) return std::nullopt;
+  const std::string key = key_of(op, a, q);
+  SimulationCache& c = cache();
+  {
+    std::lock_guard lock(c.map_mutex);
+    auto it = c.results.find(key);
+    if (it != c.results.end()) return it->second;
+  }
+  std::lock_guard run_lock(c.run_mutex);
+  {
+    std::lock_guard lock(c.map_mutex);
+    auto it = c.results.find(key);
+    if (it != c.results.end()) return it->second;  // another thread made it meanwhile
+  }
+  std::optional<Picos> t = run_simulation(op, a, q);
+  std::lock_guard lock(c.map_mutex);
+  if (c.results.size() > 100000) c.results.clear();
+  c.results.emplace(key, t);
+  return t;
+}
+
+}  // namespace vmc

@@ -1,0 +1,27 @@
+// Predicting an algorithm's time by running it: the code as written, on a private machine
+// with the caller's topology and model, in virtual time, on data of the right sizes.
+//
+// The closed-form costs in the registry are exact where an algorithm's messages never share
+// a link or a port beyond what the formula counts, and estimates or lower bounds elsewhere
+// (each algorithm's file says which): on a mesh, under store-and-forward, with rings laid
+// over a hypercube, with folded non-power-of-two steps under the exchange port. The
+// simulation is exact by construction, so automatic selection uses it whenever the run is
+// small enough to make cheaply, and the formulas otherwise; the choice is cached per
+// operation, p, n and machine (004 §15.1).
+#pragma once
+
+#include <optional>
+
+#include "collectives/registry.hpp"
+
+namespace vmc {
+
+// Whether selection simulates (a topology is known, p <= 4096, not inside a simulation).
+bool selection_simulates(const CostQuery& q);
+
+// The algorithm's virtual time for q, from a run on a private machine; empty when the run
+// would be too large (over 2^28 bytes of buffers or 4096 nodes), when it is requested
+// from inside such a run, or when the run fails. Results are cached.
+std::optional<Picos> simulated_cost(Operation op, const Algorithm& a, const CostQuery& q);
+
+}  // namespace vmc

@@ -1,0 +1,127 @@
+// Automatic selection: the chosen algorithm is never beaten, by formula where the formulas are
+// exact (direct routing) and by measured virtual time where links are shared (wormhole on a
+// mesh, store-and-forward), and 000's optimal hybrid is never beaten in predicted time.
+#include <gtest/gtest.h>
+
+#include "collectives/hybrid/hybrid.hpp"
+#include "collectives/simulated_cost.hpp"
+#include "tests/collectives/harness.hpp"
+#include "tools/runner.hpp"
+
+namespace vmc::testing {
+namespace {
+
+// Runs op with every applicable algorithm and with auto; auto must take the least time.
+void expect_auto_never_beaten(const std::string& topology, const Model& model, Operation op,
+                              std::size_t n) {
+  Machine m({.topology = parse_topology(topology), .model = model, .trace = false});
+  Picos best = -1;
+  std::string best_name;
+  for (const Algorithm& a : algorithms(op)) {
+    cli::RunSpec spec{.op = op, .algorithm = a.name, .n = n, .type = "float", .check = true};
+    CostQuery q;  // what auto sees: no strategy, so the given-S hybrid is not a candidate
+    q.p = m.size();
+    q.n = n;
+    if (!a.applicable(q)) continue;
+    cli::RunOutcome out = cli::run_collective(m, spec);
+    ASSERT_TRUE(*out.correct) << a.name;
+    if (best < 0 || out.result.time_ps() < best) {
+      best = out.result.time_ps();
+      best_name = a.name;
+    }
+  }
+  cli::RunOutcome chosen =
+      cli::run_collective(m, cli::RunSpec{.op = op, .n = n, .type = "float", .check = true});
+  EXPECT_TRUE(*chosen.correct);
+  EXPECT_EQ(chosen.result.time_ps(), best)
+      << to_string(op) << " on " << topology << " n=" << n << ": auto chose " << chosen.algorithm
+      << ", " << best_name << " is faster";
+}
+
+TEST(Selection, AutoIsNeverBeatenOnSharedLinks) {
+  const Model wormhole{.alpha = 525e-6, .beta = 2e-6, .gamma = 0.35e-6};
+  const Model saf{.alpha = 50e-6, .beta = 1e-6, .gamma = 0.1e-6, .port = Port::duplex,
+                  .routing = Routing::store_and_forward};
+  for (const std::string& topology : {std::string("mesh:8x8"), std::string("ring:12"),
+                                      std::string("torus:4x5"), std::string("tree:16")}) {
+    for (Operation op : {Operation::allreduce, Operation::broadcast, Operation::allgather,
+                         Operation::alltoall}) {
+      for (std::size_t n : {16, 4096}) {
+        expect_auto_never_beaten(topology, wormhole, op, n);
+        expect_auto_never_beaten(topology, saf, op, n);
+      }
+    }
+  }
+}
+
+TEST(Selection, AutoIsNeverBeatenUnderDirectRouting) {
+  const Model direct{.alpha = 100e-6, .beta = 1e-6, .gamma = 0.5e-6, .routing = Routing::direct};
+  for (int p : {5, 8, 13}) {
+    for (Operation op : all_operations()) {
+      for (std::size_t n : {1, 1000}) {
+        expect_auto_never_beaten("full:" + std::to_string(p), direct, op, n);
+      }
+    }
+  }
+}
+
+TEST(Selection, SimulatedCostIsTheMeasuredTime) {
+  auto mesh = parse_topology("mesh:4x4");
+  const Model model{.alpha = 10e-6, .beta = 1e-6, .gamma = 0.1e-6};
+  Machine m({.topology = mesh, .model = model, .trace = false});
+  for (const Algorithm& a : algorithms(Operation::allreduce)) {
+    CostQuery q;
+    q.topology = mesh.get();
+    q.model = model;
+    q.units = CostUnits(model);
+    q.p = 16;
+    q.n = 100;
+    q.item_size = sizeof(float);
+    if (!a.applicable(q)) continue;
+    std::optional<Picos> simulated = simulated_cost(Operation::allreduce, a, q);
+    ASSERT_TRUE(simulated.has_value()) << a.name;
+    cli::RunOutcome out = cli::run_collective(
+        m, cli::RunSpec{.op = Operation::allreduce, .algorithm = a.name, .n = 100, .type = "float"});
+    EXPECT_EQ(*simulated, out.result.time_ps()) << a.name;
+    EXPECT_GE(*simulated, a.cost(q)) << a.name << ": the formula is a lower bound on a mesh";
+  }
+  CostQuery none;
+  EXPECT_FALSE(selection_simulates(none));  // no topology: formulas only
+}
+
+// 000 §4: the optimal hybrid is never beaten by any other registered allreduce in predicted
+// time, on a grid of cube sizes, lengths and machines.
+TEST(Selection, OptimalHybridIsNeverBeatenInPredictedTime) {
+  int checked = 0;
+  for (int d = 1; d <= 8; ++d) {
+    const int p = 1 << d;
+    for (double alpha : {1e-6, 75e-6, 525e-6, 5e-3}) {
+      for (double beta : {0.1e-6, 2e-6, 10e-6}) {
+        for (double gamma : {0.0, 0.35e-6, 2e-6}) {
+          for (Port port : {Port::exchange, Port::duplex}) {
+            for (std::size_t n : {std::size_t(p), std::size_t(16 * p), std::size_t(1024 * p)}) {
+              CostQuery q;
+              q.p = p;
+              q.n = n;
+              q.model = Model{.alpha = alpha, .beta = beta, .gamma = gamma, .port = port};
+              q.units = CostUnits(q.model);
+              const Picos hybrid = find_algorithm(Operation::allreduce, "hybrid_optimal")->cost(q);
+              for (const Algorithm& a : algorithms(Operation::allreduce)) {
+                if (!a.applicable(q)) continue;
+                EXPECT_LE(hybrid, a.cost(q))
+                    << a.name << " beats hybrid_optimal: p " << p << " n " << n << " alpha "
+                    << alpha << " beta " << beta << " gamma " << gamma << " port "
+                    << to_string(port);
+              }
+              ++checked;
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(checked, 8 * 4 * 3 * 3 * 2 * 3);
+}
+
+}  // namespace
+}  // namespace vmc::testing
