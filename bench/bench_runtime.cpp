@@ -142,7 +142,10 @@ class RatioReporter : public benchmark::ConsoleReporter {
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& r : runs) {
       auto it = r.counters.find("per_hop");
-      if (it != r.counters.end() && r.run_type == Run::RT_Iteration) {
+      // A single run, or the median of repetitions (--benchmark_repetitions=N).
+      const bool usable = r.run_type == Run::RT_Iteration ||
+                          (r.run_type == Run::RT_Aggregate && r.aggregate_name == "median");
+      if (it != r.counters.end() && usable) {
         std::string name = r.benchmark_name();
         per_hop[name.substr(0, name.find('/'))] = it->second.value;
       }

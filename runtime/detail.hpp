@@ -136,7 +136,11 @@ struct alignas(64) NodeState {
   // Mailbox: any thread enqueues, only the owner dequeues.
   moodycamel::ConcurrentQueue<Message*> incoming;
   std::unordered_map<MatchKey, MessageFifo, MatchKeyHash> unexpected;
-  moodycamel::LightweightSemaphore wake{0, 64};
+  // A blocked node spins up to 1000 times (a few microseconds) before it sleeps in the
+  // kernel: a hand-off between two busy nodes then costs about 3 us instead of a 25-35 us
+  // wake-up of a halted core, while 1024 waiting nodes on 2 cores still mostly sleep
+  // (bench/bench_runtime.cpp measured 64, 1000 and 10000: 10000 starves a ring of 64).
+  moodycamel::LightweightSemaphore wake{0, 1000};
   moodycamel::LightweightSemaphore start{0, 64};
 
   // Deadlock detection: 0 when running, activity stamp + 1 while blocked.
