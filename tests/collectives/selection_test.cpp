@@ -89,6 +89,36 @@ TEST(Selection, SimulatedCostIsTheMeasuredTime) {
   EXPECT_FALSE(selection_simulates(none));  // no topology: formulas only
 }
 
+// Where links are shared the formulas are lower bounds: the contention-free time of the same
+// messages. Every algorithm of every operation, on a mesh and a tree with wormhole routing.
+TEST(Selection, FormulasAreLowerBoundsOnSharedLinks) {
+  for (Port port : {Port::duplex, Port::exchange}) {
+    const Model model{.alpha = 20e-6, .beta = 0.5e-6, .gamma = 0.1e-6, .port = port};
+    for (const std::string& topology : {std::string("mesh:4x4"), std::string("tree:8")}) {
+      Machine m({.topology = parse_topology(topology), .model = model, .trace = false});
+      for (Operation op : all_operations()) {
+        for (const Algorithm& a : algorithms(op)) {
+          for (std::size_t n : {1, 64}) {
+            cli::RunSpec spec{.op = op, .algorithm = a.name, .n = n, .root = 1, .type = "float",
+                              .strategy = test_strategy(a.name, m.size()), .check = true};
+            CostQuery q;
+            q.p = m.size();
+            q.n = n;
+            q.root = 1;
+            q.options.strategy = spec.strategy;
+            if (!a.applicable(q)) continue;
+            cli::RunOutcome out = cli::run_collective(m, spec);
+            EXPECT_TRUE(*out.correct) << to_string(op) << " " << a.name;
+            EXPECT_GE(out.result.time_ps(), out.predicted)
+                << to_string(op) << " " << a.name << " on " << topology << " n=" << n << " port "
+                << to_string(port);
+          }
+        }
+      }
+    }
+  }
+}
+
 // 000 §4: the optimal hybrid is never beaten by any other registered allreduce in predicted
 // time, on a grid of cube sizes, lengths and machines.
 TEST(Selection, OptimalHybridIsNeverBeatenInPredictedTime) {
