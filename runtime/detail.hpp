@@ -182,6 +182,10 @@ struct MachineImpl {
   std::shared_ptr<const Topology> topology;
   CostUnits units;
   int p = 0;
+  // Whether messages hold links: not under direct routing, and not on a fully connected
+  // network, where every pair has links of its own that no other message can want (the
+  // times are the same; full:P just has P(P-1) links to keep no state for).
+  bool uses_links = false;
   std::vector<std::unique_ptr<NodeState>> nodes;
   std::vector<std::thread> threads;
 

@@ -141,6 +141,7 @@ MachineImpl::MachineImpl(MachineConfig cfg) : config(std::move(cfg)) {
                      std::to_string(config.time_scale) + ")");
   }
   units = CostUnits(config.model);
+  uses_links = config.model.routing != Routing::direct && topology->family() != "full";
   nodes.reserve(p);
   for (int r = 0; r < p; ++r) {
     auto n = std::make_unique<NodeState>();
@@ -333,7 +334,7 @@ RunResult MachineImpl::run(const std::function<void(Node&)>& f) {
     t.nodes = p;
     s.critical_startups = -1;
     s.node_time.resize(p);
-    if (config.model.routing != Routing::direct) s.link_busy.assign(topology->link_count(), 0);
+    if (uses_links) s.link_busy.assign(topology->link_count(), 0);
     for (int r = 0; r < p; ++r) {
       NodeLog& log = nodes[r]->log;
       s.node_time[r] = log.finish;

@@ -30,9 +30,7 @@ RealNetwork* make_real_network(const MachineImpl& m) {
   net->port_count.assign(m.p, 0);
   net->out_busy.assign(m.p, 0);
   net->in_busy.assign(m.p, 0);
-  if (m.config.model.routing != Routing::direct) {
-    net->link_users.assign(m.topology->link_count(), 0);
-  }
+  if (m.uses_links) net->link_users.assign(m.topology->link_count(), 0);
   return net;
 }
 
@@ -100,7 +98,7 @@ void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* raw) {
   const Model& model = m.config.model;
   const bool exclusive = model.contention == Contention::exclusive;
   std::vector<LinkId> route;
-  if (model.routing != Routing::direct) m.topology->route(src.rank, dst, route);
+  if (m.uses_links) m.topology->route(src.rank, dst, route);
   const bool saf = model.routing == Routing::store_and_forward && !route.empty();
   const std::size_t hops = saf ? route.size() : 1;
 

@@ -101,8 +101,8 @@ class Simulator {
     port_count_.assign(p_, 0);
     out_busy_.assign(p_, 0);
     in_busy_.assign(p_, 0);
-    // Per-link state only where links are used (full:P has P(P-1) of them).
-    const int links = model_.routing == Routing::direct ? 0 : m_.topology->link_count();
+    // Per-link state only where links are used (see MachineImpl::uses_links).
+    const int links = m_.uses_links ? m_.topology->link_count() : 0;
     link_busy_.assign(links, 0);
     if (shared()) link_users_.assign(links, {});
     stats_.link_busy.assign(links, 0);
@@ -192,7 +192,7 @@ class Simulator {
     x.state = MsgState::pending;
     x.request = x.first_request = t;
     x.crit = crit + (self(x) ? 0 : 1);
-    if (!self(x) && model_.routing != Routing::direct) m_.topology->route(x.src, x.dst, x.route);
+    if (!self(x) && m_.uses_links) m_.topology->route(x.src, x.dst, x.route);
     pending_.insert({t, x.src, x.index});
   }
 

@@ -25,7 +25,8 @@ struct MessageEvent {
   Picos start = 0;             // every port and link it needs was held
   Picos end = 0;               // the receiver has the data
   Picos waited = 0;            // time spent waiting for ports and links
-  std::vector<LinkId> links;   // directed links held (the route)
+  std::vector<LinkId> links;   // directed links held (the route; empty where links are
+                               // not modelled: direct routing, full:P)
 };
 
 struct CombineEvent {
@@ -45,7 +46,8 @@ struct Stats {
   int critical_startups = 0;         // message startups on the path to the last node to finish
                                      // (virtual clock; -1 under the real clock: not measured)
   std::vector<Picos> link_busy;      // per directed link: time it carried a message
-                                     // (empty under direct routing: no links are used)
+                                     // (empty under direct routing and on full:P, where
+                                     // no two messages can want one link)
   int max_link_waiters = 0;          // most messages waiting at once for one link
   Picos token_wait = 0;              // total time messages waited for ports and links
 };
