@@ -82,11 +82,7 @@ const Algorithm* find_algorithm(Operation op, std::string_view name) {
   return nullptr;
 }
 
-namespace {
-
-// 004 §15.1: the choice for (operation, p, n) is made once and remembered. The key holds
-// everything a cost or applicability function reads.
-std::string selection_key(Operation op, const CostQuery& q) {
+std::string query_key(Operation op, const CostQuery& q) {
   std::string key = to_string(op) + '|' + std::to_string(q.p) + '|' + std::to_string(q.n) + '|' +
                     std::to_string(q.root) + '|' + std::to_string(q.item_size) + '|' +
                     (q.commutative ? 'c' : 'n') + (q.in_place ? 'i' : 'o') + '|' +
@@ -103,6 +99,9 @@ std::string selection_key(Operation op, const CostQuery& q) {
   return key;
 }
 
+namespace {
+
+// 004 §15.1: the choice for (operation, p, n) is made once and remembered.
 struct SelectionCache {
   std::mutex mutex;
   std::unordered_map<std::string, const Algorithm*> chosen;
@@ -131,7 +130,7 @@ const Algorithm& select_algorithm(Operation op, const CostQuery& q) {
     }
     return *a;
   }
-  const std::string key = selection_key(op, q);
+  const std::string key = query_key(op, q);
   SelectionCache& cache = selection_cache();
   {
     std::lock_guard lock(cache.mutex);
@@ -159,19 +158,26 @@ const Algorithm& select_algorithm(Operation op, const CostQuery& q) {
   return *best;
 }
 
-CostQuery make_query(const Comm& comm, std::size_t n, int root, std::size_t item_size,
-                     const Op* op, bool in_place, const Options& options) {
+CostQuery make_query(const Topology& topology, const Model& model, int p, std::size_t n,
+                     int root, std::size_t item_size, bool commutative, const Options& options) {
   CostQuery q;
-  q.topology = &comm.topology();
-  q.model = comm.model();
-  q.units = comm.units();
-  q.p = comm.size();
+  q.topology = &topology;
+  q.model = model;
+  q.units = CostUnits(model);
+  q.p = p;
   q.n = n;
   q.root = root;
   q.item_size = item_size;
-  q.commutative = op == nullptr || op->commutative();
-  q.in_place = in_place;
+  q.commutative = commutative;
   q.options = options;
+  return q;
+}
+
+CostQuery make_query(const Comm& comm, std::size_t n, int root, std::size_t item_size,
+                     const Op* op, bool in_place, const Options& options) {
+  CostQuery q = make_query(comm.topology(), comm.model(), comm.size(), n, root, item_size,
+                           op == nullptr || op->commutative(), options);
+  q.in_place = in_place;
   return q;
 }
 

@@ -78,6 +78,14 @@ struct Algorithm {
   std::string (*detail)(const CostQuery&) = nullptr;
 };
 
+// Builds the query for p nodes of `topology` under `model` (units derived from the model).
+CostQuery make_query(const Topology& topology, const Model& model, int p, std::size_t n,
+                     int root, std::size_t item_size, bool commutative, const Options& options);
+
+// A text holding everything a cost or applicability function reads from q: the key under
+// which selection and simulation results are remembered.
+std::string query_key(Operation op, const CostQuery& q);
+
 // The table of one operation.
 const std::vector<Algorithm>& algorithms(Operation op);
 const Algorithm* find_algorithm(Operation op, std::string_view name);

@@ -113,21 +113,6 @@ SimulationCache& cache() {
   return c;
 }
 
-std::string key_of(Operation op, const Algorithm& a, const CostQuery& q) {
-  std::string k = to_string(op) + '|' + a.name + '|' + q.topology->spec() + '|' +
-                  std::to_string(q.p) + '|' + std::to_string(q.n) + '|' + std::to_string(q.root) +
-                  '|' + std::to_string(q.item_size) + (q.commutative ? "c" : "n") + '|' +
-                  std::to_string(q.units.alpha) + ',' + std::to_string(q.units.beta) + ',' +
-                  std::to_string(q.units.gamma) + ',' + std::to_string(q.units.short_alpha) + ',' +
-                  std::to_string(q.units.short_max_items) + '|' + to_string(q.model.port) +
-                  to_string(q.model.routing) + to_string(q.model.contention) + '|' +
-                  std::to_string(q.options.segment_items) + '|';
-  for (int s : q.options.strategy) k += char('0' + s);
-  k += '|';
-  for (std::size_t c : q.counts) k += std::to_string(c) + ',';
-  return k;
-}
-
 std::optional<Picos> run_simulation(Operation op, const Algorithm& a, const CostQuery& q) {
   const int p = q.p;
   std::vector<std::size_t> counts, displs;
@@ -174,7 +159,7 @@ bool selection_simulates(const CostQuery& q) {
 
 std::optional<Picos> simulated_cost(Operation op, const Algorithm& a, const CostQuery& q) {
   if (!selection_simulates(q)) return std::nullopt;
-  const std::string key = key_of(op, a, q);
+  const std::string key = query_key(op, q) + '|' + a.name;
   SimulationCache& c = cache();
   {
     std::lock_guard lock(c.map_mutex);

@@ -78,44 +78,6 @@ void check_send_size(const Comm& c, const std::string& call, std::size_t bytes,
 
 }  // namespace
 
-void Comm::send_raw(const void* data, std::size_t bytes, std::size_t items, int dest,
-                    Tag tag) const {
-  check_peer(*this, "send", "to", dest, tag);
-  check_send_size(*this, describe_call("send", "to", dest, tag), bytes, items);
-  check_abort(*node_);
-  detail::MachineImpl& m = *node_->machine;
-  const int dst = group_->world[dest];
-  if (dst == node_->rank && !m.config.allow_self_messages) {
-    fail(*this, describe_call("send", "to", dest, tag),
-         "a node may not send to itself (copy locally, or set allow_self_messages)");
-  }
-  auto* msg = new Message;
-  msg->comm = group_->id;
-  msg->src = node_->rank;
-  msg->tag = tag;
-  msg->items = items;
-  msg->bytes = bytes;
-  msg->send_index = node_->sends++;
-  if (bytes > 0) {
-    msg->payload.reset(new std::byte[bytes]);
-    std::memcpy(msg->payload.get(), data, bytes);
-  }
-  if (m.config.clock == Clock::virtual_time || dst == node_->rank) {
-    if (m.config.clock == Clock::virtual_time) {
-      node_->log.sends.push_back({dst, items, bytes, tag, group_->id});
-      OpRecord op;
-      op.kind = OpRecord::Kind::send;
-      op.send_index = msg->send_index;
-      node_->log.ops.push_back(op);
-    }
-    NodeState& target = *m.nodes[dst];
-    target.incoming.enqueue(msg);
-    m.wake(target);
-  } else {
-    detail::real_transfer(m, *node_, dst, msg);
-  }
-}
-
 namespace {
 
 std::size_t deliver(const Comm& c, const char* op, int source, Tag tag, Message* msg, void* data,
@@ -138,21 +100,72 @@ std::size_t deliver(const Comm& c, const char* op, int source, Tag tag, Message*
 
 }  // namespace
 
-std::size_t Comm::recv_raw(void* data, std::size_t capacity_bytes, std::size_t item_size,
-                           int source, Tag tag) const {
-  check_peer(*this, "recv", "from", source, tag);
+std::uint64_t Comm::post(const void* data, std::size_t bytes, std::size_t items, int dest, Tag tag,
+                         const char* op) const {
+  check_peer(*this, op, "to", dest, tag);
+  check_send_size(*this, describe_call(op, "to", dest, tag), bytes, items);
+  check_abort(*node_);
+  detail::MachineImpl& m = *node_->machine;
+  const int dst = group_->world[dest];
+  if (dst == node_->rank && !m.config.allow_self_messages) {
+    fail(*this, describe_call(op, "to", dest, tag),
+         "a node may not send to itself (copy locally, or set allow_self_messages)");
+  }
+  auto* msg = new Message;
+  msg->comm = group_->id;
+  msg->src = node_->rank;
+  msg->tag = tag;
+  msg->items = items;
+  msg->bytes = bytes;
+  msg->send_index = node_->sends++;
+  if (bytes > 0) {
+    msg->payload.reset(new std::byte[bytes]);
+    std::memcpy(msg->payload.get(), data, bytes);
+  }
+  const std::uint64_t index = msg->send_index;
+  if (m.config.clock == Clock::virtual_time || dst == node_->rank) {
+    if (m.config.clock == Clock::virtual_time) {
+      node_->log.sends.push_back({dst, items, bytes, tag, group_->id});
+    }
+    NodeState& target = *m.nodes[dst];
+    target.incoming.enqueue(msg);
+    m.wake(target);
+  } else {
+    detail::real_transfer(m, *node_, dst, msg);
+  }
+  return index;
+}
+
+Message* Comm::await(int source, Tag tag, const char* op) const {
+  check_peer(*this, op, "from", source, tag);
   check_abort(*node_);
   const int src = group_->world[source];
   if (src == node_->rank && !node_->machine->config.allow_self_messages) {
-    fail(*this, describe_call("recv", "from", source, tag),
+    fail(*this, describe_call(op, "from", source, tag),
          "a node may not receive from itself (set allow_self_messages)");
   }
-  Message* msg = node_->wait_for(MatchKey{group_->id, src, tag},
-                                 WaitDescription{"recv", source, src, tag, group_->id});
+  return node_->wait_for(MatchKey{group_->id, src, tag},
+                         WaitDescription{op, source, src, tag, group_->id});
+}
+
+void Comm::send_raw(const void* data, std::size_t bytes, std::size_t items, int dest,
+                    Tag tag) const {
+  const std::uint64_t index = post(data, bytes, items, dest, tag, "send");
+  if (node_->machine->config.clock == Clock::virtual_time) {
+    OpRecord op;
+    op.kind = OpRecord::Kind::send;
+    op.send_index = index;
+    node_->log.ops.push_back(op);
+  }
+}
+
+std::size_t Comm::recv_raw(void* data, std::size_t capacity_bytes, std::size_t item_size,
+                           int source, Tag tag) const {
+  Message* msg = await(source, tag, "recv");
   if (node_->machine->config.clock == Clock::virtual_time) {
     OpRecord op;
     op.kind = OpRecord::Kind::recv;
-    op.recv_src = src;
+    op.recv_src = msg->src;
     op.recv_index = msg->send_index;
     node_->log.ops.push_back(op);
   }
@@ -162,26 +175,17 @@ std::size_t Comm::recv_raw(void* data, std::size_t capacity_bytes, std::size_t i
 std::size_t Comm::sendrecv_raw(const void* out, std::size_t out_bytes, std::size_t out_items,
                                int dest, void* in, std::size_t in_capacity_bytes,
                                std::size_t in_item_size, int source, Tag tag) const {
-  detail::MachineImpl& m = *node_->machine;
-  if (m.config.clock == Clock::real_time) {
+  if (node_->machine->config.clock == Clock::real_time) {
     // The send holds its tokens for its duration; the partner's message arrives meanwhile.
     send_raw(out, out_bytes, out_items, dest, tag);
     return recv_raw(in, in_capacity_bytes, in_item_size, source, tag);
   }
-  check_peer(*this, "sendrecv", "from", source, tag);
   // Virtual time: one op with both directions, so the simulator starts them together.
-  send_raw(out, out_bytes, out_items, dest, tag);
-  OpRecord op = node_->log.ops.back();  // the send just logged
-  node_->log.ops.pop_back();
-  const int src = group_->world[source];
-  if (src == node_->rank && !m.config.allow_self_messages) {
-    fail(*this, describe_call("sendrecv", "from", source, tag),
-         "a node may not receive from itself (set allow_self_messages)");
-  }
-  Message* msg = node_->wait_for(MatchKey{group_->id, src, tag},
-                                 WaitDescription{"sendrecv", source, src, tag, group_->id});
+  OpRecord op;
   op.kind = OpRecord::Kind::sendrecv;
-  op.recv_src = src;
+  op.send_index = post(out, out_bytes, out_items, dest, tag, "sendrecv");
+  Message* msg = await(source, tag, "sendrecv");
+  op.recv_src = msg->src;
   op.recv_index = msg->send_index;
   node_->log.ops.push_back(op);
   return deliver(*this, "sendrecv", source, tag, msg, in, in_capacity_bytes, in_item_size);
@@ -189,7 +193,7 @@ std::size_t Comm::sendrecv_raw(const void* out, std::size_t out_bytes, std::size
 
 namespace {
 
-void charge(const Comm& c, NodeState& n, Picos duration, std::uint64_t items) {
+void charge(NodeState& n, Picos duration, std::uint64_t items) {
   check_abort(n);
   if (n.machine->config.clock == Clock::virtual_time) {
     if (duration == 0 && items == 0) return;
@@ -201,13 +205,12 @@ void charge(const Comm& c, NodeState& n, Picos duration, std::uint64_t items) {
   } else {
     detail::real_compute(*n.machine, n, duration, items);
   }
-  (void)c;
 }
 
 }  // namespace
 
 void Comm::charge_combine(std::size_t items) const {
-  charge(*this, *node_, node_->machine->units.combine(items), items);
+  charge(*node_, node_->machine->units.combine(items), items);
 }
 
 void Comm::charge_compute(double seconds) const {
@@ -215,7 +218,7 @@ void Comm::charge_compute(double seconds) const {
     fail(*this, "charge_compute", "duration " + std::to_string(seconds) +
                                       " s must be between 0 and 9e6 seconds");
   }
-  charge(*this, *node_, to_picos(seconds), 0);
+  charge(*node_, to_picos(seconds), 0);
 }
 
 namespace {

@@ -26,6 +26,7 @@ namespace detail {
 struct NodeState;
 struct CommGroup;
 struct MachineImpl;
+struct Message;
 }  // namespace detail
 
 // User tags are 0..kMaxUserTag. Collective calls draw their tags from a space above it.
@@ -119,6 +120,12 @@ class Comm {
   friend struct detail::NodeState;
   Comm(detail::NodeState* node, std::shared_ptr<detail::CommGroup> group, int rank)
       : node_(node), group_(std::move(group)), rank_(rank) {}
+  // The halves of every point-to-point call: post a message (virtual time: enqueue it; real
+  // time: transfer it) and return its send index; wait for a message and take it. `op`
+  // names the call in errors. Neither logs the operation for the simulator.
+  std::uint64_t post(const void* data, std::size_t bytes, std::size_t items, int dest, Tag tag,
+                     const char* op) const;
+  detail::Message* await(int source, Tag tag, const char* op) const;
   detail::NodeState* node_ = nullptr;
   std::shared_ptr<detail::CommGroup> group_;
   int rank_ = -1;

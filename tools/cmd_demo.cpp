@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "collectives/patterns/binomial.hpp"
 #include "runtime/machine.hpp"
 #include "tools/commands.hpp"
 #include "tools/runner.hpp"
@@ -25,16 +26,16 @@ struct DemoOptions {
   double time_scale = 1.0;
 };
 
-// Each node receives from its parent in the binomial tree rooted at `root` (relative ranks),
-// then forwards to its children, largest subtree first.
+// Each node receives from its parent in the binomial tree rooted at `root` (ranks relative
+// to the root), then forwards to its children, largest subtree first.
 void binomial_broadcast(const Comm& c, std::vector<float>& data, int root) {
   const int p = c.size();
-  const int v = (c.rank() - root + p) % p;
-  int top = 1;
-  while (top < p) top <<= 1;
-  if (v != 0) c.recv(std::span<float>(data), ((v & (v - 1)) + root) % p, 0);
-  for (int k = (v == 0 ? top : (v & -v)) >> 1; k >= 1; k >>= 1) {
-    if (v + k < p) c.send(std::span<const float>(data), (v + k + root) % p, 0);
+  const int v = patterns::to_virtual(c.rank(), root, p);
+  if (v != 0) {
+    c.recv(std::span<float>(data), patterns::to_real(patterns::binomial_parent(v), root, p), 0);
+  }
+  for (int child : patterns::binomial_children(v, p)) {
+    c.send(std::span<const float>(data), patterns::to_real(child, root, p), 0);
   }
 }
 
@@ -80,8 +81,7 @@ void run_demo(const DemoOptions& o) {
     }
     std::printf("\n");
   }
-  int steps_needed = 0;
-  while ((1 << steps_needed) < p) ++steps_needed;
+  const int steps_needed = patterns::ceil_log2(p);
   CostUnits u(model);
   const double predicted = to_seconds(steps_needed * u.message(o.n));
   int ok = 0;

@@ -28,15 +28,8 @@ struct ExplainOptions {
 void explain(const ExplainOptions& o) {
   const Operation op = parse_operation(o.op);
   auto topology = o.machine.parsed_topology();
-  CostQuery q;
-  q.topology = topology.get();
-  q.model = o.machine.model();
-  q.units = CostUnits(q.model);
-  q.p = topology->nodes();
-  q.n = o.n;
-  q.root = o.root;
-  q.item_size = o.item_size;
-  q.commutative = !o.noncommutative;
+  const CostQuery q = make_query(*topology, o.machine.model(), topology->nodes(), o.n, o.root,
+                                 o.item_size, !o.noncommutative, Options{});
   if (o.root < 0 || o.root >= q.p) {
     throw std::invalid_argument("root " + std::to_string(o.root) + " is not a node of " +
                                 topology->spec());

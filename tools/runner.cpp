@@ -90,16 +90,9 @@ RunOutcome run_typed(Machine& m, const RunSpec& o, Operation operation) {
   }
   const int root = o.root;
   // The query the dispatcher will build, to name the algorithm and predict its time.
-  CostQuery q;
-  q.topology = &m.topology();
-  q.model = m.config().model;
-  q.units = CostUnits(q.model);
-  q.p = p;
-  q.n = operation == Operation::barrier ? 0 : n;
-  q.root = root;
-  q.item_size = sizeof(T);
-  q.commutative = !op || op->commutative();
-  q.options = opts;
+  CostQuery q = make_query(m.topology(), m.config().model, p,
+                           operation == Operation::barrier ? 0 : n, root, sizeof(T),
+                           !op || op->commutative(), opts);
   const bool vvariant = operation == Operation::scatterv || operation == Operation::gatherv ||
                         operation == Operation::allgatherv || operation == Operation::alltoallv;
   if (vvariant) q.counts.assign(p, n);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "runtime/machine.hpp"
+#include "tests/runtime/programs.hpp"
 
 namespace vmc {
 namespace {
@@ -51,20 +52,9 @@ void binomial_broadcast(Machine& m, int root, std::size_t n) {
   std::vector<std::vector<int>> got(p);
   m.run([&](Node& node) {
     const Comm& c = node.world();
-    const int v = (c.rank() - root + p) % p;
     std::vector<int> data(n, -1);
-    if (v == 0) std::iota(data.begin(), data.end(), 100);
-    int mask = 1;
-    while (mask < p) mask <<= 1;
-    // Receive from the parent: v with its highest... lowest set bit cleared.
-    if (v != 0) {
-      int parent = v & (v - 1);
-      c.recv(std::span<int>(data), (parent + root) % p, 3);
-    }
-    int low = v == 0 ? mask : (v & -v);
-    for (int k = low >> 1; k >= 1; k >>= 1) {
-      if (v + k < p) c.send(std::span<const int>(data), (v + k + root) % p, 3);
-    }
+    if (c.rank() == root) std::iota(data.begin(), data.end(), 100);
+    broadcast(c, data, root);
     got[c.rank()] = data;
   });
   std::vector<int> expect(n);
