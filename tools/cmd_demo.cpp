@@ -3,6 +3,12 @@
 // parameters, printed step by step with the time the model predicts beside the time
 // measured; then allreduce on hypercube:64 and mesh:8x8 side by side: the same operation
 // and parameters, the algorithm vmc chooses, and the time each network takes.
+//
+// The flags change both parts: --topology, the model (--alpha, --beta, --gamma, --port,
+// --routing, --contention), --n (the broadcast, and the table's only length when given),
+// --op, --type and --reduction (the table). With --topology the table shows that network
+// alone, or beside --versus.
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -12,19 +18,41 @@
 #include "collectives/patterns/binomial.hpp"
 #include "runtime/machine.hpp"
 #include "tools/commands.hpp"
+#include "tools/model_options.hpp"
 #include "tools/runner.hpp"
 
 namespace vmc::cli {
 namespace {
 
 struct DemoOptions {
-  std::string topology = "hypercube:64";
-  std::size_t n = 1024;
-  int root = 0;
+  ModelOptions machine;
+  CallOptions call;
+  std::string versus;
   std::string trace;
   std::string clock = "virtual";
   double time_scale = 1.0;
 };
+
+// The steps of a broadcast: a message's step is one more than the step of the last message
+// its sender received before it sent (1 for the root's). Read from the message order, not
+// from start times, so it holds on the real clock, where no two messages start together.
+std::vector<int> message_steps(const std::vector<MessageEvent>& messages, int p) {
+  std::vector<std::size_t> order(messages.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return messages[a].request < messages[b].request;
+  });
+  std::vector<std::vector<std::size_t>> into(p);  // messages received by each node so far
+  std::vector<int> step(messages.size(), 1);
+  for (std::size_t i : order) {
+    const MessageEvent& m = messages[i];
+    for (std::size_t j : into[m.src]) {
+      if (messages[j].end <= m.request) step[i] = std::max(step[i], step[j] + 1);
+    }
+    into[m.dst].push_back(i);
+  }
+  return step;
+}
 
 // Each node receives from its parent in the binomial tree rooted at `root` (ranks relative
 // to the root), then forwards to its children, largest subtree first.
@@ -40,36 +68,43 @@ void binomial_broadcast(const Comm& c, std::vector<float>& data, int root) {
 }
 
 void run_demo(const DemoOptions& o) {
-  Model model{.alpha = 525e-6, .beta = 2e-6, .gamma = 0.35e-6, .port = Port::exchange,
-              .routing = Routing::wormhole};
-  Machine machine({.topology = parse_topology(o.topology), .model = model,
+  const Model model = o.machine.model();
+  Machine machine({.topology = o.machine.parsed_topology(), .model = model,
                    .clock = parse_clock(o.clock), .time_scale = o.time_scale});
   const int p = machine.size();
-  if (o.root < 0 || o.root >= p) {
-    throw std::invalid_argument("root " + std::to_string(o.root) + " is not a node of " +
-                                o.topology);
-  }
+  RunSpec broadcast_spec{.op = Operation::broadcast, .n = o.call.n, .root = o.call.root,
+                         .type = "float"};
+  check_spec(broadcast_spec, machine.topology(), model);
+  const std::size_t n = o.call.n;
+  const int root = o.call.root;
+  const std::string topology = machine.topology().spec();
   std::printf("vmc demo: binomial broadcast of %zu floats from node %d on %s (%d nodes)\n",
-              o.n, o.root, o.topology.c_str(), p);
+              n, root, topology.c_str(), p);
   std::printf("model: alpha %s, beta %s per item, port %s, routing %s, %s clock\n\n",
               format_duration(model.alpha).c_str(), format_duration(model.beta).c_str(),
               to_string(model.port).c_str(), to_string(model.routing).c_str(), o.clock.c_str());
+  if (model.contention != Contention::exclusive) {
+    std::printf("contention: %s\n\n", to_string(model.contention).c_str());
+  }
 
   std::vector<int> correct(p, 0);
   RunResult r = machine.run([&](Node& node) {
-    std::vector<float> data(o.n, node.rank() == o.root ? 1.5f : 0.0f);
-    binomial_broadcast(node.world(), data, o.root);
+    std::vector<float> data(n, node.rank() == root ? 1.5f : 0.0f);
+    binomial_broadcast(node.world(), data, root);
     bool ok = true;
     for (float x : data) ok = ok && x == 1.5f;
     correct[node.rank()] = ok;
   });
 
-  // Group the messages by the time they started: each group is one step of the tree.
-  std::map<Picos, std::vector<const MessageEvent*>> steps;
-  for (const MessageEvent& m : r.trace().messages) steps[m.start].push_back(&m);
-  int step = 0;
-  for (const auto& [start, msgs] : steps) {
-    std::printf("step %d at %s: %zu message%s", ++step, format_duration(to_seconds(start)).c_str(),
+  // Group the messages by step of the tree; a step starts with its first message.
+  const std::vector<MessageEvent>& messages = r.trace().messages;
+  const std::vector<int> step_of = message_steps(messages, p);
+  std::map<int, std::vector<const MessageEvent*>> steps;
+  for (std::size_t i = 0; i < messages.size(); ++i) steps[step_of[i]].push_back(&messages[i]);
+  for (const auto& [step, msgs] : steps) {
+    Picos start = msgs.front()->start;
+    for (const MessageEvent* m : msgs) start = std::min(start, m->start);
+    std::printf("step %d at %s: %zu message%s", step, format_duration(to_seconds(start)).c_str(),
                 msgs.size(), msgs.size() == 1 ? "" : "s");
     std::size_t shown = 0;
     for (const MessageEvent* m : msgs) {
@@ -83,16 +118,21 @@ void run_demo(const DemoOptions& o) {
   }
   const int steps_needed = patterns::ceil_log2(p);
   CostUnits u(model);
-  const double predicted = to_seconds(steps_needed * u.message(o.n));
+  const double predicted = to_seconds(steps_needed * u.message(n));
   int ok = 0;
   for (int c : correct) ok += c;
   std::printf("\nevery node has the data: %s (%d of %d)\n", ok == p ? "yes" : "NO", ok, p);
   std::printf("time: %s measured, %s predicted by ceil(log2 p)(alpha + n beta)\n",
               format_duration(r.time()).c_str(), format_duration(predicted).c_str());
-  std::printf("messages: %llu, items moved: %llu, startups on the critical path: %d, "
+  // The virtual clock traces the critical path; the real one does not, and there the
+  // startups on it are the steps of the tree (each step is one message after another).
+  const bool traced = r.stats().critical_startups >= 0;
+  const int startups = traced ? r.stats().critical_startups : static_cast<int>(steps.size());
+  std::printf("messages: %llu, items moved: %llu, startups on the critical path: %d%s, "
               "time waiting for links and ports: %s\n",
               static_cast<unsigned long long>(r.stats().messages),
-              static_cast<unsigned long long>(r.stats().items), r.stats().critical_startups,
+              static_cast<unsigned long long>(r.stats().items), startups,
+              traced ? "" : " (the steps of the tree)",
               format_duration(to_seconds(r.stats().token_wait)).c_str());
   if (!o.trace.empty()) {
     r.trace().write_chrome_json(o.trace);
@@ -102,28 +142,41 @@ void run_demo(const DemoOptions& o) {
   if (ok != p) throw std::runtime_error("the broadcast did not reach every node");
 }
 
-// allreduce with automatic selection on two networks of 64 nodes, checked and timed.
-void compare_networks(const std::vector<std::string>& networks) {
-  Model model{.alpha = 525e-6, .beta = 2e-6, .gamma = 0.35e-6, .port = Port::exchange,
-              .routing = Routing::wormhole};
-  std::printf("\nallreduce (sum of floats, algorithm chosen by cost) on ");
+// One operation with automatic selection on each network, checked and timed.
+void compare_networks(const DemoOptions& o, const std::vector<std::string>& networks,
+                      const std::vector<std::size_t>& lengths) {
+  const Model model = o.machine.model();
+  const RunSpec base{.op = parse_operation(o.call.op), .root = o.call.root, .type = o.call.type,
+                     .reduction = o.call.reduction, .check = true};
+  std::vector<std::unique_ptr<Machine>> machines;
+  for (const std::string& net : networks) {
+    machines.push_back(std::make_unique<Machine>(
+        MachineConfig{.topology = parse_topology(net), .model = model, .trace = false}));
+    for (std::size_t n : lengths) {
+      RunSpec spec = base;
+      spec.n = n;
+      check_spec(spec, machines.back()->topology(), model);
+    }
+  }
+  const std::string type = o.call.type == "float" ? "floats" : o.call.type + " items";
+  const bool combines = base.op == Operation::reduce || base.op == Operation::allreduce ||
+                        base.op == Operation::scan || base.op == Operation::exscan ||
+                        base.op == Operation::reduce_scatter;
+  std::printf("\n%s (%s%s, algorithm chosen by cost) on ", o.call.op.c_str(),
+              combines ? (o.call.reduction + " of ").c_str() : "", type.c_str());
   for (std::size_t i = 0; i < networks.size(); ++i) {
     std::printf("%s%s", i ? " and " : "", networks[i].c_str());
   }
   std::printf(", same parameters:\n\n%8s", "n");
   for (const std::string& net : networks) std::printf("   %-44s", net.c_str());
   std::printf("\n");
-  std::vector<std::unique_ptr<Machine>> machines;
-  for (const std::string& net : networks) {
-    machines.push_back(std::make_unique<Machine>(
-        MachineConfig{.topology = parse_topology(net), .model = model, .trace = false}));
-  }
-  for (std::size_t n : {16, 1024, 65536}) {
+  for (std::size_t n : lengths) {
     std::printf("%8zu", n);
     for (auto& m : machines) {
-      cli::RunOutcome out = cli::run_collective(
-          *m, cli::RunSpec{.op = Operation::allreduce, .n = n, .type = "float", .check = true});
-      if (!*out.correct) throw std::runtime_error("allreduce gave a wrong result");
+      RunSpec spec = base;
+      spec.n = n;
+      cli::RunOutcome out = cli::run_collective(*m, spec);
+      if (!*out.correct) throw std::runtime_error(o.call.op + " gave a wrong result");
       const Stats& s = out.result.stats();
       char cell[96];
       std::snprintf(cell, sizeof cell, "%s %s (%s waiting)", out.algorithm.c_str(),
@@ -133,26 +186,55 @@ void compare_networks(const std::vector<std::string>& networks) {
     }
     std::printf("\n");
   }
-  std::printf("\nOn the hypercube every exchange is between neighbours; on the mesh the same\n"
-              "exchanges share links, wait for each other, and take longer. Try\n"
-              "  vmc explain --op allreduce --topology mesh:8x8 --n 1024\n"
-              "  vmc run --op allreduce --topology mesh:8x8 --n 1024 --trace allreduce.json\n");
+  const std::string& last = networks.back();
+  if (networks.size() == 2 && networks[0] == "hypercube:64" && networks[1] == "mesh:8x8") {
+    std::printf("\nOn the hypercube every exchange is between neighbours; on the mesh the same\n"
+                "exchanges share links, wait for each other, and take longer. Try\n");
+  } else {
+    std::printf("\nTry\n");
+  }
+  std::printf("  vmc explain --op %s --topology %s --n %zu\n"
+              "  vmc run --op %s --topology %s --n %zu --trace %s.json\n",
+              o.call.op.c_str(), last.c_str(), lengths[lengths.size() / 2], o.call.op.c_str(),
+              last.c_str(), lengths[lengths.size() / 2], o.call.op.c_str());
 }
 
 }  // namespace
 
 void add_demo_command(CLI::App& app) {
   auto opts = std::make_shared<DemoOptions>();
-  CLI::App* cmd = app.add_subcommand("demo", "broadcast with point-to-point calls on 64 nodes");
-  cmd->add_option("--topology", opts->topology, "interconnect (default hypercube:64)");
-  cmd->add_option("--n", opts->n, "items to broadcast (default 1024)");
-  cmd->add_option("--root", opts->root, "broadcasting node (default 0)");
-  cmd->add_option("--clock", opts->clock, "virtual or real (default virtual)");
-  cmd->add_option("--time-scale", opts->time_scale, "real clock: wall seconds per model second");
-  cmd->add_option("--trace", opts->trace, "write a Chrome trace (JSON) to this file");
-  cmd->callback([opts] {
+  CLI::App* cmd = app.add_subcommand(
+      "demo", "broadcast with point-to-point calls on 64 nodes, then one collective on two "
+              "networks");
+  opts->machine.add_to(cmd);
+  opts->call.add_to(cmd, /*with_algorithm=*/false);
+  cmd->add_option("--versus", opts->versus,
+                  "a second network for the table (default: mesh:8x8 beside the default "
+                  "hypercube:64; none with --topology)")
+      ->check(CLI::Validator(
+          [](std::string& s) -> std::string {
+            try {
+              parse_topology(s);
+            } catch (const std::exception& e) {
+              return e.what();
+            }
+            return {};
+          },
+          "NETWORK"));
+  add_clock_options(cmd, opts->clock, opts->time_scale);
+  cmd->add_option("--trace", opts->trace, "write a Chrome trace (JSON) to this file")
+      ->check(non_empty_check());
+  cmd->callback([opts, cmd] {
     run_demo(*opts);
-    compare_networks({"hypercube:64", "mesh:8x8"});
+    std::vector<std::string> networks{opts->machine.parsed_topology()->spec()};
+    if (!opts->versus.empty()) {
+      networks.push_back(parse_topology(opts->versus)->spec());
+    } else if (cmd->count("--topology") == 0) {
+      networks.push_back("mesh:8x8");
+    }
+    std::vector<std::size_t> lengths{16, 1024, 65536};
+    if (cmd->count("--n") > 0) lengths = {opts->call.n};
+    compare_networks(*opts, networks, lengths);
   });
 }
 

@@ -7,33 +7,35 @@
 
 #include <nlohmann/json.hpp>
 
+#include "collectives/hybrid/strategy.hpp"
 #include "collectives/registry.hpp"
 #include "collectives/simulated_cost.hpp"
 #include "tools/commands.hpp"
 #include "tools/model_options.hpp"
+#include "tools/runner.hpp"
 
 namespace vmc::cli {
 namespace {
 
 struct ExplainOptions {
   ModelOptions machine;
-  std::string op = "allreduce";
-  std::size_t n = 4096;
-  int root = 0;
-  std::size_t item_size = 4;
-  bool noncommutative = false;
+  CallOptions call;
   bool json = false;
 };
 
 void explain(const ExplainOptions& o) {
-  const Operation op = parse_operation(o.op);
+  const Operation op = parse_operation(o.call.op);
   auto topology = o.machine.parsed_topology();
-  const CostQuery q = make_query(*topology, o.machine.model(), topology->nodes(), o.n, o.root,
-                                 o.item_size, !o.noncommutative, Options{});
-  if (o.root < 0 || o.root >= q.p) {
-    throw std::invalid_argument("root " + std::to_string(o.root) + " is not a node of " +
-                                topology->spec());
+  const RunSpec spec{.op = op, .n = o.call.n, .root = o.call.root, .type = o.call.type,
+                     .reduction = o.call.reduction, .segment_items = o.call.segment_items,
+                     .strategy = o.call.strategy.empty()
+                                     ? std::vector<int>{}
+                                     : hybrid::parse_strategy(o.call.strategy)};
+  if (spec.root < 0 || spec.root >= topology->nodes()) {
+    throw UsageError("--root " + std::to_string(spec.root) + " is not a node of " +
+                     topology->spec());
   }
+  const CostQuery q = run_query(*topology, o.machine.model(), spec);
   const Algorithm* winner = nullptr;
   try {
     winner = &select_algorithm(op, q);
@@ -47,13 +49,13 @@ void explain(const ExplainOptions& o) {
       if (auto simulated = simulated_cost(op, a, q)) row["simulated_s"] = to_seconds(*simulated);
       if (a.detail != nullptr) row["detail"] = a.detail(q);
     } else {
-      row["requires"] = a.requirements;
+      row["requires"] = requirements_for_cli(a.requirements);
     }
     row["chosen"] = &a == winner;
     rows.push_back(row);
   }
   if (o.json) {
-    nlohmann::json out{{"op", o.op}, {"topology", topology->spec()}, {"p", q.p}, {"n", q.n},
+    nlohmann::json out{{"op", o.call.op}, {"topology", topology->spec()}, {"p", q.p}, {"n", q.n},
                        {"root", q.root}, {"chosen", winner ? winner->name : ""},
                        {"algorithms", rows}};
     std::cout << out.dump(2) << "\n";
@@ -61,7 +63,7 @@ void explain(const ExplainOptions& o) {
   }
   std::printf("%s of n = %zu on %s (p = %d): alpha %s, beta %s, gamma %s, port %s, "
               "routing %s, contention %s\n\n",
-              o.op.c_str(), q.n, topology->spec().c_str(), q.p,
+              o.call.op.c_str(), q.n, topology->spec().c_str(), q.p,
               format_duration(q.model.alpha).c_str(), format_duration(q.model.beta).c_str(),
               format_duration(q.model.gamma).c_str(), to_string(q.model.port).c_str(),
               to_string(q.model.routing).c_str(), to_string(q.model.contention).c_str());
@@ -104,11 +106,7 @@ void add_explain_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "explain", "predicted time of every algorithm of an operation, and the automatic choice");
   o->machine.add_to(cmd);
-  cmd->add_option("--op", o->op, "operation, e.g. allreduce")->capture_default_str();
-  cmd->add_option("--n", o->n, "MPI count (see vmc run --help)")->capture_default_str();
-  cmd->add_option("--root", o->root, "root of rooted operations")->capture_default_str();
-  cmd->add_option("--item-size", o->item_size, "bytes per item")->capture_default_str();
-  cmd->add_flag("--noncommutative", o->noncommutative, "the op is not commutative");
+  o->call.add_to(cmd, /*with_algorithm=*/false);
   cmd->add_flag("--json", o->json, "print one JSON object");
   cmd->callback([o] { explain(*o); });
 }

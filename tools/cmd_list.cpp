@@ -2,6 +2,8 @@
 // requirements, read from the registry tables (the same rows selection and tests use).
 //   vmc list            a text table
 //   vmc list --json     [{operation, algorithm, description, requirements}, ...]
+//   vmc list --markdown the README's table: one row per operation, each algorithm with what
+//                       it requires (a test holds the README to this output)
 #include <iostream>
 #include <memory>
 
@@ -9,14 +11,34 @@
 
 #include "collectives/registry.hpp"
 #include "tools/commands.hpp"
+#include "tools/model_options.hpp"
 
 namespace vmc::cli {
 
 void add_list_command(CLI::App& app) {
   auto json = std::make_shared<bool>(false);
+  auto markdown = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand("list", "list the collective algorithms of every operation");
-  cmd->add_flag("--json", *json, "print a JSON array instead of text");
-  cmd->callback([json] {
+  auto* json_flag = cmd->add_flag("--json", *json, "print a JSON array instead of text");
+  cmd->add_flag("--markdown", *markdown, "print the README's Markdown table")->excludes(json_flag);
+  cmd->callback([json, markdown] {
+    if (*markdown) {
+      std::cout << "| operation | algorithms (what each requires, where it does not apply "
+                   "everywhere) |\n|---|---|\n";
+      for (Operation op : all_operations()) {
+        std::cout << "| " << to_string(op) << " | ";
+        bool first = true;
+        for (const Algorithm& a : algorithms(op)) {
+          std::cout << (first ? "" : ", ") << '`' << a.name << '`';
+          if (a.requirements != "nothing") {
+            std::cout << " (" << requirements_for_cli(a.requirements) << ")";
+          }
+          first = false;
+        }
+        std::cout << " |\n";
+      }
+      return;
+    }
     if (*json) {
       nlohmann::json rows = nlohmann::json::array();
       for (Operation op : all_operations()) {
@@ -34,7 +56,7 @@ void add_list_command(CLI::App& app) {
       std::cout << to_string(op) << "\n";
       for (const Algorithm& a : algorithms(op)) {
         std::cout << "  " << a.name << "\n      " << a.description << "\n      requires: "
-                  << a.requirements << "\n";
+                  << requirements_for_cli(a.requirements) << "\n";
       }
     }
   });

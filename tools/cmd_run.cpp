@@ -13,7 +13,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "collectives/hybrid/strategy.hpp"
 #include "tools/commands.hpp"
 #include "tools/model_options.hpp"
 #include "tools/runner.hpp"
@@ -23,22 +22,20 @@ namespace {
 
 struct RunOptions {
   ModelOptions machine;
-  std::string op = "allreduce";
+  CallOptions call;
   std::string clock = "virtual";
   double time_scale = 1.0;
-  std::string strategy;
   std::string trace;
   bool json = false;
-  RunSpec spec;
+  bool check = false;
 };
 
 void run_command(const RunOptions& o) {
-  RunSpec spec = o.spec;
-  spec.op = parse_operation(o.op);
-  if (!o.strategy.empty()) spec.strategy = hybrid::parse_strategy(o.strategy);
   MachineConfig config;
   config.topology = o.machine.parsed_topology();
   config.model = o.machine.model();
+  RunSpec spec = o.call.spec(*config.topology, config.model);
+  spec.check = o.check;
   config.clock = parse_clock(o.clock);
   config.time_scale = o.time_scale;
   config.trace = !o.trace.empty();
@@ -49,7 +46,7 @@ void run_command(const RunOptions& o) {
   const double time = to_seconds(s.time), predicted = to_seconds(out.predicted);
   const std::string topology = m.topology().spec();
   if (o.json) {
-    nlohmann::json j = {{"op", o.op},
+    nlohmann::json j = {{"op", o.call.op},
                         {"algorithm", out.algorithm},
                         {"topology", topology},
                         {"p", m.size()},
@@ -65,7 +62,7 @@ void run_command(const RunOptions& o) {
     if (!out.detail.empty()) j["detail"] = out.detail;
     std::cout << j.dump() << "\n";
   } else {
-    std::printf("%s %s on %s (p = %d), n = %zu, %s clock\n", o.op.c_str(),
+    std::printf("%s %s on %s (p = %d), n = %zu, %s clock\n", o.call.op.c_str(),
                 out.algorithm.c_str(), topology.c_str(), m.size(), spec.n, o.clock.c_str());
     if (!out.detail.empty()) std::printf("chose      %s\n", out.detail.c_str());
     std::printf("time       %s\npredicted  %s\nmessages   %llu\n", format_duration(time).c_str(),
@@ -86,28 +83,12 @@ void run_command(const RunOptions& o) {
 
 void add_run_command(CLI::App& app) {
   auto o = std::make_shared<RunOptions>();
-  o->machine.topology = "hypercube:8";
   CLI::App* cmd = app.add_subcommand("run", "run one collective on generated data");
   o->machine.add_to(cmd);
-  cmd->add_option("--op", o->op, "operation (vmc list)")->capture_default_str();
-  cmd->add_option("--algorithm", o->spec.algorithm, "registry name or auto")
-      ->capture_default_str();
-  cmd->add_option("--n", o->spec.n, "MPI count: vector length (broadcast, reduce, allreduce, "
-                                    "scan, exscan), items per node (gather, allgather), items "
-                                    "per destination block (scatter, reduce_scatter, alltoall)")
-      ->capture_default_str();
-  cmd->add_option("--clock", o->clock, "virtual or real")->capture_default_str();
-  cmd->add_option("--time-scale", o->time_scale, "real clock: wall seconds per modelled second");
-  cmd->add_option("--root", o->spec.root, "root node of rooted operations");
-  cmd->add_option("--type", o->spec.type, "int32, int64, float or double")->capture_default_str();
-  cmd->add_option("--reduction", o->spec.reduction,
-                  "sum, prod, min, max, land, lor, lxor, band, bor, bxor or matmul")
-      ->capture_default_str();
-  cmd->add_option("--segment-items", o->spec.segment_items,
-                  "pipelined algorithms: items per segment");
-  cmd->add_option("--strategy", o->strategy, "hybrid: S_0..S_{d-1}, e.g. 000111");
-  cmd->add_flag("--check", o->spec.check, "compare with a sequential reference");
-  cmd->add_option("--trace", o->trace, "write a Chrome trace JSON file");
+  o->call.add_to(cmd);
+  add_clock_options(cmd, o->clock, o->time_scale);
+  cmd->add_flag("--check", o->check, "compare with a sequential reference");
+  cmd->add_option("--trace", o->trace, "write a Chrome trace JSON file")->check(non_empty_check());
   cmd->add_flag("--json", o->json, "print one JSON object");
   cmd->callback([o] { run_command(*o); });
 }

@@ -15,7 +15,6 @@
 #include <map>
 #include <sstream>
 
-#include "collectives/hybrid/strategy.hpp"
 #include "tools/commands.hpp"
 #include "tools/model_options.hpp"
 #include "tools/runner.hpp"
@@ -71,14 +70,13 @@ namespace {
 
 struct SweepOptions {
   ModelOptions machine;
-  std::string op = "allreduce";
+  CallOptions call;
   std::string algorithms;
   std::string lengths = "1:65536:x2";
   std::string clock = "virtual";
   double time_scale = 1.0;
   int repeat = 3;
   std::string csv;
-  RunSpec spec;
 };
 
 std::vector<std::string> split_names(const std::string& text) {
@@ -92,66 +90,96 @@ std::vector<std::string> split_names(const std::string& text) {
 }
 
 void sweep(const SweepOptions& o) {
-  RunSpec spec = o.spec;
-  spec.op = parse_operation(o.op);
-  std::vector<std::string> names = split_names(o.algorithms);
-  if (names.empty()) {
-    for (const Algorithm& a : algorithms(spec.op)) {
-      if (a.name != "hybrid") names.push_back(a.name);  // the given-S hybrid needs --strategy
-    }
-  }
-  for (const std::string& name : names) {
-    if (find_algorithm(spec.op, name) == nullptr) {
-      throw std::invalid_argument(o.op + ": no algorithm \"" + name + "\" (see vmc list)");
-    }
-  }
-  const std::vector<std::size_t> lengths = parse_lengths(o.lengths);
-  if (o.repeat < 1) throw std::invalid_argument("--repeat must be at least 1");
   MachineConfig config;
   config.topology = o.machine.parsed_topology();
   config.model = o.machine.model();
   config.clock = parse_clock(o.clock);
   config.time_scale = o.time_scale;
   config.trace = false;
+  CallOptions call = o.call;
+  call.n = 0;  // the lengths are checked one by one below
+  RunSpec spec = call.spec(*config.topology, config.model);  // checks --root and the rest
+  std::vector<std::string> names = split_names(o.algorithms);
+  if (names.empty()) {
+    for (const Algorithm& a : algorithms(spec.op)) {
+      if (a.name != "hybrid" || !spec.strategy.empty()) names.push_back(a.name);
+    }
+  }
+  for (const std::string& name : names) {
+    if (find_algorithm(spec.op, name) == nullptr) {
+      throw UsageError("--algorithms: " + o.call.op + " has no algorithm \"" + name +
+                       "\" (see vmc list)");
+    }
+  }
+  const std::vector<std::size_t> lengths = parse_lengths(o.lengths);
+  // Every point must fit before the first one runs.
+  for (std::size_t n : lengths) {
+    RunSpec point = spec;
+    point.n = n;
+    check_spec(point, *config.topology, config.model);
+  }
+  // Algorithms that do not apply to a point are skipped and listed, not an error midway.
+  std::vector<std::pair<std::string, std::size_t>> runs;  // (algorithm, n)
+  std::map<std::string, std::string> skipped;             // name -> why
+  for (const std::string& name : names) {
+    const Algorithm& a = *find_algorithm(spec.op, name);
+    for (std::size_t n : lengths) {
+      RunSpec point = spec;
+      point.n = n;
+      point.algorithm = name;
+      if (a.applicable(run_query(*config.topology, config.model, point))) {
+        runs.emplace_back(name, n);
+      } else {
+        skipped.emplace(name, requirements_for_cli(a.requirements));
+      }
+    }
+  }
+  for (const auto& [name, why] : skipped) {
+    std::fprintf(stderr, "vmc sweep: skipped %s where it does not apply (requires %s)\n",
+                 name.c_str(), why.c_str());
+  }
   Machine m(config);
   const bool real = config.clock == Clock::real_time;
 
   std::ofstream file;
   if (!o.csv.empty()) {
     file.open(o.csv);
-    if (!file) throw std::runtime_error("cannot write \"" + o.csv + "\"");
+    if (!file) throw UsageError("--csv: cannot write \"" + o.csv + "\"");
   }
   std::ostream& out = o.csv.empty() ? std::cout : file;
   out << "algorithm,n,predicted_s,measured_s,messages,startups,detail\n";
   std::map<std::string, std::pair<double, double>> deviation;  // name -> (sum, max) of |rel|
-  for (const std::string& name : names) {
-    for (std::size_t n : lengths) {
-      spec.algorithm = name;
-      spec.n = n;
-      RunOutcome best;
-      for (int i = 0; i < (real ? o.repeat : 1); ++i) {
-        RunOutcome r = run_collective(m, spec);
-        if (i == 0 || r.result.time_ps() < best.result.time_ps()) best = std::move(r);
-      }
-      const double predicted = to_seconds(best.predicted), measured = best.result.time();
-      out << name << ',' << n << ',' << predicted << ',' << measured << ','
-          << best.result.stats().messages << ',' << best.result.stats().critical_startups << ','
-          << best.detail << '\n';
-      const double rel = predicted > 0 ? std::fabs(measured - predicted) / predicted : 0.0;
-      auto& [sum, worst] = deviation[name];
-      sum += rel;
-      worst = std::max(worst, rel);
+  std::map<std::string, std::size_t> points;  // name -> lengths run
+  for (const auto& [name, n] : runs) {
+    spec.algorithm = name;
+    spec.n = n;
+    ++points[name];
+    RunOutcome best;
+    for (int i = 0; i < (real ? o.repeat : 1); ++i) {
+      RunOutcome r = run_collective(m, spec);
+      if (i == 0 || r.result.time_ps() < best.result.time_ps()) best = std::move(r);
     }
+    const double predicted = to_seconds(best.predicted), measured = best.result.time();
+    out << name << ',' << n << ',' << predicted << ',' << measured << ','
+        << best.result.stats().messages << ',' << best.result.stats().critical_startups << ','
+        << best.detail << '\n';
+    const double rel = predicted > 0 ? std::fabs(measured - predicted) / predicted : 0.0;
+    auto& [sum, worst] = deviation[name];
+    sum += rel;
+    worst = std::max(worst, rel);
   }
   if (!o.csv.empty()) {
-    std::printf("wrote %s: %zu algorithms x %zu lengths on %s, %s clock\n", o.csv.c_str(),
-                names.size(), lengths.size(), m.topology().spec().c_str(), o.clock.c_str());
+    std::printf("wrote %s: %zu runs (%zu algorithms, %zu lengths) on %s, %s clock\n",
+                o.csv.c_str(), runs.size(), points.size(), lengths.size(),
+                m.topology().spec().c_str(), o.clock.c_str());
   }
   std::FILE* summary = o.csv.empty() ? stderr : stdout;
   for (const std::string& name : names) {
+    const std::size_t count = points[name];
+    if (count == 0) continue;
     const auto& [sum, worst] = deviation[name];
     std::fprintf(summary, "%-28s measured vs predicted: mean %.2f%%, worst %.2f%%\n", name.c_str(),
-                 100.0 * sum / static_cast<double>(lengths.size()), 100.0 * worst);
+                 100.0 * sum / static_cast<double>(count), 100.0 * worst);
   }
 }
 
@@ -159,25 +187,31 @@ void sweep(const SweepOptions& o) {
 
 void add_sweep_command(CLI::App& app) {
   auto o = std::make_shared<SweepOptions>();
-  o->spec.type = "float";  // 000 §6 sums single precision vectors
   CLI::App* cmd = app.add_subcommand(
       "sweep", "predicted and measured time of several algorithms over a range of lengths");
   o->machine.add_to(cmd);
-  cmd->add_option("--op", o->op, "operation")->capture_default_str();
+  o->call.add_to(cmd, /*with_algorithm=*/false, /*count_flag=*/false);
   cmd->add_option("--algorithms", o->algorithms,
-                  "comma-separated registry names (default: every one that applies)");
+                  "comma-separated registry names (default: every one; those that do not "
+                  "apply are skipped and listed)");
   cmd->add_option("--n", o->lengths, "lengths: A:B:xK, A:B:+K or a comma list")
-      ->capture_default_str();
-  cmd->add_option("--clock", o->clock, "virtual or real")->capture_default_str();
-  cmd->add_option("--time-scale", o->time_scale, "real clock: wall seconds per modelled second")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            try {
+              parse_lengths(text);
+            } catch (const std::exception& e) {
+              return e.what();
+            }
+            return {};
+          },
+          "LENGTHS"));
+  add_clock_options(cmd, o->clock, o->time_scale);
   cmd->add_option("--repeat", o->repeat, "real clock: runs per point, the least time is kept")
-      ->capture_default_str();
-  cmd->add_option("--root", o->spec.root, "root of rooted operations");
-  cmd->add_option("--type", o->spec.type, "int32, int64, float or double")->capture_default_str();
-  cmd->add_option("--reduction", o->spec.reduction, "reduction op (see vmc run)")
-      ->capture_default_str();
-  cmd->add_option("--csv", o->csv, "write the CSV here (default: standard output)");
+      ->capture_default_str()
+      ->check(int_check(1, 1000));
+  cmd->add_option("--csv", o->csv, "write the CSV here (default: standard output)")
+      ->check(non_empty_check());
   cmd->callback([o] { sweep(*o); });
 }
 

@@ -78,8 +78,8 @@ std::string properties_text(const Topology& t) {
 
 void check_route_node(const Topology& t, int v) {
   if (v < 0 || v >= t.nodes())
-    throw std::out_of_range("node " + std::to_string(v) + " out of range: " + t.spec() +
-                            " has nodes 0.." + std::to_string(t.nodes() - 1));
+    throw std::out_of_range("--route: node " + std::to_string(v) + " out of range: " +
+                            t.spec() + " has nodes 0.." + std::to_string(t.nodes() - 1));
 }
 
 void print_route(const Topology& t, int a, int b, bool json, std::ostream& out) {
@@ -106,14 +106,17 @@ void print_route(const Topology& t, int a, int b, bool json, std::ostream& out) 
 }
 
 void run_topo(const TopoOptions& options, std::ostream& out) {
-  if (options.draw && options.no_draw) throw std::invalid_argument("give --draw or --no-draw, not both");
+  if (options.draw && options.no_draw) {
+    throw std::invalid_argument("--draw, --no-draw: give one, not both");
+  }
   const auto topology = parse_topology(options.spec);
   const Topology& t = *topology;
   const bool routing = !options.route.empty();
   std::optional<std::string> drawing;
   if (options.draw || (!routing && !options.json && !options.no_draw)) drawing = draw_ascii(t);
   if (options.draw && !drawing)
-    throw std::invalid_argument("no drawing for " + t.spec() + ": vmc draws " + drawable_networks());
+    throw std::invalid_argument("--draw: no drawing for " + t.spec() + ": vmc draws " +
+                                drawable_networks());
   if (routing) {
     print_route(t, options.route[0], options.route[1], options.json, out);
     if (options.draw) out << "\n" << *drawing;
@@ -138,7 +141,17 @@ void add_topo_command(CLI::App& app) {
   cmd->add_option("spec", options->spec,
                   "the network: full:P, ring:P, array:P, mesh:AxB[x...] (a length ending in w "
                   "wraps), torus:AxB[x...], hypercube:P, tree:P")
-      ->required();
+      ->required()
+      ->check(CLI::Validator(
+          [](std::string& s) -> std::string {
+            try {
+              parse_topology(s);
+            } catch (const std::exception& e) {
+              return e.what();
+            }
+            return {};
+          },
+          "NETWORK"));
   cmd->add_flag("--json", options->json, "print JSON instead of text");
   cmd->add_option("--route", options->route, "print the route from node A to node B hop by hop")
       ->expected(2)

@@ -1,35 +1,266 @@
 #include "tools/model_options.hpp"
 
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+
+#include "collectives/hybrid/strategy.hpp"
+#include "collectives/registry.hpp"
+
 namespace vmc::cli {
+namespace {
+
+// A validator that runs parse(text) and reports what it throws.
+template <class Parse>
+CLI::Validator parses(Parse parse, const std::string& description) {
+  return CLI::Validator(
+      [parse](std::string& text) -> std::string {
+        try {
+          parse(text);
+        } catch (const std::exception& e) {
+          return e.what();
+        }
+        return {};
+      },
+      description);
+}
+
+std::string in_quotes(const std::string& text) { return "\"" + text + "\""; }
+
+}  // namespace
+
+CLI::Validator count_check(std::size_t max) {
+  return CLI::Validator(
+      [max](std::string& text) -> std::string {
+        const std::string range = "expected a count from 0 to " + std::to_string(max);
+        if (text.empty()) return "empty value; " + range;
+        std::size_t value = 0;
+        const char* end = text.data() + text.size();
+        auto [ptr, ec] = std::from_chars(text.data(), end, value);
+        if (text[0] == '-') return in_quotes(text) + " is negative; " + range;
+        if (ec == std::errc::result_out_of_range) return in_quotes(text) + " is too large; " + range;
+        if (ec != std::errc() || ptr != end) return in_quotes(text) + " is not a count; " + range;
+        if (value > max) return in_quotes(text) + " is too large; " + range;
+        return {};
+      },
+      "COUNT");
+}
+
+CLI::Validator int_check(long long lo, long long hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& text) -> std::string {
+        const std::string range =
+            "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+        long long value = 0;
+        const char* end = text.data() + text.size();
+        auto [ptr, ec] = std::from_chars(text.data(), end, value);
+        if (text.empty()) return "empty value; " + range;
+        if (ec != std::errc() || ptr != end) return in_quotes(text) + " is not an integer; " + range;
+        if (value < lo || value > hi) return in_quotes(text) + " is out of range; " + range;
+        return {};
+      },
+      "INT");
+}
+
+CLI::Validator positive_check(double lo, double hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& text) -> std::string {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "expected a number from %g to %g", lo, hi);
+        if (text.empty()) return std::string("empty value; ") + buf;
+        char* end = nullptr;
+        const double value = std::strtod(text.c_str(), &end);
+        if (end != text.c_str() + text.size()) return in_quotes(text) + " is not a number; " + buf;
+        if (!std::isfinite(value) || value < lo || value > hi) {
+          return in_quotes(text) + " is out of range; " + buf;
+        }
+        return {};
+      },
+      "NUMBER");
+}
+
+CLI::Validator non_empty_check() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string { return text.empty() ? "empty value" : ""; },
+      "TEXT");
+}
+
+double parse_duration_with_unit(const std::string& flag, const std::string& text) {
+  double seconds = 0;
+  try {
+    seconds = parse_duration(text);
+  } catch (const std::exception& e) {
+    throw UsageError(flag + ": " + e.what());
+  }
+  // parse_duration reads a bare number as seconds; on the command line "--alpha 5" is far
+  // more likely a forgotten "us" than five seconds, so a unit is required (0 needs none).
+  const bool has_unit = !text.empty() && std::isalpha(static_cast<unsigned char>(text.back()));
+  if (!has_unit && seconds != 0) {
+    throw UsageError(flag + ": \"" + text + "\" has no unit; write it with one, e.g. " + text +
+                     "us, " + text + "ms or " + text + "s");
+  }
+  return seconds;
+}
+
+CLI::Validator duration_check() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        try {
+          parse_duration_with_unit("", text);
+        } catch (const std::exception& e) {
+          return std::string(e.what()).substr(2);  // without the empty flag's ": "
+        }
+        return {};
+      },
+      "TIME");
+}
+
+std::string requirements_for_cli(const std::string& text) {
+  std::string out = text;
+  const std::string field = "Options::strategy";
+  for (std::size_t at = out.find(field); at != std::string::npos; at = out.find(field, at)) {
+    out.replace(at, field.size(), "--strategy");
+  }
+  return out;
+}
 
 void ModelOptions::add_to(CLI::App* cmd) {
   cmd->add_option("--topology", topology, "interconnect, e.g. hypercube:64, mesh:8x8, ring:12")
-      ->capture_default_str();
-  cmd->add_option("--alpha", alpha, "startup per message, e.g. 525us")->capture_default_str();
-  cmd->add_option("--beta", beta, "time per item transferred, e.g. 2us")->capture_default_str();
-  cmd->add_option("--gamma", gamma, "time per item combined, e.g. 0.35us")->capture_default_str();
+      ->capture_default_str()
+      ->check(parses([](const std::string& s) { parse_topology(s); }, "NETWORK"));
+  cmd->add_option("--alpha", alpha, "startup per message, with a unit, e.g. 525us")
+      ->capture_default_str()
+      ->check(duration_check());
+  cmd->add_option("--beta", beta, "time per item transferred, e.g. 2us")
+      ->capture_default_str()
+      ->check(duration_check());
+  cmd->add_option("--gamma", gamma, "time per item combined, e.g. 0.35us")
+      ->capture_default_str()
+      ->check(duration_check());
   cmd->add_option("--port", port, "port model: exchange, duplex, half or all")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(parses([](const std::string& s) { parse_port(s); }, "PORT"));
   cmd->add_option("--routing", routing, "direct, wormhole or store_and_forward")
-      ->capture_default_str();
-  cmd->add_option("--contention", contention, "exclusive or shared")->capture_default_str();
+      ->capture_default_str()
+      ->check(parses([](const std::string& s) { parse_routing(s); }, "ROUTING"));
+  cmd->add_option("--contention", contention, "exclusive or shared")
+      ->capture_default_str()
+      ->check(parses([](const std::string& s) { parse_contention(s); }, "CONTENTION"));
   cmd->add_option("--short-alpha", short_alpha,
-                  "startup of short messages (000 §6), with --short-items");
+                  "startup of short messages (000 §6), with --short-items")
+      ->check(duration_check());
   cmd->add_option("--short-items", short_items,
-                  "messages of at most this many items start up in --short-alpha");
+                  "messages of at most this many items start up in --short-alpha")
+      ->check(count_check());
 }
 
 Model ModelOptions::model() const {
   Model m;
-  m.alpha = parse_duration(alpha);
-  m.beta = parse_duration(beta);
-  m.gamma = parse_duration(gamma);
+  m.alpha = parse_duration_with_unit("--alpha", alpha);
+  m.beta = parse_duration_with_unit("--beta", beta);
+  m.gamma = parse_duration_with_unit("--gamma", gamma);
   m.port = parse_port(port);
   m.routing = parse_routing(routing);
   m.contention = parse_contention(contention);
-  m.short_alpha = parse_duration(short_alpha);
+  m.short_alpha = parse_duration_with_unit("--short-alpha", short_alpha);
   m.short_max_items = short_items;
   return m;
+}
+
+void CallOptions::add_to(CLI::App* cmd, bool with_algorithm, bool count_flag) {
+  cmd->add_option("--op", op, "operation (vmc list)")
+      ->capture_default_str()
+      ->check(parses([](const std::string& s) { parse_operation(s); }, "OPERATION"));
+  if (with_algorithm) {
+    cmd->add_option("--algorithm", algorithm, "registry name (vmc list) or auto")
+        ->capture_default_str()
+        ->check(non_empty_check());
+  }
+  if (count_flag) {
+    cmd->add_option("--n", n,
+                    "MPI count: vector length (broadcast, reduce, allreduce, scan, exscan), "
+                    "items per node (gather, allgather), items per destination block "
+                    "(scatter, reduce_scatter, alltoall)")
+        ->capture_default_str()
+        ->check(count_check());
+  }
+  cmd->add_option("--root", root, "root node of rooted operations")
+      ->capture_default_str()
+      ->check(int_check(0, 1 << 30));
+  cmd->add_option("--type", type, "item type")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"int32", "int64", "float", "double"}));
+  cmd->add_option("--reduction", reduction,
+                  "sum, prod, min, max, land, lor, lxor, band, bor, bxor (integers) or matmul "
+                  "(a non-commutative 3x3 integer matrix product)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"sum", "prod", "min", "max", "land", "lor", "lxor", "band", "bor",
+                             "bxor", "matmul"}));
+  cmd->add_option("--segment-items", segment_items,
+                  "pipelined algorithms: items per segment (0: the algorithm picks)")
+      ->check(count_check());
+  cmd->add_option("--strategy", strategy, "hybrid: S_0..S_{d-1}, e.g. 000111")
+      ->check(parses([](const std::string& s) { hybrid::parse_strategy(s); }, "S"));
+}
+
+void add_clock_options(CLI::App* cmd, std::string& clock, double& time_scale) {
+  cmd->add_option("--clock", clock, "virtual or real")
+      ->capture_default_str()
+      ->check(parses([](const std::string& s) { parse_clock(s); }, "CLOCK"));
+  cmd->add_option("--time-scale", time_scale, "real clock: wall seconds per modelled second")
+      ->capture_default_str()
+      ->check(positive_check(1e-3, 1e3));
+}
+
+RunSpec CallOptions::spec(const Topology& topology, const Model& model) const {
+  RunSpec s;
+  s.op = parse_operation(op);
+  s.algorithm = algorithm;
+  s.n = n;
+  s.root = root;
+  s.type = type;
+  s.reduction = reduction;
+  s.segment_items = segment_items;
+  if (!strategy.empty()) s.strategy = hybrid::parse_strategy(strategy);
+  check_spec(s, topology, model);
+  return s;
+}
+
+void check_spec(const RunSpec& s, const Topology& topology, const Model& model) {
+  const int p = topology.nodes();
+  const std::string op = to_string(s.op);
+  if (s.root < 0 || s.root >= p) {
+    throw UsageError("--root " + std::to_string(s.root) + " is not a node of " + topology.spec() +
+                     " (nodes 0.." + std::to_string(p - 1) + ")");
+  }
+  if (s.reduction == "matmul" && s.type != "int32" && s.type != "int64") {
+    throw UsageError("--reduction matmul runs on its own 3x3 integer matrix type; leave --type "
+                     "at int32 or int64");
+  }
+  if ((s.type == "float" || s.type == "double") &&
+      (s.reduction == "band" || s.reduction == "bor" || s.reduction == "bxor")) {
+    throw UsageError("--reduction " + s.reduction + " is defined for integers only; use --type "
+                     "int32 or int64");
+  }
+  if (s.algorithm != "auto") {
+    const Algorithm* a = find_algorithm(s.op, s.algorithm);
+    if (a == nullptr) {
+      std::string names;
+      for (const Algorithm& row : algorithms(s.op)) names += (names.empty() ? "" : ", ") + row.name;
+      throw UsageError("--algorithm \"" + s.algorithm + "\" is not an algorithm of " + op +
+                       " (expected auto, " + names + ")");
+    }
+    if (!a->applicable(run_query(topology, model, s))) {
+      throw UsageError("--algorithm " + s.algorithm + " does not apply to " + op + " on " +
+                       topology.spec() + ": it requires " +
+                       requirements_for_cli(a->requirements));
+    }
+  }
+  if (data_bytes(s, p) > kMaxDataBytes) {
+    throw UsageError("--n " + std::to_string(s.n) + " is too large for " + op + " on " +
+                     std::to_string(p) + " nodes: the generated data would exceed " +
+                     std::to_string(kMaxDataBytes >> 30) + " GiB");
+  }
 }
 
 }  // namespace vmc::cli

@@ -1,19 +1,45 @@
-// Command-line options shared by the subcommands that build a machine: the topology and
-// the model (alpha, beta, gamma, port, routing, contention, short-message startup).
+// Command-line options shared by the subcommands: the machine (topology and model) and the
+// collective call (operation, algorithm, count, root, item type, reduction). `run`,
+// `explain`, `sweep` and `demo` register them through these helpers, so they share one set
+// of names, defaults and checks. Every value is checked when the command line is parsed:
+// a bad one is a one-line error that names the flag (exit code 2), never a wrap or a crash.
 #pragma once
 
+#include <cstddef>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
 #include "runtime/model.hpp"
+#include "tools/runner.hpp"
 #include "topology/topology.hpp"
 
 namespace vmc::cli {
 
+// A bad command-line value found after parsing (it depends on another flag, e.g. --root
+// against --topology). The message names the flag; vmc exits with code 2.
+class UsageError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// The largest --n, --segment-items and --short-items accepted anywhere (2^40).
+inline constexpr std::size_t kMaxCount = std::size_t{1} << 40;
+// The most generated data (every node's input and output buffers) `run`, `sweep` and `demo`
+// allocate: 2 GiB.
+inline constexpr std::size_t kMaxDataBytes = std::size_t{2} << 30;
+
+// The defaults every command shares.
+inline constexpr const char* kDefaultTopology = "hypercube:64";
+inline constexpr const char* kDefaultOp = "allreduce";
+inline constexpr std::size_t kDefaultCount = 1024;
+inline constexpr const char* kDefaultType = "float";  // 000 §6 sums single-precision vectors
+inline constexpr const char* kDefaultReduction = "sum";
+
 struct ModelOptions {
-  std::string topology = "hypercube:64";
+  std::string topology = kDefaultTopology;
   std::string alpha = "525us";
   std::string beta = "2us";
   std::string gamma = "0.35us";
@@ -29,5 +55,48 @@ struct ModelOptions {
   Model model() const;
   std::shared_ptr<const Topology> parsed_topology() const { return parse_topology(topology); }
 };
+
+// One collective call on generated data. `add_to` registers --op, --algorithm (unless
+// with_algorithm is false), --n (unless count_flag is false: sweep takes a list), --root,
+// --type, --reduction, --segment-items and --strategy.
+struct CallOptions {
+  std::string op = kDefaultOp;
+  std::string algorithm = "auto";
+  std::size_t n = kDefaultCount;
+  int root = 0;
+  std::string type = kDefaultType;
+  std::string reduction = kDefaultReduction;
+  std::size_t segment_items = 0;
+  std::string strategy;
+
+  void add_to(CLI::App* cmd, bool with_algorithm = true, bool count_flag = true);
+  // The run this describes, checked against the machine: --root is a node, --algorithm
+  // exists and applies, and the generated data fits in kMaxDataBytes.
+  RunSpec spec(const Topology& topology, const Model& model) const;
+};
+
+// --clock virtual|real and --time-scale (real clock: wall seconds per modelled second,
+// 0.001 to 1000).
+void add_clock_options(CLI::App* cmd, std::string& clock, double& time_scale);
+
+// Throws UsageError naming the flag when spec cannot run on this machine: --root out of
+// range, an --algorithm that does not exist or does not apply, data beyond kMaxDataBytes.
+void check_spec(const RunSpec& spec, const Topology& topology, const Model& model);
+
+// CLI11 checks for flag values: a count 0..max (digits only, no sign, not empty), a
+// duration with a unit (or exactly 0), a finite number in [lo, hi], an integer in [lo, hi],
+// a non-empty value.
+CLI::Validator count_check(std::size_t max = kMaxCount);
+CLI::Validator duration_check();
+CLI::Validator positive_check(double lo, double hi);
+CLI::Validator int_check(long long lo, long long hi);
+CLI::Validator non_empty_check();
+
+// Refuses "5" (no unit) with a message asking for one; "0" needs none. Returns the seconds.
+double parse_duration_with_unit(const std::string& flag, const std::string& text);
+
+// The requirement text of a registry row as the command line says it (--strategy, not the
+// C++ field).
+std::string requirements_for_cli(const std::string& text);
 
 }  // namespace vmc::cli

@@ -249,6 +249,65 @@ RunOutcome run_typed(Machine& m, const RunSpec& o, Operation operation) {
 
 }  // namespace
 
+std::size_t item_bytes(const RunSpec& o) {
+  if (o.reduction == "matmul") return sizeof(Mat3);
+  if (o.type == "int32" || o.type == "float") return 4;
+  if (o.type == "int64" || o.type == "double") return 8;
+  throw std::invalid_argument("unknown --type \"" + o.type +
+                              "\": expected int32, int64, float or double");
+}
+
+bool commutative(const RunSpec& o) { return o.reduction != "matmul"; }
+
+std::size_t data_bytes(const RunSpec& o, int p) {
+  // Items of the input and the result summed over the nodes, as run_typed above allocates
+  // them (the root's np for rooted gathers and scatters is counted on every node: a bound).
+  const auto P = static_cast<std::size_t>(p);
+  std::size_t blocks_per_node = 0;  // in units of n items
+  switch (o.op) {
+    case Operation::barrier: blocks_per_node = 0; break;
+    case Operation::broadcast:
+    case Operation::reduce:
+    case Operation::allreduce:
+    case Operation::scan:
+    case Operation::exscan: blocks_per_node = 2; break;
+    case Operation::allgather:
+    case Operation::allgatherv:
+    case Operation::gather:
+    case Operation::gatherv:
+    case Operation::scatter:
+    case Operation::scatterv:
+    case Operation::reduce_scatter:
+      if (P > SIZE_MAX / 2) return SIZE_MAX;
+      blocks_per_node = P + 1;
+      break;
+    case Operation::alltoall:
+    case Operation::alltoallv:
+      if (P > SIZE_MAX / 2) return SIZE_MAX;
+      blocks_per_node = 2 * P;
+      break;
+  }
+  if (blocks_per_node == 0) return 0;
+  const std::size_t per_item = item_bytes(o);
+  if (o.n > SIZE_MAX / per_item / blocks_per_node / P) return SIZE_MAX;
+  return o.n * per_item * blocks_per_node * P;
+}
+
+CostQuery run_query(const Topology& topology, const Model& model, const RunSpec& o) {
+  const int p = topology.nodes();
+  Options opts;
+  opts.algorithm = o.algorithm;
+  opts.segment_items = o.segment_items;
+  opts.strategy = o.strategy;
+  CostQuery q = make_query(topology, model, p, o.op == Operation::barrier ? 0 : o.n, o.root,
+                           item_bytes(o), commutative(o), opts);
+  if (o.op == Operation::scatterv || o.op == Operation::gatherv ||
+      o.op == Operation::allgatherv || o.op == Operation::alltoallv) {
+    q.counts.assign(p, o.n);
+  }
+  return q;
+}
+
 RunOutcome run_collective(Machine& m, const RunSpec& o) {
   if (o.reduction == "matmul" && o.type != "int64" && o.type != "int32") {
     throw std::invalid_argument("--reduction matmul runs on its own 3x3 integer matrix type; "

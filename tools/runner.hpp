@@ -40,4 +40,14 @@ struct RunOutcome {
 // Throws std::invalid_argument for a bad spec; RunError if the run fails.
 RunOutcome run_collective(Machine& m, const RunSpec& spec);
 
+// Bytes of one item of spec.type (matmul runs on 3x3 int64 matrices: 72 bytes), and
+// whether spec.reduction is commutative. Throw std::invalid_argument for unknown names.
+std::size_t item_bytes(const RunSpec& spec);
+bool commutative(const RunSpec& spec);
+// The bytes of generated data run_collective allocates on p nodes (inputs and results),
+// saturating at SIZE_MAX.
+std::size_t data_bytes(const RunSpec& spec, int p);
+// The query the dispatcher builds for this run: what applicability and selection see.
+CostQuery run_query(const Topology& topology, const Model& model, const RunSpec& spec);
+
 }  // namespace vmc::cli

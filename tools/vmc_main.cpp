@@ -1,11 +1,36 @@
 // vmc: the command-line front end of the emulated multicomputer.
+//
+// Exit codes: 0 success; 1 a run failed (a node threw, a deadlock, a wrong result);
+// 2 a bad command line (an unknown flag, a malformed or out-of-range value), reported on one
+// line of standard error that names the flag.
 #include <exception>
 #include <iostream>
+#include <new>
+#include <string>
 
 #include "tools/commands.hpp"
+#include "tools/model_options.hpp"
+
+#ifndef VMC_VERSION
+#define VMC_VERSION "unknown"
+#endif
+
+namespace {
+
+// One line: CLI11's and the library's messages may hold newlines.
+std::string one_line(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  for (char& c : text) {
+    if (c == '\n') c = ' ';
+  }
+  return text;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"vmc: a shared-memory emulated multicomputer and its collective algorithms"};
+  app.set_version_flag("--version", std::string("vmc ") + VMC_VERSION);
   app.require_subcommand(1);
   vmc::cli::add_topo_command(app);
   vmc::cli::add_demo_command(app);
@@ -15,10 +40,26 @@ int main(int argc, char** argv) {
   vmc::cli::add_sweep_command(app);
   try {
     app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
+  } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "vmc: " << one_line(e.what()) << " (see vmc --help)\n";
+    return 2;
+  } catch (const std::invalid_argument& e) {  // bad input, vmc::cli::UsageError included
+    std::cerr << "vmc: " << one_line(e.what()) << "\n";
+    return 2;
+  } catch (const std::out_of_range& e) {
+    std::cerr << "vmc: " << one_line(e.what()) << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "vmc: out of memory\n";
+    return 1;
   } catch (const std::exception& e) {
-    std::cerr << "vmc: " << e.what() << "\n";
+    std::cerr << "vmc: " << one_line(e.what()) << "\n";
     return 1;
   }
   return 0;
