@@ -38,6 +38,20 @@ int main(int argc, char** argv) {
   vmc::cli::add_run_command(app);
   vmc::cli::add_explain_command(app);
   vmc::cli::add_sweep_command(app);
+  // CLI11 reads an unknown command as a stray argument and asks for a subcommand; say what
+  // was wrong instead.
+  if (argc > 1 && argv[1][0] != '-') {
+    bool known = false;
+    std::string names;
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      known = known || sub->get_name() == argv[1];
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!known) {
+      std::cerr << "vmc: unknown command \"" << argv[1] << "\" (expected " << names << ")\n";
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,247 @@
+// The vmc command line, run as a user runs it: every flag of every command with malformed
+// values (empty, negative, zero, huge, garbage, bad units, unknown names) gives exit code 2
+// and one line on standard error naming the flag, never a crash, a signal, a hang or a silent
+// wrap; good invocations of every command exit 0. The binary comes from CMake (VMC_BINARY).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using ::testing::HasSubstr;
+
+struct Outcome {
+  int exit_code = -1;  // 124: timed out (timeout(1)); 128 + n: killed by signal n
+  std::string out, err;
+};
+
+std::string shell_quoted(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) {
+    if (c == '\'') q += "'\\''";
+    else q += c;
+  }
+  return q + "'";
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Runs vmc with args under timeout(1): a hang ends in exit code 124, never a stuck test.
+Outcome vmc(const std::vector<std::string>& args) {
+  const std::string dir = testing::TempDir();
+  const std::string out = dir + "/vmc_fuzz_out.txt", err = dir + "/vmc_fuzz_err.txt";
+  std::string command = "timeout -k 5 120 " + shell_quoted(VMC_BINARY);
+  for (const std::string& a : args) command.append(" ").append(shell_quoted(a));
+  command.append(" >").append(shell_quoted(out));
+  command.append(" 2>").append(shell_quoted(err)).append(" </dev/null");
+  const int status = std::system(command.c_str());
+  Outcome o;
+  if (WIFEXITED(status)) o.exit_code = WEXITSTATUS(status);
+  else if (WIFSIGNALED(status)) o.exit_code = 128 + WTERMSIG(status);
+  o.out = slurp(out);
+  o.err = slurp(err);
+  return o;
+}
+
+std::string joined(const std::vector<std::string>& args) {
+  std::string s = "vmc";
+  for (const std::string& a : args) s += " '" + a + "'";
+  return s;
+}
+
+// A bad command line: exit 2, one line on stderr that names the flag.
+void expect_refused(const std::vector<std::string>& args, const std::string& flag) {
+  const Outcome o = vmc(args);
+  EXPECT_EQ(o.exit_code, 2) << joined(args) << "\nstderr: " << o.err;
+  EXPECT_THAT(o.err, HasSubstr(flag)) << joined(args);
+  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << joined(args) << "\n" << o.err;
+}
+
+Outcome expect_ok(const std::vector<std::string>& args) {
+  Outcome o = vmc(args);
+  EXPECT_EQ(o.exit_code, 0) << joined(args) << "\nstderr: " << o.err;
+  return o;
+}
+
+// The malformed values of each kind of flag.
+const std::vector<std::string> kBadCounts = {"", "-1", "-0x10", "abc", "1.5", "1e3", "12abc",
+                                             "99999999999999999999999", "2000000000000"};
+const std::vector<std::string> kBadDurations = {"", "-1us", "5", "5xs", "us", "inf", "nan",
+                                                "1e400s", "-0.5ms", "5 us"};
+const std::vector<std::string> kBadNames = {"", "bogus", "-1", "0"};
+const std::vector<std::string> kBadTopologies = {"",        "bogus",        "ring:0",
+                                                 "ring:-1", "mesh:0x3",     "hypercube:x",
+                                                 "full:",   "full:99999999999999999999"};
+const std::vector<std::string> kBadScales = {"", "0", "-1", "1e-10", "1e300", "inf", "nan", "x"};
+const std::vector<std::string> kBadRoots = {"", "-1", "x", "1.5", "99999999999999999999", "3"};
+
+// Each flag of the commands that build a machine, with its bad values. Base arguments keep
+// the machine tiny (full:3: --root 3 is out of range).
+std::vector<std::pair<std::string, std::vector<std::string>>> machine_flags() {
+  return {{"--topology", kBadTopologies}, {"--alpha", kBadDurations},
+          {"--beta", kBadDurations},      {"--gamma", kBadDurations},
+          {"--short-alpha", kBadDurations}, {"--short-items", kBadCounts},
+          {"--port", kBadNames},          {"--routing", kBadNames},
+          {"--contention", kBadNames},    {"--op", kBadNames},
+          {"--root", kBadRoots},          {"--type", kBadNames},
+          {"--reduction", kBadNames},     {"--segment-items", kBadCounts},
+          {"--strategy", {"2", "abc", "0x1"}}};
+}
+
+void fuzz(const std::string& command, const std::vector<std::string>& base,
+          std::vector<std::pair<std::string, std::vector<std::string>>> flags) {
+  for (const auto& [flag, values] : flags) {
+    for (const std::string& value : values) {
+      std::vector<std::string> args{command};
+      args.insert(args.end(), base.begin(), base.end());
+      args.push_back(flag + "=" + value);
+      expect_refused(args, flag);
+    }
+    // The flag without a value.
+    std::vector<std::string> args{command};
+    args.insert(args.end(), base.begin(), base.end());
+    args.push_back(flag);
+    expect_refused(args, flag);
+  }
+  expect_refused({command, "--bogus"}, "--bogus");
+  expect_refused({command, "--bogus=1"}, "--bogus");
+  expect_refused({command, "stray"}, "stray");
+}
+
+TEST(CommandLine, RunRefusesEveryMalformedFlag) {
+  auto flags = machine_flags();
+  flags.push_back({"--n", kBadCounts});
+  flags.push_back({"--algorithm", {"", "bogus", "hybrid", "pairwise_xor"}});
+  flags.push_back({"--clock", kBadNames});
+  flags.push_back({"--time-scale", kBadScales});
+  flags.push_back({"--trace", {""}});
+  fuzz("run", {"--topology=full:3", "--n=2"}, flags);
+  // Combinations that only fail together, each naming a flag.
+  expect_refused({"run", "--topology=full:3", "--reduction=matmul", "--type=float"},
+                 "--reduction");
+  expect_refused({"run", "--topology=full:3", "--reduction=bxor", "--type=double"},
+                 "--reduction");
+  expect_refused({"run", "--topology=hypercube:8", "--op=alltoall", "--algorithm=ring",
+                  "--n=1000000000000"},
+                 "--n");
+  expect_refused({"run", "--topology=full:2", "--op=allreduce", "--n=1000000000000"}, "--n");
+}
+
+TEST(CommandLine, ExplainRefusesEveryMalformedFlag) {
+  auto flags = machine_flags();
+  flags.push_back({"--n", kBadCounts});
+  fuzz("explain", {"--topology=full:3", "--n=2"}, flags);
+  expect_refused({"explain", "--item-size=0"}, "--item-size");
+}
+
+TEST(CommandLine, SweepRefusesEveryMalformedFlag) {
+  auto flags = machine_flags();
+  flags.push_back({"--n", {"", "-1", "1:0:x2", "5:1:+1", "1:8:x1", "0:8:x2", "a,b", "1:8:y2",
+                           "1,,-2", "1:99999999999999999999:+1"}});
+  flags.push_back({"--algorithms", {"bogus", "ring,bogus"}});
+  flags.push_back({"--clock", kBadNames});
+  flags.push_back({"--time-scale", kBadScales});
+  flags.push_back({"--repeat", {"", "0", "-1", "x", "1001"}});
+  flags.push_back({"--csv", {"", "/nonexistent-directory/x.csv"}});
+  fuzz("sweep", {"--topology=full:3", "--n=1,2"}, flags);
+  expect_refused({"sweep", "--topology=full:3", "--n=1000000000000"}, "--n");
+}
+
+TEST(CommandLine, DemoRefusesEveryMalformedFlag) {
+  auto flags = machine_flags();
+  flags.push_back({"--n", kBadCounts});
+  flags.push_back({"--versus", kBadTopologies});
+  flags.push_back({"--clock", kBadNames});
+  flags.push_back({"--time-scale", kBadScales});
+  flags.push_back({"--trace", {""}});
+  fuzz("demo", {"--topology=full:3", "--n=2"}, flags);
+}
+
+TEST(CommandLine, TopoAndListRefuseMalformedArguments) {
+  for (const std::string& spec : kBadTopologies) expect_refused({"topo", spec}, "spec");
+  expect_refused({"topo"}, "spec");
+  expect_refused({"topo", "ring:4", "--route", "0", "9"}, "--route");
+  expect_refused({"topo", "ring:4", "--route", "0", "-1"}, "--route");
+  expect_refused({"topo", "ring:4", "--route", "a", "b"}, "--route");
+  expect_refused({"topo", "ring:4", "--route", "0"}, "--route");
+  expect_refused({"topo", "ring:4", "--draw", "--no-draw"}, "--draw");
+  expect_refused({"topo", "ring:4", "--bogus"}, "--bogus");
+  expect_refused({"list", "--bogus"}, "--bogus");
+  expect_refused({"list", "--json", "--markdown"}, "--json");
+  expect_refused({"bogus"}, "bogus");
+  expect_refused({}, "subcommand");
+}
+
+TEST(CommandLine, GoodInvocationsOfEveryCommandSucceed) {
+  expect_ok({"run", "--topology=full:3", "--n=4", "--check"});
+  Outcome run = expect_ok({"run", "--topology", "hypercube:4", "--op", "reduce_scatter", "--n",
+                           "5", "--type", "int64", "--reduction", "max", "--check", "--json"});
+  EXPECT_THAT(run.out, HasSubstr("\"correct\":true"));
+  expect_ok({"run", "--topology=ring:5", "--op=scan", "--reduction=matmul", "--type=int64",
+             "--n=2", "--alpha=0", "--beta=1ns", "--check"});
+  expect_ok({"run", "--topology=hypercube:4", "--op=allreduce", "--algorithm=hybrid",
+             "--strategy=01", "--n=8", "--check"});
+  expect_ok({"run", "--topology=full:2", "--clock=real", "--alpha=20us", "--beta=0",
+             "--n=3", "--check"});
+  expect_ok({"explain", "--topology=ring:5", "--op=reduce", "--n=3", "--root=4"});
+  expect_ok({"explain", "--topology=mesh:2x3", "--op=alltoall", "--n=3", "--json"});
+  expect_ok({"sweep", "--topology=hypercube:4", "--n=1,2", "--algorithms=ring"});
+  expect_ok({"demo", "--topology=hypercube:8", "--n=4", "--op=allgather", "--port=duplex",
+             "--routing=direct", "--contention=shared", "--alpha=10us", "--beta=1us",
+             "--gamma=1ns"});
+  expect_ok({"topo", "mesh:3x3"});
+  expect_ok({"topo", "ring:4", "--route", "0", "2", "--json"});
+  expect_ok({"list"});
+  expect_ok({"list", "--json"});
+  expect_ok({"list", "--markdown"});
+  EXPECT_EQ(expect_ok({"--version"}).out, std::string("vmc ") + VMC_VERSION + "\n");
+  expect_ok({"--help"});
+  expect_ok({"run", "--help"});
+}
+
+TEST(CommandLine, SweepSkipsAndListsAlgorithmsThatDoNotApply) {
+  // alltoall's pairwise_xor and hypercube need a power of two; ring:6 has 6 nodes.
+  const Outcome o = expect_ok({"sweep", "--op", "alltoall", "--topology", "ring:6", "--n",
+                               "1:8:+3"});
+  EXPECT_THAT(o.err, HasSubstr("skipped hypercube"));
+  EXPECT_THAT(o.err, HasSubstr("skipped pairwise_xor"));
+  EXPECT_THAT(o.out, HasSubstr("ring,7,"));
+  EXPECT_THAT(o.out, ::testing::Not(HasSubstr("pairwise_xor,")));
+}
+
+TEST(CommandLine, DemoTableFollowsItsFlags) {
+  const Outcome o = expect_ok({"demo", "--topology", "ring:6", "--versus", "full:6", "--op",
+                               "reduce_scatter", "--n", "7", "--type", "int32", "--reduction",
+                               "max", "--alpha", "1us"});
+  EXPECT_THAT(o.out, HasSubstr("on ring:6 (6 nodes)"));
+  EXPECT_THAT(o.out, HasSubstr("reduce_scatter (max of int32 items, algorithm chosen by cost) "
+                               "on ring:6 and full:6"));
+  EXPECT_THAT(o.out, HasSubstr("alpha 1 us"));
+  EXPECT_THAT(o.out, HasSubstr("\n       7   "));  // the only length: --n
+  EXPECT_THAT(o.out, ::testing::Not(HasSubstr("65536")));
+}
+
+// On the real clock no two messages start at one instant: the steps come from the order of
+// the messages, and the startups on the critical path are the tree's steps (log2 p).
+TEST(CommandLine, DemoOnTheRealClockCountsStepsAndStartups) {
+  const Outcome o = expect_ok({"demo", "--clock", "real", "--topology", "hypercube:8", "--n",
+                               "2", "--alpha", "50us", "--beta", "0"});
+  EXPECT_THAT(o.out, HasSubstr("step 3 at"));
+  EXPECT_THAT(o.out, ::testing::Not(HasSubstr("step 4 at")));
+  EXPECT_THAT(o.out, HasSubstr("startups on the critical path: 3"));
+  EXPECT_THAT(o.out, HasSubstr("every node has the data: yes (8 of 8)"));
+}
+
+}  // namespace
