@@ -1,9 +1,10 @@
-// The real clock: tokens held for real and delays injected as real waits follow the model.
-// These tests measure wall time, so ctest runs them alone (RUN_SERIAL): a loaded machine
-// delays thread wake-ups and would read as model error.
+// The real clock: tokens held for real and delays injected as real waits. Only what holds
+// under any load is asserted here: a run is never faster than the model (every delay is a
+// real wait of at least its modelled time), events happen in the order the program and the
+// tokens impose, and results are correct. How closely the wall clock follows the model is a
+// measurement, not a test: bench/bench_realtime reports the ratio of real to virtual time.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <vector>
 
 #include "runtime/machine.hpp"
@@ -12,28 +13,47 @@
 namespace vmc {
 namespace {
 
-TEST(Model, RealTimeBroadcastFollowsTheModel) {
+// steady_clock reads nanoseconds; one microsecond covers its rounding at both ends.
+constexpr double kTimerResolution = 1e-6;
+
+TEST(Model, RealTimeBroadcastIsNeverFasterThanTheModelAndKeepsItsOrder) {
   Model model{.alpha = 2e-3, .beta = 0, .gamma = 0, .port = Port::exchange,
               .routing = Routing::wormhole};
   Machine v({.topology = parse_topology("hypercube:64"), .model = model});
   Machine real({.topology = parse_topology("hypercube:64"), .model = model,
                 .clock = Clock::real_time});
+  std::vector<int> correct(64, 0);
   auto program = [&](Node& node) {
     std::vector<int> data(16, node.rank() == 0 ? 3 : 0);
     broadcast(node.world(), data, 0);
-    for (int x : data) ASSERT_EQ(x, 3);
+    bool ok = true;
+    for (int x : data) ok = ok && x == 3;
+    correct[node.rank()] = ok;
   };
   const double virtual_time = v.run(program).time();
   EXPECT_DOUBLE_EQ(virtual_time, 6 * 2e-3);
-  double best = 1e9;
-  for (int attempt = 0; attempt < 3; ++attempt) {  // the box is shared: take the best of 3
-    best = std::min(best, real.run(program).time());
+  RunResult r = real.run(program);
+  for (int rank = 0; rank < 64; ++rank) EXPECT_TRUE(correct[rank]) << "node " << rank;
+  EXPECT_GE(r.time(), virtual_time - kTimerResolution) << "real " << r.time() << " s";
+  EXPECT_EQ(r.stats().messages, 63u);
+  // Order: every node other than the root sends only after its own receive has ended, and
+  // every message lasts at least alpha.
+  const std::vector<MessageEvent>& messages = r.trace().messages;
+  ASSERT_EQ(messages.size(), 63u);
+  std::vector<Picos> received(64, -1);
+  for (const MessageEvent& m : messages) received[m.dst] = m.end;
+  for (const MessageEvent& m : messages) {
+    EXPECT_GE(m.end - m.start, to_picos(2e-3 - kTimerResolution)) << m.src << "->" << m.dst;
+    if (m.src == 0) continue;
+    ASSERT_GE(received[m.src], 0) << "node " << m.src << " sent before it received";
+    EXPECT_LE(received[m.src], m.start) << m.src << "->" << m.dst;
   }
-  EXPECT_GE(best, virtual_time * 0.999);
-  EXPECT_LE(std::fabs(best - virtual_time) / virtual_time, 0.10)
-      << "real " << best << " s, virtual " << virtual_time << " s";
 }
 
+// Two messages whose x-first routes share a link on mesh:4x3 (0 -> 6 and 1 -> 3) hold it one
+// after the other, whichever comes first: the second takes the link only after the first has
+// held it for alpha. (A message's end is when its receiver has the data, which on the real
+// clock includes the receiver's wake-up, after the link is free again.)
 TEST(Model, RealTimeTokensSerialiseContendedMessages) {
   Model model{.alpha = 2e-3, .beta = 0, .port = Port::duplex, .routing = Routing::wormhole};
   Machine m({.topology = parse_topology("mesh:4x3"), .model = model, .clock = Clock::real_time});
@@ -45,8 +65,13 @@ TEST(Model, RealTimeTokensSerialiseContendedMessages) {
     if (c.rank() == 6) c.recv(std::span<int>(data), 0, 0);
     if (c.rank() == 3) c.recv(std::span<int>(data), 1, 0);
   });
-  EXPECT_GE(r.time(), 2 * 2e-3 * 0.999);  // one waited for the other
-  EXPECT_GT(r.stats().token_wait, to_picos(1e-3));
+  EXPECT_GE(r.time(), 2 * 2e-3 - kTimerResolution);  // one after the other
+  const std::vector<MessageEvent>& messages = r.trace().messages;
+  ASSERT_EQ(messages.size(), 2u);
+  const MessageEvent& first = messages[0].start <= messages[1].start ? messages[0] : messages[1];
+  const MessageEvent& second = &first == &messages[0] ? messages[1] : messages[0];
+  EXPECT_GE(second.start - first.start, to_picos(2e-3 - kTimerResolution))
+      << "the shared link was held twice at once";
 }
 
 }  // namespace
