@@ -2,7 +2,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <stdexcept>
 #include <vector>
 
@@ -13,15 +12,13 @@ namespace {
 
 using ::testing::HasSubstr;
 
-// Runs fn, expects a RunError, returns it.
+// Runs fn, expects a RunError, returns it. No wall-clock bound: a fault that is never
+// reported hangs until ctest's timeout, which fails the test under any load.
 template <class Fn>
 RunError expect_failure(Machine& m, Fn fn) {
-  auto t0 = std::chrono::steady_clock::now();
   try {
     m.run(fn);
   } catch (const RunError& e) {
-    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    EXPECT_LT(s, 10.0) << "a fault took " << s << " s to report";
     return e;
   }
   ADD_FAILURE() << "the run did not fail";
