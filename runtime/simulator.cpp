@@ -51,8 +51,14 @@ struct Msg {
   std::uint32_t comm = 0;
   std::uint64_t index = 0;  // among the sender's sends
   MsgState state = MsgState::idle;
-  Picos request = 0;        // current hop's request
-  Picos first_request = 0;
+  Picos request = 0;        // current hop's request (rendezvous: or when the receive was posted)
+  Picos first_request = 0;  // the sender reached the send
+  Picos eligible = 0;       // it could start as far as its endpoints are concerned: the
+                            // sender reached it and (rendezvous) the receiver posted for it
+  Picos port_wait = 0;      // time it waited for the endpoints' ports
+  Picos blocked_since = 0;  // while pending: the last arbitration instant
+  bool port_blocked = false;  // ... and whether its ports were busy then
+  Picos free_time = 0;      // its contention-free duration (every hop)
   Picos start = 0;          // first hop's start
   Picos end = 0;
   Picos waited = 0;
@@ -93,6 +99,12 @@ class Simulator {
  public:
   Simulator(const MachineImpl& m, Stats& stats, Trace& trace)
       : m_(m), model_(m.config.model), u_(m.units), stats_(stats), trace_(trace), p_(m.p) {}
+  // The contention-free replay: the same logs with links that never hold anyone up (no
+  // waits for them, no sharing of their bandwidth); store_and_forward keeps its hops.
+  Simulator(const MachineImpl& m, Stats& stats, Trace& trace, bool contention_free)
+      : Simulator(m, stats, trace) {
+    free_ = contention_free;
+  }
 
   void run() {
     build_messages();
@@ -106,6 +118,7 @@ class Simulator {
     link_busy_.assign(links, 0);
     if (shared()) link_users_.assign(links, {});
     stats_.link_busy.assign(links, 0);
+    stats_.link_peak.assign(links, 0);
     stats_.node_time.assign(p_, 0);
     trace_.nodes = p_;
     for (int n = 0; n < p_; ++n) push({0, 1, n, 0});
@@ -119,9 +132,7 @@ class Simulator {
       }
       arbitrate(t);
     }
-    if (!pending_.empty()) {
-      throw std::logic_error("vmc simulator: requests left waiting with no event to free them");
-    }
+    if (!pending_.empty()) stuck();
     finish();
   }
 
@@ -132,6 +143,7 @@ class Simulator {
   Stats& stats_;
   Trace& trace_;
   int p_;
+  bool free_ = false;
   std::vector<std::size_t> first_msg_;  // per node: id of its first send
   std::vector<Msg> msgs_;
   std::vector<NodeSim> nodes_;
@@ -168,7 +180,10 @@ class Simulator {
 
   bool self(const Msg& x) const { return x.src == x.dst; }
   bool store_and_forward() const { return model_.routing == Routing::store_and_forward; }
-  bool shared() const { return model_.contention == Contention::shared; }
+  bool shared() const { return !free_ && model_.contention == Contention::shared; }
+  bool rendezvous() const { return model_.protocol == Protocol::rendezvous; }
+  // Whether x may start as far as its receiver is concerned (rendezvous: it has posted).
+  bool posted(const Msg& x) const { return !rendezvous() || self(x) || x.recv_waiter >= 0; }
   Picos hop_time(const Msg& x) const { return self(x) ? 0 : u_.message(x.items); }
 
   // Links the message needs for its current hop (all of them under wormhole).
@@ -190,10 +205,55 @@ class Simulator {
 
   void request(Msg& x, Picos t, int crit) {
     x.state = MsgState::pending;
-    x.request = x.first_request = t;
+    x.request = x.first_request = x.eligible = x.blocked_since = t;
     x.crit = crit + (self(x) ? 0 : 1);
     if (!self(x) && m_.uses_links) m_.topology->route(x.src, x.dst, x.route);
+    const std::size_t hops = store_and_forward() && !x.route.empty() ? x.route.size() : 1;
+    x.free_time = checked_mul(hop_time(x), hops, "message time");
     pending_.insert({t, x.src, x.index});
+  }
+
+  // Rendezvous: the receiver posted for x at t, so x is requested (again) from t on.
+  void post(Msg& x, Picos t) {
+    if (!rendezvous() || x.state != MsgState::pending || x.hop > 0 || self(x)) return;
+    pending_.erase({x.request, x.src, x.index});
+    x.request = x.eligible = x.blocked_since = t;
+    x.port_blocked = false;
+    pending_.insert({t, x.src, x.index});
+  }
+
+  Picos after(Picos t, Picos d, int node) const {
+    Picos r = 0;
+    if (__builtin_add_overflow(t, d, &r)) {
+      throw std::overflow_error("node " + std::to_string(node) + ": simulated time " +
+                                std::to_string(to_seconds(t)) + " s + " +
+                                std::to_string(to_seconds(d)) +
+                                " s does not fit in vmc's picosecond clock (at most about 9.2e6 s)");
+    }
+    return r;
+  }
+
+  // Requests are left but nothing can happen: under rendezvous, sends whose receivers
+  // never post (each blocked in a send of its own); otherwise a simulator fault.
+  [[noreturn]] void stuck() const {
+    std::string text;
+    int shown = 0;
+    for (const auto& [t, src, index] : pending_) {
+      const Msg& x = msgs_[first_msg_[src] + index];
+      if (posted(x)) continue;
+      if (shown++ < 8) {
+        text += "\n  node " + std::to_string(x.src) + ": send tag " + std::to_string(x.tag) +
+                " to node " + std::to_string(x.dst) + " (requested at " +
+                format_duration(to_seconds(x.first_request)) + ")";
+      }
+    }
+    if (shown == 0) {
+      throw std::logic_error("vmc simulator: requests left waiting with no event to free them");
+    }
+    throw ScheduleDeadlock(
+        "deadlock under the rendezvous protocol: these sends wait for receives that are "
+        "never posted (their receivers are blocked in sends of their own; with eager sends "
+        "the program completes):" + text);
   }
 
   void step(int id, Picos t) {
@@ -206,11 +266,11 @@ class Simulator {
         case OpRecord::Kind::compute: {
           ++n.pc;
           if (op.duration > 0 || op.combine_items > 0) {
-            trace_.combines.push_back({id, op.combine_items, t, t + op.duration});
+            trace_.combines.push_back({id, op.combine_items, t, after(t, op.duration, id)});
             stats_.combined_items += op.combine_items;
           }
           if (op.duration > 0) {
-            n.clock = t + op.duration;
+            n.clock = after(t, op.duration, id);
             push({n.clock, 1, id, 0});
             return;
           }
@@ -235,6 +295,7 @@ class Simulator {
             } else {
               in.recv_waiter = id;
               ++n.outstanding;
+              post(in, t);
             }
           }
           if (n.outstanding > 0) return;
@@ -296,12 +357,12 @@ class Simulator {
       for (auto it = pending_.begin(); it != pending_.end();) {
         Msg& x = msg(std::get<1>(*it), std::get<2>(*it));
         const bool awaited = x.recv_waiter >= 0;
-        if (awaited != (pass == 0)) {
+        if (awaited != (pass == 0) || !posted(x)) {
           ++it;
           continue;
         }
         bool links_free = true;
-        if (!shared()) {
+        if (!shared() && !free_) {
           for (LinkId l : hop_links(x)) {
             if (link_busy_[l]) {
               links_free = false;
@@ -317,6 +378,14 @@ class Simulator {
         }
       }
     }
+    // What holds up each request that is left, until the next instant: its ports (the
+    // algorithm's own schedule under the port model) or its links (contention).
+    for (const auto& [r, src, index] : pending_) {
+      Msg& x = msg(src, index);
+      if (x.port_blocked) x.port_wait += t - x.blocked_since;
+      x.blocked_since = t;
+      x.port_blocked = posted(x) && !ports_free(x);
+    }
     if (!waiting_on_link.empty()) {
       std::sort(waiting_on_link.begin(), waiting_on_link.end());
       int run = 0;
@@ -330,21 +399,31 @@ class Simulator {
   void start(Msg& x, Picos t) {
     x.state = MsgState::active;
     x.waited += t - x.request;
+    if (x.port_blocked) x.port_wait += t - x.blocked_since;
+    x.port_blocked = false;
     if (x.hop == 0) {
       x.start = t;
       take_ports(x, +1);
     }
     x.hop_start = t;
     if (!shared()) {
-      for (LinkId l : hop_links(x)) link_busy_[l] = 1;
-      push({t + hop_time(x), 0, id_of(x), 0});
+      if (!free_) {
+        for (LinkId l : hop_links(x)) {
+          link_busy_[l] = 1;
+          stats_.link_peak[l] = std::max(stats_.link_peak[l], 1);
+        }
+      }
+      push({after(t, hop_time(x), x.src), 0, id_of(x), 0});
       return;
     }
-    x.alpha_end = t + (self(x) ? 0 : u_.startup(x.items));
-    x.remaining = self(x) ? 0 : static_cast<Picos>(x.items) * u_.beta;
+    x.alpha_end = after(t, self(x) ? 0 : u_.startup(x.items), x.src);
+    x.remaining = self(x) ? 0 : u_.transfer(x.items);
     x.last = t;
     x.share = 1;
-    for (LinkId l : hop_links(x)) link_users_[l].push_back(id_of(x));
+    for (LinkId l : hop_links(x)) {
+      link_users_[l].push_back(id_of(x));
+      stats_.link_peak[l] = std::max(stats_.link_peak[l], static_cast<int>(link_users_[l].size()));
+    }
     refresh_sharers(x, t);
   }
 
@@ -365,7 +444,9 @@ class Simulator {
       Picos share = 1;
       for (LinkId l : hop_links(y)) share = std::max<Picos>(share, link_users_[l].size());
       y.share = share;
-      push({std::max(t, y.alpha_end) + y.remaining * y.share, 0, id, ++y.version});
+      push({after(std::max(t, y.alpha_end), checked_mul(y.remaining, y.share, "message time"),
+                  y.src),
+            0, id, ++y.version});
     }
   }
 
@@ -374,7 +455,9 @@ class Simulator {
     if (x.state != MsgState::active || e.version != x.version) return;  // superseded
     for (LinkId l : hop_links(x)) stats_.link_busy[l] += t - x.hop_start;
     if (!shared()) {
-      for (LinkId l : hop_links(x)) link_busy_[l] = 0;
+      if (!free_) {
+        for (LinkId l : hop_links(x)) link_busy_[l] = 0;
+      }
     } else {
       for (LinkId l : hop_links(x)) {
         auto& users = link_users_[l];
@@ -386,7 +469,8 @@ class Simulator {
     if (store_and_forward() && x.hop + 1 < x.route.size()) {
       ++x.hop;
       x.state = MsgState::pending;
-      x.request = t;
+      x.request = x.blocked_since = t;
+      x.port_blocked = false;
       pending_.insert({t, x.src, x.index});
       return;
     }
@@ -396,10 +480,15 @@ class Simulator {
     stats_.messages++;
     stats_.items += x.items;
     stats_.bytes += x.bytes;
-    stats_.token_wait += x.waited;
+    stats_.token_wait = checked_add(stats_.token_wait, x.waited, "total wait");
+    // Contention delay: the time between the moment it could start and its end, beyond its
+    // contention-free duration, that was not a wait for ports (see the header comment).
+    const Picos delay = (x.end - x.eligible) - x.free_time - x.port_wait;
+    stats_.contention_delay = checked_add(stats_.contention_delay, delay, "total delay");
+    stats_.max_message_delay = std::max(stats_.max_message_delay, delay);
     trace_.messages.push_back(
         {x.src, x.dst, x.tag, x.comm, x.items, x.bytes, x.first_request, x.start, x.end,
-         x.waited, x.route});
+         x.waited, x.route, delay});
     if (x.sender_waits) complete_wait(x.src, t, x.crit);
     if (x.recv_waiter >= 0) complete_wait(x.recv_waiter, t, x.crit);
   }
@@ -429,6 +518,17 @@ class Simulator {
 
 void simulate(const MachineImpl& m, Stats& stats, Trace& trace) {
   Simulator(m, stats, trace).run();
+  stats.contention_critical_delay = 0;
+  if (m.uses_links) {
+    // The run's time minus the time of the same logs replayed without contention.
+    Stats free_stats;
+    Trace free_trace;
+    Simulator(m, free_stats, free_trace, true).run();
+    stats.free_time = free_stats.time;
+    stats.contention_critical_delay = stats.time - free_stats.time;
+  } else {
+    stats.free_time = stats.time;
+  }
 }
 
 }  // namespace vmc::detail

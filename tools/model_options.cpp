@@ -13,6 +13,10 @@ void ModelOptions::add_to(CLI::App* cmd) {
   cmd->add_option("--routing", routing, "direct, wormhole or store_and_forward")
       ->capture_default_str();
   cmd->add_option("--contention", contention, "exclusive or shared")->capture_default_str();
+  cmd->add_option("--protocol", protocol,
+                  "eager (a send may start before its receive is posted) or rendezvous "
+                  "(only after: no overlap with the receiver's work, 000 §2)")
+      ->capture_default_str();
   cmd->add_option("--short-alpha", short_alpha,
                   "startup of short messages (000 §6), with --short-items");
   cmd->add_option("--short-items", short_items,
@@ -27,6 +31,7 @@ Model ModelOptions::model() const {
   m.port = parse_port(port);
   m.routing = parse_routing(routing);
   m.contention = parse_contention(contention);
+  m.protocol = parse_protocol(protocol);
   m.short_alpha = parse_duration(short_alpha);
   m.short_max_items = short_items;
   return m;
