@@ -89,11 +89,16 @@ void run_demo(const DemoOptions& o) {
   std::printf("\nevery node has the data: %s (%d of %d)\n", ok == p ? "yes" : "NO", ok, p);
   std::printf("time: %s measured, %s predicted by ceil(log2 p)(alpha + n beta)\n",
               format_duration(r.time()).c_str(), format_duration(predicted).c_str());
-  std::printf("messages: %llu, items moved: %llu, startups on the critical path: %d, "
-              "time waiting for links and ports: %s\n",
+  std::printf("messages: %llu, items moved: %llu, startups on the critical path: %d\n",
               static_cast<unsigned long long>(r.stats().messages),
-              static_cast<unsigned long long>(r.stats().items), r.stats().critical_startups,
-              format_duration(to_seconds(r.stats().token_wait)).c_str());
+              static_cast<unsigned long long>(r.stats().items), r.stats().critical_startups);
+  std::printf("contention delay: %s summed over all messages",
+              format_duration(to_seconds(r.stats().contention_delay)).c_str());
+  if (r.stats().critical_startups >= 0) {
+    std::printf(", %s of the run's time",
+                format_duration(to_seconds(r.stats().contention_critical_delay)).c_str());
+  }
+  std::printf("\n");
   if (!o.trace.empty()) {
     r.trace().write_chrome_json(o.trace);
     std::printf("trace written to %s (open it in the Perfetto UI or chrome://tracing)\n",
@@ -111,7 +116,7 @@ void compare_networks(const std::vector<std::string>& networks) {
     std::printf("%s%s", i ? " and " : "", networks[i].c_str());
   }
   std::printf(", same parameters:\n\n%8s", "n");
-  for (const std::string& net : networks) std::printf("   %-44s", net.c_str());
+  for (const std::string& net : networks) std::printf("   %-60s", net.c_str());
   std::printf("\n");
   std::vector<std::unique_ptr<Machine>> machines;
   for (const std::string& net : networks) {
@@ -125,14 +130,18 @@ void compare_networks(const std::vector<std::string>& networks) {
           *m, cli::RunSpec{.op = Operation::allreduce, .n = n, .type = "float", .check = true});
       if (!*out.correct) throw std::runtime_error("allreduce gave a wrong result");
       const Stats& s = out.result.stats();
-      char cell[96];
-      std::snprintf(cell, sizeof cell, "%s %s (%s waiting)", out.algorithm.c_str(),
-                    format_duration(to_seconds(s.time)).c_str(),
-                    format_duration(to_seconds(s.token_wait)).c_str());
-      std::printf("   %-44s", cell);
+      char cell[160];
+      std::snprintf(cell, sizeof cell, "%s %s (contention +%s, %s summed)",
+                    out.algorithm.c_str(), format_duration(to_seconds(s.time)).c_str(),
+                    format_duration(to_seconds(s.contention_critical_delay)).c_str(),
+                    format_duration(to_seconds(s.contention_delay)).c_str());
+      std::printf("   %-60s", cell);
     }
     std::printf("\n");
   }
+  std::printf("\ncontention +X: how much of the time is due to contention (the time minus that\n"
+              "of the same schedule with links that hold no one up); Y summed: the time lost\n"
+              "to contention summed over all messages.\n");
   std::printf("\nOn the hypercube every exchange is between neighbours; on the mesh the same\n"
               "exchanges share links, wait for each other, and take longer. Try\n"
               "  vmc explain --op allreduce --topology mesh:8x8 --n 1024\n"
