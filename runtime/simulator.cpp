@@ -11,8 +11,12 @@
 //   at which its ports (port model) and links (routing) are all free, and it holds them all
 //   for its duration alpha + n beta. The sender resumes, and the receiver has the data, at
 //   its end. A receive completes at max(time posted, end of its message).
-// - * Sends are eager: a message may start before its receiver reaches the receive; it
-//   holds the receiver's port (exchange, half) or in-port (duplex) while it lasts.
+// - * Protocol eager (the default): a message may start before its receiver reaches the
+//   receive; it holds the receiver's port (exchange, half) or in-port (duplex) while it
+//   lasts. Protocol rendezvous (000 §2 assumption 4): it may start only once its receiver has
+//   posted the receive (recv or sendrecv); from then on it is a request like any other, and
+//   the time before is neither a wait nor a delay. Sends whose receives are never posted
+//   (each receiver blocked in a send of its own) are reported as a deadlock.
 // - * Requests waiting for resources are served in two passes at each instant: first the
 //   messages whose receiver is already blocked waiting for them, then the others (eager
 //   messages the receiver has not asked for yet); within a pass oldest first (request
@@ -29,6 +33,30 @@
 //   are rounded down to whole picoseconds at each re-evaluation.
 // - Events at one instant are taken in a fixed order: message ends, then node steps (by
 //   rank), then grants of waiting requests.
+// - All sums of picoseconds are checked: a time that does not fit is an error naming the
+//   node, never a wrapped value.
+//
+// Contention delay (Stats::contention_delay, per message MessageEvent::contention_delay):
+// after each instant's grants, every request still waiting is marked as held up by its
+// ports (the port model: the algorithm's own schedule) or not (links held by others); per
+// message, the time from the moment it could start to its end, minus its contention-free
+// duration, minus its port waits, is the time lost to contention. The part of the run's time
+// due to contention (Stats::contention_critical_delay) is the time minus that of a second
+// pass over the same logs in which links hold no one up; store_and_forward keeps its hops.
+//
+// Monotonicity, and the anomaly it allows. The logs fix which message follows which. When
+// the contention-free pass grants every request at the instant it is made (no waits: always
+// under rendezvous with duplex or all-port nodes, and under eager with all-port nodes), every
+// start in it is a max-plus function of earlier ends; links can only delay starts (exclusive)
+// or stretch durations (shared), so no node finishes earlier with them. When the contention-
+// free pass has waits, which of two waiting requests a port goes to depends on timing, and,
+// as in Graham's anomalies of list scheduling, slowing one message down can give a better
+// order: with eager sends under duplex ports a message its receiver has not asked for yet can
+// take the receiver's in-port just before the one it waits for (mesh:7x11, allreduce
+// recursive_halving_doubling, n = 16, shared: 7.973 ms, with direct routing 8.220 ms). vmc
+// keeps the greedy rule (a free resource is never left idle for a request that might come)
+// and reports such a run's critical delay as negative; tests/runtime/contention_test.cpp
+// holds the monotone case over every algorithm.
 #include <algorithm>
 #include <queue>
 #include <set>
