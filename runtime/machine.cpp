@@ -26,6 +26,8 @@ std::string BlockedWait::describe() const {
   if (peer >= 0) {
     s << " from rank " << peer;
     if (peer_world != peer) s << " (node " << peer_world << ")";
+  } else if (peer_world >= 0) {
+    s << " to node " << peer_world;  // a send waiting on the real network
   }
   if (operation != std::string("split") && operation != std::string("collective")) {
     s << " tag " << tag;

@@ -82,16 +82,6 @@ void real_reset(RealNetwork* net) {
   net->posted.clear();
 }
 
-void real_post_receive(MachineImpl& m, NodeState& receiver, std::uint32_t comm, int src,
-                       Tag tag) {
-  if (m.config.model.protocol != Protocol::rendezvous || src == receiver.rank) return;
-  RealNetwork& net = *m.real;
-  {
-    std::lock_guard lock(net.mutex);
-    net.posted[{receiver.rank, comm, src, tag}].push_back(receiver.now_real());
-  }
-  net.freed.notify_all();
-}
 
 namespace {
 
@@ -124,13 +114,33 @@ void take_ports(RealNetwork& n, Port port, int src, int dst, int delta) {
   }
 }
 
+// Marks that the network's state changed (tokens freed, a receive posted): the deadlock
+// check sees activity, as for a message delivered. Call after the change, outside the lock.
+void changed(MachineImpl& m) {
+  m.activity.fetch_add(1, std::memory_order_seq_cst);
+  m.real->freed.notify_all();
+}
+
 // Waits until `ready` holds under the network mutex; throws RunAborted if the run ends.
-// real_abort wakes it; the 50 ms bound only guards against a lost wake-up.
+// real_abort wakes it; the 50 ms bound only guards against a lost wake-up. While it waits
+// the node counts as blocked for the deadlock check (NodeState::block_until): tokens are
+// held only by nodes sleeping through a transfer, which are not blocked, so every nodes
+// blocked means sends waiting for receives that are never posted (rendezvous).
 template <class Ready>
-void wait_tokens(MachineImpl& m, std::unique_lock<std::mutex>& lock, Ready ready) {
-  while (!ready()) {
+void wait_tokens(MachineImpl& m, NodeState& node, std::unique_lock<std::mutex>& lock,
+                 const WaitDescription& what, Ready ready) {
+  if (ready()) return;
+  {
+    std::lock_guard guard(node.wait_mutex);
+    node.waiting = what;
+  }
+  for (;;) {
     if (m.abort.load(std::memory_order_acquire)) throw RunAborted{};
+    const std::uint64_t stamp = m.activity.load(std::memory_order_seq_cst);
+    if (ready()) break;
+    node.blocked_stamp.store(stamp + 1, std::memory_order_seq_cst);
     m.real->freed.wait_for(lock, std::chrono::milliseconds(50));
+    node.blocked_stamp.store(0, std::memory_order_seq_cst);
   }
 }
 
@@ -189,7 +199,10 @@ void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* raw) {
       std::unique_lock lock(net.mutex);
       Picos since = requested;
       bool on_link = false;
-      wait_tokens(m, lock, [&] {
+      const WaitDescription what{rendezvous ? "send (rendezvous: its receive is not posted)"
+                                            : "send (waiting for ports and links)",
+                                 -1, dst, msg->tag, msg->comm};
+      wait_tokens(m, src, lock, what, [&] {
         const Picos now = src.now_real();
         if (on_link) link_wait += now - since;
         since = now;
@@ -249,7 +262,7 @@ void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* raw) {
       for (LinkId l : links) --net.link_users[l];
       if (hop + 1 == hops) take_ports(net, model.port, src.rank, dst, -1);
     }
-    net.freed.notify_all();
+    changed(m);
   }
   ev.end = src.now_real();
   ev.contention_delay = link_wait + stretch;
@@ -267,6 +280,17 @@ void real_compute(MachineImpl& m, NodeState& node, Picos duration, std::uint64_t
   Picos start = node.now_real();
   sleep_model(m, wall_start, duration);
   node.log.combines.push_back({node.rank, items, start, node.now_real()});
+}
+
+void real_post_receive(MachineImpl& m, NodeState& receiver, std::uint32_t comm, int src,
+                       Tag tag) {
+  if (m.config.model.protocol != Protocol::rendezvous || src == receiver.rank) return;
+  RealNetwork& net = *m.real;
+  {
+    std::lock_guard lock(net.mutex);
+    net.posted[{receiver.rank, comm, src, tag}].push_back(receiver.now_real());
+  }
+  changed(m);
 }
 
 }  // namespace vmc::detail

@@ -151,5 +151,29 @@ TEST(Protocol, RealClockRendezvousExchangeCompletes) {
   EXPECT_GE(r.stats().time, to_picos(kT) * 999 / 1000);
 }
 
+// On the real clock the same send-send program is found by the deadlock check (the sends
+// wait on the network, counted as blocked), not left to the watchdog.
+TEST(Protocol, RealClockRendezvousSendSendIsADeadlock) {
+  Machine m({.nodes = 2, .model = model(Protocol::rendezvous), .clock = Clock::real_time,
+             .watchdog_seconds = 120});
+  try {
+    m.run([](Node& node) {
+      const Comm& c = node.world();
+      std::vector<int> data(4, 1);
+      c.send(std::span<const int>(data), 1 - c.rank(), 0);
+      c.recv(std::span<int>(data), 1 - c.rank(), 0);
+    });
+    ADD_FAILURE() << "expected a deadlock";
+  } catch (const RunError& e) {
+    EXPECT_EQ(e.kind(), RunError::Kind::deadlock) << e.what();
+    EXPECT_NE(std::string(e.what()).find("node 0: send (rendezvous: its receive is not posted) "
+                                         "to node 1"),
+              std::string::npos)
+        << e.what();
+  }
+  auto r = m.run(overlap_program);  // still usable
+  EXPECT_EQ(r.stats().messages, 1u);
+}
+
 }  // namespace
 }  // namespace vmc
