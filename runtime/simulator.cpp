@@ -134,6 +134,9 @@ class Simulator {
     free_ = contention_free;
   }
 
+  // Whether links ever changed the schedule; if not, the contention-free pass is this one.
+  bool links_mattered() const { return links_mattered_; }
+
   void run() {
     build_messages();
     nodes_.assign(p_, NodeSim{});
@@ -172,6 +175,7 @@ class Simulator {
   Trace& trace_;
   int p_;
   bool free_ = false;
+  bool links_mattered_ = false;  // a link held up a request or was shared
   std::vector<std::size_t> first_msg_;  // per node: id of its first send
   std::vector<Msg> msgs_;
   std::vector<NodeSim> nodes_;
@@ -394,6 +398,7 @@ class Simulator {
           for (LinkId l : hop_links(x)) {
             if (link_busy_[l]) {
               links_free = false;
+              links_mattered_ = true;
               waiting_on_link.push_back(l);
             }
           }
@@ -472,6 +477,7 @@ class Simulator {
       Picos share = 1;
       for (LinkId l : hop_links(y)) share = std::max<Picos>(share, link_users_[l].size());
       y.share = share;
+      if (share > 1) links_mattered_ = true;
       push({after(std::max(t, y.alpha_end), checked_mul(y.remaining, y.share, "message time"),
                   y.src),
             0, id, ++y.version});
@@ -545,9 +551,10 @@ class Simulator {
 }  // namespace
 
 void simulate(const MachineImpl& m, Stats& stats, Trace& trace) {
-  Simulator(m, stats, trace).run();
+  Simulator sim(m, stats, trace);
+  sim.run();
   stats.contention_critical_delay = 0;
-  if (m.uses_links) {
+  if (sim.links_mattered()) {
     // The run's time minus the time of the same logs replayed without contention.
     Stats free_stats;
     Trace free_trace;
