@@ -241,7 +241,13 @@ class Simulator {
     x.crit = crit + (self(x) ? 0 : 1);
     if (!self(x) && m_.uses_links) m_.topology->route(x.src, x.dst, x.route);
     const std::size_t hops = store_and_forward() && !x.route.empty() ? x.route.size() : 1;
-    x.free_time = checked_mul(hop_time(x), hops, "message time");
+    try {
+      x.free_time = checked_mul(hop_time(x), hops, "message time");
+    } catch (const std::overflow_error& e) {
+      throw std::overflow_error("node " + std::to_string(x.src) + ": send of " +
+                                std::to_string(x.items) + " items to node " +
+                                std::to_string(x.dst) + ": " + e.what());
+    }
     pending_.insert({t, x.src, x.index});
   }
 

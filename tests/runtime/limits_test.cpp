@@ -8,9 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "collectives/registry.hpp"
 #include "runtime/machine.hpp"
-#include "tools/runner.hpp"
 
 namespace vmc {
 namespace {
@@ -31,20 +29,23 @@ TEST(Limits, CheckedPicosecondArithmetic) {
   EXPECT_EQ(u.message(1), to_picos(9e6) + to_picos(1));
 }
 
-// The command of the issue: a 2-item broadcast with beta = 9e6 s gave time 0 and a negative
-// prediction. Now the prediction (or the run) refuses it.
-TEST(Limits, BroadcastWithHugeBetaIsRefused) {
+// The command of the issue (`vmc run --topology full:2 --op broadcast --n 2 --beta
+// 9000000s`) gave time 0 and a negative prediction: a message of 2 items at beta = 9e6 s
+// is refused, by the node that sends it, and the machine stays usable.
+TEST(Limits, MessageWithHugeBetaIsRefused) {
   Machine m({.nodes = 2, .model = Model{.alpha = 525e-6, .beta = 9e6}});
-  cli::RunSpec spec;
-  spec.op = Operation::broadcast;
-  spec.n = 2;
   try {
-    auto out = cli::run_collective(m, spec);
-    ADD_FAILURE() << "expected an overflow, got time " << out.result.time();
-  } catch (const std::exception& e) {
+    m.run([](Node& node) {
+      const Comm& c = node.world();
+      int x[2] = {1, 2};
+      if (c.rank() == 0) c.send(std::span<const int>(x), 1, 0);
+      if (c.rank() == 1) c.recv(std::span<int>(x), 0, 0);
+    });
+    ADD_FAILURE() << "expected an overflow";
+  } catch (const RunError& e) {
     EXPECT_TRUE(contains(e.what(), "does not fit")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "node 0")) << e.what();
   }
-  // Still usable.
   auto r = m.run([](Node&) {});
   EXPECT_EQ(r.time_ps(), 0);
 }
