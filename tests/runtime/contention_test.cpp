@@ -290,5 +290,41 @@ TEST(Contention, EagerPortWaitsAllowAnAnomaly) {
   EXPECT_GE(rendezvous.time, rendezvous_direct.time);
 }
 
+// Every algorithm completes, correctly, under rendezvous (no pair of nodes that both send
+// before they receive), on every port model.
+TEST(Protocol, EveryAlgorithmCompletesUnderRendezvous) {
+  int ran = 0;
+  for (int p : {1, 2, 3, 5, 8, 12}) {
+    for (Port port : {Port::exchange, Port::duplex, Port::half, Port::all}) {
+      Model model{.alpha = kAlpha, .beta = kBeta, .gamma = 0.35e-6, .port = port,
+                  .protocol = Protocol::rendezvous};
+      Machine m({.topology = parse_topology("hypercube:" + std::to_string(p)), .model = model,
+                 .trace = false});
+      for (Operation op : all_operations()) {
+        for (const Algorithm& a : algorithms(op)) {
+          cli::RunSpec spec;
+          spec.op = op;
+          spec.algorithm = a.name;
+          spec.n = 7;
+          spec.root = p - 1;
+          spec.check = true;
+          try {
+            auto out = cli::run_collective(m, spec);
+            EXPECT_TRUE(out.correct.value_or(false))
+                << to_string(op) << " " << a.name << " p " << p << " " << to_string(port);
+            ++ran;
+          } catch (const std::invalid_argument&) {
+            // not applicable
+          } catch (const std::exception& e) {
+            ADD_FAILURE() << to_string(op) << " " << a.name << " p " << p << " "
+                          << to_string(port) << ": " << e.what();
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(ran, 500);
+}
+
 }  // namespace
 }  // namespace vmc
