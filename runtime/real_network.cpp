@@ -243,7 +243,7 @@ void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* raw) {
       sleep_model(m, wall_start, m.units.message(msg->items));
     } else {
       auto at = sleep_model(m, wall_start, m.units.startup(msg->items));
-      Picos remaining = static_cast<Picos>(msg->items) * m.units.beta;
+      Picos remaining = m.units.transfer(msg->items);
       const Picos slice = std::max<Picos>(remaining / 8, 1);
       while (remaining > 0) {
         int share = 1;
