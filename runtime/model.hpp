@@ -50,7 +50,8 @@ enum class Contention {
 // When a transfer may start relative to its receiver (model item 2).
 enum class Protocol {
   eager,       // as soon as the sender and the network are ready; it may overlap the
-               // receiver's computation (001, 004 and vmc's default)
+               // receiver's computation (001: "the send is assumed to be non-blocking";
+               // vmc's default)
   rendezvous,  // only once the receiver has posted the matching receive: no overlap of
                // communication and computation (000 §2 assumption 4)
 };
