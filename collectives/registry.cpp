@@ -91,7 +91,8 @@ std::string query_key(Operation op, const CostQuery& q) {
                     std::to_string(q.units.gamma) + ',' + std::to_string(q.units.short_alpha) +
                     ',' + std::to_string(q.units.short_max_items) + '|' +
                     to_string(q.model.port) + to_string(q.model.routing) +
-                    to_string(q.model.contention) + '|' + std::to_string(q.options.segment_items) +
+                    to_string(q.model.contention) + to_string(q.model.protocol) + '|' +
+                    std::to_string(q.options.segment_items) +
                     '|';
   for (int s : q.options.strategy) key += char('0' + s);
   key += '|';

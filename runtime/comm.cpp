@@ -136,13 +136,16 @@ std::uint64_t Comm::post(const void* data, std::size_t bytes, std::size_t items,
   return index;
 }
 
-Message* Comm::await(int source, Tag tag, const char* op) const {
+Message* Comm::await(int source, Tag tag, const char* op, bool posted) const {
   check_peer(*this, op, "from", source, tag);
   check_abort(*node_);
   const int src = group_->world[source];
   if (src == node_->rank && !node_->machine->config.allow_self_messages) {
     fail(*this, describe_call(op, "from", source, tag),
          "a node may not receive from itself (set allow_self_messages)");
+  }
+  if (node_->machine->config.clock == Clock::real_time && !posted) {
+    detail::real_post_receive(*node_->machine, *node_, group_->id, src, tag);
   }
   return node_->wait_for(MatchKey{group_->id, src, tag},
                          WaitDescription{op, source, src, tag, group_->id});
@@ -177,8 +180,13 @@ std::size_t Comm::sendrecv_raw(const void* out, std::size_t out_bytes, std::size
                                std::size_t in_item_size, int source, Tag tag) const {
   if (node_->machine->config.clock == Clock::real_time) {
     // The send holds its tokens for its duration; the partner's message arrives meanwhile.
+    // The receive is posted first, so that under rendezvous the partner's send may start
+    // while this node's own send waits for the partner's receive.
+    check_peer(*this, "sendrecv", "from", source, tag);
+    detail::real_post_receive(*node_->machine, *node_, group_->id, group_->world[source], tag);
     send_raw(out, out_bytes, out_items, dest, tag);
-    return recv_raw(in, in_capacity_bytes, in_item_size, source, tag);
+    Message* msg = await(source, tag, "sendrecv", true);
+    return deliver(*this, "sendrecv", source, tag, msg, in, in_capacity_bytes, in_item_size);
   }
   // Virtual time: one op with both directions, so the simulator starts them together.
   OpRecord op;

@@ -122,10 +122,11 @@ class Comm {
       : node_(node), group_(std::move(group)), rank_(rank) {}
   // The halves of every point-to-point call: post a message (virtual time: enqueue it; real
   // time: transfer it) and return its send index; wait for a message and take it. `op`
-  // names the call in errors. Neither logs the operation for the simulator.
+  // names the call in errors. Neither logs the operation for the simulator. `posted`: the
+  // receive was already announced to the real network (rendezvous, see sendrecv_raw).
   std::uint64_t post(const void* data, std::size_t bytes, std::size_t items, int dest, Tag tag,
                      const char* op) const;
-  detail::Message* await(int source, Tag tag, const char* op) const;
+  detail::Message* await(int source, Tag tag, const char* op, bool posted = false) const;
   detail::NodeState* node_ = nullptr;
   std::shared_ptr<detail::CommGroup> group_;
   int rank_ = -1;

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -87,6 +88,12 @@ struct NodeLog {
     combines.clear();
     finish = 0;
   }
+};
+
+// Thrown by the simulator when the logs cannot be scheduled: rendezvous sends whose
+// receives are never posted.
+struct ScheduleDeadlock : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 // Thrown inside a node when the run is being ended (another node threw, a deadlock).
@@ -254,5 +261,14 @@ void destroy_real_network(RealNetwork* net);
 // the modelled time scaled, and delivers; records the event in the sender's log.
 void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* msg);
 void real_compute(MachineImpl& m, NodeState& node, Picos duration, std::uint64_t items);
+// Rendezvous: the receiver has posted a receive for (comm, world source, tag).
+void real_post_receive(MachineImpl& m, NodeState& receiver, std::uint32_t comm, int src,
+                       Tag tag);
+// Wakes every real wait (token waits, sleeps) so that it sees the run is aborted.
+void real_abort(RealNetwork* net);
+// Per link: most messages that held it at once in this run.
+std::vector<int> real_link_peak(RealNetwork* net);
+// Between runs: no tokens held (an aborted run may have left some), no receives posted.
+void real_reset(RealNetwork* net);
 
 }  // namespace vmc::detail

@@ -26,6 +26,8 @@ std::string BlockedWait::describe() const {
   if (peer >= 0) {
     s << " from rank " << peer;
     if (peer_world != peer) s << " (node " << peer_world << ")";
+  } else if (peer_world >= 0) {
+    s << " to node " << peer_world;  // a send waiting on the real network
   }
   if (operation != std::string("split") && operation != std::string("collective")) {
     s << " tag " << tag;
@@ -47,7 +49,14 @@ std::string node_prefix(const NodeState& n, const CommGroup* g, int rank) {
 Picos NodeState::now_real() const {
   auto d = std::chrono::steady_clock::now() - run_start;
   double wall = std::chrono::duration<double>(d).count();
-  return to_picos(std::max(0.0, wall / machine->config.time_scale));
+  const double model = std::max(0.0, wall / machine->config.time_scale);
+  if (!(model <= 9.0e6)) {
+    throw std::overflow_error("node " + std::to_string(rank) + ": " + std::to_string(wall) +
+                              " wall seconds at time_scale " +
+                              std::to_string(machine->config.time_scale) +
+                              " are more modelled time than vmc's clock holds (9e6 s)");
+  }
+  return to_picos(model);
 }
 
 void NodeState::perturb() {
@@ -136,9 +145,15 @@ MachineImpl::MachineImpl(MachineConfig cfg) : config(std::move(cfg)) {
                      std::to_string(p) + " nodes");
   }
   if (p < 1) throw UsageError("Machine: a machine needs at least one node");
-  if (!(config.time_scale > 0)) {
-    throw UsageError("Machine: time_scale must be positive (got " +
-                     std::to_string(config.time_scale) + ")");
+  // Bounds that keep both clocks' arithmetic in range: above 1e3 a modelled wait of up to
+  // 9e6 s overflows the wall clock's nanoseconds; below 1e-6 a few wall seconds overflow
+  // the model's picoseconds.
+  if (!(config.time_scale >= 1e-6 && config.time_scale <= 1e3)) {
+    char got[32];
+    std::snprintf(got, sizeof got, "%g", config.time_scale);
+    throw UsageError(std::string("Machine: time_scale (--time-scale) must be a number from 1e-6 "
+                                 "to 1e3 wall seconds per modelled second (got ") +
+                     got + ")");
   }
   units = CostUnits(config.model);
   uses_links = config.model.routing != Routing::direct && topology->family() != "full";
@@ -171,6 +186,7 @@ void MachineImpl::abort_run() {
   abort.store(true, std::memory_order_seq_cst);
   activity.fetch_add(1, std::memory_order_seq_cst);
   for (auto& n : nodes) n->wake.signal();
+  if (real != nullptr) real_abort(real);
   controller.signal();
 }
 
@@ -197,7 +213,14 @@ void MachineImpl::thread_main(int rank) {
       record_error(rank, "an exception that is not a std::exception");
       abort_run();
     }
-    if (config.clock == Clock::real_time) self.log.finish = self.now_real();
+    if (config.clock == Clock::real_time) {
+      try {
+        self.log.finish = self.now_real();
+      } catch (const std::exception& e) {
+        record_error(rank, e.what());
+        abort_run();
+      }
+    }
     // Finishing releases no one, so it does not count as activity: nodes blocked on this
     // one keep their stamps and the deadlock check sees them at once.
     self.finished.store(true, std::memory_order_seq_cst);
@@ -243,6 +266,7 @@ void MachineImpl::reset_after_run() {
   }
   while (controller.tryWait()) {
   }
+  if (real != nullptr) real_reset(real);
   errors.clear();
   abort.store(false);
   world.reset();
@@ -326,7 +350,17 @@ RunResult MachineImpl::run(const std::function<void(Node&)>& f) {
 
   RunResult result;
   if (config.clock == Clock::virtual_time) {
-    simulate(*this, result.stats_, result.trace_);
+    try {
+      simulate(*this, result.stats_, result.trace_);
+    } catch (const std::exception& e) {
+      // A time that does not fit, or a rendezvous deadlock: the run ends with a report and
+      // the machine stays usable.
+      const bool deadlock = dynamic_cast<const ScheduleDeadlock*>(&e) != nullptr;
+      RunError err(deadlock ? RunError::Kind::deadlock : RunError::Kind::node_threw, e.what(),
+                   -1, std::vector<BlockedWait>{});
+      reset_after_run();
+      throw err;
+    }
     if (!config.trace) result.trace_ = Trace{};
   } else {
     Stats& s = result.stats_;
@@ -334,7 +368,10 @@ RunResult MachineImpl::run(const std::function<void(Node&)>& f) {
     t.nodes = p;
     s.critical_startups = -1;
     s.node_time.resize(p);
-    if (uses_links) s.link_busy.assign(topology->link_count(), 0);
+    if (uses_links) {
+      s.link_busy.assign(topology->link_count(), 0);
+      s.link_peak = real_link_peak(real);
+    }
     for (int r = 0; r < p; ++r) {
       NodeLog& log = nodes[r]->log;
       s.node_time[r] = log.finish;
@@ -344,6 +381,8 @@ RunResult MachineImpl::run(const std::function<void(Node&)>& f) {
         s.items += m.items;
         s.bytes += m.bytes;
         s.token_wait += m.waited;
+        s.contention_delay += m.contention_delay;
+        s.max_message_delay = std::max(s.max_message_delay, m.contention_delay);
         for (LinkId l : m.links) s.link_busy[l] += m.end - m.start;
         if (config.trace) t.messages.push_back(std::move(m));
       }

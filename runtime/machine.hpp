@@ -36,7 +36,8 @@ struct MachineConfig {
   // (costs are zero until set).
   Model model{};
   Clock clock = Clock::virtual_time;
-  // Real time: wall seconds per modelled second (0.01 runs a 1 s model in 10 ms).
+  // Real time: wall seconds per modelled second (0.01 runs a 1 s model in 10 ms). From 1e-6
+  // to 1e3: outside, the clocks' arithmetic would not fit (UsageError).
   double time_scale = 1.0;
   // Record per-message and per-combine events (virtual time always has them internally).
   bool trace = true;

@@ -1,6 +1,8 @@
 #include "runtime/model.hpp"
 
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -13,6 +15,27 @@ Picos to_picos(double seconds) {
                                 " s is out of range (0 to 9e6 seconds)");
   }
   return static_cast<Picos>(std::llround(seconds * static_cast<double>(kPicosPerSecond)));
+}
+
+Picos checked_add(Picos a, Picos b, const char* what) {
+  Picos r = 0;
+  if (__builtin_add_overflow(a, b, &r)) {
+    throw std::overflow_error(std::string(what) + ": " + std::to_string(to_seconds(a)) +
+                              " s + " + std::to_string(to_seconds(b)) +
+                              " s does not fit in vmc's picosecond clock (at most about 9.2e6 s)");
+  }
+  return r;
+}
+
+Picos checked_mul(Picos a, std::uint64_t n, const char* what) {
+  Picos r = 0;
+  if (n > static_cast<std::uint64_t>(INT64_MAX) ||
+      __builtin_mul_overflow(a, static_cast<Picos>(n), &r)) {
+    throw std::overflow_error(std::string(what) + ": " + std::to_string(n) + " x " +
+                              std::to_string(to_seconds(a)) +
+                              " s does not fit in vmc's picosecond clock (at most about 9.2e6 s)");
+  }
+  return r;
 }
 
 double to_seconds(Picos t) { return static_cast<double>(t) / static_cast<double>(kPicosPerSecond); }
@@ -44,6 +67,9 @@ std::string to_string(Routing r) {
 std::string to_string(Contention c) {
   return c == Contention::exclusive ? "exclusive" : "shared";
 }
+std::string to_string(Protocol p) {
+  return p == Protocol::eager ? "eager" : "rendezvous";
+}
 std::string to_string(Clock c) { return c == Clock::virtual_time ? "virtual" : "real"; }
 
 Port parse_port(std::string_view s) {
@@ -66,6 +92,12 @@ Contention parse_contention(std::string_view s) {
   if (s == "shared") return Contention::shared;
   throw std::invalid_argument("unknown contention \"" + std::string(s) +
                               "\": expected exclusive or shared");
+}
+Protocol parse_protocol(std::string_view s) {
+  if (s == "eager") return Protocol::eager;
+  if (s == "rendezvous") return Protocol::rendezvous;
+  throw std::invalid_argument("unknown protocol \"" + std::string(s) +
+                              "\": expected eager or rendezvous");
 }
 Clock parse_clock(std::string_view s) {
   if (s == "virtual") return Clock::virtual_time;

@@ -9,8 +9,22 @@
 // Under shared contention a message sleeps its n beta part in slices, each stretched by the
 // number of messages on its most loaded link at the start of the slice (an approximation of
 // the fluid model the simulator computes exactly).
+//
+// Under the rendezvous protocol a receiver posts each receive (real_post_receive) before it
+// waits for the message, and a transfer takes its tokens only once its receive is posted.
+//
+// Every real wait ends early when the run is aborted (a node threw, a deadlock, the
+// watchdog): sleeps to a deadline wait on a condition variable that real_abort wakes.
+//
+// Contention delay (Stats::contention_delay), measured here as on the virtual clock but
+// from the modelled quantities, so that it is not confused with the host's noise: the time
+// a transfer waited with its ports free but a link held (exclusive), plus the modelled
+// stretch of its n beta part by sharing (shared). The critical-path delay is not measured.
 #include <condition_variable>
+#include <deque>
+#include <map>
 #include <thread>
+#include <tuple>
 
 #include "runtime/detail.hpp"
 
@@ -22,6 +36,12 @@ struct RealNetwork {
   std::vector<int> port_partner, port_count;
   std::vector<char> out_busy, in_busy;
   std::vector<int> link_users;
+  std::vector<int> link_peak;
+  // Rendezvous: receives posted and not yet matched, with the times they were posted.
+  std::map<std::tuple<int, std::uint32_t, int, Tag>, std::deque<Picos>> posted;
+  // Sleeps to a deadline wait here, so that an aborted run can end them.
+  std::mutex sleep_mutex;
+  std::condition_variable woken;
 };
 
 RealNetwork* make_real_network(const MachineImpl& m) {
@@ -30,11 +50,38 @@ RealNetwork* make_real_network(const MachineImpl& m) {
   net->port_count.assign(m.p, 0);
   net->out_busy.assign(m.p, 0);
   net->in_busy.assign(m.p, 0);
-  if (m.uses_links) net->link_users.assign(m.topology->link_count(), 0);
+  if (m.uses_links) {
+    net->link_users.assign(m.topology->link_count(), 0);
+    net->link_peak.assign(m.topology->link_count(), 0);
+  }
   return net;
 }
 
 void destroy_real_network(RealNetwork* net) { delete net; }
+
+void real_abort(RealNetwork* net) {
+  { std::lock_guard lock(net->sleep_mutex); }
+  net->woken.notify_all();
+  { std::lock_guard lock(net->mutex); }
+  net->freed.notify_all();
+}
+
+std::vector<int> real_link_peak(RealNetwork* net) {
+  std::lock_guard lock(net->mutex);
+  return net->link_peak;
+}
+
+void real_reset(RealNetwork* net) {
+  std::lock_guard lock(net->mutex);
+  std::fill(net->link_peak.begin(), net->link_peak.end(), 0);
+  std::fill(net->link_users.begin(), net->link_users.end(), 0);
+  std::fill(net->port_count.begin(), net->port_count.end(), 0);
+  std::fill(net->port_partner.begin(), net->port_partner.end(), -1);
+  std::fill(net->out_busy.begin(), net->out_busy.end(), 0);
+  std::fill(net->in_busy.begin(), net->in_busy.end(), 0);
+  net->posted.clear();
+}
+
 
 namespace {
 
@@ -67,26 +114,54 @@ void take_ports(RealNetwork& n, Port port, int src, int dst, int delta) {
   }
 }
 
+// Marks that the network's state changed (tokens freed, a receive posted): the deadlock
+// check sees activity, as for a message delivered. Call after the change, outside the lock.
+void changed(MachineImpl& m) {
+  m.activity.fetch_add(1, std::memory_order_seq_cst);
+  m.real->freed.notify_all();
+}
+
 // Waits until `ready` holds under the network mutex; throws RunAborted if the run ends.
+// real_abort wakes it; the 50 ms bound only guards against a lost wake-up. While it waits
+// the node counts as blocked for the deadlock check (NodeState::block_until): tokens are
+// held only by nodes sleeping through a transfer, which are not blocked, so every nodes
+// blocked means sends waiting for receives that are never posted (rendezvous).
 template <class Ready>
-void wait_tokens(MachineImpl& m, std::unique_lock<std::mutex>& lock, Ready ready) {
-  while (!ready()) {
+void wait_tokens(MachineImpl& m, NodeState& node, std::unique_lock<std::mutex>& lock,
+                 const WaitDescription& what, Ready ready) {
+  if (ready()) return;
+  {
+    std::lock_guard guard(node.wait_mutex);
+    node.waiting = what;
+  }
+  for (;;) {
     if (m.abort.load(std::memory_order_acquire)) throw RunAborted{};
+    const std::uint64_t stamp = m.activity.load(std::memory_order_seq_cst);
+    if (ready()) break;
+    node.blocked_stamp.store(stamp + 1, std::memory_order_seq_cst);
     m.real->freed.wait_for(lock, std::chrono::milliseconds(50));
+    node.blocked_stamp.store(0, std::memory_order_seq_cst);
   }
 }
 
 using WallClock = std::chrono::steady_clock;
 
 // Sleeps until `model_time` (scaled) after `from`: deadlines are absolute, so the time spent
-// taking tokens and bookkeeping is not added on top of the modelled duration.
-WallClock::time_point sleep_model(const MachineImpl& m, WallClock::time_point from,
+// taking tokens and bookkeeping is not added on top of the modelled duration. Ends early,
+// throwing RunAborted, when the run is aborted.
+WallClock::time_point sleep_model(MachineImpl& m, WallClock::time_point from,
                                   Picos model_time) {
   if (model_time <= 0) return from;
+  // time_scale is at most 1e3 (checked by the machine), so this stays below 1e10 s.
   const auto wall = std::chrono::duration_cast<WallClock::duration>(
       std::chrono::duration<double>(to_seconds(model_time) * m.config.time_scale));
   const auto deadline = from + wall;
-  std::this_thread::sleep_until(deadline);
+  RealNetwork& net = *m.real;
+  std::unique_lock lock(net.sleep_mutex);
+  if (net.woken.wait_until(lock, deadline,
+                           [&] { return m.abort.load(std::memory_order_acquire); })) {
+    throw RunAborted{};
+  }
   return deadline;
 }
 
@@ -111,6 +186,10 @@ void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* raw) {
   ev.bytes = msg->bytes;
   ev.request = src.now_real();
   ev.links = route;
+  const bool rendezvous = model.protocol == Protocol::rendezvous && dst != src.rank;
+  const auto post_key = std::tuple{dst, msg->comm, src.rank, msg->tag};
+  Picos link_wait = 0;  // time waited with the ports free but a link held
+  Picos stretch = 0;    // modelled extra time from sharing links
 
   for (std::size_t hop = 0; hop < hops; ++hop) {
     std::span<const LinkId> links =
@@ -118,27 +197,53 @@ void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* raw) {
     Picos requested = src.now_real();
     {
       std::unique_lock lock(net.mutex);
-      wait_tokens(m, lock, [&] {
+      Picos since = requested;
+      bool on_link = false;
+      const WaitDescription what{rendezvous ? "send (rendezvous: its receive is not posted)"
+                                            : "send (waiting for ports and links)",
+                                 -1, dst, msg->tag, msg->comm};
+      wait_tokens(m, src, lock, what, [&] {
+        const Picos now = src.now_real();
+        if (on_link) link_wait += now - since;
+        since = now;
+        on_link = false;
+        if (hop == 0 && rendezvous) {
+          auto it = net.posted.find(post_key);
+          if (it == net.posted.end()) return false;
+          // Waiting for the receive to be posted is neither a port nor a link wait.
+          requested = std::max(requested, it->second.front());
+        }
         if (hop == 0 && !ports_free(net, model.port, src.rank, dst)) return false;
         if (exclusive) {
           for (LinkId l : links) {
-            if (net.link_users[l] > 0) return false;
+            if (net.link_users[l] > 0) {
+              on_link = true;
+              return false;
+            }
           }
         }
         return true;
       });
+      if (hop == 0 && rendezvous) {
+        auto it = net.posted.find(post_key);
+        it->second.pop_front();
+        if (it->second.empty()) net.posted.erase(it);
+      }
       if (hop == 0) take_ports(net, model.port, src.rank, dst, +1);
-      for (LinkId l : links) ++net.link_users[l];
+      for (LinkId l : links) {
+        ++net.link_users[l];
+        net.link_peak[l] = std::max(net.link_peak[l], net.link_users[l]);
+      }
     }
     const auto wall_start = WallClock::now();
     Picos started = src.now_real();
     if (hop == 0) ev.start = started;
-    ev.waited += started - requested;
+    ev.waited += std::max<Picos>(0, started - requested);
     if (exclusive) {
       sleep_model(m, wall_start, m.units.message(msg->items));
     } else {
       auto at = sleep_model(m, wall_start, m.units.startup(msg->items));
-      Picos remaining = static_cast<Picos>(msg->items) * m.units.beta;
+      Picos remaining = m.units.transfer(msg->items);
       const Picos slice = std::max<Picos>(remaining / 8, 1);
       while (remaining > 0) {
         int share = 1;
@@ -147,6 +252,7 @@ void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* raw) {
           for (LinkId l : links) share = std::max(share, net.link_users[l]);
         }
         Picos step = std::min(remaining, slice);
+        stretch += step * (share - 1);
         at = sleep_model(m, at, step * share);
         remaining -= step;
       }
@@ -156,13 +262,14 @@ void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* raw) {
       for (LinkId l : links) --net.link_users[l];
       if (hop + 1 == hops) take_ports(net, model.port, src.rank, dst, -1);
     }
-    net.freed.notify_all();
+    changed(m);
   }
   ev.end = src.now_real();
+  ev.contention_delay = link_wait + stretch;
   if (m.config.trace) src.log.messages.push_back(std::move(ev));
   else src.log.messages.push_back(MessageEvent{ev.src, ev.dst, ev.tag, ev.comm, ev.items,
                                                ev.bytes, ev.request, ev.start, ev.end,
-                                               ev.waited, {}});
+                                               ev.waited, {}, ev.contention_delay});
   NodeState& target = *m.nodes[dst];
   target.incoming.enqueue(msg.release());
   m.wake(target);
@@ -173,6 +280,17 @@ void real_compute(MachineImpl& m, NodeState& node, Picos duration, std::uint64_t
   Picos start = node.now_real();
   sleep_model(m, wall_start, duration);
   node.log.combines.push_back({node.rank, items, start, node.now_real()});
+}
+
+void real_post_receive(MachineImpl& m, NodeState& receiver, std::uint32_t comm, int src,
+                       Tag tag) {
+  if (m.config.model.protocol != Protocol::rendezvous || src == receiver.rank) return;
+  RealNetwork& net = *m.real;
+  {
+    std::lock_guard lock(net.mutex);
+    net.posted[{receiver.rank, comm, src, tag}].push_back(receiver.now_real());
+  }
+  changed(m);
 }
 
 }  // namespace vmc::detail

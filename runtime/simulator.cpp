@@ -11,8 +11,12 @@
 //   at which its ports (port model) and links (routing) are all free, and it holds them all
 //   for its duration alpha + n beta. The sender resumes, and the receiver has the data, at
 //   its end. A receive completes at max(time posted, end of its message).
-// - * Sends are eager: a message may start before its receiver reaches the receive; it
-//   holds the receiver's port (exchange, half) or in-port (duplex) while it lasts.
+// - * Protocol eager (the default): a message may start before its receiver reaches the
+//   receive; it holds the receiver's port (exchange, half) or in-port (duplex) while it
+//   lasts. Protocol rendezvous (000 §2 assumption 4): it may start only once its receiver has
+//   posted the receive (recv or sendrecv); from then on it is a request like any other, and
+//   the time before is neither a wait nor a delay. Sends whose receives are never posted
+//   (each receiver blocked in a send of its own) are reported as a deadlock.
 // - * Requests waiting for resources are served in two passes at each instant: first the
 //   messages whose receiver is already blocked waiting for them, then the others (eager
 //   messages the receiver has not asked for yet); within a pass oldest first (request
@@ -29,6 +33,30 @@
 //   are rounded down to whole picoseconds at each re-evaluation.
 // - Events at one instant are taken in a fixed order: message ends, then node steps (by
 //   rank), then grants of waiting requests.
+// - All sums of picoseconds are checked: a time that does not fit is an error naming the
+//   node, never a wrapped value.
+//
+// Contention delay (Stats::contention_delay, per message MessageEvent::contention_delay):
+// after each instant's grants, every request still waiting is marked as held up by its
+// ports (the port model: the algorithm's own schedule) or not (links held by others); per
+// message, the time from the moment it could start to its end, minus its contention-free
+// duration, minus its port waits, is the time lost to contention. The part of the run's time
+// due to contention (Stats::contention_critical_delay) is the time minus that of a second
+// pass over the same logs in which links hold no one up; store_and_forward keeps its hops.
+//
+// Monotonicity, and the anomaly it allows. The logs fix which message follows which. When
+// the contention-free pass grants every request at the instant it is made (no waits: always
+// under rendezvous with duplex or all-port nodes, and under eager with all-port nodes), every
+// start in it is a max-plus function of earlier ends; links can only delay starts (exclusive)
+// or stretch durations (shared), so no node finishes earlier with them. When the contention-
+// free pass has waits, which of two waiting requests a port goes to depends on timing, and,
+// as in Graham's anomalies of list scheduling, slowing one message down can give a better
+// order: with eager sends under duplex ports a message its receiver has not asked for yet can
+// take the receiver's in-port just before the one it waits for (mesh:7x11, allreduce
+// recursive_halving_doubling, n = 16, shared: 7.973 ms, with direct routing 8.220 ms). vmc
+// keeps the greedy rule (a free resource is never left idle for a request that might come)
+// and reports such a run's critical delay as negative; tests/runtime/contention_test.cpp
+// holds the monotone case over every algorithm.
 #include <algorithm>
 #include <queue>
 #include <set>
@@ -51,8 +79,14 @@ struct Msg {
   std::uint32_t comm = 0;
   std::uint64_t index = 0;  // among the sender's sends
   MsgState state = MsgState::idle;
-  Picos request = 0;        // current hop's request
-  Picos first_request = 0;
+  Picos request = 0;        // current hop's request (rendezvous: or when the receive was posted)
+  Picos first_request = 0;  // the sender reached the send
+  Picos eligible = 0;       // it could start as far as its endpoints are concerned: the
+                            // sender reached it and (rendezvous) the receiver posted for it
+  Picos port_wait = 0;      // time it waited for the endpoints' ports
+  Picos blocked_since = 0;  // while pending: the last arbitration instant
+  bool port_blocked = false;  // ... and whether its ports were busy then
+  Picos free_time = 0;      // its contention-free duration (every hop)
   Picos start = 0;          // first hop's start
   Picos end = 0;
   Picos waited = 0;
@@ -93,6 +127,15 @@ class Simulator {
  public:
   Simulator(const MachineImpl& m, Stats& stats, Trace& trace)
       : m_(m), model_(m.config.model), u_(m.units), stats_(stats), trace_(trace), p_(m.p) {}
+  // The contention-free replay: the same logs with links that never hold anyone up (no
+  // waits for them, no sharing of their bandwidth); store_and_forward keeps its hops.
+  Simulator(const MachineImpl& m, Stats& stats, Trace& trace, bool contention_free)
+      : Simulator(m, stats, trace) {
+    free_ = contention_free;
+  }
+
+  // Whether links ever changed the schedule; if not, the contention-free pass is this one.
+  bool links_mattered() const { return links_mattered_; }
 
   void run() {
     build_messages();
@@ -106,6 +149,7 @@ class Simulator {
     link_busy_.assign(links, 0);
     if (shared()) link_users_.assign(links, {});
     stats_.link_busy.assign(links, 0);
+    stats_.link_peak.assign(links, 0);
     stats_.node_time.assign(p_, 0);
     trace_.nodes = p_;
     for (int n = 0; n < p_; ++n) push({0, 1, n, 0});
@@ -119,9 +163,7 @@ class Simulator {
       }
       arbitrate(t);
     }
-    if (!pending_.empty()) {
-      throw std::logic_error("vmc simulator: requests left waiting with no event to free them");
-    }
+    if (!pending_.empty()) stuck();
     finish();
   }
 
@@ -132,6 +174,8 @@ class Simulator {
   Stats& stats_;
   Trace& trace_;
   int p_;
+  bool free_ = false;
+  bool links_mattered_ = false;  // a link held up a request or was shared
   std::vector<std::size_t> first_msg_;  // per node: id of its first send
   std::vector<Msg> msgs_;
   std::vector<NodeSim> nodes_;
@@ -168,7 +212,10 @@ class Simulator {
 
   bool self(const Msg& x) const { return x.src == x.dst; }
   bool store_and_forward() const { return model_.routing == Routing::store_and_forward; }
-  bool shared() const { return model_.contention == Contention::shared; }
+  bool shared() const { return !free_ && model_.contention == Contention::shared; }
+  bool rendezvous() const { return model_.protocol == Protocol::rendezvous; }
+  // Whether x may start as far as its receiver is concerned (rendezvous: it has posted).
+  bool posted(const Msg& x) const { return !rendezvous() || self(x) || x.recv_waiter >= 0; }
   Picos hop_time(const Msg& x) const { return self(x) ? 0 : u_.message(x.items); }
 
   // Links the message needs for its current hop (all of them under wormhole).
@@ -190,10 +237,61 @@ class Simulator {
 
   void request(Msg& x, Picos t, int crit) {
     x.state = MsgState::pending;
-    x.request = x.first_request = t;
+    x.request = x.first_request = x.eligible = x.blocked_since = t;
     x.crit = crit + (self(x) ? 0 : 1);
     if (!self(x) && m_.uses_links) m_.topology->route(x.src, x.dst, x.route);
+    const std::size_t hops = store_and_forward() && !x.route.empty() ? x.route.size() : 1;
+    try {
+      x.free_time = checked_mul(hop_time(x), hops, "message time");
+    } catch (const std::overflow_error& e) {
+      throw std::overflow_error("node " + std::to_string(x.src) + ": send of " +
+                                std::to_string(x.items) + " items to node " +
+                                std::to_string(x.dst) + ": " + e.what());
+    }
     pending_.insert({t, x.src, x.index});
+  }
+
+  // Rendezvous: the receiver posted for x at t, so x is requested (again) from t on.
+  void post(Msg& x, Picos t) {
+    if (!rendezvous() || x.state != MsgState::pending || x.hop > 0 || self(x)) return;
+    pending_.erase({x.request, x.src, x.index});
+    x.request = x.eligible = x.blocked_since = t;
+    x.port_blocked = false;
+    pending_.insert({t, x.src, x.index});
+  }
+
+  Picos after(Picos t, Picos d, int node) const {
+    Picos r = 0;
+    if (__builtin_add_overflow(t, d, &r)) {
+      throw std::overflow_error("node " + std::to_string(node) + ": simulated time " +
+                                std::to_string(to_seconds(t)) + " s + " +
+                                std::to_string(to_seconds(d)) +
+                                " s does not fit in vmc's picosecond clock (at most about 9.2e6 s)");
+    }
+    return r;
+  }
+
+  // Requests are left but nothing can happen: under rendezvous, sends whose receivers
+  // never post (each blocked in a send of its own); otherwise a simulator fault.
+  [[noreturn]] void stuck() const {
+    std::string text;
+    int shown = 0;
+    for (const auto& [t, src, index] : pending_) {
+      const Msg& x = msgs_[first_msg_[src] + index];
+      if (posted(x)) continue;
+      if (shown++ < 8) {
+        text += "\n  node " + std::to_string(x.src) + ": send tag " + std::to_string(x.tag) +
+                " to node " + std::to_string(x.dst) + " (requested at " +
+                format_duration(to_seconds(x.first_request)) + ")";
+      }
+    }
+    if (shown == 0) {
+      throw std::logic_error("vmc simulator: requests left waiting with no event to free them");
+    }
+    throw ScheduleDeadlock(
+        "deadlock under the rendezvous protocol: these sends wait for receives that are "
+        "never posted (their receivers are blocked in sends of their own; with eager sends "
+        "the program completes):" + text);
   }
 
   void step(int id, Picos t) {
@@ -206,11 +304,11 @@ class Simulator {
         case OpRecord::Kind::compute: {
           ++n.pc;
           if (op.duration > 0 || op.combine_items > 0) {
-            trace_.combines.push_back({id, op.combine_items, t, t + op.duration});
+            trace_.combines.push_back({id, op.combine_items, t, after(t, op.duration, id)});
             stats_.combined_items += op.combine_items;
           }
           if (op.duration > 0) {
-            n.clock = t + op.duration;
+            n.clock = after(t, op.duration, id);
             push({n.clock, 1, id, 0});
             return;
           }
@@ -235,6 +333,7 @@ class Simulator {
             } else {
               in.recv_waiter = id;
               ++n.outstanding;
+              post(in, t);
             }
           }
           if (n.outstanding > 0) return;
@@ -296,15 +395,16 @@ class Simulator {
       for (auto it = pending_.begin(); it != pending_.end();) {
         Msg& x = msg(std::get<1>(*it), std::get<2>(*it));
         const bool awaited = x.recv_waiter >= 0;
-        if (awaited != (pass == 0)) {
+        if (awaited != (pass == 0) || !posted(x)) {
           ++it;
           continue;
         }
         bool links_free = true;
-        if (!shared()) {
+        if (!shared() && !free_) {
           for (LinkId l : hop_links(x)) {
             if (link_busy_[l]) {
               links_free = false;
+              links_mattered_ = true;
               waiting_on_link.push_back(l);
             }
           }
@@ -316,6 +416,14 @@ class Simulator {
           ++it;
         }
       }
+    }
+    // What holds up each request that is left, until the next instant: its ports (the
+    // algorithm's own schedule under the port model) or its links (contention).
+    for (const auto& [r, src, index] : pending_) {
+      Msg& x = msg(src, index);
+      if (x.port_blocked) x.port_wait += t - x.blocked_since;
+      x.blocked_since = t;
+      x.port_blocked = posted(x) && !ports_free(x);
     }
     if (!waiting_on_link.empty()) {
       std::sort(waiting_on_link.begin(), waiting_on_link.end());
@@ -330,21 +438,31 @@ class Simulator {
   void start(Msg& x, Picos t) {
     x.state = MsgState::active;
     x.waited += t - x.request;
+    if (x.port_blocked) x.port_wait += t - x.blocked_since;
+    x.port_blocked = false;
     if (x.hop == 0) {
       x.start = t;
       take_ports(x, +1);
     }
     x.hop_start = t;
     if (!shared()) {
-      for (LinkId l : hop_links(x)) link_busy_[l] = 1;
-      push({t + hop_time(x), 0, id_of(x), 0});
+      if (!free_) {
+        for (LinkId l : hop_links(x)) {
+          link_busy_[l] = 1;
+          stats_.link_peak[l] = std::max(stats_.link_peak[l], 1);
+        }
+      }
+      push({after(t, hop_time(x), x.src), 0, id_of(x), 0});
       return;
     }
-    x.alpha_end = t + (self(x) ? 0 : u_.startup(x.items));
-    x.remaining = self(x) ? 0 : static_cast<Picos>(x.items) * u_.beta;
+    x.alpha_end = after(t, self(x) ? 0 : u_.startup(x.items), x.src);
+    x.remaining = self(x) ? 0 : u_.transfer(x.items);
     x.last = t;
     x.share = 1;
-    for (LinkId l : hop_links(x)) link_users_[l].push_back(id_of(x));
+    for (LinkId l : hop_links(x)) {
+      link_users_[l].push_back(id_of(x));
+      stats_.link_peak[l] = std::max(stats_.link_peak[l], static_cast<int>(link_users_[l].size()));
+    }
     refresh_sharers(x, t);
   }
 
@@ -365,7 +483,10 @@ class Simulator {
       Picos share = 1;
       for (LinkId l : hop_links(y)) share = std::max<Picos>(share, link_users_[l].size());
       y.share = share;
-      push({std::max(t, y.alpha_end) + y.remaining * y.share, 0, id, ++y.version});
+      if (share > 1) links_mattered_ = true;
+      push({after(std::max(t, y.alpha_end), checked_mul(y.remaining, y.share, "message time"),
+                  y.src),
+            0, id, ++y.version});
     }
   }
 
@@ -374,7 +495,9 @@ class Simulator {
     if (x.state != MsgState::active || e.version != x.version) return;  // superseded
     for (LinkId l : hop_links(x)) stats_.link_busy[l] += t - x.hop_start;
     if (!shared()) {
-      for (LinkId l : hop_links(x)) link_busy_[l] = 0;
+      if (!free_) {
+        for (LinkId l : hop_links(x)) link_busy_[l] = 0;
+      }
     } else {
       for (LinkId l : hop_links(x)) {
         auto& users = link_users_[l];
@@ -386,7 +509,8 @@ class Simulator {
     if (store_and_forward() && x.hop + 1 < x.route.size()) {
       ++x.hop;
       x.state = MsgState::pending;
-      x.request = t;
+      x.request = x.blocked_since = t;
+      x.port_blocked = false;
       pending_.insert({t, x.src, x.index});
       return;
     }
@@ -396,10 +520,15 @@ class Simulator {
     stats_.messages++;
     stats_.items += x.items;
     stats_.bytes += x.bytes;
-    stats_.token_wait += x.waited;
+    stats_.token_wait = checked_add(stats_.token_wait, x.waited, "total wait");
+    // Contention delay: the time between the moment it could start and its end, beyond its
+    // contention-free duration, that was not a wait for ports (see the header comment).
+    const Picos delay = (x.end - x.eligible) - x.free_time - x.port_wait;
+    stats_.contention_delay = checked_add(stats_.contention_delay, delay, "total delay");
+    stats_.max_message_delay = std::max(stats_.max_message_delay, delay);
     trace_.messages.push_back(
         {x.src, x.dst, x.tag, x.comm, x.items, x.bytes, x.first_request, x.start, x.end,
-         x.waited, x.route});
+         x.waited, x.route, delay});
     if (x.sender_waits) complete_wait(x.src, t, x.crit);
     if (x.recv_waiter >= 0) complete_wait(x.recv_waiter, t, x.crit);
   }
@@ -428,7 +557,19 @@ class Simulator {
 }  // namespace
 
 void simulate(const MachineImpl& m, Stats& stats, Trace& trace) {
-  Simulator(m, stats, trace).run();
+  Simulator sim(m, stats, trace);
+  sim.run();
+  stats.contention_critical_delay = 0;
+  if (sim.links_mattered()) {
+    // The run's time minus the time of the same logs replayed without contention.
+    Stats free_stats;
+    Trace free_trace;
+    Simulator(m, free_stats, free_trace, true).run();
+    stats.free_time = free_stats.time;
+    stats.contention_critical_delay = stats.time - free_stats.time;
+  } else {
+    stats.free_time = stats.time;
+  }
 }
 
 }  // namespace vmc::detail

@@ -54,6 +54,8 @@ std::string Trace::chrome_json() const {
                        std::to_string(m.comm) + ",\"items\":" + std::to_string(m.items) +
                        ",\"bytes\":" + std::to_string(m.bytes) + ",\"waited_us\":";
     append_us(args, m.waited);
+    args += ",\"contention_delay_us\":";
+    append_us(args, m.contention_delay);
     args += ",\"links\":[";
     for (std::size_t i = 0; i < m.links.size(); ++i) {
       if (i > 0) args += ",";
@@ -101,7 +103,7 @@ std::uint64_t Trace::hash() const {
     for (std::uint64_t v : {std::uint64_t(m.src), std::uint64_t(m.dst), std::uint64_t(m.tag),
                             std::uint64_t(m.comm), m.items, m.bytes, std::uint64_t(m.request),
                             std::uint64_t(m.start), std::uint64_t(m.end),
-                            std::uint64_t(m.waited)}) {
+                            std::uint64_t(m.waited), std::uint64_t(m.contention_delay)}) {
       mix(v);
     }
     for (LinkId l : m.links) mix(std::uint64_t(l));

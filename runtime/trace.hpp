@@ -27,6 +27,10 @@ struct MessageEvent {
   Picos waited = 0;            // time spent waiting for ports and links
   std::vector<LinkId> links;   // directed links held (the route; empty where links are
                                // not modelled: direct routing, full:P)
+  Picos contention_delay = 0;  // time lost to contention: from the moment it could start
+                               // (sender there, and under rendezvous the receive posted) to
+                               // its end, minus its contention-free duration, minus its
+                               // waits for ports (see Stats::contention_delay)
 };
 
 struct CombineEvent {
@@ -48,8 +52,27 @@ struct Stats {
   std::vector<Picos> link_busy;      // per directed link: time it carried a message
                                      // (empty under direct routing and on full:P, where
                                      // no two messages can want one link)
+  std::vector<int> link_peak;        // per directed link: most messages that held it at once
+                                     // (1 under exclusive contention, k when k shared it)
   int max_link_waiters = 0;          // most messages waiting at once for one link
-  Picos token_wait = 0;              // total time messages waited for ports and links
+  Picos token_wait = 0;              // total time messages waited for ports and links,
+                                     // summed over all messages
+
+  // Time lost to contention (DESIGN.md model item 7), under either contention model.
+  // Per message: the time from the moment it could start to its end, minus its
+  // contention-free duration (alpha + n beta per hop), minus the time it waited for the
+  // endpoints' ports. What is left is the time it waited for links held by other messages
+  // (exclusive) plus the time its transfer was stretched by sharing them (shared). Port
+  // waits are not counted: they come from the algorithm's schedule under the port model,
+  // which the cost formulas include, and they happen without any link at all.
+  Picos contention_delay = 0;        // summed over all messages
+  Picos max_message_delay = 0;       // the largest of one message
+  // How much of the run's time is due to contention: time minus the time of the same
+  // operation logs replayed with links that hold no one up (virtual clock; exact and
+  // deterministic). It can be below 0: see the scheduling anomaly in simulator.cpp.
+  // Real clock: not measured, 0 (only contention_delay is, from the token waits).
+  Picos contention_critical_delay = 0;
+  Picos free_time = 0;               // that contention-free replay's time (virtual clock)
 };
 
 class Trace {

@@ -128,12 +128,17 @@ void run_demo(const DemoOptions& o) {
   // startups on it are the steps of the tree (each step is one message after another).
   const bool traced = r.stats().critical_startups >= 0;
   const int startups = traced ? r.stats().critical_startups : static_cast<int>(steps.size());
-  std::printf("messages: %llu, items moved: %llu, startups on the critical path: %d%s, "
-              "time waiting for links and ports: %s\n",
+  std::printf("messages: %llu, items moved: %llu, startups on the critical path: %d%s\n",
               static_cast<unsigned long long>(r.stats().messages),
               static_cast<unsigned long long>(r.stats().items), startups,
-              traced ? "" : " (the steps of the tree)",
-              format_duration(to_seconds(r.stats().token_wait)).c_str());
+              traced ? "" : " (the steps of the tree)");
+  std::printf("contention delay: %s summed over all messages",
+              format_duration(to_seconds(r.stats().contention_delay)).c_str());
+  if (traced) {
+    std::printf(", %s of the run's time",
+                format_duration(to_seconds(r.stats().contention_critical_delay)).c_str());
+  }
+  std::printf("\n");
   if (!o.trace.empty()) {
     r.trace().write_chrome_json(o.trace);
     std::printf("trace written to %s (open it in the Perfetto UI or chrome://tracing)\n",
@@ -168,7 +173,7 @@ void compare_networks(const DemoOptions& o, const std::vector<std::string>& netw
     std::printf("%s%s", i ? " and " : "", networks[i].c_str());
   }
   std::printf(", same parameters:\n\n%8s", "n");
-  for (const std::string& net : networks) std::printf("   %-44s", net.c_str());
+  for (const std::string& net : networks) std::printf("   %-60s", net.c_str());
   std::printf("\n");
   for (std::size_t n : lengths) {
     std::printf("%8zu", n);
@@ -178,14 +183,18 @@ void compare_networks(const DemoOptions& o, const std::vector<std::string>& netw
       cli::RunOutcome out = cli::run_collective(*m, spec);
       if (!*out.correct) throw std::runtime_error(o.call.op + " gave a wrong result");
       const Stats& s = out.result.stats();
-      char cell[96];
-      std::snprintf(cell, sizeof cell, "%s %s (%s waiting)", out.algorithm.c_str(),
-                    format_duration(to_seconds(s.time)).c_str(),
-                    format_duration(to_seconds(s.token_wait)).c_str());
-      std::printf("   %-44s", cell);
+      char cell[160];
+      std::snprintf(cell, sizeof cell, "%s %s (contention +%s, %s summed)",
+                    out.algorithm.c_str(), format_duration(to_seconds(s.time)).c_str(),
+                    format_duration(to_seconds(s.contention_critical_delay)).c_str(),
+                    format_duration(to_seconds(s.contention_delay)).c_str());
+      std::printf("   %-60s", cell);
     }
     std::printf("\n");
   }
+  std::printf("\ncontention +X: how much of the time is due to contention (the time minus that\n"
+              "of the same schedule with links that hold no one up); Y summed: the time lost\n"
+              "to contention summed over all messages.\n");
   const std::string& last = networks.back();
   if (networks.size() == 2 && networks[0] == "hypercube:64" && networks[1] == "mesh:8x8") {
     std::printf("\nOn the hypercube every exchange is between neighbours; on the mesh the same\n"

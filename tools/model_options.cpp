@@ -146,6 +146,11 @@ void ModelOptions::add_to(CLI::App* cmd) {
   cmd->add_option("--contention", contention, "exclusive or shared")
       ->capture_default_str()
       ->check(parses([](const std::string& s) { parse_contention(s); }, "CONTENTION"));
+  cmd->add_option("--protocol", protocol,
+                  "eager (a send may start before its receive is posted) or rendezvous "
+                  "(only after: no overlap with the receiver's work, 000 §2)")
+      ->capture_default_str()
+      ->check(parses([](const std::string& s) { parse_protocol(s); }, "PROTOCOL"));
   cmd->add_option("--short-alpha", short_alpha,
                   "startup of short messages (000 §6), with --short-items")
       ->check(duration_check());
@@ -162,6 +167,7 @@ Model ModelOptions::model() const {
   m.port = parse_port(port);
   m.routing = parse_routing(routing);
   m.contention = parse_contention(contention);
+  m.protocol = parse_protocol(protocol);
   m.short_alpha = parse_duration_with_unit("--short-alpha", short_alpha);
   m.short_max_items = short_items;
   return m;

@@ -46,6 +46,7 @@ struct ModelOptions {
   std::string port = "exchange";
   std::string routing = "wormhole";
   std::string contention = "exclusive";
+  std::string protocol = "eager";
   std::string short_alpha = "0";
   std::size_t short_items = 0;
 

@@ -1,0 +1,142 @@
+// Times that do not fit, time scales out of range, and real-clock runs that must end when
+// the watchdog or a failing node ends them (issue 10, point 9). Each leaves the machine
+// usable.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "runtime/machine.hpp"
+
+namespace vmc {
+namespace {
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(Limits, CheckedPicosecondArithmetic) {
+  EXPECT_EQ(checked_add(1, 2), 3);
+  EXPECT_EQ(checked_mul(3, 4), 12);
+  EXPECT_THROW(checked_add(std::numeric_limits<Picos>::max(), 1), std::overflow_error);
+  EXPECT_THROW(checked_mul(2, std::uint64_t{1} << 62), std::overflow_error);
+  EXPECT_THROW(checked_mul(1, ~std::uint64_t{0}), std::overflow_error);
+  const CostUnits u(Model{.alpha = 1, .beta = 9e6, .gamma = 1e-6});
+  EXPECT_THROW(u.message(2), std::overflow_error);  // 1.8e7 s
+  EXPECT_THROW(u.combine(std::size_t{1} << 62), std::overflow_error);
+  EXPECT_EQ(u.message(1), to_picos(9e6) + to_picos(1));
+}
+
+// The command of the issue (`vmc run --topology full:2 --op broadcast --n 2 --beta
+// 9000000s`) gave time 0 and a negative prediction: a message of 2 items at beta = 9e6 s
+// is refused, by the node that sends it, and the machine stays usable.
+TEST(Limits, MessageWithHugeBetaIsRefused) {
+  Machine m({.nodes = 2, .model = Model{.alpha = 525e-6, .beta = 9e6}});
+  try {
+    m.run([](Node& node) {
+      const Comm& c = node.world();
+      int x[2] = {1, 2};
+      if (c.rank() == 0) c.send(std::span<const int>(x), 1, 0);
+      if (c.rank() == 1) c.recv(std::span<int>(x), 0, 0);
+    });
+    ADD_FAILURE() << "expected an overflow";
+  } catch (const RunError& e) {
+    EXPECT_TRUE(contains(e.what(), "does not fit")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "node 0")) << e.what();
+  }
+  auto r = m.run([](Node&) {});
+  EXPECT_EQ(r.time_ps(), 0);
+}
+
+TEST(Limits, ComputeSumsThatDoNotFitAreRefused) {
+  Machine m({.nodes = 2});
+  try {
+    m.run([](Node& node) {
+      if (node.rank() == 1) {
+        for (int i = 0; i < 3; ++i) node.charge_compute(8e6);
+      }
+    });
+    ADD_FAILURE() << "expected an overflow";
+  } catch (const RunError& e) {
+    EXPECT_TRUE(contains(e.what(), "node 1")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "does not fit")) << e.what();
+  }
+  auto r = m.run([](Node& node) { node.charge_compute(1.0); });
+  EXPECT_EQ(r.time_ps(), kPicosPerSecond);
+}
+
+TEST(Limits, CombineThatDoesNotFitIsRefused) {
+  Machine m({.nodes = 2, .model = Model{.gamma = 1e-6}});
+  try {
+    m.run([](Node& node) {
+      if (node.rank() == 0) node.charge_combine(std::size_t{1} << 62);
+    });
+    ADD_FAILURE() << "expected an overflow";
+  } catch (const RunError& e) {
+    EXPECT_EQ(e.node(), 0);
+    EXPECT_TRUE(contains(e.what(), "combine")) << e.what();
+  }
+}
+
+TEST(Limits, TimeScaleOutOfRangeIsRefused) {
+  for (double bad : {0.0, -1.0, 1e-10, 1e300, std::numeric_limits<double>::infinity(),
+                     std::numeric_limits<double>::quiet_NaN()}) {
+    for (Clock clock : {Clock::virtual_time, Clock::real_time}) {
+      try {
+        Machine m({.nodes = 2, .clock = clock, .time_scale = bad});
+        ADD_FAILURE() << "time_scale " << bad << " accepted";
+      } catch (const UsageError& e) {
+        EXPECT_TRUE(contains(e.what(), "time_scale")) << e.what();
+      }
+    }
+  }
+  for (double good : {1e-6, 1e-3, 1.0, 1e3}) {
+    EXPECT_NO_THROW(Machine({.nodes = 2, .clock = Clock::real_time, .time_scale = good}));
+  }
+}
+
+// A real-clock run whose single message lasts 9e6 modelled seconds: the watchdog ends it
+// (it used to sleep on regardless). Asserted: it ends, with the watchdog's report.
+TEST(Limits, WatchdogEndsARealClockSleep) {
+  Machine m({.nodes = 2, .model = Model{.alpha = 9e6}, .clock = Clock::real_time,
+             .watchdog_seconds = 0.2});
+  try {
+    m.run([](Node& node) {
+      const Comm& c = node.world();
+      int x = 0;
+      if (c.rank() == 0) c.send(std::span<const int>(&x, 1), 1, 0);
+      if (c.rank() == 1) c.recv(std::span<int>(&x, 1), 0, 0);
+    });
+    ADD_FAILURE() << "expected the watchdog";
+  } catch (const RunError& e) {
+    EXPECT_EQ(e.kind(), RunError::Kind::watchdog) << e.what();
+  }
+  // The tokens it held are released for the next run.
+  auto r = m.run([](Node& node) { node.charge_compute(0); });
+  EXPECT_EQ(r.stats().messages, 0u);
+}
+
+// A node that throws ends the others' real sleeps (a long compute, a long message).
+TEST(Limits, AThrowingNodeEndsRealSleeps) {
+  Machine m({.nodes = 3, .model = Model{.alpha = 9e6}, .clock = Clock::real_time});
+  try {
+    m.run([](Node& node) {
+      const Comm& c = node.world();
+      int x = 0;
+      if (c.rank() == 0) c.send(std::span<const int>(&x, 1), 1, 0);
+      if (c.rank() == 1) c.recv(std::span<int>(&x, 1), 0, 0);
+      if (c.rank() == 2) {
+        c.charge_compute(1e-3);
+        throw std::runtime_error("stop");
+      }
+    });
+    ADD_FAILURE() << "expected node 2's error";
+  } catch (const RunError& e) {
+    EXPECT_EQ(e.node(), 2);
+  }
+}
+
+}  // namespace
+}  // namespace vmc
