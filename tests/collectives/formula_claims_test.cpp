@@ -9,10 +9,13 @@
 // virtual-time Machine and is compared with the formula; a failure prints every mismatch
 // (algorithm, p, n, root, port, formula, simulated) and a count per algorithm.
 //
-// VMC_FULL_SWEEP=1 widens it: more lengths and roots, non-commutative ops, direct routing,
-// and rings, meshes and tori of every p (about ten times the default run).
+// The v-variants run with equal counts and with irregular ones (zeros and n + r).
+//
+// VMC_FULL_SWEEP=1 widens it: more lengths and roots, non-commutative ops at every length,
+// hypercubes under direct routing, rings, and rings and hypercubes under shared contention.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <numeric>
@@ -135,7 +138,8 @@ Picos simulate(Machine& m, Operation op, const CostQuery& q) {
     std::exclusive_scan(counts.begin(), counts.end(), displs.begin(), std::size_t{0});
   }
   const std::size_t total = std::accumulate(counts.begin(), counts.end(), std::size_t{0});
-  const auto [send_items, recv_items] = buffer_items(op, q.n, total, p);
+  const std::size_t largest = counts.empty() ? q.n : *std::max_element(counts.begin(), counts.end());
+  const auto [send_items, recv_items] = buffer_items(op, largest, total, p);
   const Op o("nothing", q.commutative, q.item_size, [](const void*, const void*, void*,
                                                        std::size_t) {});
   RunResult r = m.run([&](Node& node) {
@@ -158,6 +162,7 @@ struct Setting {
   Routing routing = Routing::wormhole;
   Port port = Port::exchange;
   double gamma = 3e-9;
+  Contention contention = Contention::exclusive;
 };
 void PrintTo(const Setting& s, std::ostream* os) { *os << s.name; }
 
@@ -244,7 +249,8 @@ void check(Machine& m, Operation op, const Algorithm& a, CostQuery q, const Sett
     e << key << " (" << to_string(claim) << "): " << s.topology << q.p << " port "
       << to_string(q.model.port) << " routing " << to_string(q.model.routing) << " gamma "
       << q.model.gamma << " n=" << q.n << " root=" << q.root
-      << (q.commutative ? "" : " non-commutative") << ": formula " << seconds(formula)
+      << (q.commutative ? "" : " non-commutative") << (q.counts.empty() ? "" : " irregular counts")
+      << ": formula " << seconds(formula)
       << ", simulated " << (failure.empty() ? seconds(simulated) : "failed: " + failure);
     tally.examples.push_back(e.str());
   }
@@ -253,6 +259,7 @@ void check(Machine& m, Operation op, const Algorithm& a, CostQuery q, const Sett
 void sweep(const Setting& s, const std::vector<int>& ps, const std::vector<Operation>& ops) {
   Tally tally;
   Model mdl = model(s.port, s.routing, 5e-6, 7e-9, s.gamma);
+  mdl.contention = s.contention;
   for (int p : ps) {
     auto m = machine(s.topology + std::to_string(p), mdl);
     for (Operation op : ops) {
@@ -268,6 +275,12 @@ void sweep(const Setting& s, const std::vector<int>& ps, const std::vector<Opera
               q.options.algorithm = a.name;
               q.options.strategy = test_strategy(a.name, p);
               check(*m, op, a, q, s, tally);
+              if (is_v(op) && n > 0 && commutative) {
+                // Irregular counts: every third rank none, the others n + r.
+                q.counts.resize(p);
+                for (int r = 0; r < p; ++r) q.counts[r] = r % 3 == 0 ? 0 : n + r;
+                check(*m, op, a, q, s, tally);
+              }
             }
           }
         }
@@ -315,6 +328,10 @@ std::vector<Setting> settings() {
     if (full_sweep()) {
       v.push_back({"hypercube_direct_" + to_string(port), "hypercube:", Routing::direct, port});
       v.push_back({"ring_" + to_string(port), "ring:", Routing::wormhole, port});
+      v.push_back({"ring_shared_" + to_string(port), "ring:", Routing::wormhole, port, 3e-9,
+                   Contention::shared});
+      v.push_back({"hypercube_shared_" + to_string(port), "hypercube:", Routing::wormhole, port,
+                   3e-9, Contention::shared});
     }
   }
   return v;
