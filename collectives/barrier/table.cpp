@@ -8,12 +8,7 @@ namespace vmc {
 namespace {
 // Claims of the formulas (collectives/internal/claims.hpp; each algorithm's file explains).
 Claim claim_dissemination(const CostQuery& q) {
-  using namespace internal;
-  if (two_sided_ports(q) || q.p <= 2) return on_machine(q, Claim::exact, false);
-  if (q.model.port == Port::half) {
-    return on_machine(q, is_power_of_two(q.p) ? Claim::exact : Claim::lower_bound, false);
-  }
-  return Claim::estimate;  // exchange: rounds overlap (barrier_dissemination.cpp)
+  return internal::on_machine(q, Claim::exact, false);
 }
 Claim claim_tree(const CostQuery& q) { return internal::on_machine(q, Claim::exact, true); }
 }  // namespace

@@ -210,11 +210,15 @@ std::string detail(const CostQuery& q) {
 }
 
 // Claims of the formulas (collectives/internal/claims.hpp). On p = 2^d nodes (no extras)
-// and ports other than `half` the schedule is 000 §3.4's, exactly; the combine-to-root
-// with a given S is exact when 2^d divides n (uneven halves: eager send-backs from the
-// smaller halves can take a busy node's port, either way). With extras folded in, the
-// optimal and §6 allreduce start their cube steps late (a lower bound), the others can
-// also gain from early starts (an estimate).
+// and ports other than `half` the allreduce schedule is 000 §3.4's, exactly. The
+// combine-to-root (000 Fig. 6) is exact when 2^d divides n; with uneven halves the eager
+// send-backs of the smaller halves can take a busy node's port, either way (an estimate).
+// With extras folded in, the optimal and §6 allreduce start their cube steps late (a lower
+// bound when 2^d divides n; uneven halves make it an estimate), and a given S can also
+// gain from early starts (an estimate).
+bool divides_n(const CostQuery& q) {
+  return q.n % (std::size_t{1} << cube_dimension(q.p)) == 0;
+}
 Claim claim_allreduce_given(const CostQuery& q) {
   using namespace internal;
   if (is_power_of_two(q.p) && q.model.port != Port::half) return on_machine(q, Claim::exact, true);
@@ -222,19 +226,19 @@ Claim claim_allreduce_given(const CostQuery& q) {
 }
 Claim claim_allreduce_chosen(const CostQuery& q) {
   using namespace internal;
-  const bool exact = is_power_of_two(q.p) && q.model.port != Port::half;
-  return on_machine(q, exact ? Claim::exact : Claim::lower_bound, true);
+  if (is_power_of_two(q.p) && q.model.port != Port::half) return on_machine(q, Claim::exact, true);
+  return divides_n(q) ? on_machine(q, Claim::lower_bound, true) : Claim::estimate;
 }
 Claim claim_reduce_given(const CostQuery& q) {
   using namespace internal;
-  if (is_power_of_two(q.p) && q.model.port != Port::half && q.n % q.p == 0) {
+  if (is_power_of_two(q.p) && q.model.port != Port::half && divides_n(q)) {
     return on_machine(q, Claim::exact, q.root == 0);
   }
   return Claim::estimate;
 }
 Claim claim_reduce_chosen(const CostQuery& q) {
   using namespace internal;
-  if (is_power_of_two(q.p) && (q.model.port != Port::half || q.p <= 2)) {
+  if (is_power_of_two(q.p) && (q.model.port != Port::half || q.p <= 2) && divides_n(q)) {
     return on_machine(q, Claim::exact, q.root == 0);
   }
   return Claim::estimate;
