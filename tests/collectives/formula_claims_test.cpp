@@ -205,6 +205,7 @@ struct Audit {
 
 struct Tally {
   int checked = 0;
+  int exact = 0, lower_bound = 0, estimate = 0;  // cases by claim
   std::map<std::string, Audit> audit;
   std::map<std::string, int> per_algorithm;  // "op algorithm" -> mismatches
   std::vector<std::string> examples;
@@ -226,6 +227,8 @@ void check(Machine& m, Operation op, const Algorithm& a, CostQuery q, const Sett
            Tally& tally) {
   if (!selected(op, a) || !a.applicable(q)) return;
   const Claim claim = claim_of(a, q);
+  ++(claim == Claim::exact ? tally.exact
+                           : claim == Claim::lower_bound ? tally.lower_bound : tally.estimate);
   if (claim == Claim::estimate && !audit()) return;
   const Picos formula = a.cost(q);
   Picos simulated = -1;
@@ -311,7 +314,8 @@ void sweep(const Setting& s, const std::vector<int>& ps, const std::vector<Opera
       << summary.str() << "first mismatches:\n"
       << examples.str();
   if (std::getenv("VMC_CLAIM_ONLY") == nullptr) EXPECT_GT(tally.checked, 0);
-  std::printf("%s: %d cases checked\n", s.name.c_str(), tally.checked);
+  std::printf("%s: %d cases checked (%d exact, %d lower bound); %d estimates not checked\n",
+              s.name.c_str(), tally.checked, tally.exact, tally.lower_bound, tally.estimate);
 }
 
 std::vector<int> one_to(int last) {
@@ -324,6 +328,27 @@ class FormulaClaims : public ::testing::TestWithParam<Setting> {};
 
 TEST_P(FormulaClaims, HoldForEveryAlgorithm) {
   sweep(GetParam(), one_to(33), all_operations());
+}
+
+// Every row states its claim; a row without one would silently read as an estimate.
+TEST(FormulaClaimsTable, EveryAlgorithmStatesItsClaim) {
+  for (Operation op : all_operations()) {
+    for (const Algorithm& a : algorithms(op)) {
+      EXPECT_NE(a.claim, nullptr) << to_string(op) << " " << a.name;
+    }
+  }
+  // The claim follows the machine: exact on private links, a lower bound where the same
+  // messages may wait for shared ones.
+  const Algorithm* binomial = find_algorithm(Operation::broadcast, "binomial");
+  auto full = parse_topology("full:12");
+  auto mesh = parse_topology("mesh:3x4");
+  CostQuery q = make_query(*full, model(Port::exchange, Routing::wormhole), 12, 100, 0, 8, true,
+                           Options{});
+  EXPECT_EQ(claim_of(*binomial, q), Claim::exact);
+  q.topology = mesh.get();
+  EXPECT_EQ(claim_of(*binomial, q), Claim::lower_bound);
+  q.model.routing = Routing::direct;
+  EXPECT_EQ(claim_of(*binomial, q), Claim::exact);
 }
 
 std::vector<Setting> settings() {
