@@ -232,14 +232,14 @@ Claim claim_allreduce_chosen(const CostQuery& q) {
 Claim claim_reduce_given(const CostQuery& q) {
   using namespace internal;
   if (is_power_of_two(q.p) && q.model.port != Port::half && divides_n(q)) {
-    return on_machine(q, Claim::exact, q.root == 0);
+    return on_machine(q, Claim::exact, true);  // virtual ranks me XOR root
   }
   return Claim::estimate;
 }
 Claim claim_reduce_chosen(const CostQuery& q) {
   using namespace internal;
   if (is_power_of_two(q.p) && (q.model.port != Port::half || q.p <= 2) && divides_n(q)) {
-    return on_machine(q, Claim::exact, q.root == 0);
+    return on_machine(q, Claim::exact, true);  // virtual ranks me XOR root
   }
   return Claim::estimate;
 }
