@@ -54,6 +54,19 @@ const std::vector<Operation>& all_operations() {
   return ops;
 }
 
+std::string to_string(Claim c) {
+  switch (c) {
+    case Claim::exact: return "exact";
+    case Claim::lower_bound: return "lower bound";
+    case Claim::estimate: return "estimate";
+  }
+  return "?";
+}
+
+Claim claim_of(const Algorithm& a, const CostQuery& q) {
+  return a.claim != nullptr ? a.claim(q) : Claim::estimate;
+}
+
 const std::vector<Algorithm>& algorithms(Operation op) {
   switch (op) {
     case Operation::broadcast: return tables::broadcast();

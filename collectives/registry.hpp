@@ -2,7 +2,9 @@
 // tests all read these tables, so adding an algorithm is adding one file and one row.
 //
 // A row: name, description, requirements (text), applicable (bool, never throws), cost
-// (predicted time of the code as written, integer picoseconds) and the entry point.
+// (predicted time of the code as written, integer picoseconds), the entry point, and the
+// claim: what the cost promises about the virtual time of a query (exact, lower bound or
+// estimate). tests/collectives/formula_claims_test.cpp holds every row to its claim.
 #pragma once
 
 #include <cstddef>
@@ -66,6 +68,13 @@ struct Call {
   std::span<const std::size_t> send_counts, send_displs, recv_counts, recv_displs;
 };
 
+// What a cost formula promises about the virtual time of the run it predicts:
+//   exact        equal to the picosecond;
+//   lower_bound  the run never takes less time (it may take more: contention, ports);
+//   estimate     neither is promised (the formula is a guide for selection only).
+enum class Claim { exact, lower_bound, estimate };
+std::string to_string(Claim c);
+
 struct Algorithm {
   std::string name;
   std::string description;
@@ -76,7 +85,12 @@ struct Algorithm {
   // Optional: what the algorithm would choose for this query, for `vmc explain`
   // (e.g. the hybrid's strategy S). Empty when there is nothing to add.
   std::string (*detail)(const CostQuery&) = nullptr;
+  // What `cost` promises for this query (see Claim); null: estimate.
+  Claim (*claim)(const CostQuery&) = nullptr;
 };
+
+// The claim of a's cost for q (estimate when the row states none).
+Claim claim_of(const Algorithm& a, const CostQuery& q);
 
 // Builds the query for p nodes of `topology` under `model` (units derived from the model).
 CostQuery make_query(const Topology& topology, const Model& model, int p, std::size_t n,

@@ -67,6 +67,7 @@ void explain(const ExplainOptions& o) {
     nlohmann::json row{{"algorithm", a.name}, {"applicable", a.applicable(q)}};
     if (a.applicable(q)) {
       row["predicted_s"] = to_seconds(a.cost(q));
+      row["claim"] = to_string(claim_of(a, q));
       if (auto simulated = simulated_cost(op, a, q)) {
         row["simulated_s"] = to_seconds(*simulated);
         if (auto s = contention_of(op, a, *topology, q)) {
@@ -97,21 +98,23 @@ void explain(const ExplainOptions& o) {
   const bool simulated = selection_simulates(q);
   if (simulated) {
     std::printf("Selection runs each algorithm in virtual time on this machine and takes the\n"
-                "least simulated time. The formula column is the closed-form cost: equal to\n"
-                "the simulation where no link or port is contended, a lower bound otherwise.\n\n");
+                "least simulated time. The formula column is the closed-form cost; its claim\n"
+                "says what it promises: exact (equal to the run), lower bound (the run never\n"
+                "takes less) or estimate (no promise).\n\n");
     std::printf("Contention: the time messages lost to contention, summed over all messages,\n"
                 "and how much of the simulated time it costs (the simulated time minus that of\n"
                 "the same schedule with links that hold no one up).\n\n");
-    std::printf("   %-28s %14s %14s %14s %14s\n", "algorithm", "formula", "simulated",
-                "contention", "of the time");
+    std::printf("   %-28s %14s %-12s %14s %14s %14s\n", "algorithm", "formula", " claim",
+                "simulated", "contention", "of the time");
   } else {
-    std::printf("   %-28s %14s\n", "algorithm", "predicted");
+    std::printf("   %-28s %14s %-12s\n", "algorithm", "predicted", " claim");
   }
   for (const auto& row : rows) {
     const std::string name = row["algorithm"];
     if (row["applicable"]) {
-      std::printf("%s %-28s %14s", row["chosen"] ? "=>" : "  ", name.c_str(),
-                  format_duration(row["predicted_s"].get<double>()).c_str());
+      std::printf("%s %-28s %14s %-12s", row["chosen"] ? "=>" : "  ", name.c_str(),
+                  format_duration(row["predicted_s"].get<double>()).c_str(),
+                  (" " + row["claim"].get<std::string>()).c_str());
       if (simulated) {
         std::printf(" %14s", row.contains("simulated_s")
                                  ? format_duration(row["simulated_s"].get<double>()).c_str()
@@ -125,7 +128,7 @@ void explain(const ExplainOptions& o) {
       if (row.contains("detail")) std::printf("   %s", row["detail"].get<std::string>().c_str());
       std::printf("\n");
     } else {
-      std::printf("   %-28s %14s   requires %s\n", name.c_str(), "n/a",
+      std::printf("   %-28s %14s %-12s   requires %s\n", name.c_str(), "n/a", "",
                   row["requires"].get<std::string>().c_str());
     }
   }

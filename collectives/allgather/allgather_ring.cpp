@@ -3,13 +3,16 @@
 // sendrecv), so every block travels once around the ring.
 //
 // Requires: nothing (any p, any counts; empty blocks are not sent).
-// Cost, with c = the largest block (001: (p-1)(ts + tw m)):
-//   duplex, all:        (p-1) (alpha + c beta)        exact for any counts: the slowest
-//                                                     chain follows the largest block.
-//   exchange, half:     p = 2: alpha + c beta; p even: 2 (p-1)(alpha + c beta) (a node
-//                       cannot send right while it receives from the left, so each step
-//                       is two rounds), exact for equal blocks; p odd: 3 (p-1)(alpha +
-//                       c beta), an estimate (the rounds of an odd cycle interleave).
+// Cost, with c = the largest block and T = alpha + c beta (001: (p-1)(ts + tw m)):
+//   duplex, all:        (p-1) T        exact for any counts: the slowest chain follows the
+//                                      largest block.
+//   exchange, p = 2:    T              (one exchange with one partner), exact.
+//   half, p = 2:        2 T            (an exchange is two messages), exact for equal blocks.
+//   exchange, half:     2 (p-1) T: a node cannot send right while it receives from the left,
+//                       so its p-1 sends and p-1 receives pass its port one at a time. Exact
+//                       for even p and equal blocks (each step is two rounds); for odd p a
+//                       lower bound (the rounds of an odd cycle interleave and drift: about
+//                       2 (p-1) T + O(sqrt p) T measured); for unequal blocks an estimate.
 #include "collectives/allgather/algorithms.hpp"
 #include "collectives/internal/p2p.hpp"
 
@@ -33,8 +36,10 @@ Picos allgather_ring_cost(const CostQuery& q, std::span<const std::size_t> count
   for (std::size_t x : counts) c = std::max(c, x);
   if (p == 1 || c == 0) return 0;
   const Picos step = q.units.message(c);
-  if (!one_partner_ports(q) || p == 2) return (p - 1) * step;
-  return (p % 2 == 0 ? 2 : 3) * (p - 1) * step;
+  if (!one_partner_ports(q) || (p == 2 && q.model.port == Port::exchange)) {
+    return (p - 1) * step;
+  }
+  return 2 * (p - 1) * step;
 }
 
 void run_allgather_ring(const Call& call) {

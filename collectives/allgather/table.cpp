@@ -1,6 +1,7 @@
 // The allgather and allgatherv registry tables. Every allgather algorithm works on an
 // explicit block layout, so allgatherv runs the same four.
 #include "collectives/allgather/algorithms.hpp"
+#include "collectives/internal/claims.hpp"
 #include "collectives/tables.hpp"
 
 namespace vmc {
@@ -8,19 +9,45 @@ namespace vmc {
 namespace {
 bool always(const CostQuery&) { return true; }
 
+// Claims of the formulas (collectives/internal/claims.hpp; each algorithm's file explains).
+Claim claim_ring(const CostQuery& q) {
+  using namespace internal;
+  if (two_sided_ports(q)) return on_machine(q, Claim::exact, false);  // any counts
+  if (!equal_counts(q)) return Claim::estimate;
+  // One-partner ports: exact for even p, a lower bound for odd p (allgather_ring.cpp).
+  return on_machine(q, q.p % 2 == 0 ? Claim::exact : Claim::lower_bound, false);
+}
+Claim claim_recursive_doubling(const CostQuery& q) {
+  using namespace internal;
+  if (!equal_counts(q)) return Claim::estimate;
+  return on_machine(q, q.model.port == Port::half ? Claim::lower_bound : Claim::exact, true);
+}
+Claim claim_gather_broadcast(const CostQuery& q) {
+  return internal::on_machine(q, Claim::exact, true);  // any counts
+}
+Claim claim_bruck(const CostQuery& q) {
+  using namespace internal;
+  if (two_sided_ports(q)) return on_machine(q, Claim::exact, false);  // any counts
+  if (!equal_counts(q)) return Claim::estimate;
+  const bool exact = q.model.port == Port::exchange && is_power_of_two(q.p);
+  return on_machine(q, exact || q.p == 1 ? Claim::exact : Claim::lower_bound, false);
+}
+
 std::vector<Algorithm> rows() {
   using namespace internal;
   return {
       {"ring", "ring: p-1 steps, each block travels once around the ring (001)", "nothing",
-       always, cost_allgather_ring, run_allgather_ring},
+       always, cost_allgather_ring, run_allgather_ring, nullptr, claim_ring},
       {"recursive_doubling",
        "recursive doubling: log p exchanges of doubling ranges (001 hypercube); "
        "non-powers of two fold the extra ranks in and out",
-       "nothing", always, cost_allgather_recursive_doubling, run_allgather_recursive_doubling},
+       "nothing", always, cost_allgather_recursive_doubling, run_allgather_recursive_doubling,
+       nullptr, claim_recursive_doubling},
       {"gather_broadcast", "binomial gather to rank 0, then binomial broadcast (004 MST collect)",
-       "nothing", always, cost_allgather_gather_broadcast, run_allgather_gather_broadcast},
+       "nothing", always, cost_allgather_gather_broadcast, run_allgather_gather_broadcast,
+       nullptr, claim_gather_broadcast},
       {"bruck", "Bruck dissemination: ceil(log p) shifted steps for any p", "nothing", always,
-       cost_allgather_bruck, run_allgather_bruck},
+       cost_allgather_bruck, run_allgather_bruck, nullptr, claim_bruck},
   };
 }
 }  // namespace

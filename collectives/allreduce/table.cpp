@@ -1,9 +1,34 @@
 // The allreduce registry table.
 #include "collectives/allreduce/algorithms.hpp"
 #include "collectives/hybrid/hybrid.hpp"
+#include "collectives/internal/claims.hpp"
 #include "collectives/tables.hpp"
 
 namespace vmc {
+
+namespace {
+// Claims of the formulas (collectives/internal/claims.hpp; each algorithm's file explains).
+Claim claim_reduce_broadcast(const CostQuery& q) {
+  return internal::on_machine(q, Claim::exact, true);
+}
+// Non-powers of two fold pairwise; under `half` the folded steps interleave (an estimate).
+Claim claim_recursive_doubling(const CostQuery& q) {
+  using namespace internal;
+  if (q.model.port == Port::half && !is_power_of_two(q.p)) return Claim::estimate;
+  return on_machine(q, Claim::exact, true);
+}
+Claim claim_recursive_halving_doubling(const CostQuery& q) {
+  using namespace internal;
+  if (is_power_of_two(q.p)) return on_machine(q, Claim::exact, true);
+  return q.model.port == Port::half ? Claim::estimate : on_machine(q, Claim::lower_bound, true);
+}
+// Odd rings under one-partner ports drift: the serialised steps are a lower bound.
+Claim claim_ring(const CostQuery& q) {
+  using namespace internal;
+  const bool exact = two_sided_ports(q) || q.p % 2 == 0 || q.p == 1;
+  return on_machine(q, exact ? Claim::exact : Claim::lower_bound, false);
+}
+}  // namespace
 
 const std::vector<Algorithm>& tables::allreduce() {
   using namespace internal;
@@ -11,18 +36,20 @@ const std::vector<Algorithm>& tables::allreduce() {
     std::vector<Algorithm> rows = {
       {"reduce_broadcast", "binomial reduce to rank 0, then binomial broadcast (000 Version 1)",
        "nothing", applicable_allreduce_reduce_broadcast, cost_allreduce_reduce_broadcast,
-       run_allreduce_reduce_broadcast},
+       run_allreduce_reduce_broadcast, nullptr, claim_reduce_broadcast},
       {"recursive_doubling",
        "log p exchanges of the whole vector (000 Version 2, 002 cube); non-powers of two "
        "fold pairwise into p' = 2^floor(log p) and get the result back",
        "nothing", applicable_allreduce_recursive_doubling, cost_allreduce_recursive_doubling,
-       run_allreduce_recursive_doubling},
+       run_allreduce_recursive_doubling, nullptr, claim_recursive_doubling},
       {"recursive_halving_doubling",
        "recursive halving reduce-scatter, then recursive doubling allgather (000 Version 3)",
        "nothing", applicable_allreduce_recursive_halving_doubling,
-       cost_allreduce_recursive_halving_doubling, run_allreduce_recursive_halving_doubling},
+       cost_allreduce_recursive_halving_doubling, run_allreduce_recursive_halving_doubling,
+       nullptr, claim_recursive_halving_doubling},
       {"ring", "ring reduce-scatter, then ring allgather (004 bucket algorithms)",
-       "a commutative op", applicable_allreduce_ring, cost_allreduce_ring, run_allreduce_ring},
+       "a commutative op", applicable_allreduce_ring, cost_allreduce_ring, run_allreduce_ring,
+       nullptr, claim_ring},
     };
     // van de Geijn's hybrid (000 §3.4-§6): collectives/hybrid.
     for (Algorithm& row : hybrid::allreduce_rows()) rows.push_back(row);

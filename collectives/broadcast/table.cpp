@@ -1,28 +1,50 @@
 // The broadcast registry table.
 #include "collectives/broadcast/algorithms.hpp"
+#include "collectives/internal/claims.hpp"
 #include "collectives/tables.hpp"
 
 namespace vmc {
+
+namespace {
+// Claims of the formulas (collectives/internal/claims.hpp); binomial trees on virtual ranks
+// are cube patterns when the root is 0.
+Claim claim_broadcast_linear(const CostQuery& q) {
+  return internal::on_machine(q, Claim::exact, false);
+}
+Claim claim_broadcast_binomial(const CostQuery& q) {
+  return internal::on_machine(q, Claim::exact, q.root == 0);
+}
+// The ring allgather of non-powers of two waits under one-partner ports.
+Claim claim_broadcast_scatter_allgather(const CostQuery& q) {
+  const bool exact = internal::is_power_of_two(q.p) || internal::two_sided_ports(q);
+  return internal::on_machine(q, exact ? Claim::exact : Claim::lower_bound, q.root == 0);
+}
+Claim claim_broadcast_pipelined_chain(const CostQuery& q) {
+  return internal::on_machine(q, Claim::exact, false);
+}
+}  // namespace
 
 const std::vector<Algorithm>& tables::broadcast() {
   using namespace internal;
   static const std::vector<Algorithm> t = {
       {"linear", "the root sends the vector to every node in turn: (p-1)(alpha + n beta)",
-       "nothing", applicable_broadcast_linear, cost_broadcast_linear, run_broadcast_linear},
+       "nothing", applicable_broadcast_linear, cost_broadcast_linear, run_broadcast_linear, nullptr, claim_broadcast_linear},
       {"binomial",
        "binomial tree on virtual ranks (003 Alg. 4.1/4.2): ceil(log p)(alpha + n beta)",
        "nothing", applicable_broadcast_binomial, cost_broadcast_binomial,
-       run_broadcast_binomial},
+       run_broadcast_binomial, nullptr, claim_broadcast_binomial},
       {"scatter_allgather",
        "binomial scatter of p blocks, then allgather (recursive doubling for p = 2^d, ring "
        "otherwise) (001 improved broadcast, 004 SC)",
        "nothing", applicable_broadcast_scatter_allgather, cost_broadcast_scatter_allgather,
-       run_broadcast_scatter_allgather},
+       run_broadcast_scatter_allgather, nullptr,
+       claim_broadcast_scatter_allgather},
       {"pipelined_chain",
        "segments pipelined down a chain of virtual ranks (004 §6); segment_items or the "
        "sqrt rule",
        "nothing", applicable_broadcast_pipelined_chain, cost_broadcast_pipelined_chain,
-       run_broadcast_pipelined_chain},
+       run_broadcast_pipelined_chain, nullptr,
+       claim_broadcast_pipelined_chain},
   };
   return t;
 }

@@ -1,17 +1,25 @@
 // The gather registry table.
 #include "collectives/gather/algorithms.hpp"
+#include "collectives/internal/claims.hpp"
 #include "collectives/tables.hpp"
 
 namespace vmc {
 
 namespace internal {
 bool gather_always(const CostQuery&) { return true; }
+// Claims of the formulas (collectives/internal/claims.hpp): exact for any counts; the
+// binomial tree on virtual ranks is a cube pattern when the root is 0.
+namespace {
+Claim claim_linear(const CostQuery& q) { return on_machine(q, Claim::exact, false); }
+Claim claim_binomial(const CostQuery& q) { return on_machine(q, Claim::exact, q.root == 0); }
+}  // namespace
+
 std::vector<Algorithm> gather_rows() {
   return {
       {"linear", "every rank sends its block directly to the root", "nothing", gather_always,
-       cost_gather_linear, run_gather_linear},
+       cost_gather_linear, run_gather_linear, nullptr, claim_linear},
       {"binomial", "binomial tree: the scatter reversed (001 Gather)", "nothing", gather_always,
-       cost_gather_binomial, run_gather_binomial},
+       cost_gather_binomial, run_gather_binomial, nullptr, claim_binomial},
   };
 }
 }  // namespace internal

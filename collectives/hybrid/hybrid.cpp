@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "collectives/internal/claims.hpp"
 #include "collectives/internal/p2p.hpp"
 #include "collectives/patterns/binomial.hpp"
 #include "runtime/errors.hpp"
@@ -208,6 +209,41 @@ std::string detail(const CostQuery& q) {
   return "S = " + to_string(strategy_for(C, q, ToRoot)) + " (S_0 first; 1 halves)";
 }
 
+// Claims of the formulas (collectives/internal/claims.hpp). On p = 2^d nodes (no extras)
+// and ports other than `half` the allreduce schedule is 000 §3.4's, exactly. The
+// combine-to-root (000 Fig. 6) is exact when 2^d divides n; with uneven halves the eager
+// send-backs of the smaller halves can take a busy node's port, either way (an estimate).
+// With extras folded in, the optimal and §6 allreduce start their cube steps late (a lower
+// bound when 2^d divides n; uneven halves make it an estimate), and a given S can also
+// gain from early starts (an estimate).
+bool divides_n(const CostQuery& q) {
+  return q.n % (std::size_t{1} << cube_dimension(q.p)) == 0;
+}
+Claim claim_allreduce_given(const CostQuery& q) {
+  using namespace internal;
+  if (is_power_of_two(q.p) && q.model.port != Port::half) return on_machine(q, Claim::exact, true);
+  return Claim::estimate;
+}
+Claim claim_allreduce_chosen(const CostQuery& q) {
+  using namespace internal;
+  if (is_power_of_two(q.p) && q.model.port != Port::half) return on_machine(q, Claim::exact, true);
+  return divides_n(q) ? on_machine(q, Claim::lower_bound, true) : Claim::estimate;
+}
+Claim claim_reduce_given(const CostQuery& q) {
+  using namespace internal;
+  if (is_power_of_two(q.p) && q.model.port != Port::half && divides_n(q)) {
+    return on_machine(q, Claim::exact, true);  // virtual ranks me XOR root
+  }
+  return Claim::estimate;
+}
+Claim claim_reduce_chosen(const CostQuery& q) {
+  using namespace internal;
+  if (is_power_of_two(q.p) && (q.model.port != Port::half || q.p <= 2) && divides_n(q)) {
+    return on_machine(q, Claim::exact, true);  // virtual ranks me XOR root
+  }
+  return Claim::estimate;
+}
+
 constexpr const char* kRequires = "a commutative op";
 constexpr const char* kRequiresGiven =
     "a commutative op and Options::strategy of log2(largest power of two <= p) digits";
@@ -221,18 +257,21 @@ std::vector<Algorithm> allreduce_rows() {
        "(Version 3) steps per cube direction; extra nodes folded in",
        kRequiresGiven, [](const CostQuery& q) { return applicable(Choice::given, q); },
        [](const CostQuery& q) { return allreduce_cost(Choice::given, q); },
-       [](const Call& c) { allreduce(Choice::given, c); }, &detail<Choice::given, false>},
+       [](const Call& c) { allreduce(Choice::given, c); }, &detail<Choice::given, false>,
+       claim_allreduce_given},
       {"hybrid_optimal",
        "000 Fig. 4 with the least-cost strategy (Theorem 1's, checked by dynamic programming)",
        kRequires, [](const CostQuery& q) { return applicable(Choice::optimal, q); },
        [](const CostQuery& q) { return allreduce_cost(Choice::optimal, q); },
-       [](const Call& c) { allreduce(Choice::optimal, c); }, &detail<Choice::optimal, false>},
+       [](const Call& c) { allreduce(Choice::optimal, c); }, &detail<Choice::optimal, false>,
+       claim_allreduce_chosen},
       {"hybrid_section6",
        "000 §6 modified strategy for a two-level startup: halve until the vector is short, "
        "then combine whole vectors",
        kRequires, [](const CostQuery& q) { return applicable(Choice::section6, q); },
        [](const CostQuery& q) { return allreduce_cost(Choice::section6, q); },
-       [](const Call& c) { allreduce(Choice::section6, c); }, &detail<Choice::section6, false>},
+       [](const Call& c) { allreduce(Choice::section6, c); }, &detail<Choice::section6, false>,
+       claim_allreduce_chosen},
   };
 }
 
@@ -242,15 +281,18 @@ std::vector<Algorithm> reduce_rows() {
        "000 Fig. 6 combine-to-root with a given strategy S; extra nodes folded in", kRequiresGiven,
        [](const CostQuery& q) { return applicable(Choice::given, q); },
        [](const CostQuery& q) { return reduce_cost(Choice::given, q); },
-       [](const Call& c) { reduce(Choice::given, c); }, &detail<Choice::given, true>},
+       [](const Call& c) { reduce(Choice::given, c); }, &detail<Choice::given, true>,
+       claim_reduce_given},
       {"hybrid_optimal", "000 Fig. 6 combine-to-root with the least-cost strategy", kRequires,
        [](const CostQuery& q) { return applicable(Choice::optimal, q); },
        [](const CostQuery& q) { return reduce_cost(Choice::optimal, q); },
-       [](const Call& c) { reduce(Choice::optimal, c); }, &detail<Choice::optimal, true>},
+       [](const Call& c) { reduce(Choice::optimal, c); }, &detail<Choice::optimal, true>,
+       claim_reduce_chosen},
       {"hybrid_section6", "000 §6 modified strategy, combine-to-root", kRequires,
        [](const CostQuery& q) { return applicable(Choice::section6, q); },
        [](const CostQuery& q) { return reduce_cost(Choice::section6, q); },
-       [](const Call& c) { reduce(Choice::section6, c); }, &detail<Choice::section6, true>},
+       [](const Call& c) { reduce(Choice::section6, c); }, &detail<Choice::section6, true>,
+       claim_reduce_chosen},
   };
 }
 

@@ -6,9 +6,12 @@
 // largest power of two p' fold in first: node p' + i sends its vector to node i, which
 // combines it; the p' nodes run the hybrid; node i sends the result back (allreduce only).
 // That adds 2(alpha + n beta) + n gamma for allreduce and alpha + n beta + n gamma for reduce.
-// With extras the cost is a lower bound: the nodes without an extra start the cube steps
-// early, and their messages can take the port of a node still folding (exact when p is a
-// power of two and 2^d divides n; see tests/collectives/hybrid_test.cpp).
+// The cost is exact for p = 2^d when 2^d divides n (000 §3.4; tests/collectives/
+// hybrid_test.cpp). With extras the nodes without an extra start the cube steps early, and
+// the fold can overlap the first steps (under the all-port model, full:5, n = 1 takes two
+// message times where the cost charges three): the reduce's cost is then an estimate, the
+// optimal and §6 allreduce's a lower bound when 2^d divides n. The registry rows state these
+// claims (hybrid.cpp) and tests/collectives/formula_claims_test.cpp holds them.
 //
 // Requires a commutative op: the exchanges pair ranks that differ in the highest bit first,
 // so partial results do not cover contiguous rank ranges.

@@ -1,25 +1,40 @@
 // The reduce registry table.
 #include "collectives/reduce/algorithms.hpp"
 #include "collectives/hybrid/hybrid.hpp"
+#include "collectives/internal/claims.hpp"
 #include "collectives/tables.hpp"
 
 namespace vmc {
+
+namespace {
+// Claims of the formulas (collectives/internal/claims.hpp; each algorithm's file explains).
+Claim claim_linear(const CostQuery& q) { return internal::on_machine(q, Claim::exact, false); }
+Claim claim_binomial(const CostQuery& q) {
+  return internal::on_machine(q, Claim::exact, q.root == 0);
+}
+Claim claim_reduce_scatter_gather(const CostQuery& q) {
+  using namespace internal;
+  if (is_power_of_two(q.p)) return on_machine(q, Claim::exact, q.root == 0);
+  return q.model.port == Port::half ? Claim::estimate : on_machine(q, Claim::lower_bound, false);
+}
+}  // namespace
 
 const std::vector<Algorithm>& tables::reduce() {
   using namespace internal;
   static const std::vector<Algorithm> t = [] {
     std::vector<Algorithm> rows = {
       {"linear", "every node sends to the root, which combines in rank order", "nothing",
-       applicable_reduce_linear, cost_reduce_linear, run_reduce_linear},
+       applicable_reduce_linear, cost_reduce_linear, run_reduce_linear, nullptr, claim_linear},
       {"binomial",
        "binomial tree on virtual ranks (003 Alg. 4.3), non-powers of two folded pairwise: "
        "ceil(log p)(alpha + n beta + n gamma)",
-       "nothing", applicable_reduce_binomial, cost_reduce_binomial, run_reduce_binomial},
+       "nothing", applicable_reduce_binomial, cost_reduce_binomial, run_reduce_binomial, nullptr,
+       claim_binomial},
       {"reduce_scatter_gather",
        "recursive halving reduce-scatter, then gather to the root (000 §5, 001 improved "
        "reduction)",
        "nothing", applicable_reduce_reduce_scatter_gather, cost_reduce_reduce_scatter_gather,
-       run_reduce_reduce_scatter_gather},
+       run_reduce_reduce_scatter_gather, nullptr, claim_reduce_scatter_gather},
     };
     // van de Geijn's hybrid (000 §3.4-§6): collectives/hybrid.
     for (Algorithm& row : hybrid::reduce_rows()) rows.push_back(row);

@@ -5,12 +5,14 @@
 // rank b+1 and ends, complete, at rank b.
 //
 // Requires: a commutative op (each block is combined starting at its owner's right
-// neighbour). Cost with c = the largest block:
-//   duplex, all:     (p-1) (alpha + c beta + c gamma)   exact for any counts (the slowest
-//                                                       chain follows the largest block)
-//   exchange, half:  p = 2: alpha + c (beta + gamma); p even: (p-1)(2 (alpha + c beta) +
-//                    c gamma), exact for equal blocks; p odd: (p-1)(3 (alpha + c beta) +
-//                    c gamma), an estimate (see allgather_ring.cpp).
+// neighbour). Cost with c = the largest block, T = alpha + c beta:
+//   duplex, all:      (p-1) (T + c gamma)    exact for any counts (the slowest chain
+//                                            follows the largest block)
+//   exchange, p = 2:  T + c gamma            exact
+//   exchange, half:   (p-1)(2 T + c gamma): every node's p-1 sends and p-1 receives pass
+//                     its port one at a time, each receive followed by its combine. Exact
+//                     for even p and equal blocks, a lower bound for odd p (see
+//                     allgather_ring.cpp), an estimate for unequal blocks.
 #include "collectives/internal/p2p.hpp"
 #include "collectives/reduce_scatter/algorithms.hpp"
 
@@ -40,8 +42,10 @@ Picos reduce_scatter_ring_cost(const CostQuery& q, std::span<const std::size_t> 
   for (std::size_t x : counts) c = std::max(c, x);
   if (p == 1 || c == 0) return 0;
   const Picos msg = q.units.message(c), comb = q.units.combine(c);
-  if (!one_partner_ports(q) || p == 2) return (p - 1) * (msg + comb);
-  return (p - 1) * ((p % 2 == 0 ? 2 : 3) * msg + comb);
+  if (!one_partner_ports(q) || (p == 2 && q.model.port == Port::exchange)) {
+    return (p - 1) * (msg + comb);
+  }
+  return (p - 1) * (2 * msg + comb);
 }
 
 void run_reduce_scatter_ring(const Call& call) { run_reduce_scatter(call, reduce_scatter_ring); }

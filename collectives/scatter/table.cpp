@@ -1,17 +1,25 @@
 // The scatter registry table.
 #include "collectives/scatter/algorithms.hpp"
+#include "collectives/internal/claims.hpp"
 #include "collectives/tables.hpp"
 
 namespace vmc {
 
 namespace internal {
 bool scatter_always(const CostQuery&) { return true; }
+// Claims of the formulas (collectives/internal/claims.hpp): exact for any counts; the
+// binomial tree on virtual ranks is a cube pattern when the root is 0.
+namespace {
+Claim claim_linear(const CostQuery& q) { return on_machine(q, Claim::exact, false); }
+Claim claim_binomial(const CostQuery& q) { return on_machine(q, Claim::exact, q.root == 0); }
+}  // namespace
+
 std::vector<Algorithm> scatter_rows() {
   return {
       {"linear", "the root sends every rank its block directly", "nothing", scatter_always,
-       cost_scatter_linear, run_scatter_linear},
+       cost_scatter_linear, run_scatter_linear, nullptr, claim_linear},
       {"binomial", "binomial tree: half the blocks, then a quarter, ... (001 Scatter)", "nothing",
-       scatter_always, cost_scatter_binomial, run_scatter_binomial},
+       scatter_always, cost_scatter_binomial, run_scatter_binomial, nullptr, claim_binomial},
   };
 }
 }  // namespace internal

@@ -1,0 +1,57 @@
+// What an algorithm's cost formula promises on a given machine (registry.hpp, Claim), from
+// what it promises on the ideal machine of the sources: every pair of nodes joined by links
+// of its own (000 §2, 001, 004 §2), only the port model shared.
+//
+// Each table states, per algorithm, the claim on that ideal machine (`ideal`) as a function
+// of the port model, p and the costs, and whether every message of its schedule goes between
+// nodes whose labels differ in one bit (`cube_pattern`: recursive doubling and halving,
+// binomial trees, hypercube exchanges). On a real topology:
+//   - where no two messages can share a link (direct routing, a fully connected topology,
+//     no topology at all), the ideal claim holds;
+//   - on a complete hypercube under wormhole routing, a cube-pattern algorithm's messages
+//     each hold one link of their own (004 §2, e-cube), so the ideal claim holds there too;
+//   - elsewhere messages may wait for links, which only delays them: an exact formula
+//     becomes a lower bound, and an estimate stays one.
+// tests/collectives/formula_claims_test.cpp holds every row to its claim.
+#pragma once
+
+#include <string>
+
+#include "collectives/registry.hpp"
+
+namespace vmc::internal {
+
+inline bool is_power_of_two(int p) { return p > 0 && (p & (p - 1)) == 0; }
+
+// No two messages of any schedule on q's machine share a link.
+inline bool links_private(const CostQuery& q) {
+  if (q.topology == nullptr || q.model.routing == Routing::direct || q.p <= 1) return true;
+  return q.topology->spec().rfind("full:", 0) == 0;
+}
+
+// q's comm is a whole complete hypercube (2^d nodes) under wormhole routing.
+inline bool whole_hypercube(const CostQuery& q) {
+  return q.topology != nullptr && q.model.routing == Routing::wormhole &&
+         q.topology->spec().rfind("hypercube:", 0) == 0 && q.topology->nodes() == q.p &&
+         is_power_of_two(q.p);
+}
+
+inline Claim on_machine(const CostQuery& q, Claim ideal, bool cube_pattern) {
+  if (links_private(q) || (cube_pattern && whole_hypercube(q))) return ideal;
+  return ideal == Claim::estimate ? Claim::estimate : Claim::lower_bound;
+}
+
+// Port models under which a node sends and receives at once with any two partners.
+inline bool two_sided_ports(const CostQuery& q) {
+  return q.model.port == Port::duplex || q.model.port == Port::all;
+}
+
+// Every rank's block has the same count (the regular forms; v-variants with equal counts).
+inline bool equal_counts(const CostQuery& q) {
+  for (std::size_t c : q.counts) {
+    if (c != q.counts.front()) return false;
+  }
+  return true;
+}
+
+}  // namespace vmc::internal
