@@ -10,6 +10,8 @@
 //     no topology at all), the ideal claim holds;
 //   - on a complete hypercube under wormhole routing, a cube-pattern algorithm's messages
 //     each hold one link of their own (004 §2, e-cube), so the ideal claim holds there too;
+//   - under the rendezvous protocol messages may wait for their receives: an exact formula
+//     becomes a lower bound;
 //   - elsewhere messages may wait for links, which only delays them: an exact formula
 //     becomes a lower bound, and an estimate stays one.
 // tests/collectives/formula_claims_test.cpp holds every row to its claim.
@@ -37,6 +39,13 @@ inline bool whole_hypercube(const CostQuery& q) {
 }
 
 inline Claim on_machine(const CostQuery& q, Claim ideal, bool cube_pattern) {
+  // The formulas follow the eager schedules of the sources (001's non-blocking sends). Under
+  // the rendezvous protocol a message waits until its receive is posted, so a node that
+  // receives in a fixed order (a linear gather, a pipelined chain) takes its messages one after
+  // another; that only delays messages, so an exact formula becomes a lower bound.
+  if (q.model.protocol == Protocol::rendezvous && ideal == Claim::exact) {
+    ideal = Claim::lower_bound;
+  }
   if (links_private(q) || (cube_pattern && whole_hypercube(q))) return ideal;
   return ideal == Claim::estimate ? Claim::estimate : Claim::lower_bound;
 }
