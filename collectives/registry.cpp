@@ -130,7 +130,9 @@ const Algorithm& select_algorithm(Operation op, const CostQuery& q) {
     }
     return *a;
   }
-  const std::string key = query_key(op, q);
+  // Inside a selection's own simulation the choice comes from formulas only: a different
+  // choice, remembered apart.
+  const std::string key = query_key(op, q) + (selection_simulates(q) ? "|sim" : "|formula");
   SelectionCache& cache = selection_cache();
   {
     std::lock_guard lock(cache.mutex);
@@ -154,8 +156,8 @@ const Algorithm& select_algorithm(Operation op, const CostQuery& q) {
   }
   std::lock_guard lock(cache.mutex);
   if (cache.chosen.size() > 100000) cache.chosen.clear();  // bounded
-  cache.chosen.emplace(key, best);
-  return *best;
+  // The first choice remembered is everyone's: members that chose at the same time agree.
+  return *cache.chosen.emplace(key, best).first->second;
 }
 
 CostQuery make_query(const Topology& topology, const Model& model, int p, std::size_t n,
@@ -183,13 +185,18 @@ CostQuery make_query(const Comm& comm, std::size_t n, int root, std::size_t item
 
 void invoke(Operation operation, Call call, const CostQuery& query, const CallSignature& sig) {
   const Comm& comm = *call.comm;
-  call.tag = comm.begin_collective(sig);
   const Algorithm* algorithm = nullptr;
   try {
     algorithm = &select_algorithm(operation, query);
   } catch (const std::invalid_argument& e) {
     throw UsageError(comm.who() + ": " + e.what());
   }
+  // The choice joins the signature: members that chose differently (other options, or a
+  // selection input that differs) get an error naming both algorithms, not a deadlock.
+  CallSignature checked = sig;
+  checked.algorithm = algorithm->name;
+  call.tag = comm.begin_collective(checked);
+  const Comm::CollectiveScope scope(comm);
   algorithm->run(call);
 }
 
