@@ -182,8 +182,9 @@ void MachineImpl::start_threads() {
     throw UsageError("Machine: the system refused to create the thread of node " +
                      std::to_string(r) + " of " + std::to_string(p) + " (" + e.what() +
                      "): every node is a thread, and this process could create only " +
-                     std::to_string(r) + "; use a machine of fewer nodes (the limit "
-                     "is the system's threads per process, about 32,000 on Linux defaults)");
+                     std::to_string(r) + "; use a machine of fewer nodes (on Linux a "
+                     "process gets about half of vm.max_map_count threads: 32,765 by "
+                     "default, as every thread's stack takes two memory mappings)");
   }
 }
 
