@@ -1,5 +1,6 @@
 // Operation names, table lookup, algorithm selection and the common call path.
 #include <algorithm>
+#include <cstdint>
 #include <mutex>
 #include <stdexcept>
 #include <unordered_map>
@@ -95,7 +96,15 @@ std::string query_key(Operation op, const CostQuery& q) {
                     '|';
   for (int s : q.options.strategy) key += char('0' + s);
   key += '|';
-  for (std::size_t c : q.counts) key += std::to_string(c) + ',';
+  // The whole counts vector: every member's key is the same. Long vectors go in as a hash
+  // (FNV-1a), so the remembered keys stay small at p = 4096.
+  if (q.counts.size() <= 16) {
+    for (std::size_t c : q.counts) key += std::to_string(c) + ',';
+  } else {
+    std::uint64_t h = 1469598103934665603ull;
+    for (std::size_t c : q.counts) h = (h ^ c) * 1099511628211ull;
+    key += std::to_string(q.counts.size()) + '#' + std::to_string(h);
+  }
   return key;
 }
 

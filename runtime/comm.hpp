@@ -29,7 +29,7 @@ struct MachineImpl;
 struct Message;
 }  // namespace detail
 
-// User tags are 0..kMaxUserTag. Collective calls draw their tags from a space above it.
+// User tags are 0..kMaxUserTag (larger ones are refused); collectives use tags above it.
 constexpr Tag kMaxUserTag = (Tag{1} << 31) - 1;
 
 // What every member of a comm must agree on when it enters a collective call. Compared
