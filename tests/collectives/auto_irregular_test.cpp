@@ -173,25 +173,27 @@ void check_alltoallv(Machine& m, Pattern k, Failures& f) {
   });
 }
 
-TEST(AutoIrregular, EveryVariantWithIrregularCountsForPUpTo128) {
-  for (int p : kSizes) {
-    auto m = machine(p, model(Port::duplex));
-    for (std::size_t i = 0; i < kPatterns.size(); ++i) {
-      const Pattern k = kPatterns[i];
-      const int root = static_cast<int>((i * 5 + 1) % p);
-      Failures f;
-      check_scatterv(*m, k, root, f);
-      check_gatherv(*m, k, root, f);
-      check_allgatherv(*m, k, f);
-      check_reduce_scatter(*m, k, f);
-      check_alltoallv(*m, k, f);
-      EXPECT_TRUE(f.empty()) << "p = " << p << ", root " << root << ":\n" << f.text();
-    }
+// One test per p, so ctest spreads them over the cores (and sanitizer runs stay short).
+class AutoIrregular : public ::testing::TestWithParam<int> {};
+
+TEST_P(AutoIrregular, EveryVariantWithIrregularCounts) {
+  const int p = GetParam();
+  auto m = machine(p, model(Port::duplex));
+  for (std::size_t i = 0; i < kPatterns.size(); ++i) {
+    const Pattern k = kPatterns[i];
+    const int root = static_cast<int>((i * 5 + 1) % p);
+    Failures f;
+    check_scatterv(*m, k, root, f);
+    check_gatherv(*m, k, root, f);
+    check_allgatherv(*m, k, f);
+    check_reduce_scatter(*m, k, f);
+    check_alltoallv(*m, k, f);
+    EXPECT_TRUE(f.empty()) << "p = " << p << ", root " << root << ":\n" << f.text();
   }
 }
 
 // The smallest cases that failed: a huge block at the root's far side.
-TEST(AutoIrregular, ScattervFromRootOneWithOneHugeBlock) {
+TEST(AutoIrregularSmallest, ScattervFromRootOneWithOneHugeBlock) {
   auto m = machine(2);
   const std::vector<std::size_t> c{1048576, 0}, d{0, 1048576};
   run(*m, "scatterv {1048576, 0}", [&](Node& node) {
@@ -204,7 +206,7 @@ TEST(AutoIrregular, ScattervFromRootOneWithOneHugeBlock) {
   });
 }
 
-TEST(AutoIrregular, ReduceScatterWithCountsFiveZeroThousandThree) {
+TEST(AutoIrregularSmallest, ReduceScatterWithCountsFiveZeroThousandThree) {
   auto m = machine(4);
   const std::vector<std::size_t> c{5, 0, 1000, 3};
   const Op sum = ops::sum<std::int64_t>();
@@ -217,10 +219,11 @@ TEST(AutoIrregular, ReduceScatterWithCountsFiveZeroThousandThree) {
 
 // The regular forms with auto at the same p: a prime length, results of the reductions
 // checked, the others run to completion.
-TEST(AutoIrregular, RegularFormsWithAutoForPUpTo128) {
+TEST_P(AutoIrregular, RegularFormsWithAuto) {
   const std::size_t n = 13;
   const Op sum = ops::sum<std::int64_t>();
-  for (int p : kSizes) {
+  {
+    const int p = GetParam();
     auto m = machine(p, model(Port::duplex));
     const int root = p / 2;
     const std::int64_t ranks_sum = std::int64_t(p) * (p + 1) / 2;
@@ -255,6 +258,8 @@ TEST(AutoIrregular, RegularFormsWithAutoForPUpTo128) {
     });
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(P, AutoIrregular, ::testing::ValuesIn(kSizes));
 
 }  // namespace
 }  // namespace vmc
