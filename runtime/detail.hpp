@@ -203,6 +203,7 @@ struct MachineImpl {
   std::uint32_t next_comm_id = 1;   // guarded by comm_mutex
   std::chrono::steady_clock::time_point run_start;
   std::uint64_t runs = 0;              // runs started on this machine
+  bool woke_stale = false;             // controller only: the last look woke stale waiters
 
   struct RealNetwork* real = nullptr;  // real time only
 

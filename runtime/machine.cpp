@@ -266,6 +266,7 @@ bool MachineImpl::deadlocked(std::vector<BlockedWait>* report) {
       const std::uint64_t stamp = n->blocked_stamp.load(std::memory_order_seq_cst);
       if (stamp != 0 && stamp != a + 1) n->wake.signal();
     }
+    woke_stale = true;
     return false;
   }
   if (blocked == 0 || activity.load(std::memory_order_seq_cst) != a) return false;
@@ -336,7 +337,10 @@ RunResult MachineImpl::run(const std::function<void(Node&)>& f) {
   std::uint64_t last_activity = activity.load();
   auto last_progress = std::chrono::steady_clock::now();
   while (running.load(std::memory_order_acquire) > 0) {
-    controller.wait(10'000);
+    // Every 10 ms; 2 ms while a deadlock is suspected or stale waiters were just woken, so
+    // a deadlock is reported about 15 ms after the last activity.
+    controller.wait(suspect_activity != ~0ull || woke_stale ? 2'000 : 10'000);
+    woke_stale = false;
     if (running.load(std::memory_order_acquire) == 0) break;
     if (abort.load()) continue;
     std::uint64_t a = activity.load();
