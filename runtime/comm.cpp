@@ -347,9 +347,12 @@ std::string describe_signature(const CallSignature& s) {
 // Why two members' calls of one collective disagree, or empty when they agree. `mine` is
 // the calling member's; `first` came from rank `first_rank` (node `first_node`).
 std::string compare_signatures(const CallSignature& mine, const CallSignature& first,
-                               std::uint64_t seq, int first_rank, int first_node) {
+                               std::uint64_t seq, int my_rank, int my_node, int first_rank,
+                               int first_node) {
   const std::string other =
       "rank " + std::to_string(first_rank) + " (node " + std::to_string(first_node) + ")";
+  const std::string me =
+      "rank " + std::to_string(my_rank) + " (node " + std::to_string(my_node) + ")";
   const bool same_call = first.operation == mine.operation && first.op == mine.op &&
                          first.root == mine.root && first.item_size == mine.item_size &&
                          first.check_count == mine.check_count &&
@@ -365,7 +368,7 @@ std::string compare_signatures(const CallSignature& mine, const CallSignature& f
   }
   if (first.algorithm != mine.algorithm) {
     return "collective call " + std::to_string(seq) + " (" + mine.operation +
-           "): the algorithms differ: this node chose " +
+           "): the algorithms differ: " + me + " chose " +
            (mine.algorithm.empty() ? std::string("none") : mine.algorithm) + ", " + other +
            " chose " + (first.algorithm.empty() ? std::string("none") : first.algorithm) +
            " (give every member the same options)";
@@ -389,7 +392,7 @@ Tag Comm::begin_collective(const CallSignature& sig) const {
       call.sig = sig;
       call.first_rank = rank_;
     } else {
-      mismatch = compare_signatures(sig, call.sig, seq, call.first_rank,
+      mismatch = compare_signatures(sig, call.sig, seq, rank_, node_->rank, call.first_rank,
                                     g.world[call.first_rank]);
     }
     if (++call.seen == size()) g.signatures.erase(it);
