@@ -1,5 +1,6 @@
 // Operation names, table lookup, algorithm selection and the common call path.
 #include <algorithm>
+#include <cstdint>
 #include <mutex>
 #include <stdexcept>
 #include <unordered_map>
@@ -109,7 +110,15 @@ std::string query_key(Operation op, const CostQuery& q) {
                     '|';
   for (int s : q.options.strategy) key += char('0' + s);
   key += '|';
-  for (std::size_t c : q.counts) key += std::to_string(c) + ',';
+  // The whole counts vector: every member's key is the same. Long vectors go in as a hash
+  // (FNV-1a), so the remembered keys stay small at p = 4096.
+  if (q.counts.size() <= 16) {
+    for (std::size_t c : q.counts) key += std::to_string(c) + ',';
+  } else {
+    std::uint64_t h = 1469598103934665603ull;
+    for (std::size_t c : q.counts) h = (h ^ c) * 1099511628211ull;
+    key += std::to_string(q.counts.size()) + '#' + std::to_string(h);
+  }
   return key;
 }
 
@@ -144,7 +153,9 @@ const Algorithm& select_algorithm(Operation op, const CostQuery& q) {
     }
     return *a;
   }
-  const std::string key = query_key(op, q);
+  // Inside a selection's own simulation the choice comes from formulas only: a different
+  // choice, remembered apart.
+  const std::string key = query_key(op, q) + (selection_simulates(q) ? "|sim" : "|formula");
   SelectionCache& cache = selection_cache();
   {
     std::lock_guard lock(cache.mutex);
@@ -168,8 +179,8 @@ const Algorithm& select_algorithm(Operation op, const CostQuery& q) {
   }
   std::lock_guard lock(cache.mutex);
   if (cache.chosen.size() > 100000) cache.chosen.clear();  // bounded
-  cache.chosen.emplace(key, best);
-  return *best;
+  // The first choice remembered is everyone's: members that chose at the same time agree.
+  return *cache.chosen.emplace(key, best).first->second;
 }
 
 CostQuery make_query(const Topology& topology, const Model& model, int p, std::size_t n,
@@ -197,13 +208,18 @@ CostQuery make_query(const Comm& comm, std::size_t n, int root, std::size_t item
 
 void invoke(Operation operation, Call call, const CostQuery& query, const CallSignature& sig) {
   const Comm& comm = *call.comm;
-  call.tag = comm.begin_collective(sig);
   const Algorithm* algorithm = nullptr;
   try {
     algorithm = &select_algorithm(operation, query);
   } catch (const std::invalid_argument& e) {
     throw UsageError(comm.who() + ": " + e.what());
   }
+  // The choice joins the signature: members that chose differently (other options, or a
+  // selection input that differs) get an error naming both algorithms, not a deadlock.
+  CallSignature checked = sig;
+  checked.algorithm = algorithm->name;
+  call.tag = comm.begin_collective(checked);
+  const Comm::CollectiveScope scope(comm);
   algorithm->run(call);
 }
 

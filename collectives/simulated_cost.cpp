@@ -22,36 +22,50 @@ bool is_v(Operation op) {
          op == Operation::allgatherv || op == Operation::alltoallv;
 }
 
-// Items one node holds in its send and receive buffers for this operation.
-std::pair<std::size_t, std::size_t> buffer_items(Operation op, std::size_t n, std::size_t total,
-                                                 int p) {
-  const std::size_t np = n * static_cast<std::size_t>(p);
+// The sizes of one simulated call, alike on every simulated node: n items per block of the
+// regular forms, or the whole counts vector of a v-variant (or of reduce_scatter with
+// counts), with contiguous displacements.
+struct Layout {
+  int p = 1;
+  std::size_t n = 0;
+  std::vector<std::size_t> counts, displs;  // empty for the regular forms
+  std::size_t total = 0;                    // sum of counts
+};
+
+// Items simulated node `rank` holds in its send and receive buffers: each node sized by its
+// own block, never by the caller's.
+std::pair<std::size_t, std::size_t> buffer_items(Operation op, const Layout& l, int rank,
+                                                 int root) {
+  const std::size_t n = l.n, np = n * static_cast<std::size_t>(l.p);
+  const std::size_t mine = l.counts.empty() ? n : l.counts[rank];
+  const bool at_root = rank == root;
   switch (op) {
     case Operation::broadcast: return {0, n};
-    case Operation::reduce:
+    case Operation::reduce: return {n, at_root ? n : 0};
     case Operation::allreduce:
     case Operation::scan:
     case Operation::exscan: return {n, n};
-    case Operation::allgather:
-    case Operation::gather: return {n, np};
-    case Operation::reduce_scatter: return {np, n};
-    case Operation::scatter: return {np, n};
+    case Operation::allgather: return {n, np};
+    case Operation::gather: return {n, at_root ? np : 0};
+    case Operation::reduce_scatter: return {l.counts.empty() ? np : l.total, mine};
+    case Operation::scatter: return {at_root ? np : 0, n};
     case Operation::alltoall: return {np, np};
     case Operation::barrier: return {0, 0};
-    case Operation::scatterv: return {total, n};
-    case Operation::gatherv:
-    case Operation::allgatherv: return {n, total};
-    case Operation::alltoallv: return {total, total};
+    case Operation::scatterv: return {at_root ? l.total : 0, mine};
+    case Operation::gatherv: return {mine, at_root ? l.total : 0};
+    case Operation::allgatherv: return {mine, l.total};
+    case Operation::alltoallv: return {l.total, l.total};
   }
   return {0, 0};
 }
 
 // One node's call of the operation with the algorithm forced.
 void call(Operation op, const Comm& c, std::vector<char>& send, std::vector<char>& recv,
-          std::size_t n, std::size_t item, const Op& o, int root, const Options& opt,
-          const std::vector<std::size_t>& counts, const std::vector<std::size_t>& displs) {
+          const Layout& l, std::size_t item, const Op& o, int root, const Options& opt) {
   const std::size_t s = send.size() / (item ? item : 1), r = recv.size() / (item ? item : 1);
-  const std::size_t mine = counts.empty() ? n : counts[c.rank()];
+  const std::size_t n = l.n;
+  const auto& counts = l.counts;
+  const auto& displs = l.displs;
   switch (op) {
     case Operation::broadcast: detail::broadcast_bytes(c, recv.data(), n, item, root, opt); break;
     case Operation::reduce:
@@ -70,11 +84,9 @@ void call(Operation op, const Comm& c, std::vector<char>& send, std::vector<char
     case Operation::gather:
       detail::gather_bytes(c, send.data(), s, recv.data(), r, item, root, false, opt);
       break;
-    case Operation::reduce_scatter: {
-      const std::vector<std::size_t> equal(c.size(), n);
-      detail::reduce_scatter_bytes(c, send.data(), s, recv.data(), r, item, equal, o, opt);
+    case Operation::reduce_scatter:
+      detail::reduce_scatter_bytes(c, send.data(), s, recv.data(), r, item, counts, o, opt);
       break;
-    }
     case Operation::scatter:
       detail::scatter_bytes(c, send.data(), s, recv.data(), r, item, root, false, opt);
       break;
@@ -83,22 +95,20 @@ void call(Operation op, const Comm& c, std::vector<char>& send, std::vector<char
       break;
     case Operation::barrier: barrier(c, opt); break;
     case Operation::scatterv:
-      detail::scatterv_bytes(c, send.data(), s, counts, displs, recv.data(), mine, item, root,
-                             opt);
+      detail::scatterv_bytes(c, send.data(), s, counts, displs, recv.data(), r, item, root, opt);
       break;
     case Operation::gatherv:
-      detail::gatherv_bytes(c, send.data(), mine, recv.data(), r, counts, displs, item, root, opt);
+      detail::gatherv_bytes(c, send.data(), s, recv.data(), r, counts, displs, item, root, opt);
       break;
     case Operation::allgatherv:
-      detail::allgatherv_bytes(c, send.data(), mine, recv.data(), r, item, counts, displs, opt);
+      detail::allgatherv_bytes(c, send.data(), s, recv.data(), r, item, counts, displs, opt);
       break;
-    case Operation::alltoallv: {
+    case Operation::alltoallv:
       // Every node sends counts[j] items to node j and receives as much back: a symmetric
       // exchange whose sizes follow the query's counts.
       detail::alltoallv_bytes(c, send.data(), s, counts, displs, recv.data(), r, counts, displs,
                               item, opt);
       break;
-    }
   }
 }
 
@@ -114,36 +124,37 @@ SimulationCache& cache() {
 }
 
 std::optional<Picos> run_simulation(Operation op, const Algorithm& a, const CostQuery& q) {
-  const int p = q.p;
-  std::vector<std::size_t> counts, displs;
-  if (is_v(op)) {
-    counts = q.counts.empty() ? std::vector<std::size_t>(p, q.n) : q.counts;
-    if (static_cast<int>(counts.size()) != p) return std::nullopt;
-    displs.resize(p);
-    std::exclusive_scan(counts.begin(), counts.end(), displs.begin(), std::size_t{0});
+  Layout l;
+  l.p = q.p;
+  l.n = q.n;
+  if (is_v(op) || (op == Operation::reduce_scatter && !q.counts.empty())) {
+    l.counts = q.counts.empty() ? std::vector<std::size_t>(q.p, q.n) : q.counts;
+    if (static_cast<int>(l.counts.size()) != q.p) return std::nullopt;
+    l.displs.resize(q.p);
+    std::exclusive_scan(l.counts.begin(), l.counts.end(), l.displs.begin(), std::size_t{0});
+    l.total = std::accumulate(l.counts.begin(), l.counts.end(), std::size_t{0});
   }
-  const std::size_t total = std::accumulate(counts.begin(), counts.end(), std::size_t{0});
-  const auto [send_items, recv_items] = buffer_items(op, q.n, total, p);
-  const double bytes = (static_cast<double>(send_items) + static_cast<double>(recv_items)) *
-                       static_cast<double>(q.item_size) * p;
+  double bytes = 0;
+  for (int r = 0; r < q.p; ++r) {
+    const auto [send_items, recv_items] = buffer_items(op, l, r, q.root);
+    bytes += (static_cast<double>(send_items) + static_cast<double>(recv_items)) *
+             static_cast<double>(q.item_size);
+  }
   if (bytes > static_cast<double>(kMaxBytes)) return std::nullopt;
 
   Options options = q.options;
   options.algorithm = a.name;
   const Op op_ = Op("simulated", q.commutative, q.item_size,
                     [](const void*, const void*, void*, std::size_t) {});
-  Machine m({.topology = parse_topology(q.topology->spec()), .model = q.model, .trace = false});
   try {
+    Machine m({.topology = parse_topology(q.topology->spec()), .model = q.model, .trace = false});
     RunResult r = m.run([&](Node& node) {
       inside_simulation = true;
       const Comm& c = node.world();
-      const bool root = c.rank() == q.root;
-      const bool rooted_send = op == Operation::scatter || op == Operation::scatterv;
-      const bool rooted_recv = op == Operation::gather || op == Operation::gatherv ||
-                               op == Operation::reduce;
-      std::vector<char> send((rooted_send && !root ? 0 : send_items) * q.item_size);
-      std::vector<char> recv((rooted_recv && !root ? 0 : recv_items) * q.item_size);
-      call(op, c, send, recv, q.n, q.item_size, op_, q.root, options, counts, displs);
+      const auto [send_items, recv_items] = buffer_items(op, l, c.rank(), q.root);
+      std::vector<char> send(send_items * q.item_size);
+      std::vector<char> recv(recv_items * q.item_size);
+      call(op, c, send, recv, l, q.item_size, op_, q.root, options);
     });
     return r.time_ps();
   } catch (const std::exception&) {

@@ -30,13 +30,39 @@ void check_abort(NodeState& n) {
 
 }  // namespace
 
-int Comm::size() const { return static_cast<int>(group_->world.size()); }
-int Comm::world_rank(int r) const { return group_->world.at(r); }
-std::uint32_t Comm::id() const { return group_->id; }
-const Model& Comm::model() const { return node_->machine->config.model; }
-const CostUnits& Comm::units() const { return node_->machine->units; }
-const Topology& Comm::topology() const { return *node_->machine->topology; }
-std::string Comm::who() const { return detail::node_prefix(*node_, group_.get(), rank_); }
+const detail::CommGroup& Comm::group(const char* call) const {
+  if (group_ == nullptr) {
+    throw UsageError(who() + ": " + call +
+                     ": called on an invalid Comm (default-constructed, or the result of split "
+                     "with a negative colour on a node that joined no group)");
+  }
+  return *group_;
+}
+
+int Comm::size() const { return static_cast<int>(group("size").world.size()); }
+int Comm::world_rank(int r) const { return group("world_rank").world.at(r); }
+std::uint32_t Comm::id() const { return group("id").id; }
+const Model& Comm::model() const { return group("model").machine->config.model; }
+const CostUnits& Comm::units() const { return group("units").machine->units; }
+const Topology& Comm::topology() const { return *group("topology").machine->topology; }
+std::string Comm::who() const {
+  // An invalid Comm from split still knows its node; a default-constructed one is named by
+  // the node thread that uses it, when it is one.
+  const NodeState* node = node_ != nullptr ? node_ : detail::current_node;
+  if (group_ == nullptr) {
+    return node != nullptr ? "node " + std::to_string(node->rank) + " (invalid comm)"
+                           : std::string("invalid comm");
+  }
+  return detail::node_prefix(*node_, group_.get(), rank_);
+}
+
+namespace {
+// Collective calls the calling node is inside (nested calls count once each).
+thread_local int collective_depth = 0;
+}  // namespace
+
+Comm::CollectiveScope::CollectiveScope(const Comm&) { ++collective_depth; }
+Comm::CollectiveScope::~CollectiveScope() { --collective_depth; }
 
 namespace {
 
@@ -56,12 +82,19 @@ std::string describe_call(const char* op, const char* dir, int peer, Tag tag) {
 }
 
 void check_peer(const Comm& c, const char* op, const char* dir, int peer, Tag tag) {
-  if (!c.valid()) throw UsageError(std::string(op) + ": called on an invalid Comm");
   if (peer < 0 || peer >= c.size()) {
     fail(c, describe_call(op, dir, peer, tag),
          "rank out of range (comm has " + std::to_string(c.size()) + " ranks)");
   }
   if (tag < 0) fail(c, describe_call(op, dir, peer, tag), "tag is negative");
+  // Tags above the user range belong to collective calls: a user message with one could
+  // be taken by a collective (or take one of its messages).
+  if (tag > kMaxUserTag && (collective_depth == 0 || tag < kCollectiveTagBase)) {
+    fail(c, std::string(op) + " " + dir + " rank " + std::to_string(peer) + " tag " +
+                std::to_string(tag),
+         "tag is above the largest user tag " + std::to_string(kMaxUserTag) +
+             " (tags above it are reserved for collective calls)");
+  }
 }
 
 void check_send_size(const Comm& c, const std::string& call, std::size_t bytes,
@@ -102,6 +135,7 @@ std::size_t deliver(const Comm& c, const char* op, int source, Tag tag, Message*
 
 std::uint64_t Comm::post(const void* data, std::size_t bytes, std::size_t items, int dest, Tag tag,
                          const char* op) const {
+  group(op);
   check_peer(*this, op, "to", dest, tag);
   check_send_size(*this, describe_call(op, "to", dest, tag), bytes, items);
   check_abort(*node_);
@@ -137,6 +171,7 @@ std::uint64_t Comm::post(const void* data, std::size_t bytes, std::size_t items,
 }
 
 Message* Comm::await(int source, Tag tag, const char* op, bool posted) const {
+  group(op);
   check_peer(*this, op, "from", source, tag);
   check_abort(*node_);
   const int src = group_->world[source];
@@ -218,10 +253,12 @@ void charge(NodeState& n, Picos duration, std::uint64_t items) {
 }  // namespace
 
 void Comm::charge_combine(std::size_t items) const {
+  group("charge_combine");
   charge(*node_, node_->machine->units.combine(items), items);
 }
 
 void Comm::charge_compute(double seconds) const {
+  group("charge_compute");
   if (!(seconds >= 0) || seconds > 9.0e6) {
     fail(*this, "charge_compute", "duration " + std::to_string(seconds) +
                                       " s must be between 0 and 9e6 seconds");
@@ -239,7 +276,7 @@ std::uint64_t next_seq(std::vector<std::uint64_t>& seqs, std::uint32_t id) {
 }  // namespace
 
 Comm Comm::split(int color, int key) const {
-  if (!valid()) throw UsageError("split: called on an invalid Comm");
+  group("split");
   check_abort(*node_);
   detail::CommGroup& g = *group_;
   detail::MachineImpl& m = *node_->machine;
@@ -299,6 +336,8 @@ Comm Comm::split(int color, int key) const {
   Comm result;
   if (call->result[rank_] != nullptr) {
     result = Comm(node_, call->result[rank_], call->new_rank[rank_]);
+  } else {
+    result.node_ = node_;  // invalid, but its errors can name the node
   }
   if (++call->departures == n) g.splits.erase(seq);
   return result;
@@ -315,10 +354,42 @@ std::string describe_signature(const CallSignature& s) {
   return t;
 }
 
+// Why two members' calls of one collective disagree, or empty when they agree. `mine` is
+// the calling member's; `first` came from rank `first_rank` (node `first_node`).
+std::string compare_signatures(const CallSignature& mine, const CallSignature& first,
+                               std::uint64_t seq, int my_rank, int my_node, int first_rank,
+                               int first_node) {
+  const std::string other =
+      "rank " + std::to_string(first_rank) + " (node " + std::to_string(first_node) + ")";
+  const std::string me =
+      "rank " + std::to_string(my_rank) + " (node " + std::to_string(my_node) + ")";
+  const bool same_call = first.operation == mine.operation && first.op == mine.op &&
+                         first.root == mine.root && first.item_size == mine.item_size &&
+                         first.check_count == mine.check_count &&
+                         (!mine.check_count || first.count == mine.count);
+  if (!same_call) {
+    return "collective call " + std::to_string(seq) + " on this comm is " +
+           describe_signature(mine) + ", but " + other + " called " + describe_signature(first);
+  }
+  if (first.layout != mine.layout) {
+    return "collective call " + std::to_string(seq) + " (" + mine.operation +
+           "): the counts differ from those of " + other +
+           " (every member must pass the same counts)";
+  }
+  if (first.algorithm != mine.algorithm) {
+    return "collective call " + std::to_string(seq) + " (" + mine.operation +
+           "): the algorithms differ: " + me + " chose " +
+           (mine.algorithm.empty() ? std::string("none") : mine.algorithm) + ", " + other +
+           " chose " + (first.algorithm.empty() ? std::string("none") : first.algorithm) +
+           " (give every member the same options)";
+  }
+  return "";
+}
+
 }  // namespace
 
 Tag Comm::begin_collective(const CallSignature& sig) const {
-  if (!valid()) throw UsageError(sig.operation + ": called on an invalid Comm");
+  group(sig.operation.c_str());
   check_abort(*node_);
   detail::CommGroup& g = *group_;
   const std::uint64_t seq = next_seq(node_->collective_seq, g.id);
@@ -331,16 +402,8 @@ Tag Comm::begin_collective(const CallSignature& sig) const {
       call.sig = sig;
       call.first_rank = rank_;
     } else {
-      const CallSignature& a = call.sig;
-      bool same = a.operation == sig.operation && a.op == sig.op && a.root == sig.root &&
-                  a.item_size == sig.item_size && a.check_count == sig.check_count &&
-                  (!sig.check_count || a.count == sig.count);
-      if (!same) {
-        mismatch = "collective call " + std::to_string(seq) + " on this comm is " +
-                   describe_signature(sig) + ", but rank " + std::to_string(call.first_rank) +
-                   " (node " + std::to_string(g.world[call.first_rank]) + ") called " +
-                   describe_signature(a);
-      }
+      mismatch = compare_signatures(sig, call.sig, seq, rank_, node_->rank, call.first_rank,
+                                    g.world[call.first_rank]);
     }
     if (++call.seen == size()) g.signatures.erase(it);
   }

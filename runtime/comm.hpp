@@ -29,7 +29,7 @@ struct MachineImpl;
 struct Message;
 }  // namespace detail
 
-// User tags are 0..kMaxUserTag. Collective calls draw their tags from a space above it.
+// User tags are 0..kMaxUserTag (larger ones are refused); collectives use tags above it.
 constexpr Tag kMaxUserTag = (Tag{1} << 31) - 1;
 
 // What every member of a comm must agree on when it enters a collective call. Compared
@@ -41,10 +41,14 @@ struct CallSignature {
   std::uint64_t count = 0;         // the count every node must agree on (0 if none)
   std::size_t item_size = 0;       // bytes per item
   bool check_count = true;         // false for v-variants whose counts legitimately differ
+  std::uint64_t layout = 0;        // v-variants: a hash of the counts every node must agree on
+  std::string algorithm;           // the algorithm this node runs (empty: not checked)
 };
 
 class Comm {
  public:
+  // A default-constructed Comm is invalid, as is the result of split with a negative colour:
+  // every call on it but valid() and rank() throws UsageError.
   Comm() = default;
   bool valid() const { return group_ != nullptr; }
 
@@ -112,8 +116,20 @@ class Comm {
   // time) and returns the first tag of a fresh tag space of 2^20 tags for this call.
   Tag begin_collective(const CallSignature& sig) const;
 
-  // Error text prefix naming this node: "node 3 (rank 1 of comm 2)".
+  // Error text prefix naming this node: "node 3 (rank 1 of comm 2)"; on an invalid Comm,
+  // the node that holds it when known ("node 3 (invalid comm)").
   std::string who() const;
+
+  // While alive, the calling node is inside a collective call on `comm`: only then may it
+  // use tags above kMaxUserTag (the call's tag space from begin_collective). The
+  // collectives' dispatch holds one around every algorithm it runs.
+  class CollectiveScope {
+   public:
+    explicit CollectiveScope(const Comm& comm);
+    ~CollectiveScope();
+    CollectiveScope(const CollectiveScope&) = delete;
+    CollectiveScope& operator=(const CollectiveScope&) = delete;
+  };
 
  private:
   friend struct detail::MachineImpl;
@@ -127,6 +143,8 @@ class Comm {
   std::uint64_t post(const void* data, std::size_t bytes, std::size_t items, int dest, Tag tag,
                      const char* op) const;
   detail::Message* await(int source, Tag tag, const char* op, bool posted = false) const;
+  // The group, or a UsageError naming `call` when this Comm is invalid.
+  const detail::CommGroup& group(const char* call) const;
   detail::NodeState* node_ = nullptr;
   std::shared_ptr<detail::CommGroup> group_;
   int rank_ = -1;

@@ -210,11 +210,16 @@ struct MachineImpl {
   std::uint32_t next_comm_id = 1;   // guarded by comm_mutex
   std::chrono::steady_clock::time_point run_start;
   std::uint64_t runs = 0;              // runs started on this machine
+  bool woke_stale = false;             // controller only: the last look woke stale waiters
 
   struct RealNetwork* real = nullptr;  // real time only
 
   explicit MachineImpl(MachineConfig cfg);
   ~MachineImpl();
+  // Creates the node threads; when the system refuses one, joins those made and throws
+  // UsageError saying how many could be made.
+  void start_threads();
+  void stop_threads();
   void thread_main(int rank);
   RunResult run(const std::function<void(Node&)>& fn);
   void record_error(int node, std::string what);
@@ -246,6 +251,9 @@ void NodeState::block_until(Ready ready, const WaitDescription& what) {
     if (ready()) break;
   }
 }
+
+// The node whose thread is calling, or null outside node threads (machine.cpp).
+extern thread_local NodeState* current_node;
 
 // Builds the error text "node 3 (rank 1 of comm 2): <what>".
 std::string node_prefix(const NodeState& n, const CommGroup* g, int rank);

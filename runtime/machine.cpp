@@ -11,6 +11,7 @@
 #include <optional>
 #include <tuple>
 #include <sstream>
+#include <system_error>
 
 #include "runtime/detail.hpp"
 
@@ -37,6 +38,15 @@ std::string BlockedWait::describe() const {
 }
 
 namespace detail {
+
+thread_local NodeState* current_node = nullptr;
+
+namespace {
+// Testing: the node whose thread creation fails as if the system refused it (-1: none).
+std::atomic<int> refused_thread_node{-1};
+}  // namespace
+
+void refuse_thread_creation_at(int node) { refused_thread_node.store(node); }
 
 std::string node_prefix(const NodeState& n, const CommGroup* g, int rank) {
   std::string s = "node " + std::to_string(n.rank);
@@ -165,14 +175,43 @@ MachineImpl::MachineImpl(MachineConfig cfg) : config(std::move(cfg)) {
     nodes.push_back(std::move(n));
   }
   if (config.clock == Clock::real_time) real = make_real_network(*this);
-  threads.reserve(p);
-  for (int r = 0; r < p; ++r) threads.emplace_back([this, r] { thread_main(r); });
+  start_threads();
 }
 
-MachineImpl::~MachineImpl() {
+void MachineImpl::start_threads() {
+  threads.reserve(p);
+  int r = 0;
+  try {
+    for (; r < p; ++r) {
+      if (r == refused_thread_node.load()) {
+        throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again),
+                                "thread creation refused (test)");
+      }
+      threads.emplace_back([this, r] { thread_main(r); });
+    }
+  } catch (const std::system_error& e) {
+    // Release and join the node threads made so far, so nothing outlives the failure.
+    stop_threads();
+    if (real != nullptr) destroy_real_network(real);
+    real = nullptr;
+    throw UsageError("Machine: the system refused to create the thread of node " +
+                     std::to_string(r) + " of " + std::to_string(p) + " (" + e.what() +
+                     "): every node is a thread, and this process could create only " +
+                     std::to_string(r) + "; use a machine of fewer nodes (on Linux a "
+                     "process gets about half of vm.max_map_count threads: 32,765 by "
+                     "default, as every thread's stack takes two memory mappings)");
+  }
+}
+
+void MachineImpl::stop_threads() {
   shutdown.store(true, std::memory_order_release);
   for (auto& n : nodes) n->start.signal();
   for (auto& t : threads) t.join();
+  threads.clear();
+}
+
+MachineImpl::~MachineImpl() {
+  stop_threads();
   for (auto& n : nodes) n->discard_all();
   if (real != nullptr) destroy_real_network(real);
 }
@@ -202,6 +241,7 @@ void MachineImpl::thread_main(int rank) {
     }
     if (shutdown.load(std::memory_order_acquire)) return;
     Node node(Comm(&self, world, rank));
+    current_node = &self;
     try {
       (*fn)(node);
     } catch (const RunAborted&) {
@@ -231,10 +271,26 @@ void MachineImpl::thread_main(int rank) {
 bool MachineImpl::deadlocked(std::vector<BlockedWait>* report) {
   std::uint64_t a = activity.load(std::memory_order_seq_cst);
   int blocked = 0;
+  bool stale = false;
   for (auto& n : nodes) {
     if (n->finished.load(std::memory_order_seq_cst)) continue;
-    if (n->blocked_stamp.load(std::memory_order_seq_cst) != a + 1) return false;
+    const std::uint64_t stamp = n->blocked_stamp.load(std::memory_order_seq_cst);
+    if (stamp == 0) return false;  // running
+    stale = stale || stamp != a + 1;
     ++blocked;
+  }
+  if (stale) {
+    // Every unfinished node is blocked, but some looked before the latest activity (a
+    // message to another node, a node finishing its function). Wake them to look again
+    // now, not at their next bounded re-check 100 ms on: a node that skipped a collective
+    // is then reported within a few controller looks. Not counted as activity.
+    for (auto& n : nodes) {
+      if (n->finished.load(std::memory_order_seq_cst)) continue;
+      const std::uint64_t stamp = n->blocked_stamp.load(std::memory_order_seq_cst);
+      if (stamp != 0 && stamp != a + 1) n->wake.signal();
+    }
+    woke_stale = true;
+    return false;
   }
   if (blocked == 0 || activity.load(std::memory_order_seq_cst) != a) return false;
   if (report != nullptr) {
@@ -275,6 +331,13 @@ void MachineImpl::reset_after_run() {
 }
 
 RunResult MachineImpl::run(const std::function<void(Node&)>& f) {
+  if (current_node != nullptr && current_node->machine == this) {
+    // The caller is one of this machine's own nodes: its run cannot start before this
+    // node's function returns.
+    throw UsageError("node " + std::to_string(current_node->rank) +
+                     ": Machine::run: called from inside a node function of the same "
+                     "machine; a node cannot start a run of the machine it runs on");
+  }
   world = std::make_shared<CommGroup>();
   world->id = 0;
   world->machine = this;
@@ -298,7 +361,10 @@ RunResult MachineImpl::run(const std::function<void(Node&)>& f) {
   std::uint64_t last_activity = activity.load();
   auto last_progress = std::chrono::steady_clock::now();
   while (running.load(std::memory_order_acquire) > 0) {
-    controller.wait(10'000);
+    // Every 10 ms; 2 ms while a deadlock is suspected or stale waiters were just woken, so
+    // a deadlock is reported about 15 ms after the last activity.
+    controller.wait(suspect_activity != ~0ull || woke_stale ? 2'000 : 10'000);
+    woke_stale = false;
     if (running.load(std::memory_order_acquire) == 0) break;
     if (abort.load()) continue;
     std::uint64_t a = activity.load();

@@ -26,7 +26,10 @@ namespace vmc {
 
 namespace detail {
 struct MachineImpl;
-}
+// Testing: machines made from now on fail to create the thread of node `node` as if the
+// system refused it (-1: never), to test that failure without making 32,000 threads.
+void refuse_thread_creation_at(int node);
+}  // namespace detail
 
 struct MachineConfig {
   // The interconnect. When null, `nodes` must be set and the topology is full:nodes.
@@ -84,6 +87,8 @@ class RunResult {
 
 class Machine {
  public:
+  // Throws UsageError on a bad configuration, and when the system refuses a node's thread
+  // (about 32,000 threads per process on Linux defaults).
   explicit Machine(MachineConfig config);
   ~Machine();
   Machine(const Machine&) = delete;
@@ -93,7 +98,8 @@ class Machine {
   const MachineConfig& config() const;
   const Topology& topology() const;
 
-  // Runs fn on every node and waits for all of them. Throws RunError on a fault.
+  // Runs fn on every node and waits for all of them. Throws RunError on a fault, and
+  // UsageError when called from inside a node function of this machine.
   RunResult run(const std::function<void(Node&)>& fn);
 
  private:

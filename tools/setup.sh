@@ -4,6 +4,7 @@
 #
 #   tools/setup.sh            release build in build/
 #   VMC_PRESET=tsan tools/setup.sh   ThreadSanitizer build in build-tsan/
+#   VMC_PRESET=asan tools/setup.sh   AddressSanitizer build in build-asan/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -33,6 +33,7 @@ namespace detail {
 
 void allgather_bytes(const Comm& comm, const void* send, std::size_t send_items, void* recv,
                      std::size_t recv_items, std::size_t item_size, const Options& options) {
+  internal::require_valid(comm, "allgather");
   const std::size_t p = static_cast<std::size_t>(comm.size());
   internal::require(comm, recv_items >= send_items * p, "allgather",
                     "the receive buffer holds " + std::to_string(recv_items) +
@@ -44,6 +45,7 @@ void allgather_bytes(const Comm& comm, const void* send, std::size_t send_items,
 
 void allgather_in_place_bytes(const Comm& comm, void* recv, std::size_t recv_items,
                               std::size_t item_size, const Options& options) {
+  internal::require_valid(comm, "allgather");
   const std::size_t p = static_cast<std::size_t>(comm.size());
   internal::require(comm, recv_items % p == 0, "allgather",
                     "in place, the buffer of " + std::to_string(recv_items) +
@@ -55,6 +57,7 @@ void allgatherv_bytes(const Comm& comm, const void* send, std::size_t send_items
                       std::size_t recv_items, std::size_t item_size,
                       std::span<const std::size_t> counts, std::span<const std::size_t> displs,
                       const Options& options) {
+  internal::require_valid(comm, "allgatherv");
   internal::require_layout(comm, counts, displs, recv_items, "allgatherv", "receive");
   const std::size_t mine = counts[comm.rank()];
   const bool in_place = send == nullptr && send_items == 0;
@@ -71,10 +74,13 @@ void allgatherv_bytes(const Comm& comm, const void* send, std::size_t send_items
       internal::make_call(comm, in_place ? nullptr : send, recv, mine, item_size, 0, options);
   call.recv_counts = counts;
   call.recv_displs = displs;
-  CostQuery q = make_query(comm, mine, 0, item_size, nullptr, in_place, options);
+  // Selection sees what every member sees alike: the whole counts vector (q.n is unused; a
+  // member with no items may pass no send buffer, which reads as in place).
+  CostQuery q = make_query(comm, 0, 0, item_size, nullptr, false, options);
   q.counts.assign(counts.begin(), counts.end());
-  invoke(Operation::allgatherv, call, q,
-         internal::make_signature("allgatherv", nullptr, -1, total, item_size, false));
+  CallSignature sig = internal::make_signature("allgatherv", nullptr, -1, total, item_size, false);
+  sig.layout = internal::counts_hash(counts);
+  invoke(Operation::allgatherv, call, q, sig);
 }
 
 }  // namespace detail

@@ -23,6 +23,7 @@ namespace detail {
 
 void alltoall_bytes(const Comm& comm, const void* send, std::size_t send_items, void* recv,
                     std::size_t recv_items, std::size_t item_size, const Options& options) {
+  internal::require_valid(comm, "alltoall");
   using namespace internal;
   const std::size_t p = static_cast<std::size_t>(comm.size());
   require(comm, send_items % p == 0, "alltoall",
@@ -44,6 +45,7 @@ void alltoallv_bytes(const Comm& comm, const void* send, std::size_t send_items,
                      std::span<const std::size_t> recv_counts,
                      std::span<const std::size_t> recv_displs, std::size_t item_size,
                      const Options& options) {
+  internal::require_valid(comm, "alltoallv");
   using namespace internal;
   const std::string name = "alltoallv";
   const std::size_t send_end =
@@ -60,8 +62,11 @@ void alltoallv_bytes(const Comm& comm, const void* send, std::size_t send_items,
   call.send_displs = send_displs;
   call.recv_counts = recv_counts;
   call.recv_displs = recv_displs;
-  CostQuery q = make_query(comm, 0, 0, item_size, nullptr, false, options);
-  q.counts.assign(send_counts.begin(), send_counts.end());
+  // No member knows the whole count matrix (each has its own row and column), and every
+  // member must choose alike: selection looks at p, the machine and the item size only, as
+  // for an alltoall of one-item blocks (the algorithms differ in their steps and partners,
+  // which that ranks; empty blocks would tie every algorithm at zero).
+  CostQuery q = make_query(comm, 1, 0, item_size, nullptr, false, options);
   invoke(Operation::alltoallv, call, q, make_signature(name, nullptr, -1, 0, item_size, false));
 }
 

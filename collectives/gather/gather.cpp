@@ -20,6 +20,7 @@ namespace detail {
 void gather_bytes(const Comm& comm, const void* send, std::size_t send_items, void* recv,
                   std::size_t recv_items, std::size_t item_size, int root, bool in_place,
                   const Options& options) {
+  internal::require_valid(comm, "gather");
   using namespace internal;
   require_root(comm, root, "gather");
   const std::size_t p = static_cast<std::size_t>(comm.size());
@@ -51,6 +52,7 @@ void gatherv_bytes(const Comm& comm, const void* send, std::size_t send_items, v
                    std::size_t recv_items, std::span<const std::size_t> counts,
                    std::span<const std::size_t> displs, std::size_t item_size, int root,
                    const Options& options) {
+  internal::require_valid(comm, "gatherv");
   using namespace internal;
   require_root(comm, root, "gatherv");
   const bool is_root = comm.rank() == root;
@@ -76,10 +78,13 @@ void gatherv_bytes(const Comm& comm, const void* send, std::size_t send_items, v
                         item_size, root, options);
   call.recv_counts = counts;
   call.recv_displs = displs;
-  CostQuery q = make_query(comm, mine, root, item_size, nullptr, in_place, options);
+  // Selection sees what every member sees alike: the whole counts vector (q.n is unused;
+  // in place is the root's choice alone, and no cost depends on it).
+  CostQuery q = make_query(comm, 0, root, item_size, nullptr, false, options);
   q.counts.assign(counts.begin(), counts.end());
-  invoke(Operation::gatherv, call, q,
-         make_signature("gatherv", nullptr, root, total, item_size, false));
+  CallSignature sig = make_signature("gatherv", nullptr, root, total, item_size, false);
+  sig.layout = counts_hash(counts);
+  invoke(Operation::gatherv, call, q, sig);
 }
 
 }  // namespace detail

@@ -36,6 +36,7 @@ void check_recv(const Comm& comm, const std::string& operation, std::size_t recv
 
 void broadcast_bytes(const Comm& comm, void* data, std::size_t n, std::size_t item_size,
                      int root, const Options& options) {
+  internal::require_valid(comm, "broadcast");
   internal::require_root(comm, root, "broadcast");
   CallSignature sig{.operation = "broadcast", .op = "", .root = root, .count = n,
                     .item_size = item_size};
@@ -48,6 +49,7 @@ void broadcast_bytes(const Comm& comm, void* data, std::size_t n, std::size_t it
 void reduce_bytes(const Comm& comm, const void* send, std::size_t send_items, void* recv,
                   std::size_t recv_items, std::size_t item_size, const Op& op, int root,
                   const Options& options) {
+  internal::require_valid(comm, "reduce");
   internal::require_root(comm, root, "reduce");
   internal::require_op_items(comm, op, item_size, "reduce");
   const bool in_place = send == nullptr;
@@ -68,6 +70,7 @@ void reduce_bytes(const Comm& comm, const void* send, std::size_t send_items, vo
 void allreduce_bytes(const Comm& comm, const void* send, std::size_t send_items, void* recv,
                      std::size_t recv_items, std::size_t item_size, const Op& op,
                      const Options& options) {
+  internal::require_valid(comm, "allreduce");
   internal::require_op_items(comm, op, item_size, "allreduce");
   const bool in_place = send == nullptr;
   const std::size_t n = in_place ? recv_items : send_items;
@@ -86,6 +89,7 @@ void allreduce_bytes(const Comm& comm, const void* send, std::size_t send_items,
 void scan_bytes(Operation operation, const Comm& comm, const void* send, std::size_t send_items,
                 void* recv, std::size_t recv_items, std::size_t item_size, const Op& op,
                 const Options& options) {
+  internal::require_valid(comm, to_string(operation));
   const std::string name = to_string(operation);
   internal::require_op_items(comm, op, item_size, name);
   const bool in_place = send == nullptr;
@@ -102,6 +106,7 @@ void scan_bytes(Operation operation, const Comm& comm, const void* send, std::si
 }
 
 void barrier_run(const Comm& comm, const Options& options) {
+  internal::require_valid(comm, "barrier");
   CallSignature sig{.operation = "barrier", .op = "", .root = -1, .count = 0, .item_size = 0};
   Call call{.comm = &comm, .n = 0, .item_size = 1, .options = &options};
   invoke(Operation::barrier, call, make_query(comm, 0, 0, 1, nullptr, false, options), sig);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <span>
 #include <string>
@@ -21,6 +22,21 @@ namespace vmc::internal {
 inline void require(const Comm& comm, bool ok, const std::string& operation,
                     const std::string& problem) {
   if (!ok) usage_error(comm, operation, problem);
+}
+
+// The comm is one the node belongs to (not default-constructed, not the result of split
+// with a negative colour): checked first, before anything asks the comm its size.
+inline void require_valid(const Comm& comm, const std::string& operation) {
+  require(comm, comm.valid(), operation,
+          "called on an invalid Comm (default-constructed, or the result of split with a "
+          "negative colour)");
+}
+
+// FNV-1a over a v-variant's counts: the layout every member must agree on.
+inline std::uint64_t counts_hash(std::span<const std::size_t> counts) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (std::size_t c : counts) h = (h ^ c) * 1099511628211ull;
+  return h ^ counts.size();
 }
 
 // Whether two byte ranges share a byte (empty ranges never do).

@@ -29,6 +29,7 @@ void reduce_scatter_bytes(const Comm& comm, const void* send, std::size_t send_i
                           std::size_t recv_items, std::size_t item_size,
                           std::span<const std::size_t> counts, const Op& op,
                           const Options& options) {
+  internal::require_valid(comm, "reduce_scatter");
   using namespace internal;
   const std::string name = "reduce_scatter";
   const std::size_t p = static_cast<std::size_t>(comm.size());
@@ -56,7 +57,8 @@ void reduce_scatter_bytes(const Comm& comm, const void* send, std::size_t send_i
   require_no_alias(comm, send, total * item_size, recv, mine * item_size, name);
   Call call = make_call(comm, send, recv, n, item_size, 0, options, &op);
   call.recv_counts = counts;
-  CostQuery q = make_query(comm, n, 0, item_size, &op, false, options);
+  // With counts, selection sees the whole vector, alike on every member (q.n is unused).
+  CostQuery q = make_query(comm, counts.empty() ? n : 0, 0, item_size, &op, false, options);
   q.counts.assign(counts.begin(), counts.end());
   invoke(Operation::reduce_scatter, call, q,
          make_signature(name, &op, -1, signature_count, item_size));

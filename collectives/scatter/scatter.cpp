@@ -20,6 +20,7 @@ namespace detail {
 void scatter_bytes(const Comm& comm, const void* send, std::size_t send_items, void* recv,
                    std::size_t recv_items, std::size_t item_size, int root, bool in_place,
                    const Options& options) {
+  internal::require_valid(comm, "scatter");
   using namespace internal;
   require_root(comm, root, "scatter");
   const std::size_t p = static_cast<std::size_t>(comm.size());
@@ -51,6 +52,7 @@ void scatterv_bytes(const Comm& comm, const void* send, std::size_t send_items,
                     std::span<const std::size_t> counts, std::span<const std::size_t> displs,
                     void* recv, std::size_t recv_items, std::size_t item_size, int root,
                     const Options& options) {
+  internal::require_valid(comm, "scatterv");
   using namespace internal;
   require_root(comm, root, "scatterv");
   const bool is_root = comm.rank() == root;
@@ -72,10 +74,12 @@ void scatterv_bytes(const Comm& comm, const void* send, std::size_t send_items,
   Call call = make_call(comm, is_root ? send : nullptr, recv, mine, item_size, root, options);
   call.send_counts = counts;
   call.send_displs = displs;
-  CostQuery q = make_query(comm, mine, root, item_size, nullptr, false, options);
+  // Selection sees what every member sees alike: the whole counts vector (q.n is unused).
+  CostQuery q = make_query(comm, 0, root, item_size, nullptr, false, options);
   q.counts.assign(counts.begin(), counts.end());
-  invoke(Operation::scatterv, call, q,
-         make_signature("scatterv", nullptr, root, total, item_size, false));
+  CallSignature sig = make_signature("scatterv", nullptr, root, total, item_size, false);
+  sig.layout = counts_hash(counts);
+  invoke(Operation::scatterv, call, q, sig);
 }
 
 }  // namespace detail
