@@ -2,6 +2,8 @@
 // values (empty, negative, zero, huge, garbage, bad units, unknown names) gives exit code 2
 // and one line on standard error naming the flag, never a crash, a signal, a hang or a silent
 // wrap; good invocations of every command exit 0. The binary comes from CMake (VMC_BINARY).
+#include <unistd.h>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -40,8 +42,9 @@ std::string slurp(const std::string& path) {
 
 // Runs vmc with args under timeout(1): a hang ends in exit code 124, never a stuck test.
 Outcome vmc(const std::vector<std::string>& args) {
-  const std::string dir = testing::TempDir();
-  const std::string out = dir + "/vmc_fuzz_out.txt", err = dir + "/vmc_fuzz_err.txt";
+  // ctest runs the tests of this file as processes side by side: one pair of files each.
+  const std::string prefix = testing::TempDir() + "/vmc_fuzz_" + std::to_string(::getpid());
+  const std::string out = prefix + "_out.txt", err = prefix + "_err.txt";
   std::string command = "timeout -k 5 120 " + shell_quoted(VMC_BINARY);
   for (const std::string& a : args) command.append(" ").append(shell_quoted(a));
   command.append(" >").append(shell_quoted(out));
