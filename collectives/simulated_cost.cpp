@@ -3,6 +3,8 @@
 #include <map>
 #include <mutex>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "collectives/collectives.hpp"
@@ -123,42 +125,48 @@ SimulationCache& cache() {
   return c;
 }
 
-std::optional<Picos> run_simulation(Operation op, const Algorithm& a, const CostQuery& q) {
+// q's sizes as one Layout, alike on every simulated node.
+Layout layout_of(Operation op, const CostQuery& q) {
   Layout l;
   l.p = q.p;
   l.n = q.n;
   if (is_v(op) || (op == Operation::reduce_scatter && !q.counts.empty())) {
     l.counts = q.counts.empty() ? std::vector<std::size_t>(q.p, q.n) : q.counts;
-    if (static_cast<int>(l.counts.size()) != q.p) return std::nullopt;
+    if (static_cast<int>(l.counts.size()) != q.p) {
+      throw std::invalid_argument("the counts vector has " + std::to_string(l.counts.size()) +
+                                  " entries for " + std::to_string(q.p) + " nodes");
+    }
     l.displs.resize(q.p);
     std::exclusive_scan(l.counts.begin(), l.counts.end(), l.displs.begin(), std::size_t{0});
     l.total = std::accumulate(l.counts.begin(), l.counts.end(), std::size_t{0});
   }
-  double bytes = 0;
-  for (int r = 0; r < q.p; ++r) {
-    const auto [send_items, recv_items] = buffer_items(op, l, r, q.root);
-    bytes += (static_cast<double>(send_items) + static_cast<double>(recv_items)) *
-             static_cast<double>(q.item_size);
-  }
-  if (bytes > static_cast<double>(kMaxBytes)) return std::nullopt;
+  return l;
+}
 
-  Options options = q.options;
-  options.algorithm = a.name;
-  const Op op_ = Op("simulated", q.commutative, q.item_size,
-                    [](const void*, const void*, void*, std::size_t) {});
+// Marks a node thread as running a simulation while it does, so nothing inside simulates.
+struct InsideSimulation {
+  bool was = inside_simulation;
+  InsideSimulation() { inside_simulation = true; }
+  ~InsideSimulation() { inside_simulation = was; }
+};
+
+std::optional<Picos> run_simulation(Operation op, const Algorithm& a, const CostQuery& q) {
+  CostQuery forced = q;
+  forced.options.algorithm = a.name;
   try {
+    const Layout l = layout_of(op, q);
+    double bytes = 0;
+    for (int r = 0; r < q.p; ++r) {
+      const auto [send_items, recv_items] = buffer_items(op, l, r, q.root);
+      bytes += (static_cast<double>(send_items) + static_cast<double>(recv_items)) *
+               static_cast<double>(q.item_size);
+    }
+    if (bytes > static_cast<double>(kMaxBytes)) return std::nullopt;
     Machine m({.topology = parse_topology(q.topology->spec()), .model = q.model, .trace = false});
-    RunResult r = m.run([&](Node& node) {
-      inside_simulation = true;
-      const Comm& c = node.world();
-      const auto [send_items, recv_items] = buffer_items(op, l, c.rank(), q.root);
-      std::vector<char> send(send_items * q.item_size);
-      std::vector<char> recv(recv_items * q.item_size);
-      call(op, c, send, recv, l, q.item_size, op_, q.root, options);
-    });
-    return r.time_ps();
+    return time_operation(m, op, forced);
   } catch (const std::exception&) {
-    return std::nullopt;  // the algorithm refused these sizes: selection uses its formula
+    // Counts that do not fit p, or sizes the algorithm refuses: selection uses its formula.
+    return std::nullopt;
   }
 }
 
@@ -166,6 +174,21 @@ std::optional<Picos> run_simulation(Operation op, const Algorithm& a, const Cost
 
 bool selection_simulates(const CostQuery& q) {
   return q.topology != nullptr && !inside_simulation && q.p <= kMaxSimulatedNodes;
+}
+
+Picos time_operation(Machine& m, Operation op, const CostQuery& q) {
+  const Layout l = layout_of(op, q);
+  const Op op_ = Op("simulated", q.commutative, q.item_size,
+                    [](const void*, const void*, void*, std::size_t) {});
+  RunResult r = m.run([&](Node& node) {
+    InsideSimulation inside;
+    const Comm& c = node.world();
+    const auto [send_items, recv_items] = buffer_items(op, l, c.rank(), q.root);
+    std::vector<char> send(send_items * q.item_size);
+    std::vector<char> recv(recv_items * q.item_size);
+    call(op, c, send, recv, l, q.item_size, op_, q.root, q.options);
+  });
+  return r.time_ps();
 }
 
 std::optional<Picos> simulated_cost(Operation op, const Algorithm& a, const CostQuery& q) {

@@ -16,6 +16,8 @@
 
 namespace vmc {
 
+class Machine;
+
 // Whether selection simulates (a topology is known, p <= 4096, not inside a simulation).
 bool selection_simulates(const CostQuery& q);
 
@@ -23,5 +25,12 @@ bool selection_simulates(const CostQuery& q);
 // would be too large (over 2^28 bytes of buffers or 4096 nodes), when it is requested
 // from inside such a run, or when the run fails. Results are cached.
 std::optional<Picos> simulated_cost(Operation op, const Algorithm& a, const CostQuery& q);
+
+// The virtual time of one call of q's operation with q.options.algorithm on machine m (whose
+// topology and model must be q's), every node's buffers sized by its own block (q.counts for
+// the v-variants and reduce_scatter with counts), the op a no-op whose combining the model
+// charges. What simulated_cost measures, on a machine the caller keeps (the tests reuse one
+// machine for many calls). Throws what the algorithm throws.
+Picos time_operation(Machine& m, Operation op, const CostQuery& q);
 
 }  // namespace vmc

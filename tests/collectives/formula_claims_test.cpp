@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "collectives/collectives.hpp"
+#include "collectives/simulated_cost.hpp"
 #include "tests/collectives/harness.hpp"
 
 namespace vmc::testing {
@@ -44,116 +45,6 @@ bool is_rooted(Operation op) {
 bool combines(Operation op) {
   return op == Operation::reduce || op == Operation::allreduce || op == Operation::scan ||
          op == Operation::exscan || op == Operation::reduce_scatter;
-}
-
-// Items one node holds in its send and receive buffers (n is the query's MPI count).
-std::pair<std::size_t, std::size_t> buffer_items(Operation op, std::size_t n, std::size_t total,
-                                                 int p) {
-  const std::size_t np = n * static_cast<std::size_t>(p);
-  switch (op) {
-    case Operation::broadcast: return {0, n};
-    case Operation::reduce:
-    case Operation::allreduce:
-    case Operation::scan:
-    case Operation::exscan: return {n, n};
-    case Operation::allgather:
-    case Operation::gather: return {n, np};
-    case Operation::reduce_scatter:
-    case Operation::scatter: return {np, n};
-    case Operation::alltoall: return {np, np};
-    case Operation::barrier: return {0, 0};
-    case Operation::scatterv: return {total, n};
-    case Operation::gatherv:
-    case Operation::allgatherv: return {n, total};
-    case Operation::alltoallv: return {total, total};
-  }
-  return {0, 0};
-}
-
-// One node's call of q's operation with algorithm a forced.
-void call(Operation op, const Comm& c, const CostQuery& q, const Op& o, std::vector<char>& send,
-          std::vector<char>& recv, const std::vector<std::size_t>& counts,
-          const std::vector<std::size_t>& displs) {
-  const std::size_t item = q.item_size, n = q.n;
-  const std::size_t s = send.size() / item, r = recv.size() / item;
-  const std::size_t mine = counts.empty() ? n : counts[c.rank()];
-  const Options& opt = q.options;
-  switch (op) {
-    case Operation::broadcast:
-      detail::broadcast_bytes(c, recv.data(), n, item, q.root, opt);
-      break;
-    case Operation::reduce:
-      detail::reduce_bytes(c, send.data(), s, recv.data(), r, item, o, q.root, opt);
-      break;
-    case Operation::allreduce:
-      detail::allreduce_bytes(c, send.data(), s, recv.data(), r, item, o, opt);
-      break;
-    case Operation::scan:
-    case Operation::exscan:
-      detail::scan_bytes(op, c, send.data(), s, recv.data(), r, item, o, opt);
-      break;
-    case Operation::allgather:
-      detail::allgather_bytes(c, send.data(), s, recv.data(), r, item, opt);
-      break;
-    case Operation::gather:
-      detail::gather_bytes(c, send.data(), s, recv.data(), r, item, q.root, false, opt);
-      break;
-    case Operation::reduce_scatter: {
-      const std::vector<std::size_t> equal(c.size(), n);
-      detail::reduce_scatter_bytes(c, send.data(), s, recv.data(), r, item, equal, o, opt);
-      break;
-    }
-    case Operation::scatter:
-      detail::scatter_bytes(c, send.data(), s, recv.data(), r, item, q.root, false, opt);
-      break;
-    case Operation::alltoall:
-      detail::alltoall_bytes(c, send.data(), s, recv.data(), r, item, opt);
-      break;
-    case Operation::barrier: barrier(c, opt); break;
-    case Operation::scatterv:
-      detail::scatterv_bytes(c, send.data(), s, counts, displs, recv.data(), mine, item, q.root,
-                             opt);
-      break;
-    case Operation::gatherv:
-      detail::gatherv_bytes(c, send.data(), mine, recv.data(), r, counts, displs, item, q.root,
-                            opt);
-      break;
-    case Operation::allgatherv:
-      detail::allgatherv_bytes(c, send.data(), mine, recv.data(), r, item, counts, displs, opt);
-      break;
-    case Operation::alltoallv:
-      detail::alltoallv_bytes(c, send.data(), s, counts, displs, recv.data(), r, counts, displs,
-                              item, opt);
-      break;
-  }
-}
-
-// The virtual time of q's operation with q.options.algorithm on machine m (whose topology
-// and model are q's). Combining is charged by the model; the op itself does nothing.
-Picos simulate(Machine& m, Operation op, const CostQuery& q) {
-  const int p = q.p;
-  std::vector<std::size_t> counts, displs;
-  if (is_v(op)) {
-    counts = q.counts.empty() ? std::vector<std::size_t>(p, q.n) : q.counts;
-    displs.resize(p);
-    std::exclusive_scan(counts.begin(), counts.end(), displs.begin(), std::size_t{0});
-  }
-  const std::size_t total = std::accumulate(counts.begin(), counts.end(), std::size_t{0});
-  const std::size_t largest = counts.empty() ? q.n : *std::max_element(counts.begin(), counts.end());
-  const auto [send_items, recv_items] = buffer_items(op, largest, total, p);
-  const Op o("nothing", q.commutative, q.item_size, [](const void*, const void*, void*,
-                                                       std::size_t) {});
-  RunResult r = m.run([&](Node& node) {
-    const Comm& c = node.world();
-    const bool root = c.rank() == q.root;
-    const bool rooted_send = op == Operation::scatter || op == Operation::scatterv;
-    const bool rooted_recv =
-        op == Operation::gather || op == Operation::gatherv || op == Operation::reduce;
-    std::vector<char> send((rooted_send && !root ? 0 : send_items) * q.item_size);
-    std::vector<char> recv((rooted_recv && !root ? 0 : recv_items) * q.item_size);
-    call(op, c, q, o, send, recv, counts, displs);
-  });
-  return r.time_ps();
 }
 
 // One topology family and model of the sweep.
@@ -235,7 +126,7 @@ void check(Machine& m, Operation op, const Algorithm& a, CostQuery q, const Sett
   Picos simulated = -1;
   std::string failure;
   try {
-    simulated = simulate(m, op, q);
+    simulated = time_operation(m, op, q);  // what selection and vmc explain measure
   } catch (const std::exception& e) {
     failure = e.what();
   }
