@@ -102,10 +102,12 @@ std::string query_key(Operation op, const CostQuery& q) {
                     (q.commutative ? 'c' : 'n') + (q.in_place ? 'i' : 'o') + '|' +
                     (q.topology ? q.topology->spec() : std::string("-")) + '|' +
                     std::to_string(q.units.alpha) + ',' + std::to_string(q.units.beta) + ',' +
-                    std::to_string(q.units.gamma) + ',' + std::to_string(q.units.short_alpha) +
-                    ',' + std::to_string(q.units.short_max_items) + '|' +
-                    to_string(q.model.port) + to_string(q.model.routing) +
-                    to_string(q.model.contention) + to_string(q.model.protocol) + '|' +
+                    std::to_string(q.units.beta_net) + ',' + std::to_string(q.units.gamma) +
+                    ',' + std::to_string(q.units.delta) + ',' +
+                    std::to_string(q.units.short_alpha) + ',' +
+                    std::to_string(q.units.short_max_items) + '|' + to_string(q.model.port) +
+                    to_string(q.model.routing) + to_string(q.model.contention) +
+                    to_string(q.model.protocol) + to_string(q.model.worm) + '|' +
                     std::to_string(q.options.segment_items) +
                     '|';
   for (int s : q.options.strategy) key += char('0' + s);

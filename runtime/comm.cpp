@@ -236,17 +236,18 @@ std::size_t Comm::sendrecv_raw(const void* out, std::size_t out_bytes, std::size
 
 namespace {
 
-void charge(NodeState& n, Picos duration, std::uint64_t items) {
+void charge(NodeState& n, Picos duration, std::uint64_t items, Work kind) {
   check_abort(n);
   if (n.machine->config.clock == Clock::virtual_time) {
     if (duration == 0 && items == 0) return;
     OpRecord op;
     op.kind = OpRecord::Kind::compute;
     op.duration = duration;
-    op.combine_items = items;
+    op.work_items = items;
+    op.work = kind;
     n.log.ops.push_back(op);
   } else {
-    detail::real_compute(*n.machine, n, duration, items);
+    detail::real_compute(*n.machine, n, duration, items, kind);
   }
 }
 
@@ -254,7 +255,12 @@ void charge(NodeState& n, Picos duration, std::uint64_t items) {
 
 void Comm::charge_combine(std::size_t items) const {
   group("charge_combine");
-  charge(*node_, node_->machine->units.combine(items), items);
+  charge(*node_, node_->machine->units.combine(items), items, Work::combine);
+}
+
+void Comm::charge_rearrange(std::size_t items) const {
+  group("charge_rearrange");
+  charge(*node_, node_->machine->units.rearrange(items), items, Work::rearrange);
 }
 
 void Comm::charge_compute(double seconds) const {
@@ -263,7 +269,7 @@ void Comm::charge_compute(double seconds) const {
     fail(*this, "charge_compute", "duration " + std::to_string(seconds) +
                                       " s must be between 0 and 9e6 seconds");
   }
-  charge(*node_, to_picos(seconds), 0);
+  charge(*node_, to_picos(seconds), 0, Work::compute);
 }
 
 namespace {

@@ -103,6 +103,9 @@ class Comm {
   // --- local work --------------------------------------------------------------------------
   // Charges the combine of `items` items (items * gamma) to this node's time.
   void charge_combine(std::size_t items) const;
+  // Charges the local rearrangement (packing or unpacking non-contiguous pieces) of `items`
+  // items (items * delta, 004's delta) to this node's time.
+  void charge_rearrange(std::size_t items) const;
   // Charges `seconds` of computation to this node's time.
   void charge_compute(double seconds) const;
 

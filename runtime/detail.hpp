@@ -72,7 +72,8 @@ struct OpRecord {
   int recv_src = -1;             // recv, sendrecv: world rank of the sender
   std::uint64_t recv_index = 0;  //   and the index among its sends
   Picos duration = 0;            // compute
-  std::uint64_t combine_items = 0;  // compute: items combined (0 for plain compute)
+  std::uint64_t work_items = 0;  // compute: items combined or rearranged
+  Work work = Work::compute;     // compute: which kind of local work
 };
 struct NodeLog {
   std::vector<OpRecord> ops;
@@ -268,7 +269,8 @@ void destroy_real_network(RealNetwork* net);
 // Sends msg from node `src` to `dst` holding the ports and links it needs for real, waits
 // the modelled time scaled, and delivers; records the event in the sender's log.
 void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* msg);
-void real_compute(MachineImpl& m, NodeState& node, Picos duration, std::uint64_t items);
+void real_compute(MachineImpl& m, NodeState& node, Picos duration, std::uint64_t items,
+                  Work kind);
 // Rendezvous: the receiver has posted a receive for (comm, world source, tag).
 void real_post_receive(MachineImpl& m, NodeState& receiver, std::uint32_t comm, int src,
                        Tag tag);

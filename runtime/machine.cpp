@@ -453,7 +453,8 @@ RunResult MachineImpl::run(const std::function<void(Node&)>& f) {
         if (config.trace) t.messages.push_back(std::move(m));
       }
       for (auto& c : log.combines) {
-        s.combined_items += c.items;
+        if (c.kind == Work::combine) s.combined_items += c.items;
+        if (c.kind == Work::rearrange) s.rearranged_items += c.items;
         if (config.trace) t.combines.push_back(c);
       }
     }

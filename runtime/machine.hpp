@@ -63,6 +63,7 @@ class Node {
   int size() const { return world_.size(); }
   const Comm& world() const { return world_; }
   void charge_combine(std::size_t items) const { world_.charge_combine(items); }
+  void charge_rearrange(std::size_t items) const { world_.charge_rearrange(items); }
   void charge_compute(double seconds) const { world_.charge_compute(seconds); }
 
  private:

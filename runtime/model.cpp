@@ -43,7 +43,9 @@ double to_seconds(Picos t) { return static_cast<double>(t) / static_cast<double>
 CostUnits::CostUnits(const Model& m)
     : alpha(to_picos(m.alpha)),
       beta(to_picos(m.beta)),
+      beta_net(m.beta_net ? to_picos(*m.beta_net) : beta),
       gamma(to_picos(m.gamma)),
+      delta(to_picos(m.delta)),
       short_alpha(to_picos(m.short_alpha)),
       short_max_items(m.short_max_items) {}
 
@@ -70,6 +72,7 @@ std::string to_string(Contention c) {
 std::string to_string(Protocol p) {
   return p == Protocol::eager ? "eager" : "rendezvous";
 }
+std::string to_string(Worm w) { return w == Worm::atomic ? "atomic" : "blocking"; }
 std::string to_string(Clock c) { return c == Clock::virtual_time ? "virtual" : "real"; }
 
 Port parse_port(std::string_view s) {
@@ -98,6 +101,12 @@ Protocol parse_protocol(std::string_view s) {
   if (s == "rendezvous") return Protocol::rendezvous;
   throw std::invalid_argument("unknown protocol \"" + std::string(s) +
                               "\": expected eager or rendezvous");
+}
+Worm parse_worm(std::string_view s) {
+  if (s == "atomic") return Worm::atomic;
+  if (s == "blocking") return Worm::blocking;
+  throw std::invalid_argument("unknown worm behaviour \"" + std::string(s) +
+                              "\": expected atomic or blocking");
 }
 Clock parse_clock(std::string_view s) {
   if (s == "virtual") return Clock::virtual_time;
@@ -134,6 +143,21 @@ double parse_duration(std::string_view s) {
     throw std::invalid_argument("bad duration \"" + text + "\": must be finite and not negative");
   }
   return seconds;
+}
+
+std::string describe(const Model& m) {
+  std::string s = "alpha " + format_duration(m.alpha) + ", beta " + format_duration(m.beta);
+  if (m.beta_net) s += ", beta_net " + format_duration(*m.beta_net);
+  s += ", gamma " + format_duration(m.gamma);
+  if (m.delta != 0) s += ", delta " + format_duration(m.delta);
+  s += ", port " + to_string(m.port) + ", routing " + to_string(m.routing) + ", contention " +
+       to_string(m.contention) + ", protocol " + to_string(m.protocol);
+  if (m.worm != Worm::atomic) s += ", worm " + to_string(m.worm);
+  if (m.short_max_items > 0) {
+    s += ", short alpha " + format_duration(m.short_alpha) + " up to " +
+         std::to_string(m.short_max_items) + " items";
+  }
+  return s;
 }
 
 std::string format_duration(double seconds) {

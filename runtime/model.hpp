@@ -6,8 +6,10 @@
 // communication model" and "Contention", 004 §2 (wormhole, dimension-order routing).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -17,6 +19,8 @@ namespace vmc {
 // Times inside vmc are integer picoseconds, so that sums of alpha, beta and gamma terms
 // are exact and virtual time is bit-identical from run to run.
 using Picos = std::int64_t;
+// For products of picosecond counts that may pass 2^63 before a division brings them back.
+__extension__ using Wide = __int128;
 constexpr Picos kPicosPerSecond = 1'000'000'000'000;
 Picos to_picos(double seconds);  // rounds to the nearest picosecond
 double to_seconds(Picos t);
@@ -56,6 +60,18 @@ enum class Protocol {
                // communication and computation (000 §2 assumption 4)
 };
 
+// What a wormhole message that finds a link of its route held does (model item 6; only
+// under wormhole routing and exclusive contention: shared links never block).
+enum class Worm {
+  atomic,    // it takes its whole route at once or waits holding nothing (vmc's default:
+             // acquiring a route can never deadlock)
+  blocking,  // it takes the links of its route in order as they come free and holds the
+             // ones it has while it waits for the next (004 §13: "a blocked worm holds the
+             // channels it already has"). Dimension-order routes on meshes and hypercubes
+             // cannot deadlock this way; wraparound links (tori, rings) can, as on real
+             // wormhole networks without virtual channels: vmc reports such a deadlock.
+};
+
 // Which clock a run is measured by.
 enum class Clock {
   virtual_time,  // deterministic simulated time, no real waiting
@@ -64,12 +80,22 @@ enum class Clock {
 
 struct Model {
   double alpha = 0.0;  // seconds per message (startup)
-  double beta = 0.0;   // seconds per item transferred
+  double beta = 0.0;   // seconds per item transferred: a node's injection rate (004's
+                       // beta_node); a message alone on its route moves at this rate
   double gamma = 0.0;  // seconds per item combined
+  // 004 §2 assumption 2 (excess network bandwidth): seconds per item per link (beta_net).
+  // A message whose most loaded link carries c messages moves at max(beta, c beta_net) per
+  // item, under shared contention (c = 1 under exclusive). Unset: equal to beta, so k
+  // messages on one link each get 1/k of it (001 "Contention").
+  std::optional<double> beta_net;
+  // Seconds per item of local rearrangement (004's delta): packing or unpacking
+  // non-contiguous pieces, charged by Comm::charge_rearrange.
+  double delta = 0.0;
   Port port = Port::exchange;
   Routing routing = Routing::wormhole;
   Contention contention = Contention::exclusive;
   Protocol protocol = Protocol::eager;
+  Worm worm = Worm::atomic;
   // 000 §6: on the iPSC/860 a message of at most `short_max_items` items starts up in
   // `short_alpha` instead of alpha. Off when short_max_items is 0.
   double short_alpha = 0.0;
@@ -79,8 +105,10 @@ struct Model {
 // The model in integer picoseconds, as the simulator and the cost formulas use it.
 struct CostUnits {
   Picos alpha = 0;
-  Picos beta = 0;
+  Picos beta = 0;      // per item out of a node (beta_node)
+  Picos beta_net = 0;  // per item per link (equal to beta unless the model sets it)
   Picos gamma = 0;
+  Picos delta = 0;
   Picos short_alpha = 0;
   std::size_t short_max_items = 0;
 
@@ -89,16 +117,25 @@ struct CostUnits {
   Picos startup(std::size_t items) const {
     return (short_max_items > 0 && items <= short_max_items) ? short_alpha : alpha;
   }
-  // One message of n items over one hop, uncontended: alpha + n beta. Throws
-  // std::overflow_error when it does not fit in picoseconds (as do all three below).
+  // Per item, for a message whose most loaded link carries `sharers` messages:
+  // max(beta, sharers beta_net) (004 §2). sharers = 1: the uncontended rate.
+  Picos item_time(std::uint64_t sharers = 1) const {
+    return std::max(beta, checked_mul(beta_net, sharers, "per-item time c beta_net"));
+  }
+  // One message of n items over one hop, uncontended: alpha + n beta (n max(beta,
+  // beta_net) when links are slower than nodes). Throws std::overflow_error when it does
+  // not fit in picoseconds (as do all below).
   Picos message(std::size_t items) const {
     return checked_add(startup(items), transfer(items), "message time alpha + n beta");
   }
   Picos transfer(std::size_t items) const {
-    return checked_mul(beta, items, "transfer time n beta");
+    return checked_mul(item_time(), items, "transfer time n beta");
   }
   Picos combine(std::size_t items) const {
     return checked_mul(gamma, items, "combine time n gamma");
+  }
+  Picos rearrange(std::size_t items) const {
+    return checked_mul(delta, items, "rearrangement time n delta");
   }
 };
 
@@ -106,16 +143,22 @@ std::string to_string(Port p);
 std::string to_string(Routing r);
 std::string to_string(Contention c);
 std::string to_string(Protocol p);
+std::string to_string(Worm w);
 std::string to_string(Clock c);
 // Parsers throw std::invalid_argument naming the accepted values.
 Port parse_port(std::string_view s);
 Routing parse_routing(std::string_view s);
 Contention parse_contention(std::string_view s);
 Protocol parse_protocol(std::string_view s);
+Worm parse_worm(std::string_view s);
 Clock parse_clock(std::string_view s);
 // "525us", "2ms", "0.35us", "1.5s", "800ns", "3ps" or a plain number of seconds.
 double parse_duration(std::string_view s);
 // A short human form: "525 us", "1.2 ms".
 std::string format_duration(double seconds);
+// The model in one line: "alpha 525 us, beta 2 us, gamma 350 ns, port exchange, routing
+// wormhole, contention exclusive, protocol eager", with beta_net, delta and the worm
+// behaviour when they are not the defaults.
+std::string describe(const Model& m);
 
 }  // namespace vmc

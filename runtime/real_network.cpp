@@ -6,9 +6,11 @@
 // All tokens sit under one mutex: acquiring a whole route is one atomic step, so it cannot
 // deadlock, and waiting is on a condition variable, never a spin. Waits are bounded: every
 // holder releases after its modelled duration, and an aborted run wakes every waiter.
-// Under shared contention a message sleeps its n beta part in slices, each stretched by the
-// number of messages on its most loaded link at the start of the slice (an approximation of
-// the fluid model the simulator computes exactly).
+// Under shared contention a message sleeps its n beta part in slices, each stretched to the
+// rate max(beta, c beta_net) for the c messages on its most loaded link at the start of the
+// slice (an approximation of the fluid model the simulator computes exactly). With
+// Worm::blocking a wormhole message takes its ports, then the links of its route one by one,
+// keeping what it has while it waits (004 §13).
 //
 // Under the rendezvous protocol a receiver posts each receive (real_post_receive) before it
 // waits for the message, and a transfer takes its tokens only once its receive is posted.
@@ -172,6 +174,9 @@ void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* raw) {
   RealNetwork& net = *m.real;
   const Model& model = m.config.model;
   const bool exclusive = model.contention == Contention::exclusive;
+  // 004 §13: a blocked worm keeps its ports and the links it has taken (see Worm).
+  const bool blocking = exclusive && model.worm == Worm::blocking &&
+                        model.routing == Routing::wormhole;
   std::vector<LinkId> route;
   if (m.uses_links) m.topology->route(src.rank, dst, route);
   const bool saf = model.routing == Routing::store_and_forward && !route.empty();
@@ -199,6 +204,8 @@ void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* raw) {
       std::unique_lock lock(net.mutex);
       Picos since = requested;
       bool on_link = false;
+      bool ports_held = false;
+      std::size_t links_held = 0;
       const WaitDescription what{rendezvous ? "send (rendezvous: its receive is not posted)"
                                             : "send (waiting for ports and links)",
                                  -1, dst, msg->tag, msg->comm};
@@ -212,6 +219,23 @@ void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* raw) {
           if (it == net.posted.end()) return false;
           // Waiting for the receive to be posted is neither a port nor a link wait.
           requested = std::max(requested, it->second.front());
+        }
+        if (blocking) {
+          if (!ports_held) {
+            if (!ports_free(net, model.port, src.rank, dst)) return false;
+            take_ports(net, model.port, src.rank, dst, +1);
+            ports_held = true;
+          }
+          for (; links_held < links.size(); ++links_held) {
+            const LinkId l = links[links_held];
+            if (net.link_users[l] > 0) {
+              on_link = true;
+              return false;
+            }
+            net.link_users[l] = 1;
+            net.link_peak[l] = std::max(net.link_peak[l], 1);
+          }
+          return true;
         }
         if (hop == 0 && !ports_free(net, model.port, src.rank, dst)) return false;
         if (exclusive) {
@@ -229,10 +253,12 @@ void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* raw) {
         it->second.pop_front();
         if (it->second.empty()) net.posted.erase(it);
       }
-      if (hop == 0) take_ports(net, model.port, src.rank, dst, +1);
-      for (LinkId l : links) {
-        ++net.link_users[l];
-        net.link_peak[l] = std::max(net.link_peak[l], net.link_users[l]);
+      if (!blocking) {
+        if (hop == 0) take_ports(net, model.port, src.rank, dst, +1);
+        for (LinkId l : links) {
+          ++net.link_users[l];
+          net.link_peak[l] = std::max(net.link_peak[l], net.link_users[l]);
+        }
       }
     }
     const auto wall_start = WallClock::now();
@@ -242,21 +268,29 @@ void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* raw) {
     if (exclusive) {
       sleep_model(m, wall_start, m.units.message(msg->items));
     } else {
+      // The n beta part in slices (at the uncontended rate), each stretched to the rate
+      // max(beta, c beta_net) of the sharers c on its most loaded link at the slice's start.
       auto at = sleep_model(m, wall_start, m.units.startup(msg->items));
       Picos remaining = m.units.transfer(msg->items);
       const Picos slice = std::max<Picos>(remaining / 8, 1);
+      const Picos alone = m.units.item_time(1);
       while (remaining > 0) {
         int share = 1;
         {
           std::lock_guard lock(net.mutex);
           for (LinkId l : links) share = std::max(share, net.link_users[l]);
         }
-        Picos step = std::min(remaining, slice);
-        stretch += step * (share - 1);
-        at = sleep_model(m, at, step * share);
+        const Picos step = std::min(remaining, slice);
+        const Picos stretched = static_cast<Picos>(
+            Wide(step) * m.units.item_time(static_cast<std::uint64_t>(share)) / alone);
+        stretch += stretched - step;
+        at = sleep_model(m, at, stretched);
         remaining -= step;
       }
     }
+    // The end is read before the tokens are released, so that a message that takes them
+    // next never appears to start before this one ended.
+    ev.end = src.now_real();
     {
       std::lock_guard lock(net.mutex);
       for (LinkId l : links) --net.link_users[l];
@@ -264,7 +298,6 @@ void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* raw) {
     }
     changed(m);
   }
-  ev.end = src.now_real();
   ev.contention_delay = link_wait + stretch;
   if (m.config.trace) src.log.messages.push_back(std::move(ev));
   else src.log.messages.push_back(MessageEvent{ev.src, ev.dst, ev.tag, ev.comm, ev.items,
@@ -275,11 +308,12 @@ void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* raw) {
   m.wake(target);
 }
 
-void real_compute(MachineImpl& m, NodeState& node, Picos duration, std::uint64_t items) {
+void real_compute(MachineImpl& m, NodeState& node, Picos duration, std::uint64_t items,
+                  Work kind) {
   const auto wall_start = WallClock::now();
   Picos start = node.now_real();
   sleep_model(m, wall_start, duration);
-  node.log.combines.push_back({node.rank, items, start, node.now_real()});
+  node.log.combines.push_back({node.rank, items, start, node.now_real(), kind});
 }
 
 void real_post_receive(MachineImpl& m, NodeState& receiver, std::uint32_t comm, int src,

@@ -70,6 +70,11 @@ namespace {
 
 enum class MsgState : std::uint8_t { idle, pending, active, done };
 
+// Shared contention: a message's remaining transfer is counted in 1/2^20 of an item, so
+// that a rate change (max(beta, c beta_net) per item) keeps the progress made exactly
+// enough: picosecond rounding once per change, never a drift.
+constexpr Picos kWorkScale = Picos{1} << 20;
+
 struct Msg {
   int src = 0;
   int dst = 0;
@@ -92,15 +97,20 @@ struct Msg {
   Picos waited = 0;
   std::vector<LinkId> route;
   std::size_t hop = 0;      // store and forward: the hop in progress
+  // Blocking worms (Worm::blocking): whether it holds its ports, how many links of its
+  // route it holds (a prefix), and since when it holds each.
+  bool ports_held = false;
+  std::size_t links_held = 0;
+  std::vector<Picos> link_taken;
   bool sender_waits = false;
   int recv_waiter = -1;
   int crit = 0;
   // shared contention
   Picos hop_start = 0;
   Picos alpha_end = 0;
-  Picos remaining = 0;      // beta work left, at full bandwidth
+  Picos remaining = 0;      // items left to transfer, in units of 1/kWorkScale item
   Picos last = 0;
-  Picos share = 1;
+  std::uint64_t share = 1;  // messages on its most loaded link
   std::uint64_t version = 0;
 };
 
@@ -147,6 +157,7 @@ class Simulator {
     // Per-link state only where links are used (see MachineImpl::uses_links).
     const int links = m_.uses_links ? m_.topology->link_count() : 0;
     link_busy_.assign(links, 0);
+    if (blocking_worms()) link_owner_.assign(links, -1);
     if (shared()) link_users_.assign(links, {});
     stats_.link_busy.assign(links, 0);
     stats_.link_peak.assign(links, 0);
@@ -184,6 +195,7 @@ class Simulator {
   std::vector<int> port_partner_, port_count_;
   std::vector<char> out_busy_, in_busy_;
   std::vector<char> link_busy_;
+  std::vector<std::int64_t> link_owner_;  // blocking worms: the message holding each link
   std::vector<std::vector<std::int64_t>> link_users_;  // shared: active messages per link
 
   void push(Event e) { events_.push(e); }
@@ -214,6 +226,11 @@ class Simulator {
   bool store_and_forward() const { return model_.routing == Routing::store_and_forward; }
   bool shared() const { return !free_ && model_.contention == Contention::shared; }
   bool rendezvous() const { return model_.protocol == Protocol::rendezvous; }
+  // 004 §13: a blocked worm holds the links it has (wormhole routing, exclusive links).
+  bool blocking_worms() const {
+    return !free_ && model_.worm == Worm::blocking && model_.routing == Routing::wormhole &&
+           model_.contention == Contention::exclusive;
+  }
   // Whether x may start as far as its receiver is concerned (rendezvous: it has posted).
   bool posted(const Msg& x) const { return !rendezvous() || self(x) || x.recv_waiter >= 0; }
   Picos hop_time(const Msg& x) const { return self(x) ? 0 : u_.message(x.items); }
@@ -274,6 +291,7 @@ class Simulator {
   // Requests are left but nothing can happen: under rendezvous, sends whose receivers
   // never post (each blocked in a send of its own); otherwise a simulator fault.
   [[noreturn]] void stuck() const {
+    if (blocking_worms()) network_deadlock();
     std::string text;
     int shown = 0;
     for (const auto& [t, src, index] : pending_) {
@@ -294,6 +312,39 @@ class Simulator {
         "the program completes):" + text);
   }
 
+  // Blocking worms that hold links and wait for links held by each other (possible only
+  // where routes can form a cycle: wraparound links). Returns when there are none.
+  void network_deadlock() const {
+    std::string text;
+    int shown = 0;
+    const Topology& topo = *m_.topology;
+    auto name = [&](LinkId l) {
+      const DirectedLink d = topo.link(l);
+      return std::to_string(d.from) + "->" + std::to_string(d.to);
+    };
+    for (const auto& [t, src, index] : pending_) {
+      const Msg& x = msgs_[first_msg_[src] + index];
+      // Those that hold links and wait (a worm waiting with nothing held is a bystander).
+      if (x.links_held == 0 || x.links_held == x.route.size()) continue;
+      const LinkId l = x.route[x.links_held];
+      const std::int64_t owner = link_owner_[l];
+      if (shown++ < 8) {
+        text += "\n  node " + std::to_string(x.src) + " -> node " + std::to_string(x.dst) +
+                " holds " + std::to_string(x.links_held) + " of its " +
+                std::to_string(x.route.size()) + " links and waits for link " + name(l);
+        if (owner >= 0) {
+          text += ", held by the worm node " + std::to_string(msgs_[owner].src) + " -> node " +
+                  std::to_string(msgs_[owner].dst);
+        }
+      }
+    }
+    if (shown == 0) return;
+    throw ScheduleDeadlock(
+        "network deadlock under --worm blocking: worms hold links and wait for each other's "
+        "in a cycle (routes over wraparound links can close one; use --worm atomic, or a "
+        "mesh without wraparound):" + text);
+  }
+
   void step(int id, Picos t) {
     NodeSim& n = nodes_[id];
     const auto& ops = log(id).ops;
@@ -303,9 +354,11 @@ class Simulator {
       switch (op.kind) {
         case OpRecord::Kind::compute: {
           ++n.pc;
-          if (op.duration > 0 || op.combine_items > 0) {
-            trace_.combines.push_back({id, op.combine_items, t, after(t, op.duration, id)});
-            stats_.combined_items += op.combine_items;
+          if (op.duration > 0 || op.work_items > 0) {
+            trace_.combines.push_back(
+                {id, op.work_items, t, after(t, op.duration, id), op.work});
+            if (op.work == Work::combine) stats_.combined_items += op.work_items;
+            if (op.work == Work::rearrange) stats_.rearranged_items += op.work_items;
           }
           if (op.duration > 0) {
             n.clock = after(t, op.duration, id);
@@ -359,7 +412,8 @@ class Simulator {
 
   // --- resources ----------------------------------------------------------------------------
   bool ports_free(const Msg& x) const {
-    if (self(x) || x.hop > 0) return true;  // later hops keep the ports of the first
+    // Later hops keep the ports of the first; a blocking worm keeps the ports it took.
+    if (self(x) || x.hop > 0 || x.ports_held) return true;
     switch (model_.port) {
       case Port::all: return true;
       case Port::duplex: return !out_busy_[x.src] && !in_busy_[x.dst];
@@ -399,6 +453,15 @@ class Simulator {
           ++it;
           continue;
         }
+        if (blocking_worms() && !x.route.empty()) {
+          if (advance_worm(x, t, waiting_on_link)) {
+            it = pending_.erase(it);
+            start(x, t);
+          } else {
+            ++it;
+          }
+          continue;
+        }
         bool links_free = true;
         if (!shared() && !free_) {
           for (LinkId l : hop_links(x)) {
@@ -435,6 +498,31 @@ class Simulator {
     }
   }
 
+  // A blocking worm: once its ports are free it takes them and then the links of its route
+  // in order, as far as they are free, keeping what it has. True when it holds the whole
+  // route (it can start); otherwise it waits for the next link, noted in waiting_on_link.
+  bool advance_worm(Msg& x, Picos t, std::vector<int>& waiting_on_link) {
+    if (!x.ports_held) {
+      if (!ports_free(x)) return false;
+      take_ports(x, +1);
+      x.ports_held = true;
+      x.link_taken.assign(x.route.size(), 0);
+    }
+    while (x.links_held < x.route.size()) {
+      const LinkId l = x.route[x.links_held];
+      if (link_busy_[l]) {
+        links_mattered_ = true;
+        waiting_on_link.push_back(l);
+        return false;
+      }
+      link_busy_[l] = 1;
+      link_owner_[l] = id_of(x);
+      stats_.link_peak[l] = std::max(stats_.link_peak[l], 1);
+      x.link_taken[x.links_held++] = t;
+    }
+    return true;
+  }
+
   void start(Msg& x, Picos t) {
     x.state = MsgState::active;
     x.waited += t - x.request;
@@ -442,11 +530,11 @@ class Simulator {
     x.port_blocked = false;
     if (x.hop == 0) {
       x.start = t;
-      take_ports(x, +1);
+      if (!x.ports_held) take_ports(x, +1);
     }
     x.hop_start = t;
     if (!shared()) {
-      if (!free_) {
+      if (!free_ && !x.ports_held) {
         for (LinkId l : hop_links(x)) {
           link_busy_[l] = 1;
           stats_.link_peak[l] = std::max(stats_.link_peak[l], 1);
@@ -456,7 +544,7 @@ class Simulator {
       return;
     }
     x.alpha_end = after(t, self(x) ? 0 : u_.startup(x.items), x.src);
-    x.remaining = self(x) ? 0 : u_.transfer(x.items);
+    x.remaining = self(x) ? 0 : checked_mul(kWorkScale, x.items, "message size");
     x.last = t;
     x.share = 1;
     for (LinkId l : hop_links(x)) {
@@ -477,23 +565,40 @@ class Simulator {
     for (std::int64_t id : affected) {
       Msg& y = msgs_[id];
       if (y.state != MsgState::active) continue;
-      Picos from = std::max(y.last, y.alpha_end);
-      if (t > from) y.remaining = std::max<Picos>(0, y.remaining - (t - from) / y.share);
+      // Progress since the last change, at the rate of the share it had.
+      const Picos from = std::max(y.last, y.alpha_end);
+      if (t > from) {
+        const Picos per_item = u_.item_time(y.share);
+        const Wide done = per_item == 0 ? Wide(y.remaining)
+                                            : Wide(t - from) * kWorkScale / per_item;
+        y.remaining = done >= y.remaining ? 0 : y.remaining - static_cast<Picos>(done);
+      }
       y.last = t;
-      Picos share = 1;
-      for (LinkId l : hop_links(y)) share = std::max<Picos>(share, link_users_[l].size());
+      std::uint64_t share = 1;
+      for (LinkId l : hop_links(y)) share = std::max<std::uint64_t>(share, link_users_[l].size());
       y.share = share;
       if (share > 1) links_mattered_ = true;
-      push({after(std::max(t, y.alpha_end), checked_mul(y.remaining, y.share, "message time"),
-                  y.src),
-            0, id, ++y.version});
+      // The rest at the new rate, rounded up to a whole picosecond.
+      const Wide rest =
+          (Wide(y.remaining) * u_.item_time(share) + (kWorkScale - 1)) / kWorkScale;
+      if (rest > INT64_MAX) {
+        throw std::overflow_error("node " + std::to_string(y.src) + ": send of " +
+                                  std::to_string(y.items) + " items: its transfer time does "
+                                  "not fit in vmc's picosecond clock");
+      }
+      push({after(std::max(t, y.alpha_end), static_cast<Picos>(rest), y.src), 0, id,
+            ++y.version});
     }
   }
 
   void end_event(const Event& e, Picos t) {
     Msg& x = msgs_[e.id];
     if (x.state != MsgState::active || e.version != x.version) return;  // superseded
-    for (LinkId l : hop_links(x)) stats_.link_busy[l] += t - x.hop_start;
+    const auto links = hop_links(x);
+    for (std::size_t i = 0; i < links.size(); ++i) {
+      // A blocking worm held each link from the moment it took it.
+      stats_.link_busy[links[i]] += t - (x.ports_held ? x.link_taken[i] : x.hop_start);
+    }
     if (!shared()) {
       if (!free_) {
         for (LinkId l : hop_links(x)) link_busy_[l] = 0;

@@ -39,6 +39,15 @@ void slice(std::string& out, const char* name_fmt, int peer, int tid, Picos star
 
 }  // namespace
 
+const char* to_string(Work w) {
+  switch (w) {
+    case Work::compute: return "compute";
+    case Work::combine: return "combine";
+    case Work::rearrange: return "rearrange";
+  }
+  return "?";
+}
+
 std::string Trace::chrome_json() const {
   std::string out = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
   out += "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,\"args\":{\"name\":\"vmc machine\"}},\n";
@@ -74,7 +83,7 @@ std::string Trace::chrome_json() const {
     out += "},\n";
   }
   for (const CombineEvent& c : combines) {
-    slice(out, c.items > 0 ? "combine" : "compute", 0, c.node, c.start, c.end,
+    slice(out, to_string(c.kind), 0, c.node, c.start, c.end,
           "\"items\":" + std::to_string(c.items));
   }
   // Close the array: drop the trailing ",\n".
@@ -110,7 +119,7 @@ std::uint64_t Trace::hash() const {
   }
   for (const CombineEvent& c : combines) {
     for (std::uint64_t v : {std::uint64_t(c.node), c.items, std::uint64_t(c.start),
-                            std::uint64_t(c.end)}) {
+                            std::uint64_t(c.end), std::uint64_t(c.kind)}) {
       mix(v);
     }
   }

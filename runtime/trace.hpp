@@ -33,11 +33,20 @@ struct MessageEvent {
                                // waits for ports (see Stats::contention_delay)
 };
 
+// Local work a node was charged for.
+enum class Work : std::uint8_t {
+  compute,    // charge_compute: seconds of computation
+  combine,    // charge_combine: items * gamma
+  rearrange,  // charge_rearrange: items * delta (packing, unpacking; 004's delta)
+};
+const char* to_string(Work w);
+
 struct CombineEvent {
   int node = 0;
-  std::uint64_t items = 0;     // items combined (0 for a plain compute charge)
+  std::uint64_t items = 0;     // items combined or rearranged (0 for a plain compute charge)
   Picos start = 0;
   Picos end = 0;
+  Work kind = Work::combine;
 };
 
 struct Stats {
@@ -47,6 +56,7 @@ struct Stats {
   std::uint64_t items = 0;
   std::uint64_t bytes = 0;
   std::uint64_t combined_items = 0;
+  std::uint64_t rearranged_items = 0;  // charged by charge_rearrange (delta each)
   int critical_startups = 0;         // message startups on the path to the last node to finish
                                      // (virtual clock; -1 under the real clock: not measured)
   std::vector<Picos> link_busy;      // per directed link: time it carried a message

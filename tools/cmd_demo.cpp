@@ -80,12 +80,7 @@ void run_demo(const DemoOptions& o) {
   const std::string topology = machine.topology().spec();
   std::printf("vmc demo: binomial broadcast of %zu floats from node %d on %s (%d nodes)\n",
               n, root, topology.c_str(), p);
-  std::printf("model: alpha %s, beta %s per item, port %s, routing %s, %s clock\n\n",
-              format_duration(model.alpha).c_str(), format_duration(model.beta).c_str(),
-              to_string(model.port).c_str(), to_string(model.routing).c_str(), o.clock.c_str());
-  if (model.contention != Contention::exclusive) {
-    std::printf("contention: %s\n\n", to_string(model.contention).c_str());
-  }
+  std::printf("model: %s, %s clock\n\n", describe(model).c_str(), o.clock.c_str());
 
   std::vector<int> correct(p, 0);
   RunResult r = machine.run([&](Node& node) {

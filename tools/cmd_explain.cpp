@@ -89,12 +89,8 @@ void explain(const ExplainOptions& o) {
     std::cout << out.dump(2) << "\n";
     return;
   }
-  std::printf("%s of n = %zu on %s (p = %d): alpha %s, beta %s, gamma %s, port %s, "
-              "routing %s, contention %s\n\n",
-              o.call.op.c_str(), q.n, topology->spec().c_str(), q.p,
-              format_duration(q.model.alpha).c_str(), format_duration(q.model.beta).c_str(),
-              format_duration(q.model.gamma).c_str(), to_string(q.model.port).c_str(),
-              to_string(q.model.routing).c_str(), to_string(q.model.contention).c_str());
+  std::printf("%s of n = %zu on %s (p = %d): %s\n\n", o.call.op.c_str(), q.n,
+              topology->spec().c_str(), q.p, describe(q.model).c_str());
   const bool simulated = selection_simulates(q);
   if (simulated) {
     std::printf("Selection runs each algorithm in virtual time on this machine and takes the\n"

@@ -134,7 +134,16 @@ void ModelOptions::add_to(CLI::App* cmd) {
   cmd->add_option("--beta", beta, "time per item transferred, e.g. 2us")
       ->capture_default_str()
       ->check(duration_check());
+  cmd->add_option("--beta-net", beta_net,
+                  "time per item per link (004 §2 beta_net): a link carrying c messages under "
+                  "--contention shared gives each max(beta, c beta_net) per item; default: "
+                  "--beta")
+      ->check(duration_check());
   cmd->add_option("--gamma", gamma, "time per item combined, e.g. 0.35us")
+      ->capture_default_str()
+      ->check(duration_check());
+  cmd->add_option("--delta", delta,
+                  "time per item of local rearrangement, packing and unpacking (004's delta)")
       ->capture_default_str()
       ->check(duration_check());
   cmd->add_option("--port", port, "port model: exchange, duplex, half or all")
@@ -151,6 +160,11 @@ void ModelOptions::add_to(CLI::App* cmd) {
                   "(only after: no overlap with the receiver's work, 000 §2)")
       ->capture_default_str()
       ->check(parses([](const std::string& s) { parse_protocol(s); }, "PROTOCOL"));
+  cmd->add_option("--worm", worm,
+                  "atomic (a wormhole message takes its whole route at once or waits holding "
+                  "nothing) or blocking (it holds the links it has while it waits, 004 §13)")
+      ->capture_default_str()
+      ->check(parses([](const std::string& s) { parse_worm(s); }, "WORM"));
   cmd->add_option("--short-alpha", short_alpha,
                   "startup of short messages (000 §6), with --short-items")
       ->check(duration_check());
@@ -163,7 +177,10 @@ Model ModelOptions::model() const {
   Model m;
   m.alpha = parse_duration_with_unit("--alpha", alpha);
   m.beta = parse_duration_with_unit("--beta", beta);
+  if (!beta_net.empty()) m.beta_net = parse_duration_with_unit("--beta-net", beta_net);
   m.gamma = parse_duration_with_unit("--gamma", gamma);
+  m.delta = parse_duration_with_unit("--delta", delta);
+  m.worm = parse_worm(worm);
   m.port = parse_port(port);
   m.routing = parse_routing(routing);
   m.contention = parse_contention(contention);

@@ -47,11 +47,14 @@ struct ModelOptions {
   std::string routing = "wormhole";
   std::string contention = "exclusive";
   std::string protocol = "eager";
+  std::string beta_net;  // empty: equal to --beta
+  std::string delta = "0";
+  std::string worm = "atomic";
   std::string short_alpha = "0";
   std::size_t short_items = 0;
 
-  // Registers --topology, --alpha, --beta, --gamma, --port, --routing, --contention,
-  // --short-alpha and --short-items on cmd.
+  // Registers --topology, --alpha, --beta, --beta-net, --gamma, --delta, --port, --routing,
+  // --contention, --protocol, --worm, --short-alpha and --short-items on cmd.
   void add_to(CLI::App* cmd);
   Model model() const;
   std::shared_ptr<const Topology> parsed_topology() const { return parse_topology(topology); }

@@ -6,6 +6,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <sys/wait.h>
 
@@ -97,7 +98,9 @@ std::vector<std::pair<std::string, std::vector<std::string>>> machine_flags() {
           {"--beta", kBadDurations},      {"--gamma", kBadDurations},
           {"--short-alpha", kBadDurations}, {"--short-items", kBadCounts},
           {"--port", kBadNames},          {"--routing", kBadNames},
-          {"--contention", kBadNames},    {"--op", kBadNames},
+          {"--contention", kBadNames},    {"--protocol", kBadNames},
+          {"--beta-net", kBadDurations},  {"--delta", kBadDurations},
+          {"--worm", kBadNames},          {"--op", kBadNames},
           {"--root", kBadRoots},          {"--type", kBadNames},
           {"--reduction", kBadNames},     {"--segment-items", kBadCounts},
           {"--strategy", {"2", "abc", "0x1"}}};
@@ -204,6 +207,23 @@ TEST(CommandLine, GoodInvocationsOfEveryCommandSucceed) {
   expect_ok({"demo", "--topology=hypercube:8", "--n=4", "--op=allgather", "--port=duplex",
              "--routing=direct", "--contention=shared", "--alpha=10us", "--beta=1us",
              "--gamma=1ns"});
+  // 004's terms: beta_net (the run is faster when links outrun nodes), delta, worms.
+  const std::vector<std::string> shared = {"run", "--topology=mesh:4x4", "--op=alltoall",
+                                           "--algorithm=ring", "--n=64", "--port=duplex",
+                                           "--contention=shared", "--json"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = shared;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return nlohmann::json::parse(expect_ok(args).out);
+  };
+  const double plain = with({})["time_s"], fast_links = with({"--beta-net=0.5us"})["time_s"];
+  EXPECT_LT(fast_links, plain);
+  expect_ok({"run", "--topology=mesh:3x3", "--op=alltoall", "--n=2", "--worm=blocking",
+             "--delta=0.1us", "--check"});
+  EXPECT_THAT(expect_ok({"explain", "--topology=mesh:2x2", "--n=2", "--beta-net=1us",
+                         "--delta=5ns", "--worm=blocking"})
+                  .out,
+              HasSubstr("beta_net 1 us, gamma 350 ns, delta 5 ns"));
   expect_ok({"topo", "mesh:3x3"});
   expect_ok({"topo", "ring:4", "--route", "0", "2", "--json"});
   expect_ok({"list"});
