@@ -134,7 +134,7 @@ std::size_t deliver(const Comm& c, const char* op, int source, Tag tag, Message*
 }  // namespace
 
 std::uint64_t Comm::post(const void* data, std::size_t bytes, std::size_t items, int dest, Tag tag,
-                         const char* op) const {
+                         const char* op, detail::RequestState* request) const {
   group(op);
   check_peer(*this, op, "to", dest, tag);
   check_send_size(*this, describe_call(op, "to", dest, tag), bytes, items);
@@ -159,11 +159,14 @@ std::uint64_t Comm::post(const void* data, std::size_t bytes, std::size_t items,
   const std::uint64_t index = msg->send_index;
   if (m.config.clock == Clock::virtual_time || dst == node_->rank) {
     if (m.config.clock == Clock::virtual_time) {
+      std::lock_guard lock(node_->log_mutex);
       node_->log.sends.push_back({dst, items, bytes, tag, group_->id});
     }
     NodeState& target = *m.nodes[dst];
     target.incoming.enqueue(msg);
     m.wake(target);
+  } else if (request != nullptr) {
+    detail::real_isend(m, *node_, dst, msg, *request);
   } else {
     detail::real_transfer(m, *node_, dst, msg);
   }
@@ -193,20 +196,34 @@ void Comm::send_raw(const void* data, std::size_t bytes, std::size_t items, int 
     OpRecord op;
     op.kind = OpRecord::Kind::send;
     op.send_index = index;
-    node_->log.ops.push_back(op);
+    node_->log_op(op);
   }
 }
 
+namespace {
+
+// A receive's operation: what it matches.
+OpRecord receive_op(OpRecord::Kind kind, std::uint32_t comm, int src_world, Tag tag) {
+  OpRecord op;
+  op.kind = kind;
+  op.recv_comm = comm;
+  op.recv_src = src_world;
+  op.recv_tag = tag;
+  return op;
+}
+
+}  // namespace
+
 std::size_t Comm::recv_raw(void* data, std::size_t capacity_bytes, std::size_t item_size,
                            int source, Tag tag) const {
-  Message* msg = await(source, tag, "recv");
+  group("recv");
+  check_peer(*this, "recv", "from", source, tag);
+  check_receive_buffer(data, capacity_bytes, describe_call("recv", "from", source, tag));
   if (node_->machine->config.clock == Clock::virtual_time) {
-    OpRecord op;
-    op.kind = OpRecord::Kind::recv;
-    op.recv_src = msg->src;
-    op.recv_index = msg->send_index;
-    node_->log.ops.push_back(op);
+    // Recorded before it blocks, so the simulation can go on meanwhile.
+    node_->log_op(receive_op(OpRecord::Kind::recv, group_->id, group_->world[source], tag));
   }
+  Message* msg = await(source, tag, "recv");
   return deliver(*this, "recv", source, tag, msg, data, capacity_bytes, item_size);
 }
 
@@ -224,14 +241,352 @@ std::size_t Comm::sendrecv_raw(const void* out, std::size_t out_bytes, std::size
     return deliver(*this, "sendrecv", source, tag, msg, in, in_capacity_bytes, in_item_size);
   }
   // Virtual time: one op with both directions, so the simulator starts them together.
-  OpRecord op;
-  op.kind = OpRecord::Kind::sendrecv;
-  op.send_index = post(out, out_bytes, out_items, dest, tag, "sendrecv");
+  check_peer(*this, "sendrecv", "from", source, tag);
+  check_receive_buffer(in, in_capacity_bytes, describe_call("sendrecv", "from", source, tag));
+  const std::uint64_t index = post(out, out_bytes, out_items, dest, tag, "sendrecv");
+  OpRecord op =
+      receive_op(OpRecord::Kind::sendrecv, group_->id, group_->world[source], tag);
+  op.send_index = index;
+  node_->log_op(op);
   Message* msg = await(source, tag, "sendrecv");
-  op.recv_src = msg->src;
-  op.recv_index = msg->send_index;
-  node_->log.ops.push_back(op);
   return deliver(*this, "sendrecv", source, tag, msg, in, in_capacity_bytes, in_item_size);
+}
+
+// --- nonblocking point to point ---------------------------------------------------------
+
+namespace {
+
+// A hash of a buffer, to tell whether an isend's buffer changed while it was in flight.
+std::uint64_t hash_bytes(const void* data, std::size_t bytes) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  std::uint64_t h = 0x9E3779B97F4A7C15ull ^ bytes;
+  std::size_t i = 0;
+  for (; i + 8 <= bytes; i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+    h ^= h >> 32;
+  }
+  for (; i < bytes; ++i) h = (h ^ p[i]) * 0x100000001B3ull;
+  return h ^ (h >> 29);
+}
+
+bool overlap(const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes) {
+  if (a_bytes == 0 || b_bytes == 0) return false;
+  const auto x = reinterpret_cast<std::uintptr_t>(a), y = reinterpret_cast<std::uintptr_t>(b);
+  return x < y + b_bytes && y < x + a_bytes;
+}
+
+std::string describe_request(const detail::RequestState& r) {
+  return describe_call(r.send ? "isend" : "irecv", r.send ? "to" : "from", r.peer, r.tag);
+}
+
+}  // namespace
+
+void Comm::check_receive_buffer(const void* data, std::size_t bytes,
+                                const std::string& call) const {
+  if (node_->open_requests == 0) return;
+  for (const detail::RequestState& r : node_->requests) {
+    if (r.retired) continue;
+    if (!r.send && overlap(data, bytes, r.buffer, r.capacity)) {
+      fail(*this, call, "its buffer overlaps that of " + describe_request(r) +
+                            ", still in flight (wait for it first)");
+    }
+    if (r.send && overlap(data, bytes, r.send_buffer, r.send_bytes)) {
+      fail(*this, call, "its buffer overlaps that of " + describe_request(r) +
+                            ", still in flight: receiving into it would change what is sent");
+    }
+  }
+}
+
+Request Comm::isend_raw(const void* data, std::size_t bytes, std::size_t items, int dest,
+                        Tag tag) const {
+  group("isend");
+  check_peer(*this, "isend", "to", dest, tag);
+  for (const detail::RequestState& r : node_->requests) {
+    if (!r.retired && !r.send && overlap(data, bytes, r.buffer, r.capacity)) {
+      fail(*this, describe_call("isend", "to", dest, tag),
+           "its buffer overlaps that of " + describe_request(r) +
+               ", still in flight (wait for it first)");
+    }
+  }
+  const auto id = static_cast<std::uint32_t>(node_->requests.size());
+  detail::RequestState& r = node_->requests.emplace_back();
+  r.send = true;
+  r.comm = group_->id;
+  r.peer = dest;
+  r.peer_world = group_->world[dest];
+  r.tag = tag;
+  r.send_buffer = data;
+  r.send_bytes = bytes;
+  r.send_hash = hash_bytes(data, bytes);
+  ++node_->open_requests;
+  const bool virtual_time = node_->machine->config.clock == Clock::virtual_time;
+  const std::uint64_t index =
+      post(data, bytes, items, dest, tag, "isend", virtual_time ? nullptr : &r);
+  if (virtual_time) {
+    OpRecord op;
+    op.kind = OpRecord::Kind::isend;
+    op.send_index = index;
+    op.request = id;
+    node_->log_op(op);
+  }
+  return Request(node_, id, node_->machine->runs);
+}
+
+Request Comm::irecv_raw(void* data, std::size_t capacity_bytes, std::size_t item_size,
+                        int source, Tag tag) const {
+  group("irecv");
+  check_peer(*this, "irecv", "from", source, tag);
+  check_abort(*node_);
+  detail::MachineImpl& m = *node_->machine;
+  const int src = group_->world[source];
+  if (src == node_->rank && !m.config.allow_self_messages) {
+    fail(*this, describe_call("irecv", "from", source, tag),
+         "a node may not receive from itself (set allow_self_messages)");
+  }
+  check_receive_buffer(data, capacity_bytes, describe_call("irecv", "from", source, tag));
+  const auto id = static_cast<std::uint32_t>(node_->requests.size());
+  detail::RequestState& r = node_->requests.emplace_back();
+  r.comm = group_->id;
+  r.peer = source;
+  r.peer_world = src;
+  r.tag = tag;
+  r.buffer = data;
+  r.capacity = capacity_bytes;
+  r.item_size = item_size;
+  ++node_->open_requests;
+  if (m.config.clock == Clock::virtual_time) {
+    OpRecord op = receive_op(OpRecord::Kind::irecv, group_->id, src, tag);
+    op.request = id;
+    node_->log_op(op);
+  } else {
+    detail::real_post_receive(m, *node_, group_->id, src, tag);
+  }
+  // The oldest message that arrived for it, unless older irecvs still wait for theirs.
+  const MatchKey key{group_->id, src, tag};
+  node_->drain();
+  if (node_->posted.find(key) == node_->posted.end()) {
+    if (Message* msg = node_->take(key)) {
+      detail::fill_request(r, msg);
+      return Request(node_, id, m.runs);
+    }
+  }
+  node_->posted[key].push_back(id);
+  return Request(node_, id, m.runs);
+}
+
+detail::RequestState& Comm::request_state(const Request& req, const char* call) const {
+  group(call);
+  if (req.null()) {
+    fail(*this, call,
+         "the request is null (never posted, or already completed by wait, wait_any or test)");
+  }
+  if (req.node_ != node_) {
+    fail(*this, call, "the request was posted by node " + std::to_string(req.node_->rank) +
+                          "; only its node may complete it");
+  }
+  if (req.run_ != node_->machine->runs || req.id_ >= node_->requests.size()) {
+    fail(*this, call, "the request belongs to an earlier run of the machine");
+  }
+  detail::RequestState& r = node_->requests[req.id_];
+  if (r.retired) {
+    fail(*this, call, describe_request(r) +
+                          " was already completed (by wait, wait_any or test through another "
+                          "copy of its handle): a request is completed once");
+  }
+  return r;
+}
+
+bool Comm::request_ready(detail::RequestState& r) const {
+  if (r.send) {
+    return node_->machine->config.clock == Clock::virtual_time ||
+           r.done.load(std::memory_order_acquire);
+  }
+  if (!r.filled) node_->drain();
+  return r.filled;
+}
+
+std::size_t Comm::finish_request(detail::RequestState& r) const {
+  if (!request_ready(r)) {
+    node_->block_until([&] { return request_ready(r); },
+                       WaitDescription{r.send ? "wait for isend" : "wait for irecv",
+                                       r.send ? -1 : r.peer, r.send ? r.peer_world : r.peer_world,
+                                       r.tag, r.comm});
+  }
+  r.retired = true;
+  --node_->open_requests;
+  if (r.send) {
+    if (node_->machine->config.clock == Clock::real_time) {
+      node_->log.messages.push_back(std::move(r.event));
+    }
+    if (hash_bytes(r.send_buffer, r.send_bytes) != r.send_hash) {
+      fail(*this, describe_request(r),
+           "its buffer changed while the transfer was in flight (between isend and the wait "
+           "or test that completed it)");
+    }
+    return 0;
+  }
+  if (!r.error.empty()) fail(*this, describe_request(r), r.error);
+  return r.received / r.item_size;
+}
+
+std::int64_t Comm::resolve(const char* call) const {
+  detail::MachineImpl& m = *node_->machine;
+  {
+    std::lock_guard lock(m.resolvers_mutex);
+    m.resolvers.push_back(node_->rank);
+  }
+  struct Leave {
+    detail::MachineImpl& m;
+    int rank;
+    ~Leave() {
+      std::lock_guard lock(m.resolvers_mutex);
+      m.resolvers.erase(std::find(m.resolvers.begin(), m.resolvers.end(), rank));
+    }
+  } leave{m, node_->rank};
+  node_->block_until(
+      [&] {
+        if (node_->answered.load(std::memory_order_acquire)) return true;
+        if (m.abort.load(std::memory_order_acquire)) throw detail::RunAborted{};
+        try {
+          std::lock_guard lock(m.sim_mutex);
+          if (m.sim == nullptr) m.sim = detail::start_simulation(m);
+          detail::advance_simulation(*m.sim);
+        } catch (const detail::ScheduleDeadlock& e) {
+          m.record_deadlock(e.what());
+          throw detail::RunAborted{};
+        } catch (const std::exception& e) {
+          m.record_error(node_->rank, e.what());
+          m.abort_run();
+          throw detail::RunAborted{};
+        }
+        return node_->answered.load(std::memory_order_acquire);
+      },
+      WaitDescription{call, -1, -1, 0, group_->id});
+  node_->answered.store(false, std::memory_order_relaxed);
+  {
+    std::lock_guard lock(node_->log_mutex);
+    node_->log.answers.push_back(node_->answer);
+  }
+  return node_->answer;
+}
+
+std::size_t Comm::wait(Request& req) const {
+  detail::RequestState& r = request_state(req, "wait");
+  check_abort(*node_);
+  if (node_->machine->config.clock == Clock::virtual_time) {
+    OpRecord op;
+    op.kind = OpRecord::Kind::wait;
+    node_->log_op(op, std::span<const std::uint32_t>(&req.id_, 1));
+  }
+  const std::size_t items = finish_request(r);
+  req = Request();
+  return items;
+}
+
+std::vector<std::size_t> Comm::wait_all(std::span<Request> reqs) const {
+  group("wait_all");
+  check_abort(*node_);
+  std::vector<std::uint32_t> ids;
+  for (const Request& req : reqs) {
+    if (req.null()) continue;
+    request_state(req, "wait_all");
+    if (std::find(ids.begin(), ids.end(), req.id_) != ids.end()) {
+      fail(*this, "wait_all", "the list holds one request twice");
+    }
+    ids.push_back(req.id_);
+  }
+  if (node_->machine->config.clock == Clock::virtual_time && !ids.empty()) {
+    OpRecord op;
+    op.kind = OpRecord::Kind::wait;
+    node_->log_op(op, ids);
+  }
+  std::vector<std::size_t> items(reqs.size(), 0);
+  for (std::size_t i = 0; i < reqs.size(); ++i) {
+    if (reqs[i].null()) continue;
+    items[i] = finish_request(node_->requests[reqs[i].id_]);
+    reqs[i] = Request();
+  }
+  return items;
+}
+
+std::size_t Comm::wait_any(std::span<Request> reqs) const {
+  group("wait_any");
+  check_abort(*node_);
+  std::vector<std::uint32_t> ids;
+  std::vector<std::size_t> at;  // index in reqs of each id
+  for (std::size_t i = 0; i < reqs.size(); ++i) {
+    if (reqs[i].null()) continue;
+    request_state(reqs[i], "wait_any");
+    if (std::find(ids.begin(), ids.end(), reqs[i].id_) != ids.end()) {
+      fail(*this, "wait_any", "the list holds one request twice");
+    }
+    ids.push_back(reqs[i].id_);
+    at.push_back(i);
+  }
+  if (ids.empty()) return kNoRequest;
+  std::size_t chosen = 0;
+  if (node_->machine->config.clock == Clock::virtual_time) {
+    // Which completes first is a matter of model time: the simulation answers.
+    OpRecord op;
+    op.kind = OpRecord::Kind::wait_any;
+    node_->answered.store(false, std::memory_order_relaxed);
+    node_->log_op(op, ids);
+    chosen = static_cast<std::size_t>(resolve("wait_any"));
+  } else {
+    // The first to complete in real time (the lowest index if several have).
+    auto first_ready = [&] {
+      for (std::size_t k = 0; k < ids.size(); ++k) {
+        if (request_ready(node_->requests[ids[k]])) {
+          chosen = k;
+          return true;
+        }
+      }
+      return false;
+    };
+    if (!first_ready()) {
+      node_->block_until(first_ready, WaitDescription{"wait_any", -1, -1, 0, group_->id});
+    }
+  }
+  finish_request(node_->requests[ids[chosen]]);
+  reqs[at[chosen]] = Request();
+  return at[chosen];
+}
+
+bool Comm::test(Request& req, std::size_t* items) const {
+  detail::RequestState& r = request_state(req, "test");
+  check_abort(*node_);
+  bool done = false;
+  if (node_->machine->config.clock == Clock::virtual_time) {
+    OpRecord op;
+    op.kind = OpRecord::Kind::test;
+    op.request = req.id_;
+    node_->answered.store(false, std::memory_order_relaxed);
+    node_->log_op(op);
+    done = resolve("test") != 0;
+  } else {
+    done = request_ready(r);
+  }
+  if (!done) return false;
+  const std::size_t got = finish_request(r);
+  if (items != nullptr) *items = got;
+  req = Request();
+  return true;
+}
+
+void detail::check_requests_completed(NodeState& n) {
+  if (n.open_requests == 0) return;
+  std::string text;
+  int shown = 0;
+  for (const RequestState& r : n.requests) {
+    if (r.retired) continue;
+    if (shown++ < 4) text += (shown > 1 ? "; " : "") + describe_request(r);
+  }
+  if (n.open_requests > 4) text += "; and " + std::to_string(n.open_requests - 4) + " more";
+  throw UsageError("node " + std::to_string(n.rank) + ": " + std::to_string(n.open_requests) +
+                   " request(s) never completed when its function returned: " + text +
+                   " (complete every isend and irecv with wait, wait_all, wait_any or test)");
 }
 
 namespace {
@@ -245,7 +600,7 @@ void charge(NodeState& n, Picos duration, std::uint64_t items, Work kind) {
     op.duration = duration;
     op.work_items = items;
     op.work = kind;
-    n.log.ops.push_back(op);
+    n.log_op(op);
   } else {
     detail::real_compute(*n.machine, n, duration, items, kind);
   }

@@ -2,10 +2,15 @@
 // and the point-to-point calls between them. A Comm is a thin per-node handle; copies are
 // cheap and refer to the same group.
 //
-// Semantics (DESIGN.md "The machine model"): sends are blocking and eager: a send returns
-// when its transfer has ended, whether or not the receiver has reached its receive; a
-// receive returns when the matching message has arrived. Messages are matched by explicit
-// source rank and tag; between one pair with one tag they never overtake each other.
+// Semantics (DESIGN.md "The machine model"): blocking calls return when their transfer has
+// ended (a send whether or not the receiver has reached its receive, under the default
+// eager protocol); a receive returns when the matching message has arrived. Nonblocking
+// calls (isend, irecv) return a Request at once; its transfer is a message like any other,
+// starting when its ports and links allow, so a node may have several in flight (as many
+// as its port model lets move at once); wait, wait_all, wait_any and test complete them.
+// Messages are matched by explicit source rank and tag, receives in the order they were
+// posted (blocking or not): between one pair with one tag they never overtake each other
+// (MPI's rule).
 #pragma once
 
 #include <cstddef>
@@ -14,6 +19,7 @@
 #include <span>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "runtime/model.hpp"
 #include "runtime/trace.hpp"
@@ -24,6 +30,7 @@ class Topology;
 
 namespace detail {
 struct NodeState;
+struct RequestState;
 struct CommGroup;
 struct MachineImpl;
 struct Message;
@@ -31,6 +38,27 @@ struct Message;
 
 // User tags are 0..kMaxUserTag (larger ones are refused); collectives use tags above it.
 constexpr Tag kMaxUserTag = (Tag{1} << 31) - 1;
+
+// A nonblocking transfer (Comm::isend, Comm::irecv) until it is completed by wait,
+// wait_all, wait_any or a test that returns true, which make it null. A cheap value: a
+// copy names the same transfer (completing it through one copy and then waiting on
+// another is an error, as is a request never completed by the end of the node's function).
+class Request {
+ public:
+  Request() = default;  // null
+  bool null() const { return node_ == nullptr; }
+
+ private:
+  friend class Comm;
+  Request(detail::NodeState* node, std::uint32_t id, std::uint64_t run)
+      : node_(node), id_(id), run_(run) {}
+  detail::NodeState* node_ = nullptr;
+  std::uint32_t id_ = 0;
+  std::uint64_t run_ = 0;
+};
+
+// wait_any's answer when every request it was given is null.
+constexpr std::size_t kNoRequest = static_cast<std::size_t>(-1);
 
 // What every member of a comm must agree on when it enters a collective call. Compared
 // across the comm at no cost in modelled time; a mismatch is an error naming the node.
@@ -92,6 +120,40 @@ class Comm {
     return sendrecv(std::span<const T>(out), dest, in, source, tag);
   }
 
+  // --- nonblocking point to point -----------------------------------------------------------
+  // The buffer belongs to the transfer until the request completes: an isend's must not
+  // change (checked when it completes), an irecv's must not be read or reused, and no
+  // two transfers in flight on one node may share a receive buffer (checked when posted).
+  template <class T>
+  Request isend(std::span<const T> data, int dest, Tag tag = 0) const {
+    static_assert(std::is_trivially_copyable_v<T>, "vmc sends trivially copyable items");
+    return isend_raw(data.data(), data.size_bytes(), data.size(), dest, tag);
+  }
+  template <class T>
+  Request isend(std::span<T> data, int dest, Tag tag = 0) const {
+    return isend(std::span<const T>(data), dest, tag);
+  }
+  template <class T>
+  Request irecv(std::span<T> data, int source, Tag tag = 0) const {
+    static_assert(std::is_trivially_copyable_v<T> && !std::is_const_v<T>);
+    return irecv_raw(data.data(), data.size_bytes(), sizeof(T), source, tag);
+  }
+  // Blocks until r has completed and makes it null. Returns the items an irecv received
+  // (0 for an isend). Waiting on a null request is an error.
+  std::size_t wait(Request& r) const;
+  // Blocks until every non-null request has completed; makes them null. Returns the items
+  // each received (0 for isends and null entries).
+  std::vector<std::size_t> wait_all(std::span<Request> rs) const;
+  // Blocks until one of the non-null requests has completed, makes it null and returns its
+  // index; kNoRequest when all are null. Virtual clock: the one that completes first in
+  // model time, the lowest index among those completing at the same instant.
+  std::size_t wait_any(std::span<Request> rs) const;
+  // Whether r has completed by now (model time on the virtual clock); when it has, it is
+  // made null and `items` (if given) gets what an irecv received. Costs no model time; a
+  // node that tests again without doing anything else in between moves on to the machine's
+  // next event, so a loop of tests ends when the request completes.
+  bool test(Request& r, std::size_t* items = nullptr) const;
+
   // Untyped forms: `items` is what beta is charged for; bytes is the payload.
   void send_raw(const void* data, std::size_t bytes, std::size_t items, int dest, Tag tag) const;
   std::size_t recv_raw(void* data, std::size_t capacity_bytes, std::size_t item_size, int source,
@@ -99,6 +161,10 @@ class Comm {
   std::size_t sendrecv_raw(const void* out, std::size_t out_bytes, std::size_t out_items,
                            int dest, void* in, std::size_t in_capacity_bytes,
                            std::size_t in_item_size, int source, Tag tag) const;
+  Request isend_raw(const void* data, std::size_t bytes, std::size_t items, int dest,
+                    Tag tag) const;
+  Request irecv_raw(void* data, std::size_t capacity_bytes, std::size_t item_size, int source,
+                    Tag tag) const;
 
   // --- local work --------------------------------------------------------------------------
   // Charges the combine of `items` items (items * gamma) to this node's time.
@@ -143,8 +209,19 @@ class Comm {
   // time: transfer it) and return its send index; wait for a message and take it. `op`
   // names the call in errors. Neither logs the operation for the simulator. `posted`: the
   // receive was already announced to the real network (rendezvous, see sendrecv_raw).
+  // `request`: real clock, an isend's state; its transfer runs beside the node.
   std::uint64_t post(const void* data, std::size_t bytes, std::size_t items, int dest, Tag tag,
-                     const char* op) const;
+                     const char* op, detail::RequestState* request = nullptr) const;
+  // Nonblocking requests: the state behind a handle (a UsageError naming `call` when it is
+  // null, another node's, stale or completed); whether it has completed (data plane);
+  // completing it (waits for its data, checks the buffers, retires it; returns the items
+  // received); the answer of a query from the simulation (virtual time).
+  detail::RequestState& request_state(const Request& req, const char* call) const;
+  bool request_ready(detail::RequestState& r) const;
+  std::size_t finish_request(detail::RequestState& r) const;
+  std::int64_t resolve(const char* call) const;
+  // A receive buffer must not overlap one of a transfer in flight on this node.
+  void check_receive_buffer(const void* data, std::size_t bytes, const std::string& call) const;
   detail::Message* await(int source, Tag tag, const char* op, bool posted = false) const;
   // The group, or a UsageError naming `call` when this Comm is invalid.
   const detail::CommGroup& group(const char* call) const;

@@ -8,9 +8,11 @@
 #include <concurrentqueue/lightweightsemaphore.h>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -57,7 +59,8 @@ struct MatchKeyHash {
   }
 };
 
-// Virtual time: what each node did, in order, for the simulator's pass after the run.
+// Virtual time: what each node did, in order, for the simulator. Every call appends its
+// operation before it blocks, so the simulator can run while the nodes do (simulator.cpp).
 struct SendRecord {
   int dst = 0;
   std::uint64_t items = 0;
@@ -66,11 +69,22 @@ struct SendRecord {
   std::uint32_t comm = 0;
 };
 struct OpRecord {
-  enum class Kind : std::uint8_t { send, recv, sendrecv, compute };
+  enum class Kind : std::uint8_t {
+    send, recv, sendrecv, compute,  // blocking
+    isend, irecv,                   // post a request
+    wait,                           // wait for every request of a list
+    wait_any, test,                 // queries: their answers come from the simulator
+  };
   Kind kind = Kind::compute;
-  std::uint64_t send_index = 0;  // send, sendrecv: index into this node's sends
-  int recv_src = -1;             // recv, sendrecv: world rank of the sender
-  std::uint64_t recv_index = 0;  //   and the index among its sends
+  std::uint64_t send_index = 0;  // send, sendrecv, isend: index into this node's sends
+  // recv, sendrecv, irecv: what the receive matches (the k-th receive a node posts for
+  // (comm, source, tag) takes the k-th message the source sent it with that comm and tag)
+  std::uint32_t recv_comm = 0;
+  int recv_src = -1;             // world rank
+  Tag recv_tag = 0;
+  std::uint32_t request = 0;     // isend, irecv: the request posted; test: the one tested
+  std::uint32_t list_begin = 0;  // wait, wait_any: requests[list_begin, +list_size) of
+  std::uint32_t list_size = 0;   //   NodeLog::request_lists
   Picos duration = 0;            // compute
   std::uint64_t work_items = 0;  // compute: items combined or rearranged
   Work work = Work::compute;     // compute: which kind of local work
@@ -78,6 +92,10 @@ struct OpRecord {
 struct NodeLog {
   std::vector<OpRecord> ops;
   std::vector<SendRecord> sends;
+  std::vector<std::uint32_t> request_lists;
+  // The answers the node got to its queries (wait_any, test), in order: the contention-
+  // free replay (simulator.cpp) follows them.
+  std::vector<std::int64_t> answers;
   // Real time only: what happened, measured.
   std::vector<MessageEvent> messages;
   std::vector<CombineEvent> combines;
@@ -85,10 +103,38 @@ struct NodeLog {
   void clear() {
     ops.clear();
     sends.clear();
+    request_lists.clear();
+    answers.clear();
     messages.clear();
     combines.clear();
     finish = 0;
   }
+};
+
+// A nonblocking transfer as its node sees it (Request is a handle to one). Kept in a
+// deque so its address stays put while the node posts more: real-clock transfer threads
+// write `done` and `event` of isends in flight.
+struct RequestState {
+  bool send = false;
+  bool retired = false;            // completed by wait, wait_any or test (handles are null)
+  std::uint32_t comm = 0;
+  int peer = 0;                    // comm rank
+  int peer_world = 0;
+  Tag tag = 0;
+  // irecv: where the message goes; filled once it has been copied there.
+  void* buffer = nullptr;
+  std::size_t capacity = 0;
+  std::size_t item_size = 1;
+  bool filled = false;
+  std::size_t received = 0;        // bytes
+  std::string error;               // irecv: the message did not fit (reported at completion)
+  // isend: the caller's buffer and a hash of it at posting, checked at completion.
+  const void* send_buffer = nullptr;
+  std::size_t send_bytes = 0;
+  std::uint64_t send_hash = 0;
+  // Real clock isend: the transfer thread sets done when the message has been delivered.
+  std::atomic<bool> done{false};
+  MessageEvent event;
 };
 
 // Thrown by the simulator when the logs cannot be scheduled: rendezvous sends whose
@@ -158,6 +204,16 @@ struct alignas(64) NodeState {
   WaitDescription waiting;  // guarded by wait_mutex
 
   std::uint64_t sends = 0;  // sends made in this run
+  // Nonblocking requests of this run (ids are indices), and the irecvs waiting for their
+  // message per match key, oldest first (a message that arrives goes to the oldest).
+  std::deque<RequestState> requests;
+  std::unordered_map<MatchKey, std::deque<std::uint32_t>, MatchKeyHash> posted;
+  std::size_t open_requests = 0;  // posted, not yet retired
+  // Virtual time: the log is appended under log_mutex, since the simulator may read it
+  // while the node runs. A query's answer (wait_any, test) is published here.
+  std::mutex log_mutex;
+  std::atomic<bool> answered{false};
+  std::int64_t answer = 0;  // written by the simulator before `answered`
   std::vector<std::uint64_t> collective_seq;  // per comm id: collective calls made
   std::vector<std::uint64_t> split_seq;       // per comm id: splits made
   std::chrono::steady_clock::time_point run_start;
@@ -167,8 +223,12 @@ struct alignas(64) NodeState {
   // Schedule perturbation: a random pause before a runtime call (no-op when off).
   void perturb();
 
-  // Takes everything in `incoming` into `unexpected`; returns how many it took.
+  // Takes everything in `incoming`: a message for which an irecv is posted is copied into
+  // its buffer, the others go to `unexpected`. Returns how many it took.
   std::size_t drain();
+  // Appends an operation to the log (virtual time) and lets the simulator know when it
+  // was waiting for this node's next operation.
+  void log_op(const OpRecord& op, std::span<const std::uint32_t> requests = {});
   // Finds and removes the first message matching key; nullptr if none has arrived.
   Message* take(const MatchKey& key);
   // Blocks until a message matching key arrives (deadlock-aware, abort-aware).
@@ -184,6 +244,23 @@ struct ErrorRecord {
   int node = -1;
   std::string what;
 };
+
+// Virtual time: the discrete-event pass over the nodes' logs (simulator.cpp). It may be
+// advanced during the run (by nodes waiting for a query's answer, holding
+// MachineImpl::sim_mutex) and is completed after it.
+struct Simulation;
+struct SimulationDeleter {
+  void operator()(Simulation* s) const;
+};
+using SimulationPtr = std::unique_ptr<Simulation, SimulationDeleter>;
+SimulationPtr start_simulation(MachineImpl& m);
+// Advances as far as the logs allow; returns the node whose next operation it waits for,
+// or -1 when the pass is complete. Throws ScheduleDeadlock when nodes wait for what can
+// never happen, std::overflow_error when a time does not fit.
+int advance_simulation(Simulation& s);
+// After the run: completes the pass (and the contention-free replay when links mattered)
+// and hands over its statistics and trace.
+void finish_simulation(MachineImpl& m, Simulation& s, Stats& stats, Trace& trace);
 
 struct MachineImpl {
   MachineConfig config;
@@ -215,6 +292,16 @@ struct MachineImpl {
 
   struct RealNetwork* real = nullptr;  // real time only
 
+  // Virtual time: this run's simulation, made at the first query (or after the run), and
+  // the node whose next operation it waits for (-1: none). Nodes waiting for an answer are
+  // listed in `resolvers` so that the node it waits for can wake them when it records one.
+  std::mutex sim_mutex;
+  SimulationPtr sim;                   // guarded by sim_mutex
+  std::atomic<int> sim_waits_for{-1};
+  std::mutex resolvers_mutex;
+  std::vector<int> resolvers;          // guarded by resolvers_mutex
+  void wake_resolvers();
+
   explicit MachineImpl(MachineConfig cfg);
   ~MachineImpl();
   // Creates the node threads; when the system refuses one, joins those made and throws
@@ -224,6 +311,10 @@ struct MachineImpl {
   void thread_main(int rank);
   RunResult run(const std::function<void(Node&)>& fn);
   void record_error(int node, std::string what);
+  // The simulation found that the nodes wait for what can never happen: the run ends with
+  // a deadlock report (kind deadlock) carrying `what`.
+  void record_deadlock(std::string what);
+  std::string sim_deadlock;  // guarded by error_mutex
   void abort_run();
   bool deadlocked(std::vector<BlockedWait>* report);
   void reset_after_run();
@@ -256,11 +347,15 @@ void NodeState::block_until(Ready ready, const WaitDescription& what) {
 // The node whose thread is calling, or null outside node threads (machine.cpp).
 extern thread_local NodeState* current_node;
 
+// Copies a message into the buffer of the irecv it matched and frees it (machine.cpp).
+void fill_request(RequestState& r, Message* m);
+// At the end of a node's function: a UsageError when requests were never completed.
+void check_requests_completed(NodeState& n);
+
 // Builds the error text "node 3 (rank 1 of comm 2): <what>".
 std::string node_prefix(const NodeState& n, const CommGroup* g, int rank);
 
-// Virtual time: the discrete-event pass over the nodes' logs (simulator.cpp).
-void simulate(const MachineImpl& m, Stats& stats, Trace& trace);
+
 
 // Real time: link-ownership tokens held for real (real_network.cpp).
 struct RealNetwork;
@@ -268,7 +363,17 @@ RealNetwork* make_real_network(const MachineImpl& m);
 void destroy_real_network(RealNetwork* net);
 // Sends msg from node `src` to `dst` holding the ports and links it needs for real, waits
 // the modelled time scaled, and delivers; records the event in the sender's log.
-void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* msg);
+// `out`: where the event goes (an isend's request); null: the sender's log.
+void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* msg,
+                   MessageEvent* out = nullptr);
+// An isend: the same transfer run by a transfer thread beside the node, which then sets
+// req.event and req.done and wakes the node.
+void real_isend(MachineImpl& m, NodeState& src, int dst, Message* msg, RequestState& req);
+// Whether some transfer is moving data (holding its tokens through its modelled time):
+// nodes waiting for it are not deadlocked.
+bool real_transfers_moving(RealNetwork* net);
+// Waits until no transfer thread works for this run (after an abort, before a reset).
+void real_quiesce(RealNetwork* net);
 void real_compute(MachineImpl& m, NodeState& node, Picos duration, std::uint64_t items,
                   Work kind);
 // Rendezvous: the receiver has posted a receive for (comm, world source, tag).

@@ -8,6 +8,7 @@
 // for has happened since it last looked (see NodeState::block_until).
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <optional>
 #include <tuple>
 #include <sstream>
@@ -86,6 +87,24 @@ void NodeState::perturb() {
       std::chrono::duration<double>(fraction * machine->config.perturb_max_seconds));
 }
 
+// Copies a message into the buffer of the irecv it matched (a message too large for it is
+// noted, and reported when the request completes) and frees it.
+void fill_request(RequestState& r, Message* m) {
+  std::unique_ptr<Message> owned(m);
+  r.filled = true;
+  r.received = m->bytes;
+  if (m->bytes > r.capacity) {
+    r.error = "message of " + std::to_string(m->bytes) + " bytes (" + std::to_string(m->items) +
+              " items) does not fit the receive buffer of " + std::to_string(r.capacity) +
+              " bytes";
+  } else if (r.item_size == 0 || m->bytes % r.item_size != 0) {
+    r.error = "message of " + std::to_string(m->bytes) + " bytes is not a whole number of " +
+              std::to_string(r.item_size) + "-byte items";
+  } else if (m->bytes > 0) {
+    std::memcpy(r.buffer, m->payload.get(), m->bytes);
+  }
+}
+
 std::size_t NodeState::drain() {
   Message* batch[32];
   std::size_t total = 0;
@@ -93,7 +112,18 @@ std::size_t NodeState::drain() {
     std::size_t got = incoming.try_dequeue_bulk(batch, 32);
     for (std::size_t i = 0; i < got; ++i) {
       Message* m = batch[i];
-      MessageFifo& fifo = unexpected[MatchKey{m->comm, m->src, m->tag}];
+      const MatchKey key{m->comm, m->src, m->tag};
+      if (!posted.empty()) {
+        // The oldest irecv posted for it takes it.
+        auto it = posted.find(key);
+        if (it != posted.end()) {
+          fill_request(requests[it->second.front()], m);
+          it->second.pop_front();
+          if (it->second.empty()) posted.erase(it);
+          continue;
+        }
+      }
+      MessageFifo& fifo = unexpected[key];
       m->next = nullptr;
       if (fifo.tail != nullptr) fifo.tail->next = m;
       else fifo.head = m;
@@ -102,6 +132,25 @@ std::size_t NodeState::drain() {
     total += got;
     if (got < 32) return total;
   }
+}
+
+void NodeState::log_op(const OpRecord& op, std::span<const std::uint32_t> requests) {
+  bool wake = false;
+  {
+    std::lock_guard lock(log_mutex);
+    log.ops.push_back(op);
+    if (!requests.empty()) {
+      log.ops.back().list_begin = static_cast<std::uint32_t>(log.request_lists.size());
+      log.ops.back().list_size = static_cast<std::uint32_t>(requests.size());
+      log.request_lists.insert(log.request_lists.end(), requests.begin(), requests.end());
+    }
+    // The simulation may be waiting for exactly this (see Simulator::fetch).
+    if (machine->sim_waits_for.load(std::memory_order_acquire) == rank) {
+      machine->sim_waits_for.store(-1, std::memory_order_release);
+      wake = true;
+    }
+  }
+  if (wake) machine->wake_resolvers();
 }
 
 Message* NodeState::take(const MatchKey& key) {
@@ -216,6 +265,19 @@ MachineImpl::~MachineImpl() {
   if (real != nullptr) destroy_real_network(real);
 }
 
+void MachineImpl::wake_resolvers() {
+  std::lock_guard lock(resolvers_mutex);
+  for (int r : resolvers) wake(*nodes[r]);
+}
+
+void MachineImpl::record_deadlock(std::string what) {
+  {
+    std::lock_guard lock(error_mutex);
+    if (sim_deadlock.empty()) sim_deadlock = std::move(what);
+  }
+  abort_run();
+}
+
 void MachineImpl::record_error(int node, std::string what) {
   std::lock_guard lock(error_mutex);
   errors.push_back({node, std::move(what)});
@@ -244,6 +306,7 @@ void MachineImpl::thread_main(int rank) {
     current_node = &self;
     try {
       (*fn)(node);
+      check_requests_completed(self);
     } catch (const RunAborted&) {
       // Another node failed or the run deadlocked; the controller reports it.
     } catch (const std::exception& e) {
@@ -262,13 +325,23 @@ void MachineImpl::thread_main(int rank) {
       }
     }
     // Finishing releases no one, so it does not count as activity: nodes blocked on this
-    // one keep their stamps and the deadlock check sees them at once.
-    self.finished.store(true, std::memory_order_seq_cst);
+    // one keep their stamps and the deadlock check sees them at once. It is published under
+    // the log's lock: a simulation waiting for this node's next operation learns there is
+    // none (see Simulator::fetch).
+    bool sim_waits = false;
+    {
+      std::lock_guard lock(self.log_mutex);
+      self.finished.store(true, std::memory_order_seq_cst);
+      sim_waits = sim_waits_for.load(std::memory_order_acquire) == rank;
+    }
+    if (sim_waits) wake_resolvers();
     if (running.fetch_sub(1, std::memory_order_acq_rel) == 1) controller.signal();
   }
 }
 
 bool MachineImpl::deadlocked(std::vector<BlockedWait>* report) {
+  // Real clock: a transfer thread moving data will deliver it (and count as activity).
+  if (real != nullptr && real_transfers_moving(real)) return false;
   std::uint64_t a = activity.load(std::memory_order_seq_cst);
   int blocked = 0;
   bool stale = false;
@@ -310,8 +383,15 @@ std::uint32_t MachineImpl::allocate_comm_id() {
 }
 
 void MachineImpl::reset_after_run() {
+  // Transfer threads may still be finishing isends of an aborted run: they refer to the
+  // nodes' requests, which are cleared below.
+  if (real != nullptr) real_quiesce(real);
   for (auto& n : nodes) {
     n->discard_all();
+    n->requests.clear();
+    n->posted.clear();
+    n->open_requests = 0;
+    n->answered.store(false);
     n->sends = 0;
     n->collective_seq.clear();
     n->split_seq.clear();
@@ -323,7 +403,14 @@ void MachineImpl::reset_after_run() {
   while (controller.tryWait()) {
   }
   if (real != nullptr) real_reset(real);
+  {
+    std::lock_guard lock(sim_mutex);
+    sim.reset();
+  }
+  sim_waits_for.store(-1);
+  resolvers.clear();
   errors.clear();
+  sim_deadlock.clear();
   abort.store(false);
   world.reset();
   fn = nullptr;
@@ -397,6 +484,9 @@ RunResult MachineImpl::run(const std::function<void(Node&)>& f) {
     }
   }
 
+  if (!sim_deadlock.empty() && !failure) {
+    failure.emplace(RunError::Kind::deadlock, sim_deadlock, -1, std::vector<BlockedWait>{});
+  }
   if (!errors.empty() && !failure) {
     // Report the first node (lowest rank among those that threw first is not knowable;
     // errors are kept in the order they were recorded).
@@ -417,7 +507,9 @@ RunResult MachineImpl::run(const std::function<void(Node&)>& f) {
   RunResult result;
   if (config.clock == Clock::virtual_time) {
     try {
-      simulate(*this, result.stats_, result.trace_);
+      std::lock_guard lock(sim_mutex);
+      if (sim == nullptr) sim = start_simulation(*this);
+      finish_simulation(*this, *sim, result.stats_, result.trace_);
     } catch (const std::exception& e) {
       // A time that does not fit, or a rendezvous deadlock: the run ends with a report and
       // the machine stays usable.

@@ -18,6 +18,11 @@
 // Every real wait ends early when the run is aborted (a node threw, a deadlock, the
 // watchdog): sleeps to a deadline wait on a condition variable that real_abort wakes.
 //
+// An isend's transfer runs on a transfer thread (a pool that grows to the most transfers
+// ever in flight at once and is kept for the machine's life), with the same rules; the
+// node goes on and completes the request later. While such a transfer moves data, nodes
+// waiting for it are not deadlocked (real_transfers_moving).
+//
 // Contention delay (Stats::contention_delay), measured here as on the virtual clock but
 // from the modelled quantities, so that it is not confused with the host's noise: the time
 // a transfer waited with its ports free but a link held (exclusive), plus the modelled
@@ -44,6 +49,23 @@ struct RealNetwork {
   // Sleeps to a deadline wait here, so that an aborted run can end them.
   std::mutex sleep_mutex;
   std::condition_variable woken;
+  // Transfer threads for isends.
+  struct Job {
+    MachineImpl* machine;
+    NodeState* src;
+    int dst;
+    Message* msg;
+    RequestState* req;
+  };
+  std::mutex jobs_mutex;
+  std::condition_variable jobs_ready, jobs_quiet;
+  std::deque<Job> jobs;           // guarded by jobs_mutex
+  std::vector<std::thread> workers;
+  int idle = 0;                   // workers waiting for a job (jobs_mutex)
+  int busy = 0;                   // jobs taken and not finished (jobs_mutex)
+  bool stopping = false;          // jobs_mutex
+  std::atomic<int> moving{0};     // transfers holding their tokens through their time
+  void work();
 };
 
 RealNetwork* make_real_network(const MachineImpl& m) {
@@ -59,7 +81,44 @@ RealNetwork* make_real_network(const MachineImpl& m) {
   return net;
 }
 
-void destroy_real_network(RealNetwork* net) { delete net; }
+void destroy_real_network(RealNetwork* net) {
+  {
+    std::lock_guard lock(net->jobs_mutex);
+    net->stopping = true;
+  }
+  net->jobs_ready.notify_all();
+  for (auto& t : net->workers) t.join();
+  delete net;
+}
+
+bool real_transfers_moving(RealNetwork* net) {
+  return net->moving.load(std::memory_order_seq_cst) > 0;
+}
+
+void real_quiesce(RealNetwork* net) {
+  std::unique_lock lock(net->jobs_mutex);
+  // Bounded: an aborted run ends every wait and sleep of the transfers left.
+  net->jobs_quiet.wait(lock, [&] { return net->jobs.empty() && net->busy == 0; });
+}
+
+void real_isend(MachineImpl& m, NodeState& src, int dst, Message* msg, RequestState& req) {
+  RealNetwork& net = *m.real;
+  std::lock_guard lock(net.jobs_mutex);
+  net.jobs.push_back({&m, &src, dst, msg, &req});
+  if (net.idle > 0) {
+    net.jobs_ready.notify_one();
+    return;
+  }
+  try {
+    net.workers.emplace_back([&net] { net.work(); });
+  } catch (const std::system_error& e) {
+    net.jobs.pop_back();
+    delete msg;
+    throw UsageError("node " + std::to_string(src.rank) + ": isend: the system refused a "
+                     "transfer thread (" + std::string(e.what()) + "): too many isends in "
+                     "flight at once on the real clock");
+  }
+}
 
 void real_abort(RealNetwork* net) {
   { std::lock_guard lock(net->sleep_mutex); }
@@ -128,21 +187,23 @@ void changed(MachineImpl& m) {
 // the node counts as blocked for the deadlock check (NodeState::block_until): tokens are
 // held only by nodes sleeping through a transfer, which are not blocked, so every nodes
 // blocked means sends waiting for receives that are never posted (rendezvous).
+// `node`: the node whose thread waits, or null on a transfer thread (its node is not
+// blocked by it: it went on after its isend).
 template <class Ready>
-void wait_tokens(MachineImpl& m, NodeState& node, std::unique_lock<std::mutex>& lock,
+void wait_tokens(MachineImpl& m, NodeState* node, std::unique_lock<std::mutex>& lock,
                  const WaitDescription& what, Ready ready) {
   if (ready()) return;
-  {
-    std::lock_guard guard(node.wait_mutex);
-    node.waiting = what;
+  if (node != nullptr) {
+    std::lock_guard guard(node->wait_mutex);
+    node->waiting = what;
   }
   for (;;) {
     if (m.abort.load(std::memory_order_acquire)) throw RunAborted{};
     const std::uint64_t stamp = m.activity.load(std::memory_order_seq_cst);
     if (ready()) break;
-    node.blocked_stamp.store(stamp + 1, std::memory_order_seq_cst);
+    if (node != nullptr) node->blocked_stamp.store(stamp + 1, std::memory_order_seq_cst);
     m.real->freed.wait_for(lock, std::chrono::milliseconds(50));
-    node.blocked_stamp.store(0, std::memory_order_seq_cst);
+    if (node != nullptr) node->blocked_stamp.store(0, std::memory_order_seq_cst);
   }
 }
 
@@ -169,7 +230,7 @@ WallClock::time_point sleep_model(MachineImpl& m, WallClock::time_point from,
 
 }  // namespace
 
-void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* raw) {
+void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* raw, MessageEvent* out) {
   std::unique_ptr<Message> msg(raw);
   RealNetwork& net = *m.real;
   const Model& model = m.config.model;
@@ -209,7 +270,7 @@ void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* raw) {
       const WaitDescription what{rendezvous ? "send (rendezvous: its receive is not posted)"
                                             : "send (waiting for ports and links)",
                                  -1, dst, msg->tag, msg->comm};
-      wait_tokens(m, src, lock, what, [&] {
+      wait_tokens(m, out == nullptr ? &src : nullptr, lock, what, [&] {
         const Picos now = src.now_real();
         if (on_link) link_wait += now - since;
         since = now;
@@ -261,6 +322,11 @@ void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* raw) {
         }
       }
     }
+    net.moving.fetch_add(1, std::memory_order_seq_cst);
+    struct Moving {  // ends with the hop, however it ends (an abort throws out of sleeps)
+      MachineImpl& m;
+      ~Moving() { m.real->moving.fetch_sub(1, std::memory_order_seq_cst); }
+    } moving{m};
     const auto wall_start = WallClock::now();
     Picos started = src.now_real();
     if (hop == 0) ev.start = started;
@@ -299,13 +365,39 @@ void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* raw) {
     changed(m);
   }
   ev.contention_delay = link_wait + stretch;
-  if (m.config.trace) src.log.messages.push_back(std::move(ev));
-  else src.log.messages.push_back(MessageEvent{ev.src, ev.dst, ev.tag, ev.comm, ev.items,
-                                               ev.bytes, ev.request, ev.start, ev.end,
-                                               ev.waited, {}, ev.contention_delay});
+  if (!m.config.trace) ev.links.clear();
+  if (out != nullptr) *out = std::move(ev);
+  else src.log.messages.push_back(std::move(ev));
   NodeState& target = *m.nodes[dst];
   target.incoming.enqueue(msg.release());
   m.wake(target);
+}
+
+void RealNetwork::work() {
+  std::unique_lock lock(jobs_mutex);
+  for (;;) {
+    ++idle;
+    jobs_ready.wait(lock, [&] { return stopping || !jobs.empty(); });
+    --idle;
+    if (jobs.empty()) return;  // stopping
+    Job job = jobs.front();
+    jobs.pop_front();
+    ++busy;
+    lock.unlock();
+    try {
+      real_transfer(*job.machine, *job.src, job.dst, job.msg, &job.req->event);
+    } catch (const RunAborted&) {
+      // The run is being ended; the node reports nothing for this transfer.
+    } catch (const std::exception& e) {
+      job.machine->record_error(job.src->rank, e.what());
+      job.machine->abort_run();
+    }
+    job.req->done.store(true, std::memory_order_release);
+    job.machine->wake(*job.src);
+    lock.lock();
+    --busy;
+    if (busy == 0 && jobs.empty()) jobs_quiet.notify_all();
+  }
 }
 
 void real_compute(MachineImpl& m, NodeState& node, Picos duration, std::uint64_t items,

@@ -1,10 +1,24 @@
-// Virtual time: a discrete-event pass over the operation logs the nodes recorded.
+// Virtual time: a discrete-event pass over the operation logs the nodes record.
 //
 // During a virtual-time run the nodes move their data at once and record, in order, what
-// they did (send, receive, send-receive, compute). Since receives name their source and
-// tag, these logs do not depend on the thread schedule. This pass then replays the logs in
+// they do (send, receive, send-receive, compute, isend, irecv, wait, wait_any, test),
+// each before it blocks. Since receives name their source and tag, and the k-th receive a
+// node posts for (comm, source, tag) takes the k-th message that source sent it with that
+// comm and tag, these logs do not depend on the thread schedule. This pass replays them in
 // simulated-time order, one event at a time on one thread, so the times, statistics and
 // trace it produces are bit-identical on every run.
+//
+// Most runs are replayed after they end. Queries whose answer is a time (wait_any: which
+// request completes first; test: whether one has completed) are answered during the run:
+// the querying node waits while the pass advances as far as the logs recorded so far
+// allow, and it stops at the first event that needs an operation a running node has not
+// recorded yet, to go on when that node records it (a conservative discrete-event
+// simulation: nothing is ever undone). The answer depends only on the logs, so it is the
+// same on every run. wait_any picks the request that completes first, the lowest index
+// among those completing at one instant; test says whether the request completed at or
+// before the node's time (completions at an instant are taken before the nodes' steps).
+// A test that fails right after a failed test, with nothing in between, moves the node on
+// to the next instant at which anything happens, so a loop of tests ends.
 //
 // The rules it applies (DESIGN.md "The machine model"; decisions vmc made are marked *):
 // - A send is requested when its node reaches it. It starts at the earliest simulated time
@@ -18,8 +32,8 @@
 //   the time before is neither a wait nor a delay. Sends whose receives are never posted
 //   (each receiver blocked in a send of its own) are reported as a deadlock.
 // - * Requests waiting for resources are served in two passes at each instant: first the
-//   messages whose receiver is already blocked waiting for them, then the others (eager
-//   messages the receiver has not asked for yet); within a pass oldest first (request
+//   messages whose receive is posted (the receiver waits for them, or posted an irecv),
+//   then the others (eager messages the receiver has not asked for yet); oldest first (request
 //   time, then sender rank, then send order). So a node busy folding in a message it waits
 //   for is not overtaken by a partner that ran ahead. A younger request whose resources are
 //   free may go ahead of an older one that still waits. A wormhole message takes its whole
@@ -58,10 +72,12 @@
 // and reports such a run's critical delay as negative; tests/runtime/contention_test.cpp
 // holds the monotone case over every algorithm.
 #include <algorithm>
+#include <deque>
 #include <queue>
 #include <set>
 #include <stdexcept>
 #include <tuple>
+#include <unordered_map>
 
 #include "runtime/detail.hpp"
 
@@ -76,6 +92,7 @@ enum class MsgState : std::uint8_t { idle, pending, active, done };
 constexpr Picos kWorkScale = Picos{1} << 20;
 
 struct Msg {
+  std::int64_t id = 0;
   int src = 0;
   int dst = 0;
   std::uint64_t items = 0;
@@ -102,8 +119,13 @@ struct Msg {
   bool ports_held = false;
   std::size_t links_held = 0;
   std::vector<Picos> link_taken;
+  // Who waits for it: its sender (blocking send) or the sender's request (isend); once a
+  // receive matched it, the receiver blocked in recv or sendrecv, or its irecv request.
   bool sender_waits = false;
+  int send_request = -1;
+  bool recv_posted = false;
   int recv_waiter = -1;
+  int recv_request = -1;
   int crit = 0;
   // shared contention
   Picos hop_start = 0;
@@ -114,6 +136,16 @@ struct Msg {
   std::uint64_t version = 0;
 };
 
+// A nonblocking request of one node: its message (isend: its own; irecv: the one that
+// matched it, -1 until one does) and when it completed.
+struct Req {
+  std::int64_t msg = -1;
+  bool done = false;
+  Picos done_at = 0;
+  int crit = 0;
+  bool waited_on = false;  // a wait or wait_any of its node waits for it
+};
+
 struct NodeSim {
   std::size_t pc = 0;
   Picos clock = 0;
@@ -121,7 +153,50 @@ struct NodeSim {
   Picos resume = 0;
   int resume_crit = 0;
   int crit = 0;
+  bool finished = false;
+  std::vector<Req> reqs;                // by request id
+  std::vector<std::int64_t> sent;       // message id of each send, by send index
+  std::vector<std::uint32_t> any_list;  // a wait_any in progress: its requests
+  bool any = false;
+  bool tested_last = false;  // its last operation was a test that failed at `clock`
+  std::size_t answers = 0;   // queries answered (the replay reads log.answers[answers])
 };
+
+// A receive posted before its message was sent: the node and its request (-1: blocking).
+struct RecvPost {
+  int node = 0;
+  int request = -1;
+  Picos at = 0;
+};
+struct MatchKeySim {
+  int dst;
+  std::uint32_t comm;
+  int src;
+  Tag tag;
+  bool operator==(const MatchKeySim&) const = default;
+};
+struct MatchKeySimHash {
+  std::size_t operator()(const MatchKeySim& k) const noexcept {
+    std::uint64_t h = (std::uint64_t(std::uint32_t(k.dst)) << 32) ^ std::uint32_t(k.src);
+    h = (h ^ k.comm) * 0x9E3779B97F4A7C15ull;
+    h ^= std::uint64_t(k.tag) * 0xC2B2AE3D27D4EB4Full;
+    return std::size_t(h ^ (h >> 31));
+  }
+};
+// Sends that no receive has matched yet, and receives no send has; one is always empty.
+struct MatchQueues {
+  std::deque<std::int64_t> sends;
+  std::deque<RecvPost> recvs;
+};
+
+// One operation of a node's log, copied out (with what it refers to) so that the node may
+// go on appending while the pass works on it.
+struct Fetched {
+  OpRecord op;
+  SendRecord send;
+  std::vector<std::uint32_t> list;
+};
+enum class Fetch { op, later, none };  // an operation; not recorded yet; the node is done
 
 struct Event {
   Picos time;
@@ -135,20 +210,13 @@ struct Event {
 
 class Simulator {
  public:
-  Simulator(const MachineImpl& m, Stats& stats, Trace& trace)
-      : m_(m), model_(m.config.model), u_(m.units), stats_(stats), trace_(trace), p_(m.p) {}
-  // The contention-free replay: the same logs with links that never hold anyone up (no
-  // waits for them, no sharing of their bandwidth); store_and_forward keeps its hops.
-  Simulator(const MachineImpl& m, Stats& stats, Trace& trace, bool contention_free)
-      : Simulator(m, stats, trace) {
-    free_ = contention_free;
-  }
-
-  // Whether links ever changed the schedule; if not, the contention-free pass is this one.
-  bool links_mattered() const { return links_mattered_; }
-
-  void run() {
-    build_messages();
+  // The pass over m's logs. contention_free: the replay with links that never hold anyone
+  // up (no waits for them, no sharing of their bandwidth; store_and_forward keeps its
+  // hops), run over complete logs after the run, following the answers the run's queries
+  // got.
+  Simulator(MachineImpl& m, Stats& stats, Trace& trace, bool contention_free = false)
+      : m_(m), model_(m.config.model), u_(m.units), stats_(stats), trace_(trace), p_(m.p),
+        free_(contention_free) {
     nodes_.assign(p_, NodeSim{});
     port_partner_.assign(p_, -1);
     port_count_.assign(p_, 0);
@@ -164,22 +232,59 @@ class Simulator {
     stats_.node_time.assign(p_, 0);
     trace_.nodes = p_;
     for (int n = 0; n < p_; ++n) push({0, 1, n, 0});
-    while (!events_.empty()) {
-      const Picos t = events_.top().time;
-      while (!events_.empty() && events_.top().time == t) {
+  }
+
+  // Whether links ever changed the schedule; if not, the contention-free pass is this one.
+  bool links_mattered() const { return links_mattered_; }
+  bool complete() const { return complete_; }
+
+  // Processes events in time order as far as the logs allow. Returns the node whose next
+  // operation it needs and that has not recorded it yet, or -1 when the pass is complete.
+  // Throws ScheduleDeadlock when nodes wait for what can never happen.
+  int advance() {
+    for (;;) {
+      if (complete_) return -1;
+      if (paused_ >= 0) {
+        const int n = paused_;
+        paused_ = -1;
+        if (!step(n, now_)) return paused_ = n;
+      }
+      // The rest of the current instant: message ends, then node steps, then the grants.
+      while (in_instant_ && !events_.empty() && events_.top().time == now_) {
         Event e = events_.top();
         events_.pop();
-        if (e.kind == 0) end_event(e, t);
-        else step(static_cast<int>(e.id), t);
+        if (e.kind == 0) {
+          end_event(e, now_);
+        } else if (!step(static_cast<int>(e.id), now_)) {
+          return paused_ = static_cast<int>(e.id);
+        }
       }
-      arbitrate(t);
+      if (in_instant_) {
+        arbitrate(now_);
+        in_instant_ = false;
+        continue;  // grants may end at this very instant (zero-time messages)
+      }
+      if (!spinners_.empty()) {
+        // Nodes that tested twice in a row without success go on at the next instant at
+        // which anything happens.
+        if (events_.empty()) stuck();
+        const Picos next = events_.top().time;
+        for (int n : spinners_) push({next, 1, n, 0});
+        spinners_.clear();
+      }
+      if (events_.empty()) {
+        if (!pending_.empty() || waiting_nodes() > 0) stuck();
+        finish();
+        complete_ = true;
+        return -1;
+      }
+      now_ = events_.top().time;
+      in_instant_ = true;
     }
-    if (!pending_.empty()) stuck();
-    finish();
   }
 
  private:
-  const MachineImpl& m_;
+  MachineImpl& m_;
   const Model& model_;
   const CostUnits& u_;
   Stats& stats_;
@@ -187,8 +292,15 @@ class Simulator {
   int p_;
   bool free_ = false;
   bool links_mattered_ = false;  // a link held up a request or was shared
-  std::vector<std::size_t> first_msg_;  // per node: id of its first send
-  std::vector<Msg> msgs_;
+  // Where advance() stands: the instant in progress, the node whose step waits for an
+  // operation (-1: none), whether the pass is over.
+  Picos now_ = 0;
+  bool in_instant_ = false;
+  int paused_ = -1;
+  bool complete_ = false;
+  std::vector<int> spinners_;
+  std::deque<Msg> msgs_;  // by id, in the order the sends were reached
+  std::unordered_map<MatchKeySim, MatchQueues, MatchKeySimHash> match_;
   std::vector<NodeSim> nodes_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
   std::set<std::tuple<Picos, int, std::uint64_t>> pending_;  // (request, src, index)
@@ -200,26 +312,53 @@ class Simulator {
 
   void push(Event e) { events_.push(e); }
   const NodeLog& log(int n) const { return m_.nodes[n]->log; }
-  Msg& msg(int src, std::uint64_t index) { return msgs_[first_msg_[src] + index]; }
-  std::int64_t id_of(const Msg& x) const { return &x - msgs_.data(); }
+  Msg& msg(int src, std::uint64_t index) { return msgs_[nodes_[src].sent[index]]; }
+  std::int64_t id_of(const Msg& x) const { return x.id; }
 
-  void build_messages() {
-    first_msg_.assign(p_ + 1, 0);
-    for (int n = 0; n < p_; ++n) first_msg_[n + 1] = first_msg_[n] + log(n).sends.size();
-    msgs_.resize(first_msg_[p_]);
-    for (int n = 0; n < p_; ++n) {
-      const auto& sends = log(n).sends;
-      for (std::size_t i = 0; i < sends.size(); ++i) {
-        Msg& x = msgs_[first_msg_[n] + i];
-        x.src = n;
-        x.dst = sends[i].dst;
-        x.items = sends[i].items;
-        x.bytes = sends[i].bytes;
-        x.tag = sends[i].tag;
-        x.comm = sends[i].comm;
-        x.index = i;
-      }
+  // Copies node n's operation number pc out of its log. A node still running may not have
+  // recorded it yet: then the pass notes that it waits for this node (under the log's
+  // lock, so that the node's next append sees it and wakes whoever waits for an answer).
+  Fetch fetch(int n, std::size_t pc, Fetched& out) {
+    NodeState& node = *m_.nodes[n];
+    std::unique_lock<std::mutex> lock;
+    if (!node.finished.load(std::memory_order_acquire)) {
+      lock = std::unique_lock(node.log_mutex);
     }
+    const NodeLog& l = node.log;
+    if (pc >= l.ops.size()) {
+      if (node.finished.load(std::memory_order_acquire)) return Fetch::none;
+      m_.sim_waits_for.store(n, std::memory_order_release);
+      return Fetch::later;
+    }
+    out.op = l.ops[pc];
+    switch (out.op.kind) {
+      case OpRecord::Kind::send:
+      case OpRecord::Kind::sendrecv:
+      case OpRecord::Kind::isend:
+        out.send = l.sends[out.op.send_index];
+        break;
+      case OpRecord::Kind::wait:
+      case OpRecord::Kind::wait_any:
+        out.list.assign(l.request_lists.begin() + out.op.list_begin,
+                        l.request_lists.begin() + out.op.list_begin + out.op.list_size);
+        break;
+      default:
+        break;
+    }
+    return Fetch::op;
+  }
+
+  // A query's answer: published to the waiting node in the run's pass; read back from the
+  // node's log in the contention-free replay.
+  std::int64_t answer(int n, std::int64_t value) {
+    NodeSim& s = nodes_[n];
+    if (free_) return log(n).answers.at(s.answers++);
+    ++s.answers;
+    NodeState& node = *m_.nodes[n];
+    node.answer = value;
+    node.answered.store(true, std::memory_order_release);
+    m_.wake(node);
+    return value;
   }
 
   bool self(const Msg& x) const { return x.src == x.dst; }
@@ -232,7 +371,7 @@ class Simulator {
            model_.contention == Contention::exclusive;
   }
   // Whether x may start as far as its receiver is concerned (rendezvous: it has posted).
-  bool posted(const Msg& x) const { return !rendezvous() || self(x) || x.recv_waiter >= 0; }
+  bool posted(const Msg& x) const { return !rendezvous() || self(x) || x.recv_posted; }
   Picos hop_time(const Msg& x) const { return self(x) ? 0 : u_.message(x.items); }
 
   // Links the message needs for its current hop (all of them under wormhole).
@@ -290,12 +429,15 @@ class Simulator {
 
   // Requests are left but nothing can happen: under rendezvous, sends whose receivers
   // never post (each blocked in a send of its own); otherwise a simulator fault.
-  [[noreturn]] void stuck() const {
+  // Nothing is left to happen but nodes or messages still wait: under rendezvous, sends
+  // whose receives are never posted (each receiver blocked in a send of its own); blocking
+  // worms in a cycle; receives or tests no send will ever satisfy.
+  [[noreturn]] void stuck() {
     if (blocking_worms()) network_deadlock();
     std::string text;
     int shown = 0;
     for (const auto& [t, src, index] : pending_) {
-      const Msg& x = msgs_[first_msg_[src] + index];
+      const Msg& x = msg(src, index);
       if (posted(x)) continue;
       if (shown++ < 8) {
         text += "\n  node " + std::to_string(x.src) + ": send tag " + std::to_string(x.tag) +
@@ -303,13 +445,31 @@ class Simulator {
                 format_duration(to_seconds(x.first_request)) + ")";
       }
     }
+    if (shown > 0) {
+      throw ScheduleDeadlock(
+          "deadlock under the rendezvous protocol: these sends wait for receives that are "
+          "never posted (their receivers are blocked in sends of their own; with eager "
+          "sends the program completes):" + text);
+    }
+    for (const auto& [key, q] : match_) {
+      for (const RecvPost& r : q.recvs) {
+        if (shown++ < 8) {
+          text += "\n  node " + std::to_string(r.node) + ": " +
+                  (r.request < 0 ? "recv" : "irecv") + " from node " + std::to_string(key.src) +
+                  " tag " + std::to_string(key.tag) + " on comm " + std::to_string(key.comm) +
+                  " (posted at " + format_duration(to_seconds(r.at)) + ")";
+        }
+      }
+    }
+    for (int n : spinners_) {
+      if (shown++ < 8) text += "\n  node " + std::to_string(n) + ": tests a request again and again";
+    }
     if (shown == 0) {
-      throw std::logic_error("vmc simulator: requests left waiting with no event to free them");
+      throw std::logic_error("vmc simulator: nodes left waiting with no event to free them");
     }
     throw ScheduleDeadlock(
-        "deadlock under the rendezvous protocol: these sends wait for receives that are "
-        "never posted (their receivers are blocked in sends of their own; with eager sends "
-        "the program completes):" + text);
+        "deadlock: every unfinished node waits, and no message that could release one will "
+        "ever be sent; receives no send matches:" + text);
   }
 
   // Blocking worms that hold links and wait for links held by each other (possible only
@@ -323,7 +483,7 @@ class Simulator {
       return std::to_string(d.from) + "->" + std::to_string(d.to);
     };
     for (const auto& [t, src, index] : pending_) {
-      const Msg& x = msgs_[first_msg_[src] + index];
+      const Msg& x = msgs_[nodes_[src].sent[index]];
       // Those that hold links and wait (a worm waiting with nothing held is a bystander).
       if (x.links_held == 0 || x.links_held == x.route.size()) continue;
       const LinkId l = x.route[x.links_held];
@@ -345,15 +505,29 @@ class Simulator {
         "mesh without wraparound):" + text);
   }
 
-  void step(int id, Picos t) {
+  // Runs node id's operations from time t until it blocks or finishes. Returns false when
+  // it needs an operation the node has not recorded yet: it is called again, at the same
+  // time t, once the node has.
+  bool step(int id, Picos t) {
     NodeSim& n = nodes_[id];
-    const auto& ops = log(id).ops;
     n.clock = t;
-    while (n.pc < ops.size()) {
-      const OpRecord& op = ops[n.pc];
+    if (n.any) finish_any(id, t);
+    Fetched f;
+    for (;;) {
+      switch (fetch(id, n.pc, f)) {
+        case Fetch::later: return false;
+        case Fetch::none:
+          n.finished = true;
+          stats_.node_time[id] = n.clock;
+          return true;
+        case Fetch::op: break;
+      }
+      const OpRecord& op = f.op;
+      ++n.pc;
+      const bool tested_last = n.tested_last;
+      n.tested_last = false;
       switch (op.kind) {
         case OpRecord::Kind::compute: {
-          ++n.pc;
           if (op.duration > 0 || op.work_items > 0) {
             trace_.combines.push_back(
                 {id, op.work_items, t, after(t, op.duration, id), op.work});
@@ -363,41 +537,222 @@ class Simulator {
           if (op.duration > 0) {
             n.clock = after(t, op.duration, id);
             push({n.clock, 1, id, 0});
-            return;
+            return true;
           }
           break;
         }
         case OpRecord::Kind::send:
         case OpRecord::Kind::recv:
         case OpRecord::Kind::sendrecv: {
-          ++n.pc;
           n.resume = t;
           n.resume_crit = n.crit;
           if (op.kind != OpRecord::Kind::recv) {
-            Msg& out = msg(id, op.send_index);
-            request(out, t, n.crit);
+            Msg& out = send_message(id, op, f.send, t);
             out.sender_waits = true;
             ++n.outstanding;
           }
-          if (op.kind != OpRecord::Kind::send) {
-            Msg& in = msg(op.recv_src, op.recv_index);
-            if (in.state == MsgState::done) {
-              wait_on(n, in.end, in.crit);
-            } else {
-              in.recv_waiter = id;
-              ++n.outstanding;
-              post(in, t);
-            }
-          }
-          if (n.outstanding > 0) return;
+          if (op.kind != OpRecord::Kind::send) post_receive(id, -1, op, t);
+          if (n.outstanding > 0) return true;
           t = n.resume;
           n.crit = n.resume_crit;
           n.clock = t;
           break;
         }
+        case OpRecord::Kind::isend: {
+          grow_requests(n, op.request);
+          Msg& out = send_message(id, op, f.send, t);
+          out.send_request = static_cast<int>(op.request);
+          n.reqs[op.request].msg = out.id;
+          break;
+        }
+        case OpRecord::Kind::irecv:
+          grow_requests(n, op.request);
+          post_receive(id, static_cast<int>(op.request), op, t);
+          break;
+        case OpRecord::Kind::wait: {
+          n.resume = t;
+          n.resume_crit = n.crit;
+          for (std::uint32_t r : f.list) await_request(n, r);
+          if (n.outstanding > 0) return true;
+          t = n.resume;
+          n.crit = n.resume_crit;
+          n.clock = t;
+          break;
+        }
+        case OpRecord::Kind::wait_any: {
+          n.resume = t;
+          n.resume_crit = n.crit;
+          if (free_) {
+            // The replay takes the run's answer, and waits for that request if need be.
+            await_request(n, f.list.at(answer(id, 0)));
+          } else if (first_done(n, f.list) >= 0) {
+            answer(id, first_done(n, f.list));
+          } else {
+            n.any = true;
+            n.any_list = f.list;
+            for (std::uint32_t r : f.list) n.reqs.at(r).waited_on = true;
+            n.outstanding = 1;
+          }
+          if (n.outstanding > 0) return true;
+          break;
+        }
+        case OpRecord::Kind::test: {
+          const Req& q = n.reqs.at(op.request);
+          const bool done = answer(id, q.done ? 1 : 0) != 0;
+          if (done) {
+            if (free_ && !q.done) {  // the replay keeps the run's answer: wait for it
+              n.resume = t;
+              n.resume_crit = n.crit;
+              await_request(n, op.request);
+              return true;
+            }
+            n.crit = std::max(n.crit, q.crit);
+          } else {
+            n.tested_last = true;
+            if (tested_last) {
+              // Two failed tests in a row: on at the next instant anything happens.
+              spinners_.push_back(id);
+              return true;
+            }
+          }
+          break;
+        }
       }
     }
-    stats_.node_time[id] = n.clock;
+  }
+
+  void grow_requests(NodeSim& n, std::uint32_t r) {
+    if (n.reqs.size() <= r) n.reqs.resize(r + 1);
+  }
+
+  // A send reached by its node at t: the message is requested and matched with the oldest
+  // receive posted for it, if any.
+  Msg& send_message(int id, const OpRecord& op, const SendRecord& rec, Picos t) {
+    Msg& x = msgs_.emplace_back();
+    x.id = static_cast<std::int64_t>(msgs_.size()) - 1;
+    x.src = id;
+    x.dst = rec.dst;
+    x.items = rec.items;
+    x.bytes = rec.bytes;
+    x.tag = rec.tag;
+    x.comm = rec.comm;
+    x.index = op.send_index;
+    NodeSim& n = nodes_[id];
+    if (n.sent.size() != op.send_index) {
+      throw std::logic_error("vmc simulator: node " + std::to_string(id) +
+                             "'s sends are out of order");
+    }
+    n.sent.push_back(x.id);
+    MatchQueues& q = match_[MatchKeySim{x.dst, x.comm, x.src, x.tag}];
+    if (!q.recvs.empty()) {
+      const RecvPost r = q.recvs.front();
+      q.recvs.pop_front();
+      attach(x, r);
+    } else {
+      q.sends.push_back(x.id);
+    }
+    request(x, t, n.crit);
+    return x;
+  }
+
+  // A receive (request -1: blocking) posted by node id at t: it takes the oldest message
+  // sent for it, or waits for the next one.
+  void post_receive(int id, int request, const OpRecord& op, Picos t) {
+    NodeSim& n = nodes_[id];
+    MatchQueues& q = match_[MatchKeySim{id, op.recv_comm, op.recv_src, op.recv_tag}];
+    const RecvPost r{id, request, t};
+    if (q.sends.empty()) {
+      q.recvs.push_back(r);
+      if (request < 0) ++n.outstanding;
+      return;
+    }
+    Msg& x = msgs_[q.sends.front()];
+    q.sends.pop_front();
+    if (x.state == MsgState::done) {
+      // It arrived before the receive was posted: the receive completes at once.
+      if (request < 0) {
+        wait_on(n, x.end, x.crit);
+      } else {
+        Req& req = n.reqs[request];
+        req.msg = x.id;
+        req.done = true;
+        req.done_at = t;
+        req.crit = x.crit;
+      }
+      return;
+    }
+    if (request < 0) ++n.outstanding;
+    attach(x, r);
+    post(x, t);
+  }
+
+  // Links a message and the receive that takes it.
+  void attach(Msg& x, const RecvPost& r) {
+    x.recv_posted = true;
+    if (r.request < 0) {
+      x.recv_waiter = r.node;
+    } else {
+      x.recv_request = r.request;
+      nodes_[r.node].reqs[r.request].msg = x.id;
+    }
+  }
+
+  // A wait for request r of node n: done already (its time counts), or counted outstanding.
+  void await_request(NodeSim& n, std::uint32_t r) {
+    Req& q = n.reqs.at(r);
+    if (q.done) {
+      wait_on(n, q.done_at, q.crit);
+    } else {
+      q.waited_on = true;
+      ++n.outstanding;
+    }
+  }
+
+  // Of the requests of `list`, the one that completed first (lowest index on a tie), or -1.
+  std::int64_t first_done(const NodeSim& n, const std::vector<std::uint32_t>& list) const {
+    std::int64_t best = -1;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const Req& q = n.reqs.at(list[i]);
+      if (q.done && (best < 0 || q.done_at < n.reqs[list[best]].done_at)) {
+        best = static_cast<std::int64_t>(i);
+      }
+    }
+    return best;
+  }
+
+  // A wait_any resumed at t: answer with the request that completed first.
+  void finish_any(int id, Picos t) {
+    NodeSim& n = nodes_[id];
+    n.any = false;
+    for (std::uint32_t r : n.any_list) n.reqs[r].waited_on = false;
+    const std::int64_t i = first_done(n, n.any_list);
+    n.crit = std::max(n.crit, n.reqs[n.any_list[i]].crit);
+    n.clock = t;
+    answer(id, i);
+  }
+
+  // Request r of node id completed at t.
+  void complete_request(int id, int r, Picos t, int crit) {
+    NodeSim& n = nodes_[id];
+    Req& q = n.reqs[r];
+    q.done = true;
+    q.done_at = t;
+    q.crit = crit;
+    if (!q.waited_on) return;
+    q.waited_on = false;
+    if (n.any) {
+      if (n.outstanding > 0) complete_wait(id, t, crit);  // the first of a wait_any
+    } else {
+      complete_wait(id, t, crit);
+    }
+  }
+
+  // Nodes the pass has not finished: each waits for something (counted when no event is
+  // left, to tell a deadlock from the end).
+  int waiting_nodes() const {
+    int waiting = 0;
+    for (const NodeSim& n : nodes_) waiting += !n.finished;
+    return waiting;
   }
 
   void complete_wait(int id, Picos end, int crit) {
@@ -448,7 +803,7 @@ class Simulator {
     for (int pass = 0; pass < 2; ++pass) {
       for (auto it = pending_.begin(); it != pending_.end();) {
         Msg& x = msg(std::get<1>(*it), std::get<2>(*it));
-        const bool awaited = x.recv_waiter >= 0;
+        const bool awaited = x.recv_posted;
         if (awaited != (pass == 0) || !posted(x)) {
           ++it;
           continue;
@@ -635,7 +990,9 @@ class Simulator {
         {x.src, x.dst, x.tag, x.comm, x.items, x.bytes, x.first_request, x.start, x.end,
          x.waited, x.route, delay});
     if (x.sender_waits) complete_wait(x.src, t, x.crit);
+    if (x.send_request >= 0) complete_request(x.src, x.send_request, t, x.crit);
     if (x.recv_waiter >= 0) complete_wait(x.recv_waiter, t, x.crit);
+    if (x.recv_request >= 0) complete_request(x.dst, x.recv_request, t, x.crit);
   }
 
   void finish() {
@@ -661,15 +1018,32 @@ class Simulator {
 
 }  // namespace
 
-void simulate(const MachineImpl& m, Stats& stats, Trace& trace) {
-  Simulator sim(m, stats, trace);
-  sim.run();
+struct Simulation {
+  Stats stats;
+  Trace trace;
+  Simulator pass;
+  explicit Simulation(MachineImpl& m) : pass(m, stats, trace) {}
+};
+
+void SimulationDeleter::operator()(Simulation* s) const { delete s; }
+
+SimulationPtr start_simulation(MachineImpl& m) { return SimulationPtr(new Simulation(m)); }
+
+int advance_simulation(Simulation& s) { return s.pass.advance(); }
+
+void finish_simulation(MachineImpl& m, Simulation& s, Stats& stats, Trace& trace) {
+  if (s.pass.advance() >= 0) {
+    throw std::logic_error("vmc simulator: a node's log ended before its node finished");
+  }
+  stats = std::move(s.stats);
+  trace = std::move(s.trace);
   stats.contention_critical_delay = 0;
-  if (sim.links_mattered()) {
+  if (s.pass.links_mattered()) {
     // The run's time minus the time of the same logs replayed without contention.
     Stats free_stats;
     Trace free_trace;
-    Simulator(m, free_stats, free_trace, true).run();
+    Simulator replay(m, free_stats, free_trace, true);
+    replay.advance();
     stats.free_time = free_stats.time;
     stats.contention_critical_delay = stats.time - free_stats.time;
   } else {

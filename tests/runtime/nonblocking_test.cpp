@@ -1,0 +1,404 @@
+// Nonblocking point to point (Comm::isend, irecv, wait, wait_all, wait_any, test): MPI's
+// ordering rules, the model (every posted transfer is a message that starts when its ports
+// and links allow), deterministic answers of wait_any and test in virtual time, and the
+// errors: requests never completed, completed twice, buffers reused while in flight, and
+// deadlocks among requests.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "runtime/machine.hpp"
+
+namespace vmc {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr double kAlpha = 525e-6, kBeta = 2e-6;
+
+Model model_with(Port port) {
+  return {.alpha = kAlpha, .beta = kBeta, .port = port, .routing = Routing::wormhole};
+}
+
+std::string run_error(Machine& m, const std::function<void(Node&)>& fn) {
+  try {
+    m.run(fn);
+  } catch (const RunError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(Nonblocking, ReceivesMatchInTheOrderTheyArePosted) {
+  // Node 0 sends 0, 1, 2, 3 with one tag; node 1 posts two irecvs, then a blocking recv,
+  // then an irecv, and completes them in another order: each gets the message of its place
+  // in the posting order (MPI's non-overtaking rule), on both clocks.
+  for (Clock clock : {Clock::virtual_time, Clock::real_time}) {
+    Machine m({.nodes = 2, .model = model_with(Port::all), .clock = clock});
+    m.run([&](Node& node) {
+      const Comm& c = node.world();
+      if (c.rank() == 0) {
+        for (int i = 0; i < 4; ++i) {
+          std::vector<int> x(3 + i, i);
+          c.send(std::span<const int>(x), 1, 7);
+        }
+        return;
+      }
+      std::vector<int> a(8), b(8), d(8), e(8);
+      Request ra = c.irecv(std::span<int>(a), 0, 7);
+      Request rb = c.irecv(std::span<int>(b), 0, 7);
+      EXPECT_EQ(c.recv(std::span<int>(d), 0, 7), 5u);
+      Request re = c.irecv(std::span<int>(e), 0, 7);
+      EXPECT_EQ(c.wait(re), 6u);
+      EXPECT_EQ(c.wait(rb), 4u);
+      EXPECT_EQ(c.wait(ra), 3u);
+      EXPECT_EQ(a[0], 0);
+      EXPECT_EQ(b[0], 1);
+      EXPECT_EQ(d[0], 2);
+      EXPECT_EQ(e[0], 3);
+      EXPECT_TRUE(ra.null() && rb.null() && re.null());
+    });
+  }
+}
+
+// Node 0 sends n items to each of nodes 1, 2 and 4 of hypercube:8 with isends and waits
+// for all of them.
+RunResult fan_out(Port port, std::size_t n, Clock clock = Clock::virtual_time) {
+  Machine m({.topology = parse_topology("hypercube:8"), .model = model_with(port),
+             .clock = clock});
+  return m.run([&](Node& node) {
+    const Comm& c = node.world();
+    std::vector<int> x(n, 9);
+    if (c.rank() == 0) {
+      std::vector<Request> rs;
+      for (int d : {1, 2, 4}) rs.push_back(c.isend(std::span<const int>(x), d, 0));
+      const auto items = c.wait_all(rs);
+      EXPECT_EQ(items, std::vector<std::size_t>(3, 0));
+      for (const Request& r : rs) EXPECT_TRUE(r.null());
+    } else if (c.rank() == 1 || c.rank() == 2 || c.rank() == 4) {
+      std::vector<int> y(n);
+      Request r = c.irecv(std::span<int>(y), 0, 0);
+      EXPECT_EQ(c.wait(r), n);
+      EXPECT_EQ(y, x);
+    }
+  });
+}
+
+TEST(Nonblocking, AllPortNodesSendToSeveralNeighboursAtOnce) {
+  const std::size_t n = 1000;
+  const Picos t = CostUnits(model_with(Port::all)).message(n);
+  EXPECT_EQ(fan_out(Port::all, n).time_ps(), t);          // 000 §7: d-way all-port
+  EXPECT_EQ(fan_out(Port::duplex, n).time_ps(), 3 * t);   // one send at a time
+  EXPECT_EQ(fan_out(Port::exchange, n).time_ps(), 3 * t);
+  EXPECT_EQ(fan_out(Port::half, n).time_ps(), 3 * t);
+  // The real clock runs the same transfers beside the node (and is never faster).
+  const RunResult real = fan_out(Port::all, 200, Clock::real_time);
+  EXPECT_EQ(real.stats().messages, 3u);
+  EXPECT_GE(real.time_ps(), CostUnits(model_with(Port::all)).message(200));
+}
+
+TEST(Nonblocking, DuplexOverlapsOneSendAndOneReceive) {
+  // A ring shift written with isend and irecv: under duplex every node sends and receives
+  // at once (one message time); under half ports the two serialise.
+  for (Port port : {Port::duplex, Port::half}) {
+    Machine m({.topology = parse_topology("ring:6"), .model = model_with(port)});
+    auto r = m.run([&](Node& node) {
+      const Comm& c = node.world();
+      const int p = c.size();
+      std::vector<int> out(100, c.rank()), in(100);
+      Request rr = c.irecv(std::span<int>(in), (c.rank() + p - 1) % p, 0);
+      Request rs = c.isend(std::span<const int>(out), (c.rank() + 1) % p, 0);
+      std::vector<Request> both{rr, rs};
+      c.wait_all(both);
+      EXPECT_EQ(in[0], (c.rank() + p - 1) % p);
+    });
+    const Picos t = CostUnits(model_with(port)).message(100);
+    if (port == Port::duplex) {
+      EXPECT_EQ(r.time_ps(), t);
+    } else {
+      EXPECT_GT(r.time_ps(), t);
+    }
+  }
+}
+
+// Node 0 posts irecvs from nodes 1 and 2 (in that order) and calls wait_any twice. Node 1
+// sends `long_items` at 0; node 2 computes `delay`, then sends `short_items`.
+std::vector<std::size_t> race(std::size_t long_items, double delay, std::size_t short_items,
+                              std::uint64_t perturb_seed = 0, RunResult* result = nullptr) {
+  Machine m({.nodes = 3, .model = model_with(Port::all), .perturb_seed = perturb_seed});
+  std::vector<std::size_t> order;
+  RunResult r = m.run([&](Node& node) {
+    const Comm& c = node.world();
+    if (c.rank() == 0) {
+      std::vector<int> a(long_items), b(short_items);
+      std::vector<Request> rs{c.irecv(std::span<int>(a), 1, 0), c.irecv(std::span<int>(b), 2, 0)};
+      order.push_back(c.wait_any(rs));
+      order.push_back(c.wait_any(rs));
+      EXPECT_EQ(c.wait_any(rs), kNoRequest);
+    } else {
+      if (c.rank() == 2 && delay > 0) c.charge_compute(delay);
+      std::vector<int> x(c.rank() == 1 ? long_items : short_items, c.rank());
+      c.send(std::span<const int>(x), 0, 0);
+    }
+  });
+  if (result != nullptr) *result = r;
+  return order;
+}
+
+TEST(Nonblocking, WaitAnyAnswersWithTheFirstToCompleteInModelTime) {
+  // The long message from node 1 ends at alpha + 1000 beta; the short one from node 2,
+  // sent 100 us later, at 100 us + alpha + 10 beta: node 2's comes first.
+  EXPECT_EQ(race(1000, 100e-6, 10), (std::vector<std::size_t>{1, 0}));
+  // Sent 5 ms later, the short one comes second.
+  EXPECT_EQ(race(1000, 5e-3, 10), (std::vector<std::size_t>{0, 1}));
+  // Equal messages at the same time: the lowest index first.
+  EXPECT_EQ(race(10, 0, 10), (std::vector<std::size_t>{0, 1}));
+}
+
+TEST(Nonblocking, WaitAnyIsTheSameUnderAnyThreadSchedule) {
+  RunResult first;
+  const auto expected = race(1000, 100e-6, 10, 0, &first);
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    RunResult r;
+    EXPECT_EQ(race(1000, 100e-6, 10, seed, &r), expected) << "seed " << seed;
+    EXPECT_EQ(r.trace().hash(), first.trace().hash()) << "seed " << seed;
+    EXPECT_EQ(r.time_ps(), first.time_ps());
+  }
+}
+
+TEST(Nonblocking, ATestLoopEndsWhenTheRequestCompletes) {
+  // A spin on test moves on with the machine's events; with work between the tests the
+  // node's own time moves.
+  for (double work : {0.0, 1e-4}) {
+    Machine m({.nodes = 2, .model = model_with(Port::all)});
+    int tests = 0;
+    auto r = m.run([&](Node& node) {
+      const Comm& c = node.world();
+      std::vector<int> x(1000, 1);
+      if (c.rank() == 0) {
+        c.send(std::span<const int>(x), 1, 0);
+        return;
+      }
+      Request req = c.irecv(std::span<int>(x), 0, 0);
+      std::size_t items = 0;
+      while (!c.test(req, &items)) {
+        ++tests;
+        if (work > 0) c.charge_compute(work);
+      }
+      EXPECT_EQ(items, 1000u);
+    });
+    const Picos t = CostUnits(model_with(Port::all)).message(1000);
+    if (work == 0) {
+      EXPECT_EQ(r.stats().node_time[1], t);
+      EXPECT_GE(tests, 1);
+    } else {
+      // Tests at 0, 100 us, ..., until the first at or after t (2.525 ms): at 2.6 ms.
+      const Picos step = to_picos(work);
+      EXPECT_EQ(r.stats().node_time[1], (t + step - 1) / step * step);
+      EXPECT_EQ(tests, (t + step - 1) / step);
+    }
+  }
+}
+
+TEST(Nonblocking, ARequestNeverCompletedIsAnError) {
+  Machine m({.nodes = 2, .model = model_with(Port::all)});
+  const std::string what = run_error(m, [&](Node& node) {
+    const Comm& c = node.world();
+    std::vector<int> x(4);
+    if (c.rank() == 0) c.isend(std::span<const int>(x), 1, 3);
+    else c.recv(std::span<int>(x), 0, 3);
+  });
+  EXPECT_THAT(what, HasSubstr("node 0"));
+  EXPECT_THAT(what, HasSubstr("never completed"));
+  EXPECT_THAT(what, HasSubstr("isend to rank 1 tag 3"));
+  // The machine is usable afterwards.
+  EXPECT_EQ(fan_out(Port::all, 4).stats().messages, 3u);
+}
+
+TEST(Nonblocking, CompletingARequestTwiceIsAnError) {
+  Machine m({.nodes = 2, .model = model_with(Port::all)});
+  const std::string twice = run_error(m, [&](Node& node) {
+    const Comm& c = node.world();
+    std::vector<int> x(4);
+    if (c.rank() == 0) {
+      Request r = c.isend(std::span<const int>(x), 1, 0);
+      Request copy = r;
+      c.wait(r);
+      c.wait(copy);
+    } else {
+      c.recv(std::span<int>(x), 0, 0);
+    }
+  });
+  EXPECT_THAT(twice, HasSubstr("node 0"));
+  EXPECT_THAT(twice, HasSubstr("already completed"));
+  const std::string null = run_error(m, [&](Node& node) {
+    Request r;
+    if (node.rank() == 1) node.world().wait(r);
+  });
+  EXPECT_THAT(null, HasSubstr("node 1"));
+  EXPECT_THAT(null, HasSubstr("null"));
+  // Another node's request.
+  std::vector<Request> shared(1);
+  const std::string other = run_error(m, [&](Node& node) {
+    const Comm& c = node.world();
+    std::vector<int> x(4), y(4);
+    if (c.rank() == 0) {
+      shared[0] = c.irecv(std::span<int>(x), 1, 0);
+      c.send(std::span<const int>(y), 1, 1);  // shared[0] is set before node 1 goes on
+      c.recv(std::span<int>(y), 1, 2);
+    } else {
+      c.recv(std::span<int>(x), 0, 1);
+      c.wait(shared[0]);
+    }
+  });
+  EXPECT_THAT(other, HasSubstr("node 1"));
+  EXPECT_THAT(other, HasSubstr("posted by node 0"));
+}
+
+TEST(Nonblocking, ABufferReusedWhileInFlightIsAnError) {
+  Machine m({.nodes = 2, .model = model_with(Port::all)});
+  // Two receives into one buffer.
+  const std::string two = run_error(m, [&](Node& node) {
+    const Comm& c = node.world();
+    std::vector<int> x(8);
+    if (c.rank() == 1) {
+      Request a = c.irecv(std::span<int>(x), 0, 0);
+      Request b = c.irecv(std::span<int>(x).subspan(4), 0, 1);
+      c.wait(a);
+      c.wait(b);
+    } else {
+      c.send(std::span<const int>(x), 1, 0);
+      c.send(std::span<const int>(x), 1, 1);
+    }
+  });
+  EXPECT_THAT(two, HasSubstr("node 1"));
+  EXPECT_THAT(two, HasSubstr("overlaps that of irecv from rank 0 tag 0"));
+  // An isend's buffer changed before its wait.
+  const std::string changed = run_error(m, [&](Node& node) {
+    const Comm& c = node.world();
+    std::vector<int> x(8, 1);
+    if (c.rank() == 0) {
+      Request r = c.isend(std::span<const int>(x), 1, 0);
+      x[3] = 2;
+      c.wait(r);
+    } else {
+      c.recv(std::span<int>(x), 0, 0);
+    }
+  });
+  EXPECT_THAT(changed, HasSubstr("node 0"));
+  EXPECT_THAT(changed, HasSubstr("buffer changed while the transfer was in flight"));
+}
+
+TEST(Nonblocking, ADeadlockAmongRequestsIsReported) {
+  for (Clock clock : {Clock::virtual_time, Clock::real_time}) {
+    Machine m({.nodes = 2, .model = model_with(Port::all), .clock = clock});
+    try {
+      m.run([&](Node& node) {
+        const Comm& c = node.world();
+        std::vector<int> x(4);
+        Request r = c.irecv(std::span<int>(x), 1 - c.rank(), 5);  // nobody sends
+        c.wait(r);
+      });
+      FAIL() << "expected a deadlock";
+    } catch (const RunError& e) {
+      EXPECT_EQ(e.kind(), RunError::Kind::deadlock) << e.what();
+      EXPECT_THAT(std::string(e.what()), HasSubstr("wait for irecv"));
+    }
+  }
+}
+
+TEST(Nonblocking, AWaitAnyThatCanNeverCompleteIsADeadlock) {
+  Machine m({.nodes = 2, .model = model_with(Port::all)});
+  try {
+    m.run([&](Node& node) {
+      const Comm& c = node.world();
+      std::vector<int> x(4);
+      if (c.rank() == 0) {
+        std::vector<Request> rs{c.irecv(std::span<int>(x), 1, 5)};
+        c.wait_any(rs);
+      }
+    });
+    FAIL() << "expected a deadlock";
+  } catch (const RunError& e) {
+    EXPECT_EQ(e.kind(), RunError::Kind::deadlock) << e.what();
+    EXPECT_THAT(std::string(e.what()), HasSubstr("irecv from node 1 tag 5"));
+  }
+}
+
+TEST(Nonblocking, UnderRendezvousAPostedIrecvLetsTheTransferOverlapWork) {
+  // Node 1 posts its irecv, computes 2T, then waits: the message moves during the work
+  // (the receive is posted), so node 1 ends at 2T; with a blocking recv after the work it
+  // could start only then (3T).
+  const std::size_t n = 1000;
+  Model model = model_with(Port::duplex);
+  model.protocol = Protocol::rendezvous;
+  const Picos t = CostUnits(model).message(n);
+  for (bool nonblocking : {true, false}) {
+    Machine m({.nodes = 2, .model = model});
+    auto r = m.run([&](Node& node) {
+      const Comm& c = node.world();
+      std::vector<int> x(n, 1);
+      if (c.rank() == 0) {
+        c.send(std::span<const int>(x), 1, 0);
+      } else if (nonblocking) {
+        Request req = c.irecv(std::span<int>(x), 0, 0);
+        c.charge_compute(to_seconds(2 * t));
+        c.wait(req);
+      } else {
+        c.charge_compute(to_seconds(2 * t));
+        c.recv(std::span<int>(x), 0, 0);
+      }
+    });
+    EXPECT_EQ(r.stats().node_time[1], nonblocking ? 2 * t : 3 * t);
+  }
+}
+
+TEST(Nonblocking, ManyRequestsOnEveryPortModelAndClock) {
+  // Every node posts irecvs from all others, then isends to all, then completes them with
+  // wait_any: results are right and, on the virtual clock, the time is the same on every
+  // run.
+  for (Clock clock : {Clock::virtual_time, Clock::real_time}) {
+    for (Port port : {Port::exchange, Port::duplex, Port::half, Port::all}) {
+      Machine m({.topology = parse_topology("mesh:3x3"), .model = model_with(port),
+                 .clock = clock, .time_scale = 0.01});
+      Picos first = -1;
+      for (int rep = 0; rep < (clock == Clock::virtual_time ? 3 : 1); ++rep) {
+        auto r = m.run([&](Node& node) {
+          const Comm& c = node.world();
+          const int p = c.size(), me = c.rank();
+          std::vector<std::vector<int>> in(p, std::vector<int>(5)), out(p);
+          std::vector<Request> rs;
+          for (int k = 1; k < p; ++k) {
+            const int src = (me + p - k) % p;
+            rs.push_back(c.irecv(std::span<int>(in[src]), src, 11));
+          }
+          for (int k = 1; k < p; ++k) {
+            const int dst = (me + k) % p;
+            out[dst].assign(5, me * 100 + dst);
+            rs.push_back(c.isend(std::span<const int>(out[dst]), dst, 11));
+          }
+          std::size_t done = 0;
+          while (c.wait_any(rs) != kNoRequest) ++done;
+          EXPECT_EQ(done, rs.size());
+          for (int src = 0; src < p; ++src) {
+            if (src != me) {
+              EXPECT_EQ(in[src][0], src * 100 + me);
+            }
+          }
+        });
+        if (clock == Clock::virtual_time) {
+          if (first < 0) first = r.time_ps();
+          EXPECT_EQ(r.time_ps(), first) << to_string(port);
+        }
+        EXPECT_EQ(r.stats().messages, 72u);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace vmc
