@@ -50,6 +50,29 @@ inline Claim on_machine(const CostQuery& q, Claim ideal, bool cube_pattern) {
   return ideal == Claim::estimate ? Claim::estimate : Claim::lower_bound;
 }
 
+// q's comm is the whole machine of a mesh, torus, array, ring or complete hypercube under
+// wormhole routing: the group's mesh shape (internal/mesh.hpp) is the network's own, and
+// every message follows that mesh's dimension-order route (004 §2 assumption 4).
+inline bool own_mesh(const CostQuery& q) {
+  if (q.topology == nullptr || q.model.routing != Routing::wormhole ||
+      q.topology->nodes() != q.p) {
+    return false;
+  }
+  const std::string f = q.topology->family();
+  return f == "mesh" || f == "torus" || f == "array" || f == "ring" || whole_hypercube(q);
+}
+
+// The claim of an algorithm whose messages never share a directed link on the group's own
+// mesh (004's dimensional rings): the ideal claim holds there as on private links (an exact
+// formula a lower bound under rendezvous), and on_machine's elsewhere.
+inline Claim on_own_mesh(const CostQuery& q, Claim ideal) {
+  if (!own_mesh(q)) return on_machine(q, ideal, false);
+  if (q.model.protocol == Protocol::rendezvous && ideal == Claim::exact) {
+    return Claim::lower_bound;
+  }
+  return ideal;
+}
+
 // Port models under which a node sends and receives at once with any two partners.
 inline bool two_sided_ports(const CostQuery& q) {
   return q.model.port == Port::duplex || q.model.port == Port::all;

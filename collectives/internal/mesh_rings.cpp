@@ -1,0 +1,264 @@
+// The ring primitives of 004 on byte buffers (mesh_rings.hpp).
+#include "collectives/internal/mesh_rings.hpp"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <tuple>
+
+#include "collectives/internal/p2p.hpp"
+
+namespace vmc::internal {
+
+using patterns::RingPlan;
+using patterns::RingStep;
+
+namespace {
+
+// Layout blocks [first, first + len) sit back to back in the buffer.
+bool contiguous(const Blocks& b, int first, int len) {
+  for (int x = first; x + 1 < first + len; ++x) {
+    if (b.displs[x] + b.counts[x] != b.displs[x + 1]) return false;
+  }
+  return true;
+}
+
+// The items of a range of blocks as one message: in place, or packed into `stage`.
+const char* outgoing(const Comm& comm, const void* buf, std::size_t isz, const Blocks& b,
+                     int first, int len, std::vector<char>& stage) {
+  if (contiguous(b, first, len)) return at(buf, b.displs[first], isz);
+  const std::size_t items = b.range_total(first, len);
+  stage.resize(items * isz);
+  pack_blocks(buf, isz, b, first, len, stage.data());
+  comm.charge_rearrange(items);
+  return stage.data();
+}
+
+void collect_step(const Comm& comm, void* buf, std::size_t isz, const Blocks& b,
+                  const RingStep& s, Tag tag, std::vector<char>& out, std::vector<char>& in) {
+  const std::size_t nout = b.range_total(s.send_first, s.blocks);
+  const std::size_t nin = b.range_total(s.recv_first, s.blocks);
+  const char* src = outgoing(comm, buf, isz, b, s.send_first, s.blocks, out);
+  const bool direct = contiguous(b, s.recv_first, s.blocks);
+  if (!direct) in.resize(nin * isz);
+  char* dst = direct ? at(buf, b.displs[s.recv_first], isz) : in.data();
+  sendrecv_items(comm, src, nout, s.right, dst, nin, s.left, isz, tag);
+  if (!direct) {
+    unpack_blocks(in.data(), isz, b, s.recv_first, s.blocks, buf);
+    comm.charge_rearrange(nin);
+  }
+}
+
+void reduce_step(const Comm& comm, void* buf, std::size_t isz, const Blocks& b,
+                 const RingStep& s, const Op& op, Tag tag, std::vector<char>& out,
+                 std::vector<char>& in) {
+  const std::size_t nout = b.range_total(s.send_first, s.blocks);
+  const std::size_t nin = b.range_total(s.recv_first, s.blocks);
+  const char* src = outgoing(comm, buf, isz, b, s.send_first, s.blocks, out);
+  in.resize(nin * isz);
+  sendrecv_items(comm, src, nout, s.right, in.data(), nin, s.left, isz, tag);
+  std::size_t pos = 0;
+  for (int x = s.recv_first; x < s.recv_first + s.blocks; ++x) {
+    char* mine = at(buf, b.displs[x], isz);
+    if (b.counts[x] > 0) op.apply(at(in.data(), pos, isz), mine, mine, b.counts[x]);
+    pos += b.counts[x];
+  }
+  if (nin > 0) comm.charge_combine(nin);
+}
+
+// The largest chunk of phase t: chunk(t) consecutive layout blocks, aligned.
+std::size_t largest_chunk(const RingPlan& plan, std::span<const std::size_t> counts, int t) {
+  const std::size_t c = plan.chunk(t);
+  std::size_t most = 0;
+  for (std::size_t first = 0; first < counts.size(); first += c) {
+    std::size_t s = 0;
+    for (std::size_t x = first; x < first + c && x < counts.size(); ++x) s += counts[x];
+    most = std::max(most, s);
+  }
+  return most;
+}
+
+int sharers_of(std::span<const int> sharers, int t) {
+  return sharers.empty() ? 1 : sharers[t];
+}
+
+Picos message_with(const CostQuery& q, std::size_t items, int sharers) {
+  if (items == 0) return 0;
+  return checked_add(q.units.startup(items),
+                     checked_mul(q.units.item_time(sharers), items, "transfer time n beta"),
+                     "message time");
+}
+
+}  // namespace
+
+void ring_collect(const Comm& comm, const RingPlan& plan, void* buf, std::size_t item_size,
+                  const Blocks& blocks, Tag tag) {
+  std::vector<char> out, in;
+  for (int t = 0; t < plan.phases(); ++t) {
+    for (int k = 0; k + 1 < plan.digits[t].radix; ++k) {
+      collect_step(comm, buf, item_size, blocks, patterns::collect_step(plan, comm.rank(), t, k),
+                   tag, out, in);
+    }
+  }
+}
+
+void ring_reduce_scatter(const Comm& comm, const RingPlan& plan, void* buf,
+                         std::size_t item_size, const Blocks& blocks, const Op& op, Tag tag) {
+  std::vector<char> out, in;
+  for (int t = plan.phases() - 1; t >= 0; --t) {
+    for (int k = 0; k + 1 < plan.digits[t].radix; ++k) {
+      reduce_step(comm, buf, item_size, blocks, patterns::reduce_step(plan, comm.rank(), t, k),
+                  op, tag, out, in);
+    }
+  }
+}
+
+void ring_alltoall(const Comm& comm, const RingPlan& plan, bool alternate, void* slots,
+                   std::size_t n, std::size_t item_size, Tag tag) {
+  const int p = plan.blocks(), me = comm.rank();
+  const std::size_t block_bytes = n * item_size;
+  std::vector<char> buf[2];
+  for (int t : patterns::stage_order(plan, me, alternate)) {
+    const int f = plan.digits[t].radix, v = plan.value(me, t);
+    // Group u: the slots whose digit t is u, in slot order (p / f slots).
+    std::vector<std::vector<int>> group(f);
+    for (int y = 0; y < p; ++y) group[plan.value(y, t)].push_back(y);
+    const std::size_t g_items = group[0].size() * n, g_bytes = g_items * item_size;
+    buf[0].resize((f - 1) * g_bytes);
+    buf[1].resize((f - 1) * g_bytes);
+    char* packed = buf[0].data();  // own groups for members v+1 .. v+f-1, in that order
+    for (int o = 1; o < f; ++o) {
+      for (int y : group[(v + o) % f]) {
+        copy_items(packed, at(slots, y * n, item_size), n, item_size);
+        packed += block_bytes;
+      }
+    }
+    if (g_items > 0) comm.charge_rearrange((f - 1) * g_items);
+    int cur = 0;
+    std::size_t offset = 0;
+    for (int k = 1; k < f; ++k) {
+      const patterns::ExchangeStep e = patterns::exchange_step(plan, me, t, k);
+      char* recv = buf[1 - cur].data();
+      sendrecv_items(comm, buf[cur].data() + offset, e.groups * g_items, e.right, recv,
+                     e.groups * g_items, e.left, item_size, tag);
+      for (int y : group[e.origin]) {  // the first group is home: slot digit t = origin
+        copy_items(at(slots, y * n, item_size), recv, n, item_size);
+        recv += block_bytes;
+      }
+      if (g_items > 0) comm.charge_rearrange(g_items);
+      cur = 1 - cur;
+      offset = g_bytes;  // the rest travels on
+    }
+  }
+}
+
+void dr_collect(const Comm& comm, const patterns::MeshShape& shape, int lo, int hi, void* buf,
+                std::size_t item_size, const Blocks& blocks, Tag tag) {
+  ring_collect(comm, patterns::dimensional_rings(shape, lo, hi), buf, item_size, blocks, tag);
+}
+
+void dr_reduce_scatter(const Comm& comm, const patterns::MeshShape& shape, int lo, int hi,
+                       void* buf, std::size_t item_size, const Blocks& blocks, const Op& op,
+                       Tag tag) {
+  ring_reduce_scatter(comm, patterns::dimensional_rings(shape, lo, hi), buf, item_size, blocks,
+                      op, tag);
+}
+
+Picos ring_step_time(const CostQuery& q, int radix, std::size_t out, std::size_t in,
+                     int sharers) {
+  const Picos a = message_with(q, out, sharers), b = message_with(q, in, sharers);
+  const bool one_by_one =
+      q.model.port == Port::half || (radix > 2 && q.model.port == Port::exchange);
+  return one_by_one ? checked_add(a, b, "ring step") : std::max(a, b);
+}
+
+Picos ring_collect_cost(const CostQuery& q, const RingPlan& plan,
+                        std::span<const std::size_t> counts, std::span<const int> sharers) {
+  Picos cost = 0;
+  for (int t = 0; t < plan.phases(); ++t) {
+    const std::size_t c = largest_chunk(plan, counts, t);
+    const int f = plan.digits[t].radix;
+    cost = checked_add(cost, checked_mul(ring_step_time(q, f, c, c, sharers_of(sharers, t)), f - 1));
+  }
+  return cost;
+}
+
+Picos ring_reduce_scatter_cost(const CostQuery& q, const RingPlan& plan,
+                               std::span<const std::size_t> counts,
+                               std::span<const int> sharers) {
+  Picos cost = 0;
+  for (int t = 0; t < plan.phases(); ++t) {
+    const std::size_t c = largest_chunk(plan, counts, t);
+    const int f = plan.digits[t].radix;
+    const Picos step = checked_add(ring_step_time(q, f, c, c, sharers_of(sharers, t)),
+                                   q.units.combine(c), "ring step");
+    cost = checked_add(cost, checked_mul(step, f - 1));
+  }
+  return cost;
+}
+
+Picos ring_alltoall_cost(const CostQuery& q, const RingPlan& plan, std::size_t n,
+                         std::span<const int> sharers) {
+  Picos cost = 0;
+  const std::size_t p = plan.blocks();
+  for (int t = 0; t < plan.phases(); ++t) {
+    const int f = plan.digits[t].radix;
+    const std::size_t g = p / f * n;
+    if (g == 0) continue;
+    cost = checked_add(cost, q.units.rearrange((f - 1) * g));
+    for (int k = 1; k < f; ++k) {
+      const std::size_t items = (f - k) * g;
+      cost = checked_add(cost, ring_step_time(q, f, items, items, sharers_of(sharers, t)));
+      cost = checked_add(cost, q.units.rearrange(g));
+    }
+  }
+  return cost;
+}
+
+Picos dr_collect_cost(const CostQuery& q, const patterns::MeshShape& shape, int lo, int hi,
+                      std::span<const std::size_t> counts) {
+  return ring_collect_cost(q, patterns::dimensional_rings(shape, lo, hi), counts, {});
+}
+
+Picos dr_reduce_scatter_cost(const CostQuery& q, const patterns::MeshShape& shape, int lo,
+                             int hi, std::span<const std::size_t> counts) {
+  return ring_reduce_scatter_cost(q, patterns::dimensional_rings(shape, lo, hi), counts, {});
+}
+
+PlanSharing plan_sharing(const CostQuery& q, const RingPlan& plan, bool alternate) {
+  PlanSharing out{std::vector<int>(plan.phases(), 1), true};
+  if (q.topology == nullptr || q.model.contention != Contention::shared ||
+      q.model.routing != Routing::wormhole || q.topology->nodes() != q.p || q.p <= 1) {
+    return out;
+  }
+  // The loads depend on the topology and the plan alone; selection asks again and again.
+  using Key = std::tuple<std::string, std::vector<int>, bool>;
+  static std::mutex mu;
+  static std::map<Key, PlanSharing> cache;
+  std::vector<int> digits;
+  for (const patterns::RingDigit& d : plan.digits) {
+    digits.insert(digits.end(), {d.dim, d.radix, d.spacing});
+  }
+  Key key{q.topology->spec(), digits, alternate};
+  {
+    std::lock_guard<std::mutex> g(mu);
+    if (auto it = cache.find(key); it != cache.end()) return it->second;
+  }
+  const std::vector<patterns::StageLinks> links = patterns::stage_links(plan, *q.topology, alternate);
+  for (int t = 0; t < plan.phases(); ++t) {
+    out.sharers[t] = links[t].sharers;
+    out.uniform = out.uniform && links[t].uniform;
+  }
+  std::lock_guard<std::mutex> g(mu);
+  cache.emplace(key, out);
+  return out;
+}
+
+std::vector<std::size_t> layout_counts(const CostQuery& q, const RingPlan& plan) {
+  const std::vector<std::size_t> counts = counts_of(q);
+  std::vector<std::size_t> out(plan.blocks());
+  for (int x = 0; x < plan.blocks(); ++x) out[x] = counts[plan.rank_at(0, x)];
+  return out;
+}
+
+}  // namespace vmc::internal

@@ -1,0 +1,98 @@
+// The ring primitives of 004 on byte buffers, for the mesh algorithms and their compositions:
+// collect and distributed reduction over a RingPlan (patterns/mesh_rings.hpp: dimensional
+// rings, §6.1, or prime factors rings, §5.2), the ring all-to-all, and their costs. The DR
+// pieces (dr_collect, dr_reduce_scatter) work on a sub-range of the dimensions, for the
+// scatter-collect broadcast (§9), the distributed-reduction-gather reduction (§11) and the
+// hybrids built on them.
+//
+// Conventions:
+// - `buf` is an item array of `item_size`-byte items laid out by `blocks`, one block per
+//   layout index of the plan (blocks.size() == plan.blocks(); the same layout on every
+//   rank). For the dimensional rings of the whole mesh the layout index is the rank; over
+//   dimensions lo .. hi-1 it is the rank's place in its sub-mesh (its coordinates in those
+//   dimensions, dimension lo fastest).
+// - A message is a contiguous range of layout blocks. Where those blocks are not contiguous
+//   in `buf` (an explicit layout) it is packed and unpacked, charged as rearrangement
+//   (Comm::charge_rearrange, 004's delta); with contiguous blocks nothing is rearranged.
+// - Empty messages are skipped (every rank knows every block size).
+// - Every combine of k items is charged comm.charge_combine(k) where it happens.
+// - One tag: messages of one pair never overtake each other, so steps cannot mix.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "collectives/internal/blocks.hpp"
+#include "collectives/op.hpp"
+#include "collectives/patterns/mesh_rings.hpp"
+#include "runtime/comm.hpp"
+
+namespace vmc::internal {
+
+// Collect (004 §8, Fig. 5(a)): on entry block plan.layout_index(rank) holds this rank's data;
+// on return every block, bitwise identical on the ranks of one plan's rings.
+void ring_collect(const Comm& comm, const patterns::RingPlan& plan, void* buf,
+                  std::size_t item_size, const Blocks& blocks, Tag tag);
+// Distributed reduction (004 §10, Fig. 5(b)): on entry every block holds this rank's
+// contribution; on return block plan.layout_index(rank) holds op over the plan's rings (the
+// other blocks are scratch). A commutative op: a ring combines a block starting after its
+// owner.
+void ring_reduce_scatter(const Comm& comm, const patterns::RingPlan& plan, void* buf,
+                         std::size_t item_size, const Blocks& blocks, const Op& op, Tag tag);
+// All-to-all over the plan (004 §13; 001 "All-to-all personalized" on a ring), with 004
+// §5.2's dimension alternation when `alternate`: `slots` holds p blocks of n items, slot y
+// this rank's block for rank y on entry and rank y's block for this rank on return.
+// Rearrangement charged: a node's own groups packed at each phase start, (radix-1) p n /
+// radix items, and each group that arrives home unpacked, p n / radix items per step.
+void ring_alltoall(const Comm& comm, const patterns::RingPlan& plan, bool alternate,
+                   void* slots, std::size_t n, std::size_t item_size, Tag tag);
+
+// DR collect and distributed reduction within the sub-mesh of dimensions lo .. hi-1 that
+// holds this rank (the whole mesh: 0, shape.dimensions()): blocks indexed by the rank's
+// place in that sub-mesh. Collect goes lowest dimension first, the reduction highest first.
+void dr_collect(const Comm& comm, const patterns::MeshShape& shape, int lo, int hi, void* buf,
+                std::size_t item_size, const Blocks& blocks, Tag tag);
+void dr_reduce_scatter(const Comm& comm, const patterns::MeshShape& shape, int lo, int hi,
+                       void* buf, std::size_t item_size, const Blocks& blocks, const Op& op,
+                       Tag tag);
+
+// --- costs ---------------------------------------------------------------------------------
+// `counts` are the block counts in layout order; `sharers` the messages on the busiest link
+// of each phase (patterns::stage_links; empty: 1 everywhere). Each phase t costs
+// (radix - 1) steps of its largest chunk c: under duplex and all ports T(c) = alpha +
+// c max(beta, sharers beta_net) (exact when the chunks are equal and the rings run in
+// lockstep), under exchange and half T(c) for a ring of two (an exchange; 2 T(c) under half)
+// and 2 T(c) otherwise (a node's send and receive pass its port one after the other: a
+// lower bound). The reduction adds c gamma per step.
+Picos ring_collect_cost(const CostQuery& q, const patterns::RingPlan& plan,
+                        std::span<const std::size_t> counts, std::span<const int> sharers);
+Picos ring_reduce_scatter_cost(const CostQuery& q, const patterns::RingPlan& plan,
+                               std::span<const std::size_t> counts, std::span<const int> sharers);
+// The all-to-all's time for blocks of n items: phase t of radix f costs (f-1) alpha +
+// f(f-1)/2 G beta_c + 2 (f-1) G delta with G = p n / f (steps of (f-k) G items).
+Picos ring_alltoall_cost(const CostQuery& q, const patterns::RingPlan& plan, std::size_t n,
+                         std::span<const int> sharers);
+Picos dr_collect_cost(const CostQuery& q, const patterns::MeshShape& shape, int lo, int hi,
+                      std::span<const std::size_t> counts);
+Picos dr_reduce_scatter_cost(const CostQuery& q, const patterns::MeshShape& shape, int lo,
+                             int hi, std::span<const std::size_t> counts);
+
+// One ring step of `out` and `in` items whose busiest link carries `sharers` messages (see
+// above; 0 for an empty message).
+Picos ring_step_time(const CostQuery& q, int radix, std::size_t out, std::size_t in,
+                     int sharers);
+
+// The links of q's machine as a plan's stages load them: per stage the busiest link's
+// messages, and whether every message of every stage sees the same number. Only where
+// those loads slow messages down (shared contention, wormhole routing, a comm that is the
+// whole machine so that rank r is node r): elsewhere 1 everywhere, uniform.
+struct PlanSharing {
+  std::vector<int> sharers;
+  bool uniform = true;
+};
+PlanSharing plan_sharing(const CostQuery& q, const patterns::RingPlan& plan, bool alternate);
+
+// q.counts (or q.n for every rank) in the plan's layout order (a whole-mesh plan).
+std::vector<std::size_t> layout_counts(const CostQuery& q, const patterns::RingPlan& plan);
+
+}  // namespace vmc::internal

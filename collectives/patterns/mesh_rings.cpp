@@ -1,0 +1,163 @@
+// Ring schedules on a mesh (mesh_rings.hpp).
+#include "collectives/patterns/mesh_rings.hpp"
+
+#include <algorithm>
+#include <functional>
+
+namespace vmc::patterns {
+
+namespace {
+int mod(int a, int m) { return ((a % m) + m) % m; }
+}  // namespace
+
+int RingPlan::blocks() const { return chunk(phases()); }
+
+int RingPlan::chunk(int t) const {
+  int c = 1;
+  for (int s = 0; s < t; ++s) c *= digits[s].radix;
+  return c;
+}
+
+int RingPlan::neighbour(int rank, int t, int delta) const {
+  const RingDigit& g = digits[t];
+  const int v = value(rank, t);
+  return rank + (mod(v + delta, g.radix) - v) * g.spacing * shape.stride(g.dim);
+}
+
+int RingPlan::layout_index(int rank) const {
+  int index = 0;
+  for (int t = phases() - 1; t >= 0; --t) index = index * digits[t].radix + value(rank, t);
+  return index;
+}
+
+int RingPlan::rank_at(int rank, int index) const {
+  for (int t = 0; t < phases(); ++t) {
+    rank = neighbour(rank, t, index % digits[t].radix - value(rank, t));
+    index /= digits[t].radix;
+  }
+  return rank;
+}
+
+bool RingPlan::identity_layout() const {
+  for (int r = 0; r < shape.size(); ++r) {
+    if (layout_index(r) != r) return false;
+  }
+  return true;
+}
+
+RingPlan dimensional_rings(const MeshShape& shape, int lo, int hi) {
+  RingPlan plan{shape, {}};
+  for (int i = lo; i < hi; ++i) plan.digits.push_back({i, shape.lengths[i], 1});
+  return plan;
+}
+
+RingPlan prime_factor_rings(const MeshShape& shape, RingOrder order) {
+  RingPlan plan{shape, {}};
+  for (int i = 0; i < shape.dimensions(); ++i) {
+    std::vector<int> primes = prime_factors(shape.lengths[i]);
+    std::sort(primes.begin(), primes.end(), std::greater<>());  // the largest one closest
+    int spacing = 1;
+    for (int f : primes) {
+      plan.digits.push_back({i, f, spacing});
+      spacing *= f;
+    }
+  }
+  if (order == RingOrder::widest_first) {
+    std::stable_sort(plan.digits.begin(), plan.digits.end(),
+                     [](const RingDigit& a, const RingDigit& b) { return a.spacing > b.spacing; });
+  }
+  return plan;
+}
+
+RingStep collect_step(const RingPlan& plan, int rank, int t, int k) {
+  const int f = plan.digits[t].radix, v = plan.value(rank, t), c = plan.chunk(t);
+  // The first block of the ring's chunk 0: the node's layout index with digits <= t zeroed.
+  const int ground = plan.layout_index(rank) / (c * f) * (c * f);
+  return {plan.neighbour(rank, t, +1), plan.neighbour(rank, t, -1),
+          ground + mod(v - k, f) * c, ground + mod(v - k - 1, f) * c, c};
+}
+
+RingStep reduce_step(const RingPlan& plan, int rank, int t, int k) {
+  return collect_step(plan, rank, t, k + 1);  // the chunks of members v-k-1 and v-k-2
+}
+
+ExchangeStep exchange_step(const RingPlan& plan, int rank, int t, int k) {
+  const int f = plan.digits[t].radix;
+  return {plan.neighbour(rank, t, +1), plan.neighbour(rank, t, -1), f - k,
+          mod(plan.value(rank, t) - k, f)};
+}
+
+std::vector<int> stage_order(const RingPlan& plan, int rank, bool alternate) {
+  std::vector<int> order(plan.phases());
+  for (int t = 0; t < plan.phases(); ++t) order[t] = t;
+  if (!alternate) return order;
+  for (int first = 0; first < plan.phases();) {
+    int end = first + 1;
+    while (end < plan.phases() && plan.digits[end].radix == plan.digits[first].radix &&
+           plan.digits[end].spacing == plan.digits[first].spacing) {
+      ++end;
+    }
+    const int g = end - first;
+    int outside = 0;
+    for (int t = 0; t < plan.phases(); ++t) {
+      if (t < first || t >= end) outside += plan.value(rank, t);
+    }
+    const int c = outside % g;
+    for (int s = 0; s < g; ++s) order[first + s] = first + (s + c) % g;
+    first = end;
+  }
+  return order;
+}
+
+std::vector<StageLinks> stage_links(const RingPlan& plan, const Topology& topology,
+                                    bool alternate) {
+  const int p = plan.shape.size();
+  std::vector<std::vector<int>> orders(p);
+  for (int r = 0; r < p; ++r) orders[r] = stage_order(plan, r, alternate);
+  std::vector<StageLinks> out(plan.phases());
+  std::vector<std::vector<LinkId>> routes(p);
+  std::vector<int> load(topology.link_count());
+  for (int s = 0; s < plan.phases(); ++s) {
+    std::fill(load.begin(), load.end(), 0);
+    for (int r = 0; r < p; ++r) {
+      routes[r] = topology.route(r, plan.neighbour(r, orders[r][s], +1));
+      for (LinkId l : routes[r]) ++load[l];
+    }
+    int first = -1;
+    for (int r = 0; r < p; ++r) {
+      int most = 1;
+      for (LinkId l : routes[r]) most = std::max(most, load[l]);
+      out[s].sharers = std::max(out[s].sharers, most);
+      if (first < 0) first = most;
+      out[s].uniform = out[s].uniform && most == first;
+    }
+  }
+  return out;
+}
+
+int shift_destination(const MeshShape& shape, int rank, int k) {
+  std::vector<int> x = shape.coordinates(rank);
+  for (int i = 0; i < shape.dimensions(); ++i) {
+    x[i] = mod(x[i] + shape.coordinate(k, i), shape.lengths[i]);
+  }
+  return shape.rank_at(x);
+}
+
+int shift_source(const MeshShape& shape, int rank, int k) {
+  std::vector<int> x = shape.coordinates(rank);
+  for (int i = 0; i < shape.dimensions(); ++i) {
+    x[i] = mod(x[i] - shape.coordinate(k, i), shape.lengths[i]);
+  }
+  return shape.rank_at(x);
+}
+
+int shift_sharers(const MeshShape& shape, int k) {
+  int most = 1;
+  for (int i = 0; i < shape.dimensions(); ++i) {
+    const int ki = shape.coordinate(k, i), m = shape.lengths[i];
+    if (ki != 0) most = std::max(most, std::min(ki, m - ki));
+  }
+  return most;
+}
+
+}  // namespace vmc::patterns

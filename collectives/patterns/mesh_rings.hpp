@@ -1,0 +1,136 @@
+// Ring schedules on a mesh (004 §5.2 prime factors rings, §6.1 dimensional rings): who a
+// node talks to at each step and which blocks it sends and receives. Pure functions of the
+// mesh shape and the rank, no I/O, no threads (STYLE.md rule 3); the algorithms of
+// collectives/internal/mesh_rings.hpp only move and combine what these name.
+//
+// A RingPlan is a list of ring digits. Digit t splits dimension `dim` into rings of `radix`
+// nodes `spacing` apart: a rank's value of digit t is (x_dim / spacing) mod radix, its ring
+// is the ranks that differ from it in that digit alone, and its right neighbour is the one
+// whose value is one more (mod radix). Every step sends to the right and receives from the
+// left, so on a mesh without wraparound links all messages of a ring go "east" except the
+// logical wraparound from the last member back to the first, which goes "west" alone (004
+// §2: restricting communication to one direction keeps the wraparounds from conflicting).
+//
+// - Dimensional rings (DR, §6.1): one digit per dimension, radix m_i, spacing 1.
+// - Prime factors rings (PFR, §5.2): each m_i factored into primes p_{i,j}; the largest
+//   prime gets spacing 1 (its rings are contiguous), the next spacing p_{i,0}, ...: the
+//   rings of the digit with spacing w interleave with w - 1 others, so w messages share a
+//   link (004's c_{i,j}).
+//
+// Blocks live in the plan's layout: the mixed-radix number of a rank's digit values, digit
+// 0 least significant (the identity for DR: layout index = rank, or the rank within the
+// sub-mesh of the plan's dimensions). Collect runs the digits in order 0, 1, ...: before
+// phase t a node holds the chunk of chunk(t) consecutive layout blocks that agree with it on
+// digits t, t+1, ...; distributed reduction runs them in reverse and ends with a node's own
+// block. So every message is one contiguous range of layout blocks. The order of the digits
+// is 004's choice: collect (004 §8) goes from the widest rings to the closest, so the last
+// phases, which move the most data, run on the closest nodes; the distributed reduction
+// (§10) runs the same plan backwards, closest first, when its data is largest; DR collects
+// the lowest dimension first and reduces the highest first (§9, §10).
+#pragma once
+
+#include <vector>
+
+#include "collectives/patterns/mesh_shape.hpp"
+#include "topology/topology.hpp"
+
+namespace vmc::patterns {
+
+struct RingDigit {
+  int dim = 0;
+  int radix = 1;    // nodes per ring
+  int spacing = 1;  // coordinate distance between ring neighbours along dim
+};
+
+struct RingPlan {
+  MeshShape shape;
+  std::vector<RingDigit> digits;  // least significant (first collected) first
+
+  int phases() const { return static_cast<int>(digits.size()); }
+  // Blocks of the layout: the product of the radices.
+  int blocks() const;
+  // prod radix_s for s < t: the layout blocks a node holds before collect phase t.
+  int chunk(int t) const;
+  int value(int rank, int t) const {
+    const RingDigit& g = digits[t];
+    return shape.coordinate(rank, g.dim) / g.spacing % g.radix;
+  }
+  // The rank that differs from `rank` in digit t alone, with value (value + delta) mod radix.
+  int neighbour(int rank, int t, int delta) const;
+  // The rank's layout index (its digit values, digit 0 least significant).
+  int layout_index(int rank) const;
+  // The rank with layout index `index` in the rings of `rank` (the rank that differs from it
+  // only in the plan's digits, where it has those of `index`).
+  int rank_at(int rank, int index) const;
+  // layout_index(r) == r for every rank of the shape.
+  bool identity_layout() const;
+};
+
+// Dimensional rings over dimensions lo .. hi-1 (004 §6.1), lowest first.
+RingPlan dimensional_rings(const MeshShape& shape, int lo, int hi);
+inline RingPlan dimensional_rings(const MeshShape& shape) {
+  return dimensional_rings(shape, 0, shape.dimensions());
+}
+
+// Prime factors rings (004 §5.2). widest_first: the collect order of 004 §8 (spacing
+// descending; equal spacings by dimension); otherwise rank order (dimension 0 first, each
+// dimension closest first), where the layout is the identity and a reduction over the
+// digits in order combines the ranks in rank order.
+enum class RingOrder { widest_first, rank_order };
+RingPlan prime_factor_rings(const MeshShape& shape, RingOrder order);
+
+// One ring step of a node: send the layout blocks [send_first, send_first + blocks) to
+// `right`, receive [recv_first, recv_first + blocks) from `left`.
+struct RingStep {
+  int right = 0, left = 0;
+  int send_first = 0, recv_first = 0;
+  int blocks = 0;
+};
+// Collect phase t, step k = 0 .. radix-2: the chunk of ring member (v - k) out, that of
+// (v - k - 1) in (004 Fig. 5(a)), v the node's value of digit t.
+RingStep collect_step(const RingPlan& plan, int rank, int t, int k);
+// Distributed-reduction phase t (run t = phases-1 down to 0), step k = 0 .. radix-2: the
+// partial of the chunk of member (v - k - 1) out, the partial of (v - k - 2) in, to be
+// combined into the node's own; after the last step chunk v is complete (004 Fig. 5(b)).
+RingStep reduce_step(const RingPlan& plan, int rank, int t, int k);
+
+// All-to-all phase of digit t, step k = 1 .. radix-1 (004 §13 DR all-to-all; 001 "All-to-all
+// personalized" ring): a node sends its right neighbour the radix - k groups still
+// travelling, those for the ring members (v + 1 .. v + radix - k): at k = 1 its own, later
+// the tail of what it received; the first group it receives is its own, from member v - k.
+struct ExchangeStep {
+  int right = 0, left = 0;
+  int groups = 0;  // groups sent and received
+  int origin = 0;  // digit value of the member whose group for this node arrives
+};
+ExchangeStep exchange_step(const RingPlan& plan, int rank, int t, int k);
+
+// The order in which `rank` runs the plan's digits. Without alternation, 0, 1, 2, ...
+// With 004 §5.2's dimension alternation: a run of g consecutive digits of equal radix and
+// spacing (necessarily in g different dimensions) is a group; a node of class c = (sum of
+// its values of the digits outside the group) mod g runs the group's digits rotated by c, so
+// at each stage about 1/g of the nodes work in each of the g dimensions, and interleaved
+// rings of one dimension fall into different classes. A ring's members agree on every digit
+// outside the group, so they share a class and run its stages together.
+std::vector<int> stage_order(const RingPlan& plan, int rank, bool alternate);
+
+// Contention of one stage when every node sends to its right ring neighbour at once (node r
+// = rank r, routes of `topology`): the most messages on one directed link of a message's
+// route, largest over the messages (004's c_{i,j}), and whether every message has the same.
+struct StageLinks {
+  int sharers = 1;
+  bool uniform = true;
+};
+std::vector<StageLinks> stage_links(const RingPlan& plan, const Topology& topology,
+                                    bool alternate);
+
+// Direct send (004 §13): step k = 1 .. p-1 moves every node by the shift whose coordinates
+// are those of rank k (each taken mod m_i): send to x + k, receive from x - k.
+int shift_destination(const MeshShape& shape, int rank, int k);
+int shift_source(const MeshShape& shape, int rank, int k);
+// The most messages one link carries in step k under dimension-order routing on a mesh or
+// torus of this shape: max over dimensions with k_i != 0 of min(k_i, m_i - k_i) (a shift of
+// k_i on a line of m_i puts min(k_i, m_i - k_i) messages on its busiest link, east or west).
+int shift_sharers(const MeshShape& shape, int k);
+
+}  // namespace vmc::patterns
