@@ -18,5 +18,8 @@ Picos cost_allgather_ring(const CostQuery& q);
 Picos cost_allgather_recursive_doubling(const CostQuery& q);
 Picos cost_allgather_bruck(const CostQuery& q);
 Picos cost_allgather_gather_broadcast(const CostQuery& q);
+void run_allgather_mesh_mst(const Call& call);
+Picos cost_allgather_mesh_mst(const CostQuery& q);
+Claim claim_allgather_mesh_mst(const CostQuery& q);
 
 }  // namespace vmc::internal

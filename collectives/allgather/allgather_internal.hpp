@@ -42,4 +42,10 @@ void allgather_gather_broadcast(const Comm& comm, void* buf, std::size_t item_si
                                 const Blocks& blocks, Tag tag);
 Picos allgather_gather_broadcast_cost(const CostQuery& q, std::span<const std::size_t> counts);
 
+// MST gather to rank 0 then MST broadcast on the trees of the group's mesh (004 §8 MST
+// collect; allgather_mesh_mst.cpp).
+void allgather_mesh_mst(const Comm& comm, void* buf, std::size_t item_size, const Blocks& blocks,
+                        Tag tag);
+Picos allgather_mesh_mst_cost(const CostQuery& q, std::span<const std::size_t> counts);
+
 }  // namespace vmc::internal

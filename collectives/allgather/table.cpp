@@ -48,6 +48,10 @@ std::vector<Algorithm> rows() {
        nullptr, claim_gather_broadcast},
       {"bruck", "Bruck dissemination: ceil(log p) shifted steps for any p", "nothing", always,
        cost_allgather_bruck, run_allgather_bruck, nullptr, claim_bruck},
+      {"mesh_mst",
+       "MST gather to rank 0, then MST broadcast, on the group's mesh (004 §8 MST collect)",
+       "nothing", always, cost_allgather_mesh_mst, run_allgather_mesh_mst, nullptr,
+       claim_allgather_mesh_mst},
   };
 }
 }  // namespace

@@ -9,6 +9,10 @@ namespace vmc::internal {
 bool applicable_allreduce_reduce_broadcast(const CostQuery& q);
 Picos cost_allreduce_reduce_broadcast(const CostQuery& q);
 void run_allreduce_reduce_broadcast(const Call& call);
+bool applicable_allreduce_mesh_mst(const CostQuery& q);
+Picos cost_allreduce_mesh_mst(const CostQuery& q);
+void run_allreduce_mesh_mst(const Call& call);
+Claim claim_allreduce_mesh_mst(const CostQuery& q);
 bool applicable_allreduce_recursive_doubling(const CostQuery& q);
 Picos cost_allreduce_recursive_doubling(const CostQuery& q);
 void run_allreduce_recursive_doubling(const Call& call);

@@ -50,6 +50,11 @@ const std::vector<Algorithm>& tables::allreduce() {
       {"ring", "ring reduce-scatter, then ring allgather (004 bucket algorithms)",
        "a commutative op", applicable_allreduce_ring, cost_allreduce_ring, run_allreduce_ring,
        nullptr, claim_ring},
+      {"mesh_mst",
+       "MST reduction to rank 0, then MST broadcast, on the group's mesh (004 §12 "
+       "fan-in/fan-out)",
+       "nothing", applicable_allreduce_mesh_mst, cost_allreduce_mesh_mst,
+       run_allreduce_mesh_mst, nullptr, claim_allreduce_mesh_mst},
     };
     // van de Geijn's hybrid (000 §3.4-§6): collectives/hybrid.
     for (Algorithm& row : hybrid::allreduce_rows()) rows.push_back(row);

@@ -18,5 +18,9 @@ void run_broadcast_scatter_allgather(const Call& call);
 bool applicable_broadcast_pipelined_chain(const CostQuery& q);
 Picos cost_broadcast_pipelined_chain(const CostQuery& q);
 void run_broadcast_pipelined_chain(const Call& call);
+bool applicable_broadcast_mesh_mst(const CostQuery& q);
+Picos cost_broadcast_mesh_mst(const CostQuery& q);
+void run_broadcast_mesh_mst(const Call& call);
+Claim claim_broadcast_mesh_mst(const CostQuery& q);
 
 }  // namespace vmc::internal

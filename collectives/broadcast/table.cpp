@@ -45,6 +45,11 @@ const std::vector<Algorithm>& tables::broadcast() {
        "nothing", applicable_broadcast_pipelined_chain, cost_broadcast_pipelined_chain,
        run_broadcast_pipelined_chain, nullptr,
        claim_broadcast_pipelined_chain},
+      {"mesh_mst",
+       "the vector down 004 §5.1's recursive-splitting MST of the group's mesh (004 §9): "
+       "ceil(log2 p)(alpha + n beta)",
+       "nothing", applicable_broadcast_mesh_mst, cost_broadcast_mesh_mst,
+       run_broadcast_mesh_mst, nullptr, claim_broadcast_mesh_mst},
   };
   return t;
 }

@@ -12,5 +12,8 @@ void run_gather_linear(const Call& call);
 void run_gather_binomial(const Call& call);
 Picos cost_gather_linear(const CostQuery& q);
 Picos cost_gather_binomial(const CostQuery& q);
+void run_gather_mesh_mst(const Call& call);
+Picos cost_gather_mesh_mst(const CostQuery& q);
+Claim claim_gather_mesh_mst(const CostQuery& q);
 
 }  // namespace vmc::internal

@@ -29,4 +29,9 @@ void gather_binomial(const Comm& comm, const void* send, void* recv, std::size_t
                      const Blocks& blocks, int root, Tag tag);
 Picos gather_binomial_cost(const CostQuery& q, std::span<const std::size_t> counts);
 
+// The MST of the group's mesh with 004 §7's partitioning (gather_mesh_mst.cpp).
+void gather_mesh_mst(const Comm& comm, const void* send, void* recv, std::size_t item_size,
+                     const Blocks& blocks, int root, Tag tag);
+Picos gather_mesh_mst_cost(const CostQuery& q, std::span<const std::size_t> counts);
+
 }  // namespace vmc::internal

@@ -20,6 +20,11 @@ std::vector<Algorithm> gather_rows() {
        cost_gather_linear, run_gather_linear, nullptr, claim_linear},
       {"binomial", "binomial tree: the scatter reversed (001 Gather)", "nothing", gather_always,
        cost_gather_binomial, run_gather_binomial, nullptr, claim_binomial},
+      {"mesh_mst",
+       "004 §5.1's MST of the group's mesh, the scatter reversed; halves, or 004 §7's "
+       "data-distribution cuts when the halves' data differ by alpha/beta items or more",
+       "nothing", gather_always, cost_gather_mesh_mst, run_gather_mesh_mst, nullptr,
+       claim_gather_mesh_mst},
   };
 }
 }  // namespace internal

@@ -92,6 +92,8 @@ class MstTree {
   int size() const { return p_; }
   int root() const { return root_; }
   MstFlow flow() const { return flow_; }
+  // The line is the rank order (inward trees, one-dimensional shapes).
+  bool rank_order() const { return flow_ == MstFlow::inward || shape_.dimensions() <= 1; }
   // Where rank sits on the line, and the rank at a position.
   int position(int rank) const;
   int rank_at(int position) const;

@@ -16,6 +16,10 @@ void run_reduce_binomial(const Call& call);
 bool applicable_reduce_reduce_scatter_gather(const CostQuery& q);
 Picos cost_reduce_reduce_scatter_gather(const CostQuery& q);
 void run_reduce_reduce_scatter_gather(const Call& call);
+bool applicable_reduce_mesh_mst(const CostQuery& q);
+Picos cost_reduce_mesh_mst(const CostQuery& q);
+void run_reduce_mesh_mst(const Call& call);
+Claim claim_reduce_mesh_mst(const CostQuery& q);
 
 // The binomial reduction of `acc` (n items, overwritten) to virtual rank 0 of `vr`, folded
 // for non-powers of two (reduce_binomial.cpp); op null combines nothing (barrier). Shared

@@ -35,6 +35,11 @@ const std::vector<Algorithm>& tables::reduce() {
        "reduction)",
        "nothing", applicable_reduce_reduce_scatter_gather, cost_reduce_reduce_scatter_gather,
        run_reduce_reduce_scatter_gather, nullptr, claim_reduce_scatter_gather},
+      {"mesh_mst",
+       "up 004 §5.1's recursive-splitting MST of the group's mesh, combining in rank order "
+       "(004 §11): at most ceil(log2 p)(alpha + n (beta + gamma))",
+       "nothing", applicable_reduce_mesh_mst, cost_reduce_mesh_mst, run_reduce_mesh_mst,
+       nullptr, claim_reduce_mesh_mst},
     };
     // van de Geijn's hybrid (000 §3.4-§6): collectives/hybrid.
     for (Algorithm& row : hybrid::reduce_rows()) rows.push_back(row);

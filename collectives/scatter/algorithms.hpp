@@ -12,5 +12,8 @@ void run_scatter_linear(const Call& call);
 void run_scatter_binomial(const Call& call);
 Picos cost_scatter_linear(const CostQuery& q);
 Picos cost_scatter_binomial(const CostQuery& q);
+void run_scatter_mesh_mst(const Call& call);
+Picos cost_scatter_mesh_mst(const CostQuery& q);
+Claim claim_scatter_mesh_mst(const CostQuery& q);
 
 }  // namespace vmc::internal

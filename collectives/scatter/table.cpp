@@ -20,6 +20,11 @@ std::vector<Algorithm> scatter_rows() {
        cost_scatter_linear, run_scatter_linear, nullptr, claim_linear},
       {"binomial", "binomial tree: half the blocks, then a quarter, ... (001 Scatter)", "nothing",
        scatter_always, cost_scatter_binomial, run_scatter_binomial, nullptr, claim_binomial},
+      {"mesh_mst",
+       "004 §5.1's MST of the group's mesh; halves, or 004 §7's data-distribution cuts "
+       "when the halves' data differ by alpha/beta items or more",
+       "nothing", scatter_always, cost_scatter_mesh_mst, run_scatter_mesh_mst, nullptr,
+       claim_scatter_mesh_mst},
   };
 }
 }  // namespace internal
