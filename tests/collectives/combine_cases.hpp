@@ -94,14 +94,15 @@ std::vector<std::optional<std::vector<T>>> expected(const Case& k, const Op& op,
 
 // Runs `k` on every node of m (or on the sub-groups of `group`) and checks every rank's
 // buffer, its canaries, and the untouched buffers. Returns "" or a description of the first
-// failure.
+// failure; the run's result (its time and statistics) goes to `result` when given.
 template <class T>
-std::string run_case(Machine& m, const Case& k, const Op& op, const SubGroup* group = nullptr) {
+std::string run_case(Machine& m, const Case& k, const Op& op, const SubGroup* group = nullptr,
+                     RunResult* result = nullptr) {
   const int p = m.size();
   std::vector<std::vector<T>> out(p);
   std::vector<int> rank(p, -1), size(p, 0), canaries(p, 1), untouched(p, 1);
   std::vector<std::vector<T>> input(p);
-  m.run([&](Node& node) {
+  const RunResult run = m.run([&](Node& node) {
     Comm c = node.world();
     if (group != nullptr) {
       c = c.split(group->color(node.rank(), p), group->key(node.rank(), p));
@@ -117,6 +118,7 @@ std::string run_case(Machine& m, const Case& k, const Op& op, const SubGroup* gr
     untouched[node.rank()] = g.untouched();
     input[node.rank()] = values<T>(c.rank(), k.n, k.seed);
   });
+  if (result != nullptr) *result = run;
   std::map<int, std::vector<std::optional<std::vector<T>>>> wants;  // by group size
   for (int w = 0; w < p; ++w) {
     if (rank[w] < 0) continue;
