@@ -22,5 +22,9 @@ bool applicable_broadcast_mesh_mst(const CostQuery& q);
 Picos cost_broadcast_mesh_mst(const CostQuery& q);
 void run_broadcast_mesh_mst(const Call& call);
 Claim claim_broadcast_mesh_mst(const CostQuery& q);
+bool applicable_broadcast_mesh_sc(const CostQuery& q);
+Picos cost_broadcast_mesh_sc(const CostQuery& q);
+void run_broadcast_mesh_sc(const Call& call);
+Claim claim_broadcast_mesh_sc(const CostQuery& q);
 
 }  // namespace vmc::internal

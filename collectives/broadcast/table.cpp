@@ -50,6 +50,11 @@ const std::vector<Algorithm>& tables::broadcast() {
        "ceil(log2 p)(alpha + n beta)",
        "nothing", applicable_broadcast_mesh_mst, cost_broadcast_mesh_mst,
        run_broadcast_mesh_mst, nullptr, claim_broadcast_mesh_mst},
+      {"mesh_sc",
+       "MST scatter through each dimension from the highest, then DR collect from the lowest "
+       "(004 §9 SC): sum_i (ceil(log2 m_i) + m_i - 1) alpha + 2 (p-1)/p n beta",
+       "nothing", applicable_broadcast_mesh_sc, cost_broadcast_mesh_sc, run_broadcast_mesh_sc,
+       nullptr, claim_broadcast_mesh_sc},
   };
   return t;
 }

@@ -20,6 +20,10 @@ bool applicable_reduce_mesh_mst(const CostQuery& q);
 Picos cost_reduce_mesh_mst(const CostQuery& q);
 void run_reduce_mesh_mst(const Call& call);
 Claim claim_reduce_mesh_mst(const CostQuery& q);
+bool applicable_reduce_mesh_dg(const CostQuery& q);
+Picos cost_reduce_mesh_dg(const CostQuery& q);
+void run_reduce_mesh_dg(const Call& call);
+Claim claim_reduce_mesh_dg(const CostQuery& q);
 
 // The binomial reduction of `acc` (n items, overwritten) to virtual rank 0 of `vr`, folded
 // for non-powers of two (reduce_binomial.cpp); op null combines nothing (barrier). Shared

@@ -40,6 +40,11 @@ const std::vector<Algorithm>& tables::reduce() {
        "(004 §11): at most ceil(log2 p)(alpha + n (beta + gamma))",
        "nothing", applicable_reduce_mesh_mst, cost_reduce_mesh_mst, run_reduce_mesh_mst,
        nullptr, claim_reduce_mesh_mst},
+      {"mesh_dg",
+       "DR distributed reduction from the highest dimension, then MST gather from the lowest "
+       "(004 §11 DG): sum_i (ceil(log2 m_i) + m_i - 1) alpha + (p-1)/p n (2 beta + gamma)",
+       "a commutative op", applicable_reduce_mesh_dg, cost_reduce_mesh_dg, run_reduce_mesh_dg,
+       nullptr, claim_reduce_mesh_dg},
     };
     // van de Geijn's hybrid (000 §3.4-§6): collectives/hybrid.
     for (Algorithm& row : hybrid::reduce_rows()) rows.push_back(row);

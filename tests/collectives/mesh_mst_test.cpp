@@ -201,9 +201,60 @@ INSTANTIATE_TEST_SUITE_P(Meshes, MeshMstExact, ::testing::ValuesIn(kExact),
                            return s;
                          });
 
+// 004 §9 SC broadcast and §11 DG reduction (the MST scatter and gather through the
+// dimensions with the DR rings): right on every machine of both sets, and as their rows
+// claim: under duplex, SC exact on meshes whose lengths are powers of two and on
+// one-dimensional groups rooted at an end, DG on every mesh and torus; a lower bound
+// elsewhere.
+TEST_P(MeshMstExact, ScatterCollectAndDistributedReductionGatherAsClaimed) {
+  for (Port port : ports()) {
+    auto m = machine(GetParam(), model(port, Routing::wormhole));
+    const int p = m->size();
+    for (const auto& [op, alg] : {std::pair{Operation::broadcast, std::string("mesh_sc")},
+                                  std::pair{Operation::reduce, std::string("mesh_dg")}}) {
+      const Algorithm* a = find_algorithm(op, alg);
+      ASSERT_NE(a, nullptr) << alg;
+      for (int root : sweep_roots(p)) {
+        for (std::size_t n : lengths_for(p)) {
+          Case k{.operation = op, .algorithm = alg, .n = n, .root = root, .in_place = n % 2 == 1,
+                 .seed = std::uint64_t(n + 3 * root)};
+          RunResult r;
+          const std::string where = GetParam() + " " + to_string(port) + " " + alg + " n=" +
+                                    std::to_string(n) + " root=" + std::to_string(root);
+          ASSERT_EQ(run_case<std::int64_t>(*m, k, ops::sum<std::int64_t>(), nullptr, &r), "")
+              << where;
+          CostQuery q = query_for(*m, n, root, sizeof(std::int64_t));
+          q.options.algorithm = alg;
+          const Claim claim = claim_of(*a, q);
+          if (claim == Claim::exact) EXPECT_EQ(r.time_ps(), a->cost(q)) << where;
+          else EXPECT_GE(r.time_ps(), a->cost(q)) << where;
+          if (port == Port::duplex && GetParam().rfind("mesh:", 0) == 0) {
+            const bool pow2 = GetParam() == "mesh:2x2" || GetParam() == "mesh:4x4" ||
+                              GetParam() == "mesh:8x8" || GetParam() == "mesh:4wx4wx2";
+            const bool line = GetParam() == "mesh:13x1" || GetParam() == "mesh:1x17";
+            const bool end = line && (root == 0 || root == p - 1);
+            if (alg == "mesh_dg" || pow2 || end) EXPECT_EQ(claim, Claim::exact) << where;
+            if (alg == "mesh_dg") EXPECT_EQ(r.stats().contention_delay, 0) << where;
+          }
+        }
+      }
+    }
+  }
+}
+
 // Tori of other lengths: right, never faster than the formula, and not claimed exact.
 TEST(MeshMst, OtherToriAreLowerBounds) {
   for (const std::string& spec : kOtherTori) sweep_machine(spec, Port::duplex, false);
+}
+
+// DG's reduction needs a commutative op: its row says so.
+TEST(MeshMst, DistributedReductionGatherNeedsACommutativeOp) {
+  CostQuery q;
+  q.p = 12;
+  q.commutative = false;
+  EXPECT_FALSE(find_algorithm(Operation::reduce, "mesh_dg")->applicable(q));
+  q.commutative = true;
+  EXPECT_TRUE(find_algorithm(Operation::reduce, "mesh_dg")->applicable(q));
 }
 
 // 004 §9, §11 formulas in closed form on mesh:8x8 (the cost functions evaluate the trees).

@@ -1,0 +1,71 @@
+// broadcast mesh_sc: 004 §9 SC (scatter-collect) broadcast. The vector, cut into p blocks,
+// is MST-scattered through each dimension of the group's mesh, the highest first (first
+// along the root's line of dimension d-1, then each of those nodes along its line of
+// dimension d-2, ...: internal/mesh_mst.hpp, mst_scatter_dims), so that every node holds
+// its own block; then the blocks are DR-collected in each dimension, the lowest first
+// (internal/mesh_rings.hpp, dr_collect: a ring along each line, 004 §6.1).
+//
+// Requires: nothing (any p, root and n; a group that is not a whole mesh is a linear array:
+// a 1-D scatter, then a ring collect). Blocks are ceil(n/p) items (the last ones padded;
+// the padding travels and is dropped).
+// Cost: 004 §9, T_SC-BROADCAST = (sum_i (ceil(log2 m_i) + m_i - 1)) alpha + 2 (p-1)/p n beta;
+// with b = ceil(n/p): mst_scatter_dims_cost + dr_collect_cost = sum_i ceil(log2 m_i) alpha +
+// (p-1) b beta + sum_i (m_i - 1)(alpha + stride_i b beta). Under duplex and all-port nodes
+// the rings of each dimension end (m_i - 1) steps after their last member is ready, which
+// is the root's chain, so the phases add up, provided no eager ring message of a node that
+// is done with the scatter takes the in-port of one that still waits for its scatter
+// message. Found so (tests/collectives/mesh_mst_test.cpp, the formula claims sweep, not
+// proven): on meshes whose lengths are all powers of two, any root, and on one-dimensional
+// groups rooted at either end; elsewhere (mesh:4x3 root 0, array:13 root 1) such messages
+// delay the scatter and the formula is a lower bound. So: exact under two-sided ports on
+// those groups, on private links and on the group's own mesh (the scatter's lines are 1-D
+// trees, contention-free on every line and ring); a lower bound elsewhere and under
+// exchange and half ports (ring steps take turns, dr_claim). 0 for n = 0.
+#include "collectives/broadcast/algorithms.hpp"
+#include "collectives/internal/combine_call.hpp"
+#include "collectives/internal/mesh.hpp"
+#include "collectives/internal/mesh_mst.hpp"
+#include "collectives/internal/mesh_rings.hpp"
+
+namespace vmc::internal {
+
+bool applicable_broadcast_mesh_sc(const CostQuery&) { return true; }
+
+Picos cost_broadcast_mesh_sc(const CostQuery& q) {
+  if (q.n == 0) return 0;
+  const patterns::MeshShape shape = mesh_shape_of(q);
+  const std::size_t b = ceil_div(q.n, q.p);
+  const std::vector<std::size_t> counts(q.p, b);
+  return mst_scatter_dims_cost(q, shape, b) +
+         dr_collect_cost(q, shape, 0, shape.dimensions(), counts);
+}
+
+void run_broadcast_mesh_sc(const Call& call) {
+  const Comm& c = *call.comm;
+  if (call.n == 0) return;
+  const int p = c.size();
+  const patterns::MeshShape shape = mesh_shape_of(c);
+  const std::size_t b = ceil_div(call.n, p), isz = call.item_size;
+  std::vector<char> all(p * b * isz);
+  if (c.rank() == call.root) copy_items(all.data(), call.recv, call.n, isz);
+  mst_scatter_dims(c, shape, call.root, all.data(), b, isz, call.tag);
+  dr_collect(c, shape, 0, shape.dimensions(), all.data(), isz, Blocks::equal(b, p),
+             call.tag + 1);
+  if (c.rank() != call.root) copy_items(call.recv, all.data(), call.n, isz);
+}
+
+Claim claim_broadcast_mesh_sc(const CostQuery& q) {
+  CostQuery blocks = q;  // the collect's view: p equal blocks
+  blocks.counts.clear();
+  const Claim collect = dr_claim(blocks);
+  if (collect != Claim::exact) return collect;
+  // Elsewhere nodes finish their scatter at uneven times and the early ones' eager ring
+  // messages take in-ports the scatter still needs (see the header comment).
+  const patterns::MeshShape shape = mesh_shape_of(q);
+  bool powers_of_two = true;
+  for (int m : shape.lengths) powers_of_two = powers_of_two && is_power_of_two(m);
+  const bool end_root = shape.dimensions() <= 1 && (q.root == 0 || q.root == q.p - 1);
+  return powers_of_two || end_root ? Claim::exact : Claim::lower_bound;
+}
+
+}  // namespace vmc::internal
