@@ -26,5 +26,9 @@ bool applicable_broadcast_mesh_sc(const CostQuery& q);
 Picos cost_broadcast_mesh_sc(const CostQuery& q);
 void run_broadcast_mesh_sc(const Call& call);
 Claim claim_broadcast_mesh_sc(const CostQuery& q);
+bool applicable_broadcast_mesh_dopl(const CostQuery& q);
+Picos cost_broadcast_mesh_dopl(const CostQuery& q);
+void run_broadcast_mesh_dopl(const Call& call);
+Claim claim_broadcast_mesh_dopl(const CostQuery& q);
 
 }  // namespace vmc::internal

@@ -55,6 +55,11 @@ const std::vector<Algorithm>& tables::broadcast() {
        "(004 §9 SC): sum_i (ceil(log2 m_i) + m_i - 1) alpha + 2 (p-1)/p n beta",
        "nothing", applicable_broadcast_mesh_sc, cost_broadcast_mesh_sc, run_broadcast_mesh_sc,
        nullptr, claim_broadcast_mesh_sc},
+      {"mesh_dopl",
+       "pieces pipelined along every line of dimension 0, then 1, ... (004 §6.2/§9 DOPL, "
+       "k_alt = 1): sum_i (m_i + k_i - 2)(alpha + n/k_i beta)",
+       "nothing", applicable_broadcast_mesh_dopl, cost_broadcast_mesh_dopl,
+       run_broadcast_mesh_dopl, nullptr, claim_broadcast_mesh_dopl},
   };
   return t;
 }

@@ -242,6 +242,31 @@ TEST_P(MeshMstExact, ScatterCollectAndDistributedReductionGatherAsClaimed) {
   }
 }
 
+// 004 §6.2/§9 DOPL (k_alt = 1): right and exact without contention on every machine of
+// the set, every port model.
+TEST_P(MeshMstExact, DimensionOrderedPipelineIsExact) {
+  for (Port port : {Port::duplex, Port::exchange, Port::half, Port::all}) {
+    auto m = machine(GetParam(), model(port, Routing::wormhole));
+    const Algorithm* a = find_algorithm(Operation::broadcast, "mesh_dopl");
+    ASSERT_NE(a, nullptr);
+    for (int root : sweep_roots(m->size())) {
+      for (std::size_t n : lengths_for(m->size())) {
+        Case k{.operation = Operation::broadcast, .algorithm = "mesh_dopl", .n = n, .root = root};
+        RunResult r;
+        const std::string where = GetParam() + " " + to_string(port) + " n=" +
+                                  std::to_string(n) + " root=" + std::to_string(root);
+        ASSERT_EQ(run_case<std::int64_t>(*m, k, ops::sum<std::int64_t>(), nullptr, &r), "")
+            << where;
+        CostQuery q = query_for(*m, n, root, sizeof(std::int64_t));
+        q.options.algorithm = "mesh_dopl";
+        EXPECT_EQ(claim_of(*a, q), Claim::exact) << where;
+        EXPECT_EQ(r.time_ps(), a->cost(q)) << where;
+        EXPECT_EQ(r.stats().contention_delay, 0) << where;
+      }
+    }
+  }
+}
+
 // Tori of other lengths: right, never faster than the formula, and not claimed exact.
 TEST(MeshMst, OtherToriAreLowerBounds) {
   for (const std::string& spec : kOtherTori) sweep_machine(spec, Port::duplex, false);
