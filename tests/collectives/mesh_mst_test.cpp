@@ -337,22 +337,29 @@ TEST(MeshMst, NonCommutativeOpsInRankOrderForEveryRoot) {
 }
 
 // Mesh rows and columns (groups that are not the whole mesh run on a linear array), and
-// the harness's sub-groups of a mesh machine.
+// the harness's sub-groups of a mesh machine; SC, DG and DOPL too.
 TEST(MeshMst, SubGroups) {
   auto m = machine("mesh:5x7", model(Port::duplex, Routing::wormhole));
   std::vector<SubGroup> groups = sub_groups();
   auto same = [](int r, int) { return r; };
   groups.push_back({"rows", [](int r, int) { return r / 5; }, same});
   groups.push_back({"columns", [](int r, int) { return r % 5; }, same});
+  const Op sum = ops::sum<std::int64_t>();
   for (const SubGroup& g : groups) {
     for (int root : {0, 1}) {
       for (Operation op : kCombine) {
         Case k{.operation = op, .algorithm = kAlg, .n = 5, .root = root};
         if (op == Operation::broadcast) {
-          EXPECT_EQ(run_case<std::int64_t>(*m, k, ops::sum<std::int64_t>(), &g), "") << g.name;
+          EXPECT_EQ(run_case<std::int64_t>(*m, k, sum, &g), "") << g.name;
         } else {
           EXPECT_EQ(run_case<Span>(*m, k, order_recorder(), &g), "") << g.name;
         }
+      }
+      for (const auto& [op, alg] : {std::pair{Operation::broadcast, "mesh_sc"},
+                                    std::pair{Operation::broadcast, "mesh_dopl"},
+                                    std::pair{Operation::reduce, "mesh_dg"}}) {
+        Case k{.operation = op, .algorithm = alg, .n = 13, .root = root, .in_place = true};
+        EXPECT_EQ(run_case<std::int64_t>(*m, k, sum, &g), "") << g.name << " " << alg;
       }
       for (Operation op : kBlock) {
         EXPECT_EQ(run_block(*m, op, 3, root, root == 1, nullptr, &g), "") << g.name;
@@ -478,6 +485,32 @@ TEST(MeshMst, BadInputIsAnErrorNamingTheNodeAndTheCall) {
 // Random meshes of 1 to 3 dimensions (some wrapped), roots, lengths, ops and port models:
 // right results; exactly the formula without contention where the row claims exact, never
 // less elsewhere.
+// The same for SC, DG and DOPL.
+RC_GTEST_PROP(MeshMstProperty, DimensionalAlgorithmsRightAndAsClaimed, ()) {
+  const int d = *rc::gen::inRange(1, 4);
+  std::string spec = "mesh:";
+  for (int i = 0; i < d; ++i) {
+    spec += (i ? "x" : "") + std::to_string(*rc::gen::inRange(1, d == 3 ? 5 : 8));
+    if (*rc::gen::inRange(0, 4) == 0) spec += "w";
+  }
+  const Port port = *rc::gen::element(Port::exchange, Port::duplex, Port::half, Port::all);
+  auto m = machine(spec, model(port, Routing::wormhole));
+  const auto [op, alg] = *rc::gen::element(std::pair{Operation::broadcast, std::string("mesh_sc")},
+                                           std::pair{Operation::broadcast, std::string("mesh_dopl")},
+                                           std::pair{Operation::reduce, std::string("mesh_dg")});
+  const int root = *rc::gen::inRange(0, m->size());
+  const std::size_t n = *rc::gen::inRange<std::size_t>(0, 5 * std::size_t(m->size()) + 4);
+  Case k{.operation = op, .algorithm = alg, .n = n, .root = root,
+         .in_place = *rc::gen::arbitrary<bool>(), .seed = *rc::gen::inRange<std::uint64_t>(1, 99)};
+  RunResult r;
+  RC_ASSERT(run_case<std::int64_t>(*m, k, ops::sum<std::int64_t>(), nullptr, &r) == "");
+  const Algorithm* a = find_algorithm(op, alg);
+  CostQuery q = query_for(*m, n, root, sizeof(std::int64_t));
+  q.options.algorithm = alg;
+  if (claim_of(*a, q) == Claim::exact) RC_ASSERT(r.time_ps() == a->cost(q));
+  else RC_ASSERT(r.time_ps() >= a->cost(q));
+}
+
 RC_GTEST_PROP(MeshMstProperty, RightAndAsClaimedOnRandomMeshes, ()) {
   const int d = *rc::gen::inRange(1, 4);
   std::string spec = "mesh:";
