@@ -482,11 +482,8 @@ TEST(MeshMst, BadInputIsAnErrorNamingTheNodeAndTheCall) {
 
 // --- RapidCheck ------------------------------------------------------------------------------
 
-// Random meshes of 1 to 3 dimensions (some wrapped), roots, lengths, ops and port models:
-// right results; exactly the formula without contention where the row claims exact, never
-// less elsewhere.
-// The same for SC, DG and DOPL.
-RC_GTEST_PROP(MeshMstProperty, DimensionalAlgorithmsRightAndAsClaimed, ()) {
+// A random mesh of 1 to 3 dimensions (some wrapped) under a random port model.
+std::unique_ptr<Machine> random_mesh() {
   const int d = *rc::gen::inRange(1, 4);
   std::string spec = "mesh:";
   for (int i = 0; i < d; ++i) {
@@ -495,6 +492,12 @@ RC_GTEST_PROP(MeshMstProperty, DimensionalAlgorithmsRightAndAsClaimed, ()) {
   }
   const Port port = *rc::gen::element(Port::exchange, Port::duplex, Port::half, Port::all);
   auto m = machine(spec, model(port, Routing::wormhole));
+  return m;
+}
+
+// SC, DG and DOPL on random meshes, roots and lengths: right, and as their rows claim.
+RC_GTEST_PROP(MeshMstProperty, DimensionalAlgorithmsRightAndAsClaimed, ()) {
+  auto m = random_mesh();
   const auto [op, alg] = *rc::gen::element(std::pair{Operation::broadcast, std::string("mesh_sc")},
                                            std::pair{Operation::broadcast, std::string("mesh_dopl")},
                                            std::pair{Operation::reduce, std::string("mesh_dg")});
@@ -511,15 +514,10 @@ RC_GTEST_PROP(MeshMstProperty, DimensionalAlgorithmsRightAndAsClaimed, ()) {
   else RC_ASSERT(r.time_ps() >= a->cost(q));
 }
 
+// The MST family on random meshes, roots, lengths and ops: right results; exactly the
+// formula without contention where the row claims exact, never less elsewhere.
 RC_GTEST_PROP(MeshMstProperty, RightAndAsClaimedOnRandomMeshes, ()) {
-  const int d = *rc::gen::inRange(1, 4);
-  std::string spec = "mesh:";
-  for (int i = 0; i < d; ++i) {
-    spec += (i ? "x" : "") + std::to_string(*rc::gen::inRange(1, d == 3 ? 5 : 8));
-    if (*rc::gen::inRange(0, 4) == 0) spec += "w";
-  }
-  const Port port = *rc::gen::element(Port::exchange, Port::duplex, Port::half, Port::all);
-  auto m = machine(spec, model(port, Routing::wormhole));
+  auto m = random_mesh();
   const int p = m->size();
   const Operation op = *rc::gen::element(Operation::broadcast, Operation::reduce,
                                          Operation::allreduce, Operation::scatter,
