@@ -9,7 +9,9 @@
 #include <cstddef>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 
 namespace vmc {
@@ -63,6 +65,25 @@ template <class T> Op lxor() { return custom<T>("lxor", true, [](T a, T b) { ret
 template <class T> Op band() { return custom<T>("band", true, [](T a, T b) { return T(a & b); }); }
 template <class T> Op bor() { return custom<T>("bor", true, [](T a, T b) { return T(a | b); }); }
 template <class T> Op bxor() { return custom<T>("bxor", true, [](T a, T b) { return T(a ^ b); }); }
+
+// The built-in op called `name` on items of type T (sum, prod, min, max, land, lor, lxor;
+// band, bor and bxor on integers), or nothing.
+template <class T>
+std::optional<Op> named(std::string_view name) {
+  if (name == "sum") return sum<T>();
+  if (name == "prod") return prod<T>();
+  if (name == "min") return min<T>();
+  if (name == "max") return max<T>();
+  if (name == "land") return land<T>();
+  if (name == "lor") return lor<T>();
+  if (name == "lxor") return lxor<T>();
+  if constexpr (std::is_integral_v<T>) {
+    if (name == "band") return band<T>();
+    if (name == "bor") return bor<T>();
+    if (name == "bxor") return bxor<T>();
+  }
+  return std::nullopt;
+}
 
 }  // namespace ops
 }  // namespace vmc

@@ -1,6 +1,10 @@
 // Operation names, table lookup, algorithm selection and the common call path.
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cstdint>
+#include <deque>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <unordered_map>
@@ -68,7 +72,8 @@ Claim claim_of(const Algorithm& a, const CostQuery& q) {
   return a.claim != nullptr ? a.claim(q) : Claim::estimate;
 }
 
-const std::vector<Algorithm>& algorithms(Operation op) {
+namespace {
+const std::vector<Algorithm>& built_in(Operation op) {
   switch (op) {
     case Operation::broadcast: return tables::broadcast();
     case Operation::reduce: return tables::reduce();
@@ -87,6 +92,58 @@ const std::vector<Algorithm>& algorithms(Operation op) {
     case Operation::alltoallv: return tables::alltoallv();
   }
   throw std::logic_error("unknown operation");
+}
+
+// The tables register_algorithm published: current[op] (null: the built-in one), and every
+// table ever published, kept because readers may still hold one.
+struct RegisteredTables {
+  std::mutex mutex;
+  std::array<std::atomic<const std::vector<Algorithm>*>, std::size(kNames)> current{};
+  std::deque<std::unique_ptr<const std::vector<Algorithm>>> kept;
+};
+
+RegisteredTables& registered_tables() {
+  static RegisteredTables tables;
+  return tables;
+}
+
+void forget_selections();
+}  // namespace
+
+const std::vector<Algorithm>& algorithms(Operation op) {
+  const auto* table =
+      registered_tables().current.at(static_cast<std::size_t>(op)).load(std::memory_order_acquire);
+  return table != nullptr ? *table : built_in(op);
+}
+
+namespace {
+bool always_applicable(const CostQuery&) { return true; }
+}  // namespace
+
+void register_algorithm(Operation op, Algorithm algorithm) {
+  const std::string where = to_string(op) + ": cannot register algorithm \"" + algorithm.name + "\": ";
+  if (algorithm.name.empty() || algorithm.name == "auto") {
+    throw std::invalid_argument(where + "it needs a name other than \"\" and \"auto\"");
+  }
+  if (algorithm.run == nullptr) throw std::invalid_argument(where + "its run function is null");
+  if (algorithm.cost == nullptr) {
+    throw std::invalid_argument(where + "its cost function is null (selection needs one)");
+  }
+  if (algorithm.applicable == nullptr) algorithm.applicable = always_applicable;
+  if (algorithm.requirements.empty()) algorithm.requirements = "nothing";
+  RegisteredTables& tables = registered_tables();
+  {
+    std::lock_guard lock(tables.mutex);
+    const std::vector<Algorithm>& now = algorithms(op);
+    if (find_algorithm(op, algorithm.name) != nullptr) {
+      throw std::invalid_argument(where + "the name is taken");
+    }
+    auto next = std::make_unique<std::vector<Algorithm>>(now);
+    next->push_back(std::move(algorithm));
+    tables.current.at(static_cast<std::size_t>(op)).store(next.get(), std::memory_order_release);
+    tables.kept.push_back(std::move(next));
+  }
+  forget_selections();
 }
 
 const Algorithm* find_algorithm(Operation op, std::string_view name) {
@@ -137,9 +194,27 @@ SelectionCache& selection_cache() {
   return cache;
 }
 
+// A registered algorithm may be the better choice for queries decided before it came.
+void forget_selections() {
+  SelectionCache& cache = selection_cache();
+  std::lock_guard lock(cache.mutex);
+  cache.chosen.clear();
+}
+
 }  // namespace
 
 const Algorithm& select_algorithm(Operation op, const CostQuery& q) {
+  if (q.options.custom != nullptr) {
+    const Algorithm& a = *q.options.custom;
+    if (a.run == nullptr) {
+      throw std::invalid_argument(to_string(op) + ": algorithm " + a.name + " has no run function");
+    }
+    if (a.applicable != nullptr && !a.applicable(q)) {
+      throw std::invalid_argument(to_string(op) + ": algorithm " + a.name +
+                                  " does not apply here (requires " + a.requirements + ")");
+    }
+    return a;
+  }
   const auto& table = algorithms(op);
   if (q.options.algorithm != "auto") {
     const Algorithm* a = find_algorithm(op, q.options.algorithm);

@@ -28,6 +28,8 @@ std::string to_string(Operation op);
 Operation parse_operation(std::string_view s);  // throws std::invalid_argument
 const std::vector<Operation>& all_operations();
 
+struct Algorithm;
+
 // Options every collective takes. `algorithm` is a registry name or "auto".
 struct Options {
   std::string algorithm = "auto";
@@ -35,6 +37,10 @@ struct Options {
   std::size_t segment_items = 0;
   // allreduce/reduce "hybrid" (000 §3.4): strategy S_0..S_{d-1}, 1 = halve (Version 3 step)
   std::vector<int> strategy;
+  // When set, this row runs instead of `algorithm`: an algorithm that is not in the registry
+  // (collectives/testing.hpp runs a user's algorithm through the public calls this way). Its
+  // applicability is checked as for a named one; its name is what the members compare.
+  const Algorithm* custom = nullptr;
 };
 
 // What a cost function and an applicability predicate see.
@@ -100,8 +106,16 @@ CostQuery make_query(const Topology& topology, const Model& model, int p, std::s
 // which selection and simulation results are remembered.
 std::string query_key(Operation op, const CostQuery& q);
 
-// The table of one operation.
+// The table of one operation: the built-in rows, then those added by register_algorithm.
+// The reference stays valid (a registration publishes a new table and keeps the old one).
 const std::vector<Algorithm>& algorithms(Operation op);
+// Adds a user's algorithm to op's table at run time, after the built-in rows: from then on
+// automatic selection (which forgets its earlier choices), find_algorithm, forcing it by
+// name, and every listing of the table include it. Thread-safe. `applicable` may be null
+// (it applies everywhere) and `claim` too (its cost is an estimate); `run` and `cost` are
+// required. Throws std::invalid_argument when a required entry is missing or the name is
+// empty, "auto" or already in the table.
+void register_algorithm(Operation op, Algorithm algorithm);
 const Algorithm* find_algorithm(Operation op, std::string_view name);
 // The applicable algorithm with the least predicted time (ties: table order); or the named
 // one, checked for applicability. Throws std::invalid_argument with the reason otherwise.

@@ -20,8 +20,11 @@
 //
 // An isend's transfer runs on a transfer thread (a pool that grows to the most transfers
 // ever in flight at once and is kept for the machine's life), with the same rules; the
-// node goes on and completes the request later. While such a transfer moves data, nodes
-// waiting for it are not deadlocked (real_transfers_moving).
+// node goes on and completes the request later. While such a transfer may still progress,
+// nodes waiting for it are not deadlocked (real_transfers_moving): while it is queued,
+// running or moving data, and while it waits for tokens but has not looked at the network
+// since its latest change (a receive posted, tokens freed: the change woke it, and a thread
+// the host has not run yet for a while must not be taken for a deadlock).
 //
 // Contention delay (Stats::contention_delay), measured here as on the virtual clock but
 // from the modelled quantities, so that it is not confused with the host's noise: the time
@@ -30,6 +33,7 @@
 #include <condition_variable>
 #include <deque>
 #include <map>
+#include <set>
 #include <thread>
 #include <tuple>
 
@@ -65,11 +69,18 @@ struct RealNetwork {
   int busy = 0;                   // jobs taken and not finished (jobs_mutex)
   bool stopping = false;          // jobs_mutex
   std::atomic<int> moving{0};     // transfers holding their tokens through their time
+  // isend transfers not parked in wait_tokens (queued, running, moving, completing), and the
+  // activity stamps at which the parked ones last looked (looks_mutex; taken inside mutex).
+  std::atomic<int> unsettled{0};
+  std::mutex looks_mutex;
+  std::multiset<std::uint64_t> looks;
+  const std::atomic<std::uint64_t>* activity = nullptr;  // the machine's
   void work();
 };
 
 RealNetwork* make_real_network(const MachineImpl& m) {
   auto* net = new RealNetwork;
+  net->activity = &m.activity;
   net->port_partner.assign(m.p, -1);
   net->port_count.assign(m.p, 0);
   net->out_busy.assign(m.p, 0);
@@ -92,7 +103,11 @@ void destroy_real_network(RealNetwork* net) {
 }
 
 bool real_transfers_moving(RealNetwork* net) {
-  return net->moving.load(std::memory_order_seq_cst) > 0;
+  if (net->moving.load(std::memory_order_seq_cst) > 0) return true;
+  if (net->unsettled.load(std::memory_order_seq_cst) > 0) return true;
+  const std::uint64_t now = net->activity->load(std::memory_order_seq_cst);
+  std::lock_guard lock(net->looks_mutex);
+  return !net->looks.empty() && *net->looks.begin() != now;
 }
 
 void real_quiesce(RealNetwork* net) {
@@ -104,6 +119,7 @@ void real_quiesce(RealNetwork* net) {
 void real_isend(MachineImpl& m, NodeState& src, int dst, Message* msg, RequestState& req) {
   RealNetwork& net = *m.real;
   std::lock_guard lock(net.jobs_mutex);
+  net.unsettled.fetch_add(1, std::memory_order_seq_cst);
   net.jobs.push_back({&m, &src, dst, msg, &req});
   if (net.idle > 0) {
     net.jobs_ready.notify_one();
@@ -113,6 +129,7 @@ void real_isend(MachineImpl& m, NodeState& src, int dst, Message* msg, RequestSt
     net.workers.emplace_back([&net] { net.work(); });
   } catch (const std::system_error& e) {
     net.jobs.pop_back();
+    net.unsettled.fetch_sub(1, std::memory_order_seq_cst);
     delete msg;
     throw UsageError("node " + std::to_string(src.rank) + ": isend: the system refused a "
                      "transfer thread (" + std::string(e.what()) + "): too many isends in "
@@ -197,13 +214,26 @@ void wait_tokens(MachineImpl& m, NodeState* node, std::unique_lock<std::mutex>& 
     std::lock_guard guard(node->wait_mutex);
     node->waiting = what;
   }
+  RealNetwork& net = *m.real;
   for (;;) {
     if (m.abort.load(std::memory_order_acquire)) throw RunAborted{};
     const std::uint64_t stamp = m.activity.load(std::memory_order_seq_cst);
     if (ready()) break;
-    if (node != nullptr) node->blocked_stamp.store(stamp + 1, std::memory_order_seq_cst);
-    m.real->freed.wait_for(lock, std::chrono::milliseconds(50));
-    if (node != nullptr) node->blocked_stamp.store(0, std::memory_order_seq_cst);
+    if (node != nullptr) {
+      node->blocked_stamp.store(stamp + 1, std::memory_order_seq_cst);
+    } else {  // a transfer thread: parked, having looked at `stamp` (see real_transfers_moving)
+      std::lock_guard looks(net.looks_mutex);
+      net.looks.insert(stamp);
+      net.unsettled.fetch_sub(1, std::memory_order_seq_cst);
+    }
+    net.freed.wait_for(lock, std::chrono::milliseconds(50));
+    if (node != nullptr) {
+      node->blocked_stamp.store(0, std::memory_order_seq_cst);
+    } else {
+      std::lock_guard looks(net.looks_mutex);
+      net.unsettled.fetch_add(1, std::memory_order_seq_cst);
+      net.looks.erase(net.looks.find(stamp));
+    }
   }
 }
 
@@ -394,6 +424,7 @@ void RealNetwork::work() {
     }
     job.req->done.store(true, std::memory_order_release);
     job.machine->wake(*job.src);
+    unsettled.fetch_sub(1, std::memory_order_seq_cst);
     lock.lock();
     --busy;
     if (busy == 0 && jobs.empty()) jobs_quiet.notify_all();

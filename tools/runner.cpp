@@ -38,18 +38,7 @@ Op make_op(const std::string& name) {
     if (name != "matmul") throw std::invalid_argument("--type matrix needs --reduction matmul");
     return ops::custom<Mat3>("matmul", false, mul);
   } else {
-    if (name == "sum") return ops::sum<T>();
-    if (name == "prod") return ops::prod<T>();
-    if (name == "min") return ops::min<T>();
-    if (name == "max") return ops::max<T>();
-    if (name == "land") return ops::land<T>();
-    if (name == "lor") return ops::lor<T>();
-    if (name == "lxor") return ops::lxor<T>();
-    if constexpr (std::is_integral_v<T>) {
-      if (name == "band") return ops::band<T>();
-      if (name == "bor") return ops::bor<T>();
-      if (name == "bxor") return ops::bxor<T>();
-    }
+    if (std::optional<Op> op = ops::named<T>(name)) return *op;
     throw std::invalid_argument("reduction \"" + name + "\" is not defined for this --type " +
                                 "(expected sum, prod, min, max, land, lor, lxor, band, bor, " +
                                 "bxor (integers) or matmul)");

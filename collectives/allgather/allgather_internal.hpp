@@ -48,4 +48,10 @@ void allgather_mesh_mst(const Comm& comm, void* buf, std::size_t item_size, cons
                         Tag tag);
 Picos allgather_mesh_mst_cost(const CostQuery& q, std::span<const std::size_t> counts);
 
+// All-port recursive doubling (000 §7 applied to 001's hypercube algorithm), p a power of
+// two: window j of every block doubles over the dimensions j, j+1, ... (mod d).
+void allgather_allport_doubling(const Comm& comm, void* buf, std::size_t item_size,
+                                const Blocks& blocks, Tag tag);
+Picos allgather_allport_doubling_cost(const CostQuery& q, std::span<const std::size_t> counts);
+
 }  // namespace vmc::internal

@@ -1,6 +1,7 @@
 // The allgather and allgatherv registry tables. Every allgather algorithm works on an
 // explicit block layout, so allgatherv runs the same four.
 #include "collectives/allgather/algorithms.hpp"
+#include "collectives/internal/allport.hpp"
 #include "collectives/internal/claims.hpp"
 #include "collectives/tables.hpp"
 
@@ -48,6 +49,13 @@ std::vector<Algorithm> rows() {
        nullptr, claim_gather_broadcast},
       {"bruck", "Bruck dissemination: ceil(log p) shifted steps for any p", "nothing", always,
        cost_allgather_bruck, run_allgather_bruck, nullptr, claim_bruck},
+      {"allport_doubling",
+       "recursive doubling of d windows of every block over rotated dimensions, one per "
+       "link at once (000 §7 on 001's hypercube algorithm): d alpha + (p-1) ceil(m/d) beta "
+       "under --port all",
+       "p a power of two", applicable_allgather_allport_doubling,
+       cost_allgather_allport_doubling, run_allgather_allport_doubling, nullptr,
+       allport::claim},
       {"mesh_mst",
        "MST gather to rank 0, then MST broadcast, on the group's mesh (004 §8 MST collect)",
        "nothing", always, cost_allgather_mesh_mst, run_allgather_mesh_mst, nullptr,

@@ -22,5 +22,8 @@ void run_allreduce_recursive_halving_doubling(const Call& call);
 bool applicable_allreduce_ring(const CostQuery& q);
 Picos cost_allreduce_ring(const CostQuery& q);
 void run_allreduce_ring(const Call& call);
+bool applicable_allreduce_allport_doubling(const CostQuery& q);
+Picos cost_allreduce_allport_doubling(const CostQuery& q);
+void run_allreduce_allport_doubling(const Call& call);
 
 }  // namespace vmc::internal

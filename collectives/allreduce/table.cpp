@@ -1,6 +1,7 @@
 // The allreduce registry table.
 #include "collectives/allreduce/algorithms.hpp"
 #include "collectives/hybrid/hybrid.hpp"
+#include "collectives/internal/allport.hpp"
 #include "collectives/internal/claims.hpp"
 #include "collectives/tables.hpp"
 
@@ -50,6 +51,12 @@ const std::vector<Algorithm>& tables::allreduce() {
       {"ring", "ring reduce-scatter, then ring allgather (004 bucket algorithms)",
        "a commutative op", applicable_allreduce_ring, cost_allreduce_ring, run_allreduce_ring,
        nullptr, claim_ring},
+      {"allport_doubling",
+       "recursive doubling of d windows over rotated dimensions, one per link at once "
+       "(000 §7 Version 2): d (alpha + c beta + d c gamma), c = ceil(n/d), under --port all",
+       "p a power of two and a commutative op", applicable_allreduce_allport_doubling,
+       cost_allreduce_allport_doubling, run_allreduce_allport_doubling, nullptr,
+       allport::claim},
       {"mesh_mst",
        "MST reduction to rank 0, then MST broadcast, on the group's mesh (004 §12 "
        "fan-in/fan-out)",

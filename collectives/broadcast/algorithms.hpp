@@ -30,5 +30,11 @@ bool applicable_broadcast_mesh_dopl(const CostQuery& q);
 Picos cost_broadcast_mesh_dopl(const CostQuery& q);
 void run_broadcast_mesh_dopl(const Call& call);
 Claim claim_broadcast_mesh_dopl(const CostQuery& q);
+bool applicable_broadcast_allport_binomial(const CostQuery& q);
+Picos cost_broadcast_allport_binomial(const CostQuery& q);
+void run_broadcast_allport_binomial(const Call& call);
+bool applicable_broadcast_allport_edst(const CostQuery& q);
+Picos cost_broadcast_allport_edst(const CostQuery& q);
+void run_broadcast_allport_edst(const Call& call);
 
 }  // namespace vmc::internal

@@ -1,5 +1,6 @@
 // The broadcast registry table.
 #include "collectives/broadcast/algorithms.hpp"
+#include "collectives/internal/allport.hpp"
 #include "collectives/internal/claims.hpp"
 #include "collectives/tables.hpp"
 
@@ -60,6 +61,17 @@ const std::vector<Algorithm>& tables::broadcast() {
        "k_alt = 1): sum_i (m_i + k_i - 2)(alpha + n/k_i beta)",
        "nothing", applicable_broadcast_mesh_dopl, cost_broadcast_mesh_dopl,
        run_broadcast_mesh_dopl, nullptr, claim_broadcast_mesh_dopl},
+      {"allport_binomial",
+       "d windows, each down a binomial tree of rotated dimensions, all links at once "
+       "(000 §7): d (alpha + ceil(n/d) beta) under --port all",
+       "p a power of two", applicable_broadcast_allport_binomial,
+       cost_broadcast_allport_binomial, run_broadcast_allport_binomial, nullptr,
+       allport::claim},
+      {"allport_edst",
+       "packets pipelined down d edge-disjoint spanning binomial trees (000 §7, Johnsson-Ho "
+       "nESBT): (M + d)(alpha + b beta) under --port all",
+       "p a power of two", applicable_broadcast_allport_edst, cost_broadcast_allport_edst,
+       run_broadcast_allport_edst, nullptr, allport::claim},
   };
   return t;
 }

@@ -56,4 +56,34 @@ void sendrecv_items(const Comm& comm, const void* out, std::size_t out_items, in
   }
 }
 
+void wait_message(const Comm& comm, Request& request, std::size_t items, int source) {
+  check_size(comm, comm.wait(request), items, source);
+}
+
+namespace {
+constexpr std::size_t kSend = static_cast<std::size_t>(-1);
+}  // namespace
+
+void Batch::send(const void* data, std::size_t items, std::size_t item_size, int dest, Tag tag) {
+  requests_.push_back(comm_.isend_raw(data, items * item_size, items, dest, tag));
+  expected_.push_back(kSend);
+  peers_.push_back(dest);
+}
+
+void Batch::recv(void* data, std::size_t items, std::size_t item_size, int source, Tag tag) {
+  requests_.push_back(comm_.irecv_raw(data, items * item_size, item_size, source, tag));
+  expected_.push_back(items);
+  peers_.push_back(source);
+}
+
+void Batch::wait() {
+  const std::vector<std::size_t> got = comm_.wait_all(requests_);
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if (expected_[i] != kSend) check_size(comm_, got[i], expected_[i], peers_[i]);
+  }
+  requests_.clear();
+  expected_.clear();
+  peers_.clear();
+}
+
 }  // namespace vmc::internal

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 #include "runtime/comm.hpp"
 
@@ -37,5 +38,29 @@ void recv_items(const Comm& comm, void* data, std::size_t items, std::size_t ite
 // plain send or receive when one side is empty, and to nothing when both are.
 void sendrecv_items(const Comm& comm, const void* out, std::size_t out_items, int dest,
                     void* in, std::size_t in_items, int source, std::size_t item_size, Tag tag);
+
+// Waits for an irecv that must bring exactly `items` items from `source`.
+void wait_message(const Comm& comm, Request& request, std::size_t items, int source);
+
+// Nonblocking transfers posted together and completed together (Comm::isend, irecv,
+// wait_all): the all-port algorithms' steps, in which a node talks to several neighbours at
+// once. Each send is one message (even of 0 items); each receive expects exactly its items.
+class Batch {
+ public:
+  explicit Batch(const Comm& comm) : comm_(comm) {}
+  Batch(const Batch&) = delete;
+  Batch& operator=(const Batch&) = delete;
+  void send(const void* data, std::size_t items, std::size_t item_size, int dest, Tag tag);
+  void recv(void* data, std::size_t items, std::size_t item_size, int source, Tag tag);
+  // Waits for every transfer posted since the last wait; a receive of another size than
+  // expected is a UsageError naming the node, as for recv_message.
+  void wait();
+
+ private:
+  const Comm& comm_;
+  std::vector<Request> requests_;
+  std::vector<std::size_t> expected_;  // items of each receive; kSend for sends
+  std::vector<int> peers_;
+};
 
 }  // namespace vmc::internal

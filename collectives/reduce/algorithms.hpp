@@ -24,6 +24,9 @@ bool applicable_reduce_mesh_dg(const CostQuery& q);
 Picos cost_reduce_mesh_dg(const CostQuery& q);
 void run_reduce_mesh_dg(const Call& call);
 Claim claim_reduce_mesh_dg(const CostQuery& q);
+bool applicable_reduce_allport_binomial(const CostQuery& q);
+Picos cost_reduce_allport_binomial(const CostQuery& q);
+void run_reduce_allport_binomial(const Call& call);
 
 // The binomial reduction of `acc` (n items, overwritten) to virtual rank 0 of `vr`, folded
 // for non-powers of two (reduce_binomial.cpp); op null combines nothing (barrier). Shared

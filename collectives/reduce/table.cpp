@@ -1,6 +1,7 @@
 // The reduce registry table.
 #include "collectives/reduce/algorithms.hpp"
 #include "collectives/hybrid/hybrid.hpp"
+#include "collectives/internal/allport.hpp"
 #include "collectives/internal/claims.hpp"
 #include "collectives/tables.hpp"
 
@@ -45,6 +46,11 @@ const std::vector<Algorithm>& tables::reduce() {
        "(004 §11 DG): sum_i (ceil(log2 m_i) + m_i - 1) alpha + (p-1)/p n (2 beta + gamma)",
        "a commutative op", applicable_reduce_mesh_dg, cost_reduce_mesh_dg, run_reduce_mesh_dg,
        nullptr, claim_reduce_mesh_dg},
+      {"allport_binomial",
+       "d windows, each up a binomial tree of rotated dimensions, all links at once "
+       "(000 §7)",
+       "p a power of two and a commutative op", applicable_reduce_allport_binomial,
+       cost_reduce_allport_binomial, run_reduce_allport_binomial, nullptr, allport::claim},
     };
     // van de Geijn's hybrid (000 §3.4-§6): collectives/hybrid.
     for (Algorithm& row : hybrid::reduce_rows()) rows.push_back(row);

@@ -15,6 +15,7 @@ bool power_of_two(int p) { return (p & (p - 1)) == 0; }
 bool exact(Operation op, const std::string& alg, Port port, int p, std::size_t n) {
   const bool two_sided = port == Port::duplex || port == Port::all;
   const bool not_half = port != Port::half;
+  if (alg.starts_with("allport")) return port == Port::all;  // their files: exact all-port
   switch (op) {
     case Operation::broadcast:
       if (alg == "scatter_allgather") return power_of_two(p) || two_sided;

@@ -25,6 +25,7 @@
 
 #include "collectives/op.hpp"
 #include "collectives/registry.hpp"
+#include "collectives/testing.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/machine.hpp"
 #include "topology/topology.hpp"
@@ -123,22 +124,8 @@ inline std::vector<int> sweep_roots(int p) {
 // --- test item types and ops -------------------------------------------------------------------
 
 // A 3x3 matrix of unsigned 32-bit integers; the product (wrapping) is associative and not
-// commutative, so a result in the wrong order is detected.
-struct Mat3 {
-  std::array<std::uint32_t, 9> m{};
-  bool operator==(const Mat3&) const = default;
-};
-inline Mat3 operator*(const Mat3& a, const Mat3& b) {
-  Mat3 c;
-  for (int i = 0; i < 3; ++i) {
-    for (int j = 0; j < 3; ++j) {
-      std::uint32_t s = 0;
-      for (int k = 0; k < 3; ++k) s += a.m[i * 3 + k] * b.m[k * 3 + j];
-      c.m[i * 3 + j] = s;
-    }
-  }
-  return c;
-}
+// commutative, so a result in the wrong order is detected (the public harness's item).
+using Mat3 = harness::Mat3;
 inline Op matmul() {
   return ops::custom<Mat3>("matmul", false, [](const Mat3& a, const Mat3& b) { return a * b; });
 }
@@ -311,6 +298,15 @@ inline bool applies(Operation op, const std::string& alg, int p, bool commutativ
   q.options.algorithm = alg;
   q.options.strategy = test_strategy(alg, p);
   return a != nullptr && a->applicable(q);
+}
+
+// Whether `a` applies to every comm size 1..p with an op of this commutativity (sub-group
+// sweeps, whose groups have many sizes; the all-port rows need powers of two).
+inline bool applies_to_every_size(Operation op, const std::string& alg, int p, bool commutative) {
+  for (int s = 1; s <= p; ++s) {
+    if (!applies(op, alg, s, commutative)) return false;
+  }
+  return true;
 }
 
 // Sub-groups of a p-node comm a sweep runs on: {name, color, key} for a node of rank r.

@@ -135,6 +135,7 @@ TEST(VVariants, SweepEveryAlgorithm) {
           }
           q.root = 0;
           for (const Algorithm& a : algorithms(Operation::allgatherv)) {
+            if (!a.applicable(q)) continue;  // allport_doubling: p a power of two
             Failures f;
             Picos t = run_allgatherv(*m, a.name, l, f);
             ASSERT_TRUE(f.empty()) << f.text();
@@ -200,6 +201,7 @@ RC_GTEST_PROP(VVariantsProperty, MatchesTheReferenceOnAnyMachine, ()) {
                                               : Operation::alltoallv);
   const Algorithm& a = table[*rc::gen::inRange<std::size_t>(0, table.size())];
   RC_PRE(!(which == 3 && a.name == "pairwise_xor" && (p & (p - 1)) != 0));
+  RC_PRE(!(which == 2 && a.name.starts_with("allport") && (p & (p - 1)) != 0));
   Failures f;
   if (which == 0) run_scatterv(*m, a.name, l, root, f);
   if (which == 1) run_gatherv(*m, a.name, l, root, f);

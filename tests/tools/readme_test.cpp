@@ -1,6 +1,8 @@
 // The README tells the truth about what can be checked mechanically: its algorithm table is
-// what `vmc list --markdown` prints (the registry), and its library example is
-// examples/readme_example.cpp, which the suite builds and runs (readme.example).
+// what `vmc list --markdown` prints (the registry), its library example is
+// examples/readme_example.cpp, which the suite builds and runs (readme.example), and its
+// harness example is examples/my_allreduce/my_allreduce_test.cpp, which install.my_allreduce
+// builds against the installed library and runs.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -39,6 +41,14 @@ TEST(Readme, AlgorithmTableIsWhatVmcListPrints) {
   ASSERT_FALSE(printed.empty());
   EXPECT_EQ(section(readme(), "vmc list --markdown"), printed)
       << "regenerate the README's table with: ./build/vmc list --markdown";
+}
+
+TEST(Readme, HarnessExampleIsTheTestTheInstallTestBuilds) {
+  const std::string code =
+      slurp(std::string(VMC_SOURCE_DIR) + "/examples/my_allreduce/my_allreduce_test.cpp");
+  ASSERT_FALSE(code.empty());
+  EXPECT_EQ(section(readme(), "examples/my_allreduce/my_allreduce_test.cpp"),
+            "```cpp\n" + code + "```\n");
 }
 
 TEST(Readme, LibraryExampleIsTheProgramTheTestsBuild) {

@@ -1,0 +1,94 @@
+// reduce allport_binomial: the all-port broadcast allport_binomial reversed (000 §7). The
+// vector is cut into t = min(d, n) equal windows and window j is reduced up the rotated
+// binomial tree j (patterns/allport.hpp), steps d-1 .. 0: in step s the nodes tree j
+// reached in its broadcast step s send their partial window across dimension (j + s) mod d
+// and the partner combines it into its own. A node posts the step's isends and irecvs of all
+// its trees at once, waits for them, then combines what it received. Virtual ranks are rank
+// XOR root.
+//
+// Requires: p a power of two and a commutative op (a tree combines its subcubes in the
+// order of its rotated dimensions, not in rank order).
+// Cost: with c = ceil(n / t), T = alpha + c beta, G = c gamma, the replay of the steps by
+// StepClocks (internal/allport.hpp): a node's step ends when its messages have arrived,
+// then it combines the windows it received, G each; the root receives and combines t windows
+// in every step. Without combine cost: d T = d alpha + d ceil(n/d) beta (about
+// d alpha + n beta, against the binomial's d (alpha + n beta + n gamma)); with it at most
+// d (T + t G). All-port: exact on a whole hypercube and wherever links are private;
+// otherwise (a node's sends of a step also pass its out-port one after another) a lower
+// bound.
+#include <algorithm>
+
+#include "collectives/internal/allport.hpp"
+#include "collectives/internal/blocks.hpp"
+#include "collectives/internal/claims.hpp"
+#include "collectives/internal/combine_call.hpp"
+#include "collectives/internal/p2p.hpp"
+#include "collectives/internal/trees.hpp"
+#include "collectives/reduce/algorithms.hpp"
+
+namespace vmc::internal {
+
+namespace pa = patterns::allport;
+
+bool applicable_reduce_allport_binomial(const CostQuery& q) {
+  return is_power_of_two(q.p) && q.commutative;
+}
+
+Picos cost_reduce_allport_binomial(const CostQuery& q) {
+  const int d = allport::dimension(q.p);
+  const pa::Windows w = pa::windows(q.n, std::max(d, 1));  // p = 1: one window, no step
+  if (w.count == 0) return 0;
+  allport::StepClocks clocks(q, q.p);
+  for (int s = d - 1; s >= 0; --s) {
+    for (int v = 0; v < q.p; ++v) {
+      for (int j = 0; j < static_cast<int>(w.count); ++j) {
+        const int u = v ^ (1 << pa::rotated_dimension(j, s, d));
+        if (!pa::rotated_holds(v, j, s, d) && pa::rotated_holds(v, j, s + 1, d)) {
+          clocks.message(v, u, w.size);
+          clocks.combine(u, w.size);
+        }
+      }
+    }
+    clocks.end_step();
+  }
+  return clocks.finish();
+}
+
+void run_reduce_allport_binomial(const Call& call) {
+  const Comm& c = *call.comm;
+  const int d = allport::dimension(c.size());
+  const pa::Windows w = pa::windows(call.n, std::max(d, 1));
+  if (w.count == 0) return;
+  const std::size_t isz = call.item_size;
+  const trees::Rooted vr(c.size(), call.root);
+  const int v = vr.to_virtual(c.rank());
+
+  // parts[j]: this node's partial of window j; incoming[j]: a child's, to combine.
+  std::vector<char> parts = allport::pack_windows(contribution(call, call.n).data(), w, isz);
+  std::vector<char> incoming(parts.size());
+  auto part = [&](std::vector<char>& b, std::size_t j) { return at(b.data(), j * w.size, isz); };
+  for (int s = d - 1; s >= 0; --s) {
+    Batch step(c);
+    std::vector<std::size_t> combining;
+    for (std::size_t j = 0; j < w.count; ++j) {
+      const int tree = static_cast<int>(j);
+      const int u = v ^ (1 << pa::rotated_dimension(tree, s, d));
+      const Tag tag = call.tag + static_cast<Tag>(j);
+      if (pa::rotated_holds(v, tree, s, d)) {
+        step.recv(part(incoming, j), w.size, isz, vr.to_real(u), tag);
+        combining.push_back(j);
+      } else if (pa::rotated_holds(v, tree, s + 1, d)) {
+        step.send(part(parts, j), w.size, isz, vr.to_real(u), tag);
+      }
+    }
+    step.wait();
+    for (std::size_t j : combining) {
+      trees::combine(c, *call.op, part(parts, j), part(incoming, j), part(parts, j), w.size);
+    }
+  }
+  if (v == 0) {
+    allport::unpack_windows(parts.data(), w, isz, call.recv);
+  }
+}
+
+}  // namespace vmc::internal

@@ -1,0 +1,25 @@
+// A user's own allreduce for vmc, written against vmc::Comm, and a deliberately broken copy
+// of it for the harness to catch (my_allreduce_test.cpp).
+#pragma once
+
+#include "collectives/registry.hpp"
+
+// Binomial-tree reduce to rank 0, then binomial broadcast back, with isend/irecv: a node
+// posts the receives from all its children at once and combines them in rank order (so
+// non-commutative ops work), and sends to all its children at once.
+void my_allreduce(const vmc::Call& call);
+// Its cost with T = alpha + n beta, d = ceil(log2 p): 2 d T + d n gamma, exact for p a power
+// of two under --port all where links are private (claim_my_allreduce).
+vmc::Picos cost_my_allreduce(const vmc::CostQuery& q);
+vmc::Claim claim_my_allreduce(const vmc::CostQuery& q);
+
+// The same, with a bug that shows only on 6 nodes.
+void my_allreduce_broken(const vmc::Call& call);
+
+inline const vmc::Algorithm kMyAllreduce{.name = "my_allreduce",
+                                         .description = "binomial reduce + broadcast",
+                                         .cost = cost_my_allreduce,
+                                         .run = my_allreduce,
+                                         .claim = claim_my_allreduce};
+inline const vmc::Algorithm kMyAllreduceBroken{.name = "my_allreduce_broken",
+                                               .run = my_allreduce_broken};
