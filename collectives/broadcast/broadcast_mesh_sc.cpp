@@ -20,8 +20,9 @@
 // delay the scatter and the formula is a lower bound. So: exact under two-sided ports on
 // those groups, on private links and on the group's own mesh (the scatter's lines are 1-D
 // trees, contention-free on every line and ring); a lower bound elsewhere and under
-// exchange and half ports (ring steps take turns, dr_claim). 0 for n = 0.
+// exchange and half ports (ring steps take turns, dims_claim). 0 for n = 0.
 #include "collectives/broadcast/algorithms.hpp"
+#include "collectives/internal/claims.hpp"
 #include "collectives/internal/combine_call.hpp"
 #include "collectives/internal/mesh.hpp"
 #include "collectives/internal/mesh_mst.hpp"
@@ -55,9 +56,7 @@ void run_broadcast_mesh_sc(const Call& call) {
 }
 
 Claim claim_broadcast_mesh_sc(const CostQuery& q) {
-  CostQuery blocks = q;  // the collect's view: p equal blocks
-  blocks.counts.clear();
-  const Claim collect = dr_claim(blocks);
+  const Claim collect = dims_claim(q);
   if (collect != Claim::exact) return collect;
   // Elsewhere nodes finish their scatter at uneven times and the early ones' eager ring
   // messages take in-ports the scatter still needs (see the header comment).

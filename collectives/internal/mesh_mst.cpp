@@ -287,6 +287,13 @@ Picos mst_gather_dims_cost(const CostQuery& q, const patterns::MeshShape& shape,
   return t;
 }
 
+Claim dims_claim(const CostQuery& q) {
+  bool pairs = true;
+  for (int m : mesh_shape_of(q).lengths) pairs = pairs && m <= 2;
+  const Claim ideal = two_sided_ports(q) || pairs ? Claim::exact : Claim::lower_bound;
+  return own_mesh(q) ? on_own_mesh(q, ideal) : on_machine(q, ideal, false);
+}
+
 Claim mst_claim(const CostQuery& q, Claim ideal, bool inward) {
   const bool free = own_mesh(q) && patterns::mst_contention_free(mesh_shape_of(q));
   if (free && !(inward && q.model.port == Port::all)) return on_own_mesh(q, ideal);

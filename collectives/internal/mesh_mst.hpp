@@ -106,6 +106,14 @@ Picos mst_gather_dims_cost(const CostQuery& q, const patterns::MeshShape& shape,
 std::vector<std::size_t> line_prefix(const patterns::MstTree& t,
                                      std::span<const std::size_t> counts);
 
+// The claim of an algorithm made of the dimension-by-dimension MST lines and the
+// dimensional rings (004 §9 SC, §11 DG), with p equal blocks: on private links and the
+// group's own mesh (the lines and rings of a dimension keep to their own links, 004 §6.1)
+// exact under two-sided ports, or where every ring has two nodes (an exchange); a lower
+// bound under exchange and half ports otherwise (a ring node's send and receive take
+// turns); on_machine's elsewhere.
+Claim dims_claim(const CostQuery& q);
+
 // The claim of an MST algorithm whose formula is `ideal` on private links: the same on the
 // group's own mesh where its trees are contention-free (patterns::mst_contention_free) and
 // no node takes two messages at once (`inward` trees under all-port nodes do); elsewhere

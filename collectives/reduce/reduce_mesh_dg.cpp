@@ -13,9 +13,10 @@
 // cost = sum_i (m_i - 1)(alpha + stride_i b (beta + gamma)) + sum_i ceil(log2 m_i) alpha +
 // (p-1) b beta. The rings run in lockstep and end together; every line of a dimension's
 // gather is alike, so the phases add up. Exact where the DR distributed reduction is
-// (dr_claim, equal blocks): private links and the group's own mesh under duplex ports
+// (dims_claim, equal blocks): private links and the group's own mesh under duplex ports
 // (all-port nodes take a line's gather messages at once over shared links: only on private
 // links); a lower bound under exchange and half ports. 0 for n = 0.
+#include "collectives/internal/claims.hpp"
 #include "collectives/internal/combine_call.hpp"
 #include "collectives/internal/mesh.hpp"
 #include "collectives/internal/mesh_mst.hpp"
@@ -49,9 +50,7 @@ void run_reduce_mesh_dg(const Call& call) {
 }
 
 Claim claim_reduce_mesh_dg(const CostQuery& q) {
-  CostQuery blocks = q;
-  blocks.counts.clear();
-  const Claim rings = dr_claim(blocks);
+  const Claim rings = dims_claim(q);
   // All-port nodes take a line's gather messages at once, and they may share links.
   if (rings == Claim::exact && q.model.port == Port::all && !links_private(q)) {
     return Claim::lower_bound;
