@@ -18,6 +18,12 @@ Picos cost_allgather_ring(const CostQuery& q);
 Picos cost_allgather_recursive_doubling(const CostQuery& q);
 Picos cost_allgather_bruck(const CostQuery& q);
 Picos cost_allgather_gather_broadcast(const CostQuery& q);
+// 004's mesh collects (allgather_mesh_*.cpp).
+void run_allgather_mesh_dr(const Call& call);
+Picos cost_allgather_mesh_dr(const CostQuery& q);
+void run_allgather_mesh_pfr(const Call& call);
+Picos cost_allgather_mesh_pfr(const CostQuery& q);
+Claim claim_allgather_mesh_pfr(const CostQuery& q);
 bool applicable_allgather_allport_doubling(const CostQuery& q);
 void run_allgather_allport_doubling(const Call& call);
 Picos cost_allgather_allport_doubling(const CostQuery& q);

@@ -3,6 +3,7 @@
 #include "collectives/allgather/algorithms.hpp"
 #include "collectives/internal/allport.hpp"
 #include "collectives/internal/claims.hpp"
+#include "collectives/internal/mesh_rings.hpp"
 #include "collectives/tables.hpp"
 
 namespace vmc {
@@ -49,6 +50,15 @@ std::vector<Algorithm> rows() {
        nullptr, claim_gather_broadcast},
       {"bruck", "Bruck dissemination: ceil(log p) shifted steps for any p", "nothing", always,
        cost_allgather_bruck, run_allgather_bruck, nullptr, claim_bruck},
+      {"mesh_dr",
+       "dimensional rings: a ring in each dimension of the mesh, lowest first (004 §8 DR "
+       "collect; 001 mesh rows then columns)",
+       "nothing", always, cost_allgather_mesh_dr, run_allgather_mesh_dr, nullptr, dr_claim},
+      {"mesh_pfr",
+       "prime factors rings: rings of each prime factor of the mesh lengths, widest first "
+       "(004 §8 PFR collect)",
+       "nothing", always, cost_allgather_mesh_pfr, run_allgather_mesh_pfr, nullptr,
+       claim_allgather_mesh_pfr},
       {"allport_doubling",
        "recursive doubling of d windows of every block over rotated dimensions, one per "
        "link at once (000 §7 on 001's hypercube algorithm): d alpha + (p-1) ceil(m/d) beta "

@@ -22,6 +22,18 @@ void run_allreduce_recursive_halving_doubling(const Call& call);
 bool applicable_allreduce_ring(const CostQuery& q);
 Picos cost_allreduce_ring(const CostQuery& q);
 void run_allreduce_ring(const Call& call);
+// 004's mesh reductions-to-all (allreduce_mesh_*.cpp).
+bool applicable_allreduce_mesh_dr(const CostQuery& q);
+Picos cost_allreduce_mesh_dr(const CostQuery& q);
+void run_allreduce_mesh_dr(const Call& call);
+bool applicable_allreduce_mesh_pfr(const CostQuery& q);
+Picos cost_allreduce_mesh_pfr(const CostQuery& q);
+void run_allreduce_mesh_pfr(const Call& call);
+Claim claim_allreduce_mesh_pfr(const CostQuery& q);
+bool applicable_allreduce_mesh_pfr_dc(const CostQuery& q);
+Picos cost_allreduce_mesh_pfr_dc(const CostQuery& q);
+void run_allreduce_mesh_pfr_dc(const Call& call);
+Claim claim_allreduce_mesh_pfr_dc(const CostQuery& q);
 bool applicable_allreduce_allport_doubling(const CostQuery& q);
 Picos cost_allreduce_allport_doubling(const CostQuery& q);
 void run_allreduce_allport_doubling(const Call& call);

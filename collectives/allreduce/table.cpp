@@ -3,6 +3,7 @@
 #include "collectives/hybrid/hybrid.hpp"
 #include "collectives/internal/allport.hpp"
 #include "collectives/internal/claims.hpp"
+#include "collectives/internal/mesh_rings.hpp"
 #include "collectives/tables.hpp"
 
 namespace vmc {
@@ -65,6 +66,23 @@ const std::vector<Algorithm>& tables::allreduce() {
     };
     // van de Geijn's hybrid (000 §3.4-§6): collectives/hybrid.
     for (Algorithm& row : hybrid::allreduce_rows()) rows.push_back(row);
+    // 004's mesh algorithms (allreduce_mesh_*.cpp).
+    rows.push_back({"mesh_dr",
+                    "dimensional rings: DR distributed reduction, then DR collect (004 §12 "
+                    "buckets)",
+                    "a commutative op", applicable_allreduce_mesh_dr, cost_allreduce_mesh_dr,
+                    run_allreduce_mesh_dr, nullptr, dr_claim});
+    rows.push_back({"mesh_pfr",
+                    "prime factors rings: each ring circulates and combines whole vectors "
+                    "(004 §12 PFR reduction-to-all)",
+                    "nothing", applicable_allreduce_mesh_pfr, cost_allreduce_mesh_pfr,
+                    run_allreduce_mesh_pfr, nullptr, claim_allreduce_mesh_pfr});
+    rows.push_back({"mesh_pfr_dc",
+                    "prime factors rings: PFR distributed reduction, then PFR collect (004 "
+                    "§12 PFR-DC)",
+                    "a commutative op", applicable_allreduce_mesh_pfr_dc,
+                    cost_allreduce_mesh_pfr_dc, run_allreduce_mesh_pfr_dc, nullptr,
+                    claim_allreduce_mesh_pfr_dc});
     return rows;
   }();
   return t;

@@ -16,5 +16,14 @@ Picos cost_alltoall_ring(const CostQuery& q);
 Picos cost_alltoall_pairwise_xor(const CostQuery& q);
 Picos cost_alltoall_hypercube(const CostQuery& q);
 bool power_of_two_p(const CostQuery& q);
+// 004's mesh all-to-all scatters (alltoall_mesh_*.cpp).
+void run_alltoall_mesh_dr(const Call& call);
+Picos cost_alltoall_mesh_dr(const CostQuery& q);
+void run_alltoall_mesh_pfr(const Call& call);
+Picos cost_alltoall_mesh_pfr(const CostQuery& q);
+Claim claim_alltoall_mesh_pfr(const CostQuery& q);
+void run_alltoall_mesh_direct(const Call& call);
+Picos cost_alltoall_mesh_direct(const CostQuery& q);
+Claim claim_alltoall_mesh_direct(const CostQuery& q);
 
 }  // namespace vmc::internal

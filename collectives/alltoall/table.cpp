@@ -1,6 +1,7 @@
 // The alltoall registry table.
 #include "collectives/alltoall/algorithms.hpp"
 #include "collectives/internal/claims.hpp"
+#include "collectives/internal/mesh_rings.hpp"
 #include "collectives/tables.hpp"
 
 namespace vmc {
@@ -35,6 +36,17 @@ const std::vector<Algorithm>& tables::alltoall() {
       {"hypercube", "store-and-forward over the log p dimensions (001 hypercube)",
        "p a power of two", power_of_two_p, cost_alltoall_hypercube, run_alltoall_hypercube,
        nullptr, claim_hypercube},
+      {"mesh_dr",
+       "dimensional rings: a ring all-to-all in each dimension of the mesh (004 §13 DR; 001 "
+       "mesh rows then columns)",
+       "nothing", always, cost_alltoall_mesh_dr, run_alltoall_mesh_dr, nullptr, dr_claim},
+      {"mesh_pfr",
+       "prime factors rings with dimension alternation: 004 §13 interleaved exchange",
+       "nothing", always, cost_alltoall_mesh_pfr, run_alltoall_mesh_pfr, nullptr,
+       claim_alltoall_mesh_pfr},
+      {"mesh_direct", "direct send: p-1 shifts of the mesh coordinates (004 §13)", "nothing",
+       always, cost_alltoall_mesh_direct, run_alltoall_mesh_direct, nullptr,
+       claim_alltoall_mesh_direct},
   };
   return t;
 }

@@ -27,6 +27,9 @@ const std::vector<Algorithm>& tables::alltoallv() {
       {"pairwise_xor", "exchange with rank XOR k in step k (001)", "p a power of two",
        power_of_two_p, cost_alltoall_pairwise_xor, run_alltoall_pairwise_xor, nullptr,
        claim_pairwise_xor},
+      {"mesh_direct", "direct send: p-1 shifts of the mesh coordinates (004 §13)", "nothing",
+       always, cost_alltoall_mesh_direct, run_alltoall_mesh_direct, nullptr,
+       claim_alltoall_mesh_direct},
   };
   return t;
 }

@@ -6,6 +6,8 @@
 #include <mutex>
 #include <tuple>
 
+#include "collectives/internal/combine_call.hpp"
+#include "collectives/internal/mesh.hpp"
 #include "collectives/internal/p2p.hpp"
 
 namespace vmc::internal {
@@ -225,10 +227,14 @@ Picos dr_reduce_scatter_cost(const CostQuery& q, const patterns::MeshShape& shap
   return ring_reduce_scatter_cost(q, patterns::dimensional_rings(shape, lo, hi), counts, {});
 }
 
+bool PlanSharing::shared() const {
+  return std::any_of(sharers.begin(), sharers.end(), [](int c) { return c > 1; });
+}
+
 PlanSharing plan_sharing(const CostQuery& q, const RingPlan& plan, bool alternate) {
-  PlanSharing out{std::vector<int>(plan.phases(), 1), true};
-  if (q.topology == nullptr || q.model.contention != Contention::shared ||
-      q.model.routing != Routing::wormhole || q.topology->nodes() != q.p || q.p <= 1) {
+  PlanSharing out{std::vector<int>(plan.phases(), 1), true, false};
+  if (q.topology == nullptr || q.model.routing != Routing::wormhole ||
+      q.topology->nodes() != q.p || q.p <= 1) {
     return out;
   }
   // The loads depend on the topology and the plan alone; selection asks again and again.
@@ -244,7 +250,8 @@ PlanSharing plan_sharing(const CostQuery& q, const RingPlan& plan, bool alternat
     std::lock_guard<std::mutex> g(mu);
     if (auto it = cache.find(key); it != cache.end()) return it->second;
   }
-  const std::vector<patterns::StageLinks> links = patterns::stage_links(plan, *q.topology, alternate);
+  const auto links = patterns::stage_links(plan, *q.topology, alternate);
+  out.known = true;
   for (int t = 0; t < plan.phases(); ++t) {
     out.sharers[t] = links[t].sharers;
     out.uniform = out.uniform && links[t].uniform;
@@ -254,11 +261,89 @@ PlanSharing plan_sharing(const CostQuery& q, const RingPlan& plan, bool alternat
   return out;
 }
 
+std::vector<int> charged_sharers(const CostQuery& q, const PlanSharing& s) {
+  if (q.model.contention != Contention::shared) return {};
+  return s.sharers;
+}
+
+Claim ring_ideal(const CostQuery& q, const RingPlan& plan) {
+  bool pairs = true;
+  for (const patterns::RingDigit& d : plan.digits) pairs = pairs && d.radix <= 2;
+  return two_sided_ports(q) || pairs ? Claim::exact : Claim::lower_bound;
+}
+
+Claim dr_claim(const CostQuery& q) {
+  if (!equal_counts(q)) return Claim::estimate;
+  return on_own_mesh(q, ring_ideal(q, patterns::dimensional_rings(mesh_shape_of(q))));
+}
+
+Claim plan_claim(const CostQuery& q, const RingPlan& plan, bool alternate) {
+  if (!equal_counts(q)) return Claim::estimate;
+  Claim ideal = ring_ideal(q, plan);
+  if (links_private(q)) return on_machine(q, ideal, false);
+  const PlanSharing s = plan_sharing(q, plan, alternate);
+  if (!s.known) return on_machine(q, ideal, false);
+  if (q.model.protocol == Protocol::rendezvous && ideal == Claim::exact) {
+    ideal = Claim::lower_bound;
+  }
+  if (!s.shared()) return ideal;
+  if (q.model.contention == Contention::shared) return s.uniform ? ideal : Claim::estimate;
+  return ideal == Claim::estimate ? Claim::estimate : Claim::lower_bound;
+}
+
+void bucket_allreduce(const Call& call, const RingPlan& plan) {
+  const Comm& c = *call.comm;
+  if (call.n == 0) return;
+  const int p = c.size();
+  const std::size_t blk = ceil_div(call.n, p);
+  auto buf = contribution(call, blk * p);
+  if (p > 1) {
+    const Blocks blocks = Blocks::equal(blk, p);
+    ring_reduce_scatter(c, plan, buf.data(), call.item_size, blocks, *call.op, call.tag);
+    ring_collect(c, plan, buf.data(), call.item_size, blocks, call.tag + 1);
+  }
+  deliver(call, buf);
+}
+
+Picos bucket_allreduce_cost(const CostQuery& q, const RingPlan& plan,
+                            std::span<const int> sharers) {
+  if (q.n == 0 || q.p == 1) return 0;
+  const std::vector<std::size_t> counts(q.p, ceil_div(q.n, q.p));
+  return checked_add(ring_reduce_scatter_cost(q, plan, counts, sharers),
+                     ring_collect_cost(q, plan, counts, sharers), "allreduce time");
+}
+
 std::vector<std::size_t> layout_counts(const CostQuery& q, const RingPlan& plan) {
   const std::vector<std::size_t> counts = counts_of(q);
   std::vector<std::size_t> out(plan.blocks());
   for (int x = 0; x < plan.blocks(); ++x) out[x] = counts[plan.rank_at(0, x)];
   return out;
+}
+
+Blocks plan_layout(const RingPlan& plan, int rank, const Blocks& by_rank) {
+  std::vector<std::size_t> counts(plan.blocks());
+  for (int x = 0; x < plan.blocks(); ++x) counts[x] = by_rank.counts[plan.rank_at(rank, x)];
+  return Blocks::contiguous(counts);
+}
+
+void move_blocks(const RingPlan& plan, int rank, const Blocks& by_rank, void* ranked,
+                 const Blocks& by_layout, void* layout, std::size_t item_size, bool to_layout,
+                 WhichBlocks which) {
+  const int mine = plan.layout_index(rank);
+  for (int x = 0; x < plan.blocks(); ++x) {
+    if ((which == WhichBlocks::own) != (x == mine) && which != WhichBlocks::all) continue;
+    char* a = at(ranked, by_rank.displs[plan.rank_at(rank, x)], item_size);
+    char* b = at(layout, by_layout.displs[x], item_size);
+    copy_items(to_layout ? b : a, to_layout ? a : b, by_layout.counts[x], item_size);
+  }
+}
+
+Picos plan_rearrange_cost(const CostQuery& q, const RingPlan& plan,
+                          std::span<const std::size_t> counts) {
+  if (plan.identity_layout() || counts.empty()) return 0;
+  std::size_t total = 0, least = counts[0];
+  for (std::size_t c : counts) total += c, least = std::min(least, c);
+  return q.units.rearrange(total - least);
 }
 
 }  // namespace vmc::internal

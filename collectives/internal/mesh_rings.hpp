@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "collectives/internal/blocks.hpp"
+#include "collectives/internal/claims.hpp"
 #include "collectives/op.hpp"
 #include "collectives/patterns/mesh_rings.hpp"
 #include "runtime/comm.hpp"
@@ -82,17 +83,62 @@ Picos dr_reduce_scatter_cost(const CostQuery& q, const patterns::MeshShape& shap
 Picos ring_step_time(const CostQuery& q, int radix, std::size_t out, std::size_t in,
                      int sharers);
 
-// The links of q's machine as a plan's stages load them: per stage the busiest link's
-// messages, and whether every message of every stage sees the same number. Only where
-// those loads slow messages down (shared contention, wormhole routing, a comm that is the
-// whole machine so that rank r is node r): elsewhere 1 everywhere, uniform.
+// The links of q's machine as a plan's stages load them, where rank r is node r (the comm
+// is the whole machine) and messages take the topology's routes (wormhole): per stage the
+// busiest link's messages, and whether every message of every stage sees that many.
+// Elsewhere (a sub-group, direct routing, store-and-forward) nothing is known: `known`
+// is false and the stages count 1.
 struct PlanSharing {
   std::vector<int> sharers;
   bool uniform = true;
+  bool known = false;
+  bool shared() const;  // some stage puts two messages on one link
 };
 PlanSharing plan_sharing(const CostQuery& q, const patterns::RingPlan& plan, bool alternate);
+// What a formula charges for that sharing: the sharers under shared contention (004's
+// c_{i,j}: max(beta, c beta_net) per item), none under exclusive (messages wait instead).
+std::vector<int> charged_sharers(const CostQuery& q, const PlanSharing& s);
+
+// The claim of a ring algorithm over `plan` costed with charged_sharers: with equal
+// blocks, exact under duplex and all ports, and under every port model when every ring has
+// two nodes (an exchange); a lower bound for longer rings under exchange and half (a node's
+// send and receive take turns). On q's machine: the ideal claim where no link is shared or
+// links are private; under shared contention also where every stage's messages share
+// alike (they move in lockstep), an estimate where they do not; under exclusive contention
+// with shared links a lower bound; on_machine's claim where the routes are not known.
+Claim plan_claim(const CostQuery& q, const patterns::RingPlan& plan, bool alternate);
+// That ideal claim alone (equal blocks assumed): exact, or a lower bound (see above).
+Claim ring_ideal(const CostQuery& q, const patterns::RingPlan& plan);
+// The claim of the DR algorithms (dimensional rings of mesh_shape_of(q), costed without
+// sharers): with equal blocks, ring_ideal on the group's own mesh, where no two messages of
+// a step share a link (004 §6.1; tests/collectives/mesh_rings_test.cpp), and on private
+// links; on_machine's elsewhere; an estimate for unequal blocks.
+Claim dr_claim(const CostQuery& q);
+
+// 004 §12 "buckets": the reduction-to-all of a vector padded to p blocks of ceil(n/p) items,
+// a distributed reduction then a collect over the plan; a block's owner is its layout index
+// (which node ends with which piece does not matter). Cost: the two phases, no
+// rearrangement.
+void bucket_allreduce(const Call& call, const patterns::RingPlan& plan);
+Picos bucket_allreduce_cost(const CostQuery& q, const patterns::RingPlan& plan,
+                            std::span<const int> sharers);
 
 // q.counts (or q.n for every rank) in the plan's layout order (a whole-mesh plan).
 std::vector<std::size_t> layout_counts(const CostQuery& q, const patterns::RingPlan& plan);
+
+// Algorithms whose plan's layout is not the rank order (prime factors rings) work in a
+// buffer in layout order: the rank-ordered blocks `by_rank` of `rank`'s comm laid out
+// contiguously in layout order.
+Blocks plan_layout(const patterns::RingPlan& plan, int rank, const Blocks& by_rank);
+// Copies blocks between the rank-ordered buffer and the layout-ordered one (to_layout or
+// back): this rank's block only, every other one, or all. Charges nothing.
+enum class WhichBlocks { own, others, all };
+void move_blocks(const patterns::RingPlan& plan, int rank, const Blocks& by_rank, void* ranked,
+                 const Blocks& by_layout, void* layout, std::size_t item_size, bool to_layout,
+                 WhichBlocks which);
+// What putting the p - 1 other blocks in (or out of) layout order costs: delta times all
+// items but the smallest block (the rank's own stays); 0 when the layout is the rank order.
+Picos plan_rearrange_cost(const CostQuery& q, const patterns::RingPlan& plan,
+                          std::span<const std::size_t> counts);
 
 }  // namespace vmc::internal

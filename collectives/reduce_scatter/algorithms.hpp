@@ -11,6 +11,12 @@ void run_reduce_scatter_pairwise(const Call& call);
 Picos cost_reduce_scatter_ring(const CostQuery& q);
 Picos cost_reduce_scatter_recursive_halving(const CostQuery& q);
 Picos cost_reduce_scatter_pairwise(const CostQuery& q);
+// 004's mesh distributed reductions (reduce_scatter_mesh_*.cpp).
+void run_reduce_scatter_mesh_dr(const Call& call);
+Picos cost_reduce_scatter_mesh_dr(const CostQuery& q);
+void run_reduce_scatter_mesh_pfr(const Call& call);
+Picos cost_reduce_scatter_mesh_pfr(const CostQuery& q);
+Claim claim_reduce_scatter_mesh_pfr(const CostQuery& q);
 
 // Runs `fn` on a scratch copy of the call's send buffer laid out in contiguous blocks
 // (call.n each, or call.recv_counts), then copies the caller's block to call.recv.

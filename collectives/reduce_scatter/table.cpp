@@ -1,6 +1,7 @@
 // The reduce_scatter registry table.
 #include "collectives/reduce_scatter/algorithms.hpp"
 #include "collectives/internal/claims.hpp"
+#include "collectives/internal/mesh_rings.hpp"
 #include "collectives/tables.hpp"
 
 namespace vmc {
@@ -46,6 +47,16 @@ const std::vector<Algorithm>& tables::reduce_scatter() {
       {"pairwise", "direct exchange of contributions, combined in rank order", "nothing", always,
        cost_reduce_scatter_pairwise, run_reduce_scatter_pairwise, nullptr,
        claim_pairwise},
+      {"mesh_dr",
+       "dimensional rings: a ring in each dimension of the mesh, highest first (004 §10 DR "
+       "distributed reduction; 001 mesh all-to-all reduction)",
+       "a commutative op", commutative, cost_reduce_scatter_mesh_dr, run_reduce_scatter_mesh_dr,
+       nullptr, dr_claim},
+      {"mesh_pfr",
+       "prime factors rings: rings of each prime factor of the mesh lengths, closest first "
+       "(004 §10 PFR distributed reduction)",
+       "a commutative op", commutative, cost_reduce_scatter_mesh_pfr,
+       run_reduce_scatter_mesh_pfr, nullptr, claim_reduce_scatter_mesh_pfr},
   };
   return t;
 }

@@ -18,7 +18,8 @@ using namespace vmc::testing;
 bool exact(const std::string& alg, int p, Port port) {
   if (alg.starts_with("allport")) return port == Port::all;
   if (port != Port::exchange) return true;
-  if (alg == "ring") return p % 2 == 0 || p <= 2;
+  if (alg == "ring" || alg == "mesh_dr") return p % 2 == 0 || p <= 2;  // mesh_dr: full:p's ring
+  if (alg == "mesh_pfr") return (p & (p - 1)) == 0;  // exchanges; rings of odd primes drift
   if (alg == "bruck") return p <= 2;
   return true;
 }

@@ -29,6 +29,7 @@ bool exact(Operation op, const std::string& alg, Port port, int p, std::size_t n
     case Operation::allreduce:
       if (alg.starts_with("hybrid")) return power_of_two(p) && not_half;
       if (alg == "ring") return two_sided || p <= 2;
+      if (alg.starts_with("mesh_")) return two_sided || p <= 2;  // rings of full:p's array
       if (alg == "reduce_broadcast") return true;
       if (alg == "recursive_halving_doubling") return power_of_two(p);
       return not_half || power_of_two(p);

@@ -56,6 +56,9 @@ struct Setting {
   double gamma = 3e-9;
   Contention contention = Contention::exclusive;
   Protocol protocol = Protocol::eager;
+  // Mesh settings: these machines instead of topology + p (004's beta_net and delta too).
+  std::vector<std::string> shapes = {};
+  double beta_net = 0.0, delta = 0.0;
 };
 void PrintTo(const Setting& s, std::ostream* os) { *os << s.name; }
 
@@ -148,7 +151,8 @@ void check(Machine& m, Operation op, const Algorithm& a, CostQuery q, const Sett
   ++tally.per_algorithm[key];
   if (tally.examples.size() < 60) {
     std::ostringstream e;
-    e << key << " (" << to_string(claim) << "): " << s.topology << q.p << " port "
+    e << s.name << ": " << key << " (" << to_string(claim) << "): " << q.topology->spec()
+      << " port "
       << to_string(q.model.port) << " routing " << to_string(q.model.routing) << " gamma "
       << q.model.gamma << " n=" << q.n << " root=" << q.root
       << (q.commutative ? "" : " non-commutative") << (q.counts.empty() ? "" : " irregular counts")
@@ -163,8 +167,15 @@ void sweep(const Setting& s, const std::vector<int>& ps, const std::vector<Opera
   Model mdl = model(s.port, s.routing, 5e-6, 7e-9, s.gamma);
   mdl.contention = s.contention;
   mdl.protocol = s.protocol;
-  for (int p : ps) {
-    auto m = machine(s.topology + std::to_string(p), mdl);
+  if (s.beta_net > 0) mdl.beta_net = s.beta_net;
+  mdl.delta = s.delta;
+  std::vector<std::string> specs = s.shapes;
+  if (specs.empty()) {
+    for (int p : ps) specs.push_back(s.topology + std::to_string(p));
+  }
+  for (const std::string& spec : specs) {
+    auto m = machine(spec, mdl);
+    const int p = m->size();
     for (Operation op : ops) {
       for (const Algorithm& a : algorithms(op)) {
         for (std::size_t n : op == Operation::barrier ? std::vector<std::size_t>{0}
@@ -265,6 +276,32 @@ std::vector<Setting> settings() {
   }
   return v;
 }
+
+// 004's meshes: its own model (duplex ports, wormhole, shared links, beta_net below beta,
+// delta), where the mesh algorithms' contention-free or c_{i,j} formulas are exact.
+std::vector<Setting> mesh_settings() {
+  std::vector<std::string> shapes = {"mesh:2x2", "mesh:3x5", "torus:4x4", "mesh:2x3x2",
+                                     "mesh:4x6"};
+  if (full_sweep()) {
+    for (std::string s : {"mesh:8x8", "mesh:5x7", "torus:3x4x5", "mesh:13x1", "torus:6x6"}) {
+      shapes.push_back(s);
+    }
+  }
+  std::vector<Setting> v = {{"mesh_duplex_shared", "", Routing::wormhole, Port::duplex, 3e-9,
+                             Contention::shared, Protocol::eager, shapes, 3e-9, 1e-9}};
+  if (full_sweep()) {
+    for (Port port : {Port::exchange, Port::half, Port::all}) {
+      v.push_back({"mesh_shared_" + to_string(port), "", Routing::wormhole, port, 3e-9,
+                   Contention::shared, Protocol::eager, shapes, 0.0, 1e-9});
+    }
+    v.push_back({"mesh_duplex_exclusive", "", Routing::wormhole, Port::duplex, 3e-9,
+                 Contention::exclusive, Protocol::eager, shapes});
+  }
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(Mesh, FormulaClaims, ::testing::ValuesIn(mesh_settings()),
+                         [](const auto& info) { return info.param.name; });
 
 INSTANTIATE_TEST_SUITE_P(Sweep, FormulaClaims, ::testing::ValuesIn(settings()),
                          [](const auto& info) { return info.param.name; });

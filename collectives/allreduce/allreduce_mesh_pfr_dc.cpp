@@ -1,0 +1,43 @@
+// allreduce mesh_pfr_dc: 004 §12 PFR-DC reduction-to-all: "by cutting the vector in half at
+// each stage, this redundancy is eliminated ...: the nodes essentially perform a distributed
+// reduction followed by a collect", on the prime factors rings of §5.2: a PFR distributed
+// reduction (closest rings first, reduce_scatter/reduce_scatter_mesh_pfr.cpp) then a PFR
+// collect (widest first, allgather/allgather_mesh_pfr.cpp) of the vector cut into p blocks of
+// c = ceil(n/p) items (the last ones padded). Which node ends the reduction with which
+// block does not matter here, so block x belongs to the node of layout index x: every chunk
+// is contiguous and nothing is rearranged (004 charges delta in both halves).
+//
+// Requires: a commutative op.
+// Cost, phase t with rings of f_t nodes, chunks of c f_0 ... f_{t-1} items and c_t messages
+// on the busiest link (004's c_{i,j}; 1 under exclusive contention or unknown routes):
+//   sum_t (f_t - 1) (2 alpha + c f_0 ... f_{t-1} (2 max(beta, c_t beta_net) + gamma)),
+// 004's T_PFR-DISTRIBUTED-REDUCTION + T_PFR-COLLECT without their delta terms. One-partner
+// ports and claims as allgather_mesh_pfr.cpp.
+#include "collectives/allreduce/algorithms.hpp"
+#include "collectives/internal/mesh.hpp"
+#include "collectives/internal/mesh_rings.hpp"
+
+namespace vmc::internal {
+
+namespace {
+patterns::RingPlan plan_of(const patterns::MeshShape& shape) {
+  return patterns::prime_factor_rings(shape, patterns::RingOrder::widest_first);
+}
+}  // namespace
+
+bool applicable_allreduce_mesh_pfr_dc(const CostQuery& q) { return q.commutative; }
+
+Picos cost_allreduce_mesh_pfr_dc(const CostQuery& q) {
+  const patterns::RingPlan plan = plan_of(mesh_shape_of(q));
+  return bucket_allreduce_cost(q, plan, charged_sharers(q, plan_sharing(q, plan, false)));
+}
+
+void run_allreduce_mesh_pfr_dc(const Call& call) {
+  bucket_allreduce(call, plan_of(mesh_shape_of(*call.comm)));
+}
+
+Claim claim_allreduce_mesh_pfr_dc(const CostQuery& q) {
+  return plan_claim(q, plan_of(mesh_shape_of(q)), false);
+}
+
+}  // namespace vmc::internal

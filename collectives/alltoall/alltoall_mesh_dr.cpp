@@ -1,0 +1,42 @@
+// alltoall mesh_dr: 004 §13 DR all-to-all scatter on the dimensional rings of §6.1: ring by
+// ring, one dimension after the other, the nodes of each ring run the ring all-to-all of
+// 001 ("All-to-all personalized", ring): in step k = 1 .. m_i - 1 a node sends its right
+// neighbour the m_i - k groups still travelling (at k = 1 its own groups for the other
+// m_i - 1 members, later the tail of what it received) and keeps the first group it
+// receives, which is home. A group is every block whose destination has one coordinate i,
+// p / m_i blocks (ring_alltoall, patterns/mesh_rings.hpp); after the phase of dimension i
+// every block sits on the node that agrees with its destination in dimensions 0 .. i. 001's
+// mesh algorithm (ring all-to-all on the rows, then on the columns, messages of sqrt(p) m
+// items: 2 (sqrt(p) - 1) t_s + p (sqrt(p) - 1) m t_w) is this schedule on a square 2-D
+// mesh, so it has no row of its own.
+//
+// Requires: nothing (alltoall only: a node forwards blocks whose sizes alltoallv tells only
+// their sender and receiver).
+// Cost, blocks of n items (vmc's count: the items for each destination), so a node holds
+// p n items and a group p n / m_i:
+//   duplex, all:  sum_i (m_i - 1) (alpha + (p n / 2) beta + 2 (p n / m_i) delta).
+// Step k moves (m_i - k) p n / m_i items, on average p n / 2. 004 writes sum_i (m_i - 1)
+// (alpha + N/(2p) (beta + delta)) with N "the length of all of the vectors on all of the
+// nodes", N = p^2 n in vmc's count, so N/(2p) = p n / 2: the same alpha and beta terms. 004
+// charges delta on every item sent; this code rearranges only a node's own groups when a
+// phase starts and each group that arrives home, 2 (m_i - 1) p n / m_i items per phase.
+// One-partner ports as allgather_mesh_dr.cpp. Exact under duplex and all ports on the
+// group's own mesh (no two messages of a step share a link) and on private links.
+#include "collectives/alltoall/algorithms.hpp"
+#include "collectives/internal/mesh.hpp"
+#include "collectives/internal/mesh_rings.hpp"
+
+namespace vmc::internal {
+
+void run_alltoall_mesh_dr(const Call& call) {
+  const Comm& c = *call.comm;
+  copy_items(call.recv, call.send, call.n * c.size(), call.item_size);
+  ring_alltoall(c, patterns::dimensional_rings(mesh_shape_of(c)), false, call.recv, call.n,
+                call.item_size, call.tag);
+}
+
+Picos cost_alltoall_mesh_dr(const CostQuery& q) {
+  return ring_alltoall_cost(q, patterns::dimensional_rings(mesh_shape_of(q)), q.n, {});
+}
+
+}  // namespace vmc::internal

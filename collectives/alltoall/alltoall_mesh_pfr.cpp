@@ -1,0 +1,49 @@
+// alltoall mesh_pfr: 004 §13's interleaved exchange ([10]'s interleaved binary exchange,
+// generalised to any mesh by the prime factors rings of §5.2): ring by ring of prime
+// length p_{i,j}, the nodes run the ring all-to-all of alltoall_mesh_dr.cpp ("the nodes
+// circulate all the subvectors destined for nodes that are in the remaining rings of the
+// other nodes of the current ring"), with §5.2's dimension alternation: where consecutive
+// phases have rings of one length and spacing in several dimensions, about 1/d of the nodes
+// work in each dimension at each stage (patterns::stage_order), so fewer interleaved rings
+// share a link. Every phase moves p n / 2 items per step on average, so the order of the
+// rings only changes which ones interleave.
+//
+// Requires: nothing (alltoall only, as mesh_dr).
+// Cost, blocks of n items, stage t with rings of f_t nodes and c_t messages on the busiest
+// link (004's c_{i,j} with alternation; 1 under exclusive contention or unknown routes):
+//   sum_t (f_t - 1) (alpha + (p n / 2) max(beta, c_t beta_net) + 2 (p n / f_t) delta).
+// 004's formula for this algorithm is lost in the source text ("where n is the length of
+// all of the vectors on all of the nodes ... and j represents the rings in the i-th
+// dimension"); this is the algorithm's own, derived as in alltoall_mesh_dr.cpp. One-partner
+// ports as allgather_mesh_dr.cpp. Exact under duplex and all ports where no stage shares a
+// link, or, under shared contention, where every message of a stage shares alike; an
+// estimate where they do not; a lower bound under exclusive contention with shared links.
+#include "collectives/alltoall/algorithms.hpp"
+#include "collectives/internal/mesh.hpp"
+#include "collectives/internal/mesh_rings.hpp"
+
+namespace vmc::internal {
+
+namespace {
+patterns::RingPlan plan_of(const patterns::MeshShape& shape) {
+  return patterns::prime_factor_rings(shape, patterns::RingOrder::widest_first);
+}
+}  // namespace
+
+void run_alltoall_mesh_pfr(const Call& call) {
+  const Comm& c = *call.comm;
+  copy_items(call.recv, call.send, call.n * c.size(), call.item_size);
+  ring_alltoall(c, plan_of(mesh_shape_of(c)), true, call.recv, call.n, call.item_size,
+                call.tag);
+}
+
+Picos cost_alltoall_mesh_pfr(const CostQuery& q) {
+  const patterns::RingPlan plan = plan_of(mesh_shape_of(q));
+  return ring_alltoall_cost(q, plan, q.n, charged_sharers(q, plan_sharing(q, plan, true)));
+}
+
+Claim claim_alltoall_mesh_pfr(const CostQuery& q) {
+  return plan_claim(q, plan_of(mesh_shape_of(q)), true);
+}
+
+}  // namespace vmc::internal

@@ -1,0 +1,63 @@
+// reduce_scatter mesh_pfr: 004 §10 PFR distributed reduction on the prime factors rings of
+// §5.2: the rings of allgather_mesh_pfr.cpp run backwards, closest first, so the first
+// phases, which move the most data, run between neighbours and the widest, interleaved rings
+// move the least. "In each ring, the nodes trade and reduce a portion equal in length to all
+// the portions destined for the nodes in the remaining rings to which they belong": a ring
+// reduce-scatter of chunks that are contiguous in the plan's layout (patterns/mesh_rings.hpp).
+// A node first puts its p - 1 other blocks in layout order, one rearrangement of (p-1)/p n
+// items (none when every m_i is prime: then mesh_pfr is mesh_dr).
+//
+// Requires: a commutative op (a ring combines each chunk starting after its owner).
+// Cost, equal blocks of b items (n = p b), phase t with rings of f_t nodes and c_t messages
+// on the busiest link (004's c_{i,j}; 1 under exclusive contention or unknown routes), run
+// from t = last (closest) to t = 0, with chunks of c'_t = b f_0 ... f_{t-1} items:
+//   (p-1) b delta + sum_t (f_t - 1) (alpha + c'_t (max(beta, c_t beta_net) + gamma)).
+// 004 §10 charges delta with each message; summed over the steps that is the same (p-1)/p n
+// delta, paid here once at the start. One-partner ports and claims as allgather_mesh_pfr.
+#include "collectives/internal/mesh.hpp"
+#include "collectives/internal/mesh_rings.hpp"
+#include "collectives/reduce_scatter/algorithms.hpp"
+
+namespace vmc::internal {
+
+namespace {
+patterns::RingPlan plan_of(const patterns::MeshShape& shape) {
+  return patterns::prime_factor_rings(shape, patterns::RingOrder::widest_first);
+}
+
+void reduce_scatter_mesh_pfr(const Comm& comm, void* buf, std::size_t item_size,
+                             const Blocks& blocks, const Op& op, Tag tag) {
+  const patterns::RingPlan plan = plan_of(mesh_shape_of(comm));
+  if (plan.identity_layout()) {
+    ring_reduce_scatter(comm, plan, buf, item_size, blocks, op, tag);
+    return;
+  }
+  const int me = comm.rank();
+  const Blocks work = plan_layout(plan, me, blocks);
+  std::vector<char> layout(work.total() * item_size);
+  move_blocks(plan, me, blocks, buf, work, layout.data(), item_size, true, WhichBlocks::all);
+  const std::size_t others = work.total() - blocks.counts[me];
+  if (others > 0) comm.charge_rearrange(others);
+  ring_reduce_scatter(comm, plan, layout.data(), item_size, work, op, tag);
+  move_blocks(plan, me, blocks, buf, work, layout.data(), item_size, false, WhichBlocks::own);
+}
+}  // namespace
+
+void run_reduce_scatter_mesh_pfr(const Call& call) {
+  run_reduce_scatter(call, reduce_scatter_mesh_pfr);
+}
+
+Picos cost_reduce_scatter_mesh_pfr(const CostQuery& q) {
+  const patterns::RingPlan plan = plan_of(mesh_shape_of(q));
+  const std::vector<std::size_t> counts = layout_counts(q, plan);
+  return checked_add(plan_rearrange_cost(q, plan, counts),
+                     ring_reduce_scatter_cost(q, plan, counts,
+                                              charged_sharers(q, plan_sharing(q, plan, false))),
+                     "reduce_scatter time");
+}
+
+Claim claim_reduce_scatter_mesh_pfr(const CostQuery& q) {
+  return plan_claim(q, plan_of(mesh_shape_of(q)), false);
+}
+
+}  // namespace vmc::internal
