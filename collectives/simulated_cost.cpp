@@ -1,6 +1,7 @@
 #include "collectives/simulated_cost.hpp"
 
 #include <map>
+#include <set>
 #include <mutex>
 #include <numeric>
 #include <stdexcept>
@@ -13,8 +14,23 @@
 namespace vmc {
 namespace {
 
-// Set on the threads of a simulation run, so nothing inside it simulates again.
-thread_local bool inside_simulation = false;
+// The topologies of the machines running a simulation now: a call on one of them selects
+// by formula, so nothing inside a simulation simulates again. Keyed by the machine's
+// topology object (each simulation machine parses its own), not by thread: under the
+// fibers engine one worker thread runs many nodes.
+struct SimulationMachines {
+  std::mutex mutex;
+  std::multiset<const Topology*> running;
+};
+SimulationMachines& simulation_machines() {
+  static SimulationMachines s;
+  return s;
+}
+bool inside_simulation(const Topology* t) {
+  SimulationMachines& s = simulation_machines();
+  std::lock_guard lock(s.mutex);
+  return s.running.count(t) != 0;
+}
 
 constexpr std::size_t kMaxBytes = std::size_t{1} << 28;
 constexpr int kMaxSimulatedNodes = 4096;
@@ -143,11 +159,19 @@ Layout layout_of(Operation op, const CostQuery& q) {
   return l;
 }
 
-// Marks a node thread as running a simulation while it does, so nothing inside simulates.
+// Marks a machine as running a simulation while it does, so nothing inside simulates.
 struct InsideSimulation {
-  bool was = inside_simulation;
-  InsideSimulation() { inside_simulation = true; }
-  ~InsideSimulation() { inside_simulation = was; }
+  const Topology* topology;
+  explicit InsideSimulation(const Topology* t) : topology(t) {
+    SimulationMachines& s = simulation_machines();
+    std::lock_guard lock(s.mutex);
+    s.running.insert(t);
+  }
+  ~InsideSimulation() {
+    SimulationMachines& s = simulation_machines();
+    std::lock_guard lock(s.mutex);
+    s.running.erase(s.running.find(topology));
+  }
 };
 
 std::optional<Picos> run_simulation(Operation op, const Algorithm& a, const CostQuery& q) {
@@ -173,15 +197,15 @@ std::optional<Picos> run_simulation(Operation op, const Algorithm& a, const Cost
 }  // namespace
 
 bool selection_simulates(const CostQuery& q) {
-  return q.topology != nullptr && !inside_simulation && q.p <= kMaxSimulatedNodes;
+  return q.topology != nullptr && q.p <= kMaxSimulatedNodes && !inside_simulation(q.topology);
 }
 
 Picos time_operation(Machine& m, Operation op, const CostQuery& q) {
   const Layout l = layout_of(op, q);
   const Op op_ = Op("simulated", q.commutative, q.item_size,
                     [](const void*, const void*, void*, std::size_t) {});
+  InsideSimulation inside(&m.topology());
   RunResult r = m.run([&](Node& node) {
-    InsideSimulation inside;
     const Comm& c = node.world();
     const auto [send_items, recv_items] = buffer_items(op, l, c.rank(), q.root);
     std::vector<char> send(send_items * q.item_size);

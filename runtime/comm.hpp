@@ -88,6 +88,9 @@ class Comm {
   const Model& model() const;
   const CostUnits& units() const;
   const Topology& topology() const;
+  // Whether messages carry data (MachineConfig::data): false in a timing-only run, where
+  // nothing is copied and receive buffers keep what they held.
+  bool moves_data() const;
 
   // --- point to point --------------------------------------------------------------------
   template <class T>

@@ -8,10 +8,13 @@
 #include <concurrentqueue/lightweightsemaphore.h>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
+#include <tbb/scalable_allocator.h>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -20,21 +23,53 @@
 #include <vector>
 
 #include "runtime/errors.hpp"
+#include "runtime/executor.hpp"
 #include "runtime/machine.hpp"
 
 namespace vmc::detail {
 
 struct MachineImpl;
 
+// Payloads and messages come from oneTBB's scalable allocator: it keeps freed memory per
+// thread and for large blocks, so steady-state messages reuse memory already touched
+// instead of faulting fresh pages in (about 12 us per 4 KiB page on the machines vmc is
+// tested on, against 26 GB/s for memory in use).
+// Under the sanitizers, which cannot see into oneTBB's allocator (a block it hands from one
+// thread to another would read as a data race, a use after free would go unseen), plain
+// malloc and free.
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+inline void* message_malloc(std::size_t n) { return std::malloc(n); }
+inline void message_free(void* p) noexcept { std::free(p); }
+#else
+inline void* message_malloc(std::size_t n) { return scalable_malloc(n); }
+inline void message_free(void* p) noexcept { scalable_free(p); }
+#endif
+struct PayloadFree {
+  void operator()(std::byte* p) const noexcept { message_free(p); }
+};
+using Payload = std::unique_ptr<std::byte[], PayloadFree>;
+inline Payload make_payload(std::size_t bytes) {
+  auto* p = static_cast<std::byte*>(message_malloc(bytes));
+  if (p == nullptr) throw std::bad_alloc();
+  return Payload(p);
+}
+
 // A message in flight or waiting in a mailbox.
 struct Message {
+  static void* operator new(std::size_t n) {
+    void* p = message_malloc(n);
+    if (p == nullptr) throw std::bad_alloc();
+    return p;
+  }
+  static void operator delete(void* p) noexcept { message_free(p); }
+
   std::uint32_t comm = 0;
   int src = 0;                      // world rank
   Tag tag = 0;
   std::uint64_t items = 0;
   std::uint64_t send_index = 0;     // position among the sender's sends in this run
   std::size_t bytes = 0;
-  std::unique_ptr<std::byte[]> payload;
+  Payload payload;
   Message* next = nullptr;          // the mailbox's FIFO of messages with one match key
 };
 
@@ -190,15 +225,18 @@ struct alignas(64) NodeState {
   // Mailbox: any thread enqueues, only the owner dequeues.
   moodycamel::ConcurrentQueue<Message*> incoming;
   std::unordered_map<MatchKey, MessageFifo, MatchKeyHash> unexpected;
-  // A blocked node spins up to 1000 times (a few microseconds) before it sleeps in the
-  // kernel: a hand-off between two busy nodes then costs about 3 us instead of a 25-35 us
-  // wake-up of a halted core, while 1024 waiting nodes on 2 cores still mostly sleep
-  // (bench/bench_runtime.cpp measured 64, 1000 and 10000: 10000 starves a ring of 64).
+  // Threads engine: a blocked node spins up to 1000 times (a few microseconds) before it
+  // sleeps in the kernel: a hand-off between two busy nodes then costs about 3 us instead
+  // of a 25-35 us wake-up of a halted core, while 1024 waiting nodes on 2 cores still
+  // mostly sleep (bench/bench_runtime.cpp measured 64, 1000 and 10000: 10000 starves a
+  // ring of 64). Unused by the fibers engine.
   moodycamel::LightweightSemaphore wake{0, 1000};
   moodycamel::LightweightSemaphore start{0, 64};
 
   // Deadlock detection: 0 when running, activity stamp + 1 while blocked.
   std::atomic<std::uint64_t> blocked_stamp{0};
+  std::atomic<std::uint64_t> parks{0};  // times this node parked in this machine's life
+  std::uint64_t parks_at_nudge = 0;     // controller only: `parks` at its last nudge
   std::atomic<bool> finished{true};
   std::mutex wait_mutex;
   WaitDescription waiting;  // guarded by wait_mutex
@@ -272,14 +310,14 @@ struct MachineImpl {
   // times are the same; full:P just has P(P-1) links to keep no state for).
   bool uses_links = false;
   std::vector<std::unique_ptr<NodeState>> nodes;
-  std::vector<std::thread> threads;
+  std::unique_ptr<Executor> executor;  // made last, destroyed first
+  Engine engine = Engine::threads;     // the one in use (never automatic)
 
   // One run at a time.
   const std::function<void(Node&)>* fn = nullptr;
   std::shared_ptr<CommGroup> world;
   std::atomic<int> running{0};
   std::atomic<bool> abort{false};
-  std::atomic<bool> shutdown{false};
   std::atomic<std::uint64_t> activity{0};
   moodycamel::LightweightSemaphore controller{0, 0};
   std::mutex error_mutex;
@@ -304,11 +342,9 @@ struct MachineImpl {
 
   explicit MachineImpl(MachineConfig cfg);
   ~MachineImpl();
-  // Creates the node threads; when the system refuses one, joins those made and throws
-  // UsageError saying how many could be made.
-  void start_threads();
-  void stop_threads();
-  void thread_main(int rank);
+  // Runs the current function on node `rank` and records how it ended (called by the
+  // executor on the node's thread or fiber).
+  void run_node(int rank);
   RunResult run(const std::function<void(Node&)>& fn);
   void record_error(int node, std::string what);
   // The simulation found that the nodes wait for what can never happen: the run ends with
@@ -317,12 +353,16 @@ struct MachineImpl {
   std::string sim_deadlock;  // guarded by error_mutex
   void abort_run();
   bool deadlocked(std::vector<BlockedWait>* report);
+  // Controller: wakes every unfinished node without counting it as activity, and whether
+  // each has parked again since.
+  void nudge_blocked_nodes();
+  bool every_node_looked_again() const;
   void reset_after_run();
   std::uint32_t allocate_comm_id();
   // Signals that a node's wait may be over.
   void wake(NodeState& n) {
     activity.fetch_add(1, std::memory_order_seq_cst);
-    n.wake.signal();
+    executor->unpark(n);
   }
 };
 
@@ -338,7 +378,8 @@ void NodeState::block_until(Ready ready, const WaitDescription& what) {
     std::uint64_t stamp = machine->activity.load(std::memory_order_seq_cst);
     if (ready()) break;
     blocked_stamp.store(stamp + 1, std::memory_order_seq_cst);
-    wake.wait(100'000);  // bounded: re-check abort at least every 100 ms
+    parks.fetch_add(1, std::memory_order_seq_cst);
+    machine->executor->park(*this, 100'000);  // threads: re-check abort every 100 ms
     blocked_stamp.store(0, std::memory_order_seq_cst);
     if (ready()) break;
   }

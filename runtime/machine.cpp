@@ -8,6 +8,7 @@
 // for has happened since it last looked (see NodeState::block_until).
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <tuple>
@@ -16,9 +17,6 @@
 
 #include "runtime/detail.hpp"
 
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 
 namespace vmc {
 
@@ -38,16 +36,35 @@ std::string BlockedWait::describe() const {
   return s.str();
 }
 
+std::string to_string(Engine e) {
+  switch (e) {
+    case Engine::automatic: return "auto";
+    case Engine::threads: return "threads";
+    case Engine::fibers: return "fibers";
+  }
+  return "?";
+}
+
+Engine parse_engine(std::string_view s) {
+  if (s == "auto") return Engine::automatic;
+  if (s == "threads") return Engine::threads;
+  if (s == "fibers") return Engine::fibers;
+  throw std::invalid_argument("unknown engine \"" + std::string(s) +
+                              "\": expected auto, threads or fibers");
+}
+
+std::string to_string(Data d) { return d == Data::full ? "full" : "none"; }
+
+Data parse_data(std::string_view s) {
+  if (s == "full") return Data::full;
+  if (s == "none") return Data::none;
+  throw std::invalid_argument("unknown data mode \"" + std::string(s) +
+                              "\": expected full or none");
+}
+
 namespace detail {
 
 thread_local NodeState* current_node = nullptr;
-
-namespace {
-// Testing: the node whose thread creation fails as if the system refused it (-1: none).
-std::atomic<int> refused_thread_node{-1};
-}  // namespace
-
-void refuse_thread_creation_at(int node) { refused_thread_node.store(node); }
 
 std::string node_prefix(const NodeState& n, const CommGroup* g, int rank) {
   std::string s = "node " + std::to_string(n.rank);
@@ -78,8 +95,9 @@ void NodeState::perturb() {
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   z ^= z >> 31;
   if ((z & 3) == 0) return;                      // a quarter of the calls go straight on
-  if ((z & 3) == 1) {
-    std::this_thread::yield();
+  if ((z & 3) == 1 || machine->engine == Engine::fibers) {
+    // A fiber's sleep would stall its whole worker: it lets the others run instead.
+    machine->executor->yield(*this);
     return;
   }
   const double fraction = static_cast<double>(z >> 11) / 9007199254740992.0;  // [0, 1)
@@ -100,7 +118,7 @@ void fill_request(RequestState& r, Message* m) {
   } else if (r.item_size == 0 || m->bytes % r.item_size != 0) {
     r.error = "message of " + std::to_string(m->bytes) + " bytes is not a whole number of " +
               std::to_string(r.item_size) + "-byte items";
-  } else if (m->bytes > 0) {
+  } else if (m->payload != nullptr) {
     std::memcpy(r.buffer, m->payload.get(), m->bytes);
   }
 }
@@ -223,44 +241,50 @@ MachineImpl::MachineImpl(MachineConfig cfg) : config(std::move(cfg)) {
     n->machine = this;
     nodes.push_back(std::move(n));
   }
-  if (config.clock == Clock::real_time) real = make_real_network(*this);
-  start_threads();
-}
-
-void MachineImpl::start_threads() {
-  threads.reserve(p);
-  int r = 0;
-  try {
-    for (; r < p; ++r) {
-      if (r == refused_thread_node.load()) {
-        throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again),
-                                "thread creation refused (test)");
-      }
-      threads.emplace_back([this, r] { thread_main(r); });
+  engine = config.engine;
+  if (engine == Engine::automatic) {
+    // VMC_ENGINE=threads|fibers overrides the automatic choice (to run a test suite under
+    // either engine); the real clock always gets threads.
+    engine = config.clock == Clock::virtual_time ? Engine::fibers : Engine::threads;
+    const char* env = std::getenv("VMC_ENGINE");
+    if (env != nullptr && config.clock == Clock::virtual_time && *env != '\0') {
+      engine = parse_engine(env);
+      if (engine == Engine::automatic) engine = Engine::fibers;
     }
-  } catch (const std::system_error& e) {
-    // Release and join the node threads made so far, so nothing outlives the failure.
-    stop_threads();
+  }
+  if (engine == Engine::fibers && config.clock == Clock::real_time) {
+    throw UsageError("Machine: the fibers engine runs the virtual clock only (the real clock "
+                     "needs every node to wait in parallel: use the threads engine)");
+  }
+  if (config.workers < 0 || config.workers > 4096) {
+    throw UsageError("Machine: workers must be from 0 (one per core) to 4096 (got " +
+                     std::to_string(config.workers) + ")");
+  }
+  if (config.stack_bytes != 0 && (config.stack_bytes < (64 << 10) ||
+                                  config.stack_bytes > (std::size_t{1} << 30))) {
+    throw UsageError("Machine: stack_bytes must be 0 (256 KiB) or from 64 KiB to 1 GiB (got " +
+                     std::to_string(config.stack_bytes) + ")");
+  }
+  if (config.clock == Clock::real_time) real = make_real_network(*this);
+  try {
+    if (engine == Engine::fibers) {
+      int workers = config.workers;
+      if (workers == 0) workers = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+      workers = std::min(workers, p);
+      executor = make_fiber_executor(*this, workers,
+                                     config.stack_bytes != 0 ? config.stack_bytes : 256 << 10);
+    } else {
+      executor = make_thread_executor(*this);
+    }
+  } catch (...) {
     if (real != nullptr) destroy_real_network(real);
     real = nullptr;
-    throw UsageError("Machine: the system refused to create the thread of node " +
-                     std::to_string(r) + " of " + std::to_string(p) + " (" + e.what() +
-                     "): every node is a thread, and this process could create only " +
-                     std::to_string(r) + "; use a machine of fewer nodes (on Linux a "
-                     "process gets about half of vm.max_map_count threads: 32,765 by "
-                     "default, as every thread's stack takes two memory mappings)");
+    throw;
   }
 }
 
-void MachineImpl::stop_threads() {
-  shutdown.store(true, std::memory_order_release);
-  for (auto& n : nodes) n->start.signal();
-  for (auto& t : threads) t.join();
-  threads.clear();
-}
-
 MachineImpl::~MachineImpl() {
-  stop_threads();
+  executor.reset();
   for (auto& n : nodes) n->discard_all();
   if (real != nullptr) destroy_real_network(real);
 }
@@ -286,24 +310,15 @@ void MachineImpl::record_error(int node, std::string what) {
 void MachineImpl::abort_run() {
   abort.store(true, std::memory_order_seq_cst);
   activity.fetch_add(1, std::memory_order_seq_cst);
-  for (auto& n : nodes) n->wake.signal();
+  for (auto& n : nodes) executor->unpark(*n);
   if (real != nullptr) real_abort(real);
   controller.signal();
 }
 
-void MachineImpl::thread_main(int rank) {
+void MachineImpl::run_node(int rank) {
   NodeState& self = *nodes[rank];
-#ifdef __linux__
-  // Real time: the kernel may let a sleep overrun by its timer slack (50 us by default),
-  // which would read as model error; ask for the tightest wake-ups it offers.
-  if (config.clock == Clock::real_time) prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
-#endif
-  for (;;) {
-    while (!self.start.wait(1'000'000)) {
-    }
-    if (shutdown.load(std::memory_order_acquire)) return;
+  {
     Node node(Comm(&self, world, rank));
-    current_node = &self;
     try {
       (*fn)(node);
       check_requests_completed(self);
@@ -360,7 +375,7 @@ bool MachineImpl::deadlocked(std::vector<BlockedWait>* report) {
     for (auto& n : nodes) {
       if (n->finished.load(std::memory_order_seq_cst)) continue;
       const std::uint64_t stamp = n->blocked_stamp.load(std::memory_order_seq_cst);
-      if (stamp != 0 && stamp != a + 1) n->wake.signal();
+      if (stamp != 0 && stamp != a + 1) executor->unpark(*n);
     }
     woke_stale = true;
     return false;
@@ -373,6 +388,25 @@ bool MachineImpl::deadlocked(std::vector<BlockedWait>* report) {
       const WaitDescription& w = n->waiting;
       report->push_back({n->rank, w.operation, w.peer, w.peer_world, w.tag, w.comm});
     }
+  }
+  return true;
+}
+
+// Fibers only: a fiber parks until woken, while a node thread looks again by itself at
+// least every 100 ms (and real-clock network waits every 50 ms).
+void MachineImpl::nudge_blocked_nodes() {
+  if (engine != Engine::fibers) return;
+  for (auto& n : nodes) {
+    n->parks_at_nudge = n->parks.load(std::memory_order_seq_cst);
+    if (!n->finished.load(std::memory_order_seq_cst)) executor->unpark(*n);
+  }
+}
+
+bool MachineImpl::every_node_looked_again() const {
+  if (engine != Engine::fibers) return true;
+  for (const auto& n : nodes) {
+    if (n->finished.load(std::memory_order_seq_cst)) continue;
+    if (n->parks.load(std::memory_order_seq_cst) == n->parks_at_nudge) return false;
   }
   return true;
 }
@@ -397,9 +431,8 @@ void MachineImpl::reset_after_run() {
     n->split_seq.clear();
     n->log.clear();
     n->blocked_stamp.store(0);
-    while (n->wake.tryWait()) {
-    }
   }
+  executor->reset();
   while (controller.tryWait()) {
   }
   if (real != nullptr) real_reset(real);
@@ -440,7 +473,7 @@ RunResult MachineImpl::run(const std::function<void(Node&)>& f) {
                        (runs * 0x8CB92BA72F3D8DD7ull);
     n->finished.store(false, std::memory_order_seq_cst);
   }
-  for (auto& n : nodes) n->start.signal();
+  executor->start_run();
 
   // Controller: wait for every node; look for deadlock and lack of progress meanwhile.
   std::optional<RunError> failure;
@@ -462,8 +495,10 @@ RunResult MachineImpl::run(const std::function<void(Node&)>& f) {
     }
     std::vector<BlockedWait> waits;
     if (deadlocked(nullptr)) {
-      // Confirm on the next look, with the same activity stamp.
-      if (suspect_activity == a && deadlocked(&waits)) {
+      // Confirm on a later look, with the same activity stamp, once every blocked node has
+      // looked at what it waits for again since the suspicion (a nudge: a wake that is not
+      // activity), so that no wake lost between nodes is taken for a deadlock.
+      if (suspect_activity == a && every_node_looked_again() && deadlocked(&waits)) {
         std::string text = "deadlock: every unfinished node is blocked and nothing in "
                            "flight can release it:";
         for (const auto& w : waits) text += "\n  " + w.describe();
@@ -471,6 +506,7 @@ RunResult MachineImpl::run(const std::function<void(Node&)>& f) {
         abort_run();
         continue;
       }
+      if (suspect_activity != a) nudge_blocked_nodes();
       suspect_activity = a;
     } else {
       suspect_activity = ~0ull;

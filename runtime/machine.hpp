@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "runtime/comm.hpp"
@@ -30,6 +32,27 @@ struct MachineImpl;
 // system refused it (-1: never), to test that failure without making 32,000 threads.
 void refuse_thread_creation_at(int node);
 }  // namespace detail
+
+// How node functions are executed (runtime/executor.hpp):
+//   threads    every node an OS thread (about 32,000 per process); needed by the real clock;
+//   fibers     every node a user-level thread with a small stack, several per worker
+//              thread: cheap hand-offs and machines of any size; virtual clock only;
+//   automatic  fibers on the virtual clock, threads on the real one (the environment
+//              variable VMC_ENGINE=threads or fibers chooses for the virtual clock).
+// Results, virtual times, statistics and traces are the same under both, bit for bit.
+enum class Engine { automatic, threads, fibers };
+std::string to_string(Engine e);
+Engine parse_engine(std::string_view s);  // throws std::invalid_argument
+
+// What messages carry:
+//   full  the data: every send copies its buffer, every receive gets it (the default);
+//   none  timing only: no payload is copied or allocated, receive buffers are left as they
+//         are, and collectives skip their local copies and combines (charging their time
+//         all the same). Virtual times, statistics and traces are those of the full run, bit
+//         for bit; results are not. For machines too large to hold their data.
+enum class Data { full, none };
+std::string to_string(Data d);
+Data parse_data(std::string_view s);  // throws std::invalid_argument
 
 struct MachineConfig {
   // The interconnect. When null, `nodes` must be set and the topology is full:nodes.
@@ -54,6 +77,12 @@ struct MachineConfig {
   // choices; virtual times are unaffected by construction.
   std::uint64_t perturb_seed = 0;
   double perturb_max_seconds = 50e-6;
+  Engine engine = Engine::automatic;
+  Data data = Data::full;
+  // Fibers: worker threads (0: one per core the process may use, at most one per node)
+  // and bytes of stack per node (0: 256 KiB; at least 64 KiB).
+  int workers = 0;
+  std::size_t stack_bytes = 0;
 };
 
 // A node as the SPMD function sees it.

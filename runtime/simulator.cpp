@@ -184,9 +184,24 @@ struct MatchKeySimHash {
   }
 };
 // Sends that no receive has matched yet, and receives no send has; one is always empty.
+// Every collective call has tags of its own, so most keys see one message: an entry is
+// dropped as soon as both queues are empty, and the queues are vectors read from a head
+// index (a deque would allocate a block for each).
+template <class T>
+struct Fifo {
+  std::vector<T> items;
+  std::size_t head = 0;
+  bool empty() const { return head == items.size(); }
+  const T& front() const { return items[head]; }
+  void pop_front() { ++head; }
+  void push_back(const T& x) { items.push_back(x); }
+  auto begin() const { return items.begin() + static_cast<std::ptrdiff_t>(head); }
+  auto end() const { return items.end(); }
+};
 struct MatchQueues {
-  std::deque<std::int64_t> sends;
-  std::deque<RecvPost> recvs;
+  Fifo<std::int64_t> sends;
+  Fifo<RecvPost> recvs;
+  bool empty() const { return sends.empty() && recvs.empty(); }
 };
 
 // One operation of a node's log, copied out (with what it refers to) so that the node may
@@ -643,10 +658,12 @@ class Simulator {
                              "'s sends are out of order");
     }
     n.sent.push_back(x.id);
-    MatchQueues& q = match_[MatchKeySim{x.dst, x.comm, x.src, x.tag}];
+    auto it = match_.try_emplace(MatchKeySim{x.dst, x.comm, x.src, x.tag}).first;
+    MatchQueues& q = it->second;
     if (!q.recvs.empty()) {
       const RecvPost r = q.recvs.front();
       q.recvs.pop_front();
+      if (q.empty()) match_.erase(it);
       attach(x, r);
     } else {
       q.sends.push_back(x.id);
@@ -659,7 +676,8 @@ class Simulator {
   // sent for it, or waits for the next one.
   void post_receive(int id, int request, const OpRecord& op, Picos t) {
     NodeSim& n = nodes_[id];
-    MatchQueues& q = match_[MatchKeySim{id, op.recv_comm, op.recv_src, op.recv_tag}];
+    auto it = match_.try_emplace(MatchKeySim{id, op.recv_comm, op.recv_src, op.recv_tag}).first;
+    MatchQueues& q = it->second;
     const RecvPost r{id, request, t};
     if (q.sends.empty()) {
       q.recvs.push_back(r);
@@ -668,6 +686,7 @@ class Simulator {
     }
     Msg& x = msgs_[q.sends.front()];
     q.sends.pop_front();
+    if (q.empty()) match_.erase(it);
     if (x.state == MsgState::done) {
       // It arrived before the receive was posted: the receive completes at once.
       if (request < 0) {

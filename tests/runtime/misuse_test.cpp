@@ -97,7 +97,7 @@ TEST(Misuse, EveryCollectiveOnADefaultConstructedComm) {
 TEST(Misuse, ARefusedNodeThreadIsACleanErrorSayingHowManyWereMade) {
   detail::refuse_thread_creation_at(5);
   try {
-    Machine m({.nodes = 8});
+    Machine m({.nodes = 8, .engine = Engine::threads});
     ADD_FAILURE() << "the machine was made";
   } catch (const UsageError& e) {
     EXPECT_THAT(e.what(), HasSubstr("node 5 of 8"));
@@ -105,7 +105,7 @@ TEST(Misuse, ARefusedNodeThreadIsACleanErrorSayingHowManyWereMade) {
     EXPECT_THAT(e.what(), HasSubstr("fewer nodes"));
   }
   detail::refuse_thread_creation_at(-1);
-  Machine m({.nodes = 8});
+  Machine m({.nodes = 8, .engine = Engine::threads});
   expect_healthy(m);
 }
 

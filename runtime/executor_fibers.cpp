@@ -1,0 +1,318 @@
+// The fibers executor (executor.hpp): every node a Boost.Context fiber pinned to one of a
+// few worker threads (node r to worker r mod W).
+//
+// A worker waits for a run, makes its nodes' fibers (on stacks kept for the machine's
+// life), and then resumes runnable fibers from its queue until all of them have returned.
+// A node parks by switching back to its worker; unpark puts it back on its worker's queue.
+// A node's state is running, notified (a wake came while it ran: its next park returns at
+// once) or parked (switched out, waiting for a wake). Only a node's own worker resumes it,
+// so a fiber that has marked itself parked but not yet switched out is never resumed early.
+//
+// Stacks: one anonymous mapping holds every node's stack, so a machine of 65,536 nodes
+// takes one memory mapping, not 65,536 (the kernel allows about 65,000 per process). Pages
+// are committed as a stack first touches them. Machines of up to 16,384 nodes get a guard
+// page under every stack (two mappings each), so an overflow faults instead of corrupting
+// the neighbouring node's stack.
+//
+// Sanitizers: the switches are announced to AddressSanitizer and ThreadSanitizer, which
+// otherwise lose track of stacks and happens-before across a context switch.
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <boost/context/fiber.hpp>
+#include <boost/context/stack_context.hpp>
+#include <cstdint>
+#include <memory>
+#include <new>
+#include <string>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+#include "runtime/detail.hpp"
+#include "runtime/executor.hpp"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define VMC_ASAN_FIBERS 1
+extern "C" void __sanitizer_start_switch_fiber(void** fake_stack_save, const void* bottom,
+                                               std::size_t size);
+extern "C" void __sanitizer_finish_switch_fiber(void* fake_stack_save, const void** bottom_old,
+                                                std::size_t* size_old);
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define VMC_TSAN_FIBERS 1
+extern "C" void* __tsan_get_current_fiber();
+extern "C" void* __tsan_create_fiber(unsigned flags);
+extern "C" void __tsan_destroy_fiber(void* fiber);
+extern "C" void __tsan_switch_to_fiber(void* fiber, unsigned flags);
+#endif
+
+namespace vmc::detail {
+
+namespace {
+
+namespace ctx = boost::context;
+
+// The most nodes whose stacks get guard pages (each guard splits the mapping in two).
+constexpr int kMostGuardedStacks = 16384;
+
+// Every node's stack in one mapping (see the header comment).
+class StackSlab {
+ public:
+  StackSlab(int count, std::size_t bytes) : count_(count) {
+    page_ = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    usable_ = (bytes + page_ - 1) / page_ * page_;
+    guard_ = count <= kMostGuardedStacks ? page_ : 0;
+    slot_ = usable_ + guard_;
+    void* p = mmap(nullptr, slot_ * count_, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+      throw UsageError("Machine: cannot reserve " + std::to_string(slot_ * count_ >> 20) +
+                       " MiB of address space for " + std::to_string(count_) +
+                       " fiber stacks of " + std::to_string(usable_ >> 10) +
+                       " KiB; use fewer nodes or a smaller stack_bytes");
+    }
+    base_ = static_cast<char*>(p);
+    for (int i = 0; guard_ != 0 && i < count_; ++i) {
+      mprotect(base_ + i * slot_, guard_, PROT_NONE);  // best effort: a guard is a safeguard
+    }
+  }
+  ~StackSlab() { munmap(base_, slot_ * count_); }
+  StackSlab(const StackSlab&) = delete;
+  StackSlab& operator=(const StackSlab&) = delete;
+
+  // Stack i as Boost.Context describes one: sp is its top (stacks grow down).
+  ctx::stack_context stack(int i) const {
+    ctx::stack_context sc;
+    sc.size = usable_;
+    sc.sp = base_ + (i + 1) * slot_;
+    return sc;
+  }
+
+ private:
+  int count_;
+  std::size_t page_ = 4096, usable_ = 0, guard_ = 0, slot_ = 0;
+  char* base_ = nullptr;
+};
+
+// A Boost.Context stack allocator handing out one slot of the slab.
+struct SlabStack {
+  ctx::stack_context sc;
+  ctx::stack_context allocate() { return sc; }
+  void deallocate(ctx::stack_context&) noexcept {}
+};
+
+enum : int { kRunning = 0, kNotified = 1, kParked = 2 };
+
+struct alignas(64) FiberSlot {
+  ctx::fiber fiber;   // the node, while it is switched out
+  ctx::fiber worker;  // its worker, while the node runs
+  std::atomic<int> state{kRunning};
+  bool done = true;
+  int worker_index = 0;
+  ctx::stack_context stack;
+#if VMC_ASAN_FIBERS
+  void* fake_stack = nullptr;
+#endif
+#if VMC_TSAN_FIBERS
+  void* tsan = nullptr;
+#endif
+};
+
+struct alignas(64) Worker {
+  std::thread thread;
+  moodycamel::ConcurrentQueue<int> queue;       // runnable nodes of this worker
+  moodycamel::LightweightSemaphore ready{0, 20000};  // counts pushes to `queue`
+  moodycamel::LightweightSemaphore start{0, 64};
+  std::vector<int> nodes;                       // the nodes pinned to this worker
+#if VMC_ASAN_FIBERS
+  void* fake_stack = nullptr;
+  const void* stack_bottom = nullptr;
+  std::size_t stack_size = 0;
+#endif
+#if VMC_TSAN_FIBERS
+  void* tsan = nullptr;
+#endif
+};
+
+class FiberExecutor final : public Executor {
+ public:
+  FiberExecutor(MachineImpl& m, int workers, std::size_t stack_bytes)
+      : m_(m), slab_(m.p, stack_bytes), slots_(m.p), workers_(workers) {
+    for (int r = 0; r < m.p; ++r) {
+      slots_[r].worker_index = r % workers;
+      slots_[r].stack = slab_.stack(r);
+      workers_[r % workers].nodes.push_back(r);
+#if VMC_TSAN_FIBERS
+      slots_[r].tsan = __tsan_create_fiber(0);
+#endif
+    }
+    int w = 0;
+    try {
+      for (; w < workers; ++w) workers_[w].thread = std::thread([this, w] { worker_main(w); });
+    } catch (const std::system_error& e) {
+      stop();  // joins the workers made so far
+      throw UsageError(std::string("Machine: the system refused a worker thread (") + e.what() +
+                       ")");
+    }
+  }
+  ~FiberExecutor() override {
+    stop();
+#if VMC_TSAN_FIBERS
+    for (FiberSlot& s : slots_) __tsan_destroy_fiber(s.tsan);
+#endif
+  }
+
+  void start_run() override {
+    for (Worker& k : workers_) k.start.signal();
+  }
+
+  void park(NodeState& n, long) override {
+    FiberSlot& s = slots_[n.rank];
+    int st = kRunning;
+    if (!s.state.compare_exchange_strong(st, kParked, std::memory_order_acq_rel)) {
+      s.state.store(kRunning, std::memory_order_release);  // consume the wake that came
+      return;
+    }
+    switch_to_worker(s);
+  }
+
+  void unpark(NodeState& n) override {
+    FiberSlot& s = slots_[n.rank];
+    int st = s.state.load(std::memory_order_acquire);
+    for (;;) {
+      if (st == kNotified) return;
+      const int next = st == kParked ? kRunning : kNotified;
+      if (s.state.compare_exchange_weak(st, next, std::memory_order_acq_rel)) break;
+    }
+    if (st == kParked) make_runnable(n.rank);
+  }
+
+  void yield(NodeState& n) override {
+    FiberSlot& s = slots_[n.rank];
+    make_runnable(n.rank);
+    switch_to_worker(s);
+  }
+
+  void reset() override {
+    for (FiberSlot& s : slots_) s.state.store(kRunning, std::memory_order_relaxed);
+  }
+
+  int os_threads() const override { return static_cast<int>(workers_.size()); }
+
+ private:
+  void make_runnable(int rank) {
+    Worker& k = workers_[slots_[rank].worker_index];
+    k.queue.enqueue(rank);
+    k.ready.signal();
+  }
+
+  // From inside node s's fiber: back to its worker until resumed.
+  void switch_to_worker(FiberSlot& s) {
+    NodeState* self = current_node;
+    [[maybe_unused]] Worker& k = workers_[s.worker_index];
+#if VMC_ASAN_FIBERS
+    __sanitizer_start_switch_fiber(&s.fake_stack, k.stack_bottom, k.stack_size);
+#endif
+#if VMC_TSAN_FIBERS
+    __tsan_switch_to_fiber(k.tsan, 0);
+#endif
+    s.worker = std::move(s.worker).resume();
+#if VMC_ASAN_FIBERS
+    __sanitizer_finish_switch_fiber(s.fake_stack, &k.stack_bottom, &k.stack_size);
+#endif
+    current_node = self;
+  }
+
+  // From the worker: runs node `rank` until it parks, yields or returns.
+  void resume([[maybe_unused]] Worker& k, int rank) {
+    FiberSlot& s = slots_[rank];
+#if VMC_ASAN_FIBERS
+    __sanitizer_start_switch_fiber(&k.fake_stack,
+                                   static_cast<char*>(s.stack.sp) - s.stack.size, s.stack.size);
+#endif
+#if VMC_TSAN_FIBERS
+    __tsan_switch_to_fiber(s.tsan, 0);
+#endif
+    current_node = m_.nodes[rank].get();
+    s.fiber = std::move(s.fiber).resume();
+    current_node = nullptr;
+#if VMC_ASAN_FIBERS
+    __sanitizer_finish_switch_fiber(k.fake_stack, nullptr, nullptr);
+#endif
+  }
+
+  ctx::fiber make_fiber(int rank) {
+    return ctx::fiber(std::allocator_arg, SlabStack{slots_[rank].stack},
+                      [this, rank](ctx::fiber&& worker) {
+                        FiberSlot& s = slots_[rank];
+                        s.worker = std::move(worker);
+#if VMC_ASAN_FIBERS
+                        Worker& k = workers_[s.worker_index];
+                        __sanitizer_finish_switch_fiber(nullptr, &k.stack_bottom,
+                                                        &k.stack_size);
+#endif
+                        m_.run_node(rank);
+                        s.done = true;
+#if VMC_ASAN_FIBERS
+                        __sanitizer_start_switch_fiber(nullptr, k.stack_bottom, k.stack_size);
+#endif
+#if VMC_TSAN_FIBERS
+                        __tsan_switch_to_fiber(workers_[s.worker_index].tsan, 0);
+#endif
+                        return std::move(s.worker);
+                      });
+  }
+
+  void worker_main(int w) {
+    Worker& k = workers_[w];
+#if VMC_TSAN_FIBERS
+    k.tsan = __tsan_get_current_fiber();
+#endif
+    for (;;) {
+      while (!k.start.wait(1'000'000)) {
+      }
+      if (stopping_.load(std::memory_order_acquire)) return;
+      for (int r : k.nodes) {
+        slots_[r].done = false;
+        slots_[r].fiber = make_fiber(r);
+        k.queue.enqueue(r);
+      }
+      std::size_t live = k.nodes.size();
+      while (live > 0) {
+        int r = -1;
+        if (!k.queue.try_dequeue(r)) {
+          k.ready.wait(10'000);  // a hint: the queue is looked at again either way
+          continue;
+        }
+        resume(k, r);
+        if (slots_[r].done) --live;
+      }
+      while (k.ready.tryWait()) {
+      }
+    }
+  }
+
+  void stop() {
+    stopping_.store(true, std::memory_order_release);
+    for (Worker& k : workers_) k.start.signal();
+    for (Worker& k : workers_) {
+      if (k.thread.joinable()) k.thread.join();
+    }
+  }
+
+  MachineImpl& m_;
+  StackSlab slab_;
+  std::vector<FiberSlot> slots_;
+  std::vector<Worker> workers_;
+  std::atomic<bool> stopping_{false};
+};
+
+}  // namespace
+
+std::unique_ptr<Executor> make_fiber_executor(MachineImpl& m, int workers,
+                                              std::size_t stack_bytes) {
+  return std::make_unique<FiberExecutor>(m, workers, stack_bytes);
+}
+
+}  // namespace vmc::detail
