@@ -18,7 +18,6 @@
 
 #include "collectives/allgather/algorithms.hpp"
 #include "collectives/internal/allport.hpp"
-#include "collectives/internal/claims.hpp"
 #include "collectives/internal/p2p.hpp"
 
 namespace vmc::internal {
@@ -105,7 +104,7 @@ Picos allgather_allport_doubling_cost(const CostQuery& q, std::span<const std::s
   return clocks.finish();
 }
 
-bool applicable_allgather_allport_doubling(const CostQuery& q) { return is_power_of_two(q.p); }
+bool applicable_allgather_allport_doubling(const CostQuery& q) { return allport::applies(q); }
 
 void run_allgather_allport_doubling(const Call& call) {
   allgather_allport_doubling(*call.comm, call.recv, call.item_size, prepare_allgather(call),

@@ -14,12 +14,9 @@
 // d alpha + n beta + d n gamma, against Version 2's d (alpha + n beta + n gamma)); exact on
 // a whole hypercube and wherever links are private. Under the other port models the
 // exchanges pass the port one partner at a time, X = t T (2 t T under half): a lower bound.
-#include <algorithm>
-
 #include "collectives/allreduce/algorithms.hpp"
 #include "collectives/internal/allport.hpp"
 #include "collectives/internal/blocks.hpp"
-#include "collectives/internal/claims.hpp"
 #include "collectives/internal/combine_call.hpp"
 #include "collectives/internal/p2p.hpp"
 #include "collectives/internal/trees.hpp"
@@ -28,13 +25,11 @@ namespace vmc::internal {
 
 namespace pa = patterns::allport;
 
-bool applicable_allreduce_allport_doubling(const CostQuery& q) {
-  return is_power_of_two(q.p) && q.commutative;
-}
+bool applicable_allreduce_allport_doubling(const CostQuery& q) { return allport::applies_combining(q); }
 
 Picos cost_allreduce_allport_doubling(const CostQuery& q) {
   const int d = allport::dimension(q.p);
-  const pa::Windows w = pa::windows(q.n, std::max(d, 1));  // p = 1: one window, no step
+  const pa::Windows w = allport::combining_windows(q.n, d);
   if (w.count == 0) return 0;
   const int t = static_cast<int>(w.count);
   return d * (allport::fan(q, t, t, true, q.units.message(w.size)) +
@@ -44,7 +39,7 @@ Picos cost_allreduce_allport_doubling(const CostQuery& q) {
 void run_allreduce_allport_doubling(const Call& call) {
   const Comm& c = *call.comm;
   const int d = allport::dimension(c.size());
-  const pa::Windows w = pa::windows(call.n, std::max(d, 1));
+  const pa::Windows w = allport::combining_windows(call.n, d);
   if (w.count == 0) return;
   const std::size_t isz = call.item_size;
   const int v = c.rank();

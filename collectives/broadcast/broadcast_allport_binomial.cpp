@@ -16,7 +16,6 @@
 #include "collectives/broadcast/algorithms.hpp"
 #include "collectives/internal/allport.hpp"
 #include "collectives/internal/blocks.hpp"
-#include "collectives/internal/claims.hpp"
 #include "collectives/internal/p2p.hpp"
 #include "collectives/internal/trees.hpp"
 
@@ -24,9 +23,7 @@ namespace vmc::internal {
 
 namespace pa = patterns::allport;
 
-bool applicable_broadcast_allport_binomial(const CostQuery& q) {
-  return is_power_of_two(q.p);
-}
+bool applicable_broadcast_allport_binomial(const CostQuery& q) { return allport::applies(q); }
 
 Picos cost_broadcast_allport_binomial(const CostQuery& q) {
   const int d = allport::dimension(q.p);

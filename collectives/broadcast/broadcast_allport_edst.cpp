@@ -23,7 +23,6 @@
 #include "collectives/broadcast/algorithms.hpp"
 #include "collectives/internal/allport.hpp"
 #include "collectives/internal/blocks.hpp"
-#include "collectives/internal/claims.hpp"
 #include "collectives/internal/p2p.hpp"
 #include "collectives/internal/trees.hpp"
 
@@ -38,7 +37,7 @@ allport::EdstPlan plan_for(const CostUnits& u, int p, std::size_t n, const Optio
 }
 }  // namespace
 
-bool applicable_broadcast_allport_edst(const CostQuery& q) { return is_power_of_two(q.p); }
+bool applicable_broadcast_allport_edst(const CostQuery& q) { return allport::applies(q); }
 
 Picos cost_broadcast_allport_edst(const CostQuery& q) {
   const int d = allport::dimension(q.p);

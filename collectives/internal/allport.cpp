@@ -12,6 +12,13 @@ namespace vmc::internal::allport {
 
 int dimension(int p) { return patterns::ceil_log2(p); }
 
+bool applies(const CostQuery& q) { return is_power_of_two(q.p); }
+bool applies_combining(const CostQuery& q) { return is_power_of_two(q.p) && q.commutative; }
+
+Windows combining_windows(std::size_t n, int d) {
+  return patterns::allport::windows(n, static_cast<std::size_t>(std::max(d, 1)));
+}
+
 std::vector<char> pack_windows(const void* data, const Windows& w, std::size_t item_size) {
   std::vector<char> parts(w.count * w.size * item_size);
   for (std::size_t j = 0; j < w.count; ++j) {

@@ -24,6 +24,12 @@ using patterns::allport::Windows;
 
 // d = log2 p (p a power of two).
 int dimension(int p);
+// What the rows require: p a power of two, and a commutative op for those that combine (their
+// trees combine subcubes in the order of rotated dimensions, not in rank order).
+bool applies(const CostQuery& q);
+bool applies_combining(const CostQuery& q);
+// The windows of the rows that combine: min(d, n) of them, and one (no step) for p = 1.
+Windows combining_windows(std::size_t n, int d);
 
 // The windows of a vector side by side, window j at item j * w.size (each window is a
 // message of the schedules), and back (later windows overwrite the items they share).

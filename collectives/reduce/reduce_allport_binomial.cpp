@@ -16,11 +16,8 @@
 // d (T + t G). All-port: exact on a whole hypercube and wherever links are private;
 // otherwise (a node's sends of a step also pass its out-port one after another) a lower
 // bound.
-#include <algorithm>
-
 #include "collectives/internal/allport.hpp"
 #include "collectives/internal/blocks.hpp"
-#include "collectives/internal/claims.hpp"
 #include "collectives/internal/combine_call.hpp"
 #include "collectives/internal/p2p.hpp"
 #include "collectives/internal/trees.hpp"
@@ -30,13 +27,11 @@ namespace vmc::internal {
 
 namespace pa = patterns::allport;
 
-bool applicable_reduce_allport_binomial(const CostQuery& q) {
-  return is_power_of_two(q.p) && q.commutative;
-}
+bool applicable_reduce_allport_binomial(const CostQuery& q) { return allport::applies_combining(q); }
 
 Picos cost_reduce_allport_binomial(const CostQuery& q) {
   const int d = allport::dimension(q.p);
-  const pa::Windows w = pa::windows(q.n, std::max(d, 1));  // p = 1: one window, no step
+  const pa::Windows w = allport::combining_windows(q.n, d);
   if (w.count == 0) return 0;
   allport::StepClocks clocks(q, q.p);
   for (int s = d - 1; s >= 0; --s) {
@@ -57,7 +52,7 @@ Picos cost_reduce_allport_binomial(const CostQuery& q) {
 void run_reduce_allport_binomial(const Call& call) {
   const Comm& c = *call.comm;
   const int d = allport::dimension(c.size());
-  const pa::Windows w = pa::windows(call.n, std::max(d, 1));
+  const pa::Windows w = allport::combining_windows(call.n, d);
   if (w.count == 0) return;
   const std::size_t isz = call.item_size;
   const trees::Rooted vr(c.size(), call.root);
