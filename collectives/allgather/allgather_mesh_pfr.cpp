@@ -7,7 +7,11 @@
 // chunks are contiguous in the plan's layout (patterns/mesh_rings.hpp), so the collect runs
 // in a buffer in that order and the p - 1 received blocks are put in rank order at the end,
 // one rearrangement of (p-1)/p n items (none when every m_i is prime: then the layout is the
-// rank order and mesh_pfr is mesh_dr).
+// rank order and mesh_pfr is mesh_dr). Every node runs the rings in the same order: §5.2's
+// dimension alternation would give nodes of different classes different layouts of the
+// same chunk (a rearrangement at every phase), and the phases it would relieve are the
+// early, widest ones, which move the least data (alltoall_mesh_pfr.cpp, where every phase
+// moves as much, alternates).
 //
 // Requires: nothing (any p, any counts).
 // Cost, equal blocks of b items (n = p b), phase t with rings of f_t nodes on which c_t

@@ -5,7 +5,9 @@
 // the portions destined for the nodes in the remaining rings to which they belong": a ring
 // reduce-scatter of chunks that are contiguous in the plan's layout (patterns/mesh_rings.hpp).
 // A node first puts its p - 1 other blocks in layout order, one rearrangement of (p-1)/p n
-// items (none when every m_i is prime: then mesh_pfr is mesh_dr).
+// items (none when every m_i is prime: then mesh_pfr is mesh_dr). No dimension alternation,
+// as in allgather_mesh_pfr.cpp: the widest rings it would relieve come last, with the least
+// data.
 //
 // Requires: a commutative op (a ring combines each chunk starting after its owner).
 // Cost, equal blocks of b items (n = p b), phase t with rings of f_t nodes and c_t messages
