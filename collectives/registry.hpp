@@ -117,8 +117,13 @@ const std::vector<Algorithm>& algorithms(Operation op);
 // empty, "auto" or already in the table.
 void register_algorithm(Operation op, Algorithm algorithm);
 const Algorithm* find_algorithm(Operation op, std::string_view name);
-// The applicable algorithm with the least predicted time (ties: table order); or the named
-// one, checked for applicability. Throws std::invalid_argument with the reason otherwise.
+// The applicable algorithm with the least predicted time; or the named one, checked for
+// applicability. Throws std::invalid_argument with the reason otherwise. Ties (on the
+// default zero-cost model every algorithm takes 0 s) go to the algorithm whose emulation
+// costs the host least: the least time under emulation_model, then table order.
 const Algorithm& select_algorithm(Operation op, const CostQuery& q);
+// What running a collective costs the host that emulates it, as a machine model: a
+// startup per message (the hand-off), and per item the bytes copied and combined.
+Model emulation_model(std::size_t item_size);
 
 }  // namespace vmc

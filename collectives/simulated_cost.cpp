@@ -1,5 +1,6 @@
 #include "collectives/simulated_cost.hpp"
 
+#include <future>
 #include <map>
 #include <set>
 #include <mutex>
@@ -130,10 +131,10 @@ void call(Operation op, const Comm& c, std::vector<char>& send, std::vector<char
   }
 }
 
+// Results by query and algorithm; a result being made is a future the others wait on.
 struct SimulationCache {
-  std::mutex run_mutex;    // one simulation at a time
-  std::mutex map_mutex;
-  std::map<std::string, std::optional<Picos>> results;
+  std::mutex mutex;
+  std::map<std::string, std::shared_future<std::optional<SimulatedRun>>> results;
 };
 
 SimulationCache& cache() {
@@ -174,7 +175,8 @@ struct InsideSimulation {
   }
 };
 
-std::optional<Picos> run_simulation(Operation op, const Algorithm& a, const CostQuery& q) {
+std::optional<SimulatedRun> run_simulation(Operation op, const Algorithm& a,
+                                          const CostQuery& q) {
   CostQuery forced = q;
   forced.options.algorithm = a.name;
   try {
@@ -187,7 +189,11 @@ std::optional<Picos> run_simulation(Operation op, const Algorithm& a, const Cost
     }
     if (bytes > static_cast<double>(kMaxBytes)) return std::nullopt;
     Machine m({.topology = parse_topology(q.topology->spec()), .model = q.model, .trace = false});
-    return time_operation(m, op, forced);
+    const RunResult r = run_operation(m, op, forced);
+    const Stats& s = r.stats();
+    return SimulatedRun{r.time_ps(),
+                        s.bytes + (s.combined_items + s.rearranged_items) * q.item_size,
+                        s.messages};
   } catch (const std::exception&) {
     // Counts that do not fit p, or sizes the algorithm refuses: selection uses its formula.
     return std::nullopt;
@@ -201,6 +207,16 @@ bool selection_simulates(const CostQuery& q) {
 }
 
 Picos time_operation(Machine& m, Operation op, const CostQuery& q) {
+  return run_operation(m, op, q).time_ps();
+}
+
+std::optional<Picos> simulated_cost(Operation op, const Algorithm& a, const CostQuery& q) {
+  std::optional<SimulatedRun> r = simulated_run(op, a, q);
+  if (!r) return std::nullopt;
+  return r->time;
+}
+
+RunResult run_operation(Machine& m, Operation op, const CostQuery& q) {
   const Layout l = layout_of(op, q);
   const Op op_ = Op("simulated", q.commutative, q.item_size,
                     [](const void*, const void*, void*, std::size_t) {});
@@ -212,29 +228,35 @@ Picos time_operation(Machine& m, Operation op, const CostQuery& q) {
     std::vector<char> recv(recv_items * q.item_size);
     call(op, c, send, recv, l, q.item_size, op_, q.root, q.options);
   });
-  return r.time_ps();
+  return r;
 }
 
-std::optional<Picos> simulated_cost(Operation op, const Algorithm& a, const CostQuery& q) {
+std::optional<SimulatedRun> simulated_run(Operation op, const Algorithm& a, const CostQuery& q) {
   if (!selection_simulates(q)) return std::nullopt;
   const std::string key = query_key(op, q) + '|' + a.name;
   SimulationCache& c = cache();
+  std::promise<std::optional<SimulatedRun>> made;
+  std::shared_future<std::optional<SimulatedRun>> result;
   {
-    std::lock_guard lock(c.map_mutex);
+    std::lock_guard lock(c.mutex);
     auto it = c.results.find(key);
-    if (it != c.results.end()) return it->second;
+    if (it != c.results.end()) {
+      result = it->second;
+    } else {
+      if (c.results.size() > 100000) c.results.clear();  // bounded
+      c.results.emplace(key, made.get_future().share());
+    }
   }
-  std::lock_guard run_lock(c.run_mutex);
-  {
-    std::lock_guard lock(c.map_mutex);
-    auto it = c.results.find(key);
-    if (it != c.results.end()) return it->second;  // another thread made it meanwhile
+  if (result.valid()) return result.get();  // made, or being made by another caller
+  std::optional<SimulatedRun> r;
+  try {
+    r = run_simulation(op, a, q);
+  } catch (...) {
+    made.set_value(std::nullopt);
+    throw;
   }
-  std::optional<Picos> t = run_simulation(op, a, q);
-  std::lock_guard lock(c.map_mutex);
-  if (c.results.size() > 100000) c.results.clear();
-  c.results.emplace(key, t);
-  return t;
+  made.set_value(r);
+  return r;
 }
 
 }  // namespace vmc

@@ -10,6 +10,7 @@
 // operation, p, n and machine (004 §15.1).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 
 #include "collectives/registry.hpp"
@@ -17,13 +18,27 @@
 namespace vmc {
 
 class Machine;
+class RunResult;
 
 // Whether selection simulates (a topology is known, p <= 4096, not inside a simulation).
 bool selection_simulates(const CostQuery& q);
 
-// The algorithm's virtual time for q, from a run on a private machine; empty when the run
-// would be too large (over 2^28 bytes of buffers or 4096 nodes), when it is requested
-// from inside such a run, or when the run fails. Results are cached.
+// What a run on a private machine measured: the virtual time, and the work the emulation
+// itself did (bytes moved by messages plus bytes combined and rearranged; then messages),
+// which breaks ties between algorithms of equal time (on the default zero-cost model every
+// algorithm takes 0 s, and the one that moves least data is the cheapest to emulate).
+struct SimulatedRun {
+  Picos time = 0;
+  std::uint64_t work_bytes = 0;
+  std::uint64_t messages = 0;
+};
+
+// The algorithm's run for q on a private machine; empty when the run would be too large
+// (over 2^28 bytes of buffers or 4096 nodes), when it is requested from inside such a run,
+// or when the run fails. Results are cached; callers on several threads may ask at once
+// (one runs the simulation, the others wait for it).
+std::optional<SimulatedRun> simulated_run(Operation op, const Algorithm& a, const CostQuery& q);
+// Its virtual time.
 std::optional<Picos> simulated_cost(Operation op, const Algorithm& a, const CostQuery& q);
 
 // The virtual time of one call of q's operation with q.options.algorithm on machine m (whose
@@ -32,5 +47,7 @@ std::optional<Picos> simulated_cost(Operation op, const Algorithm& a, const Cost
 // charges. What simulated_cost measures, on a machine the caller keeps (the tests reuse one
 // machine for many calls). Throws what the algorithm throws.
 Picos time_operation(Machine& m, Operation op, const CostQuery& q);
+// The same run, whole (time, statistics).
+RunResult run_operation(Machine& m, Operation op, const CostQuery& q);
 
 }  // namespace vmc
