@@ -26,6 +26,7 @@ struct RunOptions {
   CallOptions call;
   std::string clock = "virtual";
   double time_scale = 1.0;
+  EngineOptions engine;
   std::string trace;
   bool json = false;
   bool check = false;
@@ -40,6 +41,10 @@ void run_command(const RunOptions& o) {
   config.clock = parse_clock(o.clock);
   config.time_scale = o.time_scale;
   config.trace = !o.trace.empty();
+  o.engine.apply(config);
+  if (config.data == Data::none && o.check) {
+    throw UsageError("--check needs the data: it cannot be used with --data none");
+  }
   Machine m(config);
   RunOutcome out = run_collective(m, spec);
   if (!o.trace.empty()) out.result.trace().write_chrome_json(o.trace);
@@ -130,6 +135,7 @@ void add_run_command(CLI::App& app) {
   o->machine.add_to(cmd);
   o->call.add_to(cmd);
   add_clock_options(cmd, o->clock, o->time_scale);
+  o->engine.add_to(cmd);
   cmd->add_flag("--check", o->check, "compare with a sequential reference");
   cmd->add_option("--trace", o->trace, "write a Chrome trace JSON file")->check(non_empty_check());
   cmd->add_flag("--json", o->json, "print one JSON object");

@@ -75,6 +75,7 @@ struct SweepOptions {
   std::string lengths = "1:65536:x2";
   std::string clock = "virtual";
   double time_scale = 1.0;
+  EngineOptions engine;
   int repeat = 3;
   std::string csv;
 };
@@ -96,6 +97,7 @@ void sweep(const SweepOptions& o) {
   config.clock = parse_clock(o.clock);
   config.time_scale = o.time_scale;
   config.trace = false;
+  o.engine.apply(config);
   CallOptions call = o.call;
   call.n = 0;  // the lengths are checked one by one below
   RunSpec spec = call.spec(*config.topology, config.model);  // checks --root and the rest
@@ -207,6 +209,7 @@ void add_sweep_command(CLI::App& app) {
           },
           "LENGTHS"));
   add_clock_options(cmd, o->clock, o->time_scale);
+  o->engine.add_to(cmd);
   cmd->add_option("--repeat", o->repeat, "real clock: runs per point, the least time is kept")
       ->capture_default_str()
       ->check(int_check(1, 1000));

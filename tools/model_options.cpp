@@ -235,6 +235,27 @@ void add_clock_options(CLI::App* cmd, std::string& clock, double& time_scale) {
       ->check(positive_check(1e-3, 1e3));
 }
 
+void EngineOptions::add_to(CLI::App* cmd) {
+  cmd->add_option("--engine", engine, "auto (fibers on the virtual clock), threads or fibers")
+      ->capture_default_str()
+      ->check(parses([](const std::string& s) { parse_engine(s); }, "ENGINE"));
+  cmd->add_option("--data", data, "full, or none: timing only, no data moved or checked")
+      ->capture_default_str()
+      ->check(parses([](const std::string& s) { parse_data(s); }, "DATA"));
+  cmd->add_option("--workers", workers, "fibers: worker threads (0: one per core)")
+      ->capture_default_str()
+      ->check(int_check(0, 4096));
+}
+
+void EngineOptions::apply(MachineConfig& config) const {
+  config.engine = parse_engine(engine);
+  config.data = parse_data(data);
+  config.workers = workers;
+  if (config.engine == Engine::fibers && config.clock == Clock::real_time) {
+    throw UsageError("--engine fibers runs the virtual clock only (--clock real needs threads)");
+  }
+}
+
 RunSpec CallOptions::spec(const Topology& topology, const Model& model) const {
   RunSpec s;
   s.op = parse_operation(op);

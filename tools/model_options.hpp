@@ -83,6 +83,17 @@ struct CallOptions {
 // 0.001 to 1000).
 void add_clock_options(CLI::App* cmd, std::string& clock, double& time_scale);
 
+// How the machine runs its nodes (MachineConfig::engine, data, workers): --engine
+// auto|threads|fibers, --data full|none (none: timing only, no data moved; --check is then
+// refused), --workers N (fibers: worker threads, 0 one per core).
+struct EngineOptions {
+  std::string engine = "auto";
+  std::string data = "full";
+  int workers = 0;
+  void add_to(CLI::App* cmd);
+  void apply(MachineConfig& config) const;
+};
+
 // Throws UsageError naming the flag when spec cannot run on this machine: --root out of
 // range, an --algorithm that does not exist or does not apply, data beyond kMaxDataBytes.
 void check_spec(const RunSpec& spec, const Topology& topology, const Model& model);
