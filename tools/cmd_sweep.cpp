@@ -136,6 +136,11 @@ void sweep(const SweepOptions& o) {
       }
     }
   }
+  std::ofstream file;  // opened before anything is printed: a bad --csv is one line
+  if (!o.csv.empty()) {
+    file.open(o.csv);
+    if (!file) throw UsageError("--csv: cannot write \"" + o.csv + "\"");
+  }
   for (const auto& [name, why] : skipped) {
     std::fprintf(stderr, "vmc sweep: skipped %s where it does not apply (requires %s)\n",
                  name.c_str(), why.c_str());
@@ -143,11 +148,6 @@ void sweep(const SweepOptions& o) {
   Machine m(config);
   const bool real = config.clock == Clock::real_time;
 
-  std::ofstream file;
-  if (!o.csv.empty()) {
-    file.open(o.csv);
-    if (!file) throw UsageError("--csv: cannot write \"" + o.csv + "\"");
-  }
   std::ostream& out = o.csv.empty() ? std::cout : file;
   out << "algorithm,n,predicted_s,measured_s,messages,startups,detail\n";
   std::map<std::string, std::pair<double, double>> deviation;  // name -> (sum, max) of |rel|

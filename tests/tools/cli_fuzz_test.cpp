@@ -133,6 +133,9 @@ TEST(CommandLine, RunRefusesEveryMalformedFlag) {
   flags.push_back({"--clock", kBadNames});
   flags.push_back({"--time-scale", kBadScales});
   flags.push_back({"--trace", {""}});
+  flags.push_back({"--engine", kBadNames});
+  flags.push_back({"--data", kBadNames});
+  flags.push_back({"--workers", {"", "-1", "x", "4097", "1e3"}});
   fuzz("run", {"--topology=full:3", "--n=2"}, flags);
   // Combinations that only fail together, each naming a flag.
   expect_refused({"run", "--topology=full:3", "--reduction=matmul", "--type=float"},
@@ -143,6 +146,8 @@ TEST(CommandLine, RunRefusesEveryMalformedFlag) {
                   "--n=1000000000000"},
                  "--n");
   expect_refused({"run", "--topology=full:2", "--op=allreduce", "--n=1000000000000"}, "--n");
+  expect_refused({"run", "--topology=full:3", "--engine=fibers", "--clock=real"}, "--engine");
+  expect_refused({"run", "--topology=full:3", "--data=none", "--check"}, "--check");
 }
 
 TEST(CommandLine, ExplainRefusesEveryMalformedFlag) {
@@ -160,6 +165,8 @@ TEST(CommandLine, SweepRefusesEveryMalformedFlag) {
   flags.push_back({"--clock", kBadNames});
   flags.push_back({"--time-scale", kBadScales});
   flags.push_back({"--repeat", {"", "0", "-1", "x", "1001"}});
+  flags.push_back({"--engine", kBadNames});
+  flags.push_back({"--data", kBadNames});
   flags.push_back({"--csv", {"", "/nonexistent-directory/x.csv"}});
   fuzz("sweep", {"--topology=full:3", "--n=1,2"}, flags);
   expect_refused({"sweep", "--topology=full:3", "--n=1000000000000"}, "--n");
@@ -192,6 +199,18 @@ TEST(CommandLine, TopoAndListRefuseMalformedArguments) {
 
 TEST(CommandLine, GoodInvocationsOfEveryCommandSucceed) {
   expect_ok({"run", "--topology=full:3", "--n=4", "--check"});
+  // Every engine gives the same virtual time, and a timing-only run too.
+  std::vector<std::string> times;
+  for (const char* extra : {"--engine=threads", "--engine=fibers", "--engine=fibers --workers=1",
+                            "--data=none"}) {
+    std::vector<std::string> args{"run", "--topology=mesh:4x3", "--op=allreduce", "--n=1000",
+                                  "--json"};
+    std::istringstream more(extra);
+    for (std::string a; more >> a;) args.push_back(a);
+    const Outcome o = expect_ok(args);
+    times.push_back(nlohmann::json::parse(o.out)["time_s"].dump());
+  }
+  EXPECT_THAT(times, ::testing::Each(times.front()));
   Outcome run = expect_ok({"run", "--topology", "hypercube:4", "--op", "reduce_scatter", "--n",
                            "5", "--type", "int64", "--reduction", "max", "--check", "--json"});
   EXPECT_THAT(run.out, HasSubstr("\"correct\":true"));
