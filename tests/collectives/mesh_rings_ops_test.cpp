@@ -162,6 +162,35 @@ TEST(MeshRingsOps, DimensionalRingsAreExactAndContentionFreeOnTheMeshSet) {
   }
 }
 
+// Every row of this file on the meshes and tori of the set (up to 64 nodes by default; all
+// of them and lengths p-1 and 0 too with VMC_FULL_SWEEP=1), lengths 1, p+1 and 1000, in
+// place on odd lengths: the right result, and the virtual time as the row's claim says.
+TEST(MeshRingsOps, EveryRowOnTheMeshSet) {
+  std::vector<Row> all = rows("dr");
+  for (const Row& r : rows("pfr")) all.push_back(r);
+  all.push_back({Operation::alltoall, "mesh_direct"});
+  for (const std::string& spec : mesh_set()) {
+    auto m = machine(spec, mesh_model(Port::duplex, 3e-9, 1e-9));
+    const int p = m->size();
+    if (p > 64 && !full_sweep()) continue;
+    std::vector<std::size_t> ns = {1, std::size_t(p + 1), 1000};
+    if (full_sweep()) ns.insert(ns.end(), {0, std::size_t(p - 1)});
+    for (const Row& row : all) {
+      const Algorithm& a = *find_algorithm(row.op, row.name);
+      for (std::size_t n : ns) {
+        if (row.op == Operation::alltoall && n == 1000 && p > 17) n = 50;
+        Failures f;
+        const RunResult r = run_checked(*m, row, n, n % 2 == 1, f);
+        ASSERT_TRUE(f.empty()) << spec << "\n" << f.text();
+        const CostQuery q = query(*m, row, n);
+        const Claim claim = claim_of(a, q);
+        if (claim == Claim::exact) EXPECT_EQ(r.time_ps(), a.cost(q)) << spec << " " << row.name;
+        if (claim == Claim::lower_bound) EXPECT_GE(r.time_ps(), a.cost(q)) << spec;
+      }
+    }
+  }
+}
+
 // Where the prime factors rings share links, 004's formula prices each phase at
 // max(beta, c beta_net) per item; it holds exactly where the row claims it (every message of
 // a phase shares alike), for beta_net equal to beta and below it, with delta.
