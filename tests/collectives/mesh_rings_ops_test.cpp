@@ -20,19 +20,10 @@
 #include "collectives/collectives.hpp"
 #include "collectives/simulated_cost.hpp"
 #include "tests/collectives/harness.hpp"
+#include "tests/collectives/mesh_set.hpp"
 
 namespace vmc::testing {
 namespace {
-
-std::vector<std::string> mesh_set() {
-  std::vector<std::string> v;
-  for (std::string s : {"2x2", "3x5", "4x4", "5x7", "7x11", "8x8", "13x1", "1x17", "3x4x5",
-                        "2x3x5x7"}) {
-    v.push_back("mesh:" + s);
-    v.push_back("torus:" + s);
-  }
-  return v;
-}
 
 Model mesh_model(Port port = Port::duplex, double beta_net = 0, double delta = 0) {
   Model m = model(port, Routing::wormhole);

@@ -14,20 +14,12 @@
 #include <vector>
 
 #include "collectives/patterns/mesh_rings.hpp"
+#include "tests/collectives/mesh_set.hpp"
 
 namespace vmc::patterns {
 namespace {
 
-// The mesh set of issue 11 and the matching tori.
-std::vector<std::string> mesh_set() {
-  std::vector<std::string> v;
-  for (std::string s : {"2x2", "3x5", "4x4", "5x7", "7x11", "8x8", "13x1", "1x17", "3x4x5",
-                        "2x3x5x7"}) {
-    v.push_back("mesh:" + s);
-    v.push_back("torus:" + s);
-  }
-  return v;
-}
+using testing::mesh_set;
 
 MeshShape shape_of(const Topology& t) { return mesh_shape(&t, t.nodes(), true); }
 
