@@ -40,9 +40,13 @@ struct MachineImpl;
 #if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
 inline void* message_malloc(std::size_t n) { return std::malloc(n); }
 inline void message_free(void* p) noexcept { std::free(p); }
+template <class T>
+using PoolAllocator = std::allocator<T>;
 #else
 inline void* message_malloc(std::size_t n) { return scalable_malloc(n); }
 inline void message_free(void* p) noexcept { scalable_free(p); }
+template <class T>
+using PoolAllocator = tbb::scalable_allocator<T>;
 #endif
 struct PayloadFree {
   void operator()(std::byte* p) const noexcept { message_free(p); }

@@ -73,6 +73,7 @@
 // holds the monotone case over every algorithm.
 #include <algorithm>
 #include <deque>
+#include <new>
 #include <queue>
 #include <set>
 #include <stdexcept>
@@ -204,6 +205,38 @@ struct MatchQueues {
   bool empty() const { return sends.empty() && recvs.empty(); }
 };
 
+// Elements that stay where they are while more are added (the pass holds references to
+// messages), in chunks of 256: one allocation per 256 messages, where a deque makes one
+// per two. The chunks come from oneTBB's scalable allocator, which keeps freed memory for
+// the next run instead of handing it back to the system (fresh pages cost a fault each).
+template <class T>
+class Chunked {
+ public:
+  Chunked() = default;
+  Chunked(const Chunked&) = delete;
+  Chunked& operator=(const Chunked&) = delete;
+  ~Chunked() {
+    for (std::size_t i = 0; i < size_; ++i) (*this)[i].~T();
+    for (T* c : chunks_) alloc_.deallocate(c, kChunk);
+  }
+  T& emplace_back() {
+    if (size_ % kChunk == 0) chunks_.push_back(alloc_.allocate(kChunk));
+    T* slot = chunks_.back() + size_ % kChunk;
+    ::new (static_cast<void*>(slot)) T();
+    ++size_;
+    return *slot;
+  }
+  T& operator[](std::size_t i) { return chunks_[i / kChunk][i % kChunk]; }
+  const T& operator[](std::size_t i) const { return chunks_[i / kChunk][i % kChunk]; }
+  std::size_t size() const { return size_; }
+
+ private:
+  static constexpr std::size_t kChunk = 256;
+  PoolAllocator<T> alloc_;
+  std::vector<T*> chunks_;
+  std::size_t size_ = 0;
+};
+
 // One operation of a node's log, copied out (with what it refers to) so that the node may
 // go on appending while the pass works on it.
 struct Fetched {
@@ -231,7 +264,7 @@ class Simulator {
   // got.
   Simulator(MachineImpl& m, Stats& stats, Trace& trace, bool contention_free = false)
       : m_(m), model_(m.config.model), u_(m.units), stats_(stats), trace_(trace), p_(m.p),
-        free_(contention_free) {
+        free_(contention_free), record_(m.config.trace && !contention_free) {
     nodes_.assign(p_, NodeSim{});
     port_partner_.assign(p_, -1);
     port_count_.assign(p_, 0);
@@ -306,6 +339,9 @@ class Simulator {
   Trace& trace_;
   int p_;
   bool free_ = false;
+  // Whether the trace's events are wanted (MachineConfig::trace, and not the replay): the
+  // statistics never need them, and a run without them allocates nothing per message.
+  bool record_ = true;
   bool links_mattered_ = false;  // a link held up a request or was shared
   // Where advance() stands: the instant in progress, the node whose step waits for an
   // operation (-1: none), whether the pass is over.
@@ -314,7 +350,7 @@ class Simulator {
   int paused_ = -1;
   bool complete_ = false;
   std::vector<int> spinners_;
-  std::deque<Msg> msgs_;  // by id, in the order the sends were reached
+  Chunked<Msg> msgs_;  // by id, in the order the sends were reached
   std::unordered_map<MatchKeySim, MatchQueues, MatchKeySimHash> match_;
   std::vector<NodeSim> nodes_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
@@ -544,8 +580,10 @@ class Simulator {
       switch (op.kind) {
         case OpRecord::Kind::compute: {
           if (op.duration > 0 || op.work_items > 0) {
-            trace_.combines.push_back(
-                {id, op.work_items, t, after(t, op.duration, id), op.work});
+            if (record_) {
+              trace_.combines.push_back(
+                  {id, op.work_items, t, after(t, op.duration, id), op.work});
+            }
             if (op.work == Work::combine) stats_.combined_items += op.work_items;
             if (op.work == Work::rearrange) stats_.rearranged_items += op.work_items;
           }
@@ -1005,9 +1043,11 @@ class Simulator {
     const Picos delay = (x.end - x.eligible) - x.free_time - x.port_wait;
     stats_.contention_delay = checked_add(stats_.contention_delay, delay, "total delay");
     stats_.max_message_delay = std::max(stats_.max_message_delay, delay);
-    trace_.messages.push_back(
-        {x.src, x.dst, x.tag, x.comm, x.items, x.bytes, x.first_request, x.start, x.end,
-         x.waited, x.route, delay});
+    if (record_) {
+      trace_.messages.push_back(
+          {x.src, x.dst, x.tag, x.comm, x.items, x.bytes, x.first_request, x.start, x.end,
+           x.waited, x.route, delay});
+    }
     if (x.sender_waits) complete_wait(x.src, t, x.crit);
     if (x.send_request >= 0) complete_request(x.src, x.send_request, t, x.crit);
     if (x.recv_waiter >= 0) complete_wait(x.recv_waiter, t, x.crit);

@@ -1,0 +1,191 @@
+// What a collective costs the host, as ratios against baselines measured in the same run
+// (issue 13's targets). Virtual clock, the default zero-cost model unless stated.
+//
+//   allreduce      K calls of one allreduce inside one run, per call, on each engine:
+//                  16 MiB of floats on 8 nodes (auto and recursive_halving_doubling), and
+//                  8 bytes on 2, 16 and 64 nodes;
+//   memcpy_bound   memcpy of the bytes recursive halving/doubling must move for the 16 MiB
+//                  case (2 (p-1)/p n per node, p nodes), one thread: the bound;
+//   run            Machine::run of an empty function (waking and joining p nodes);
+//   timing_only    Data::none: broadcast on 65,536 nodes, allreduce and alltoall on 16,384
+//                  (fibers), with the memory per node (peak resident set / p).
+//
+//   ./build/bench/bench_collectives                 (tools/bench.sh runs it and writes the
+//   ./build/bench/bench_collectives --benchmark_filter=allreduce     table in docs/)
+//
+// Never part of the tests: a benchmark asserts nothing about time.
+#include <benchmark/benchmark.h>
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "collectives/collectives.hpp"
+#include "runtime/machine.hpp"
+
+namespace {
+
+using vmc::Engine;
+
+const char* engine_name(Engine e) { return e == Engine::threads ? "threads" : "fibers"; }
+
+// K allreduce calls of n floats per run, per call.
+void BM_allreduce(benchmark::State& state, Engine engine, int p, std::size_t n,
+                  const char* algorithm, int calls) {
+  vmc::Machine m({.nodes = p, .trace = false, .engine = engine});
+  std::vector<std::vector<float>> x(p, std::vector<float>(n, 1.0f));
+  auto body = [&](vmc::Node& node) {
+    for (int k = 0; k < calls; ++k) {
+      vmc::allreduce(node.world(), std::span(x[node.rank()]), vmc::ops::sum<float>(),
+                     {.algorithm = algorithm});
+    }
+  };
+  m.run(body);  // warm up: selection's simulations, memory
+  for (auto _ : state) m.run(body);
+  state.counters["per_call"] = benchmark::Counter(
+      double(state.iterations()) * calls, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+// One thread copying what recursive halving/doubling moves for an allreduce of n floats on
+// p nodes: 2 (p-1)/p n items out of every node.
+void BM_memcpy_bound(benchmark::State& state, int p, std::size_t n) {
+  const std::size_t per_node = 2 * (std::size_t(p) - 1) * n / std::size_t(p) * sizeof(float);
+  std::vector<char> from(per_node, 1), to(per_node);
+  for (auto _ : state) {
+    for (int r = 0; r < p; ++r) std::memcpy(to.data(), from.data(), per_node);
+    benchmark::DoNotOptimize(to.data());
+  }
+  state.counters["per_call"] = benchmark::Counter(
+      double(state.iterations()), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+void BM_run(benchmark::State& state, Engine engine, int p) {
+  vmc::Machine m({.nodes = p, .trace = false, .engine = engine});
+  for (auto _ : state) m.run([](vmc::Node&) {});
+  state.counters["per_call"] = benchmark::Counter(
+      double(state.iterations()), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+long peak_rss_kib() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss;
+}
+
+// A timing-only run on a large machine: time per call and peak memory per node.
+void BM_timing_only(benchmark::State& state, vmc::Operation op, int p, std::size_t n) {
+  vmc::Machine m({.topology = vmc::parse_topology("hypercube:" + std::to_string(p)),
+                  .model = {.alpha = 1e-6, .beta = 1e-9},
+                  .trace = false,
+                  .data = vmc::Data::none});
+  for (auto _ : state) {
+    m.run([&](vmc::Node& node) {
+      const vmc::Comm& c = node.world();
+      std::vector<float> x(op == vmc::Operation::alltoall ? n * std::size_t(p) : n);
+      std::vector<float> y(op == vmc::Operation::alltoall ? n * std::size_t(p) : 0);
+      switch (op) {
+        case vmc::Operation::broadcast: vmc::broadcast(c, std::span(x), 0); break;
+        case vmc::Operation::allreduce:
+          vmc::allreduce(c, std::span(x), vmc::ops::sum<float>());
+          break;
+        default:
+          vmc::alltoall(c, std::span<const float>(x), std::span(y));
+          break;
+      }
+    });
+  }
+  state.counters["per_call"] = benchmark::Counter(
+      double(state.iterations()), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["kib_per_node"] = double(peak_rss_kib()) / p;
+}
+
+void register_all() {
+  constexpr std::size_t kLong = std::size_t{4} << 20;  // 16 MiB of floats
+  for (Engine e : {Engine::fibers, Engine::threads}) {
+    const std::string en = engine_name(e);
+    benchmark::RegisterBenchmark(("allreduce/" + en + "/8/16MiB/auto").c_str(), BM_allreduce, e,
+                                 8, kLong, "auto", 1)
+        ->UseRealTime()->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("allreduce/" + en + "/8/16MiB/rhd").c_str(), BM_allreduce, e,
+                                 8, kLong, "recursive_halving_doubling", 1)
+        ->UseRealTime()->Unit(benchmark::kMillisecond);
+    for (int p : {2, 16, 64}) {
+      benchmark::RegisterBenchmark(("allreduce/" + en + "/" + std::to_string(p) + "/8B/auto")
+                                       .c_str(),
+                                   BM_allreduce, e, p, std::size_t{2}, "auto", 200)
+          ->UseRealTime()->Unit(benchmark::kMicrosecond);
+    }
+    for (int p : {2, 64, 1024}) {
+      benchmark::RegisterBenchmark(("run/" + en + "/" + std::to_string(p)).c_str(), BM_run, e, p)
+          ->UseRealTime()->Unit(benchmark::kMicrosecond);
+    }
+  }
+  benchmark::RegisterBenchmark("memcpy_bound/8/16MiB", BM_memcpy_bound, 8, kLong)
+      ->UseRealTime()->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("timing_only/broadcast/65536", BM_timing_only,
+                               vmc::Operation::broadcast, 65536, std::size_t{256})
+      ->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(1);
+  benchmark::RegisterBenchmark("timing_only/allreduce/16384", BM_timing_only,
+                               vmc::Operation::allreduce, 16384, std::size_t{256})
+      ->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(1);
+  benchmark::RegisterBenchmark("timing_only/alltoall/16384", BM_timing_only,
+                               vmc::Operation::alltoall, 16384, std::size_t{1})
+      ->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(1);
+}
+
+// Collects each benchmark's per-call time so main() can print the ratios.
+class RatioReporter : public benchmark::ConsoleReporter {
+ public:
+  std::map<std::string, double> per_call;
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& r : runs) {
+      auto it = r.counters.find("per_call");
+      const bool usable = r.run_type == Run::RT_Iteration ||
+                          (r.run_type == Run::RT_Aggregate && r.aggregate_name == "median");
+      if (it != r.counters.end() && usable) {
+        // "allreduce/fibers/8/16MiB/auto/real_time" (or its "_median"): the registered name.
+        std::string name = r.run_name.function_name;
+        per_call[name] = it->second.value;
+      }
+    }
+    ConsoleReporter::ReportRuns(runs);
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  register_all();
+  benchmark::Initialize(&argc, argv);
+  RatioReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  const auto& t = reporter.per_call;
+  auto ratio = [&](const std::string& what, const std::string& a, const std::string& b) {
+    auto x = t.find(a), y = t.find(b);
+    if (x == t.end() || y == t.end()) return;
+    std::printf("%-44s %12.3f us / %12.3f us = %7.2f\n", what.c_str(), x->second * 1e6,
+                y->second * 1e6, x->second / y->second);
+  };
+  std::printf("\nratios (per call, measured in this run):\n");
+  for (const char* e : {"fibers", "threads"}) {
+    const std::string en = e;
+    ratio("16 MiB allreduce, 8 nodes, auto / memcpy (" + en + ")",
+          "allreduce/" + en + "/8/16MiB/auto", "memcpy_bound/8/16MiB");
+    ratio("16 MiB allreduce, 8 nodes, rhd / memcpy (" + en + ")",
+          "allreduce/" + en + "/8/16MiB/rhd", "memcpy_bound/8/16MiB");
+  }
+  for (int p : {2, 16, 64}) {
+    const std::string ps = std::to_string(p);
+    ratio("8 B allreduce, " + ps + " nodes, threads / fibers", "allreduce/threads/" + ps + "/8B/auto",
+          "allreduce/fibers/" + ps + "/8B/auto");
+  }
+  for (int p : {2, 64, 1024}) {
+    const std::string ps = std::to_string(p);
+    ratio("empty run, " + ps + " nodes, threads / fibers", "run/threads/" + ps, "run/fibers/" + ps);
+  }
+  benchmark::Shutdown();
+  return 0;
+}
