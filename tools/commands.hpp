@@ -14,6 +14,7 @@ void add_list_command(CLI::App& app);   // cmd_list.cpp
 void add_run_command(CLI::App& app);    // cmd_run.cpp
 void add_explain_command(CLI::App& app);  // cmd_explain.cpp
 void add_sweep_command(CLI::App& app);    // cmd_sweep.cpp
+void add_show_command(CLI::App& app);     // cmd_show.cpp
 
 // "1:65536:x2", "0:100:+10" or "1,5,9" (cmd_sweep.cpp).
 std::vector<std::size_t> parse_lengths(const std::string& text);

@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
   vmc::cli::add_run_command(app);
   vmc::cli::add_explain_command(app);
   vmc::cli::add_sweep_command(app);
+  vmc::cli::add_show_command(app);
   // CLI11 reads an unknown command as a stray argument and asks for a subcommand; say what
   // was wrong instead.
   if (argc > 1 && argv[1][0] != '-') {

@@ -1,6 +1,9 @@
 // ASCII drawings of small networks, and which networks are drawn at all.
 #include <gtest/gtest.h>
 
+#include <cctype>
+#include <set>
+
 #include "topology/draw.hpp"
 
 namespace vmc {
@@ -38,13 +41,22 @@ TEST(Draw, TorusWithDanglingWraparoundLinks) {
 }
 
 TEST(Draw, RingsAndArrays) {
+  // 003 Fig. 4.2: the ring closed at both ends.
+  EXPECT_EQ(drawing("ring:8"),
+            "0 -- 1 -- 2 -- 3\n"
+            "|              |\n"
+            "7 -- 6 -- 5 -- 4\n");
   EXPECT_EQ(drawing("ring:5"),
-            "+-------------------+\n"
-            "|                   |\n"
-            "0 -- 1 -- 2 -- 3 -- 4\n");
+            "0 -- 1 -- 2\n"
+            "|        /\n"
+            "4 -- 3\n");
   EXPECT_EQ(drawing("array:4"), "0 -- 1 -- 2 -- 3\n");
   EXPECT_EQ(drawing("ring:2"), "0 -- 1\n");
   EXPECT_EQ(drawing("ring:1"), "0\n");
+  // Long arrays snake in rows of 16.
+  const std::string array = drawing("array:18");
+  EXPECT_NE(array.find("14 -- 15\n"), std::string::npos) << array;
+  EXPECT_NE(array.find("17 -- 16\n"), std::string::npos) << array;
 }
 
 TEST(Draw, Hypercubes) {
@@ -53,16 +65,71 @@ TEST(Draw, Hypercubes) {
             " /|        /|\n"
             "2 ------- 3 |\n"
             "| |       | |\n"
-            "| 4 ------|-5\n"
+            "| 4 ------| 5\n"
             "|/        |/\n"
             "0 ------- 1\n");
   EXPECT_EQ(drawing("hypercube:5"),
-            "node  bits  neighbours\n"
-            "   0   000  1 2 4\n"
-            "   1   001  0 3\n"
-            "   2   010  0 3\n"
-            "   3   011  1 2\n"
-            "   4   100  0\n");
+            "2 ------- 3\n"
+            "|         |\n"
+            "| 4       |\n"
+            "|/        |\n"
+            "0 ------- 1\n"
+            "(an incomplete hypercube: the corners from 5 up are missing)\n");
+  // d = 4..6: cubes of 8 side by side, every node drawn.
+  for (const char* spec : {"hypercube:16", "hypercube:40", "hypercube:64"}) {
+    // The numbers of the picture (the note's "8", "16", "32" aside).
+    const std::string d = drawing(spec);
+    std::set<int> labels;
+    for (std::size_t i = 0; i < d.size() && d[i] != '(';) {
+      if (!std::isdigit(static_cast<unsigned char>(d[i]))) {
+        ++i;
+        continue;
+      }
+      std::size_t used = 0;
+      labels.insert(std::stoi(d.substr(i), &used));
+      i += used;
+    }
+    const int p = parse_topology(spec)->nodes();
+    EXPECT_EQ(labels.size(), static_cast<std::size_t>(p)) << d;
+    EXPECT_EQ(*labels.rbegin(), p - 1) << d;
+  }
+}
+
+TEST(Draw, LayersOfThreeDimensionalMeshes) {
+  EXPECT_EQ(drawing("mesh:2x2x2"),
+            "x2 = 0       x2 = 1\n"
+            "2 -- 3       6 -- 7\n"
+            "|    |       |    |\n"
+            "0 -- 1       4 -- 5\n"
+            "(each layer holds dimensions 0 and 1; a node is also linked to the node at its "
+            "place in the next layer of each higher dimension)\n");
+}
+
+// Marking a link changes exactly its characters, with the way it goes.
+TEST(Draw, LinksInUseAreMarked) {
+  const auto t = parse_topology("mesh:3x2");
+  const AsciiDrawing d = *ascii_drawing(*t);
+  const LinkId right = t->link_between(0, 1), up = t->link_between(1, 4);
+  const LinkId left = t->link_between(1, 0);
+  EXPECT_EQ(d.marked(std::vector<LinkId>{right, up}),
+            "3 -- 4 -- 5\n"
+            "|    ^    |\n"
+            "0 >> 1 -- 2\n");
+  EXPECT_EQ(d.marked(std::vector<LinkId>{right, left}),
+            "3 -- 4 -- 5\n"
+            "|    |    |\n"
+            "0 ## 1 -- 2\n");
+  // Every link of every drawn network has characters of its own, except where the picture
+  // says it does not draw them (full:P, links between layers, dimension 5 of a hypercube).
+  for (const char* spec : {"mesh:4x3", "torus:3x3", "ring:7", "array:20", "hypercube:8",
+                           "hypercube:16", "tree:6"}) {
+    const auto net = parse_topology(spec);
+    const AsciiDrawing drawn = *ascii_drawing(*net);
+    for (LinkId l = 0; l < net->link_count(); ++l) {
+      EXPECT_FALSE(drawn.link_cells[l].empty()) << spec << " link " << l;
+      EXPECT_NE(drawn.marked(std::vector<LinkId>{l}), drawn.marked({})) << spec << " link " << l;
+    }
+  }
 }
 
 TEST(Draw, TreeSideways) {
@@ -80,12 +147,13 @@ TEST(Draw, TreeSideways) {
   EXPECT_EQ(drawing("tree:1"), "0\n");
 }
 
-TEST(Draw, OnlySmallOneAndTwoDimensionalNetworks) {
-  for (const char* spec : {"full:4", "mesh:17x2", "mesh:2x17", "mesh:2x2x2", "ring:17",
-                           "hypercube:17", "tree:17"})
-    EXPECT_EQ(drawing(spec), "(none)") << spec;
-  for (const char* spec : {"mesh:16x16", "torus:16x16", "ring:16", "hypercube:16", "tree:16"})
+TEST(Draw, EveryFamilyUpToItsSize) {
+  for (const char* spec : {"full:4", "mesh:2x2x2", "mesh:3x3x2x2", "ring:64", "array:256",
+                           "hypercube:64", "tree:64", "mesh:16x16", "torus:16x16"})
     EXPECT_NE(drawing(spec), "(none)") << spec;
+  for (const char* spec : {"full:65", "mesh:17x2", "mesh:2x17", "ring:65", "array:257",
+                           "hypercube:65", "tree:65"})
+    EXPECT_EQ(drawing(spec), "(none)") << spec;
 }
 
 }  // namespace

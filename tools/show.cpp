@@ -1,0 +1,148 @@
+#include "tools/show.hpp"
+
+#include <fstream>
+#include <stdexcept>
+
+#include "tools/algorithm_notes.hpp"
+#include "tools/model_options.hpp"
+#include "tools/show_layout.hpp"
+#include "tools/show_page.hpp"
+#include "topology/hypercube.hpp"
+
+namespace vmc::cli {
+namespace {
+
+nlohmann::json model_json(const Model& m) {
+  CostUnits u(m);
+  return {{"alpha_ps", u.alpha},
+          {"beta_ps", u.beta},
+          {"beta_net_ps", u.beta_net},
+          {"gamma_ps", u.gamma},
+          {"delta_ps", u.delta},
+          {"port", to_string(m.port)},
+          {"routing", to_string(m.routing)},
+          {"contention", to_string(m.contention)},
+          {"protocol", to_string(m.protocol)},
+          {"text", describe(m)}};
+}
+
+nlohmann::json network_json(const Topology& t) {
+  const PlaneDrawing d = plane_drawing(t);
+  nlohmann::json vertices = nlohmann::json::array(), edges = nlohmann::json::array();
+  for (const PlanePoint& v : d.vertex) vertices.push_back({v.x, v.y});
+  for (const PlaneEdge& e : d.edges) edges.push_back({e.a, e.b, e.dimension, e.bend});
+  nlohmann::json links = nlohmann::json::array();  // per directed link: [from, to, edge]
+  for (LinkId id = 0; id < t.link_count(); ++id) {
+    const DirectedLink l = t.link(id);
+    links.push_back({l.from, l.to, d.link_edge[id]});
+  }
+  const auto* cube = dynamic_cast<const Hypercube*>(&t);
+  return {{"spec", t.spec()},
+          {"family", t.family()},
+          {"p", t.nodes()},
+          {"routing", t.routing()},
+          {"bits", cube != nullptr ? cube->dimension() : 0},
+          {"vertices", vertices},
+          {"edges", edges},
+          {"links", links}};
+}
+
+// What each node holds, as the page counts it: "items" (broadcast and scatter: the items
+// that have reached it, of `total`) or "contributions" (every other operation: whose inputs
+// have reached it, directly or through other nodes).
+nlohmann::json holdings_json(const RunSpec& spec, int p) {
+  const bool rooted_data = spec.op == Operation::broadcast || spec.op == Operation::scatter ||
+                           spec.op == Operation::scatterv;
+  if (!rooted_data) return {{"mode", "contributions"}};
+  return {{"mode", "items"}, {"root", spec.root}, {"total", spec.n}, {"p", p}};
+}
+
+}  // namespace
+
+ShowRun run_for_show(std::shared_ptr<const Topology> topology, const Model& model, RunSpec spec) {
+  plane_drawing(*topology);  // refuses networks too large to draw before anything runs
+  check_spec(spec, *topology, model);
+  spec.check = true;
+  Machine m({.topology = topology, .model = model, .clock = Clock::virtual_time, .trace = true});
+  ShowRun run{topology, model, spec, run_collective(m, spec)};
+  if (run.outcome.correct && !*run.outcome.correct) {
+    throw std::runtime_error(to_string(spec.op) + " " + run.outcome.algorithm + " on " +
+                             topology->spec() + " gave a wrong result");
+  }
+  return run;
+}
+
+nlohmann::json show_data(const ShowRun& run) {
+  const Trace& trace = run.outcome.result.trace();
+  const Stats& s = run.outcome.result.stats();
+  nlohmann::json messages = nlohmann::json::array(), combines = nlohmann::json::array();
+  for (const MessageEvent& m : trace.messages) {
+    messages.push_back({m.src, m.dst, m.request, m.start, m.end, m.waited, m.items,
+                        m.contention_delay, m.links});
+  }
+  for (const CombineEvent& c : trace.combines) {
+    combines.push_back({c.node, c.start, c.end, c.items, to_string(c.kind)});
+  }
+  RunSpec chosen = run.spec;
+  chosen.algorithm = run.outcome.algorithm;
+  const Algorithm& row = *find_algorithm(run.spec.op, run.outcome.algorithm);
+  const auto [file, note] = algorithm_note(run.spec.op, run.outcome.algorithm);
+  const Claim claim = claim_of(row, run_query(*run.topology, run.model, chosen));
+  return {{"network", network_json(*run.topology)},
+          {"model", model_json(run.model)},
+          {"op", to_string(run.spec.op)},
+          {"algorithm", run.outcome.algorithm},
+          {"forced", run.spec.algorithm != "auto"},
+          {"detail", run.outcome.detail},
+          {"description", row.description},
+          {"requirements", row.requirements},
+          {"file", file.empty() ? "" : "collectives/" + file},
+          {"note", note},
+          {"claim", to_string(claim)},
+          {"n", run.spec.n},
+          {"root", run.spec.root},
+          {"type", run.spec.type},
+          {"reduction", run.spec.reduction},
+          {"time_ps", s.time},
+          {"predicted_ps", run.outcome.predicted},
+          {"stats",
+           {{"messages", s.messages},
+            {"items", s.items},
+            {"combined_items", s.combined_items},
+            {"startups", s.critical_startups},
+            {"token_wait_ps", s.token_wait},
+            {"contention_delay_ps", s.contention_delay},
+            {"contention_critical_delay_ps", s.contention_critical_delay},
+            {"free_time_ps", s.free_time}}},
+          {"holdings", holdings_json(run.spec, run.topology->nodes())},
+          {"messages", messages},
+          {"combines", combines}};
+}
+
+std::string show_page(const std::vector<ShowRun>& runs) {
+  nlohmann::json data = {{"runs", nlohmann::json::array()}};
+  for (const ShowRun& run : runs) data["runs"].push_back(show_data(run));
+  // Inside <script>, "</" could close the element: JSON allows "<\/" for it.
+  std::string json = data.dump();
+  for (std::size_t at = json.find("</"); at != std::string::npos; at = json.find("</", at)) {
+    json.replace(at, 2, "<\\/");
+  }
+  std::string title;
+  for (const ShowRun& run : runs) {
+    title += (title.empty() ? to_string(run.spec.op) + " on " : " and ") + run.topology->spec();
+  }
+  std::string page = kShowPage;
+  const std::string data_mark = "@VMC_DATA@", title_mark = "@VMC_TITLE@";
+  page.replace(page.find(title_mark), title_mark.size(), "vmc show: " + title);
+  page.replace(page.find(data_mark), data_mark.size(), json);
+  return page;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary);
+  if (!f) throw std::runtime_error("cannot write \"" + path + "\"");
+  f << text;
+  if (!f) throw std::runtime_error("error writing \"" + path + "\"");
+}
+
+}  // namespace vmc::cli

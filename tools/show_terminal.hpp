@@ -1,0 +1,16 @@
+// A run told step by step in the terminal, for a class without a browser: at every moment a
+// message starts or begins to wait, the network's ASCII drawing (topology/draw.hpp) with the
+// links in use marked, the messages moving, and the messages waiting with what they wait for.
+#pragma once
+
+#include <string>
+
+#include "runtime/trace.hpp"
+#include "topology/topology.hpp"
+
+namespace vmc::cli {
+
+// At most max_steps steps are printed; the rest are counted.
+std::string terminal_steps(const Topology& t, const Trace& trace, int max_steps = 40);
+
+}  // namespace vmc::cli
