@@ -43,13 +43,12 @@ std::vector<PlanePoint> hypercube_points(const Hypercube& h) {
       out[v] = {1.3 * column, 1.3 * row};
       continue;
     }
+    // A d-cube is two (d-1)-cubes with their corresponding corners joined (001): the 3-cube
+    // of bit 3 beside the first (a little higher, so dimension 3's links pass no corner),
+    // the 4-cube of bit 4 above, the 5-cube of bit 5 beside.
     PlanePoint q = cube_corner(v & 7);
-    if ((v >> 3) & 1) {  // the nested cube: the outer one shrunk about its centre
-      const PlanePoint c{1.45, 1.375};
-      q = {c.x + 0.45 * (q.x - c.x), c.y + 0.45 * (q.y - c.y)};
-    }
-    q.x += 4.4 * ((v >> 4) & 1);
-    q.y += 4.2 * ((v >> 5) & 1);
+    q.x += 3.7 * ((v >> 3) & 1) + 7.8 * ((v >> 5) & 1);
+    q.y += 0.35 * ((v >> 3) & 1) + 4.0 * ((v >> 4) & 1);
     out[v] = q;
   }
   return out;
@@ -148,7 +147,7 @@ PlaneDrawing plane_drawing(const Topology& t) {
       PlaneEdge e{key.first, key.second, 0, 0.0};
       if (cube != nullptr) {
         e.dimension = highest_bit(static_cast<unsigned>(key.first ^ key.second));
-        if (e.dimension >= 4 || cube->dimension() > 6) e.bend = 0.3 + 0.1 * e.dimension;
+        if (e.dimension >= 3 || cube->dimension() > 6) e.bend = 0.3 + 0.1 * e.dimension;
       } else if (grid != nullptr && !ring) {
         const auto [dimension, wraps] = grid_dimension(*grid, key.first, key.second);
         e.dimension = dimension;

@@ -9,8 +9,9 @@
 //                     bend outside the grid
 //   mesh AxBxC...     layers of A x B side by side, one per value of the higher coordinates
 //   hypercube:P       d <= 3: a line, a square, a cube in oblique projection (003 Fig. 4.6);
-//                     d = 4: a cube nested in a cube; d = 5, 6: two and four of those side by
-//                     side; larger: bits alternately along x and y
+//                     d = 4..6: two, four, eight such cubes, each d-cube two (d-1)-cubes
+//                     with their corners joined (001), dimension-3-and-up links bent so they
+//                     pass no corner; larger: bits alternately along x and y
 //   tree:P            leaves in a row, each switch above its children (003 Fig. 4.7)
 //   full:P            a circle; every chord is a link
 #pragma once

@@ -1,0 +1,213 @@
+// `vmc show` as a person sees it: its pages opened in headless Chromium (tools/browser.sh:
+// Debian's chromium, network off, a fresh profile), checked through what the page itself
+// reports in <pre id="vmc-status"> after it ran: no error and no console message, p nodes
+// and every link of the network drawn, stepping from the start to the end shows every
+// message of the run (as many as `vmc run --json` counts) and ends at the run's time. It
+// saves screenshots at three moments of hypercube:16 beside mesh:4x4 (allreduce) in
+// VMC_SCREENSHOT_DIR. Chromium missing is a failure: tools/setup.sh installs it.
+//
+// Nothing here measures wall-clock time; Chromium's own clock is virtual
+// (--virtual-time-budget), and the page steps by events, not by timers.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Ran {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+std::string quoted(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string read(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+fs::path scratch() {
+  const fs::path dir = fs::path(testing::TempDir()) /
+                       ("vmc_show_" + std::string(testing::UnitTest::GetInstance()
+                                                      ->current_test_info()
+                                                      ->name()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+// Runs a program with arguments under timeout(1) (a hang fails, never blocks the suite).
+Ran run(const std::vector<std::string>& args) {
+  const fs::path dir = scratch();
+  std::string command = "timeout -k 10 600";
+  for (const std::string& a : args) command.append(" ").append(quoted(a));
+  command.append(" >").append(quoted(dir / "out.txt"));
+  command.append(" 2>").append(quoted(dir / "err.txt")).append(" </dev/null");
+  const int status = std::system(command.c_str());
+  Ran r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = read(dir / "out.txt");
+  r.err = read(dir / "err.txt");
+  return r;
+}
+
+Ran vmc(std::vector<std::string> args) {
+  args.insert(args.begin(), VMC_BINARY);
+  Ran r = run(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return r;
+}
+
+const std::string kBrowser = std::string(VMC_SOURCE_DIR) + "/tools/browser.sh";
+
+// The page's own report after it ran with this fragment, and its console lines.
+nlohmann::json page_status(const fs::path& page, const std::string& fragment) {
+  const Ran r = run({kBrowser, "dom", page.string() + "#" + fragment});
+  EXPECT_NE(r.exit_code, 3) << "chromium is missing: tools/setup.sh installs it\n" << r.err;
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  // Chromium prints the page's console messages as "...:CONSOLE..." lines: none is allowed.
+  std::istringstream lines(r.err);
+  for (std::string line; std::getline(lines, line);) {
+    EXPECT_EQ(line.find(":CONSOLE"), std::string::npos) << line;
+  }
+  const std::string open = "<pre id=\"vmc-status\" hidden=\"\">";
+  const std::size_t from = r.out.find(open);
+  if (from == std::string::npos) {
+    ADD_FAILURE() << "the page wrote no status: its script did not run to the end\n"
+                  << r.out.substr(0, 2000);
+    return nlohmann::json::object();
+  }
+  const std::size_t to = r.out.find("</pre>", from);
+  nlohmann::json status = nlohmann::json::parse(r.out.substr(from + open.size(), to - from - open.size()));
+  EXPECT_EQ(status["errors"], nlohmann::json::array()) << status["errors"].dump();
+  return status;
+}
+
+struct Expected {
+  std::string network;
+  int p = 0;
+  int links = 0;  // undirected
+  std::uint64_t messages = 0;
+  std::int64_t time_ps = 0;
+};
+
+// What `vmc topo` and `vmc run` say of this run, to hold the page to.
+Expected expected(const std::string& network, const std::vector<std::string>& call) {
+  Expected e;
+  const nlohmann::json topo = nlohmann::json::parse(vmc({"topo", network, "--json"}).out);
+  e.network = topo["spec"];
+  e.p = topo["nodes"];
+  e.links = topo["links"];
+  std::vector<std::string> args{"run", "--topology", network, "--json"};
+  args.insert(args.end(), call.begin(), call.end());
+  const nlohmann::json ran = nlohmann::json::parse(vmc(args).out);
+  e.messages = ran["messages"];
+  e.time_ps = std::llround(ran["time_s"].get<double>() * 1e12);
+  return e;
+}
+
+void expect_drawn_and_stepped(const nlohmann::json& status, const std::vector<Expected>& runs) {
+  ASSERT_EQ(status["runs"].size(), runs.size()) << status.dump();
+  std::int64_t longest = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const nlohmann::json& got = status["runs"][i];
+    const Expected& want = runs[i];
+    SCOPED_TRACE(want.network);
+    EXPECT_EQ(got["network"], want.network);
+    EXPECT_EQ(got["nodes"], want.p);
+    EXPECT_EQ(got["links"], want.links);
+    EXPECT_EQ(got["messages"], want.messages);
+    EXPECT_EQ(got["seen"], want.messages) << "stepping to the end did not show every message";
+    EXPECT_EQ(got["time_ps"], want.time_ps);
+    EXPECT_TRUE(got["state"]["finished"]);
+    longest = std::max(longest, want.time_ps);
+  }
+  EXPECT_EQ(status["t_ps"], longest) << "the page's clock does not end at the run's time";
+  EXPECT_EQ(status["t_max_ps"], longest);
+}
+
+const std::vector<std::string> kAllreduce{"--op", "allreduce", "--n", "1024"};
+
+fs::path compare_page() {
+  const fs::path page = scratch() / "compare.html";
+  std::vector<std::string> args{"show", "--topology", "hypercube:16", "--compare", "mesh:4x4",
+                                "-o", page.string()};
+  args.insert(args.end(), kAllreduce.begin(), kAllreduce.end());
+  vmc(args);
+  return page;
+}
+
+TEST(ShowPage, HypercubeBesideMeshStepsToTheEnd) {
+  const fs::path page = compare_page();
+  const nlohmann::json status = page_status(page, "end");
+  expect_drawn_and_stepped(status, {expected("hypercube:16", kAllreduce),
+                                    expected("mesh:4x4", kAllreduce)});
+  // The mesh's messages wait for links the hypercube's never need.
+  EXPECT_GT(status["runs"][1]["seen_waiting"], 0);
+  EXPECT_EQ(status["runs"][0]["seen_waiting"], 0);
+  // After an allreduce every node holds the inputs of all 16.
+  for (const nlohmann::json& r : status["runs"]) {
+    EXPECT_EQ(r["holdings"], nlohmann::json(std::vector<int>(16, 16))) << r.dump();
+  }
+}
+
+TEST(ShowPage, BroadcastOnATreeWithSwitchesAndARing) {
+  const fs::path page = scratch() / "broadcast.html";
+  const std::vector<std::string> call{"--op", "broadcast", "--n", "64", "--root", "3"};
+  std::vector<std::string> args{"show", "--topology", "tree:8", "--compare", "ring:8", "-o",
+                                page.string()};
+  args.insert(args.end(), call.begin(), call.end());
+  vmc(args);
+  const nlohmann::json status = page_status(page, "end");
+  expect_drawn_and_stepped(status, {expected("tree:8", call), expected("ring:8", call)});
+  EXPECT_EQ(status["runs"][0]["switches"], 7);
+  // Every node ends with the root's 64 items; before the first message only the root has them.
+  for (const nlohmann::json& r : status["runs"]) {
+    EXPECT_EQ(r["holdings"], nlohmann::json(std::vector<int>(8, 64))) << r.dump();
+  }
+  const nlohmann::json start = page_status(page, "at=0");
+  EXPECT_EQ(start["runs"][1]["holdings"], nlohmann::json({0, 0, 0, 64, 0, 0, 0, 0}));
+}
+
+// Three moments of the README's comparison; the first is the first moment a message waits,
+// and the page says what that picture shows: links in use on both networks and a waiting
+// message on the mesh.
+TEST(ShowPage, ScreenshotsAtThreeMoments) {
+  const fs::path page = compare_page();
+  const nlohmann::json waiting = page_status(page, "at=wait");
+  ASSERT_EQ(waiting["runs"].size(), 2u);
+  EXPECT_GT(waiting["runs"][1]["state"]["waiting"], 0) << waiting.dump();
+  EXPECT_GT(waiting["runs"][1]["state"]["blocked"], 0) << waiting.dump();
+  EXPECT_GT(waiting["runs"][0]["state"]["busy"], 0) << waiting.dump();
+  EXPECT_GT(waiting["t_ps"], 0);
+  const fs::path dir = VMC_SCREENSHOT_DIR;
+  fs::create_directories(dir);
+  for (const std::string moment : {"wait", "0.5", "end"}) {
+    const fs::path shot = dir / ("show-allreduce-" + moment + ".png");
+    fs::remove(shot);
+    const Ran r = run({kBrowser, "screenshot", page.string() + "#at=" + moment, shot.string()});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const std::string png = read(shot);
+    EXPECT_GT(png.size(), 20000u) << shot << ": too small to show the two networks";
+    EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8)) << shot;
+  }
+}
+
+}  // namespace
