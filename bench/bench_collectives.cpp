@@ -25,6 +25,7 @@
 
 #include "collectives/collectives.hpp"
 #include "runtime/machine.hpp"
+#include "runtime/scratch.hpp"
 
 namespace {
 
@@ -84,15 +85,20 @@ void BM_timing_only(benchmark::State& state, vmc::Operation op, int p, std::size
   for (auto _ : state) {
     m.run([&](vmc::Node& node) {
       const vmc::Comm& c = node.world();
-      std::vector<float> x(op == vmc::Operation::alltoall ? n * std::size_t(p) : n);
-      std::vector<float> y(op == vmc::Operation::alltoall ? n * std::size_t(p) : 0);
+      // Nowhere memory (runtime/scratch.hpp): buffers that cost nothing and are never touched.
+      auto items = [](std::size_t len) {
+        return std::span<float>(reinterpret_cast<float*>(vmc::nowhere(len * sizeof(float)).data()),
+                                len);
+      };
+      std::span<float> x = items(op == vmc::Operation::alltoall ? n * std::size_t(p) : n);
+      std::span<float> y = items(op == vmc::Operation::alltoall ? n * std::size_t(p) : 0);
       switch (op) {
-        case vmc::Operation::broadcast: vmc::broadcast(c, std::span(x), 0); break;
+        case vmc::Operation::broadcast: vmc::broadcast(c, x, 0); break;
         case vmc::Operation::allreduce:
-          vmc::allreduce(c, std::span(x), vmc::ops::sum<float>());
+          vmc::allreduce(c, x, vmc::ops::sum<float>());
           break;
         default:
-          vmc::alltoall(c, std::span<const float>(x), std::span(y));
+          vmc::alltoall(c, std::span<const float>(x), y);
           break;
       }
     });
@@ -139,7 +145,7 @@ void register_all() {
 // Collects each benchmark's per-call time so main() can print the ratios.
 class RatioReporter : public benchmark::ConsoleReporter {
  public:
-  std::map<std::string, double> per_call;
+  std::map<std::string, double> per_call, kib_per_node;
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& r : runs) {
       auto it = r.counters.find("per_call");
@@ -149,6 +155,8 @@ class RatioReporter : public benchmark::ConsoleReporter {
         // "allreduce/fibers/8/16MiB/auto/real_time" (or its "_median"): the registered name.
         std::string name = r.run_name.function_name;
         per_call[name] = it->second.value;
+        auto kib = r.counters.find("kib_per_node");
+        if (kib != r.counters.end()) kib_per_node[name] = kib->second.value;
       }
     }
     ConsoleReporter::ReportRuns(runs);
@@ -163,28 +171,36 @@ int main(int argc, char** argv) {
   RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   const auto& t = reporter.per_call;
+  // The table tools/bench.sh writes to docs/bench.md: everything after the marker line.
+  std::printf("\n<!-- bench_collectives table -->\n");
+  std::printf("| case | vmc | baseline | ratio |\n|---|---:|---:|---:|\n");
   auto ratio = [&](const std::string& what, const std::string& a, const std::string& b) {
     auto x = t.find(a), y = t.find(b);
     if (x == t.end() || y == t.end()) return;
-    std::printf("%-44s %12.3f us / %12.3f us = %7.2f\n", what.c_str(), x->second * 1e6,
+    std::printf("| %s | %.3f us | %.3f us | %.2f |\n", what.c_str(), x->second * 1e6,
                 y->second * 1e6, x->second / y->second);
   };
-  std::printf("\nratios (per call, measured in this run):\n");
   for (const char* e : {"fibers", "threads"}) {
     const std::string en = e;
-    ratio("16 MiB allreduce, 8 nodes, auto / memcpy (" + en + ")",
+    ratio("16 MiB allreduce, 8 nodes, auto (" + en + ") / memcpy bound",
           "allreduce/" + en + "/8/16MiB/auto", "memcpy_bound/8/16MiB");
-    ratio("16 MiB allreduce, 8 nodes, rhd / memcpy (" + en + ")",
+    ratio("16 MiB allreduce, 8 nodes, recursive_halving_doubling (" + en + ") / memcpy bound",
           "allreduce/" + en + "/8/16MiB/rhd", "memcpy_bound/8/16MiB");
   }
   for (int p : {2, 16, 64}) {
     const std::string ps = std::to_string(p);
-    ratio("8 B allreduce, " + ps + " nodes, threads / fibers", "allreduce/threads/" + ps + "/8B/auto",
+    ratio("8 B allreduce, " + ps + " nodes: threads / fibers", "allreduce/threads/" + ps + "/8B/auto",
           "allreduce/fibers/" + ps + "/8B/auto");
   }
   for (int p : {2, 64, 1024}) {
     const std::string ps = std::to_string(p);
-    ratio("empty run, " + ps + " nodes, threads / fibers", "run/threads/" + ps, "run/fibers/" + ps);
+    ratio("empty Machine::run, " + ps + " nodes: threads / fibers", "run/threads/" + ps,
+          "run/fibers/" + ps);
+  }
+  std::printf("\n| timing-only run (Data::none, fibers) | time per call | memory per node |\n"
+              "|---|---:|---:|\n");
+  for (const auto& [name, kib] : reporter.kib_per_node) {
+    std::printf("| %s | %.1f ms | %.1f KiB |\n", name.c_str(), t.at(name) * 1e3, kib);
   }
   benchmark::Shutdown();
   return 0;

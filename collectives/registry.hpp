@@ -16,6 +16,7 @@
 #include "collectives/op.hpp"
 #include "runtime/comm.hpp"
 #include "runtime/model.hpp"
+#include "runtime/scratch.hpp"
 #include "topology/topology.hpp"
 
 namespace vmc {
@@ -93,7 +94,16 @@ struct Algorithm {
   std::string (*detail)(const CostQuery&) = nullptr;
   // What `cost` promises for this query (see Claim); null: estimate.
   Claim (*claim)(const CostQuery&) = nullptr;
+  // Whether `run` works on a timing-only machine (MachineConfig::data = Data::none), where
+  // buffers are nowhere memory: it touches data only through Bytes, copy_data and the
+  // call's op (runtime/scratch.hpp), as every built-in row does. A registered row that
+  // does not say so is refused by timing-only runs and simulated with data by selection.
+  bool timing_only = false;
 };
+
+// Whether a's run works on a timing-only machine: a built-in row, or one registered with
+// timing_only set.
+bool runs_timing_only(Operation op, const Algorithm& a);
 
 // The claim of a's cost for q (estimate when the row states none).
 Claim claim_of(const Algorithm& a, const CostQuery& q);

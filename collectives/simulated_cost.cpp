@@ -79,7 +79,7 @@ std::pair<std::size_t, std::size_t> buffer_items(Operation op, const Layout& l, 
 }
 
 // One node's call of the operation with the algorithm forced.
-void call(Operation op, const Comm& c, std::vector<char>& send, std::vector<char>& recv,
+void call(Operation op, const Comm& c, Bytes& send, Bytes& recv,
           const Layout& l, std::size_t item, const Op& o, int root, const Options& opt) {
   const std::size_t s = send.size() / (item ? item : 1), r = recv.size() / (item ? item : 1);
   const std::size_t n = l.n;
@@ -188,7 +188,12 @@ std::optional<SimulatedRun> run_simulation(Operation op, const Algorithm& a,
                static_cast<double>(q.item_size);
     }
     if (bytes > static_cast<double>(kMaxBytes)) return std::nullopt;
-    Machine m({.topology = parse_topology(q.topology->spec()), .model = q.model, .trace = false});
+    // Timing only where the row allows it: the time and the statistics of the run with
+    // data, without the data.
+    Machine m({.topology = parse_topology(q.topology->spec()),
+               .model = q.model,
+               .trace = false,
+               .data = runs_timing_only(op, a) ? Data::none : Data::full});
     const RunResult r = run_operation(m, op, forced);
     const Stats& s = r.stats();
     return SimulatedRun{r.time_ps(),
@@ -224,8 +229,8 @@ RunResult run_operation(Machine& m, Operation op, const CostQuery& q) {
   RunResult r = m.run([&](Node& node) {
     const Comm& c = node.world();
     const auto [send_items, recv_items] = buffer_items(op, l, c.rank(), q.root);
-    std::vector<char> send(send_items * q.item_size);
-    std::vector<char> recv(recv_items * q.item_size);
+    Bytes send(send_items * q.item_size);
+    Bytes recv(recv_items * q.item_size);
     call(op, c, send, recv, l, q.item_size, op_, q.root, q.options);
   });
   return r;

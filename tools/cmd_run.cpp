@@ -36,12 +36,12 @@ void run_command(const RunOptions& o) {
   MachineConfig config;
   config.topology = o.machine.parsed_topology();
   config.model = o.machine.model();
-  RunSpec spec = o.call.spec(*config.topology, config.model);
-  spec.check = o.check;
   config.clock = parse_clock(o.clock);
   config.time_scale = o.time_scale;
   config.trace = !o.trace.empty();
   o.engine.apply(config);
+  RunSpec spec = o.call.spec(*config.topology, config.model, config.data != Data::none);
+  spec.check = o.check;
   if (config.data == Data::none && o.check) {
     throw UsageError("--check needs the data: it cannot be used with --data none");
   }

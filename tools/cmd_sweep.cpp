@@ -100,7 +100,8 @@ void sweep(const SweepOptions& o) {
   o.engine.apply(config);
   CallOptions call = o.call;
   call.n = 0;  // the lengths are checked one by one below
-  RunSpec spec = call.spec(*config.topology, config.model);  // checks --root and the rest
+  // checks --root and the rest
+  RunSpec spec = call.spec(*config.topology, config.model, config.data != Data::none);
   std::vector<std::string> names = split_names(o.algorithms);
   if (names.empty()) {
     for (const Algorithm& a : algorithms(spec.op)) {

@@ -256,8 +256,9 @@ void EngineOptions::apply(MachineConfig& config) const {
   }
 }
 
-RunSpec CallOptions::spec(const Topology& topology, const Model& model) const {
+RunSpec CallOptions::spec(const Topology& topology, const Model& model, bool data) const {
   RunSpec s;
+  s.data = data;
   s.op = parse_operation(op);
   s.algorithm = algorithm;
   s.n = n;
@@ -300,7 +301,7 @@ void check_spec(const RunSpec& s, const Topology& topology, const Model& model) 
                        requirements_for_cli(a->requirements));
     }
   }
-  if (data_bytes(s, p) > kMaxDataBytes) {
+  if (s.data && data_bytes(s, p) > kMaxDataBytes) {
     throw UsageError("--n " + std::to_string(s.n) + " is too large for " + op + " on " +
                      std::to_string(p) + " nodes: the generated data would exceed " +
                      std::to_string(kMaxDataBytes >> 30) + " GiB");

@@ -75,8 +75,9 @@ struct CallOptions {
 
   void add_to(CLI::App* cmd, bool with_algorithm = true, bool count_flag = true);
   // The run this describes, checked against the machine: --root is a node, --algorithm
-  // exists and applies, and the generated data fits in kMaxDataBytes.
-  RunSpec spec(const Topology& topology, const Model& model) const;
+  // exists and applies, and the generated data fits in kMaxDataBytes (data: false for a
+  // timing-only machine, which generates none).
+  RunSpec spec(const Topology& topology, const Model& model, bool data = true) const;
 };
 
 // --clock virtual|real and --time-scale (real clock: wall seconds per modelled second,
@@ -95,7 +96,8 @@ struct EngineOptions {
 };
 
 // Throws UsageError naming the flag when spec cannot run on this machine: --root out of
-// range, an --algorithm that does not exist or does not apply, data beyond kMaxDataBytes.
+// range, an --algorithm that does not exist or does not apply, data beyond kMaxDataBytes
+// (when spec.data).
 void check_spec(const RunSpec& spec, const Topology& topology, const Model& model);
 
 // CLI11 checks for flag values: a count 0..max (digits only, no sign, not empty), a

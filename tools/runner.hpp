@@ -27,6 +27,9 @@ struct RunSpec {
   std::size_t segment_items = 0;
   std::vector<int> strategy;       // the hybrid's S
   bool check = false;
+  // false on a timing-only machine (Data::none): no data is generated, buffers are nowhere
+  // memory, and neither check nor the data limit (kMaxDataBytes) applies.
+  bool data = true;
 };
 
 struct RunOutcome {

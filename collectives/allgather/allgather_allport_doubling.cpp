@@ -56,8 +56,8 @@ void allgather_allport_doubling(const Comm& comm, void* buf, std::size_t item_si
   const RotatedLayout layout(p, blocks.counts);
   if (layout.trees == 0) return;
   const int d = layout.d;
-  std::vector<std::vector<char>> trees(layout.trees,
-                                       std::vector<char>(layout.total() * item_size));
+  std::vector<Bytes> trees(layout.trees,
+                                       Bytes(layout.total() * item_size));
   auto windows_of = [&](int b) { return pa::windows(blocks.counts[b], layout.trees); };
   auto in_tree = [&](int j, int label) { return at(trees[j].data(), layout.offset[j][label], item_size); };
   auto in_buf = [&](int b, std::size_t k) {

@@ -20,7 +20,7 @@ void allgather_bruck(const Comm& comm, void* buf, std::size_t item_size, const B
                      Tag tag) {
   const int p = comm.size(), r = comm.rank();
   if (p == 1) return;
-  std::vector<char> tmp(blocks.total() * item_size);
+  Bytes tmp(blocks.total() * item_size);
   copy_items(tmp.data(), at(buf, blocks.displs[r], item_size), blocks.counts[r], item_size);
   std::size_t held = blocks.counts[r];  // items of blocks r .. r+dist-1
   for (int dist = 1; dist < p; dist <<= 1) {

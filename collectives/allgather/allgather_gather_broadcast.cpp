@@ -20,7 +20,7 @@ void allgather_gather_broadcast(const Comm& comm, void* buf, std::size_t item_si
   if (p == 1) return;
   gather_binomial(comm, r == 0 ? nullptr : at(buf, blocks.displs[r], item_size), buf,
                   item_size, blocks, 0, tag);
-  std::vector<char> all(blocks.total() * item_size);
+  Bytes all(blocks.total() * item_size);
   if (r == 0) pack_blocks(buf, item_size, blocks, 0, p, all.data());
   if (blocks.total() > 0) {
     trees::bcast_binomial(comm, all.data(), blocks.total(), item_size, trees::Rooted(p, 0),

@@ -24,7 +24,7 @@ void allgather_mesh_mst(const Comm& comm, void* buf, std::size_t item_size, cons
   gather_mesh_mst(comm, r == 0 ? nullptr : at(buf, blocks.displs[r], item_size), buf,
                   item_size, blocks, 0, tag);
   if (blocks.total() == 0) return;
-  std::vector<char> all(blocks.total() * item_size);
+  Bytes all(blocks.total() * item_size);
   if (r == 0) pack_blocks(buf, item_size, blocks, 0, p, all.data());
   const patterns::MstTree tree = mst_tree(comm, 0, patterns::MstFlow::outward);
   mst_bcast(comm, whole(tree, comm), all.data(), blocks.total(), item_size, tag + 4);

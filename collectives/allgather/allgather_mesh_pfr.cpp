@@ -47,7 +47,7 @@ void run_allgather_mesh_pfr(const Call& call) {
   }
   const int me = comm.rank();
   const Blocks work = plan_layout(plan, me, blocks);
-  std::vector<char> buf(work.total() * call.item_size);
+  Bytes buf(work.total() * call.item_size);
   move_blocks(plan, me, blocks, call.recv, work, buf.data(), call.item_size, true,
               WhichBlocks::own);
   ring_collect(comm, plan, buf.data(), call.item_size, work, call.tag);

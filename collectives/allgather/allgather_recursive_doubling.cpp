@@ -51,7 +51,7 @@ void allgather_recursive_doubling(const Comm& comm, void* buf, std::size_t item_
                     item_size, r - 1, tag);
   }
   if (v >= 0) {
-    std::vector<char> out(blocks.total() * item_size), in(out.size());
+    Bytes out(blocks.total() * item_size), in(out.size());
     for (int mask = 1; mask < f.pp; mask <<= 1) {
       const int u = v ^ mask;
       auto [ma, ml] = f.range(v, mask);
@@ -65,7 +65,7 @@ void allgather_recursive_doubling(const Comm& comm, void* buf, std::size_t item_
   }
   if (r < 2 * f.extra) {  // unfold: everything but its own block back to the even rank
     const int even = r - r % 2;
-    std::vector<char> tmp(blocks.total() * item_size);
+    Bytes tmp(blocks.total() * item_size);
     if (v >= 0) {
       std::size_t n = pack_blocks(buf, item_size, blocks, 0, even, tmp.data());
       n += pack_blocks(buf, item_size, blocks, even + 1, p - even - 1,

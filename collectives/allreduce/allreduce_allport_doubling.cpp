@@ -44,9 +44,9 @@ void run_allreduce_allport_doubling(const Call& call) {
   const std::size_t isz = call.item_size;
   const int v = c.rank();
 
-  std::vector<char> parts = allport::pack_windows(contribution(call, call.n).data(), w, isz);
-  std::vector<char> incoming(parts.size());
-  auto part = [&](std::vector<char>& b, std::size_t j) { return at(b.data(), j * w.size, isz); };
+  Bytes parts = allport::pack_windows(contribution(call, call.n).data(), w, isz);
+  Bytes incoming(parts.size());
+  auto part = [&](Bytes& b, std::size_t j) { return at(b.data(), j * w.size, isz); };
   for (int s = 0; s < d; ++s) {
     Batch step(c);
     for (std::size_t j = 0; j < w.count; ++j) {

@@ -53,7 +53,7 @@ void run_allreduce_mesh_pfr(const Call& call) {
   const std::size_t n = call.n, isz = call.item_size, bytes = n * isz;
   const patterns::RingPlan plan = plan_of(mesh_shape_of(c));
   auto acc = contribution(call, n);
-  std::vector<char> ring;
+  Bytes ring;
   for (int t = 0; t < plan.phases(); ++t) {
     const int f = plan.digits[t].radix;
     ring.resize(f * bytes);

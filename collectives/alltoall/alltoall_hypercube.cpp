@@ -21,7 +21,7 @@ void alltoall_hypercube(const Comm& comm, const void* send, void* recv, std::siz
   const std::size_t block = n * item_size;
   copy_items(recv, send, n * p, item_size);  // recv is the slot array
   if (p == 1 || n == 0) return;
-  std::vector<char> out(block * p / 2), in(block * p / 2);
+  Bytes out(block * p / 2), in(block * p / 2);
   for (int bit = 1; bit < p; bit <<= 1) {
     std::size_t k = 0;
     for (int i = 0; i < p; ++i) {

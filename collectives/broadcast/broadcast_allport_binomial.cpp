@@ -41,8 +41,8 @@ void run_broadcast_allport_binomial(const Call& call) {
   const trees::Rooted vr(c.size(), call.root);
   const int v = vr.to_virtual(c.rank());
   // Window j travels in parts[j]; the root fills them, the others unpack them at the end.
-  std::vector<char> parts = v == 0 ? allport::pack_windows(call.recv, w, isz)
-                                   : std::vector<char>(w.count * w.size * isz);
+  Bytes parts = v == 0 ? allport::pack_windows(call.recv, w, isz)
+                                   : Bytes(w.count * w.size * isz);
   auto part = [&](std::size_t j) { return at(parts.data(), j * w.size, isz); };
   for (int s = 0; s < d; ++s) {
     Batch step(c);

@@ -66,7 +66,7 @@ void run_broadcast_allport_edst(const Call& call) {
     }
     return;
   }
-  std::vector<char> packets(w.count * w.size * isz);
+  Bytes packets(w.count * w.size * isz);
   auto packet = [&](int j, int i) { return at(packets.data(), piece(j, i) * w.size, isz); };
   std::vector<Request> received(w.count);
   std::vector<std::tuple<int, int, int>> order;  // (depth + i, j, i): when it arrives

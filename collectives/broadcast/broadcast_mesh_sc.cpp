@@ -47,7 +47,7 @@ void run_broadcast_mesh_sc(const Call& call) {
   const int p = c.size();
   const patterns::MeshShape shape = mesh_shape_of(c);
   const std::size_t b = ceil_div(call.n, p), isz = call.item_size;
-  std::vector<char> all(p * b * isz);
+  Bytes all(p * b * isz);
   if (c.rank() == call.root) copy_items(all.data(), call.recv, call.n, isz);
   mst_scatter_dims(c, shape, call.root, all.data(), b, isz, call.tag);
   dr_collect(c, shape, 0, shape.dimensions(), all.data(), isz, Blocks::equal(b, p),

@@ -48,8 +48,8 @@ void run_broadcast_scatter_allgather(const Call& call) {
   const int p = c.size();
   if (call.n == 0 || p == 1) return;
   const std::size_t blk = ceil_div(call.n, p);
-  std::vector<char> buf(blk * p * call.item_size, 0);
-  if (c.rank() == call.root) std::memcpy(buf.data(), call.recv, call.n * call.item_size);
+  Bytes buf(blk * p * call.item_size);  // the padding past n items is sent, never read
+  if (c.rank() == call.root) copy_data(buf.data(), call.recv, call.n * call.item_size);
   const trees::Rooted vr(p, call.root);
   trees::scatter_binomial(c, buf.data(), blk, call.item_size, vr, call.tag);
   if (power_of_two(p)) {
@@ -59,7 +59,7 @@ void run_broadcast_scatter_allgather(const Call& call) {
     for (int r = 0; r < p; ++r) blocks.displs[r] = vr.to_virtual(r) * blk;
     allgather_ring(c, buf.data(), call.item_size, blocks, call.tag + 1);
   }
-  if (c.rank() != call.root) std::memcpy(call.recv, buf.data(), call.n * call.item_size);
+  if (c.rank() != call.root) copy_data(call.recv, buf.data(), call.n * call.item_size);
 }
 
 }  // namespace vmc::internal

@@ -24,7 +24,7 @@ void gather_binomial(const Comm& comm, const void* send, void* recv, std::size_t
   const int p = comm.size(), r = comm.rank();
   const int v = to_virtual(r, root, p);
   const int size = binomial_subtree_size(v, p);
-  std::vector<char> tmp(blocks.range_total(r, size) * item_size);
+  Bytes tmp(blocks.range_total(r, size) * item_size);
   const void* own = send != nullptr ? send : at(recv, blocks.displs[r], item_size);
   copy_items(tmp.data(), own, blocks.counts[r], item_size);
   auto children = binomial_children(v, p);

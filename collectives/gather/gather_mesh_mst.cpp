@@ -27,7 +27,7 @@ void gather_mesh_mst(const Comm& comm, const void* send, void* recv, std::size_t
   const auto prefix = line_prefix(tree, blocks.counts);  // the rank order
   const int r = comm.rank();
   const patterns::MstNode node = tree.node(r);
-  std::vector<char> sub((prefix[node.first + node.size] - prefix[node.first]) * item_size);
+  Bytes sub((prefix[node.first + node.size] - prefix[node.first]) * item_size);
   const void* own = send != nullptr ? send : at(recv, blocks.displs[r], item_size);
   copy_items(at(sub.data(), prefix[r] - prefix[node.first], item_size), own, blocks.counts[r],
              item_size);

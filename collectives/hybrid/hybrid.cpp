@@ -130,7 +130,7 @@ class Cube {
   int (*to_real_)(int, int, int);
   int root_, p_;
   bool to_root_;
-  std::vector<char> scratch_;
+  Bytes scratch_;
 
   int real(int v) const { return to_real_(v, root_, p_); }
   // x = (lower rank's operand) op (upper's); charge the combine.
@@ -150,14 +150,14 @@ void run(Choice choice, const Call& call, bool to_root) {
   const int p = comm.size();
   const std::size_t bytes = call.n * call.item_size;
   char* x = static_cast<char*>(call.recv);
-  std::vector<char> local;
+  Bytes local;
   if (to_root && comm.rank() != call.root) {
     local.resize(bytes);  // non-roots combine in a buffer of their own
     x = local.data();
   }
   // In place (send == nullptr) the input is in recv on every node.
   const void* input = call.send != nullptr ? call.send : call.recv;
-  if (input != x && bytes > 0) std::memcpy(x, input, bytes);
+  copy_data(x, input, bytes);
   if (p == 1) return;
 
   const int d = cube_dimension(p);
@@ -185,7 +185,7 @@ void run(Choice choice, const Call& call, bool to_root) {
   }
   const bool has_extra = vme + cube < p;
   if (has_extra && call.n > 0) {
-    std::vector<char> y(bytes);
+    Bytes y(bytes);
     internal::recv_items(comm, y.data(), call.n, call.item_size, to_real(vme + cube, root, p),
                          fold);
     call.op->apply(x, y.data(), x, call.n);

@@ -19,8 +19,8 @@ Windows combining_windows(std::size_t n, int d) {
   return patterns::allport::windows(n, static_cast<std::size_t>(std::max(d, 1)));
 }
 
-std::vector<char> pack_windows(const void* data, const Windows& w, std::size_t item_size) {
-  std::vector<char> parts(w.count * w.size * item_size);
+Bytes pack_windows(const void* data, const Windows& w, std::size_t item_size) {
+  Bytes parts(w.count * w.size * item_size);
   for (std::size_t j = 0; j < w.count; ++j) {
     copy_items(at(parts.data(), j * w.size, item_size), at(data, w.start(j), item_size), w.size,
                item_size);

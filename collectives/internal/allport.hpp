@@ -33,7 +33,7 @@ Windows combining_windows(std::size_t n, int d);
 
 // The windows of a vector side by side, window j at item j * w.size (each window is a
 // message of the schedules), and back (later windows overwrite the items they share).
-std::vector<char> pack_windows(const void* data, const Windows& w, std::size_t item_size);
+Bytes pack_windows(const void* data, const Windows& w, std::size_t item_size);
 void unpack_windows(const void* parts, const Windows& w, std::size_t item_size, void* data);
 
 // Time a node needs to send `out` and receive `in` messages of duration t each, all posted

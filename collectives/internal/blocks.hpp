@@ -45,10 +45,10 @@ inline char* at(void* base, std::size_t item, std::size_t item_size) {
 inline const char* at(const void* base, std::size_t item, std::size_t item_size) {
   return static_cast<const char*>(base) + item * item_size;
 }
-// memmove of `items` items (no-op for 0 items or identical pointers).
+// memmove of `items` items (no-op for 0 items, identical pointers, or a timing-only run:
+// runtime/scratch.hpp).
 inline void copy_items(void* dst, const void* src, std::size_t items, std::size_t item_size) {
-  if (items == 0 || dst == src) return;
-  std::memmove(dst, src, items * item_size);
+  copy_data(dst, src, items * item_size);
 }
 
 // Copies blocks first .. first+len-1 (indices mod p) of `buf` into contiguous `out`, in that

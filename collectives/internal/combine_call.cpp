@@ -8,17 +8,18 @@
 
 namespace vmc::internal {
 
-std::vector<char> contribution(const Call& call, std::size_t items) {
-  std::vector<char> buf(items * call.item_size, 0);
+Bytes contribution(const Call& call, std::size_t items) {
+  Bytes buf(items * call.item_size);
+  if (!data_moves_here()) return buf;
   const void* src = call.send != nullptr ? call.send : call.recv;
-  if (call.n > 0) std::memcpy(buf.data(), src, call.n * call.item_size);
+  const std::size_t bytes = call.n * call.item_size;
+  copy_data(buf.data(), src, bytes);
+  std::memset(buf.data() + bytes, 0, buf.size() - bytes);  // the padding
   return buf;
 }
 
-void deliver(const Call& call, const std::vector<char>& result) {
-  if (call.n > 0 && call.recv != result.data()) {
-    std::memmove(call.recv, result.data(), call.n * call.item_size);
-  }
+void deliver(const Call& call, const Bytes& result) {
+  if (call.n > 0) copy_data(call.recv, result.data(), call.n * call.item_size);
 }
 
 }  // namespace vmc::internal

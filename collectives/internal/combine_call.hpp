@@ -35,13 +35,13 @@ namespace vmc::internal {
 
 // A node's working copy of its contribution: call.send, or call.recv when in place. Padded
 // with zero bytes to `items` items (items >= call.n).
-std::vector<char> contribution(const Call& call, std::size_t items);
+Bytes contribution(const Call& call, std::size_t items);
 // Scratch of `items` items.
-inline std::vector<char> scratch(const Call& call, std::size_t items) {
-  return std::vector<char>(items * call.item_size);
+inline Bytes scratch(const Call& call, std::size_t items) {
+  return Bytes(items * call.item_size);
 }
 // Copies the first call.n items of `result` to call.recv.
-void deliver(const Call& call, const std::vector<char>& result);
+void deliver(const Call& call, const Bytes& result);
 // ceil(n / k) for k >= 1.
 inline std::size_t ceil_div(std::size_t n, std::size_t k) { return (n + k - 1) / k; }
 

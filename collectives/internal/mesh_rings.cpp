@@ -27,7 +27,7 @@ bool contiguous(const Blocks& b, int first, int len) {
 
 // The items of a range of blocks as one message: in place, or packed into `stage`.
 const char* outgoing(const Comm& comm, const void* buf, std::size_t isz, const Blocks& b,
-                     int first, int len, std::vector<char>& stage) {
+                     int first, int len, Bytes& stage) {
   if (contiguous(b, first, len)) return at(buf, b.displs[first], isz);
   const std::size_t items = b.range_total(first, len);
   stage.resize(items * isz);
@@ -37,7 +37,7 @@ const char* outgoing(const Comm& comm, const void* buf, std::size_t isz, const B
 }
 
 void collect_step(const Comm& comm, void* buf, std::size_t isz, const Blocks& b,
-                  const RingStep& s, Tag tag, std::vector<char>& out, std::vector<char>& in) {
+                  const RingStep& s, Tag tag, Bytes& out, Bytes& in) {
   const std::size_t nout = b.range_total(s.send_first, s.blocks);
   const std::size_t nin = b.range_total(s.recv_first, s.blocks);
   const char* src = outgoing(comm, buf, isz, b, s.send_first, s.blocks, out);
@@ -52,8 +52,8 @@ void collect_step(const Comm& comm, void* buf, std::size_t isz, const Blocks& b,
 }
 
 void reduce_step(const Comm& comm, void* buf, std::size_t isz, const Blocks& b,
-                 const RingStep& s, const Op& op, Tag tag, std::vector<char>& out,
-                 std::vector<char>& in) {
+                 const RingStep& s, const Op& op, Tag tag, Bytes& out,
+                 Bytes& in) {
   const std::size_t nout = b.range_total(s.send_first, s.blocks);
   const std::size_t nin = b.range_total(s.recv_first, s.blocks);
   const char* src = outgoing(comm, buf, isz, b, s.send_first, s.blocks, out);
@@ -95,7 +95,7 @@ Picos message_with(const CostQuery& q, std::size_t items, int sharers) {
 
 void ring_collect(const Comm& comm, const RingPlan& plan, void* buf, std::size_t item_size,
                   const Blocks& blocks, Tag tag) {
-  std::vector<char> out, in;
+  Bytes out, in;
   for (int t = 0; t < plan.phases(); ++t) {
     for (int k = 0; k + 1 < plan.digits[t].radix; ++k) {
       collect_step(comm, buf, item_size, blocks, patterns::collect_step(plan, comm.rank(), t, k),
@@ -106,7 +106,7 @@ void ring_collect(const Comm& comm, const RingPlan& plan, void* buf, std::size_t
 
 void ring_reduce_scatter(const Comm& comm, const RingPlan& plan, void* buf,
                          std::size_t item_size, const Blocks& blocks, const Op& op, Tag tag) {
-  std::vector<char> out, in;
+  Bytes out, in;
   for (int t = plan.phases() - 1; t >= 0; --t) {
     for (int k = 0; k + 1 < plan.digits[t].radix; ++k) {
       reduce_step(comm, buf, item_size, blocks, patterns::reduce_step(plan, comm.rank(), t, k),
@@ -119,7 +119,7 @@ void ring_alltoall(const Comm& comm, const RingPlan& plan, bool alternate, void*
                    std::size_t n, std::size_t item_size, Tag tag) {
   const int p = plan.blocks(), me = comm.rank();
   const std::size_t block_bytes = n * item_size;
-  std::vector<char> buf[2];
+  Bytes buf[2];
   for (int t : patterns::stage_order(plan, me, alternate)) {
     const int f = plan.digits[t].radix, v = plan.value(me, t);
     // Group u: the slots whose digit t is u, in slot order (p / f slots).

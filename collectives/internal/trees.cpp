@@ -230,7 +230,7 @@ void allgather_doubling(const Comm& c, void* buf, std::size_t blk, std::size_t i
 bool prefix_pow2(const Comm& c, const void* y, void* excl, void* msg, void* tmp, std::size_t n,
                  std::size_t isz, const Op& op, const Rooted& vr, const Fold& f, Tag tag) {
   const int j = f.survivor_rank(vr.to_virtual(c.rank()));
-  std::copy_n(static_cast<const char*>(y), n * isz, static_cast<char*>(msg));
+  copy_data(msg, y, n * isz);
   bool have = false;
   for (int k = 1; k < f.p2; k <<= 1) {
     const int u = j ^ k;
@@ -238,7 +238,7 @@ bool prefix_pow2(const Comm& c, const void* y, void* excl, void* msg, void* tmp,
     sendrecv_message(c, msg, n, peer, tmp, n, peer, isz, tag);
     if (u < j) {
       if (have) combine(c, op, tmp, excl, excl, n);
-      else std::copy_n(static_cast<const char*>(tmp), n * isz, static_cast<char*>(excl));
+      else copy_data(excl, tmp, n * isz);
       have = true;
       combine(c, op, tmp, msg, msg, n);
     } else {

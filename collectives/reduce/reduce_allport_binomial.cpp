@@ -59,9 +59,9 @@ void run_reduce_allport_binomial(const Call& call) {
   const int v = vr.to_virtual(c.rank());
 
   // parts[j]: this node's partial of window j; incoming[j]: a child's, to combine.
-  std::vector<char> parts = allport::pack_windows(contribution(call, call.n).data(), w, isz);
-  std::vector<char> incoming(parts.size());
-  auto part = [&](std::vector<char>& b, std::size_t j) { return at(b.data(), j * w.size, isz); };
+  Bytes parts = allport::pack_windows(contribution(call, call.n).data(), w, isz);
+  Bytes incoming(parts.size());
+  auto part = [&](Bytes& b, std::size_t j) { return at(b.data(), j * w.size, isz); };
   for (int s = d - 1; s >= 0; --s) {
     Batch step(c);
     std::vector<std::size_t> combining;

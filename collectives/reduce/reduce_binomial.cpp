@@ -29,7 +29,7 @@ bool forward_to_root(const CostQuery& q) { return !q.commutative && q.root != 0;
 void reduce_binomial_to(const Comm& c, void* acc, std::size_t n, std::size_t isz, const Op* op,
                         const trees::Rooted& vr, Tag tag) {
   const trees::Fold f(vr.p);
-  std::vector<char> tmp(n * isz);
+  Bytes tmp(n * isz);
   trees::fold_in(c, acc, tmp.data(), n, isz, op, vr, f, tag);
   if (f.extra(vr.to_virtual(c.rank()))) return;
   trees::reduce_pow2(c, acc, tmp.data(), n, isz, op, vr, f, tag + 1);

@@ -46,7 +46,7 @@ void run_reduce_linear(const Call& call) {
       recv_message(c, tmp.data(), n, isz, r, call.tag);
       x = tmp.data();
     }
-    if (r == 0) std::copy(x, x + n * isz, acc.data());
+    if (r == 0) copy_data(acc.data(), x, n * isz);
     else trees::combine(c, *call.op, acc.data(), x, acc.data(), n);
   }
   deliver(call, acc);

@@ -14,7 +14,7 @@ void run_reduce_scatter(const Call& call, void (*fn)(const Comm&, void*, std::si
   const Comm& comm = *call.comm;
   const Blocks b = call.recv_counts.empty() ? Blocks::equal(call.n, comm.size())
                                             : Blocks::contiguous(call.recv_counts);
-  std::vector<char> work(b.total() * call.item_size);
+  Bytes work(b.total() * call.item_size);
   copy_items(work.data(), call.send, b.total(), call.item_size);
   fn(comm, work.data(), call.item_size, b, *call.op, call.tag);
   const int r = comm.rank();

@@ -36,7 +36,7 @@ void reduce_scatter_mesh_pfr(const Comm& comm, void* buf, std::size_t item_size,
   }
   const int me = comm.rank();
   const Blocks work = plan_layout(plan, me, blocks);
-  std::vector<char> layout(work.total() * item_size);
+  Bytes layout(work.total() * item_size);
   move_blocks(plan, me, blocks, buf, work, layout.data(), item_size, true, WhichBlocks::all);
   const std::size_t others = work.total() - blocks.counts[me];
   if (others > 0) comm.charge_rearrange(others);

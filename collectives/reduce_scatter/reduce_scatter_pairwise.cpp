@@ -22,7 +22,7 @@ void reduce_scatter_pairwise(const Comm& comm, void* buf, std::size_t item_size,
   const std::size_t c = blocks.counts[r];
   if (p == 1) return;
   // parts[j]: rank j's contribution to block r (own one stays in buf).
-  std::vector<char> parts(c * p * item_size);
+  Bytes parts(c * p * item_size);
   for (int k = 1; k < p; ++k) {
     const int dst = (r + k) % p, src = (r - k + p) % p;
     sendrecv_items(comm, at(buf, blocks.displs[dst], item_size), blocks.counts[dst], dst,

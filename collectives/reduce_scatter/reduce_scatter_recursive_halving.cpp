@@ -55,7 +55,7 @@ void reduce_scatter_recursive_halving(const Comm& comm, void* buf, std::size_t i
   if (p == 1) return;
   const Halving h(p);
   const int v = h.virt(r);
-  std::vector<char> tmp(blocks.total() * item_size);
+  Bytes tmp(blocks.total() * item_size);
   // Combines packed `in` into the listed blocks of buf; lower_first: in is the left operand.
   auto combine = [&](const std::vector<int>& list, bool in_is_left) {
     std::size_t pos = 0;
@@ -80,7 +80,7 @@ void reduce_scatter_recursive_halving(const Comm& comm, void* buf, std::size_t i
     }
   }
   if (v >= 0) {
-    std::vector<char> out(tmp.size());
+    Bytes out(tmp.size());
     for (int mask = 1; mask < h.pp; mask <<= 1) {
       const int u = v ^ mask;
       const auto give = h.blocks_of(u, 2 * mask), keep = h.blocks_of(v, 2 * mask);

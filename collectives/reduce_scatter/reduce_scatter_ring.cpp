@@ -22,7 +22,7 @@ void reduce_scatter_ring(const Comm& comm, void* buf, std::size_t item_size, con
                          const Op& op, Tag tag) {
   const int p = comm.size(), r = comm.rank();
   const int right = (r + 1) % p, left = (r - 1 + p) % p;
-  std::vector<char> in(blocks.max() * item_size);
+  Bytes in(blocks.max() * item_size);
   for (int k = 0; k + 1 < p; ++k) {
     const int out = (r - k - 1 + p) % p, got = (r - k - 2 + 2 * p) % p;
     const std::size_t nin = blocks.counts[got];

@@ -23,7 +23,7 @@ void scatter_binomial(const Comm& comm, const void* send, void* recv, std::size_
   const int p = comm.size(), r = comm.rank();
   const int v = to_virtual(r, root, p);
   const int size = binomial_subtree_size(v, p);
-  std::vector<char> tmp(blocks.range_total(r, size) * item_size);
+  Bytes tmp(blocks.range_total(r, size) * item_size);
   if (v == 0) {
     pack_blocks(send, item_size, blocks, root, p, tmp.data());
   } else {

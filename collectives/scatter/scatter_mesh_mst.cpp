@@ -40,7 +40,7 @@ void scatter_mesh_mst(const Comm& comm, const void* send, void* recv, std::size_
       mst_data_tree(comm, root, patterns::MstFlow::outward, blocks.counts);
   const auto prefix = line_prefix(tree, blocks.counts);
   const patterns::MstNode node = tree.node(comm.rank());
-  std::vector<char> sub((prefix[node.first + node.size] - prefix[node.first]) * item_size);
+  Bytes sub((prefix[node.first + node.size] - prefix[node.first]) * item_size);
   if (comm.rank() == root) {
     for (int q = 0; q < tree.size(); ++q) {
       const int r = tree.rank_at(q);

@@ -40,7 +40,7 @@ TEST(Readme, AlgorithmTableIsWhatVmcListPrints) {
   ASSERT_EQ(pclose(pipe), 0);
   ASSERT_FALSE(printed.empty());
   EXPECT_EQ(section(readme(), "vmc list --markdown"), printed)
-      << "regenerate the README's table with: ./build/vmc list --markdown";
+      << "regenerate the README's table with: tools/update_readme.sh";
 }
 
 TEST(Readme, HarnessExampleIsTheTestTheInstallTestBuilds) {
