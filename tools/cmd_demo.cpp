@@ -192,8 +192,12 @@ void compare_networks(const DemoOptions& o, const std::vector<std::string>& netw
               "to contention summed over all messages.\n");
   const std::string& last = networks.back();
   if (networks.size() == 2 && networks[0] == "hypercube:64" && networks[1] == "mesh:8x8") {
-    std::printf("\nOn the hypercube every exchange is between neighbours; on the mesh the same\n"
-                "exchanges share links, wait for each other, and take longer. Try\n");
+    std::printf("\nEach network runs the algorithm that is fastest on it. On the hypercube every\n"
+                "exchange of recursive doubling and of the hybrids is between neighbours: no\n"
+                "contention. On the mesh those exchanges would share links; vmc picks 004's\n"
+                "mesh algorithms (mesh_*: dimensional rings, prime-factor rings, trees along\n"
+                "the dimensions) where they win, and where one still shares links its\n"
+                "contention is counted above. Every algorithm on one network, and why: try\n");
   } else {
     std::printf("\nTry\n");
   }

@@ -1,6 +1,7 @@
-// Timing-only runs (MachineConfig::data = Data::none): every registered algorithm of every
-// operation gives the virtual time, the statistics and the trace of the run with data, bit
-// for bit, while touching no data at all. Its buffers are nowhere memory (runtime/
+// Timing-only runs (MachineConfig::data = Data::none) and the two engines: every registered
+// algorithm of every operation gives the virtual time, the statistics and the trace of the
+// run with data on fibers, bit for bit, on OS threads and on fibers, with and without data;
+// a timing-only run touches no data at all. Its buffers are nowhere memory (runtime/
 // scratch.hpp): a read or a write of one faults, so a copy or a combine the timing-only
 // path forgot to skip ends the test with a crash, not a pass.
 #include <gtest/gtest.h>
@@ -19,8 +20,11 @@
 namespace vmc::testing {
 namespace {
 
-std::unique_ptr<Machine> machine_with(const std::string& topology, Data data, bool trace) {
+std::unique_ptr<Machine> machine_with(const std::string& topology, Data data, bool trace,
+                                      Engine engine = Engine::fibers, int workers = 0) {
   MachineConfig config;
+  config.engine = engine;
+  config.workers = workers;
   config.topology = parse_topology(topology);
   config.model = model(Port::duplex, Routing::wormhole);
   config.model.contention = Contention::shared;
@@ -57,10 +61,15 @@ void expect_same_run(const RunResult& full, const RunResult& none, const std::st
 
 class TimingOnly : public ::testing::TestWithParam<std::string> {};
 
+// Every row on both engines too: OS threads, and fibers on one worker and on one per core
+// (MachineConfig::engine), with and without data, give one run.
 TEST_P(TimingOnly, EveryAlgorithmTakesTheTimeOfTheRunWithData) {
   const std::string topology = GetParam();
   auto full = machine_with(topology, Data::full, true);
   auto none = machine_with(topology, Data::none, true);
+  auto threads = machine_with(topology, Data::full, true, Engine::threads);
+  auto threads_none = machine_with(topology, Data::none, true, Engine::threads);
+  auto one_worker = machine_with(topology, Data::full, true, Engine::fibers, 1);
   int checked = 0;
   for (Operation op : all_operations()) {
     for (const Algorithm& a : algorithms(op)) {
@@ -73,8 +82,11 @@ TEST_P(TimingOnly, EveryAlgorithmTakesTheTimeOfTheRunWithData) {
         const std::string what = to_string(op) + " " + a.name + " on " + topology +
                                  " n=" + std::to_string(n);
         RunResult with_data = run_operation(*full, op, q);
-        RunResult timing_only = run_operation(*none, op, q);
-        expect_same_run(with_data, timing_only, what);
+        expect_same_run(with_data, run_operation(*none, op, q), what + " (timing only)");
+        expect_same_run(with_data, run_operation(*threads, op, q), what + " (threads)");
+        expect_same_run(with_data, run_operation(*threads_none, op, q),
+                        what + " (threads, timing only)");
+        expect_same_run(with_data, run_operation(*one_worker, op, q), what + " (one worker)");
         ++checked;
       }
     }
