@@ -231,7 +231,7 @@ TEST(MeshMstPattern, ToriWherePredicted) {
     for (int root : roots_of(topo->nodes())) {
       for (MstFlow flow : kFlows) {
         const int bad = conflicts(*topo, MstTree(shape, root, flow));
-        if (mst_contention_free(shape)) EXPECT_EQ(bad, 0) << spec << " root " << root;
+        if (mst_contention_free(shape)) { EXPECT_EQ(bad, 0) << spec << " root " << root; }
         conflicting += bad > 0;
       }
     }

@@ -226,15 +226,15 @@ TEST_P(MeshMstExact, ScatterCollectAndDistributedReductionGatherAsClaimed) {
           CostQuery q = query_for(*m, n, root, sizeof(std::int64_t));
           q.options.algorithm = alg;
           const Claim claim = claim_of(*a, q);
-          if (claim == Claim::exact) EXPECT_EQ(r.time_ps(), a->cost(q)) << where;
-          else EXPECT_GE(r.time_ps(), a->cost(q)) << where;
+          if (claim == Claim::exact) { EXPECT_EQ(r.time_ps(), a->cost(q)) << where; }
+          else { EXPECT_GE(r.time_ps(), a->cost(q)) << where; }
           if (port == Port::duplex && GetParam().rfind("mesh:", 0) == 0) {
             const bool pow2 = GetParam() == "mesh:2x2" || GetParam() == "mesh:4x4" ||
                               GetParam() == "mesh:8x8" || GetParam() == "mesh:4wx4wx2";
             const bool line = GetParam() == "mesh:13x1" || GetParam() == "mesh:1x17";
             const bool end = line && (root == 0 || root == p - 1);
-            if (alg == "mesh_dg" || pow2 || end) EXPECT_EQ(claim, Claim::exact) << where;
-            if (alg == "mesh_dg") EXPECT_EQ(r.stats().contention_delay, 0) << where;
+            if (alg == "mesh_dg" || pow2 || end) { EXPECT_EQ(claim, Claim::exact) << where; }
+            if (alg == "mesh_dg") { EXPECT_EQ(r.stats().contention_delay, 0) << where; }
           }
         }
       }
@@ -309,7 +309,7 @@ TEST(MeshMst, ClosedFormsOn8x8) {
 // eager messages of small subtrees arriving while a node combines make it faster for p not
 // a power of two, and it is reached for p = 2^k.
 TEST(MeshMst, ReductionAtMost004sFormula) {
-  for (const std::string& spec : {"mesh:3x5", "mesh:5x7", "mesh:4x4", "mesh:8x8"}) {
+  for (const std::string spec : {"mesh:3x5", "mesh:5x7", "mesh:4x4", "mesh:8x8"}) {
     auto m = machine(spec, model(Port::duplex, Routing::wormhole, 5e-6, 7e-9, 40e-9));
     const int p = m->size();
     const CostUnits u(m->config().model);
@@ -317,14 +317,14 @@ TEST(MeshMst, ReductionAtMost004sFormula) {
     const Picos formula = patterns::ceil_log2(p) * (u.alpha + Picos(n) * (u.beta + u.gamma));
     const Picos cost = find_algorithm(Operation::reduce, kAlg)->cost(query(*m, Operation::reduce, n, 0, true));
     EXPECT_LE(cost, formula) << spec;
-    if ((p & (p - 1)) == 0) EXPECT_EQ(cost, formula) << spec;
+    if ((p & (p - 1)) == 0) { EXPECT_EQ(cost, formula) << spec; }
   }
 }
 
 // --- order, groups, v-variants, bad input ------------------------------------------------
 
 TEST(MeshMst, NonCommutativeOpsInRankOrderForEveryRoot) {
-  for (const std::string& spec : {"mesh:3x5", "mesh:4x4", "mesh:3x4x5"}) {
+  for (const std::string spec : {"mesh:3x5", "mesh:4x4", "mesh:3x4x5"}) {
     auto m = machine(spec, model(Port::duplex, Routing::wormhole));
     for (int root = 0; root < m->size(); ++root) {
       for (Operation op : {Operation::reduce, Operation::allreduce}) {
@@ -422,7 +422,7 @@ std::string run_v(Machine& m, Operation op, const Layout& l, int root, RunResult
 }
 
 TEST(MeshMst, VVariantsPartitionByData) {
-  for (const std::string& spec : {"mesh:5x7", "full:35", "mesh:3x4x5"}) {
+  for (const std::string spec : {"mesh:5x7", "full:35", "mesh:3x4x5"}) {
     auto m = machine(spec, model(Port::duplex, Routing::wormhole));
     const int p = m->size();
     std::vector<std::vector<std::size_t>> cases;
@@ -440,9 +440,9 @@ TEST(MeshMst, VVariantsPartitionByData) {
           q.counts = counts;
           const Algorithm* a = find_algorithm(op, kAlg);
           const std::string where = spec + " " + to_string(op) + " root " + std::to_string(root);
-          if (claim_of(*a, q) == Claim::exact) EXPECT_EQ(r.time_ps(), a->cost(q)) << where;
-          else EXPECT_GE(r.time_ps(), a->cost(q)) << where;
-          if (spec == "full:35") EXPECT_EQ(claim_of(*a, q), Claim::exact) << where;
+          if (claim_of(*a, q) == Claim::exact) { EXPECT_EQ(r.time_ps(), a->cost(q)) << where; }
+          else { EXPECT_GE(r.time_ps(), a->cost(q)) << where; }
+          if (spec == "full:35") { EXPECT_EQ(claim_of(*a, q), Claim::exact) << where; }
         }
       }
     }

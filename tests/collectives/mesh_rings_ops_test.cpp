@@ -175,8 +175,8 @@ TEST(MeshRingsOps, EveryRowOnTheMeshSet) {
         ASSERT_TRUE(f.empty()) << spec << "\n" << f.text();
         const CostQuery q = query(*m, row, n);
         const Claim claim = claim_of(a, q);
-        if (claim == Claim::exact) EXPECT_EQ(r.time_ps(), a.cost(q)) << spec << " " << row.name;
-        if (claim == Claim::lower_bound) EXPECT_GE(r.time_ps(), a.cost(q)) << spec;
+        if (claim == Claim::exact) { EXPECT_EQ(r.time_ps(), a.cost(q)) << spec << " " << row.name; }
+        if (claim == Claim::lower_bound) { EXPECT_GE(r.time_ps(), a.cost(q)) << spec; }
       }
     }
   }
