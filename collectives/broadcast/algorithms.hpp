@@ -30,6 +30,7 @@ bool applicable_broadcast_mesh_dopl(const CostQuery& q);
 Picos cost_broadcast_mesh_dopl(const CostQuery& q);
 void run_broadcast_mesh_dopl(const Call& call);
 Claim claim_broadcast_mesh_dopl(const CostQuery& q);
+std::string detail_broadcast_mesh_dopl(const CostQuery& q);
 bool applicable_broadcast_allport_binomial(const CostQuery& q);
 Picos cost_broadcast_allport_binomial(const CostQuery& q);
 void run_broadcast_allport_binomial(const Call& call);

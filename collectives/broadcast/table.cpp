@@ -57,10 +57,13 @@ const std::vector<Algorithm>& tables::broadcast() {
        "nothing", applicable_broadcast_mesh_sc, cost_broadcast_mesh_sc, run_broadcast_mesh_sc,
        nullptr, claim_broadcast_mesh_sc},
       {"mesh_dopl",
-       "pieces pipelined along every line of dimension 0, then 1, ... (004 §6.2/§9 DOPL, "
-       "k_alt = 1): sum_i (m_i + k_i - 2)(alpha + n/k_i beta)",
+       "k_alt parts pipelined in pieces along every line of one dimension, then the next, in "
+       "rotated dimension orders (004 §6.2/§9 DOPL), k_alt minimising 004's (k_alt - 1)"
+       "(alpha + n/k_alt beta) + sum_i (ceil((k_alt + d - 1 - i)/d)(m_i - 1) + k_i - 1)"
+       "(alpha + n/(k_alt k_i) beta); cost: the schedule replayed (k_alt = 1: sum_i (m_i + "
+       "k_i - 2)(alpha + n/k_i beta))",
        "nothing", applicable_broadcast_mesh_dopl, cost_broadcast_mesh_dopl,
-       run_broadcast_mesh_dopl, nullptr, claim_broadcast_mesh_dopl},
+       run_broadcast_mesh_dopl, detail_broadcast_mesh_dopl, claim_broadcast_mesh_dopl},
       {"allport_binomial",
        "d windows, each down a binomial tree of rotated dimensions, all links at once "
        "(000 §7): d (alpha + ceil(n/d) beta) under --port all",

@@ -267,6 +267,69 @@ TEST_P(MeshMstExact, DimensionOrderedPipelineIsExact) {
   }
 }
 
+// The k_alt chosen for q (from the row's `vmc explain` detail, "k_alt = K, k_i = ...").
+int chosen_k_alt(const Algorithm& a, const CostQuery& q) {
+  const std::string d = a.detail(q);
+  EXPECT_EQ(d.rfind("k_alt = ", 0), 0u) << d;
+  return std::stoi(d.substr(8));
+}
+
+// 004 §6.2/§9 DOPL with k_alt > 1 under 004's model (duplex, wormhole, shared links, 004's
+// alpha and beta): right, and its virtual time is its cost to the picosecond, with no
+// contention, on 004's meshes and a 3-D one.
+TEST(MeshMst, DimensionOrderedPipelineWithAlternationsIsExact) {
+  Model mdl = model(Port::duplex, Routing::wormhole, 525e-6, 2e-6, 0.35e-6);
+  mdl.contention = Contention::shared;
+  const Algorithm* a = find_algorithm(Operation::broadcast, "mesh_dopl");
+  ASSERT_NE(a, nullptr);
+  for (const std::string spec : {"mesh:4x4", "mesh:5x7", "mesh:8x8", "mesh:3x4x5"}) {
+    auto m = machine(spec, mdl);
+    const int p = m->size();
+    for (std::size_t n : {std::size_t(4099), std::size_t(30011), std::size_t(65536)}) {
+      for (int root : {0, p / 2 + 1, p - 1}) {
+        const std::string where =
+            spec + " n=" + std::to_string(n) + " root=" + std::to_string(root);
+        CostQuery q = query_for(*m, n, root, sizeof(std::int64_t));
+        q.options.algorithm = "mesh_dopl";
+        EXPECT_GT(chosen_k_alt(*a, q), 1) << where;
+        Case k{.operation = Operation::broadcast, .algorithm = "mesh_dopl", .n = n, .root = root};
+        RunResult r;
+        ASSERT_EQ(run_case<std::int64_t>(*m, k, ops::sum<std::int64_t>(), nullptr, &r), "")
+            << where;
+        EXPECT_EQ(claim_of(*a, q), Claim::exact) << where;
+        EXPECT_EQ(r.time_ps(), a->cost(q)) << where << " " << a->detail(q);
+        EXPECT_EQ(r.stats().contention_delay, 0) << where;
+      }
+    }
+  }
+}
+
+// k_alt is 1 where alternating cannot help: one dimension, the one-partner port models,
+// and the rendezvous protocol (a wraparound sent before its receive is posted would block).
+TEST(MeshMst, DimensionOrderedPipelineAlternatesOnlyWhereItCan) {
+  const Algorithm* a = find_algorithm(Operation::broadcast, "mesh_dopl");
+  for (Port port : {Port::duplex, Port::all, Port::exchange, Port::half}) {
+    for (const std::string spec : {"mesh:8x8", "ring:64", "full:64", "mesh:64x1"}) {
+      auto m = machine(spec, model(port, Routing::wormhole, 525e-6, 2e-6, 0.35e-6));
+      const CostQuery q = query_for(*m, 65536, 0, sizeof(std::int64_t));
+      const bool alternates = spec == "mesh:8x8" && (port == Port::duplex || port == Port::all);
+      EXPECT_EQ(chosen_k_alt(*a, q) > 1, alternates) << spec << " " << to_string(port);
+    }
+  }
+  Model rendezvous = model(Port::duplex, Routing::wormhole, 525e-6, 2e-6, 0.35e-6);
+  rendezvous.protocol = Protocol::rendezvous;
+  auto r = machine("mesh:4x4", rendezvous);
+  for (int root : {0, 5}) {
+    EXPECT_EQ(chosen_k_alt(*a, query_for(*r, 4099, root, sizeof(std::int64_t))), 1);
+    Case k{.operation = Operation::broadcast, .algorithm = "mesh_dopl", .n = 4099, .root = root};
+    EXPECT_EQ(run_case<std::int64_t>(*r, k, ops::sum<std::int64_t>()), "");
+  }
+  // 004 §9's formula is minimised over k_alt = 1 .. min(15, n).
+  auto m = machine("mesh:8x8", model(Port::duplex, Routing::wormhole, 1e-9, 1e-3, 0));
+  EXPECT_EQ(chosen_k_alt(*a, query_for(*m, 3, 0, sizeof(std::int64_t))), 3);
+  EXPECT_LE(chosen_k_alt(*a, query_for(*m, 1 << 20, 0, sizeof(std::int64_t))), 15);
+}
+
 // Tori of other lengths: right, never faster than the formula, and not claimed exact.
 TEST(MeshMst, OtherToriAreLowerBounds) {
   for (const std::string& spec : kOtherTori) sweep_machine(spec, Port::duplex, false);
@@ -512,6 +575,28 @@ RC_GTEST_PROP(MeshMstProperty, DimensionalAlgorithmsRightAndAsClaimed, ()) {
   q.options.algorithm = alg;
   if (claim_of(*a, q) == Claim::exact) RC_ASSERT(r.time_ps() == a->cost(q));
   else RC_ASSERT(r.time_ps() >= a->cost(q));
+}
+
+// DOPL with alternations (startups cheap against long vectors, so k_alt > 1) on random
+// meshes, roots, lengths, port models and contention: right, and as its row claims.
+RC_GTEST_PROP(MeshMstProperty, DimensionOrderedPipelineWithAlternationsAsClaimed, ()) {
+  auto base = random_mesh();
+  const std::string spec = base->topology().spec();
+  Model mdl = model(*rc::gen::element(Port::duplex, Port::all), Routing::wormhole, 1e-6, 1e-7);
+  mdl.contention = *rc::gen::element(Contention::shared, Contention::exclusive);
+  auto m = machine(spec, mdl);
+  const int root = *rc::gen::inRange(0, m->size());
+  const std::size_t n = *rc::gen::inRange<std::size_t>(0, 3000);
+  Case k{.operation = Operation::broadcast, .algorithm = "mesh_dopl", .n = n, .root = root,
+         .in_place = *rc::gen::arbitrary<bool>(), .seed = *rc::gen::inRange<std::uint64_t>(1, 99)};
+  RunResult r;
+  RC_ASSERT(run_case<std::int64_t>(*m, k, ops::sum<std::int64_t>(), nullptr, &r) == "");
+  const Algorithm* a = find_algorithm(Operation::broadcast, "mesh_dopl");
+  CostQuery q = query_for(*m, n, root, sizeof(std::int64_t));
+  q.options.algorithm = "mesh_dopl";
+  RC_ASSERT(claim_of(*a, q) == Claim::exact);  // a whole mesh, wormhole, eager
+  RC_ASSERT(r.time_ps() == a->cost(q));
+  RC_ASSERT(r.stats().contention_delay == 0);
 }
 
 // The MST family on random meshes, roots, lengths and ops: right results; exactly the
