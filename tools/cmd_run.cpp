@@ -56,7 +56,7 @@ void run_command(const RunOptions& o) {
                         {"algorithm", out.algorithm},
                         {"topology", topology},
                         {"p", m.size()},
-                        {"n", spec.n},
+                        {"n", spec.op == Operation::barrier ? 0 : spec.n},
                         {"clock", o.clock},
                         {"time_s", time},
                         {"predicted_s", predicted},
@@ -87,8 +87,10 @@ void run_command(const RunOptions& o) {
     j["links"] = links;
     std::cout << j.dump() << "\n";
   } else {
-    std::printf("%s %s on %s (p = %d), n = %zu, %s clock\n", o.call.op.c_str(),
-                out.algorithm.c_str(), topology.c_str(), m.size(), spec.n, o.clock.c_str());
+    const std::string length =
+        spec.op == Operation::barrier ? "" : ", n = " + std::to_string(spec.n);
+    std::printf("%s %s on %s (p = %d)%s, %s clock\n", o.call.op.c_str(), out.algorithm.c_str(),
+                topology.c_str(), m.size(), length.c_str(), o.clock.c_str());
     if (!out.detail.empty()) std::printf("chose      %s\n", out.detail.c_str());
     std::printf("time       %s\npredicted  %s\nmessages   %llu\n", format_duration(time).c_str(),
                 format_duration(predicted).c_str(), static_cast<unsigned long long>(s.messages));

@@ -174,7 +174,7 @@ void sweep(const Setting& s, const std::vector<int>& ps, const std::vector<Opera
     for (int p : ps) specs.push_back(s.topology + std::to_string(p));
   }
   for (const std::string& spec : specs) {
-    auto m = machine(spec, mdl);
+    auto m = machine(spec, mdl, Data::none);  // times only
     const int p = m->size();
     for (Operation op : ops) {
       for (const Algorithm& a : algorithms(op)) {

@@ -43,7 +43,7 @@ TEST(MeshDoplPattern, ChainsReachEveryNodeOnceDimensionByDimension) {
           }
           if (c.next >= 0) {  // a neighbour along the line (or the one wraparound)
             for (int i = 0; i < shape.dimensions(); ++i) {
-              if (i != dim) EXPECT_EQ(shape.coordinate(c.next, i), shape.coordinate(r, i));
+              if (i != dim) { EXPECT_EQ(shape.coordinate(c.next, i), shape.coordinate(r, i)); }
             }
           }
           EXPECT_EQ(c.next < 0, c.position == shape.lengths[dim] - 1) << where;

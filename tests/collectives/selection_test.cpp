@@ -47,6 +47,8 @@ TEST(Selection, AutoIsNeverBeatenOnSharedLinks) {
     for (Operation op : {Operation::allreduce, Operation::broadcast, Operation::allgather,
                          Operation::alltoall}) {
       for (std::size_t n : {16, 4096}) {
+        // Under a sanitizer (harness.hpp) the short vectors and the smaller networks only.
+        if (kSanitized && (n > 16 || topology == "mesh:8x8")) continue;
         expect_auto_never_beaten(topology, wormhole, op, n);
         expect_auto_never_beaten(topology, saf, op, n);
       }
