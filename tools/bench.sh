@@ -20,5 +20,9 @@ trap 'rm -f "$out"' EXIT
   echo "time per call over the baseline's, both measured in the same run."
   echo
   sed -n '/^<!-- bench_collectives table -->$/,$p' "$out" | tail -n +2
+  echo
+  echo "Memory per node: the peak resident memory each timing-only benchmark added to the"
+  echo "process, over p; memory an earlier benchmark left in oneTBB's pools is not counted"
+  echo "again. \`/usr/bin/time ./build/vmc run ... --data none\` gives a whole process's."
 } > docs/bench.md
 echo "wrote docs/bench.md"
