@@ -28,6 +28,7 @@
 #include "collectives/testing.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/machine.hpp"
+#include "tests/sanitized.hpp"
 #include "topology/topology.hpp"
 
 namespace vmc::testing {
@@ -92,17 +93,9 @@ inline bool full_sweep() {
   return env != nullptr && env[0] != '\0' && env[0] != '0';
 }
 
-// Whether this build runs under AddressSanitizer or ThreadSanitizer, where every run costs
-// 3 to 15 times as much: the sweeps then visit fewer node counts and roots (every kind of
-// p all the same: 1, 2, odd, prime, powers of two and their neighbours), so that CI's
-// sanitizer suites fit its time. VMC_FULL_SWEEP=1 still widens them.
-constexpr bool kSanitized =
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-    true;
-#else
-    false;
-#endif
-
+// Under a sanitizer (tests/sanitized.hpp) the sweeps visit fewer node counts and roots
+// (every kind of p all the same: 1, 2, odd, prime, powers of two and their neighbours).
+// VMC_FULL_SWEEP=1 still widens them.
 inline std::vector<int> sweep_sizes() {
   if (kSanitized && !full_sweep()) {
     return {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16, 17, 31, 32, 33, 64};

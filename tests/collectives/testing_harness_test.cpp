@@ -15,6 +15,7 @@
 
 #include "collectives/collectives.hpp"
 #include "collectives/testing.hpp"
+#include "tests/sanitized.hpp"
 
 namespace vmc {
 namespace {
@@ -210,9 +211,7 @@ TEST(Harness, AllportRowsPass) {
            {Operation::allgather, "allport_doubling"}}) {
     // Under AddressSanitizer or ThreadSanitizer p up to 17: every kind of p all the same.
     harness::Settings settings;
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-    settings.max_p = 17;
-#endif
+    if (testing::kSanitized) settings.max_p = 17;  // tests/sanitized.hpp
     EXPECT_COLLECTIVE(op, *find_algorithm(op, name), settings);
   }
 }

@@ -10,6 +10,7 @@
 #include "collectives/registry.hpp"
 #include "runtime/machine.hpp"
 #include "tools/runner.hpp"
+#include "tests/sanitized.hpp"
 
 namespace vmc {
 namespace {
@@ -223,12 +224,7 @@ TEST(Contention, LinksNeverSpeedUpAScheduleWithoutWaits) {
                                  {Port::exchange, Protocol::rendezvous, false}};
   // Under AddressSanitizer or ThreadSanitizer (10,000 runs cost minutes there) one
   // network, one length and two of the configurations.
-  constexpr bool sanitized =
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-      true;
-#else
-      false;
-#endif
+  constexpr bool sanitized = testing::kSanitized;  // tests/sanitized.hpp
   if (sanitized) configs.resize(2);
   const std::vector<std::string> topologies =
       sanitized ? std::vector<std::string>{"mesh:3x4"}

@@ -9,21 +9,14 @@
 
 #include "runtime/machine.hpp"
 #include "tests/runtime/programs.hpp"
+#include "tests/sanitized.hpp"
 
 namespace vmc {
 namespace {
 
-// Under AddressSanitizer or ThreadSanitizer, where a run costs 3 to 15 times as much, fewer
-// node counts of every kind (so that CI's sanitizer suites fit its time).
-constexpr bool kSanitized =
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-    true;
-#else
-    false;
-#endif
-
+// Under a sanitizer (tests/sanitized.hpp) fewer node counts of every kind.
 std::vector<int> sizes() {
-  if (kSanitized) return {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16, 17, 31, 32, 33, 63, 64, 1024};
+  if (testing::kSanitized) return {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16, 17, 31, 32, 33, 63, 64, 1024};
   std::vector<int> ps;
   for (int p = 1; p <= 64; ++p) ps.push_back(p);
   ps.push_back(256);
