@@ -194,9 +194,9 @@ void compare_networks(const DemoOptions& o, const std::vector<std::string>& netw
   if (networks.size() == 2 && networks[0] == "hypercube:64" && networks[1] == "mesh:8x8") {
     std::printf("\nEach network runs the algorithm that is fastest on it. On the hypercube every\n"
                 "exchange of recursive doubling and of the hybrids is between neighbours: no\n"
-                "contention. On the mesh those exchanges would share links; vmc picks 004's\n"
-                "mesh algorithms (mesh_*: dimensional rings, prime-factor rings, trees along\n"
-                "the dimensions) where they win, and where one still shares links its\n"
+                "contention. On the mesh those exchanges would share links; vmc picks Watts's\n"
+                "(004) mesh algorithms (mesh_*: dimensional rings, prime-factor rings, trees\n"
+                "along the dimensions) where they win, and where one still shares links its\n"
                 "contention is counted above. Every algorithm on one network, and why: try\n");
   } else {
     std::printf("\nTry\n");
