@@ -219,16 +219,7 @@ void add_demo_command(CLI::App& app) {
   cmd->add_option("--versus", opts->versus,
                   "a second network for the table (default: mesh:8x8 beside the default "
                   "hypercube:64; none with --topology)")
-      ->check(CLI::Validator(
-          [](std::string& s) -> std::string {
-            try {
-              parse_topology(s);
-            } catch (const std::exception& e) {
-              return e.what();
-            }
-            return {};
-          },
-          "NETWORK"));
+      ->check(network_check());
   add_clock_options(cmd, opts->clock, opts->time_scale);
   cmd->add_option("--trace", opts->trace, "write a Chrome trace (JSON) to this file")
       ->check(non_empty_check());

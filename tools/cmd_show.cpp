@@ -25,19 +25,6 @@ struct ShowOptions {
   bool terminal = false;
 };
 
-CLI::Validator network_check() {
-  return CLI::Validator(
-      [](std::string& s) -> std::string {
-        try {
-          parse_topology(s);
-        } catch (const std::exception& e) {
-          return e.what();
-        }
-        return {};
-      },
-      "NETWORK");
-}
-
 void show_command(const ShowOptions& o) {
   const Model model = o.machine.model();
   std::vector<ShowRun> runs;

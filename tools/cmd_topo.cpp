@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tools/commands.hpp"
+#include "tools/model_options.hpp"
 #include "topology/draw.hpp"
 #include "topology/topology.hpp"
 
@@ -142,16 +143,7 @@ void add_topo_command(CLI::App& app) {
                   "the network: full:P, ring:P, array:P, mesh:AxB[x...] (a length ending in w "
                   "wraps), torus:AxB[x...], hypercube:P, tree:P")
       ->required()
-      ->check(CLI::Validator(
-          [](std::string& s) -> std::string {
-            try {
-              parse_topology(s);
-            } catch (const std::exception& e) {
-              return e.what();
-            }
-            return {};
-          },
-          "NETWORK"));
+      ->check(network_check());
   cmd->add_flag("--json", options->json, "print JSON instead of text");
   cmd->add_option("--route", options->route, "print the route from node A to node B hop by hop")
       ->expected(2)

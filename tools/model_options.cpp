@@ -79,6 +79,10 @@ CLI::Validator positive_check(double lo, double hi) {
       "NUMBER");
 }
 
+CLI::Validator network_check() {
+  return parses([](const std::string& s) { parse_topology(s); }, "NETWORK");
+}
+
 CLI::Validator non_empty_check() {
   return CLI::Validator(
       [](std::string& text) -> std::string { return text.empty() ? "empty value" : ""; },
@@ -127,7 +131,7 @@ std::string requirements_for_cli(const std::string& text) {
 void ModelOptions::add_to(CLI::App* cmd) {
   cmd->add_option("--topology", topology, "interconnect, e.g. hypercube:64, mesh:8x8, ring:12")
       ->capture_default_str()
-      ->check(parses([](const std::string& s) { parse_topology(s); }, "NETWORK"));
+      ->check(network_check());
   cmd->add_option("--alpha", alpha, "startup per message, with a unit, e.g. 525us")
       ->capture_default_str()
       ->check(duration_check());

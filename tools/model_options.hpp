@@ -108,6 +108,8 @@ CLI::Validator duration_check();
 CLI::Validator positive_check(double lo, double hi);
 CLI::Validator int_check(long long lo, long long hi);
 CLI::Validator non_empty_check();
+// A network vmc accepts (parse_topology), its error message as the refusal.
+CLI::Validator network_check();
 
 // Refuses "5" (no unit) with a message asking for one; "0" needs none. Returns the seconds.
 double parse_duration_with_unit(const std::string& flag, const std::string& text);

@@ -94,6 +94,32 @@ TEST_P(TimingOnly, EveryAlgorithmTakesTheTimeOfTheRunWithData) {
   EXPECT_GT(checked, 100);
 }
 
+// What users call by default: `auto`, on machines above 64 nodes, with irregular counts for
+// the v-variants (zeros, one large block). The choice and the run are the same without data.
+TEST(TimingOnly, AutoOnLargeMachinesChoosesAndTakesTheSameTime) {
+  for (const std::string topology : {"hypercube:256", "mesh:12x11"}) {
+    auto full = machine_with(topology, Data::full, false);
+    auto none = machine_with(topology, Data::none, false);
+    const int p = full->size();
+    std::vector<std::size_t> irregular(p, 3);
+    for (int r = 0; r < p; r += 5) irregular[r] = 0;
+    irregular[p / 2] = 1000;
+    for (Operation op : {Operation::broadcast, Operation::allreduce, Operation::alltoall,
+                         Operation::allgatherv, Operation::scatterv}) {
+      for (int root : {0, p - 1}) {
+        CostQuery q = query_for(*full, 17, root, 8, true);
+        if (op == Operation::allgatherv || op == Operation::scatterv) q.counts = irregular;
+        const std::string what = to_string(op) + " auto on " + topology + " root " +
+                                 std::to_string(root);
+        RunResult with_data = run_operation(*full, op, q);
+        RunResult timing_only = run_operation(*none, op, q);
+        EXPECT_GT(with_data.stats().messages, 0u) << what;
+        expect_same_run(with_data, timing_only, what);
+      }
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Machines, TimingOnly,
                          ::testing::Values("full:7", "hypercube:8", "mesh:3x4", "torus:3x3"),
                          [](const auto& info) {
