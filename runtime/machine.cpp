@@ -421,9 +421,11 @@ void MachineImpl::reset_after_run() {
   // nodes' requests, which are cleared below.
   if (real != nullptr) real_quiesce(real);
   for (auto& n : nodes) {
+    // An aborted run can leave irecvs posted into buffers that went out of scope with the
+    // node's stack: forget them first, so the messages still queued are freed, not copied.
+    n->posted.clear();
     n->discard_all();
     n->requests.clear();
-    n->posted.clear();
     n->open_requests = 0;
     n->answered.store(false);
     n->sends = 0;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <latch>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -291,6 +292,40 @@ TEST(Nonblocking, ABufferReusedWhileInFlightIsAnError) {
   });
   EXPECT_THAT(changed, HasSubstr("node 0"));
   EXPECT_THAT(changed, HasSubstr("buffer changed while the transfer was in flight"));
+}
+
+TEST(Nonblocking, AnAbortedRunNeverWritesIntoAReceiveBufferThatIsGone) {
+  // Node 1 posts an irecv into a buffer on its stack and fails once node 0's message is on
+  // its way: the buffer goes with the stack, and the message arrives for a request nobody
+  // will wait for. Ending the run must free it, not copy it into the dead buffer (a
+  // sanitizer build sees the write). The latches (outside the model, so threads only) make
+  // the order certain. The machine then runs again as new.
+  Machine m({.nodes = 2, .model = model_with(Port::all), .engine = Engine::threads});
+  std::latch posted(1), sent(1);
+  const std::string error = run_error(m, [&](Node& node) {
+    const Comm& c = node.world();
+    if (c.rank() == 1) {
+      std::vector<int> x(1024);
+      Request r = c.irecv(std::span<int>(x), 0, 0);
+      posted.count_down();
+      sent.wait();
+      throw std::runtime_error("node 1 gives up");
+    }
+    std::vector<int> y(1024, 7);
+    posted.wait();
+    Request r = c.isend(std::span<const int>(y), 1, 0);
+    sent.count_down();
+    c.wait(r);
+  });
+  EXPECT_THAT(error, HasSubstr("node 1 gives up"));
+  std::vector<int> got(4, -1);
+  m.run([&](Node& node) {
+    const Comm& c = node.world();
+    std::vector<int> z{40, 41, 42, 43};
+    if (c.rank() == 0) c.send(std::span<const int>(z), 1, 0);
+    else c.recv(std::span<int>(got), 0, 0);
+  });
+  EXPECT_EQ(got, (std::vector<int>{40, 41, 42, 43}));
 }
 
 TEST(Nonblocking, ADeadlockAmongRequestsIsReported) {
