@@ -5,6 +5,7 @@
 // holds its ports and links for real and waits out its modelled duration (real_network.cpp).
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "runtime/detail.hpp"
 
@@ -17,6 +18,10 @@ using detail::OpRecord;
 using detail::WaitDescription;
 
 namespace {
+
+// From this size on, a sendrecv lends its send buffer instead of copying it (see
+// Message::lent): below it, a copy costs less than the loan's hand-back.
+constexpr std::size_t kLendBytes = 32 * 1024;
 
 // The largest payload vmc accepts in one message: anything above is a bug in the caller.
 constexpr std::size_t kMaxMessageBytes = std::size_t{1} << 36;  // 64 GiB
@@ -116,7 +121,7 @@ namespace {
 
 std::size_t deliver(const Comm& c, const char* op, int source, Tag tag, Message* msg, void* data,
                     std::size_t capacity, std::size_t item_size) {
-  std::unique_ptr<Message> owned(msg);
+  detail::OwnedMessage owned(msg);
   if (msg->bytes > capacity) {
     fail(c, describe_call(op, "from", source, tag),
          "message of " + std::to_string(msg->bytes) + " bytes (" + std::to_string(msg->items) +
@@ -128,14 +133,15 @@ std::size_t deliver(const Comm& c, const char* op, int source, Tag tag, Message*
          "message of " + std::to_string(msg->bytes) + " bytes is not a whole number of " +
              std::to_string(item_size) + "-byte items");
   }
-  if (msg->payload != nullptr) std::memcpy(data, msg->payload.get(), msg->bytes);
+  detail::copy_out(*msg, data);
   return msg->bytes;
 }
 
 }  // namespace
 
 std::uint64_t Comm::post(const void* data, std::size_t bytes, std::size_t items, int dest, Tag tag,
-                         const char* op, detail::RequestState* request) const {
+                         const char* op, detail::RequestState* request,
+                         Message** lent) const {
   group(op);
   check_peer(*this, op, "to", dest, tag);
   check_send_size(*this, describe_call(op, "to", dest, tag), bytes, items);
@@ -153,7 +159,13 @@ std::uint64_t Comm::post(const void* data, std::size_t bytes, std::size_t items,
   msg->items = items;
   msg->bytes = bytes;
   msg->send_index = node_->sends++;
-  if (bytes > 0 && m.config.data == Data::full) {
+  if (lent != nullptr && bytes >= kLendBytes && m.config.data == Data::full &&
+      m.config.clock == Clock::virtual_time && dst != node_->rank) {
+    msg->lent = static_cast<const std::byte*>(data);
+    msg->loan.store(Message::kOpen, std::memory_order_relaxed);
+    msg->owners.store(2, std::memory_order_relaxed);
+    *lent = msg;
+  } else if (bytes > 0 && m.config.data == Data::full) {
     msg->payload = detail::make_payload(bytes);
     std::memcpy(msg->payload.get(), data, bytes);
   }
@@ -244,13 +256,28 @@ std::size_t Comm::sendrecv_raw(const void* out, std::size_t out_bytes, std::size
   // Virtual time: one op with both directions, so the simulator starts them together.
   check_peer(*this, "sendrecv", "from", source, tag);
   check_receive_buffer(in, in_capacity_bytes, describe_call("sendrecv", "from", source, tag));
-  const std::uint64_t index = post(out, out_bytes, out_items, dest, tag, "sendrecv");
+  // The send buffer stays in place until the call returns: the partner may copy straight
+  // from it, and the loan is taken back below, or on the way out of an error.
+  struct Loan {
+    detail::NodeState& node;
+    Message* message = nullptr;
+    ~Loan() {
+      if (message != nullptr) detail::take_back(node, message, true);
+    }
+  } loan{*node_};
+  const std::uint64_t index =
+      post(out, out_bytes, out_items, dest, tag, "sendrecv", nullptr, &loan.message);
   OpRecord op =
       receive_op(OpRecord::Kind::sendrecv, group_->id, group_->world[source], tag);
   op.send_index = index;
   node_->log_op(op);
   Message* msg = await(source, tag, "sendrecv");
-  return deliver(*this, "sendrecv", source, tag, msg, in, in_capacity_bytes, in_item_size);
+  const std::size_t got =
+      deliver(*this, "sendrecv", source, tag, msg, in, in_capacity_bytes, in_item_size);
+  if (loan.message != nullptr) {
+    detail::take_back(*node_, std::exchange(loan.message, nullptr), false);
+  }
+  return got;
 }
 
 // --- nonblocking point to point ---------------------------------------------------------

@@ -212,9 +212,12 @@ class Comm {
   // time: transfer it) and return its send index; wait for a message and take it. `op`
   // names the call in errors. Neither logs the operation for the simulator. `posted`: the
   // receive was already announced to the real network (rendezvous, see sendrecv_raw).
-  // `request`: real clock, an isend's state; its transfer runs beside the node.
+  // `request`: real clock, an isend's state; its transfer runs beside the node. `lent`:
+  // lend the buffer when that pays (see Message::lent) and say here which message took it,
+  // for take_back; stays null when the bytes were copied.
   std::uint64_t post(const void* data, std::size_t bytes, std::size_t items, int dest, Tag tag,
-                     const char* op, detail::RequestState* request = nullptr) const;
+                     const char* op, detail::RequestState* request = nullptr,
+                     detail::Message** lent = nullptr) const;
   // Nonblocking requests: the state behind a handle (a UsageError naming `call` when it is
   // null, another node's, stale or completed); whether it has completed (data plane);
   // completing it (waits for its data, checks the buffers, retires it; returns the items

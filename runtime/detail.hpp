@@ -75,7 +75,32 @@ struct Message {
   std::size_t bytes = 0;
   Payload payload;
   Message* next = nullptr;          // the mailbox's FIFO of messages with one match key
+
+  // A lent message carries its bytes by reference: a sendrecv on the virtual clock lends
+  // its send buffer, and the receiver copies straight from it, one copy instead of two
+  // (the sender into a payload, the receiver out of it). The sender takes the loan back
+  // before its sendrecv returns (take_back); if the receiver has not begun to copy by
+  // then, the sender copies the bytes into a payload of the message's own. The sender and
+  // the receiver each own a lent message; whoever lets go last frees it (release).
+  enum Loan : int { kNotLent, kOpen, kReading, kRead, kTaking, kTaken };
+  const std::byte* lent = nullptr;
+  std::atomic<int> loan{kNotLent};
+  std::atomic<int> owners{1};
 };
+
+// Lets go of a message: frees it when no one else owns it.
+void release(Message* m) noexcept;
+struct MessageRelease {
+  void operator()(Message* m) const noexcept { release(m); }
+};
+using OwnedMessage = std::unique_ptr<Message, MessageRelease>;
+// The receiver's side: copies the message's bytes to `to` (from the lender's buffer while
+// the loan is open, else from the payload).
+void copy_out(Message& m, void* to) noexcept;
+// The sender's side of a lent message: waits for a receiver that is copying, or copies
+// the bytes into a payload, then lets go of the message. `unwinding`: called while an
+// exception leaves the sendrecv.
+void take_back(NodeState& sender, Message* m, bool unwinding) noexcept;
 
 // Messages that arrived with one match key, oldest first (an intrusive list: no
 // allocation per message on the receive path).

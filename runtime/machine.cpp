@@ -105,10 +105,71 @@ void NodeState::perturb() {
       std::chrono::duration<double>(fraction * machine->config.perturb_max_seconds));
 }
 
+void release(Message* m) noexcept {
+  if (m->owners.load(std::memory_order_acquire) == 1 ||
+      m->owners.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    delete m;
+  }
+}
+
+namespace {
+
+// Waits while the other owner of a lent message copies its bytes: never longer than one
+// memcpy, and the other owner is running (a fiber in a memcpy cannot be switched out), so
+// it spins, and lets the OS run others now and then.
+void await_loan(const Message& m, int state) noexcept {
+  for (unsigned spins = 1; m.loan.load(std::memory_order_acquire) != state; ++spins) {
+    if (spins % 64 == 0) std::this_thread::yield();
+  }
+}
+
+}  // namespace
+
+void copy_out(Message& m, void* to) noexcept {
+  if (m.lent != nullptr) {
+    int open = Message::kOpen;
+    if (m.loan.compare_exchange_strong(open, Message::kReading, std::memory_order_acq_rel)) {
+      std::memcpy(to, m.lent, m.bytes);
+      m.loan.store(Message::kRead, std::memory_order_release);
+      return;
+    }
+    await_loan(m, Message::kTaken);  // the lender is copying its bytes into a payload
+  }
+  if (m.payload != nullptr) std::memcpy(to, m.payload.get(), m.bytes);
+}
+
+void take_back(NodeState& sender, Message* m, bool unwinding) noexcept {
+  // A receiver woken by this message is likely about to copy it: let the others run for
+  // a while rather than copy the bytes twice, but no longer than a copy of them would take
+  // (at 2 GB/s), since the receiver may not want the message yet.
+  if (!unwinding && m->loan.load(std::memory_order_acquire) == Message::kOpen) {
+    const auto until = std::chrono::steady_clock::now() +
+                       std::chrono::nanoseconds(std::max<std::size_t>(m->bytes / 2, 20'000));
+    do {
+      sender.machine->executor->yield(sender);
+    } while (m->loan.load(std::memory_order_acquire) == Message::kOpen &&
+             std::chrono::steady_clock::now() < until);
+  }
+  int open = Message::kOpen;
+  if (m->loan.compare_exchange_strong(open, Message::kTaking, std::memory_order_acq_rel)) {
+    try {
+      m->payload = make_payload(m->bytes);
+      std::memcpy(m->payload.get(), m->lent, m->bytes);
+    } catch (const std::bad_alloc&) {
+      // Only while unwinding can this go unreported: the receiver then gets no bytes.
+      if (!unwinding) std::terminate();
+    }
+    m->loan.store(Message::kTaken, std::memory_order_release);
+  } else {
+    await_loan(*m, Message::kRead);
+  }
+  release(m);
+}
+
 // Copies a message into the buffer of the irecv it matched (a message too large for it is
 // noted, and reported when the request completes) and frees it.
 void fill_request(RequestState& r, Message* m) {
-  std::unique_ptr<Message> owned(m);
+  OwnedMessage owned(m);
   r.filled = true;
   r.received = m->bytes;
   if (m->bytes > r.capacity) {
@@ -118,8 +179,8 @@ void fill_request(RequestState& r, Message* m) {
   } else if (r.item_size == 0 || m->bytes % r.item_size != 0) {
     r.error = "message of " + std::to_string(m->bytes) + " bytes is not a whole number of " +
               std::to_string(r.item_size) + "-byte items";
-  } else if (m->payload != nullptr) {
-    std::memcpy(r.buffer, m->payload.get(), m->bytes);
+  } else {
+    copy_out(*m, r.buffer);
   }
 }
 
@@ -199,7 +260,7 @@ void NodeState::discard_all() {
   for (auto& [key, fifo] : unexpected) {
     for (Message* m = fifo.head; m != nullptr;) {
       Message* next = m->next;
-      delete m;
+      release(m);
       m = next;
     }
   }

@@ -40,6 +40,16 @@ void run_allreduce_recursive_halving_doubling(const Call& call) {
   const trees::Rooted vr(c.size(), 0);
   const trees::Fold f(c.size());
   const std::size_t blk = ceil_div(n, f.p2);
+  if (!f.folded() && f.p2 > 1 && blk * f.p2 == n) {
+    // The output holds the vector as the blocks divide it (p a power of two dividing n):
+    // work there, reading the input in the first step, with no copy in or out.
+    auto* out = static_cast<char*>(call.recv);
+    auto tmp = scratch(call, n / 2);
+    trees::reduce_scatter_halving(c, out, tmp.data(), blk, isz, *call.op, vr, f, call.tag + 1,
+                                  call.send != nullptr ? call.send : out);
+    trees::allgather_mirror(c, out, blk, isz, vr, f, call.tag + 2);
+    return;
+  }
   auto buf = contribution(call, blk * f.p2);
   auto tmp = scratch(call, std::max(n, blk * f.p2 / 2));
   trees::fold_in(c, buf.data(), tmp.data(), n, isz, call.op, vr, f, call.tag);

@@ -113,7 +113,7 @@ std::vector<std::pair<int, int>> halving_segments(int j, int p2) {
 
 void reduce_scatter_halving(const Comm& c, void* buf, void* tmp, std::size_t blk,
                             std::size_t isz, const Op& op, const Rooted& vr, const Fold& f,
-                            Tag tag) {
+                            Tag tag, const void* source) {
   const int j = f.survivor_rank(vr.to_virtual(c.rank()));
   const auto segs = halving_segments(j, f.p2);
   for (std::size_t i = 0; i + 1 < segs.size(); ++i) {
@@ -123,10 +123,12 @@ void reduce_scatter_halving(const Comm& c, void* buf, void* tmp, std::size_t blk
     const auto [keep, half] = segs[i + 1];
     const int give = keep == lo ? lo + half : lo;
     const std::size_t items = static_cast<std::size_t>(half) * blk;
+    const void* from = i == 0 && source != nullptr ? source : buf;
     char* kept = at(buf, keep * blk, isz);
-    sendrecv_message(c, at(buf, give * blk, isz), items, peer, tmp, items, peer, isz, tag);
-    if (u > j) combine(c, op, kept, tmp, kept, items);
-    else combine(c, op, tmp, kept, kept, items);
+    const char* mine = at(from, keep * blk, isz);
+    sendrecv_message(c, at(from, give * blk, isz), items, peer, tmp, items, peer, isz, tag);
+    if (u > j) combine(c, op, mine, tmp, kept, items);
+    else combine(c, op, tmp, mine, kept, items);
   }
 }
 

@@ -98,9 +98,11 @@ void allreduce_doubling_pow2(const Comm& c, void* acc, void* tmp, std::size_t n,
 // 1, 2, 4, ... so every combined group is rank-contiguous (000 Version 3, first half).
 // On return the survivor's segment (segments(j).back()) holds op over all survivors.
 // Cost sum_{i=1..d} (exchange(h_i, h_i) + h_i gamma), h_i = p2 blk / 2^i.
+// `source`, when given, holds the node's contribution instead of buf: the first step sends
+// from it and combines it into buf, which needs no copy of the contribution beforehand.
 void reduce_scatter_halving(const Comm& c, void* buf, void* tmp, std::size_t blk,
                             std::size_t isz, const Op& op, const Rooted& vr, const Fold& f,
-                            Tag tag);
+                            Tag tag, const void* source = nullptr);
 // The segment (first block, block count) survivor j owns before step 0 (whole) and after
 // each halving step.
 std::vector<std::pair<int, int>> halving_segments(int j, int p2);

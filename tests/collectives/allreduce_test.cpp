@@ -28,6 +28,32 @@ TEST(Allreduce, SweepEveryAlgorithm) {
   }
 }
 
+TEST(Allreduce, LongVectorsOnBothEngines) {
+  // Long enough that sendrecvs lend their buffers (runtime: Message::lent), with lengths
+  // the blocks divide (recursive halving/doubling then works in the output) and lengths
+  // they do not, p a power of two and not, in place and not, a non-commutative op.
+  const Op mat = matmul();
+  for (Engine engine : {Engine::fibers, Engine::threads}) {
+    for (int p : {2, 4, 6, 8}) {
+      MachineConfig config;
+      config.topology = parse_topology("full:" + std::to_string(p));
+      config.model = model(Port::exchange);
+      config.engine = engine;
+      config.watchdog_seconds = 60;
+      Machine m(config);
+      for (const std::string& alg : algorithm_names(Operation::allreduce)) {
+        if (!applies(Operation::allreduce, alg, p, false)) continue;
+        for (std::size_t n : {std::size_t(p) * 512, std::size_t(p) * 512 + 3}) {
+          Case k{.operation = Operation::allreduce, .algorithm = alg, .n = n,
+                 .in_place = n % 2 == 1, .seed = std::uint64_t(p),
+                 .strategy = test_strategy(alg, p)};
+          EXPECT_EQ(run_case<Mat3>(m, k, mat), "") << to_string(engine);
+        }
+      }
+    }
+  }
+}
+
 TEST(Allreduce, SubGroups) {
   const Op mat = matmul();
   const Op order = order_recorder();
