@@ -9,7 +9,10 @@
 //   run            Machine::run of an empty function (waking and joining p nodes);
 //   timing_only    Data::none: broadcast on 65,536 nodes, allreduce and alltoall on 16,384
 //                  (fibers), with the memory per node (the peak resident memory the
-//                  benchmark added, over p).
+//                  benchmark added, over p);
+//   Open MPI       with VMC_PEERS=FILE (lines "openmpi/allreduce/P/SIZE us-per-call", which
+//                  tools/bench.sh measures with bench/peers/peer_allreduce.c): the same
+//                  allreduce rows over Open MPI's MPI_Allreduce on this host.
 //
 //   ./build/bench/bench_collectives                 (tools/bench.sh runs it and writes the
 //   ./build/bench/bench_collectives --benchmark_filter=allreduce     table in docs/)
@@ -183,6 +186,24 @@ class RatioReporter : public benchmark::ConsoleReporter {
   }
 };
 
+// Figures of the peers (lines "name microseconds-per-call") from the file VMC_PEERS names,
+// if any, into `per_call` (seconds).
+bool read_peers(std::map<std::string, double>& per_call) {
+  const char* path = std::getenv("VMC_PEERS");
+  if (path == nullptr) return false;
+  std::FILE* f = std::fopen(path, "r");
+  if (f == nullptr) return false;
+  char name[128];
+  double us = 0;
+  bool any = false;
+  while (std::fscanf(f, "%127s %lf", name, &us) == 2) {
+    per_call[name] = us * 1e-6;
+    any = true;
+  }
+  std::fclose(f);
+  return any;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -211,6 +232,16 @@ int main(int argc, char** argv) {
     const std::string ps = std::to_string(p);
     ratio("8 B allreduce, " + ps + " nodes: threads / fibers", "allreduce/threads/" + ps + "/8B/auto",
           "allreduce/fibers/" + ps + "/8B/auto");
+  }
+  // The peers tools/bench.sh measured just before, when Open MPI is installed.
+  if (read_peers(reporter.per_call)) {
+    ratio("16 MiB allreduce, 8 nodes, auto (fibers) / Open MPI MPI_Allreduce",
+          "allreduce/fibers/8/16MiB/auto", "openmpi/allreduce/8/16MiB");
+    for (int p : {2, 16, 64}) {
+      const std::string ps = std::to_string(p);
+      ratio("8 B allreduce, " + ps + " nodes, auto (fibers) / Open MPI MPI_Allreduce",
+            "allreduce/fibers/" + ps + "/8B/auto", "openmpi/allreduce/" + ps + "/8B");
+    }
   }
   for (int p : {2, 64, 1024}) {
     const std::string ps = std::to_string(p);
