@@ -7,7 +7,9 @@
 // The flags change both parts: --topology, the model (--alpha, --beta, --gamma, --port,
 // --routing, --contention), --n (the broadcast, and the table's only length when given),
 // --op, --type and --reduction (the table). With --topology the table shows that network
-// alone, or beside --versus.
+// alone, or beside --versus. It ends by writing the table's comparison as a page (vmc show's,
+// at n = 1024 unless --n is given) to vmc-demo.html (-o FILE, or -o none); --steps draws the
+// broadcast on its network once per step, as `vmc show --terminal` does.
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -20,6 +22,8 @@
 #include "tools/commands.hpp"
 #include "tools/model_options.hpp"
 #include "tools/runner.hpp"
+#include "tools/show.hpp"
+#include "tools/show_terminal.hpp"
 
 namespace vmc::cli {
 namespace {
@@ -31,6 +35,8 @@ struct DemoOptions {
   std::string trace;
   std::string clock = "virtual";
   double time_scale = 1.0;
+  bool steps = false;
+  std::string page = "vmc-demo.html";
 };
 
 // The steps of a broadcast: a message's step is one more than the step of the last message
@@ -134,6 +140,10 @@ void run_demo(const DemoOptions& o) {
                 format_duration(to_seconds(r.stats().contention_critical_delay)).c_str());
   }
   std::printf("\n");
+  if (o.steps) {
+    std::printf("\nThe broadcast step by step on its network:\n%s",
+                terminal_steps(machine.topology(), r.trace()).c_str());
+  }
   if (!o.trace.empty()) {
     r.trace().write_chrome_json(o.trace);
     std::printf("trace written to %s (open it in the Perfetto UI or chrome://tracing)\n",
@@ -207,6 +217,25 @@ void compare_networks(const DemoOptions& o, const std::vector<std::string>& netw
               last.c_str(), lengths[lengths.size() / 2], o.call.op.c_str());
 }
 
+// The comparison as a page (tools/show.hpp): the operation on every network, side by side
+// on one time axis, at n = 1024 unless --n says otherwise.
+void write_demo_page(const DemoOptions& o, const std::vector<std::string>& networks,
+                     bool n_given) {
+  const Model model = o.machine.model();
+  std::vector<ShowRun> runs;
+  for (const std::string& net : networks) {
+    const auto topology = parse_topology(net);
+    CallOptions call = o.call;
+    if (!n_given) call.n = 1024;
+    runs.push_back(run_for_show(topology, model, call.spec(*topology, model)));
+  }
+  write_file(o.page, show_page(runs));
+  std::printf("\nwrote %s: the %s above (n = %zu) replayed on %s, side by side.\n"
+              "Open it in a web browser (it needs no network), e.g. xdg-open %s\n",
+              o.page.c_str(), o.call.op.c_str(), runs.front().spec.n,
+              networks.size() > 1 ? "both networks" : "its network", o.page.c_str());
+}
+
 }  // namespace
 
 void add_demo_command(CLI::App& app) {
@@ -223,6 +252,12 @@ void add_demo_command(CLI::App& app) {
   add_clock_options(cmd, opts->clock, opts->time_scale);
   cmd->add_option("--trace", opts->trace, "write a Chrome trace (JSON) to this file")
       ->check(non_empty_check());
+  cmd->add_flag("--steps", opts->steps,
+                "draw the network once per step of the broadcast, links in use marked");
+  cmd->add_option("-o,--output", opts->page,
+                  "the page replaying the comparison (none: no page)")
+      ->capture_default_str()
+      ->check(non_empty_check());
   cmd->callback([opts, cmd] {
     run_demo(*opts);
     std::vector<std::string> networks{opts->machine.parsed_topology()->spec()};
@@ -234,6 +269,7 @@ void add_demo_command(CLI::App& app) {
     std::vector<std::size_t> lengths{16, 1024, 65536};
     if (cmd->count("--n") > 0) lengths = {opts->call.n};
     compare_networks(*opts, networks, lengths);
+    if (opts->page != "none") write_demo_page(*opts, networks, cmd->count("--n") > 0);
   });
 }
 

@@ -179,6 +179,7 @@ TEST(CommandLine, DemoRefusesEveryMalformedFlag) {
   flags.push_back({"--clock", kBadNames});
   flags.push_back({"--time-scale", kBadScales});
   flags.push_back({"--trace", {""}});
+  flags.push_back({"--output", {""}});
   fuzz("demo", {"--topology=full:3", "--n=2"}, flags);
 }
 
@@ -225,7 +226,7 @@ TEST(CommandLine, GoodInvocationsOfEveryCommandSucceed) {
   expect_ok({"sweep", "--topology=hypercube:4", "--n=1,2", "--algorithms=ring"});
   expect_ok({"demo", "--topology=hypercube:8", "--n=4", "--op=allgather", "--port=duplex",
              "--routing=direct", "--contention=shared", "--alpha=10us", "--beta=1us",
-             "--gamma=1ns"});
+             "--gamma=1ns", "--output=none"});
   // 004's terms: beta_net (the run is faster when links outrun nodes), delta, worms.
   const std::vector<std::string> shared = {"run", "--topology=mesh:4x4", "--op=alltoall",
                                            "--algorithm=ring", "--n=64", "--port=duplex",
@@ -266,7 +267,7 @@ TEST(CommandLine, SweepSkipsAndListsAlgorithmsThatDoNotApply) {
 TEST(CommandLine, DemoTableFollowsItsFlags) {
   const Outcome o = expect_ok({"demo", "--topology", "ring:6", "--versus", "full:6", "--op",
                                "reduce_scatter", "--n", "7", "--type", "int32", "--reduction",
-                               "max", "--alpha", "1us"});
+                               "max", "--alpha", "1us", "--output", "none"});
   EXPECT_THAT(o.out, HasSubstr("on ring:6 (6 nodes)"));
   EXPECT_THAT(o.out, HasSubstr("reduce_scatter (max of int32 items, algorithm chosen by cost) "
                                "on ring:6 and full:6"));
@@ -279,11 +280,28 @@ TEST(CommandLine, DemoTableFollowsItsFlags) {
 // the messages, and the startups on the critical path are the tree's steps (log2 p).
 TEST(CommandLine, DemoOnTheRealClockCountsStepsAndStartups) {
   const Outcome o = expect_ok({"demo", "--clock", "real", "--topology", "hypercube:8", "--n",
-                               "2", "--alpha", "50us", "--beta", "0"});
+                               "2", "--alpha", "50us", "--beta", "0", "-o", "none"});
   EXPECT_THAT(o.out, HasSubstr("step 3 at"));
   EXPECT_THAT(o.out, ::testing::Not(HasSubstr("step 4 at")));
   EXPECT_THAT(o.out, HasSubstr("startups on the critical path: 3"));
   EXPECT_THAT(o.out, HasSubstr("every node has the data: yes (8 of 8)"));
+}
+
+// The demo ends with its comparison as a page, and with --steps draws the broadcast on its
+// network once per step.
+TEST(CommandLine, DemoWritesItsComparisonAsAPageAndDrawsItsSteps) {
+  const std::string page = testing::TempDir() + "/vmc_demo_" + std::to_string(::getpid()) +
+                           ".html";
+  const Outcome o = expect_ok({"demo", "--topology", "hypercube:8", "--versus", "mesh:2x4",
+                               "--op", "allreduce", "--n", "8", "--steps", "-o", page});
+  EXPECT_THAT(o.out, HasSubstr("wrote " + page));
+  EXPECT_THAT(o.out, HasSubstr("step by step on its network"));
+  EXPECT_THAT(o.out, HasSubstr("moving:"));
+  const std::string html = slurp(page);
+  EXPECT_THAT(html, HasSubstr("<script"));
+  EXPECT_THAT(html, HasSubstr("hypercube:8"));
+  EXPECT_THAT(html, HasSubstr("mesh:2x4"));
+  std::remove(page.c_str());
 }
 
 }  // namespace
