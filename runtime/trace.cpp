@@ -3,8 +3,11 @@
 // Layout for the Perfetto UI and chrome://tracing: process 0 is the machine, thread i is
 // node i. Each message is a slice "send to j" on the sender's track, from its start to its
 // end, and a slice "recv from i" on the receiver's track over the same interval; a flow
-// arrow joins them. Each combine (or compute charge) is a slice on its node's track. Times
-// are microseconds with picosecond resolution.
+// arrow joins them. A message that waited for ports or links has a slice "wait to send to
+// j" of its own just before it starts. Each combine (or compute charge) is a slice on its
+// node's track. A message's args name its links "a->b" when the topology is given, and its
+// tag only when the program chose it (a collective's internal tags are left out). Times are
+// microseconds with picosecond resolution.
 #include <cinttypes>
 #include <cstdio>
 #include <fstream>
@@ -48,7 +51,7 @@ const char* to_string(Work w) {
   return "?";
 }
 
-std::string Trace::chrome_json() const {
+std::string Trace::chrome_json(const Topology* topology) const {
   std::string out = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
   out += "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,\"args\":{\"name\":\"vmc machine\"}},\n";
   for (int n = 0; n < nodes; ++n) {
@@ -59,18 +62,28 @@ std::string Trace::chrome_json() const {
   }
   std::uint64_t flow = 0;
   for (const MessageEvent& m : messages) {
-    std::string args = "\"tag\":" + std::to_string(m.tag) + ",\"comm\":" +
-                       std::to_string(m.comm) + ",\"items\":" + std::to_string(m.items) +
-                       ",\"bytes\":" + std::to_string(m.bytes) + ",\"waited_us\":";
+    // Tags from kCollectiveTagBase (2^40) up belong to collective calls: internal.
+    std::string args = m.tag < (Tag{1} << 40) ? "\"tag\":" + std::to_string(m.tag) + ","
+                                              : std::string("\"collective\":true,");
+    args += "\"comm\":" + std::to_string(m.comm) + ",\"items\":" + std::to_string(m.items) +
+            ",\"bytes\":" + std::to_string(m.bytes) + ",\"waited_us\":";
     append_us(args, m.waited);
     args += ",\"contention_delay_us\":";
     append_us(args, m.contention_delay);
     args += ",\"links\":[";
     for (std::size_t i = 0; i < m.links.size(); ++i) {
       if (i > 0) args += ",";
-      args += std::to_string(m.links[i]);
+      if (topology != nullptr) {
+        const DirectedLink l = topology->link(m.links[i]);
+        args += "\"" + std::to_string(l.from) + "->" + std::to_string(l.to) + "\"";
+      } else {
+        args += std::to_string(m.links[i]);
+      }
     }
     args += "]";
+    if (m.waited > 0) {
+      slice(out, "wait to send to %d", m.dst, m.src, m.start - m.waited, m.start, args);
+    }
     slice(out, "send to %d", m.dst, m.src, m.start, m.end, args);
     slice(out, "recv from %d", m.src, m.dst, m.start, m.end, args);
     ++flow;
@@ -92,10 +105,10 @@ std::string Trace::chrome_json() const {
   return out;
 }
 
-void Trace::write_chrome_json(const std::string& path) const {
+void Trace::write_chrome_json(const std::string& path, const Topology* topology) const {
   std::ofstream f(path, std::ios::binary);
   if (!f) throw std::runtime_error("cannot write trace file \"" + path + "\"");
-  f << chrome_json();
+  f << chrome_json(topology);
   if (!f) throw std::runtime_error("error writing trace file \"" + path + "\"");
 }
 

@@ -92,8 +92,9 @@ class Trace {
   int nodes = 0;
 
   // Chrome Trace Event JSON (microseconds).
-  std::string chrome_json() const;
-  void write_chrome_json(const std::string& path) const;
+  // With the run's topology, links are named by their ends ("3->7"); without, by id.
+  std::string chrome_json(const Topology* topology = nullptr) const;
+  void write_chrome_json(const std::string& path, const Topology* topology = nullptr) const;
   // A 64-bit FNV-1a hash of every field of every record: equal traces, equal hashes.
   std::uint64_t hash() const;
 };

@@ -145,7 +145,7 @@ void run_demo(const DemoOptions& o) {
                 terminal_steps(machine.topology(), r.trace()).c_str());
   }
   if (!o.trace.empty()) {
-    r.trace().write_chrome_json(o.trace);
+    r.trace().write_chrome_json(o.trace, &machine.topology());
     std::printf("trace written to %s (open it in the Perfetto UI or chrome://tracing)\n",
                 o.trace.c_str());
   }

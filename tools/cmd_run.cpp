@@ -47,7 +47,7 @@ void run_command(const RunOptions& o) {
   }
   Machine m(config);
   RunOutcome out = run_collective(m, spec);
-  if (!o.trace.empty()) out.result.trace().write_chrome_json(o.trace);
+  if (!o.trace.empty()) out.result.trace().write_chrome_json(o.trace, &m.topology());
   const Stats& s = out.result.stats();
   const double time = to_seconds(s.time), predicted = to_seconds(out.predicted);
   const std::string topology = m.topology().spec();

@@ -303,6 +303,34 @@ TEST(Model, ChromeTraceHasTracksAndFlows) {
   EXPECT_EQ(json.substr(json.size() - 4), "\n]}\n");
 }
 
+// Given the topology, the export names links by their ends, shows a message's wait for
+// links as a slice of its own, and leaves a collective's internal tags out.
+TEST(Model, ChromeTraceNamesLinksShowsWaitsAndHidesInternalTags) {
+  Machine m({.topology = parse_topology("mesh:3x3"), .model = hypercube_model()});
+  auto r = contended(m);
+  const std::string json = r.trace().chrome_json(&m.topology());
+  Picos waited = 0;
+  for (const MessageEvent& e : r.trace().messages) waited += e.waited;
+  ASSERT_GT(waited, 0);  // the run has waits to show
+  EXPECT_NE(json.find("\"wait to send to "), std::string::npos);
+  const MessageEvent& first = r.trace().messages.front();
+  ASSERT_FALSE(first.links.empty());
+  const DirectedLink l = m.topology().link(first.links.front());
+  EXPECT_NE(json.find("\"" + std::to_string(l.from) + "->" + std::to_string(l.to) + "\""),
+            std::string::npos);
+  // A message of a collective call (tags from 2^40 up) beside one of the program's.
+  Trace t;
+  t.nodes = 2;
+  t.messages.push_back({.src = 0, .dst = 1, .tag = (Tag{1} << 40) + 3, .items = 1, .bytes = 4,
+                        .start = 0, .end = 10});
+  t.messages.push_back({.src = 1, .dst = 0, .tag = 77, .items = 1, .bytes = 4, .start = 10,
+                        .end = 20});
+  const std::string two = t.chrome_json();
+  EXPECT_NE(two.find("\"collective\":true"), std::string::npos);
+  EXPECT_NE(two.find("\"tag\":77,"), std::string::npos);
+  EXPECT_EQ(two.find(std::to_string((Tag{1} << 40) + 3)), std::string::npos);
+}
+
 // The export is well-formed Trace Event JSON: complete slices with pid/tid/ts/dur, one
 // track name per node, and every flow arrow's start and finish inside a slice on the
 // sender's and the receiver's track.
