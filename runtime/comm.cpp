@@ -103,15 +103,19 @@ void check_peer(const Comm& c, const char* op, const char* dir, int peer, Tag ta
   }
 }
 
-void check_send_size(const Comm& c, const std::string& call, std::size_t bytes,
+// `op`, `dest` and `tag` name the call in the error (built only then: this runs on every
+// send).
+void check_send_size(const Comm& c, const char* op, int dest, Tag tag, std::size_t bytes,
                      std::size_t items) {
   if (bytes > kMaxMessageBytes) {
-    fail(c, call, "message of " + std::to_string(bytes) + " bytes is larger than the " +
-                      std::to_string(kMaxMessageBytes) + "-byte limit");
+    fail(c, describe_call(op, "to", dest, tag),
+         "message of " + std::to_string(bytes) + " bytes is larger than the " +
+             std::to_string(kMaxMessageBytes) + "-byte limit");
   }
   if ((bytes == 0) != (items == 0) || (items != 0 && bytes % items != 0)) {
-    fail(c, call, std::to_string(bytes) + " bytes cannot hold " + std::to_string(items) +
-                      " items of equal size");
+    fail(c, describe_call(op, "to", dest, tag),
+         std::to_string(bytes) + " bytes cannot hold " + std::to_string(items) +
+             " items of equal size");
   }
 }
 
@@ -144,7 +148,7 @@ std::uint64_t Comm::post(const void* data, std::size_t bytes, std::size_t items,
                          Message** lent) const {
   group(op);
   check_peer(*this, op, "to", dest, tag);
-  check_send_size(*this, describe_call(op, "to", dest, tag), bytes, items);
+  check_send_size(*this, op, dest, tag, bytes, items);
   check_abort(*node_);
   detail::MachineImpl& m = *node_->machine;
   const int dst = group_->world[dest];
@@ -231,7 +235,7 @@ std::size_t Comm::recv_raw(void* data, std::size_t capacity_bytes, std::size_t i
                            int source, Tag tag) const {
   group("recv");
   check_peer(*this, "recv", "from", source, tag);
-  check_receive_buffer(data, capacity_bytes, describe_call("recv", "from", source, tag));
+  check_receive_buffer(data, capacity_bytes, "recv", source, tag);
   if (node_->machine->config.clock == Clock::virtual_time) {
     // Recorded before it blocks, so the simulation can go on meanwhile.
     node_->log_op(receive_op(OpRecord::Kind::recv, group_->id, group_->world[source], tag));
@@ -255,7 +259,7 @@ std::size_t Comm::sendrecv_raw(const void* out, std::size_t out_bytes, std::size
   }
   // Virtual time: one op with both directions, so the simulator starts them together.
   check_peer(*this, "sendrecv", "from", source, tag);
-  check_receive_buffer(in, in_capacity_bytes, describe_call("sendrecv", "from", source, tag));
+  check_receive_buffer(in, in_capacity_bytes, "sendrecv", source, tag);
   // The send buffer stays in place until the call returns: the partner may copy straight
   // from it, and the loan is taken back below, or on the way out of an error.
   struct Loan {
@@ -311,9 +315,10 @@ std::string describe_request(const detail::RequestState& r) {
 
 }  // namespace
 
-void Comm::check_receive_buffer(const void* data, std::size_t bytes,
-                                const std::string& call) const {
+void Comm::check_receive_buffer(const void* data, std::size_t bytes, const char* op, int source,
+                                Tag tag) const {
   if (node_->open_requests == 0) return;
+  const std::string call = describe_call(op, "from", source, tag);
   for (const detail::RequestState& r : node_->requests) {
     if (r.retired) continue;
     if (!r.send && overlap(data, bytes, r.buffer, r.capacity)) {
@@ -373,7 +378,7 @@ Request Comm::irecv_raw(void* data, std::size_t capacity_bytes, std::size_t item
     fail(*this, describe_call("irecv", "from", source, tag),
          "a node may not receive from itself (set allow_self_messages)");
   }
-  check_receive_buffer(data, capacity_bytes, describe_call("irecv", "from", source, tag));
+  check_receive_buffer(data, capacity_bytes, "irecv", source, tag);
   const auto id = static_cast<std::uint32_t>(node_->requests.size());
   detail::RequestState& r = node_->requests.emplace_back();
   r.comm = group_->id;

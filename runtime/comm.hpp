@@ -227,7 +227,8 @@ class Comm {
   std::size_t finish_request(detail::RequestState& r) const;
   std::int64_t resolve(const char* call) const;
   // A receive buffer must not overlap one of a transfer in flight on this node.
-  void check_receive_buffer(const void* data, std::size_t bytes, const std::string& call) const;
+  void check_receive_buffer(const void* data, std::size_t bytes, const char* op, int source,
+                            Tag tag) const;
   detail::Message* await(int source, Tag tag, const char* op, bool posted = false) const;
   // The group, or a UsageError naming `call` when this Comm is invalid.
   const detail::CommGroup& group(const char* call) const;

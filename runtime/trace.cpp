@@ -63,8 +63,12 @@ std::string Trace::chrome_json(const Topology* topology) const {
   std::uint64_t flow = 0;
   for (const MessageEvent& m : messages) {
     // Tags from kCollectiveTagBase (2^40) up belong to collective calls: internal.
-    std::string args = m.tag < (Tag{1} << 40) ? "\"tag\":" + std::to_string(m.tag) + ","
-                                              : std::string("\"collective\":true,");
+    std::string args = "\"collective\":true,";
+    if (m.tag < (Tag{1} << 40)) {
+      args = "\"tag\":";
+      args += std::to_string(m.tag);
+      args += ',';
+    }
     args += "\"comm\":" + std::to_string(m.comm) + ",\"items\":" + std::to_string(m.items) +
             ",\"bytes\":" + std::to_string(m.bytes) + ",\"waited_us\":";
     append_us(args, m.waited);

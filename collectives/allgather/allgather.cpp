@@ -35,9 +35,10 @@ void allgather_bytes(const Comm& comm, const void* send, std::size_t send_items,
                      std::size_t recv_items, std::size_t item_size, const Options& options) {
   internal::require_valid(comm, "allgather");
   const std::size_t p = static_cast<std::size_t>(comm.size());
-  internal::require(comm, recv_items >= send_items * p, "allgather",
-                    "the receive buffer holds " + std::to_string(recv_items) +
-                        " items but needs " + std::to_string(send_items * p) + " (n*p)");
+  internal::require(comm, recv_items >= send_items * p, "allgather", [&] {
+    return "the receive buffer holds " + std::to_string(recv_items) + " items but needs " +
+           std::to_string(send_items * p) + " (n*p)";
+  });
   internal::require_no_alias(comm, send, send_items * item_size, recv,
                              send_items * p * item_size, "allgather");
   run(comm, send, recv, send_items, item_size, options);
@@ -47,9 +48,10 @@ void allgather_in_place_bytes(const Comm& comm, void* recv, std::size_t recv_ite
                               std::size_t item_size, const Options& options) {
   internal::require_valid(comm, "allgather");
   const std::size_t p = static_cast<std::size_t>(comm.size());
-  internal::require(comm, recv_items % p == 0, "allgather",
-                    "in place, the buffer of " + std::to_string(recv_items) +
-                        " items is not a multiple of p = " + std::to_string(p));
+  internal::require(comm, recv_items % p == 0, "allgather", [&] {
+    return "in place, the buffer of " + std::to_string(recv_items) +
+           " items is not a multiple of p = " + std::to_string(p);
+  });
   run(comm, nullptr, recv, recv_items / p, item_size, options);
 }
 
@@ -62,9 +64,10 @@ void allgatherv_bytes(const Comm& comm, const void* send, std::size_t send_items
   const std::size_t mine = counts[comm.rank()];
   const bool in_place = send == nullptr && send_items == 0;
   if (!in_place) {
-    internal::require(comm, send_items >= mine, "allgatherv",
-                      "the send buffer holds " + std::to_string(send_items) +
-                          " items but counts[rank] is " + std::to_string(mine));
+    internal::require(comm, send_items >= mine, "allgatherv", [&] {
+      return "the send buffer holds " + std::to_string(send_items) + " items but counts[rank] is " +
+             std::to_string(mine);
+    });
     internal::require_no_alias(comm, send, mine * item_size, recv, recv_items * item_size,
                                "allgatherv");
   }

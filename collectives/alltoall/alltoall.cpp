@@ -26,13 +26,15 @@ void alltoall_bytes(const Comm& comm, const void* send, std::size_t send_items, 
   internal::require_valid(comm, "alltoall");
   using namespace internal;
   const std::size_t p = static_cast<std::size_t>(comm.size());
-  require(comm, send_items % p == 0, "alltoall",
-          "the send buffer of " + std::to_string(send_items) +
-              " items is not a multiple of p = " + std::to_string(p));
+  require(comm, send_items % p == 0, "alltoall", [&] {
+    return "the send buffer of " + std::to_string(send_items) +
+           " items is not a multiple of p = " + std::to_string(p);
+  });
   const std::size_t n = send_items / p;
-  require(comm, recv_items >= n * p, "alltoall",
-          "the receive buffer holds " + std::to_string(recv_items) + " items but needs " +
-              std::to_string(n * p) + " (n*p)");
+  require(comm, recv_items >= n * p, "alltoall", [&] {
+    return "the receive buffer holds " + std::to_string(recv_items) + " items but needs " +
+           std::to_string(n * p) + " (n*p)";
+  });
   require_no_alias(comm, send, n * p * item_size, recv, n * p * item_size, "alltoall");
   Call call = make_call(comm, send, recv, n, item_size, 0, options);
   invoke(Operation::alltoall, call, make_query(comm, n, 0, item_size, nullptr, false, options),
@@ -53,9 +55,10 @@ void alltoallv_bytes(const Comm& comm, const void* send, std::size_t send_items,
   const std::size_t recv_end =
       require_layout(comm, recv_counts, recv_displs, recv_items, name, "receive");
   const int r = comm.rank();
-  require(comm, send_counts[r] == recv_counts[r], name,
-          "send_counts[rank] = " + std::to_string(send_counts[r]) + " but recv_counts[rank] = " +
-              std::to_string(recv_counts[r]));
+  require(comm, send_counts[r] == recv_counts[r], name, [&] {
+    return "send_counts[rank] = " + std::to_string(send_counts[r]) +
+           " but recv_counts[rank] = " + std::to_string(recv_counts[r]);
+  });
   require_no_alias(comm, send, send_end * item_size, recv, recv_end * item_size, name);
   Call call = make_call(comm, send, recv, 0, item_size, 0, options);
   call.send_counts = send_counts;

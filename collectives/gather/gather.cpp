@@ -27,16 +27,18 @@ void gather_bytes(const Comm& comm, const void* send, std::size_t send_items, vo
   const bool is_root = comm.rank() == root;
   std::size_t n = send_items;
   if (is_root && in_place) {
-    require(comm, recv_items % p == 0, "gather",
-            "in place, the root's buffer of " + std::to_string(recv_items) +
-                " items is not a multiple of p = " + std::to_string(p));
+    require(comm, recv_items % p == 0, "gather", [&] {
+      return "in place, the root's buffer of " + std::to_string(recv_items) +
+             " items is not a multiple of p = " + std::to_string(p);
+    });
     n = recv_items / p;
     send = nullptr;
   }
   if (is_root) {
-    require(comm, recv_items >= n * p, "gather",
-            "the root's receive buffer holds " + std::to_string(recv_items) +
-                " items but needs " + std::to_string(n * p) + " (n*p)");
+    require(comm, recv_items >= n * p, "gather", [&] {
+      return "the root's receive buffer holds " + std::to_string(recv_items) + " items but needs " +
+             std::to_string(n * p) + " (n*p)";
+    });
     if (!in_place) {
       require_no_alias(comm, send, n * item_size, recv, n * p * item_size, "gather");
     }
@@ -65,9 +67,10 @@ void gatherv_bytes(const Comm& comm, const void* send, std::size_t send_items, v
   const std::size_t mine = counts[comm.rank()];
   const bool in_place = is_root && send == nullptr && send_items == 0;
   if (!in_place) {
-    require(comm, send_items >= mine, "gatherv",
-            "the send buffer holds " + std::to_string(send_items) +
-                " items but counts[rank] is " + std::to_string(mine));
+    require(comm, send_items >= mine, "gatherv", [&] {
+      return "the send buffer holds " + std::to_string(send_items) + " items but counts[rank] is " +
+             std::to_string(mine);
+    });
   }
   if (is_root && !in_place) {
     require_no_alias(comm, send, mine * item_size, recv, recv_items * item_size, "gatherv");

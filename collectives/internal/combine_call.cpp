@@ -29,9 +29,10 @@ namespace vmc::detail {
 namespace {
 void check_recv(const Comm& comm, const std::string& operation, std::size_t recv_items,
                 std::size_t n) {
-  internal::require(comm, recv_items >= n, operation,
-                    "the receive buffer holds " + std::to_string(recv_items) +
-                        " items but the send buffer has " + std::to_string(n));
+  internal::require(comm, recv_items >= n, operation, [&] {
+    return "the receive buffer holds " + std::to_string(recv_items) +
+           " items but the send buffer has " + std::to_string(n);
+  });
 }
 }  // namespace
 

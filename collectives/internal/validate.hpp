@@ -7,6 +7,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <type_traits>
 
 #include "collectives/op.hpp"
 #include "runtime/comm.hpp"
@@ -19,9 +20,16 @@ namespace vmc::internal {
   throw UsageError(comm.who() + ": " + operation + ": " + problem);
 }
 
-inline void require(const Comm& comm, bool ok, const std::string& operation,
-                    const std::string& problem) {
-  if (!ok) usage_error(comm, operation, problem);
+// `problem`: the text, or a function that makes it. These checks run on every call of a
+// collective, so a text built of numbers is passed as a function: built only on failure.
+template <class Problem>
+inline void require(const Comm& comm, bool ok, const std::string& operation, Problem&& problem) {
+  if (ok) return;
+  if constexpr (std::is_invocable_v<Problem>) {
+    usage_error(comm, operation, problem());
+  } else {
+    usage_error(comm, operation, problem);
+  }
 }
 
 // The comm is one the node belongs to (not default-constructed, not the result of split
@@ -47,17 +55,19 @@ inline bool overlaps(const void* a, std::size_t a_bytes, const void* b, std::siz
 }
 
 inline void require_root(const Comm& comm, int root, const std::string& operation) {
-  require(comm, root >= 0 && root < comm.size(), operation,
-          "root " + std::to_string(root) + " is out of range for a comm of " +
-              std::to_string(comm.size()) + " ranks");
+  require(comm, root >= 0 && root < comm.size(), operation, [&] {
+    return "root " + std::to_string(root) + " is out of range for a comm of " +
+           std::to_string(comm.size()) + " ranks";
+  });
 }
 
 // The op combines items of the buffers' size.
 inline void require_op_items(const Comm& comm, const Op& op, std::size_t item_size,
                              const std::string& operation) {
-  require(comm, op.item_size() == item_size, operation,
-          "op \"" + op.name() + "\" combines items of " + std::to_string(op.item_size()) +
-              " bytes but the buffers hold items of " + std::to_string(item_size) + " bytes");
+  require(comm, op.item_size() == item_size, operation, [&] {
+    return "op \"" + op.name() + "\" combines items of " + std::to_string(op.item_size()) +
+           " bytes but the buffers hold items of " + std::to_string(item_size) + " bytes";
+  });
 }
 
 inline void require_no_alias(const Comm& comm, const void* send, std::size_t send_bytes,
@@ -73,15 +83,17 @@ inline std::size_t require_layout(const Comm& comm, std::span<const std::size_t>
                                   std::span<const std::size_t> displs, std::size_t capacity,
                                   const std::string& operation, const std::string& which) {
   const std::size_t p = static_cast<std::size_t>(comm.size());
-  require(comm, counts.size() == p && displs.size() == p, operation,
-          which + " counts and displacements need " + std::to_string(p) + " entries each (got " +
-              std::to_string(counts.size()) + " and " + std::to_string(displs.size()) + ")");
+  require(comm, counts.size() == p && displs.size() == p, operation, [&] {
+    return which + " counts and displacements need " + std::to_string(p) + " entries each (got " +
+           std::to_string(counts.size()) + " and " + std::to_string(displs.size()) + ")";
+  });
   std::size_t end = 0;
   for (std::size_t i = 0; i < p; ++i) {
-    require(comm, displs[i] + counts[i] <= capacity, operation,
-            which + " block " + std::to_string(i) + " (displacement " +
-                std::to_string(displs[i]) + ", count " + std::to_string(counts[i]) +
-                ") does not fit the buffer of " + std::to_string(capacity) + " items");
+    require(comm, displs[i] + counts[i] <= capacity, operation, [&] {
+      return which + " block " + std::to_string(i) + " (displacement " + std::to_string(displs[i]) +
+             ", count " + std::to_string(counts[i]) + ") does not fit the buffer of " +
+             std::to_string(capacity) + " items";
+    });
     end = std::max(end, displs[i] + counts[i]);
   }
   return end;

@@ -37,8 +37,9 @@ void reduce_scatter_bytes(const Comm& comm, const void* send, std::size_t send_i
   std::size_t n = recv_items, total = recv_items * p, mine = recv_items;
   std::uint64_t signature_count = n;
   if (!counts.empty()) {
-    require(comm, counts.size() == p, name,
-            "counts needs " + std::to_string(p) + " entries, got " + std::to_string(counts.size()));
+    require(comm, counts.size() == p, name, [&] {
+      return "counts needs " + std::to_string(p) + " entries, got " + std::to_string(counts.size());
+    });
     total = 0;
     signature_count = 1469598103934665603ull;  // FNV-1a over the counts: ranks must agree
     for (std::size_t c : counts) {
@@ -47,13 +48,15 @@ void reduce_scatter_bytes(const Comm& comm, const void* send, std::size_t send_i
     }
     mine = counts[comm.rank()];
     n = mine;
-    require(comm, recv_items >= mine, name,
-            "the receive buffer holds " + std::to_string(recv_items) +
-                " items but counts[rank] is " + std::to_string(mine));
+    require(comm, recv_items >= mine, name, [&] {
+      return "the receive buffer holds " + std::to_string(recv_items) +
+             " items but counts[rank] is " + std::to_string(mine);
+    });
   }
-  require(comm, send_items >= total, name,
-          "the send buffer holds " + std::to_string(send_items) + " items but needs " +
-              std::to_string(total));
+  require(comm, send_items >= total, name, [&] {
+    return "the send buffer holds " + std::to_string(send_items) + " items but needs " +
+           std::to_string(total);
+  });
   require_no_alias(comm, send, total * item_size, recv, mine * item_size, name);
   Call call = make_call(comm, send, recv, n, item_size, 0, options, &op);
   call.recv_counts = counts;

@@ -27,16 +27,18 @@ void scatter_bytes(const Comm& comm, const void* send, std::size_t send_items, v
   const bool is_root = comm.rank() == root;
   std::size_t n = recv_items;
   if (is_root && in_place) {
-    require(comm, send_items % p == 0, "scatter",
-            "in place, the root's buffer of " + std::to_string(send_items) +
-                " items is not a multiple of p = " + std::to_string(p));
+    require(comm, send_items % p == 0, "scatter", [&] {
+      return "in place, the root's buffer of " + std::to_string(send_items) +
+             " items is not a multiple of p = " + std::to_string(p);
+    });
     n = send_items / p;
     recv = nullptr;
   }
   if (is_root) {
-    require(comm, send_items >= n * p, "scatter",
-            "the root's send buffer holds " + std::to_string(send_items) + " items but needs " +
-                std::to_string(n * p) + " (n*p)");
+    require(comm, send_items >= n * p, "scatter", [&] {
+      return "the root's send buffer holds " + std::to_string(send_items) + " items but needs " +
+             std::to_string(n * p) + " (n*p)";
+    });
     if (!in_place) {
       require_no_alias(comm, send, n * p * item_size, recv, n * item_size, "scatter");
     }
@@ -63,9 +65,10 @@ void scatterv_bytes(const Comm& comm, const void* send, std::size_t send_items,
   }
   require_layout(comm, counts, displs, is_root ? send_items : SIZE_MAX, "scatterv", "send");
   const std::size_t mine = counts[comm.rank()];
-  require(comm, recv_items >= mine, "scatterv",
-          "the receive buffer holds " + std::to_string(recv_items) + " items but counts[rank] is " +
-              std::to_string(mine));
+  require(comm, recv_items >= mine, "scatterv", [&] {
+    return "the receive buffer holds " + std::to_string(recv_items) +
+           " items but counts[rank] is " + std::to_string(mine);
+  });
   if (is_root) {
     require_no_alias(comm, send, send_items * item_size, recv, mine * item_size, "scatterv");
   }

@@ -306,7 +306,7 @@ TEST(Nonblocking, AnAbortedRunNeverWritesIntoAReceiveBufferThatIsGone) {
     const Comm& c = node.world();
     if (c.rank() == 1) {
       std::vector<int> x(1024);
-      Request r = c.irecv(std::span<int>(x), 0, 0);
+      [[maybe_unused]] Request r = c.irecv(std::span<int>(x), 0, 0);  // never waited for
       posted.count_down();
       sent.wait();
       throw std::runtime_error("node 1 gives up");
