@@ -6,6 +6,10 @@
 //       --n 1:65536:x2 --alpha 525us --beta 2us --gamma 0.35us [--clock virtual|real] --csv f.csv
 //
 // Lengths: "A:B:xK" (A, A*K, ... up to B), "A:B:+K" (A, A+K, ...), or a comma list.
+// Networks: --topology again and again puts several on one CSV (its topology column, a curve
+// per algorithm@topology in tools/plot_sweep.sh); --p LIST sweeps over node counts instead,
+// each --topology then a family (hypercube, ring, array, full, tree; mesh and torus take the
+// squarest 2-D shape of P nodes), e.g. --topology hypercube --topology mesh --p 4:64:x2.
 // With --clock real every point runs --repeat times and the least time is kept (the box is
 // shared; the least is the run the scheduler disturbed least).
 #include <algorithm>
@@ -13,6 +17,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <sstream>
 
 #include "tools/commands.hpp"
@@ -70,6 +75,8 @@ namespace {
 
 struct SweepOptions {
   ModelOptions machine;
+  std::vector<std::string> topologies;  // --topology, repeated
+  std::string nodes;                    // --p: node counts (each topology a family)
   CallOptions call;
   std::string algorithms;
   std::string lengths = "1:65536:x2";
@@ -90,9 +97,48 @@ std::vector<std::string> split_names(const std::string& text) {
   return names;
 }
 
+// The squarest a x b = p (a <= b).
+std::string squarest(int p) {
+  int a = 1;
+  for (int d = 1; d * d <= p; ++d) {
+    if (p % d == 0) a = d;
+  }
+  return std::to_string(a) + "x" + std::to_string(p / a);
+}
+
+// The networks of a sweep: each --topology as given, or with --p each family at every count.
+std::vector<std::shared_ptr<const Topology>> sweep_networks(const SweepOptions& o) {
+  std::vector<std::string> given = o.topologies;
+  if (given.empty()) given.push_back(o.machine.topology);
+  std::vector<std::shared_ptr<const Topology>> nets;
+  if (o.nodes.empty()) {
+    for (const std::string& spec : given) nets.push_back(parse_topology(spec));
+    return nets;
+  }
+  const std::vector<std::size_t> counts = parse_lengths(o.nodes);
+  for (const std::string& family : given) {
+    if (family.find(':') != std::string::npos) {
+      throw UsageError("--topology " + family + ": with --p, name a family without its size "
+                       "(hypercube, ring, array, full, tree, mesh or torus)");
+    }
+    for (std::size_t p : counts) {
+      if (p == 0 || p > 65536) throw UsageError("--p: " + std::to_string(p) + " nodes (1 to 65536)");
+      const int q = static_cast<int>(p);
+      const std::string size = family == "mesh" || family == "torus" ? squarest(q)
+                                                                      : std::to_string(q);
+      try {
+        nets.push_back(parse_topology(family + ":" + size));
+      } catch (const std::exception& e) {
+        throw UsageError("--topology " + family + " with --p: " + e.what());
+      }
+    }
+  }
+  return nets;
+}
+
 void sweep(const SweepOptions& o) {
+  const std::vector<std::shared_ptr<const Topology>> nets = sweep_networks(o);
   MachineConfig config;
-  config.topology = o.machine.parsed_topology();
   config.model = o.machine.model();
   config.clock = parse_clock(o.clock);
   config.time_scale = o.time_scale;
@@ -100,8 +146,9 @@ void sweep(const SweepOptions& o) {
   o.engine.apply(config);
   CallOptions call = o.call;
   call.n = 0;  // the lengths are checked one by one below
-  // checks --root and the rest
-  RunSpec spec = call.spec(*config.topology, config.model, config.data != Data::none);
+  // checks --root and the rest, on every network
+  RunSpec spec;
+  for (const auto& net : nets) spec = call.spec(*net, config.model, config.data != Data::none);
   std::vector<std::string> names = split_names(o.algorithms);
   if (names.empty()) {
     for (const Algorithm& a : algorithms(spec.op)) {
@@ -116,24 +163,33 @@ void sweep(const SweepOptions& o) {
   }
   const std::vector<std::size_t> lengths = parse_lengths(o.lengths);
   // Every point must fit before the first one runs.
-  for (std::size_t n : lengths) {
-    RunSpec point = spec;
-    point.n = n;
-    check_spec(point, *config.topology, config.model);
-  }
-  // Algorithms that do not apply to a point are skipped and listed, not an error midway.
-  std::vector<std::pair<std::string, std::size_t>> runs;  // (algorithm, n)
-  std::map<std::string, std::string> skipped;             // name -> why
-  for (const std::string& name : names) {
-    const Algorithm& a = *find_algorithm(spec.op, name);
+  for (const auto& net : nets) {
     for (std::size_t n : lengths) {
       RunSpec point = spec;
       point.n = n;
-      point.algorithm = name;
-      if (a.applicable(run_query(*config.topology, config.model, point))) {
-        runs.emplace_back(name, n);
-      } else {
-        skipped.emplace(name, requirements_for_cli(a.requirements));
+      check_spec(point, *net, config.model);
+    }
+  }
+  // Algorithms that do not apply to a point are skipped and listed, not an error midway.
+  struct Point {
+    std::size_t net;
+    std::string name;
+    std::size_t n;
+  };
+  std::vector<Point> runs;
+  std::map<std::string, std::string> skipped;  // name -> why
+  for (std::size_t k = 0; k < nets.size(); ++k) {
+    for (const std::string& name : names) {
+      const Algorithm& a = *find_algorithm(spec.op, name);
+      for (std::size_t n : lengths) {
+        RunSpec point = spec;
+        point.n = n;
+        point.algorithm = name;
+        if (a.applicable(run_query(*nets[k], config.model, point))) {
+          runs.push_back({k, name, n});
+        } else {
+          skipped.emplace(name, requirements_for_cli(a.requirements));
+        }
       }
     }
   }
@@ -146,43 +202,62 @@ void sweep(const SweepOptions& o) {
     std::fprintf(stderr, "vmc sweep: skipped %s where it does not apply (requires %s)\n",
                  name.c_str(), why.c_str());
   }
-  Machine m(config);
   const bool real = config.clock == Clock::real_time;
+  const bool several = nets.size() > 1;
 
   std::ostream& out = o.csv.empty() ? std::cout : file;
-  out << "algorithm,n,predicted_s,measured_s,messages,startups,detail\n";
-  std::map<std::string, std::pair<double, double>> deviation;  // name -> (sum, max) of |rel|
-  std::map<std::string, std::size_t> points;  // name -> lengths run
-  for (const auto& [name, n] : runs) {
-    spec.algorithm = name;
-    spec.n = n;
-    ++points[name];
+  out << "algorithm,n,predicted_s,measured_s,messages,startups,detail,topology,p\n";
+  // Rows by curve, written curve after curve: a plot draws each as one line.
+  std::map<std::string, std::ostringstream> rows;
+  // curve (algorithm, or algorithm@topology for several networks) -> (sum, max) of |rel|
+  std::map<std::string, std::pair<double, double>> deviation;
+  std::map<std::string, std::size_t> points;
+  std::vector<std::string> curves;
+  std::unique_ptr<Machine> m;
+  std::size_t machine_of = nets.size();
+  for (const Point& point : runs) {
+    if (machine_of != point.net) {
+      config.topology = nets[point.net];
+      m = std::make_unique<Machine>(config);
+      machine_of = point.net;
+    }
+    spec.algorithm = point.name;
+    spec.n = point.n;
+    const std::string topology = nets[point.net]->spec();
+    const std::string curve = several && o.nodes.empty() ? point.name + "@" + topology
+                              : several ? point.name + "@" + nets[point.net]->family()
+                                        : point.name;
+    if (points[curve]++ == 0) curves.push_back(curve);
     RunOutcome best;
     for (int i = 0; i < (real ? o.repeat : 1); ++i) {
-      RunOutcome r = run_collective(m, spec);
+      RunOutcome r = run_collective(*m, spec);
       if (i == 0 || r.result.time_ps() < best.result.time_ps()) best = std::move(r);
     }
     const double predicted = to_seconds(best.predicted), measured = best.result.time();
-    out << name << ',' << n << ',' << predicted << ',' << measured << ','
-        << best.result.stats().messages << ',' << best.result.stats().critical_startups << ','
-        << best.detail << '\n';
+    rows[curve] << point.name << ',' << point.n << ',' << predicted << ',' << measured << ','
+                << best.result.stats().messages << ','
+                << best.result.stats().critical_startups << ',' << best.detail << ','
+                << topology << ',' << m->size() << '\n';
     const double rel = predicted > 0 ? std::fabs(measured - predicted) / predicted : 0.0;
-    auto& [sum, worst] = deviation[name];
+    auto& [sum, worst] = deviation[curve];
     sum += rel;
     worst = std::max(worst, rel);
   }
+  for (const std::string& curve : curves) out << rows[curve].str();
+  out.flush();
   if (!o.csv.empty()) {
-    std::printf("wrote %s: %zu runs (%zu algorithms, %zu lengths) on %s, %s clock\n",
-                o.csv.c_str(), runs.size(), points.size(), lengths.size(),
-                m.topology().spec().c_str(), o.clock.c_str());
+    std::string where;
+    for (const auto& net : nets) where += (where.empty() ? "" : ", ") + net->spec();
+    std::printf("wrote %s: %zu runs (%zu curves, %zu lengths) on %s, %s clock\n",
+                o.csv.c_str(), runs.size(), curves.size(), lengths.size(), where.c_str(),
+                o.clock.c_str());
   }
   std::FILE* summary = o.csv.empty() ? stderr : stdout;
-  for (const std::string& name : names) {
-    const std::size_t count = points[name];
-    if (count == 0) continue;
-    const auto& [sum, worst] = deviation[name];
-    std::fprintf(summary, "%-28s measured vs predicted: mean %.2f%%, worst %.2f%%\n", name.c_str(),
-                 100.0 * sum / static_cast<double>(count), 100.0 * worst);
+  for (const std::string& curve : curves) {
+    const auto& [sum, worst] = deviation[curve];
+    std::fprintf(summary, "%-28s measured vs predicted: mean %.2f%%, worst %.2f%%\n",
+                 curve.c_str(), 100.0 * sum / static_cast<double>(points[curve]),
+                 100.0 * worst);
   }
 }
 
@@ -193,6 +268,26 @@ void add_sweep_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "sweep", "predicted and measured time of several algorithms over a range of lengths");
   o->machine.add_to(cmd);
+  // Several networks: --topology may be given again and again (each checked below, since
+  // with --p it names a family without its size).
+  cmd->remove_option(cmd->get_option("--topology"));
+  cmd->add_option("--topology", o->topologies,
+                  "interconnect, e.g. hypercube:64 (again for more networks on one CSV); "
+                  "with --p a family: hypercube, ring, array, full, tree, mesh or torus")
+      ->default_str(kDefaultTopology);
+  cmd->add_option("--p", o->nodes,
+                  "node counts (A:B:xK, A:B:+K or a comma list): sweep over p, each "
+                  "--topology a family")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            try {
+              parse_lengths(text);
+            } catch (const std::exception& e) {
+              return e.what();
+            }
+            return {};
+          },
+          "COUNTS"));
   o->call.add_to(cmd, /*with_algorithm=*/false, /*count_flag=*/false);
   cmd->add_option("--algorithms", o->algorithms,
                   "comma-separated registry names (default: every one; those that do not "
@@ -216,7 +311,16 @@ void add_sweep_command(CLI::App& app) {
       ->check(int_check(1, 1000));
   cmd->add_option("--csv", o->csv, "write the CSV here (default: standard output)")
       ->check(non_empty_check());
-  cmd->callback([o] { sweep(*o); });
+  cmd->callback([o] {
+    if (o->nodes.empty()) {
+      for (const std::string& spec : o->topologies) {
+        std::string text = spec;
+        const std::string problem = network_check()(text);
+        if (!problem.empty()) throw CLI::ValidationError("--topology", problem);
+      }
+    }
+    sweep(*o);
+  });
 }
 
 }  // namespace vmc::cli

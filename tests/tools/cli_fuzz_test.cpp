@@ -287,6 +287,31 @@ TEST(CommandLine, DemoOnTheRealClockCountsStepsAndStartups) {
   EXPECT_THAT(o.out, HasSubstr("every node has the data: yes (8 of 8)"));
 }
 
+// Several networks on one CSV, and a sweep over p with each --topology a family.
+TEST(CommandLine, SweepTakesSeveralNetworksAndSweepsOverP) {
+  const Outcome two = expect_ok({"sweep", "--topology", "hypercube:8", "--topology", "mesh:2x4",
+                                 "--n", "16", "--algorithms", "recursive_doubling"});
+  EXPECT_THAT(two.out, HasSubstr("algorithm,n,predicted_s,measured_s,messages,startups,detail,"
+                                 "topology,p\n"));
+  EXPECT_THAT(two.out, HasSubstr(",hypercube:8,8\n"));
+  EXPECT_THAT(two.out, HasSubstr(",mesh:2x4,8\n"));
+  EXPECT_THAT(two.err, HasSubstr("recursive_doubling@mesh:2x4"));
+  const Outcome over_p = expect_ok({"sweep", "--topology", "hypercube", "--topology", "mesh",
+                                    "--p", "2:8:x2", "--n", "4", "--algorithms", "ring"});
+  // Each curve's rows one after another (a plot draws each as one line): p 2, 4, 8.
+  EXPECT_THAT(over_p.out, HasSubstr(",hypercube:2,2\nring,4,"));
+  EXPECT_THAT(over_p.out, HasSubstr(",hypercube:4,4\nring,4,"));
+  EXPECT_THAT(over_p.out, HasSubstr(",mesh:2x2,4\nring,4,"));
+  EXPECT_THAT(over_p.out, HasSubstr(",mesh:2x4,8\n"));
+  EXPECT_THAT(over_p.err, HasSubstr("ring@mesh"));
+  expect_refused({"sweep", "--topology", "ring:4", "--p", "4", "--n", "4"}, "--topology");
+  expect_refused({"sweep", "--topology", "ring", "--n", "4"}, "--topology");
+  expect_refused({"sweep", "--topology", "ring", "--p", "0", "--n", "4"}, "--p");
+  for (const std::string& bad : {"", "abc", "-1", "4:2:x2", "1.5"}) {
+    expect_refused({"sweep", "--topology", "ring", "--p", bad, "--n", "4"}, "--p");
+  }
+}
+
 // The demo ends with its comparison as a page, and with --steps draws the broadcast on its
 // network once per step.
 TEST(CommandLine, DemoWritesItsComparisonAsAPageAndDrawsItsSteps) {
