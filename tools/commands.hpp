@@ -15,6 +15,9 @@ void add_run_command(CLI::App& app);    // cmd_run.cpp
 void add_explain_command(CLI::App& app);  // cmd_explain.cpp
 void add_sweep_command(CLI::App& app);    // cmd_sweep.cpp
 void add_show_command(CLI::App& app);     // cmd_show.cpp
+void add_figure_command(CLI::App& app);   // cmd_figure.cpp
+// Every subcommand above, on app (cmd_figure.cpp: a figure runs the others).
+void add_commands(CLI::App& app);
 
 // "1:65536:x2", "0:100:+10" or "1,5,9" (cmd_sweep.cpp).
 std::vector<std::size_t> parse_lengths(const std::string& text);

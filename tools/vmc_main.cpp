@@ -32,13 +32,7 @@ int main(int argc, char** argv) {
   CLI::App app{"vmc: a shared-memory emulated multicomputer and its collective algorithms"};
   app.set_version_flag("--version", std::string("vmc ") + VMC_VERSION);
   app.require_subcommand(1);
-  vmc::cli::add_topo_command(app);
-  vmc::cli::add_demo_command(app);
-  vmc::cli::add_list_command(app);
-  vmc::cli::add_run_command(app);
-  vmc::cli::add_explain_command(app);
-  vmc::cli::add_sweep_command(app);
-  vmc::cli::add_show_command(app);
+  vmc::cli::add_commands(app);
   // CLI11 reads an unknown command as a stray argument and asks for a subcommand; say what
   // was wrong instead.
   if (argc > 1 && argv[1][0] != '-') {

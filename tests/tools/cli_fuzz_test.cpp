@@ -312,6 +312,35 @@ TEST(CommandLine, SweepTakesSeveralNetworksAndSweepsOverP) {
   }
 }
 
+// The sources' figures, one command each: LIST names them, each renders, the replayed ones
+// as a page too.
+TEST(CommandLine, FigureListsTheSourcesFiguresAndEachRenders) {
+  const std::vector<std::string> names = {"003-fig4.2", "003-fig4.3", "003-fig4.5",
+                                          "003-fig4.6", "003-fig4.7", "004-fig1",
+                                          "001-costs",  "000-fig7",   "000-fig8"};
+  const Outcome list = expect_ok({"figure", "LIST"});
+  for (const std::string& name : names) {
+    EXPECT_THAT(list.out, HasSubstr(name)) << name;
+    const Outcome o = expect_ok({"figure", name});
+    EXPECT_THAT(o.out, HasSubstr(name + ": ")) << name;
+    EXPECT_GT(std::count(o.out.begin(), o.out.end(), '\n'), 10) << name << "\n" << o.out;
+  }
+  // 003 Fig. 4.2: farthest first, then halving distances.
+  const Outcome ring = expect_ok({"figure", "003-fig4.2"});
+  EXPECT_THAT(ring.out, HasSubstr("moving:  0->4 "));
+  EXPECT_THAT(ring.out, HasSubstr("moving:  0->2 (1 item, until 1.054 ms), 4->6 "));
+  // 004 Fig. 1: a message waits for a link another holds.
+  EXPECT_THAT(expect_ok({"figure", "004-fig1"}).out, HasSubstr("waits for link"));
+  const std::string page = testing::TempDir() + "/vmc_figure_" + std::to_string(::getpid()) +
+                           ".html";
+  expect_ok({"figure", "003-fig4.6", "--html", page});
+  EXPECT_THAT(slurp(page), HasSubstr("hypercube:8"));
+  std::remove(page.c_str());
+  expect_refused({"figure", "001-costs", "--html", page}, "--html");
+  expect_refused({"figure", "003-fig9"}, "003-fig9");
+  expect_refused({"figure", "003-fig4.2", "--html", ""}, "--html");
+}
+
 // The demo ends with its comparison as a page, and with --steps draws the broadcast on its
 // network once per step.
 TEST(CommandLine, DemoWritesItsComparisonAsAPageAndDrawsItsSteps) {
