@@ -65,6 +65,28 @@ const std::vector<Figure>& figures() {
        "contention on a mesh that is not a power of two: recursive doubling's exchanges, "
        "disjoint on a hypercube, share a link under dimension-order routing",
        replay("allreduce", "recursive_doubling", "mesh:2x3", "1")},
+      {"004-fig2", "004 Fig. 2",
+       "the recursive-splitting minimum spanning tree: a broadcast on a 7-node line splits "
+       "each partition in two and sends to a new root in the other half",
+       replay("broadcast", "mesh_mst", "mesh:7", "1")},
+      {"004-fig3", "004 Fig. 3",
+       "prime factors rings on a dimension of six nodes (6 = 2 x 3): a collect in two rounds of "
+       "rings",
+       replay("allgather", "mesh_pfr", "mesh:6", "1")},
+      {"004-fig4", "004 Fig. 4",
+       "prime factors rings that lie in different dimensions of a 6x4 mesh, to share the "
+       "contention between them",
+       replay("allgather", "mesh_pfr", "mesh:6x4", "1")},
+      {"004-fig5a", "004 Fig. 5a",
+       "a collect on dimensional rings of a 4x4 mesh: one ring per row, then per column",
+       replay("allgather", "mesh_dr", "mesh:4x4", "1")},
+      {"004-fig5b", "004 Fig. 5b",
+       "a distributed reduction on the dimensional rings of a 4x4 mesh",
+       replay("reduce_scatter", "mesh_dr", "mesh:4x4", "1")},
+      {"004-fig6", "004 Fig. 6a",
+       "DOPL: a broadcast on a 4x4 mesh pipelined over edge-disjoint paths, the message cut in "
+       "halves that take different channels",
+       replay("broadcast", "mesh_dopl", "mesh:4x4", "64")},
       {"001-costs", "001 (the cost table of each operation on a hypercube)",
        "every operation on hypercube:16: each algorithm's cost formula beside its simulated time",
        cost_table()},

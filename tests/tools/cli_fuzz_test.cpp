@@ -317,6 +317,8 @@ TEST(CommandLine, SweepTakesSeveralNetworksAndSweepsOverP) {
 TEST(CommandLine, FigureListsTheSourcesFiguresAndEachRenders) {
   const std::vector<std::string> names = {"003-fig4.2", "003-fig4.3", "003-fig4.5",
                                           "003-fig4.6", "003-fig4.7", "004-fig1",
+                                          "004-fig2",   "004-fig3",   "004-fig4",
+                                          "004-fig5a",  "004-fig5b",  "004-fig6",
                                           "001-costs",  "000-fig7",   "000-fig8"};
   const Outcome list = expect_ok({"figure", "LIST"});
   for (const std::string& name : names) {
