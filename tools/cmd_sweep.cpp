@@ -261,6 +261,20 @@ void sweep(const SweepOptions& o) {
   }
 }
 
+// A list of counts as parse_lengths reads them; `name` is what CLI11 calls its type.
+CLI::Validator list_check(const char* name) {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        try {
+          parse_lengths(text);
+        } catch (const std::exception& e) {
+          return e.what();
+        }
+        return {};
+      },
+      name);
+}
+
 }  // namespace
 
 void add_sweep_command(CLI::App& app) {
@@ -278,32 +292,14 @@ void add_sweep_command(CLI::App& app) {
   cmd->add_option("--p", o->nodes,
                   "node counts (A:B:xK, A:B:+K or a comma list): sweep over p, each "
                   "--topology a family")
-      ->check(CLI::Validator(
-          [](std::string& text) -> std::string {
-            try {
-              parse_lengths(text);
-            } catch (const std::exception& e) {
-              return e.what();
-            }
-            return {};
-          },
-          "COUNTS"));
+      ->check(list_check("COUNTS"));
   o->call.add_to(cmd, /*with_algorithm=*/false, /*count_flag=*/false);
   cmd->add_option("--algorithms", o->algorithms,
                   "comma-separated registry names (default: every one; those that do not "
                   "apply are skipped and listed)");
   cmd->add_option("--n", o->lengths, "lengths: A:B:xK, A:B:+K or a comma list")
       ->capture_default_str()
-      ->check(CLI::Validator(
-          [](std::string& text) -> std::string {
-            try {
-              parse_lengths(text);
-            } catch (const std::exception& e) {
-              return e.what();
-            }
-            return {};
-          },
-          "LENGTHS"));
+      ->check(list_check("LENGTHS"));
   add_clock_options(cmd, o->clock, o->time_scale);
   o->engine.add_to(cmd);
   cmd->add_option("--repeat", o->repeat, "real clock: runs per point, the least time is kept")
