@@ -40,8 +40,10 @@ struct DemoOptions {
 };
 
 // The steps of a broadcast: a message's step is one more than the step of the last message
-// its sender received before it sent (1 for the root's). Read from the message order, not
-// from start times, so it holds on the real clock, where no two messages start together.
+// its sender received before it sent, and of the last one it sent that had ended before this
+// one started (the root's first message is step 1; under a single port its second is step
+// 2). Read from the message order and the ends, not from start times alone, so it holds on
+// the real clock, where no two messages start together.
 std::vector<int> message_steps(const std::vector<MessageEvent>& messages, int p) {
   std::vector<std::size_t> order(messages.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -49,13 +51,18 @@ std::vector<int> message_steps(const std::vector<MessageEvent>& messages, int p)
     return messages[a].request < messages[b].request;
   });
   std::vector<std::vector<std::size_t>> into(p);  // messages received by each node so far
+  std::vector<std::vector<std::size_t>> out(p);   // messages sent by each node so far
   std::vector<int> step(messages.size(), 1);
   for (std::size_t i : order) {
     const MessageEvent& m = messages[i];
     for (std::size_t j : into[m.src]) {
       if (messages[j].end <= m.request) step[i] = std::max(step[i], step[j] + 1);
     }
+    for (std::size_t j : out[m.src]) {
+      if (messages[j].end <= m.start) step[i] = std::max(step[i], step[j] + 1);
+    }
     into[m.dst].push_back(i);
+    out[m.src].push_back(i);
   }
   return step;
 }

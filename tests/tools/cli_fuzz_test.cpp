@@ -351,6 +351,10 @@ TEST(CommandLine, DemoWritesItsComparisonAsAPageAndDrawsItsSteps) {
   const Outcome o = expect_ok({"demo", "--topology", "hypercube:8", "--versus", "mesh:2x4",
                                "--op", "allreduce", "--n", "8", "--steps", "-o", page});
   EXPECT_THAT(o.out, HasSubstr("wrote " + page));
+  // The tree's steps double, as 003 Fig. 4.6 draws them: the root's second message is step 2.
+  EXPECT_THAT(o.out, HasSubstr("step 1 at 0 s: 1 message  0->4\n"));
+  EXPECT_THAT(o.out, HasSubstr(": 2 messages  0->2  4->6\n"));
+  EXPECT_THAT(o.out, HasSubstr(": 4 messages  0->1  2->3  4->5  6->7\n"));
   EXPECT_THAT(o.out, HasSubstr("step by step on its network"));
   EXPECT_THAT(o.out, HasSubstr("moving:"));
   const std::string html = slurp(page);
