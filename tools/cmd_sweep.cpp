@@ -248,9 +248,10 @@ void sweep(const SweepOptions& o) {
   if (!o.csv.empty()) {
     std::string where;
     for (const auto& net : nets) where += (where.empty() ? "" : ", ") + net->spec();
-    std::printf("wrote %s: %zu runs (%zu curves, %zu lengths) on %s, %s clock\n",
-                o.csv.c_str(), runs.size(), curves.size(), lengths.size(), where.c_str(),
-                o.clock.c_str());
+    std::printf("wrote %s: %zu run%s (%zu curve%s, %zu length%s) on %s, %s clock\n",
+                o.csv.c_str(), runs.size(), runs.size() == 1 ? "" : "s", curves.size(),
+                curves.size() == 1 ? "" : "s", lengths.size(), lengths.size() == 1 ? "" : "s",
+                where.c_str(), o.clock.c_str());
   }
   std::FILE* summary = o.csv.empty() ? stderr : stdout;
   for (const std::string& curve : curves) {

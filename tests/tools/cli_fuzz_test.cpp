@@ -307,7 +307,7 @@ TEST(CommandLine, SweepTakesSeveralNetworksAndSweepsOverP) {
   expect_refused({"sweep", "--topology", "ring:4", "--p", "4", "--n", "4"}, "--topology");
   expect_refused({"sweep", "--topology", "ring", "--n", "4"}, "--topology");
   expect_refused({"sweep", "--topology", "ring", "--p", "0", "--n", "4"}, "--p");
-  for (const std::string& bad : {"", "abc", "-1", "4:2:x2", "1.5"}) {
+  for (const char* bad : {"", "abc", "-1", "4:2:x2", "1.5"}) {
     expect_refused({"sweep", "--topology", "ring", "--p", bad, "--n", "4"}, "--p");
   }
 }
