@@ -15,6 +15,8 @@
 
 #include "runtime/trace.hpp"
 
+#include "runtime/comm.hpp"
+
 namespace vmc {
 namespace {
 
@@ -62,9 +64,9 @@ std::string Trace::chrome_json(const Topology* topology) const {
   }
   std::uint64_t flow = 0;
   for (const MessageEvent& m : messages) {
-    // Tags from kCollectiveTagBase (2^40) up belong to collective calls: internal.
+    // Tags above kMaxUserTag belong to collective calls: internal.
     std::string args = "\"collective\":true,";
-    if (m.tag < (Tag{1} << 40)) {
+    if (m.tag <= kMaxUserTag) {
       args = "\"tag\":";
       args += std::to_string(m.tag);
       args += ',';
