@@ -19,9 +19,23 @@ using detail::WaitDescription;
 
 namespace {
 
-// From this size on, a sendrecv lends its send buffer instead of copying it (see
-// Message::lent): below it, a copy costs less than the loan's hand-back.
+// From this size on, a sendrecv lends its send buffer instead of copying it, and so does a
+// send to a receiver already waiting for it (see Message::lent): below it, a copy costs less
+// than the loan's hand-back.
 constexpr std::size_t kLendBytes = 32 * 1024;
+
+// A loan in flight: taken back when the call returns (take_back), or on the way out of an
+// error.
+struct Loan {
+  NodeState& node;
+  Message* message = nullptr;
+  ~Loan() {
+    if (message != nullptr) detail::take_back(node, message, true);
+  }
+  void take_back() {
+    if (message != nullptr) detail::take_back(node, std::exchange(message, nullptr), false);
+  }
+};
 
 // The largest payload vmc accepts in one message: anything above is a bug in the caller.
 constexpr std::size_t kMaxMessageBytes = std::size_t{1} << 36;  // 64 GiB
@@ -145,7 +159,7 @@ std::size_t deliver(const Comm& c, const char* op, int source, Tag tag, Message*
 
 std::uint64_t Comm::post(const void* data, std::size_t bytes, std::size_t items, int dest, Tag tag,
                          const char* op, detail::RequestState* request,
-                         Message** lent) const {
+                         Message** lent, bool lend_to_waiting_only) const {
   group(op);
   check_peer(*this, op, "to", dest, tag);
   check_send_size(*this, op, dest, tag, bytes, items);
@@ -164,7 +178,9 @@ std::uint64_t Comm::post(const void* data, std::size_t bytes, std::size_t items,
   msg->bytes = bytes;
   msg->send_index = node_->sends++;
   if (lent != nullptr && bytes >= kLendBytes && m.config.data == Data::full &&
-      m.config.clock == Clock::virtual_time && dst != node_->rank) {
+      m.config.clock == Clock::virtual_time && dst != node_->rank &&
+      (!lend_to_waiting_only ||
+       m.nodes[dst]->waits_for(group_->id, node_->rank, tag))) {
     msg->lent = static_cast<const std::byte*>(data);
     msg->loan.store(Message::kOpen, std::memory_order_relaxed);
     msg->owners.store(2, std::memory_order_relaxed);
@@ -208,13 +224,18 @@ Message* Comm::await(int source, Tag tag, const char* op, bool posted) const {
 
 void Comm::send_raw(const void* data, std::size_t bytes, std::size_t items, int dest,
                     Tag tag) const {
-  const std::uint64_t index = post(data, bytes, items, dest, tag, "send");
+  // A receiver already waiting copies straight from `data`, once (item 1 of issue 13); the
+  // loan is taken back before the send returns, so the caller may reuse its buffer.
+  Loan loan{*node_};
+  const std::uint64_t index =
+      post(data, bytes, items, dest, tag, "send", nullptr, &loan.message, true);
   if (node_->machine->config.clock == Clock::virtual_time) {
     OpRecord op;
     op.kind = OpRecord::Kind::send;
     op.send_index = index;
     node_->log_op(op);
   }
+  loan.take_back();
 }
 
 namespace {
@@ -262,13 +283,7 @@ std::size_t Comm::sendrecv_raw(const void* out, std::size_t out_bytes, std::size
   check_receive_buffer(in, in_capacity_bytes, "sendrecv", source, tag);
   // The send buffer stays in place until the call returns: the partner may copy straight
   // from it, and the loan is taken back below, or on the way out of an error.
-  struct Loan {
-    detail::NodeState& node;
-    Message* message = nullptr;
-    ~Loan() {
-      if (message != nullptr) detail::take_back(node, message, true);
-    }
-  } loan{*node_};
+  Loan loan{*node_};
   const std::uint64_t index =
       post(out, out_bytes, out_items, dest, tag, "sendrecv", nullptr, &loan.message);
   OpRecord op =
@@ -278,9 +293,7 @@ std::size_t Comm::sendrecv_raw(const void* out, std::size_t out_bytes, std::size
   Message* msg = await(source, tag, "sendrecv");
   const std::size_t got =
       deliver(*this, "sendrecv", source, tag, msg, in, in_capacity_bytes, in_item_size);
-  if (loan.message != nullptr) {
-    detail::take_back(*node_, std::exchange(loan.message, nullptr), false);
-  }
+  loan.take_back();
   return got;
 }
 

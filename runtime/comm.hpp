@@ -214,10 +214,12 @@ class Comm {
   // receive was already announced to the real network (rendezvous, see sendrecv_raw).
   // `request`: real clock, an isend's state; its transfer runs beside the node. `lent`:
   // lend the buffer when that pays (see Message::lent) and say here which message took it,
-  // for take_back; stays null when the bytes were copied.
+  // for take_back; stays null when the bytes were copied. `lend_to_waiting_only`: lend only
+  // when the receiver is already blocked waiting for this message (a send, whose caller
+  // may have nothing else to do before the receiver copies).
   std::uint64_t post(const void* data, std::size_t bytes, std::size_t items, int dest, Tag tag,
                      const char* op, detail::RequestState* request = nullptr,
-                     detail::Message** lent = nullptr) const;
+                     detail::Message** lent = nullptr, bool lend_to_waiting_only = false) const;
   // Nonblocking requests: the state behind a handle (a UsageError naming `call` when it is
   // null, another node's, stale or completed); whether it has completed (data plane);
   // completing it (waits for its data, checks the buffers, retires it; returns the items

@@ -76,12 +76,13 @@ struct Message {
   Payload payload;
   Message* next = nullptr;          // the mailbox's FIFO of messages with one match key
 
-  // A lent message carries its bytes by reference: a sendrecv on the virtual clock lends
-  // its send buffer, and the receiver copies straight from it, one copy instead of two
-  // (the sender into a payload, the receiver out of it). The sender takes the loan back
-  // before its sendrecv returns (take_back); if the receiver has not begun to copy by
-  // then, the sender copies the bytes into a payload of the message's own. The sender and
-  // the receiver each own a lent message; whoever lets go last frees it (release).
+  // A lent message carries its bytes by reference: on the virtual clock a sendrecv lends
+  // its send buffer, and so does a send to a receiver already blocked waiting for it; the
+  // receiver copies straight from it, one copy instead of two (the sender into a payload,
+  // the receiver out of it). The sender takes the loan back before its call returns
+  // (take_back); if the receiver has not begun to copy by then, the sender copies the bytes
+  // into a payload of the message's own. The sender and the receiver each own a lent
+  // message; whoever lets go last frees it (release).
   enum Loan : int { kNotLent, kOpen, kReading, kRead, kTaking, kTaken };
   const std::byte* lent = nullptr;
   std::atomic<int> loan{kNotLent};
@@ -254,12 +255,10 @@ struct alignas(64) NodeState {
   // Mailbox: any thread enqueues, only the owner dequeues.
   moodycamel::ConcurrentQueue<Message*> incoming;
   std::unordered_map<MatchKey, MessageFifo, MatchKeyHash> unexpected;
-  // Threads engine: a blocked node spins up to 1000 times (a few microseconds) before it
-  // sleeps in the kernel: a hand-off between two busy nodes then costs about 3 us instead
-  // of a 25-35 us wake-up of a halted core, while 1024 waiting nodes on 2 cores still
-  // mostly sleep (bench/bench_runtime.cpp measured 64, 1000 and 10000: 10000 starves a
-  // ring of 64). Unused by the fibers engine.
-  moodycamel::LightweightSemaphore wake{0, 1000};
+  // Threads engine: where a blocked node sleeps. The executor spins before it sleeps, and
+  // only while the awake nodes do not outnumber the cores (executor_threads.cpp), so the
+  // semaphore itself does not spin. Unused by the fibers engine.
+  moodycamel::LightweightSemaphore wake{0, 0};
   moodycamel::LightweightSemaphore start{0, 64};
 
   // Deadlock detection: 0 when running, activity stamp + 1 while blocked.
@@ -300,6 +299,9 @@ struct alignas(64) NodeState {
   Message* take(const MatchKey& key);
   // Blocks until a message matching key arrives (deadlock-aware, abort-aware).
   Message* wait_for(const MatchKey& key, const WaitDescription& what);
+  // Whether this node is blocked waiting for a message of (comm, world source, tag): a
+  // hint, as it may wake at any moment.
+  bool waits_for(std::uint32_t comm, int src, Tag tag);
   // Blocks until ready() is true; ready is re-evaluated after each wake-up.
   template <class Ready>
   void block_until(Ready ready, const WaitDescription& what);
@@ -394,6 +396,12 @@ struct MachineImpl {
     executor->unpark(n);
   }
 };
+
+inline bool NodeState::waits_for(std::uint32_t comm, int src, Tag tag) {
+  if (blocked_stamp.load(std::memory_order_acquire) == 0) return false;
+  std::lock_guard lock(wait_mutex);
+  return waiting.comm == comm && waiting.peer_world == src && waiting.tag == tag;
+}
 
 template <class Ready>
 void NodeState::block_until(Ready ready, const WaitDescription& what) {

@@ -21,7 +21,9 @@
 
 #include <boost/context/fiber.hpp>
 #include <boost/context/stack_context.hpp>
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <new>
 #include <string>
@@ -119,10 +121,21 @@ struct alignas(64) FiberSlot {
 #endif
 };
 
+// How many times an idle worker looks at its semaphore before it sleeps in the kernel. There
+// is one worker per core, so a spinning worker takes no core a runnable node needs; a
+// hand-off between nodes on two workers then costs a cache-line transfer, not a 25-35 us
+// wake-up of a halted core. Chosen with bench_collectives (8-byte allreduce on 2, 16 and 64
+// nodes); VMC_WORKER_SPINS=N overrides it, to measure again.
+int worker_spins() {
+  const char* env = std::getenv("VMC_WORKER_SPINS");
+  if (env != nullptr && *env != '\0') return std::max(0, std::atoi(env));
+  return 20000;
+}
+
 struct alignas(64) Worker {
   std::thread thread;
   moodycamel::ConcurrentQueue<int> queue;       // runnable nodes of this worker
-  moodycamel::LightweightSemaphore ready{0, 20000};  // counts pushes to `queue`
+  moodycamel::LightweightSemaphore ready{0, worker_spins()};  // counts pushes to `queue`
   moodycamel::LightweightSemaphore start{0, 64};
   std::vector<int> nodes;                       // the nodes pinned to this worker
 #if VMC_ASAN_FIBERS

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "runtime/machine.hpp"
@@ -188,6 +190,38 @@ TEST(PointToPoint, LongSendrecvsDeliverWhatWasSentOnBothEngines) {
       });
       EXPECT_EQ(bad.load(), 0) << to_string(engine) << " p = " << p;
     }
+  }
+}
+
+// A long send to a receiver already blocked in its recv lends the send buffer too, and
+// takes it back before the send returns: the sender overwrites its buffer at once, so a
+// receiver that copied later would see it. The sender waits until the receiver has said
+// it is about to receive, then a little more, so that most rounds find it blocked.
+TEST(PointToPoint, LongSendsToAWaitingReceiverDeliverWhatWasSentOnBothEngines) {
+  for (Engine engine : {Engine::fibers, Engine::threads}) {
+    Machine m({.topology = parse_topology("full:2"), .engine = engine, .workers = 2});
+    std::atomic<int> bad{0}, ready{-1};
+    m.run([&](Node& node) {
+      const Comm& c = node.world();
+      constexpr int kItems = 48 * 1024;
+      std::vector<int> buf(kItems);
+      for (int round = 0; round < 12; ++round) {
+        if (c.rank() == 0) {
+          while (ready.load() != round) std::this_thread::yield();
+          std::this_thread::sleep_for(std::chrono::microseconds(500));
+          std::iota(buf.begin(), buf.end(), round * 1'000'000);
+          c.send(std::span<const int>(buf), 1, round);
+          std::fill(buf.begin(), buf.end(), -1);
+        } else {
+          ready.store(round);
+          c.recv(std::span<int>(buf), 0, round);
+          for (int i = 0; i < kItems; i += 499) {
+            if (buf[i] != round * 1'000'000 + i) ++bad;
+          }
+        }
+      }
+    });
+    EXPECT_EQ(bad.load(), 0) << to_string(engine);
   }
 }
 
