@@ -207,18 +207,29 @@ std::string query_key(Operation op, const CostQuery& q) {
   num(q.options.segment_items, '|');
   for (int s : q.options.strategy) key += char('0' + s);
   key += '|';
-  // The whole counts vector: every member's key is the same. Long vectors go in as a hash
-  // (FNV-1a), so the remembered keys stay small at p = 4096.
-  if (q.counts.size() <= 16) {
-    for (std::size_t c : q.counts) num(c, ',');
-  } else {
-    std::uint64_t h = 1469598103934665603ull;
-    for (std::size_t c : q.counts) h = (h ^ c) * 1099511628211ull;
-    num(q.counts.size(), '#');
-    num(h, '\0');
-    key.pop_back();
+  // The whole counts vector, and the group's members: every member's key is the same.
+  // Long vectors go in as a hash (FNV-1a), so the remembered keys stay small at p = 4096.
+  auto vector = [&](const std::vector<std::size_t>& v) {
+    if (v.size() <= 16) {
+      for (std::size_t c : v) num(c, ',');
+    } else {
+      std::uint64_t h = 1469598103934665603ull;
+      for (std::size_t c : v) h = (h ^ c) * 1099511628211ull;
+      num(v.size(), '#');
+      num(h, ',');
+    }
+  };
+  vector(q.counts);
+  key += '|';
+  if (!q.members.empty()) {
+    num(q.members.size(), '#');
+    num(q.members_hash != 0 ? q.members_hash : hash_members(q.members), ',');
   }
   return key;
+}
+
+bool whole_machine(const CostQuery& q) {
+  return q.topology != nullptr && q.topology->nodes() == q.p && q.members.empty();
 }
 
 namespace {
@@ -429,6 +440,10 @@ CostQuery make_query(const Comm& comm, std::size_t n, int root, std::size_t item
   CostQuery q = make_query(comm.topology(), comm.model(), comm.size(), n, root, item_size,
                            op == nullptr || op->commutative(), options);
   q.in_place = in_place;
+  if (!comm.whole_machine()) {
+    q.members = comm.members();
+    q.members_hash = comm.members_hash();
+  }
   return q;
 }
 

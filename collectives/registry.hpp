@@ -58,6 +58,13 @@ struct CostQuery {
   // v-variants: per-rank counts (empty for the regular forms)
   std::vector<std::size_t> counts;
   Options options;
+  // The group's nodes (world ranks) by comm rank, when the comm is not the whole machine
+  // with rank r on node r; empty for the whole machine (and for a query of p nodes with no
+  // comm behind it, taken as the first p nodes of the topology). Not owned: the comm's own
+  // list (Comm::members), or the caller's. members_hash: hash_members(members), or 0 to
+  // have query_key compute it.
+  std::span<const int> members;
+  std::uint64_t members_hash = 0;
 };
 
 // The data of one call, type-erased. Buffers are item arrays of item_size bytes.
@@ -107,6 +114,10 @@ bool runs_timing_only(Operation op, const Algorithm& a);
 
 // The claim of a's cost for q (estimate when the row states none).
 Claim claim_of(const Algorithm& a, const CostQuery& q);
+
+// Whether q's group is the whole machine, rank r on node r: formulas and claims may then
+// read the network's own shape and routes.
+bool whole_machine(const CostQuery& q);
 
 // Builds the query for p nodes of `topology` under `model` (units derived from the model).
 CostQuery make_query(const Topology& topology, const Model& model, int p, std::size_t n,

@@ -208,7 +208,9 @@ std::optional<SimulatedRun> run_simulation(Operation op, const Algorithm& a,
 }  // namespace
 
 bool selection_simulates(const CostQuery& q) {
-  return q.topology != nullptr && q.p <= kMaxSimulatedNodes && !inside_simulation(q.topology);
+  // A group's simulation runs on a machine of the whole topology, the other nodes idle.
+  return q.topology != nullptr && q.topology->nodes() <= kMaxSimulatedNodes &&
+         !inside_simulation(q.topology);
 }
 
 Picos time_operation(Machine& m, Operation op, const CostQuery& q) {
@@ -226,8 +228,25 @@ RunResult run_operation(Machine& m, Operation op, const CostQuery& q) {
   const Op op_ = Op("simulated", q.commutative, q.item_size,
                     [](const void*, const void*, void*, std::size_t) {});
   InsideSimulation inside(&m.topology());
+  // A group runs on its own nodes, in its own rank order; the other nodes only split.
+  std::vector<int> index;
+  if (!q.members.empty()) {
+    index.assign(static_cast<std::size_t>(m.size()), -1);
+    for (int r = 0; r < static_cast<int>(q.members.size()); ++r) {
+      const int w = q.members[r];
+      if (w < 0 || w >= m.size() || index[w] != -1) {
+        throw std::invalid_argument("the group's members are not distinct nodes of the machine");
+      }
+      index[w] = r;
+    }
+  }
   RunResult r = m.run([&](Node& node) {
-    const Comm& c = node.world();
+    Comm c = node.world();
+    if (!index.empty()) {
+      const int mine = index[node.rank()];
+      c = c.split(mine >= 0 ? 0 : -1, mine);
+      if (mine < 0) return;
+    }
     const auto [send_items, recv_items] = buffer_items(op, l, c.rank(), q.root);
     Bytes send(send_items * q.item_size);
     Bytes recv(recv_items * q.item_size);

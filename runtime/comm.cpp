@@ -60,6 +60,18 @@ const detail::CommGroup& Comm::group(const char* call) const {
 
 int Comm::size() const { return static_cast<int>(group("size").world.size()); }
 int Comm::world_rank(int r) const { return group("world_rank").world.at(r); }
+std::span<const int> Comm::members() const { return group("members").world; }
+bool Comm::whole_machine() const { return group("whole_machine").whole; }
+std::uint64_t Comm::members_hash() const { return group("members_hash").world_hash; }
+
+namespace detail {
+void CommGroup::describe_members() {
+  const int p = static_cast<int>(world.size());
+  whole = p == machine->p;
+  for (int r = 0; whole && r < p; ++r) whole = world[r] == r;
+  world_hash = whole ? 0 : hash_members(world);
+}
+}  // namespace detail
 std::uint32_t Comm::id() const { return group("id").id; }
 const Model& Comm::model() const { return group("model").machine->config.model; }
 const CostUnits& Comm::units() const { return group("units").machine->units; }
@@ -723,6 +735,7 @@ Comm Comm::split(int color, int key) const {
           call->result[members[i]] = ng;
           call->new_rank[members[i]] = i;
         }
+        ng->describe_members();
       }
       call->ready = true;
     }

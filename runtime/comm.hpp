@@ -60,6 +60,14 @@ class Request {
 // wait_any's answer when every request it was given is null.
 constexpr std::size_t kNoRequest = static_cast<std::size_t>(-1);
 
+// A hash (FNV-1a) of a group's world ranks in rank order: the same for the same nodes in the
+// same order, whichever split made them.
+inline std::uint64_t hash_members(std::span<const int> members) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (int w : members) h = (h ^ static_cast<std::uint32_t>(w)) * 1099511628211ull;
+  return h;
+}
+
 // What every member of a comm must agree on when it enters a collective call. Compared
 // across the comm at no cost in modelled time; a mismatch is an error naming the node.
 struct CallSignature {
@@ -84,6 +92,13 @@ class Comm {
   int size() const;
   // World rank (node id) of comm rank r.
   int world_rank(int r) const;
+  // Every member's world rank, by comm rank.
+  std::span<const int> members() const;
+  // Whether the comm is the whole machine with rank r on node r (the world comm, or a split
+  // that kept every node in order).
+  bool whole_machine() const;
+  // hash_members(members()), computed once per comm (0 for the whole machine).
+  std::uint64_t members_hash() const;
   std::uint32_t id() const;
   const Model& model() const;
   const CostUnits& units() const;

@@ -218,6 +218,11 @@ struct CommGroup {
   std::vector<int> world;             // comm rank -> world rank
   std::unordered_map<int, int> rank_of;  // world rank -> comm rank
   MachineImpl* machine = nullptr;
+  // Whether the group is the whole machine, rank r on node r; else a hash of `world`
+  // (selection's key for the group, computed once).
+  bool whole = false;
+  std::uint64_t world_hash = 0;
+  void describe_members();  // sets whole and world_hash from world
 
   // Control plane: splits and collective signatures, agreed through shared memory.
   struct SplitCall {

@@ -526,6 +526,7 @@ RunResult MachineImpl::run(const std::function<void(Node&)>& f) {
   world->machine = this;
   world->world.resize(p);
   for (int r = 0; r < p; ++r) world->world[r] = r;
+  world->whole = true;
   fn = &f;
   run_start = std::chrono::steady_clock::now();
   running.store(p, std::memory_order_seq_cst);

@@ -34,7 +34,7 @@ inline bool links_private(const CostQuery& q) {
 // q's comm is a whole complete hypercube (2^d nodes) under wormhole routing.
 inline bool whole_hypercube(const CostQuery& q) {
   return q.topology != nullptr && q.model.routing == Routing::wormhole &&
-         q.topology->spec().rfind("hypercube:", 0) == 0 && q.topology->nodes() == q.p &&
+         q.topology->spec().rfind("hypercube:", 0) == 0 && whole_machine(q) &&
          is_power_of_two(q.p);
 }
 
@@ -54,10 +54,7 @@ inline Claim on_machine(const CostQuery& q, Claim ideal, bool cube_pattern) {
 // wormhole routing: the group's mesh shape (internal/mesh.hpp) is the network's own, and
 // every message follows that mesh's dimension-order route (004 §2 assumption 4).
 inline bool own_mesh(const CostQuery& q) {
-  if (q.topology == nullptr || q.model.routing != Routing::wormhole ||
-      q.topology->nodes() != q.p) {
-    return false;
-  }
+  if (q.model.routing != Routing::wormhole || !whole_machine(q)) return false;
   const std::string f = q.topology->family();
   return f == "mesh" || f == "torus" || f == "array" || f == "ring" || whole_hypercube(q);
 }

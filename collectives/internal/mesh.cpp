@@ -4,14 +4,12 @@
 namespace vmc::internal {
 
 patterns::MeshShape mesh_shape_of(const Comm& c) {
-  const int p = c.size();
-  bool identity = p == c.topology().nodes();
-  for (int r = 0; identity && r < p; ++r) identity = c.world_rank(r) == r;
-  return patterns::mesh_shape(&c.topology(), p, identity);
+  if (c.whole_machine()) return patterns::mesh_shape(&c.topology(), c.size(), true);
+  return patterns::mesh_shape(&c.topology(), c.size(), c.members());
 }
 
 patterns::MeshShape mesh_shape_of(const CostQuery& q) {
-  return patterns::mesh_shape(q.topology, q.p, true);
+  return patterns::mesh_shape(q.topology, q.p, q.members);
 }
 
 }  // namespace vmc::internal

@@ -8,10 +8,12 @@
 
 namespace vmc::internal {
 
-// The group is the whole machine with rank r on node r: the topology's own shape; any other
-// group a linear array of its size. Every member computes the same shape.
+// The group is the whole machine with rank r on node r: the topology's own shape; a group
+// that forms a sub-mesh in its rank order: the sub-mesh (patterns/mesh_shape.hpp); any
+// other group a linear array of its size. Every member computes the same shape.
 patterns::MeshShape mesh_shape_of(const Comm& c);
-// What a cost function assumes: a query for all of the topology's nodes is the whole machine.
+// The same for a query: its members (CostQuery::members), or, when it names none, the
+// topology's first p nodes.
 patterns::MeshShape mesh_shape_of(const CostQuery& q);
 
 }  // namespace vmc::internal

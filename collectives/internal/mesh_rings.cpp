@@ -233,10 +233,7 @@ bool PlanSharing::shared() const {
 
 PlanSharing plan_sharing(const CostQuery& q, const RingPlan& plan, bool alternate) {
   PlanSharing out{std::vector<int>(plan.phases(), 1), true, false};
-  if (q.topology == nullptr || q.model.routing != Routing::wormhole ||
-      q.topology->nodes() != q.p || q.p <= 1) {
-    return out;
-  }
+  if (q.model.routing != Routing::wormhole || !whole_machine(q) || q.p <= 1) return out;
   // The loads depend on the topology and the plan alone; selection asks again and again.
   using Key = std::tuple<std::string, std::vector<int>, bool>;
   static std::mutex mu;

@@ -8,8 +8,15 @@
 //   topology's lengths, with its wraparound links where it has them (length >= 3);
 // - the whole machine of a complete hypercube of 2^d nodes: 2 x 2 x ... x 2 (004 §3: "a
 //   hypercube can be viewed as a multidimensional mesh with two nodes in each dimension");
-// - anything else (a sub-group, full:P, tree:P, an incomplete hypercube): a linear array of
-//   p nodes (004 §15.3: "one can simply consider it to be a linear array").
+// - a group that forms a sub-mesh (004 §14, §15.3): a row, a column, a block, every k-th
+//   node of some dimensions of a mesh or torus, or a subcube of a complete hypercube, with
+//   its ranks in the sub-mesh's own order (dimension 0 fastest, as a split keyed by world
+//   rank gives them): the sub-mesh's lengths m'_i, with wraparound where a torus dimension
+//   is covered whole, every k-th node (k dividing its length). Its messages then follow
+//   the network's routes between its real coordinates, and routes between neighbours of
+//   one dimension stay on that dimension's line;
+// - anything else (other groups, full:P, tree:P, an incomplete hypercube): a linear array
+//   of p nodes (004 §15.3: "one can simply consider it to be a linear array").
 // Dimensions of length 1 are dropped (a 13x1 mesh is the array of 13), except that a group
 // of one node is the 1-D mesh of length 1. Pure functions, no I/O, no threads.
 #pragma once
@@ -61,6 +68,9 @@ MeshShape linear_shape(int p);
 // The shape of a group of p nodes on `topology` (null: no topology) whose rank r is node
 // r of the machine when `identity` holds (see the header comment).
 MeshShape mesh_shape(const Topology* topology, int p, bool identity);
+// The shape of the group whose rank r is node members[r] (empty: the whole machine, rank r
+// on node r, of p nodes).
+MeshShape mesh_shape(const Topology* topology, int p, std::span<const int> members);
 
 // The prime factors of m in non-decreasing order (m >= 1; empty for 1). 004 §5.2.
 std::vector<int> prime_factors(int m);

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "collectives/hybrid/hybrid.hpp"
+#include "collectives/collectives.hpp"
+#include "collectives/dispatch.hpp"
 #include "collectives/simulated_cost.hpp"
 #include "tests/collectives/harness.hpp"
 #include "tools/runner.hpp"
@@ -89,6 +91,80 @@ TEST(Selection, SimulatedCostIsTheMeasuredTime) {
   }
   CostQuery none;
   EXPECT_FALSE(selection_simulates(none));  // no topology: formulas only
+}
+
+// A group: the members of `group` (world ranks, in comm rank order) run op with one
+// algorithm (or auto) through the public calls, the other nodes idle. Returns the run's
+// virtual time and, through `chosen`, what each member's make_query would select.
+Picos run_on_group(Machine& m, const std::vector<int>& group, Operation op, std::size_t n,
+                   const std::string& algorithm, std::string* chosen = nullptr) {
+  std::vector<int> index(m.size(), -1);
+  for (int r = 0; r < static_cast<int>(group.size()); ++r) index[group[r]] = r;
+  RunResult r = m.run([&](Node& node) {
+    const int mine = index[node.rank()];
+    Comm g = node.world().split(mine >= 0 ? 0 : -1, mine);
+    if (mine < 0) return;
+    const Options options{.algorithm = algorithm};
+    const std::size_t p = group.size();
+    std::vector<float> x(op == Operation::alltoall ? n * p : n, 1.0f), y(n * p);
+    switch (op) {
+      case Operation::allreduce: allreduce(g, std::span(x), ops::sum<float>(), options); break;
+      case Operation::broadcast: broadcast(g, std::span(x), 0, options); break;
+      case Operation::allgather:
+        allgather(g, std::span<const float>(x), std::span(y), options);
+        break;
+      default: alltoall(g, std::span<const float>(x), std::span(y), options); break;
+    }
+    if (chosen != nullptr && mine == 0) {
+      const Op sum = ops::sum<float>();
+      const CostQuery q = make_query(g, n, 0, sizeof(float), &sum, false, {});
+      *chosen = select_algorithm(op, q).name;
+    }
+  });
+  return r.time_ps();
+}
+
+// Selection on a sub-communicator simulates the group on its own nodes and routes (its
+// rows, columns, blocks or scattered members), not the whole machine: auto is never beaten
+// by any algorithm run on the same group, and the simulated time of each is its measured
+// time.
+TEST(Selection, AutoIsNeverBeatenOnAGroup) {
+  const Model model{.alpha = 525e-6, .beta = 2e-6, .gamma = 0.35e-6};
+  Machine m({.topology = parse_topology("mesh:4x4"), .model = model, .trace = false});
+  const std::vector<std::vector<int>> groups = {
+      {4, 5, 6, 7},              // a row
+      {1, 5, 9, 13},             // a column
+      {5, 6, 9, 10},             // a block
+      {0, 15, 6, 3, 12, 9}};     // scattered, in no order of the mesh
+  for (const std::vector<int>& group : groups) {
+    for (Operation op : {Operation::allreduce, Operation::broadcast, Operation::allgather,
+                         Operation::alltoall}) {
+      for (std::size_t n : {16, 4096}) {
+        if (kSanitized && n > 16) continue;
+        Picos best = -1;
+        std::string best_name;
+        for (const Algorithm& a : algorithms(op)) {
+          CostQuery q = make_query(m.topology(), model, static_cast<int>(group.size()), n, 0,
+                                   sizeof(float), true, {});
+          q.members = group;
+          if (!a.applicable(q)) continue;
+          const Picos t = run_on_group(m, group, op, n, a.name);
+          const std::optional<Picos> simulated = simulated_cost(op, a, q);
+          ASSERT_TRUE(simulated.has_value()) << to_string(op) << " " << a.name;
+          EXPECT_EQ(*simulated, t) << to_string(op) << " " << a.name << " n=" << n;
+          if (best < 0 || t < best) {
+            best = t;
+            best_name = a.name;
+          }
+        }
+        std::string chosen;
+        const Picos t = run_on_group(m, group, op, n, "auto", &chosen);
+        EXPECT_EQ(t, best) << to_string(op) << " n=" << n << " on group of " << group.size()
+                           << " starting at node " << group[0] << ": auto chose " << chosen
+                           << ", " << best_name << " is faster";
+      }
+    }
+  }
 }
 
 // Where links are shared the formulas are lower bounds: the contention-free time of the same
