@@ -7,6 +7,7 @@
 #include <iostream>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "tools/commands.hpp"
 #include "tools/model_options.hpp"
@@ -56,7 +57,11 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "vmc: " << one_line(e.what()) << " (see vmc --help)\n";
+    // Point at the help of the command whose flags were wrong: the top level lists none.
+    const std::vector<CLI::App*> commands = app.get_subcommands();
+    const std::string help =
+        commands.empty() ? "vmc --help" : "vmc " + commands.front()->get_name() + " --help";
+    std::cerr << "vmc: " << one_line(e.what()) << " (see " << help << ")\n";
     return 2;
   } catch (const std::invalid_argument& e) {  // bad input, vmc::cli::UsageError included
     std::cerr << "vmc: " << one_line(e.what()) << "\n";
