@@ -209,17 +209,12 @@ std::string query_key(Operation op, const CostQuery& q) {
   key += '|';
   // The whole counts vector, and the group's members: every member's key is the same.
   // Long vectors go in as a hash (FNV-1a), so the remembered keys stay small at p = 4096.
-  auto vector = [&](const std::vector<std::size_t>& v) {
-    if (v.size() <= 16) {
-      for (std::size_t c : v) num(c, ',');
-    } else {
-      std::uint64_t h = 1469598103934665603ull;
-      for (std::size_t c : v) h = (h ^ c) * 1099511628211ull;
-      num(v.size(), '#');
-      num(h, ',');
-    }
-  };
-  vector(q.counts);
+  if (q.counts.size() <= 16) {
+    for (std::size_t c : q.counts) num(c, ',');
+  } else {
+    num(q.counts.size(), '#');
+    num(hash_integers(std::span<const std::size_t>(q.counts)), ',');
+  }
   key += '|';
   if (!q.members.empty()) {
     num(q.members.size(), '#');

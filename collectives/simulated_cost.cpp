@@ -228,12 +228,18 @@ RunResult run_operation(Machine& m, Operation op, const CostQuery& q) {
   const Op op_ = Op("simulated", q.commutative, q.item_size,
                     [](const void*, const void*, void*, std::size_t) {});
   InsideSimulation inside(&m.topology());
-  // A group runs on its own nodes, in its own rank order; the other nodes only split.
-  std::vector<int> index;
-  if (!q.members.empty()) {
+  // A group runs on its own nodes, in its own rank order (a query naming no members: the
+  // first p nodes, see CostQuery::members); the other nodes only split.
+  std::vector<int> index;  // comm rank of each node in the group; empty: the whole machine
+  if (!q.members.empty() || q.p != m.size()) {
+    if (q.p < 1 || q.p > m.size() ||
+        (!q.members.empty() && static_cast<int>(q.members.size()) != q.p)) {
+      throw std::invalid_argument("a group of " + std::to_string(q.p) + " nodes on a machine of " +
+                                  std::to_string(m.size()));
+    }
     index.assign(static_cast<std::size_t>(m.size()), -1);
-    for (int r = 0; r < static_cast<int>(q.members.size()); ++r) {
-      const int w = q.members[r];
+    for (int r = 0; r < q.p; ++r) {
+      const int w = q.members.empty() ? r : q.members[r];
       if (w < 0 || w >= m.size() || index[w] != -1) {
         throw std::invalid_argument("the group's members are not distinct nodes of the machine");
       }

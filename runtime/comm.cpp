@@ -26,10 +26,10 @@ constexpr std::size_t kLendBytes = 32 * 1024;
 
 // A loan in flight: taken back when the call returns (take_back), or on the way out of an
 // error.
-struct Loan {
+struct LoanGuard {
   NodeState& node;
   Message* message = nullptr;
-  ~Loan() {
+  ~LoanGuard() {
     if (message != nullptr) detail::take_back(node, message, true);
   }
   void take_back() {
@@ -238,7 +238,7 @@ void Comm::send_raw(const void* data, std::size_t bytes, std::size_t items, int 
                     Tag tag) const {
   // A receiver already waiting copies straight from `data`, once (item 1 of issue 13); the
   // loan is taken back before the send returns, so the caller may reuse its buffer.
-  Loan loan{*node_};
+  LoanGuard loan{*node_};
   const std::uint64_t index =
       post(data, bytes, items, dest, tag, "send", nullptr, &loan.message, true);
   if (node_->machine->config.clock == Clock::virtual_time) {
@@ -295,7 +295,7 @@ std::size_t Comm::sendrecv_raw(const void* out, std::size_t out_bytes, std::size
   check_receive_buffer(in, in_capacity_bytes, "sendrecv", source, tag);
   // The send buffer stays in place until the call returns: the partner may copy straight
   // from it, and the loan is taken back below, or on the way out of an error.
-  Loan loan{*node_};
+  LoanGuard loan{*node_};
   const std::uint64_t index =
       post(out, out_bytes, out_items, dest, tag, "sendrecv", nullptr, &loan.message);
   OpRecord op =

@@ -60,12 +60,17 @@ class Request {
 // wait_any's answer when every request it was given is null.
 constexpr std::size_t kNoRequest = static_cast<std::size_t>(-1);
 
-// A hash (FNV-1a) of a group's world ranks in rank order: the same for the same nodes in the
-// same order, whichever split made them.
-inline std::uint64_t hash_members(std::span<const int> members) {
+// A hash (FNV-1a) of a sequence of non-negative integers, in order.
+template <class Int>
+std::uint64_t hash_integers(std::span<const Int> v) {
   std::uint64_t h = 1469598103934665603ull;
-  for (int w : members) h = (h ^ static_cast<std::uint32_t>(w)) * 1099511628211ull;
+  for (Int x : v) h = (h ^ static_cast<std::uint64_t>(x)) * 1099511628211ull;
   return h;
+}
+// A group's world ranks in rank order: the same for the same nodes in the same order,
+// whichever split made them.
+inline std::uint64_t hash_members(std::span<const int> members) {
+  return hash_integers(members);
 }
 
 // What every member of a comm must agree on when it enters a collective call. Compared

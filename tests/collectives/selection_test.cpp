@@ -167,6 +167,24 @@ TEST(Selection, AutoIsNeverBeatenOnAGroup) {
   }
 }
 
+// A query of p nodes that names no members stands for the topology's first p nodes, in the
+// simulation as in the formulas.
+TEST(Selection, AQueryWithoutMembersIsTheFirstPNodes) {
+  const Model model{.alpha = 525e-6, .beta = 2e-6, .gamma = 0.35e-6};
+  Machine m({.topology = parse_topology("mesh:4x4"), .model = model, .trace = false});
+  const std::vector<int> first = {0, 1, 2, 3, 4, 5};
+  for (Operation op : {Operation::broadcast, Operation::allgather}) {
+    const Algorithm& a = *find_algorithm(op, op == Operation::broadcast ? "binomial" : "ring");
+    CostQuery q = make_query(m.topology(), model, 6, 100, 0, sizeof(float), true, {});
+    const std::optional<Picos> unnamed = simulated_cost(op, a, q);
+    q.members = first;
+    const std::optional<Picos> named = simulated_cost(op, a, q);
+    ASSERT_TRUE(unnamed.has_value() && named.has_value()) << a.name;
+    EXPECT_EQ(*unnamed, *named) << a.name;
+    EXPECT_EQ(*named, run_on_group(m, first, op, 100, a.name)) << a.name;
+  }
+}
+
 // Where links are shared the formulas are lower bounds: the contention-free time of the same
 // messages. Every algorithm of every operation, on a mesh and a tree with wormhole routing.
 TEST(Selection, FormulasAreLowerBoundsOnSharedLinks) {

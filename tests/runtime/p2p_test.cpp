@@ -207,7 +207,11 @@ TEST(PointToPoint, LongSendsToAWaitingReceiverDeliverWhatWasSentOnBothEngines) {
       std::vector<int> buf(kItems);
       for (int round = 0; round < 12; ++round) {
         if (c.rank() == 0) {
-          while (ready.load() != round) std::this_thread::yield();
+          // Bounded: a receiver that never gets here must not hang the test.
+          const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+          while (ready.load() != round && std::chrono::steady_clock::now() < until) {
+            std::this_thread::yield();
+          }
           std::this_thread::sleep_for(std::chrono::microseconds(500));
           std::iota(buf.begin(), buf.end(), round * 1'000'000);
           c.send(std::span<const int>(buf), 1, round);

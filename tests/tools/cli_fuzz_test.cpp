@@ -122,6 +122,7 @@ void fuzz(const std::string& command, const std::vector<std::string>& base,
     expect_refused(args, flag);
   }
   expect_refused({command, "--bogus"}, "--bogus");
+  expect_refused({command, "--bogus"}, "(see vmc " + command + " --help)");
   expect_refused({command, "--bogus=1"}, "--bogus");
   expect_refused({command, "stray"}, "stray");
 }
@@ -195,6 +196,7 @@ TEST(CommandLine, TopoAndListRefuseMalformedArguments) {
   expect_refused({"list", "--bogus"}, "--bogus");
   expect_refused({"list", "--json", "--markdown"}, "--json");
   expect_refused({"bogus"}, "bogus");
+  expect_refused({"--bogus"}, "(see vmc --help)");
   expect_refused({}, "subcommand");
 }
 
