@@ -18,6 +18,7 @@
 #include <tbb/parallel_for.h>
 
 #include "collectives/dispatch.hpp"
+#include "collectives/internal/claims.hpp"
 #include "collectives/simulated_cost.hpp"
 #include "collectives/tables.hpp"
 #include "runtime/errors.hpp"
@@ -77,7 +78,8 @@ std::string to_string(Claim c) {
 }
 
 Claim claim_of(const Algorithm& a, const CostQuery& q) {
-  return a.claim != nullptr ? a.claim(q) : Claim::estimate;
+  // The rows' claims price every link at beta_net; per-class link rates degrade them.
+  return internal::with_link_rates(q, a.claim != nullptr ? a.claim(q) : Claim::estimate);
 }
 
 namespace {
@@ -198,6 +200,13 @@ std::string query_key(Operation op, const CostQuery& q) {
   num(q.units.delta, ',');
   num(q.units.short_alpha, ',');
   num(q.units.short_max_items, '|');
+  // Per-class link rates (002 §3.3.4): a choice made for other link rates is not reused.
+  for (const LinkRate& r : q.model.link_rates) {
+    key += r.kind == LinkRate::Kind::dimension ? 'd' : "tud"[static_cast<int>(r.direction)];
+    num(r.index, '=');
+    num(to_picos(r.beta_net), ',');
+  }
+  key += '|';
   key += to_string(q.model.port);
   key += to_string(q.model.routing);
   key += to_string(q.model.contention);

@@ -24,6 +24,7 @@
 
 #include "runtime/errors.hpp"
 #include "runtime/executor.hpp"
+#include "runtime/link_rates.hpp"
 #include "runtime/machine.hpp"
 
 namespace vmc::detail {
@@ -345,6 +346,8 @@ struct MachineImpl {
   // network, where every pair has links of its own that no other message can want (the
   // times are the same; full:P just has P(P-1) links to keep no state for).
   bool uses_links = false;
+  // Per-class link rates (Model::link_rates) resolved on the topology.
+  LinkTimes links;
   std::vector<std::unique_ptr<NodeState>> nodes;
   std::unique_ptr<Executor> executor;  // made last, destroyed first
   Engine engine = Engine::threads;     // the one in use (never automatic)

@@ -295,6 +295,11 @@ MachineImpl::MachineImpl(MachineConfig cfg) : config(std::move(cfg)) {
   }
   units = CostUnits(config.model);
   uses_links = config.model.routing != Routing::direct && topology->family() != "full";
+  try {
+    links = LinkTimes(config.model, *topology);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("Machine: ") + e.what());
+  }
   nodes.reserve(p);
   for (int r = 0; r < p; ++r) {
     auto n = std::make_unique<NodeState>();

@@ -1,5 +1,6 @@
 #include "runtime/model.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstdint>
@@ -145,9 +146,75 @@ double parse_duration(std::string_view s) {
   return seconds;
 }
 
+std::string to_string(const LinkRate& r) {
+  if (r.kind == LinkRate::Kind::dimension) return "dimension " + std::to_string(r.index);
+  std::string s = r.index >= 0 ? "level " + std::to_string(r.index) + " " : "";
+  switch (r.direction) {
+    case LinkRate::Direction::both: return r.index >= 0 ? s + "links" : "tree links";
+    case LinkRate::Direction::up: return s + "up links";
+    case LinkRate::Direction::down: return s + "down links";
+  }
+  return s;
+}
+
+std::vector<LinkRate> parse_link_rates(LinkRate::Kind kind, LinkRate::Direction direction,
+                                       std::string_view text) {
+  const std::string expected =
+      kind == LinkRate::Kind::dimension
+          ? "expected DIMENSION=TIME items separated by commas, e.g. 0=2us,5=8us"
+          : "expected TIME (every level) or LEVEL=TIME items separated by commas, e.g. "
+            "1=8us,2=4us (level 1: the links at the root)";
+  std::vector<LinkRate> out;
+  if (text.empty()) throw std::invalid_argument("empty list; " + expected);
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    const std::string item(text.substr(at, comma - at));
+    at = comma + 1;
+    const std::size_t eq = item.find('=');
+    LinkRate r{.kind = kind, .index = -1, .direction = direction};
+    std::string time = item;
+    if (eq == std::string::npos) {
+      if (kind == LinkRate::Kind::dimension || item.empty()) {
+        throw std::invalid_argument("\"" + item + "\" is not K=TIME; " + expected);
+      }
+    } else {
+      const std::string key = item.substr(0, eq);
+      time = item.substr(eq + 1);
+      const char* what = kind == LinkRate::Kind::dimension ? "dimension" : "level";
+      long long index = -1;
+      const bool digits = !key.empty() && key.size() <= 4 &&
+                          key.find_first_not_of("0123456789") == std::string::npos;
+      if (digits) index = std::stoll(key);
+      if (!digits || (kind == LinkRate::Kind::tree && index < 1)) {
+        throw std::invalid_argument(
+            "\"" + key + "\" is not a " + what + " (" +
+            (kind == LinkRate::Kind::dimension ? "0, 1, 2, ..." : "1, 2, 3, ...; 1 at the root") +
+            ")");
+      }
+      r.index = static_cast<int>(index);
+    }
+    try {
+      r.beta_net = parse_duration(time);
+    } catch (const std::exception& e) {
+      throw std::invalid_argument("\"" + item + "\": " + e.what());
+    }
+    for (const LinkRate& seen : out) {
+      if (seen.index == r.index) {
+        throw std::invalid_argument("\"" + item + "\": " + to_string(r) + " is given twice");
+      }
+    }
+    out.push_back(r);
+  }
+  return out;
+}
+
 std::string describe(const Model& m) {
   std::string s = "alpha " + format_duration(m.alpha) + ", beta " + format_duration(m.beta);
   if (m.beta_net) s += ", beta_net " + format_duration(*m.beta_net);
+  for (const LinkRate& r : m.link_rates) {
+    s += ", beta_net " + to_string(r) + " " + format_duration(r.beta_net);
+  }
   s += ", gamma " + format_duration(m.gamma);
   if (m.delta != 0) s += ", delta " + format_duration(m.delta);
   s += ", port " + to_string(m.port) + ", routing " + to_string(m.routing) + ", contention " +

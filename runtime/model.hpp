@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace vmc {
 
@@ -78,6 +79,22 @@ enum class Clock {
   real_time,     // delays injected as real waits, scaled; the wall clock is measured
 };
 
+// A per-item link time for one class of links (002 §3.3.4: links of unequal bandwidth; the
+// classes are topology.hpp's LinkClass). It stands in for beta_net on the links it names.
+struct LinkRate {
+  enum class Kind {
+    dimension,  // mesh, torus, array, ring, hypercube: the links of dimension `index`
+    tree,       // tree: the links of level `index` (1: at the root; -1: every level),
+                // in direction `direction`
+  };
+  enum class Direction { both, up, down };
+  Kind kind = Kind::dimension;
+  int index = 0;
+  Direction direction = Direction::both;
+  double beta_net = 0.0;  // seconds per item per link of this class
+  bool operator==(const LinkRate&) const = default;
+};
+
 struct Model {
   double alpha = 0.0;  // seconds per message (startup)
   double beta = 0.0;   // seconds per item transferred: a node's injection rate (004's
@@ -88,6 +105,12 @@ struct Model {
   // item, under shared contention (c = 1 under exclusive). Unset: equal to beta, so k
   // messages on one link each get 1/k of it (001 "Contention").
   std::optional<double> beta_net;
+  // 002 §3.3.4: per-class link times. A link a rate names moves max(beta, c r) per item for
+  // the c messages on it, r the rate's beta_net instead of the model's (the slowest r when
+  // several rates name it); a message moves at the rate of its slowest link. Each rate must
+  // name at least one link of the machine's topology, and links must be in use (wormhole or
+  // store_and_forward routing). Empty: every link at beta_net.
+  std::vector<LinkRate> link_rates;
   // Seconds per item of local rearrangement (004's delta): packing or unpacking
   // non-contiguous pieces, charged by Comm::charge_rearrange.
   double delta = 0.0;
@@ -156,9 +179,17 @@ Clock parse_clock(std::string_view s);
 double parse_duration(std::string_view s);
 // A short human form: "525 us", "1.2 ms".
 std::string format_duration(double seconds);
+// "dimension 5", "level 2", "up links", "level 1 down links": the class a rate names.
+std::string to_string(const LinkRate& r);
+// A list of "K=TIME" items, comma separated ("0=2us,5=8us"): dimension K (kind dimension) or
+// tree level K (kind tree, in `direction`); for kind tree a bare "TIME" names every level.
+// Throws std::invalid_argument saying what is wrong with which item.
+std::vector<LinkRate> parse_link_rates(LinkRate::Kind kind, LinkRate::Direction direction,
+                                       std::string_view text);
 // The model in one line: "alpha 525 us, beta 2 us, gamma 350 ns, port exchange, routing
 // wormhole, contention exclusive, protocol eager", with beta_net, delta and the worm
-// behaviour when they are not the defaults.
+// behaviour when they are not the defaults, and the per-class link rates ("beta_net
+// dimension 5 8 us").
 std::string describe(const Model& m);
 
 }  // namespace vmc

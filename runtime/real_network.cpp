@@ -8,7 +8,8 @@
 // holder releases after its modelled duration, and an aborted run wakes every waiter.
 // Under shared contention a message sleeps its n beta part in slices, each stretched to the
 // rate max(beta, c beta_net) for the c messages on its most loaded link at the start of the
-// slice (an approximation of the fluid model the simulator computes exactly). With
+// slice (an approximation of the fluid model the simulator computes exactly); with per-class
+// link rates (002 §3.3.4) the rate of its slowest link, max(beta, max_l c_l beta_net_l). With
 // Worm::blocking a wormhole message takes its ports, then the links of its route one by one,
 // keeping what it has while it waits (004 §13).
 //
@@ -362,23 +363,24 @@ void real_transfer(MachineImpl& m, NodeState& src, int dst, Message* raw, Messag
     if (hop == 0) ev.start = started;
     ev.waited += std::max<Picos>(0, started - requested);
     if (exclusive) {
-      sleep_model(m, wall_start, m.units.message(msg->items));
+      sleep_model(m, wall_start, m.links.message(m.units, links, msg->items));
     } else {
       // The n beta part in slices (at the uncontended rate), each stretched to the rate
-      // max(beta, c beta_net) of the sharers c on its most loaded link at the slice's start.
+      // max(beta, max_l c_l beta_net_l) of the sharers c_l on its links at the slice's start.
       auto at = sleep_model(m, wall_start, m.units.startup(msg->items));
-      Picos remaining = m.units.transfer(msg->items);
+      const Picos alone = m.links.item_time(m.units, links);
+      Picos remaining = checked_mul(alone, msg->items, "transfer time n beta");
       const Picos slice = std::max<Picos>(remaining / 8, 1);
-      const Picos alone = m.units.item_time(1);
       while (remaining > 0) {
-        int share = 1;
+        Picos rate = 0;
         {
           std::lock_guard lock(net.mutex);
-          for (LinkId l : links) share = std::max(share, net.link_users[l]);
+          rate = m.links.item_time(m.units, links, [&net](LinkId l) {
+            return static_cast<std::uint64_t>(std::max(1, net.link_users[l]));
+          });
         }
         const Picos step = std::min(remaining, slice);
-        const Picos stretched = static_cast<Picos>(
-            Wide(step) * m.units.item_time(static_cast<std::uint64_t>(share)) / alone);
+        const Picos stretched = static_cast<Picos>(Wide(step) * rate / alone);
         stretch += stretched - step;
         at = sleep_model(m, at, stretched);
         remaining -= step;

@@ -45,6 +45,9 @@
 //   alpha is not slowed, only the n beta part; a message's share is that of its most
 //   loaded link, re-evaluated whenever a message starts or ends on a link it uses; times
 //   are rounded down to whole picoseconds at each re-evaluation.
+// - Links of unequal bandwidth (002 §3.3.4, Model::link_rates): a message moves at the rate
+//   of its slowest link, max(beta, max_l c_l beta_net_l) per item (runtime/link_rates.hpp);
+//   store_and_forward prices each hop by its own link.
 // - Events at one instant are taken in a fixed order: message ends, then node steps (by
 //   rank), then grants of waiting requests.
 // - All sums of picoseconds are checked: a time that does not fit is an error naming the
@@ -134,6 +137,7 @@ struct Msg {
   Picos remaining = 0;      // items left to transfer, in units of 1/kWorkScale item
   Picos last = 0;
   std::uint64_t share = 1;  // messages on its most loaded link
+  Picos rate = 0;           // its per-item time at that sharing (link_rates.hpp)
   std::uint64_t version = 0;
 };
 
@@ -263,7 +267,7 @@ class Simulator {
   // hops), run over complete logs after the run, following the answers the run's queries
   // got.
   Simulator(MachineImpl& m, Stats& stats, Trace& trace, bool contention_free = false)
-      : m_(m), model_(m.config.model), u_(m.units), stats_(stats), trace_(trace), p_(m.p),
+      : m_(m), model_(m.config.model), u_(m.units), links_(m.links), stats_(stats), trace_(trace), p_(m.p),
         free_(contention_free), record_(m.config.trace && !contention_free) {
     nodes_.assign(p_, NodeSim{});
     port_partner_.assign(p_, -1);
@@ -335,6 +339,7 @@ class Simulator {
   MachineImpl& m_;
   const Model& model_;
   const CostUnits& u_;
+  const LinkTimes& links_;
   Stats& stats_;
   Trace& trace_;
   int p_;
@@ -423,7 +428,28 @@ class Simulator {
   }
   // Whether x may start as far as its receiver is concerned (rendezvous: it has posted).
   bool posted(const Msg& x) const { return !rendezvous() || self(x) || x.recv_posted; }
-  Picos hop_time(const Msg& x) const { return self(x) ? 0 : u_.message(x.items); }
+  Picos hop_time(const Msg& x) const {
+    return self(x) ? 0 : links_.message(u_, hop_links(x), x.items);
+  }
+  // Its contention-free duration: every hop alone on its links.
+  Picos free_time(const Msg& x) const {
+    const bool hops = store_and_forward() && !x.route.empty();
+    if (links_.uniform() || !hops) {
+      return checked_mul(hop_time(x), hops ? x.route.size() : 1, "message time");
+    }
+    Picos total = 0;
+    for (LinkId l : x.route) {
+      total = checked_add(total, links_.message(u_, std::span<const LinkId>(&l, 1), x.items),
+                          "message time");
+    }
+    return total;
+  }
+  // Its per-item time while the links of its hop carry the messages they do now (shared).
+  Picos shared_rate(const Msg& x) const {
+    return links_.item_time(u_, hop_links(x), [this](LinkId l) {
+      return std::max<std::uint64_t>(1, link_users_[l].size());
+    });
+  }
 
   // Links the message needs for its current hop (all of them under wormhole).
   std::span<const LinkId> hop_links(const Msg& x) const {
@@ -447,9 +473,8 @@ class Simulator {
     x.request = x.first_request = x.eligible = x.blocked_since = t;
     x.crit = crit + (self(x) ? 0 : 1);
     if (!self(x) && m_.uses_links) m_.topology->route(x.src, x.dst, x.route);
-    const std::size_t hops = store_and_forward() && !x.route.empty() ? x.route.size() : 1;
     try {
-      x.free_time = checked_mul(hop_time(x), hops, "message time");
+      x.free_time = free_time(x);
     } catch (const std::overflow_error& e) {
       throw std::overflow_error("node " + std::to_string(x.src) + ": send of " +
                                 std::to_string(x.items) + " items to node " +
@@ -959,6 +984,7 @@ class Simulator {
     x.remaining = self(x) ? 0 : checked_mul(kWorkScale, x.items, "message size");
     x.last = t;
     x.share = 1;
+    x.rate = self(x) ? 0 : links_.item_time(u_, hop_links(x));
     for (LinkId l : hop_links(x)) {
       link_users_[l].push_back(id_of(x));
       stats_.link_peak[l] = std::max(stats_.link_peak[l], static_cast<int>(link_users_[l].size()));
@@ -980,7 +1006,7 @@ class Simulator {
       // Progress since the last change, at the rate of the share it had.
       const Picos from = std::max(y.last, y.alpha_end);
       if (t > from) {
-        const Picos per_item = u_.item_time(y.share);
+        const Picos per_item = y.rate;
         const Wide done = per_item == 0 ? Wide(y.remaining)
                                             : Wide(t - from) * kWorkScale / per_item;
         y.remaining = done >= y.remaining ? 0 : y.remaining - static_cast<Picos>(done);
@@ -989,10 +1015,10 @@ class Simulator {
       std::uint64_t share = 1;
       for (LinkId l : hop_links(y)) share = std::max<std::uint64_t>(share, link_users_[l].size());
       y.share = share;
+      y.rate = shared_rate(y);
       if (share > 1) links_mattered_ = true;
       // The rest at the new rate, rounded up to a whole picosecond.
-      const Wide rest =
-          (Wide(y.remaining) * u_.item_time(share) + (kWorkScale - 1)) / kWorkScale;
+      const Wide rest = (Wide(y.remaining) * y.rate + (kWorkScale - 1)) / kWorkScale;
       if (rest > INT64_MAX) {
         throw std::overflow_error("node " + std::to_string(y.src) + ": send of " +
                                   std::to_string(y.items) + " items: its transfer time does "

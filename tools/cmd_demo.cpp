@@ -82,6 +82,7 @@ void binomial_broadcast(const Comm& c, std::vector<float>& data, int root) {
 
 void run_demo(const DemoOptions& o) {
   const Model model = o.machine.model();
+  check_link_rates(*o.machine.parsed_topology(), model);
   Machine machine({.topology = o.machine.parsed_topology(), .model = model,
                    .clock = parse_clock(o.clock), .time_scale = o.time_scale});
   const int p = machine.size();
@@ -167,6 +168,7 @@ void compare_networks(const DemoOptions& o, const std::vector<std::string>& netw
                      .reduction = o.call.reduction, .check = true};
   std::vector<std::unique_ptr<Machine>> machines;
   for (const std::string& net : networks) {
+    check_link_rates(*parse_topology(net), model);
     machines.push_back(std::make_unique<Machine>(
         MachineConfig{.topology = parse_topology(net), .model = model, .trace = false}));
     for (std::size_t n : lengths) {

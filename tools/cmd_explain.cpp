@@ -56,7 +56,9 @@ void explain(const ExplainOptions& o) {
     throw UsageError("--root " + std::to_string(spec.root) + " is not a node of " +
                      topology->spec());
   }
-  const CostQuery q = run_query(*topology, o.machine.model(), spec);
+  const Model model = o.machine.model();
+  check_link_rates(*topology, model);
+  const CostQuery q = run_query(*topology, model, spec);
   const Algorithm* winner = nullptr;
   try {
     winner = &select_algorithm(op, q);
@@ -84,7 +86,8 @@ void explain(const ExplainOptions& o) {
   }
   if (o.json) {
     nlohmann::json out{{"op", o.call.op}, {"topology", topology->spec()}, {"p", q.p}, {"n", q.n},
-                       {"root", q.root}, {"chosen", winner ? winner->name : ""},
+                       {"root", q.root}, {"model", describe(q.model)},
+                       {"chosen", winner ? winner->name : ""},
                        {"algorithms", rows}};
     std::cout << out.dump(2) << "\n";
     return;

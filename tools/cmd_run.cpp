@@ -58,6 +58,7 @@ void run_command(const RunOptions& o) {
                         {"p", m.size()},
                         {"n", spec.op == Operation::barrier ? 0 : spec.n},
                         {"clock", o.clock},
+                        {"model", describe(config.model)},
                         {"time_s", time},
                         {"predicted_s", predicted},
                         {"messages", s.messages},

@@ -6,6 +6,7 @@
 
 #include "collectives/hybrid/strategy.hpp"
 #include "collectives/registry.hpp"
+#include "runtime/link_rates.hpp"
 
 namespace vmc::cli {
 namespace {
@@ -143,6 +144,26 @@ void ModelOptions::add_to(CLI::App* cmd) {
                   "--contention shared gives each max(beta, c beta_net) per item; default: "
                   "--beta")
       ->check(duration_check());
+  // 002 §3.3.4: links of unequal bandwidth.
+  const auto rate_check = [](LinkRate::Kind kind, LinkRate::Direction direction) {
+    return parses([=](const std::string& s) { parse_link_rates(kind, direction, s); }, "RATES");
+  };
+  cmd->add_option("--beta-dim", beta_dim,
+                  "per-dimension beta_net on meshes, tori, rings and hypercubes, e.g. "
+                  "0=1us,5=8us: the links of dimension 5 move 8 us per item (002 §3.3.4)")
+      ->check(rate_check(LinkRate::Kind::dimension, LinkRate::Direction::both));
+  cmd->add_option("--beta-level", beta_level,
+                  "per-level beta_net on trees, both directions, e.g. 1=8us: the links at "
+                  "the root (level 1) move 8 us per item (002 §3.3.4)")
+      ->check(rate_check(LinkRate::Kind::tree, LinkRate::Direction::both));
+  cmd->add_option("--beta-up", beta_up,
+                  "beta_net of a tree's links towards the root: TIME for every level, or "
+                  "LEVEL=TIME items, e.g. 1=8us")
+      ->check(rate_check(LinkRate::Kind::tree, LinkRate::Direction::up));
+  cmd->add_option("--beta-down", beta_down,
+                  "beta_net of a tree's links away from the root: TIME for every level, or "
+                  "LEVEL=TIME items")
+      ->check(rate_check(LinkRate::Kind::tree, LinkRate::Direction::down));
   cmd->add_option("--gamma", gamma, "time per item combined, e.g. 0.35us")
       ->capture_default_str()
       ->check(duration_check());
@@ -182,6 +203,30 @@ Model ModelOptions::model() const {
   m.alpha = parse_duration_with_unit("--alpha", alpha);
   m.beta = parse_duration_with_unit("--beta", beta);
   if (!beta_net.empty()) m.beta_net = parse_duration_with_unit("--beta-net", beta_net);
+  const std::pair<const std::string*, LinkRate> lists[] = {
+      {&beta_dim, {.kind = LinkRate::Kind::dimension}},
+      {&beta_level, {.kind = LinkRate::Kind::tree, .direction = LinkRate::Direction::both}},
+      {&beta_up, {.kind = LinkRate::Kind::tree, .direction = LinkRate::Direction::up}},
+      {&beta_down, {.kind = LinkRate::Kind::tree, .direction = LinkRate::Direction::down}}};
+  for (const auto& [text, like] : lists) {
+    if (text->empty()) continue;
+    const std::string flag = link_rate_flag(like);
+    std::vector<LinkRate> rates;
+    try {
+      rates = parse_link_rates(like.kind, like.direction, *text);
+    } catch (const std::exception& e) {
+      throw UsageError(flag + ": " + e.what());
+    }
+    // A bare number is seconds to parse_duration; on the command line it needs a unit.
+    std::size_t at = 0;
+    for (const LinkRate& r : rates) {
+      const std::size_t comma = std::min(text->find(',', at), text->size());
+      const std::string item = text->substr(at, comma - at);
+      at = comma + 1;
+      parse_duration_with_unit(flag, item.substr(item.find('=') + 1));
+      m.link_rates.push_back(r);
+    }
+  }
   m.gamma = parse_duration_with_unit("--gamma", gamma);
   m.delta = parse_duration_with_unit("--delta", delta);
   m.worm = parse_worm(worm);
@@ -275,7 +320,27 @@ RunSpec CallOptions::spec(const Topology& topology, const Model& model, bool dat
   return s;
 }
 
+std::string link_rate_flag(const LinkRate& r) {
+  if (r.kind == LinkRate::Kind::dimension) return "--beta-dim";
+  switch (r.direction) {
+    case LinkRate::Direction::both: return "--beta-level";
+    case LinkRate::Direction::up: return "--beta-up";
+    case LinkRate::Direction::down: return "--beta-down";
+  }
+  return "--beta-level";
+}
+
+void check_link_rates(const Topology& topology, const Model& model) {
+  for (const LinkRate& r : model.link_rates) {
+    const std::string problem = link_rate_problem(model, r, topology);
+    if (!problem.empty()) {
+      throw UsageError(link_rate_flag(r) + ": " + to_string(r) + ": " + problem);
+    }
+  }
+}
+
 void check_spec(const RunSpec& s, const Topology& topology, const Model& model) {
+  check_link_rates(topology, model);
   const int p = topology.nodes();
   const std::string op = to_string(s.op);
   if (s.root < 0 || s.root >= p) {

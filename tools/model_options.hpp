@@ -52,9 +52,15 @@ struct ModelOptions {
   std::string worm = "atomic";
   std::string short_alpha = "0";
   std::size_t short_items = 0;
+  // Per-class link rates (002 §3.3.4, Model::link_rates); empty: none.
+  std::string beta_dim;    // "K=TIME,...": grid and hypercube dimensions
+  std::string beta_level;  // "L=TIME,...": tree levels, both directions
+  std::string beta_up;     // "TIME" or "L=TIME,...": tree links towards the root
+  std::string beta_down;   // the same, away from the root
 
-  // Registers --topology, --alpha, --beta, --beta-net, --gamma, --delta, --port, --routing,
-  // --contention, --protocol, --worm, --short-alpha and --short-items on cmd.
+  // Registers --topology, --alpha, --beta, --beta-net, --beta-dim, --beta-level, --beta-up,
+  // --beta-down, --gamma, --delta, --port, --routing, --contention, --protocol, --worm,
+  // --short-alpha and --short-items on cmd.
   void add_to(CLI::App* cmd);
   Model model() const;
   std::shared_ptr<const Topology> parsed_topology() const { return parse_topology(topology); }
@@ -95,8 +101,14 @@ struct EngineOptions {
   void apply(MachineConfig& config) const;
 };
 
-// Throws UsageError naming the flag when spec cannot run on this machine: --root out of
-// range, an --algorithm that does not exist or does not apply, data beyond kMaxDataBytes
+// The flag that sets a per-class link rate: --beta-dim, --beta-level, --beta-up, --beta-down.
+std::string link_rate_flag(const LinkRate& r);
+// Throws UsageError naming the flag when a per-class link rate of `model` cannot apply on
+// `topology` (a dimension, level or direction it does not have; routing direct).
+void check_link_rates(const Topology& topology, const Model& model);
+
+// Throws UsageError naming the flag when spec cannot run on this machine: a link rate that
+// cannot apply (check_link_rates), --root out of range, an --algorithm that does not exist or does not apply, data beyond kMaxDataBytes
 // (when spec.data).
 void check_spec(const RunSpec& spec, const Topology& topology, const Model& model);
 

@@ -12,6 +12,15 @@
 namespace vmc::cli {
 namespace {
 
+// Per-class link rates (002 §3.3.4): [{"class": "level 1 links", "beta_net_ps": ...}].
+nlohmann::json link_rates_json(const Model& m) {
+  nlohmann::json rates = nlohmann::json::array();
+  for (const LinkRate& r : m.link_rates) {
+    rates.push_back({{"class", to_string(r)}, {"beta_net_ps", to_picos(r.beta_net)}});
+  }
+  return rates;
+}
+
 nlohmann::json model_json(const Model& m) {
   CostUnits u(m);
   return {{"alpha_ps", u.alpha},
@@ -23,6 +32,7 @@ nlohmann::json model_json(const Model& m) {
           {"routing", to_string(m.routing)},
           {"contention", to_string(m.contention)},
           {"protocol", to_string(m.protocol)},
+          {"link_rates", link_rates_json(m)},
           {"text", describe(m)}};
 }
 

@@ -120,6 +120,13 @@ DirectedLink Grid::link(LinkId id) const {
   return r % 2 == 0 ? DirectedLink{v, w} : DirectedLink{w, v};
 }
 
+LinkClass Grid::link_class(LinkId id) const {
+  detail::check_link(*this, id, link_count_);
+  int d = static_cast<int>(dims_.size()) - 1;
+  while (dims_[d].base > id) --d;
+  return {.dimension = d};
+}
+
 LinkId Grid::link_between(int a, int b) const {
   detail::check_vertex(*this, a, nodes_);
   detail::check_vertex(*this, b, nodes_);

@@ -41,6 +41,7 @@ class Grid final : public Topology {
   int nodes() const override { return nodes_; }
   int link_count() const override { return link_count_; }
   DirectedLink link(LinkId id) const override;
+  LinkClass link_class(LinkId id) const override;  // the dimension it runs along
   LinkId link_between(int a, int b) const override;
   std::vector<int> neighbours(int v) const override;
   void route(int a, int b, std::vector<LinkId>& out) const override;

@@ -107,6 +107,11 @@ DirectedLink Hypercube::link(LinkId id) const {
   return {v, v ^ (1 << std::countr_zero(dims))};
 }
 
+LinkClass Hypercube::link_class(LinkId id) const {
+  const DirectedLink l = link(id);
+  return {.dimension = std::countr_zero(static_cast<unsigned>(l.from ^ l.to))};
+}
+
 LinkId Hypercube::link_between(int a, int b) const {
   detail::check_vertex(*this, a, p_);
   detail::check_vertex(*this, b, p_);

@@ -30,6 +30,11 @@ int ceil_log2(long long n) {
 
 }  // namespace detail
 
+LinkClass Topology::link_class(LinkId id) const {
+  detail::check_link(*this, id, link_count());
+  return {};
+}
+
 std::string Topology::family() const {
   const std::string s = spec();
   return s.substr(0, s.find(':'));

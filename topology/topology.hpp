@@ -30,6 +30,18 @@ struct DirectedLink {
   int to = 0;    // vertex id
 };
 
+// The class of a directed link, for links of unequal bandwidth (002 §3.3.4: on the
+// POWER-GC links 1-4, 5-6 and 7-8 have bandwidths a > b > c; Model::link_rates gives a
+// class a per-item time of its own): the dimension it crosses on a mesh, torus, array, ring
+// or hypercube; on a tree its level, the depth of its lower end (1: the links at the root,
+// 2: the links below them, ...), and whether it leads up towards the root. A field is -1
+// where the family has no such class (level and up on a grid; everything on full:P).
+struct LinkClass {
+  int dimension = -1;
+  int level = -1;
+  bool up = false;
+};
+
 // Properties of a network. A value that is not known exactly for this size is empty;
 // vmc never prints a guess.
 struct TopologyProperties {
@@ -56,6 +68,8 @@ class Topology {
   // Number of directed links (twice the undirected links).
   virtual int link_count() const = 0;
   virtual DirectedLink link(LinkId id) const = 0;
+  // The class of link `id` (see LinkClass); throws std::out_of_range for a bad id.
+  virtual LinkClass link_class(LinkId id) const;
   // The directed link from vertex a to adjacent vertex b, or -1 if they are not adjacent.
   virtual LinkId link_between(int a, int b) const = 0;
   // Vertices adjacent to vertex v, in increasing order.

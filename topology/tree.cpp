@@ -84,6 +84,14 @@ DirectedLink Tree::link(LinkId id) const {
   return id % 2 == 0 ? DirectedLink{v, up} : DirectedLink{up, v};
 }
 
+LinkClass Tree::link_class(LinkId id) const {
+  const DirectedLink l = link(id);
+  const bool up = id % 2 == 0;
+  int depth = 0;
+  for (int v = up ? l.from : l.to; vertices_[v].parent >= 0; v = vertices_[v].parent) ++depth;
+  return {.level = depth, .up = up};
+}
+
 LinkId Tree::link_between(int a, int b) const {
   detail::check_vertex(*this, a, vertices());
   detail::check_vertex(*this, b, vertices());

@@ -23,6 +23,8 @@ class Tree final : public Topology {
   int vertices() const override { return static_cast<int>(vertices_.size()); }
   int link_count() const override { return 2 * (vertices() - 1); }
   DirectedLink link(LinkId id) const override;
+  // Its level (the depth of its lower end: 1 at the root) and whether it leads up.
+  LinkClass link_class(LinkId id) const override;
   LinkId link_between(int a, int b) const override;
   std::vector<int> neighbours(int v) const override;
   void route(int a, int b, std::vector<LinkId>& out) const override;

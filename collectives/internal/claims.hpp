@@ -14,9 +14,13 @@
 //     becomes a lower bound;
 //   - elsewhere messages may wait for links, which only delays them: an exact formula
 //     becomes a lower bound, and an estimate stays one.
+// The formulas price every link at the model's beta_net. Per-class link rates (002 §3.3.4,
+// Model::link_rates) are not in them: with_link_rates degrades any row's claim where a rate
+// may change a time (registry.cpp's claim_of applies it to every row).
 // tests/collectives/formula_claims_test.cpp holds every row to its claim.
 #pragma once
 
+#include <algorithm>
 #include <string>
 
 #include "collectives/registry.hpp"
@@ -81,6 +85,29 @@ inline bool equal_counts(const CostQuery& q) {
     if (c != q.counts.front()) return false;
   }
   return true;
+}
+
+// A claim on a machine with per-class link rates. A rate that leaves every per-item time as
+// it was changes nothing: under exclusive links (no sharing) one with max(beta, r) equal to
+// max(beta, beta_net), under shared links one equal to beta_net. Otherwise the formula's
+// link time is wrong for some links: where every rate is slower than beta_net a message can
+// only take longer (an exact formula becomes a lower bound); where one is faster it may also
+// take less (no promise is left: an estimate).
+inline Claim with_link_rates(const CostQuery& q, Claim c) {
+  if (q.model.link_rates.empty() || links_private(q) || c == Claim::estimate) return c;
+  const bool shared = q.model.contention == Contention::shared;
+  const Picos beta = q.units.beta, net = q.units.beta_net;
+  bool changes = false, faster = false;
+  for (const LinkRate& r : q.model.link_rates) {
+    const Picos rate = to_picos(r.beta_net);
+    const Picos now = shared ? rate : std::max(beta, rate);
+    const Picos was = shared ? net : std::max(beta, net);
+    changes = changes || now != was;
+    faster = faster || now < was;
+  }
+  if (!changes) return c;
+  if (faster) return Claim::estimate;
+  return Claim::lower_bound;
 }
 
 }  // namespace vmc::internal
