@@ -166,6 +166,27 @@ TEST(UnequalLinks, SelectionPicksTheCubeBelowAndTheTreeAbove) {
   }
 }
 
+// On a hypercube each dimension's links are private to a pair: the cube crosses a slow
+// dimension once per node, the tree twice on its path, so no per-dimension rate lets the
+// tree win (why the reproduction above is on a tree, where the slow links are shared).
+TEST(UnequalLinks, OnAHypercubeTheCubeAlwaysWins) {
+  auto cube = parse_topology("hypercube:8");
+  for (Contention contention : {Contention::exclusive, Contention::shared}) {
+    for (double slow : {2e-6, 20e-6, 2e-3}) {
+      for (std::size_t n : {1, 64}) {
+        Model m{.alpha = 20e-6, .beta = 2e-6, .gamma = 0.35e-6, .contention = contention};
+        m.link_rates = {{.index = 2, .beta_net = slow}, {.index = 1, .beta_net = slow / 2}};
+        const CostQuery q = cli::run_query(*cube, m, {.op = Operation::allreduce, .n = n});
+        auto time = [&](const char* name) {
+          return *simulated_cost(Operation::allreduce, *find_algorithm(Operation::allreduce, name),
+                                 q);
+        };
+        EXPECT_LT(time("recursive_doubling"), time("reduce_broadcast")) << slow << " " << n;
+      }
+    }
+  }
+}
+
 // README "Links of unequal bandwidth": tree:8, alpha 20 us, n = 2, s* = 16 us.
 TEST(UnequalLinks, TheReadmeExample) {
   const TreeCase c{.alpha = 20e-6};

@@ -89,6 +89,9 @@ const std::vector<std::string> kBadTopologies = {"",        "bogus",        "rin
                                                  "ring:-1", "mesh:0x3",     "hypercube:x",
                                                  "full:",   "full:99999999999999999999"};
 const std::vector<std::string> kBadScales = {"", "0", "-1", "1e-10", "1e300", "inf", "nan", "x"};
+// Per-class link rates: malformed lists, and (on full:3, which has no link classes) good ones.
+const std::vector<std::string> kBadRates = {"", "5", "x=1us", "1=5", "1=-1us", "1=1us,1=2us",
+                                            "1=1xs", "1=1us,", "1=1us"};
 const std::vector<std::string> kBadRoots = {"", "-1", "x", "1.5", "99999999999999999999", "3"};
 
 // Each flag of the commands that build a machine, with its bad values. Base arguments keep
@@ -101,6 +104,8 @@ std::vector<std::pair<std::string, std::vector<std::string>>> machine_flags() {
           {"--contention", kBadNames},    {"--protocol", kBadNames},
           {"--beta-net", kBadDurations},  {"--delta", kBadDurations},
           {"--worm", kBadNames},          {"--op", kBadNames},
+          {"--beta-dim", kBadRates},      {"--beta-level", kBadRates},
+          {"--beta-up", kBadRates},       {"--beta-down", kBadRates},
           {"--root", kBadRoots},          {"--type", kBadNames},
           {"--reduction", kBadNames},     {"--segment-items", kBadCounts},
           {"--strategy", {"2", "abc", "0x1"}}};
@@ -254,6 +259,38 @@ TEST(CommandLine, GoodInvocationsOfEveryCommandSucceed) {
   EXPECT_EQ(expect_ok({"--version"}).out, std::string("vmc ") + VMC_VERSION + "\n");
   expect_ok({"--help"});
   expect_ok({"run", "--help"});
+}
+
+// Per-class link rates (002 §3.3.4): a class the topology does not have is refused naming the
+// flag and the class; the README's reproduction of 002's crossover runs as printed there.
+TEST(CommandLine, LinkRatesNameTheFlagAndTheClass) {
+  expect_refused({"run", "--topology=hypercube:16", "--beta-dim=4=1us"}, "--beta-dim: dimension 4");
+  expect_refused({"explain", "--topology=mesh:4x4", "--beta-up=1us"}, "--beta-up: up links");
+  expect_refused({"sweep", "--topology=tree:8", "--n=1", "--beta-level=4=1us"},
+                 "--beta-level: level 4 links");
+  expect_refused({"run", "--topology=tree:8", "--beta-down=1=1us,4=2us"}, "level 4 down links");
+  expect_refused({"run", "--topology=mesh:4x4", "--beta-dim=0=1us", "--routing=direct"},
+                 "routing direct");
+  const std::vector<std::string> readme = {"explain", "--op", "allreduce", "--topology",
+                                           "tree:8", "--n", "2", "--alpha", "20us",
+                                           "--contention", "shared", "--json"};
+  auto explain = [&](const std::string& rate) {
+    std::vector<std::string> args = readme;
+    args.push_back("--beta-level");
+    args.push_back(rate);
+    return nlohmann::json::parse(expect_ok(args).out);
+  };
+  const auto below = explain("1=15us"), above = explain("1=17us");
+  EXPECT_EQ(below["chosen"], "recursive_doubling");
+  EXPECT_EQ(above["chosen"], "reduce_broadcast");
+  EXPECT_THAT(above["model"].get<std::string>(), HasSubstr("beta_net level 1 links 17 us"));
+  const auto run = nlohmann::json::parse(
+      expect_ok({"run", "--op=allreduce", "--topology=tree:8", "--n=2", "--alpha=20us",
+                 "--contention=shared", "--beta-level=1=17us", "--check", "--json"})
+          .out);
+  EXPECT_EQ(run["algorithm"], "reduce_broadcast");
+  EXPECT_NEAR(run["time_s"].get<double>(), 206.1e-6, 1e-12);
+  EXPECT_EQ(run["correct"], true);
 }
 
 TEST(CommandLine, SweepSkipsAndListsAlgorithmsThatDoNotApply) {
