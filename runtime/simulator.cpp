@@ -267,8 +267,9 @@ class Simulator {
   // hops), run over complete logs after the run, following the answers the run's queries
   // got.
   Simulator(MachineImpl& m, Stats& stats, Trace& trace, bool contention_free = false)
-      : m_(m), model_(m.config.model), u_(m.units), links_(m.links), stats_(stats), trace_(trace), p_(m.p),
-        free_(contention_free), record_(m.config.trace && !contention_free) {
+      : m_(m), model_(m.config.model), u_(m.units), links_(m.links), stats_(stats),
+        trace_(trace), p_(m.p), free_(contention_free),
+        record_(m.config.trace && !contention_free) {
     nodes_.assign(p_, NodeSim{});
     port_partner_.assign(p_, -1);
     port_count_.assign(p_, 0);

@@ -103,9 +103,17 @@ void explain(const ExplainOptions& o) {
     std::printf("Contention: the time messages lost to contention, summed over all messages,\n"
                 "and how much of the simulated time it costs (the simulated time minus that of\n"
                 "the same schedule with links that hold no one up).\n\n");
+    if (!q.model.link_rates.empty()) {
+      std::printf("Links of unequal bandwidth (002): the formulas price every link at beta_net;\n"
+                  "the simulated column runs each algorithm with the per-class rates.\n\n");
+    }
     std::printf("   %-28s %14s %-12s %14s %14s %14s\n", "algorithm", "formula", " claim",
                 "simulated", "contention", "of the time");
   } else {
+    if (!q.model.link_rates.empty()) {
+      std::printf("Links of unequal bandwidth (002): the formulas price every link at beta_net,\n"
+                  "so the per-class rates are not in this prediction (too large to simulate).\n\n");
+    }
     std::printf("   %-28s %14s %-12s\n", "algorithm", "predicted", " claim");
   }
   for (const auto& row : rows) {
