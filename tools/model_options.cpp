@@ -121,9 +121,12 @@ CLI::Validator duration_check() {
 
 std::string requirements_for_cli(const std::string& text) {
   std::string out = text;
-  const std::string field = "Options::strategy";
-  for (std::size_t at = out.find(field); at != std::string::npos; at = out.find(field, at)) {
-    out.replace(at, field.size(), "--strategy");
+  for (const auto& [field, flag] : {std::pair{"Options::strategy", "--strategy"},
+                                    std::pair{"Options::hybrid", "--hybrid"}}) {
+    const std::string f = field;
+    for (std::size_t at = out.find(f); at != std::string::npos; at = out.find(f, at)) {
+      out.replace(at, f.size(), flag);
+    }
   }
   return out;
 }
@@ -228,6 +231,10 @@ void CallOptions::add_to(CLI::App* cmd, bool with_algorithm, bool count_flag) {
       ->check(count_check());
   cmd->add_option("--strategy", strategy, "hybrid: S_0..S_{d-1}, e.g. 000111")
       ->check(parses([](const std::string& s) { hybrid::parse_strategy(s); }, "S"));
+  cmd->add_option("--hybrid", hybrid,
+                  "004's hybrids (mesh_pfr_dr, mesh_pfr_pfr_dc, mesh_mst_sc, mesh_mst_dg): the "
+                  "family member to run (vmc explain lists them)")
+      ->check(int_check(0, 1 << 20));
 }
 
 void add_clock_options(CLI::App* cmd, std::string& clock, double& time_scale) {
@@ -271,6 +278,7 @@ RunSpec CallOptions::spec(const Topology& topology, const Model& model, bool dat
   s.reduction = reduction;
   s.segment_items = segment_items;
   if (!strategy.empty()) s.strategy = hybrid::parse_strategy(strategy);
+  s.hybrid = hybrid;
   check_spec(s, topology, model);
   return s;
 }
