@@ -307,6 +307,21 @@ void check_spec(const RunSpec& s, const Topology& topology, const Model& model) 
       throw UsageError("--algorithm \"" + s.algorithm + "\" is not an algorithm of " + op +
                        " (expected auto, " + names + ")");
     }
+    // A hybrid family's member row: say which members exist (004 §15.1).
+    for (const Algorithm& row : algorithms(s.op)) {
+      if (row.member_row != s.algorithm || row.members == nullptr) continue;
+      const CostQuery q = run_query(topology, model, s);
+      const int members = static_cast<int>(row.members(q).size());
+      if (s.hybrid < 0 || s.hybrid >= members) {
+        throw UsageError(
+            (s.hybrid < 0 ? "--algorithm " + s.algorithm + " needs --hybrid N"
+                          : "--hybrid " + std::to_string(s.hybrid) + " is not a member of " +
+                                s.algorithm + "'s family") +
+            " on " + topology.spec() + ": its members are 0.." + std::to_string(members - 1) +
+            " (vmc explain --op " + op + " --topology " + topology.spec() +
+            " lists them; " + row.name + " picks the best)");
+      }
+    }
     if (!a->applicable(run_query(topology, model, s))) {
       throw UsageError("--algorithm " + s.algorithm + " does not apply to " + op + " on " +
                        topology.spec() + ": it requires " +

@@ -24,6 +24,7 @@ bool applicable_reduce_mesh_dg(const CostQuery& q);
 Picos cost_reduce_mesh_dg(const CostQuery& q);
 void run_reduce_mesh_dg(const Call& call);
 Claim claim_reduce_mesh_dg(const CostQuery& q);
+std::vector<Algorithm> reduce_mesh_mst_dg_rows();
 bool applicable_reduce_allport_binomial(const CostQuery& q);
 Picos cost_reduce_allport_binomial(const CostQuery& q);
 void run_reduce_allport_binomial(const Call& call);

@@ -54,6 +54,8 @@ const std::vector<Algorithm>& tables::reduce() {
     };
     // van de Geijn's hybrid (000 §3.4-§6): collectives/hybrid.
     for (Algorithm& row : hybrid::reduce_rows()) rows.push_back(row);
+    // 004 §11's MST-DG hybrids (reduce_mesh_mst_dg.cpp).
+    for (Algorithm& row : reduce_mesh_mst_dg_rows()) rows.push_back(row);
     return rows;
   }();
   return t;
