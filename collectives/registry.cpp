@@ -164,6 +164,13 @@ void register_algorithm(Operation op, Algorithm algorithm) {
   forget_selections();
 }
 
+bool is_member_row(Operation op, std::string_view name) {
+  for (const Algorithm& a : algorithms(op)) {
+    if (!a.member_row.empty() && a.member_row == name) return true;
+  }
+  return false;
+}
+
 const Algorithm* find_algorithm(Operation op, std::string_view name) {
   for (const Algorithm& a : algorithms(op)) {
     if (a.name == name) return &a;
@@ -215,6 +222,8 @@ std::string query_key(Operation op, const CostQuery& q) {
   key += '|';
   num(q.options.segment_items, '|');
   for (int s : q.options.strategy) key += char('0' + s);
+  key += '|';
+  key += std::to_string(q.options.hybrid);
   key += '|';
   // The whole counts vector, and the group's members: every member's key is the same.
   // Long vectors go in as a hash (FNV-1a), so the remembered keys stay small at p = 4096.

@@ -38,6 +38,9 @@ struct Options {
   std::size_t segment_items = 0;
   // allreduce/reduce "hybrid" (000 §3.4): strategy S_0..S_{d-1}, 1 = halve (Version 3 step)
   std::vector<int> strategy;
+  // 004's hybrids (the rows mesh_pfr_dr, mesh_pfr_pfr_dc, mesh_mst_sc, mesh_mst_dg): which
+  // member of the family to run, 0 .. size-1 (`vmc explain` lists them); -1: none given.
+  int hybrid = -1;
   // When set, this row runs instead of `algorithm`: an algorithm that is not in the registry
   // (collectives/testing.hpp runs a user's algorithm through the public calls this way). Its
   // applicability is checked as for a named one; its name is what the members compare.
@@ -106,6 +109,11 @@ struct Algorithm {
   // call's op (runtime/scratch.hpp), as every built-in row does. A registered row that
   // does not say so is refused by timing-only runs and simulated with data by selection.
   bool timing_only = false;
+  // Optional, for a row that runs the least-cost member of a family of hybrids (004
+  // §15.1): the members for q, labelled, in index order; member i is what the row
+  // `member_row` runs with Options::hybrid = i (`vmc explain` lists them).
+  std::vector<std::string> (*members)(const CostQuery&) = nullptr;
+  std::string member_row;
 };
 
 // Whether a's run works on a timing-only machine: a built-in row, or one registered with
@@ -138,6 +146,9 @@ const std::vector<Algorithm>& algorithms(Operation op);
 // empty, "auto" or already in the table.
 void register_algorithm(Operation op, Algorithm algorithm);
 const Algorithm* find_algorithm(Operation op, std::string_view name);
+// Whether `name` is the row that runs one given member of a hybrid family (some row's
+// member_row): it applies only with Options::hybrid.
+bool is_member_row(Operation op, std::string_view name);
 // The applicable algorithm with the least predicted time; or the named one, checked for
 // applicability. Throws std::invalid_argument with the reason otherwise. Ties (on the
 // default zero-cost model every algorithm takes 0 s) go to the algorithm whose emulation

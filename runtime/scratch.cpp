@@ -51,8 +51,16 @@ std::span<std::byte> nowhere(std::size_t bytes) {
   if (bytes > kNowhereBytes / 4) throw std::bad_alloc();
   char* base = nowhere_region();
   const std::size_t size = (bytes + 63) / 64 * 64;
-  std::size_t at = nowhere_next.fetch_add(size, std::memory_order_relaxed) % kNowhereBytes;
-  if (at + size > kNowhereBytes) at = 0;  // reused from the start: nothing is ever there
+  // Handed out one after the other, from the start again when the region is used up (nothing
+  // is ever there). A buffer that would run past the end starts the next lap, so two
+  // buffers overlap only when one is still alive a whole lap (64 GiB of buffers) later:
+  // live buffers must not overlap, or a call would see its send and receive buffers alias.
+  std::size_t next = nowhere_next.load(std::memory_order_relaxed);
+  std::size_t at = 0;
+  do {
+    at = next % kNowhereBytes;
+    if (at + size > kNowhereBytes) at = 0;
+  } while (!nowhere_next.compare_exchange_weak(next, at + size, std::memory_order_relaxed));
   return {reinterpret_cast<std::byte*>(base + at), bytes};
 }
 

@@ -1,6 +1,7 @@
 // `vmc explain`: why automatic selection picks what it picks. Prints every algorithm of an
 // operation with its predicted time under the given machine, the winner marked, the ones
-// that do not apply with what they require, and what the hybrid would choose (its S).
+// that do not apply with what they require, what the hybrid would choose (its S), and the
+// members of 004's hybrid families with their times.
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -44,6 +45,31 @@ std::optional<Stats> contention_of(Operation op, const Algorithm& a, const Topol
   }
 }
 
+// The members of a hybrid family (004 §15.1), each run as a.member_row with
+// Options::hybrid = i: its label, formula, claim and simulated time; `chosen` marks the one
+// the optimal row runs (the least formula, ties to the lowest index).
+nlohmann::json family_rows(Operation op, const Algorithm& a, const CostQuery& q) {
+  const Algorithm* row = find_algorithm(op, a.member_row);
+  nlohmann::json out = nlohmann::json::array();
+  if (row == nullptr) return out;
+  const std::vector<std::string> labels = a.members(q);
+  std::optional<Picos> best;
+  std::size_t chosen = 0;
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    CostQuery m = q;
+    m.options.algorithm = row->name;
+    m.options.hybrid = static_cast<int>(i);
+    const Picos formula = row->cost(m);
+    if (!best || formula < *best) best = formula, chosen = i;
+    nlohmann::json e{{"member", i}, {"label", labels[i]}, {"predicted_s", to_seconds(formula)},
+                     {"claim", to_string(claim_of(*row, m))}};
+    if (auto simulated = simulated_cost(op, *row, m)) e["simulated_s"] = to_seconds(*simulated);
+    out.push_back(e);
+  }
+  if (!out.empty()) out[chosen]["chosen"] = true;
+  return out;
+}
+
 void explain(const ExplainOptions& o) {
   const Operation op = parse_operation(o.call.op);
   auto topology = o.machine.parsed_topology();
@@ -51,7 +77,8 @@ void explain(const ExplainOptions& o) {
                      .reduction = o.call.reduction, .segment_items = o.call.segment_items,
                      .strategy = o.call.strategy.empty()
                                      ? std::vector<int>{}
-                                     : hybrid::parse_strategy(o.call.strategy)};
+                                     : hybrid::parse_strategy(o.call.strategy),
+                     .hybrid = o.call.hybrid};
   if (spec.root < 0 || spec.root >= topology->nodes()) {
     throw UsageError("--root " + std::to_string(spec.root) + " is not a node of " +
                      topology->spec());
@@ -78,6 +105,7 @@ void explain(const ExplainOptions& o) {
         }
       }
       if (a.detail != nullptr) row["detail"] = a.detail(q);
+      if (a.members != nullptr) row["family"] = family_rows(op, a, q);
     } else {
       row["requires"] = requirements_for_cli(a.requirements);
     }
@@ -137,6 +165,25 @@ void explain(const ExplainOptions& o) {
     } else {
       std::printf("   %-28s %14s %-12s   requires %s\n", name.c_str(), "n/a", "",
                   row["requires"].get<std::string>().c_str());
+    }
+  }
+  for (const auto& row : rows) {
+    if (!row.contains("family")) continue;
+    const std::string name = row["algorithm"];
+    const std::string given = find_algorithm(op, name)->member_row;
+    std::printf("\n%s runs the least-formula member of %s (run one with --algorithm %s "
+                "--hybrid N; 004 §15.1):\n",
+                name.c_str(), given.c_str(), given.c_str());
+    for (const auto& e : row["family"]) {
+      std::printf("%s N = %-3d %14s %-12s", e.contains("chosen") ? "=>" : "  ",
+                  e["member"].get<int>(), format_duration(e["predicted_s"].get<double>()).c_str(),
+                  (" " + e["claim"].get<std::string>()).c_str());
+      if (simulated) {
+        std::printf(" %14s", e.contains("simulated_s")
+                                 ? format_duration(e["simulated_s"].get<double>()).c_str()
+                                 : "(too large)");
+      }
+      std::printf("   %s\n", e["label"].get<std::string>().c_str());
     }
   }
   if (winner != nullptr) {

@@ -152,7 +152,10 @@ void sweep(const SweepOptions& o) {
   std::vector<std::string> names = split_names(o.algorithms);
   if (names.empty()) {
     for (const Algorithm& a : algorithms(spec.op)) {
-      if (a.name != "hybrid" || !spec.strategy.empty()) names.push_back(a.name);
+      // Rows that need a parameter the sweep was not given are left out.
+      if (a.name == "hybrid" && spec.strategy.empty()) continue;
+      if (spec.hybrid < 0 && is_member_row(spec.op, a.name)) continue;
+      names.push_back(a.name);
     }
   }
   for (const std::string& name : names) {

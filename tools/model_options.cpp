@@ -122,9 +122,12 @@ CLI::Validator duration_check() {
 
 std::string requirements_for_cli(const std::string& text) {
   std::string out = text;
-  const std::string field = "Options::strategy";
-  for (std::size_t at = out.find(field); at != std::string::npos; at = out.find(field, at)) {
-    out.replace(at, field.size(), "--strategy");
+  for (const auto& [field, flag] : {std::pair{"Options::strategy", "--strategy"},
+                                    std::pair{"Options::hybrid", "--hybrid"}}) {
+    const std::string f = field;
+    for (std::size_t at = out.find(f); at != std::string::npos; at = out.find(f, at)) {
+      out.replace(at, f.size(), flag);
+    }
   }
   return out;
 }
@@ -273,6 +276,10 @@ void CallOptions::add_to(CLI::App* cmd, bool with_algorithm, bool count_flag) {
       ->check(count_check());
   cmd->add_option("--strategy", strategy, "hybrid: S_0..S_{d-1}, e.g. 000111")
       ->check(parses([](const std::string& s) { hybrid::parse_strategy(s); }, "S"));
+  cmd->add_option("--hybrid", hybrid,
+                  "004's hybrids (mesh_pfr_dr, mesh_pfr_pfr_dc, mesh_mst_sc, mesh_mst_dg): the "
+                  "family member to run (vmc explain lists them)")
+      ->check(int_check(0, 1 << 20));
 }
 
 void add_clock_options(CLI::App* cmd, std::string& clock, double& time_scale) {
@@ -316,6 +323,7 @@ RunSpec CallOptions::spec(const Topology& topology, const Model& model, bool dat
   s.reduction = reduction;
   s.segment_items = segment_items;
   if (!strategy.empty()) s.strategy = hybrid::parse_strategy(strategy);
+  s.hybrid = hybrid;
   check_spec(s, topology, model);
   return s;
 }
@@ -363,6 +371,21 @@ void check_spec(const RunSpec& s, const Topology& topology, const Model& model) 
       for (const Algorithm& row : algorithms(s.op)) names += (names.empty() ? "" : ", ") + row.name;
       throw UsageError("--algorithm \"" + s.algorithm + "\" is not an algorithm of " + op +
                        " (expected auto, " + names + ")");
+    }
+    // A hybrid family's member row: say which members exist (004 §15.1).
+    for (const Algorithm& row : algorithms(s.op)) {
+      if (row.member_row != s.algorithm || row.members == nullptr) continue;
+      const CostQuery q = run_query(topology, model, s);
+      const int members = static_cast<int>(row.members(q).size());
+      if (s.hybrid < 0 || s.hybrid >= members) {
+        throw UsageError(
+            (s.hybrid < 0 ? "--algorithm " + s.algorithm + " needs --hybrid N"
+                          : "--hybrid " + std::to_string(s.hybrid) + " is not a member of " +
+                                s.algorithm + "'s family") +
+            " on " + topology.spec() + ": its members are 0.." + std::to_string(members - 1) +
+            " (vmc explain --op " + op + " --topology " + topology.spec() +
+            " lists them; " + row.name + " picks the best)");
+      }
     }
     if (!a->applicable(run_query(topology, model, s))) {
       throw UsageError("--algorithm " + s.algorithm + " does not apply to " + op + " on " +

@@ -68,7 +68,7 @@ struct ModelOptions {
 
 // One collective call on generated data. `add_to` registers --op, --algorithm (unless
 // with_algorithm is false), --n (unless count_flag is false: sweep takes a list), --root,
-// --type, --reduction, --segment-items and --strategy.
+// --type, --reduction, --segment-items, --strategy and --hybrid.
 struct CallOptions {
   std::string op = kDefaultOp;
   std::string algorithm = "auto";
@@ -78,6 +78,7 @@ struct CallOptions {
   std::string reduction = kDefaultReduction;
   std::size_t segment_items = 0;
   std::string strategy;
+  int hybrid = -1;
 
   void add_to(CLI::App* cmd, bool with_algorithm = true, bool count_flag = true);
   // The run this describes, checked against the machine: --root is a node, --algorithm

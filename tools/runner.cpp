@@ -74,6 +74,7 @@ RunOutcome run_typed(Machine& m, const RunSpec& o, Operation operation) {
   opts.algorithm = o.algorithm;
   opts.segment_items = o.segment_items;
   opts.strategy = o.strategy;
+  opts.hybrid = o.hybrid;
   if (o.root < 0 || o.root >= p) {
     throw std::invalid_argument("--root " + std::to_string(o.root) + " is not a node of " +
                                 m.topology().spec());
@@ -278,6 +279,7 @@ CostQuery run_query(const Topology& topology, const Model& model, const RunSpec&
   opts.algorithm = o.algorithm;
   opts.segment_items = o.segment_items;
   opts.strategy = o.strategy;
+  opts.hybrid = o.hybrid;
   CostQuery q = make_query(topology, model, p, o.op == Operation::barrier ? 0 : o.n, o.root,
                            item_bytes(o), commutative(o), opts);
   if (o.op == Operation::scatterv || o.op == Operation::gatherv ||

@@ -26,6 +26,7 @@ struct RunSpec {
   std::string reduction = "sum";   // sum ... bxor, or matmul (non-commutative 3x3 product)
   std::size_t segment_items = 0;
   std::vector<int> strategy;       // the hybrid's S
+  int hybrid = -1;                 // 004's hybrids: the family member (-1: none)
   bool check = false;
   // false on a timing-only machine (Data::none): no data is generated, buffers are nowhere
   // memory, and neither check nor the data limit (kMaxDataBytes) applies.

@@ -2,7 +2,10 @@
 // used by table.cpp. `run_*` adapt a Call to the block functions of allgather_internal.hpp.
 #pragma once
 
+#include <vector>
+
 #include "collectives/allgather/allgather_internal.hpp"
+#include "collectives/patterns/mesh_rings.hpp"
 
 namespace vmc::internal {
 
@@ -24,6 +27,11 @@ Picos cost_allgather_mesh_dr(const CostQuery& q);
 void run_allgather_mesh_pfr(const Call& call);
 Picos cost_allgather_mesh_pfr(const CostQuery& q);
 Claim claim_allgather_mesh_pfr(const CostQuery& q);
+// The collect over any ring plan (allgather_mesh_pfr.cpp): mesh_pfr's code and cost for the
+// PFR-DR hybrids' plans (allgather_mesh_pfr_dr.cpp).
+void run_allgather_plan(const Call& call, const patterns::RingPlan& plan);
+Picos cost_allgather_plan(const CostQuery& q, const patterns::RingPlan& plan);
+std::vector<Algorithm> allgather_mesh_pfr_dr_rows();
 bool applicable_allgather_allport_doubling(const CostQuery& q);
 void run_allgather_allport_doubling(const Call& call);
 Picos cost_allgather_allport_doubling(const CostQuery& q);

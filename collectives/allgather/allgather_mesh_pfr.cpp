@@ -37,9 +37,8 @@ patterns::RingPlan plan_of(const patterns::MeshShape& shape) {
 }
 }  // namespace
 
-void run_allgather_mesh_pfr(const Call& call) {
+void run_allgather_plan(const Call& call, const patterns::RingPlan& plan) {
   const Comm& comm = *call.comm;
-  const patterns::RingPlan plan = plan_of(mesh_shape_of(comm));
   const Blocks blocks = prepare_allgather(call);
   if (plan.identity_layout()) {
     ring_collect(comm, plan, call.recv, call.item_size, blocks, call.tag);
@@ -57,12 +56,19 @@ void run_allgather_mesh_pfr(const Call& call) {
   if (others > 0) comm.charge_rearrange(others);
 }
 
-Picos cost_allgather_mesh_pfr(const CostQuery& q) {
-  const patterns::RingPlan plan = plan_of(mesh_shape_of(q));
+Picos cost_allgather_plan(const CostQuery& q, const patterns::RingPlan& plan) {
   const std::vector<std::size_t> counts = layout_counts(q, plan);
   return checked_add(
       ring_collect_cost(q, plan, counts, charged_sharers(q, plan_sharing(q, plan, false))),
       plan_rearrange_cost(q, plan, counts), "allgather time");
+}
+
+void run_allgather_mesh_pfr(const Call& call) {
+  run_allgather_plan(call, plan_of(mesh_shape_of(*call.comm)));
+}
+
+Picos cost_allgather_mesh_pfr(const CostQuery& q) {
+  return cost_allgather_plan(q, plan_of(mesh_shape_of(q)));
 }
 
 Claim claim_allgather_mesh_pfr(const CostQuery& q) {

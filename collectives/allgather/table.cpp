@@ -37,7 +37,7 @@ Claim claim_bruck(const CostQuery& q) {
 
 std::vector<Algorithm> rows() {
   using namespace internal;
-  return {
+  std::vector<Algorithm> rows = {
       {"ring", "ring: p-1 steps, each block travels once around the ring (001)", "nothing",
        always, cost_allgather_ring, run_allgather_ring, nullptr, claim_ring},
       {"recursive_doubling",
@@ -71,6 +71,9 @@ std::vector<Algorithm> rows() {
        "nothing", always, cost_allgather_mesh_mst, run_allgather_mesh_mst, nullptr,
        claim_allgather_mesh_mst},
   };
+  // 004 §8's PFR-DR hybrids (allgather_mesh_pfr_dr.cpp).
+  for (Algorithm& row : allgather_mesh_pfr_dr_rows()) rows.push_back(row);
+  return rows;
 }
 }  // namespace
 

@@ -34,6 +34,7 @@ bool applicable_allreduce_mesh_pfr_dc(const CostQuery& q);
 Picos cost_allreduce_mesh_pfr_dc(const CostQuery& q);
 void run_allreduce_mesh_pfr_dc(const Call& call);
 Claim claim_allreduce_mesh_pfr_dc(const CostQuery& q);
+std::vector<Algorithm> allreduce_mesh_pfr_pfr_dc_rows();
 bool applicable_allreduce_allport_doubling(const CostQuery& q);
 Picos cost_allreduce_allport_doubling(const CostQuery& q);
 void run_allreduce_allport_doubling(const Call& call);

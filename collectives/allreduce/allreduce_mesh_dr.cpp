@@ -21,11 +21,13 @@ namespace vmc::internal {
 bool applicable_allreduce_mesh_dr(const CostQuery& q) { return q.commutative; }
 
 Picos cost_allreduce_mesh_dr(const CostQuery& q) {
-  return bucket_allreduce_cost(q, patterns::dimensional_rings(mesh_shape_of(q)), {});
+  const patterns::RingPlan plan = patterns::dimensional_rings(mesh_shape_of(q));
+  return plan_allreduce_cost(q, plan, plan.phases(), {});
 }
 
 void run_allreduce_mesh_dr(const Call& call) {
-  bucket_allreduce(call, patterns::dimensional_rings(mesh_shape_of(*call.comm)));
+  const patterns::RingPlan plan = patterns::dimensional_rings(mesh_shape_of(*call.comm));
+  plan_allreduce(call, plan, plan.phases());
 }
 
 }  // namespace vmc::internal

@@ -20,7 +20,6 @@
 #include "collectives/internal/combine_call.hpp"
 #include "collectives/internal/mesh.hpp"
 #include "collectives/internal/mesh_rings.hpp"
-#include "collectives/internal/trees.hpp"
 
 namespace vmc::internal {
 
@@ -35,36 +34,16 @@ bool applicable_allreduce_mesh_pfr(const CostQuery&) { return true; }
 Picos cost_allreduce_mesh_pfr(const CostQuery& q) {
   if (q.n == 0 || q.p == 1) return 0;
   const patterns::RingPlan plan = plan_of(mesh_shape_of(q));
-  const std::vector<int> sharers = charged_sharers(q, plan_sharing(q, plan, false));
-  Picos cost = 0;
-  for (int t = 0; t < plan.phases(); ++t) {
-    const int f = plan.digits[t].radix;
-    const Picos step = checked_add(
-        ring_step_time(q, f, q.n, q.n, sharers.empty() ? 1 : sharers[t]), trees::comb(q, q.n),
-        "allreduce step");
-    cost = checked_add(cost, checked_mul(step, f - 1), "allreduce time");
-  }
-  return cost;
+  return plan_allreduce_cost(q, plan, 0, charged_sharers(q, plan_sharing(q, plan, false)));
 }
 
 void run_allreduce_mesh_pfr(const Call& call) {
   const Comm& c = *call.comm;
   if (call.n == 0) return;
-  const std::size_t n = call.n, isz = call.item_size, bytes = n * isz;
   const patterns::RingPlan plan = plan_of(mesh_shape_of(c));
-  auto acc = contribution(call, n);
-  Bytes ring;
+  auto acc = contribution(call, call.n);
   for (int t = 0; t < plan.phases(); ++t) {
-    const int f = plan.digits[t].radix;
-    ring.resize(f * bytes);
-    copy_items(ring.data() + plan.value(c.rank(), t) * bytes, acc.data(), n, isz);
-    // One ring's collect of whole vectors: a plan of digit t alone, one block per member.
-    ring_collect(c, patterns::RingPlan{plan.shape, {plan.digits[t]}}, ring.data(), isz,
-                 Blocks::equal(n, f), call.tag);
-    copy_items(acc.data(), ring.data(), n, isz);
-    for (int u = 1; u < f; ++u) {
-      trees::combine(c, *call.op, acc.data(), ring.data() + u * bytes, acc.data(), n);
-    }
+    ring_combine(c, plan, t, acc.data(), call.n, call.item_size, *call.op, call.tag);
   }
   deliver(call, acc);
 }

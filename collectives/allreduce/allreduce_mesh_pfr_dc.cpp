@@ -29,11 +29,13 @@ bool applicable_allreduce_mesh_pfr_dc(const CostQuery& q) { return q.commutative
 
 Picos cost_allreduce_mesh_pfr_dc(const CostQuery& q) {
   const patterns::RingPlan plan = plan_of(mesh_shape_of(q));
-  return bucket_allreduce_cost(q, plan, charged_sharers(q, plan_sharing(q, plan, false)));
+  return plan_allreduce_cost(q, plan, plan.phases(),
+                            charged_sharers(q, plan_sharing(q, plan, false)));
 }
 
 void run_allreduce_mesh_pfr_dc(const Call& call) {
-  bucket_allreduce(call, plan_of(mesh_shape_of(*call.comm)));
+  const patterns::RingPlan plan = plan_of(mesh_shape_of(*call.comm));
+  plan_allreduce(call, plan, plan.phases());
 }
 
 Claim claim_allreduce_mesh_pfr_dc(const CostQuery& q) {

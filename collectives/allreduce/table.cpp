@@ -83,6 +83,8 @@ const std::vector<Algorithm>& tables::allreduce() {
                     "a commutative op", applicable_allreduce_mesh_pfr_dc,
                     cost_allreduce_mesh_pfr_dc, run_allreduce_mesh_pfr_dc, nullptr,
                     claim_allreduce_mesh_pfr_dc});
+    // 004 §12's hybrids (allreduce_mesh_pfr_pfr_dc.cpp).
+    for (Algorithm& row : allreduce_mesh_pfr_pfr_dc_rows()) rows.push_back(row);
     return rows;
   }();
   return t;

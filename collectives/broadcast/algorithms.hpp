@@ -26,6 +26,7 @@ bool applicable_broadcast_mesh_sc(const CostQuery& q);
 Picos cost_broadcast_mesh_sc(const CostQuery& q);
 void run_broadcast_mesh_sc(const Call& call);
 Claim claim_broadcast_mesh_sc(const CostQuery& q);
+std::vector<Algorithm> broadcast_mesh_mst_sc_rows();
 bool applicable_broadcast_mesh_dopl(const CostQuery& q);
 Picos cost_broadcast_mesh_dopl(const CostQuery& q);
 void run_broadcast_mesh_dopl(const Call& call);

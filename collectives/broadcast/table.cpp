@@ -27,7 +27,8 @@ Claim claim_broadcast_pipelined_chain(const CostQuery& q) {
 
 const std::vector<Algorithm>& tables::broadcast() {
   using namespace internal;
-  static const std::vector<Algorithm> t = {
+  static const std::vector<Algorithm> t = [] {
+    std::vector<Algorithm> rows = {
       {"linear", "the root sends the vector to every node in turn: (p-1)(alpha + n beta)",
        "nothing", applicable_broadcast_linear, cost_broadcast_linear, run_broadcast_linear, nullptr, claim_broadcast_linear},
       {"binomial",
@@ -75,7 +76,11 @@ const std::vector<Algorithm>& tables::broadcast() {
        "nESBT): (M + d)(alpha + b beta) under --port all",
        "p a power of two", applicable_broadcast_allport_edst, cost_broadcast_allport_edst,
        run_broadcast_allport_edst, nullptr, allport::claim},
-  };
+    };
+    // 004 §9's MST-SC hybrids (broadcast_mesh_mst_sc.cpp).
+    for (Algorithm& row : broadcast_mesh_mst_sc_rows()) rows.push_back(row);
+    return rows;
+  }();
   return t;
 }
 

@@ -9,6 +9,7 @@
 #include "collectives/internal/combine_call.hpp"
 #include "collectives/internal/mesh.hpp"
 #include "collectives/internal/p2p.hpp"
+#include "collectives/internal/trees.hpp"
 
 namespace vmc::internal {
 
@@ -288,26 +289,76 @@ Claim plan_claim(const CostQuery& q, const RingPlan& plan, bool alternate) {
   return ideal == Claim::estimate ? Claim::estimate : Claim::lower_bound;
 }
 
-void bucket_allreduce(const Call& call, const RingPlan& plan) {
+void ring_combine(const Comm& comm, const RingPlan& plan, int t, void* acc, std::size_t n,
+                  std::size_t item_size, const Op& op, Tag tag) {
+  const int f = plan.digits[t].radix;
+  if (n == 0 || f == 1) return;
+  const std::size_t bytes = n * item_size;
+  Bytes ring(f * bytes);
+  copy_items(ring.data() + plan.value(comm.rank(), t) * bytes, acc, n, item_size);
+  // The ring's collect of whole vectors: a plan of digit t alone, one block per member.
+  ring_collect(comm, RingPlan{plan.shape, {plan.digits[t]}}, ring.data(), item_size,
+               Blocks::equal(n, f), tag);
+  copy_items(acc, ring.data(), n, item_size);
+  for (int u = 1; u < f; ++u) {
+    trees::combine(comm, op, acc, ring.data() + u * bytes, acc, n);
+  }
+}
+
+Picos ring_combine_cost(const CostQuery& q, int radix, std::size_t n, int sharers) {
+  if (n == 0 || radix == 1) return 0;
+  const Picos step = checked_add(ring_step_time(q, radix, n, n, sharers), trees::comb(q, n),
+                                 "ring combine step");
+  return checked_mul(step, radix - 1, "ring combine");
+}
+
+namespace {
+// The last `dc` digits of the plan (the distributed reduction's and the collect's rings).
+RingPlan tail_plan(const RingPlan& plan, int dc) {
+  return RingPlan{plan.shape, {plan.digits.end() - dc, plan.digits.end()}};
+}
+}  // namespace
+
+void plan_allreduce(const Call& call, const RingPlan& plan, int dc) {
   const Comm& c = *call.comm;
   if (call.n == 0) return;
-  const int p = c.size();
-  const std::size_t blk = ceil_div(call.n, p);
-  auto buf = contribution(call, blk * p);
-  if (p > 1) {
-    const Blocks blocks = Blocks::equal(blk, p);
-    ring_reduce_scatter(c, plan, buf.data(), call.item_size, blocks, *call.op, call.tag);
-    ring_collect(c, plan, buf.data(), call.item_size, blocks, call.tag + 1);
+  const RingPlan tail = tail_plan(plan, dc);
+  const int blocks = tail.blocks();
+  const std::size_t blk = ceil_div(call.n, blocks);
+  auto buf = contribution(call, blk * blocks);
+  if (c.size() > 1) {
+    const Blocks layout = Blocks::equal(blk, blocks);
+    if (dc > 0) {
+      ring_reduce_scatter(c, tail, buf.data(), call.item_size, layout, *call.op, call.tag);
+    }
+    // The rings outside the tail agree on its digits: their members hold the same block.
+    char* mine = buf.data() + std::size_t(tail.layout_index(c.rank())) * blk * call.item_size;
+    for (int t = 0; t < plan.phases() - dc; ++t) {
+      ring_combine(c, plan, t, mine, blk, call.item_size, *call.op, call.tag + 1);
+    }
+    if (dc > 0) ring_collect(c, tail, buf.data(), call.item_size, layout, call.tag + 2);
   }
   deliver(call, buf);
 }
 
-Picos bucket_allreduce_cost(const CostQuery& q, const RingPlan& plan,
-                            std::span<const int> sharers) {
+Picos plan_allreduce_cost(const CostQuery& q, const RingPlan& plan, int dc,
+                          std::span<const int> sharers) {
   if (q.n == 0 || q.p == 1) return 0;
-  const std::vector<std::size_t> counts(q.p, ceil_div(q.n, q.p));
-  return checked_add(ring_reduce_scatter_cost(q, plan, counts, sharers),
-                     ring_collect_cost(q, plan, counts, sharers), "allreduce time");
+  const RingPlan tail = tail_plan(plan, dc);
+  const std::size_t blk = ceil_div(q.n, tail.blocks());
+  const std::vector<std::size_t> counts(tail.blocks(), blk);
+  const int head = plan.phases() - dc;
+  const std::span<const int> tail_sharers =
+      sharers.empty() ? sharers : sharers.subspan(head);
+  Picos cost = checked_add(ring_reduce_scatter_cost(q, tail, counts, tail_sharers),
+                           ring_collect_cost(q, tail, counts, tail_sharers), "allreduce time");
+  for (int t = 0; t < head; ++t) {
+    cost = checked_add(cost,
+                       ring_combine_cost(q, plan.digits[t].radix, blk,
+                                         sharers.empty() ? 1 : sharers[t]),
+                       "allreduce time");
+  }
+  return cost;
 }
 
 std::vector<std::size_t> layout_counts(const CostQuery& q, const RingPlan& plan) {

@@ -115,13 +115,29 @@ Claim ring_ideal(const CostQuery& q, const patterns::RingPlan& plan);
 // links; on_machine's elsewhere; an estimate for unequal blocks.
 Claim dr_claim(const CostQuery& q);
 
-// 004 §12 "buckets": the reduction-to-all of a vector padded to p blocks of ceil(n/p) items,
-// a distributed reduction then a collect over the plan; a block's owner is its layout index
-// (which node ends with which piece does not matter). Cost: the two phases, no
-// rearrangement.
-void bucket_allreduce(const Call& call, const patterns::RingPlan& plan);
-Picos bucket_allreduce_cost(const CostQuery& q, const patterns::RingPlan& plan,
-                            std::span<const int> sharers);
+// The ring of digit t through this rank circulates whole vectors (004 §12 PFR
+// reduction-to-all, one ring): every member ends with x_0 op x_1 op ... op x_{f-1} of its
+// ring's n-item vectors in `acc`, in the digit's value order (the same bits on every
+// member, any op). Cost: (f - 1) ring steps of n items plus (f - 1) combines of n items.
+void ring_combine(const Comm& comm, const patterns::RingPlan& plan, int t, void* acc,
+                  std::size_t n, std::size_t item_size, const Op& op, Tag tag);
+Picos ring_combine_cost(const CostQuery& q, int radix, std::size_t n, int sharers);
+
+// 004 §12 reduction-to-all over a plan, the PFR-PFR-DC family ("the distributed reduction
+// is performed over a subset of the rings, leaving" the rest to the PFR reduction-to-all):
+// a distributed reduction over the plan's last `dc` digits (the closest rings, which move
+// the most data; run closest first), then the rings of the other digits combine whole
+// chunks (ring_combine, on the one block a node then holds), then a collect over the last
+// `dc` digits. The vector is cut into B blocks of ceil(n/B) items, B the product of those
+// digits' radices (the last blocks padded); block x belongs to the nodes of layout index x
+// in them, so every chunk is contiguous and nothing is rearranged. dc = phases is 004's
+// buckets (PFR-DC, or DR-DC on dimensional rings), dc = 0 the PFR reduction-to-all.
+// Requires a commutative op when dc > 0. Cost, with s_t the sharers of digit t (empty: 1):
+// the tail's ring_reduce_scatter_cost and ring_collect_cost on B blocks of ceil(n/B) items
+// plus sum over the other digits of ring_combine_cost(f_t, ceil(n/B), s_t).
+void plan_allreduce(const Call& call, const patterns::RingPlan& plan, int dc);
+Picos plan_allreduce_cost(const CostQuery& q, const patterns::RingPlan& plan, int dc,
+                          std::span<const int> sharers);
 
 // q.counts (or q.n for every rank) in the plan's layout order (a whole-mesh plan).
 std::vector<std::size_t> layout_counts(const CostQuery& q, const patterns::RingPlan& plan);

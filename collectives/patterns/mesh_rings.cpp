@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <string>
 
 namespace vmc::patterns {
 
@@ -67,6 +68,57 @@ RingPlan prime_factor_rings(const MeshShape& shape, RingOrder order) {
                      [](const RingDigit& a, const RingDigit& b) { return a.spacing > b.spacing; });
   }
   return plan;
+}
+
+int pfr_dr_merges(const MeshShape& shape) {
+  int h = 0;
+  for (int m : shape.lengths) h += std::max(0, static_cast<int>(prime_factors(m).size()) - 1);
+  return h;
+}
+
+RingPlan pfr_dr_rings(const MeshShape& shape, int h) {
+  const int d = shape.dimensions();
+  std::vector<int> merges(d, 0);
+  int left = h;
+  for (int i = d - 1; i >= 0; --i) {
+    merges[i] = std::min(left, std::max(0, static_cast<int>(prime_factors(shape.lengths[i]).size()) - 1));
+    left -= merges[i];
+  }
+  // d': every dimension from it up is one ring.
+  int single_from = d;
+  while (single_from > 0 &&
+         merges[single_from - 1] + 1 >=
+             static_cast<int>(prime_factors(shape.lengths[single_from - 1]).size())) {
+    --single_from;
+  }
+  RingPlan plan{shape, {}};
+  for (int i = 0; i < single_from; ++i) {
+    std::vector<int> primes = prime_factors(shape.lengths[i]);
+    std::sort(primes.begin(), primes.end(), std::greater<>());  // the largest one closest
+    int closest = 1, k = 0;
+    for (; k <= merges[i]; ++k) closest *= primes[k];
+    plan.digits.push_back({i, closest, 1});
+    int spacing = closest;
+    for (; k < static_cast<int>(primes.size()); ++k) {
+      plan.digits.push_back({i, primes[k], spacing});
+      spacing *= primes[k];
+    }
+  }
+  std::stable_sort(plan.digits.begin(), plan.digits.end(),
+                   [](const RingDigit& a, const RingDigit& b) { return a.spacing > b.spacing; });
+  for (int i = single_from; i < d; ++i) plan.digits.push_back({i, shape.lengths[i], 1});
+  return plan;
+}
+
+std::string describe_plan(const RingPlan& plan) {
+  std::string out;
+  for (const RingDigit& g : plan.digits) {
+    if (!out.empty()) out += ' ';
+    out += std::to_string(g.radix);
+    if (g.spacing > 1) out += "/" + std::to_string(g.spacing);
+    out += "@" + std::to_string(g.dim);
+  }
+  return out.empty() ? "(one node)" : out;
 }
 
 RingStep collect_step(const RingPlan& plan, int rank, int t, int k) {

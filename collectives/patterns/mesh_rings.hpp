@@ -29,6 +29,7 @@
 // the lowest dimension first and reduces the highest first (§9, §10).
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "collectives/patterns/mesh_shape.hpp"
@@ -78,6 +79,25 @@ inline RingPlan dimensional_rings(const MeshShape& shape) {
 // digits in order combines the ranks in rank order.
 enum class RingOrder { widest_first, rank_order };
 RingPlan prime_factor_rings(const MeshShape& shape, RingOrder order);
+
+// The PFR-DR hybrids (004 §8 collect, §10 distributed reduction): a family of plans between
+// prime_factor_rings (widest_first) and dimensional_rings, "partially factoring the
+// dimensions". Member h merges h prime factors, counted from the highest dimension down:
+// each dimension i with primes q_0 >= q_1 >= ... (F_i of them) gets u_i merges (the highest
+// dimensions first, u_i <= F_i - 1), so its closest ring has q_0 ... q_{u_i} nodes (spacing
+// 1) and the other primes keep rings of their own, spaced as in prime_factor_rings. A
+// dimension merged whole is one ring (DR). The plan collects the factored digits first,
+// widest first (their rings interleave and share links, so they move the small early
+// chunks), then the single rings of the dimensions from d' up (d' the lowest dimension
+// above which every dimension is one ring), lowest first, with the large late chunks and no
+// contention (004 §8: "startups are minimized in the initial stages of the collect when the
+// vectors transmitted are small, and contention is minimized or eliminated in the later
+// stages"). h = 0 is the PFR plan, h = pfr_dr_merges(shape) the DR plan, digit for digit.
+int pfr_dr_merges(const MeshShape& shape);
+RingPlan pfr_dr_rings(const MeshShape& shape, int h);
+// What member h is, for explain: e.g. "rings 2,2,2 | 8 | 4x8" (the factored digits' radices,
+// then the single rings).
+std::string describe_plan(const RingPlan& plan);
 
 // One ring step of a node: send the layout blocks [send_first, send_first + blocks) to
 // `right`, receive [recv_first, recv_first + blocks) from `left`.

@@ -46,6 +46,12 @@ const std::vector<Algorithm>& tables::reduce() {
        "(004 §11 DG): sum_i (ceil(log2 m_i) + m_i - 1) alpha + (p-1)/p n (2 beta + gamma)",
        "a commutative op", applicable_reduce_mesh_dg, cost_reduce_mesh_dg, run_reduce_mesh_dg,
        nullptr, claim_reduce_mesh_dg},
+      {"mesh_dopl",
+       "the DOPL broadcast's pipeline reversed, one part: pieces flow up every line of one "
+       "dimension, then the next, combined on the way (004 §6.2/§11 DOPL reduction-to-one), "
+       "k_i = sqrt((m_i - 2) n (beta + gamma) / alpha) pieces",
+       "a commutative op", applicable_reduce_mesh_dopl, cost_reduce_mesh_dopl,
+       run_reduce_mesh_dopl, detail_reduce_mesh_dopl, claim_reduce_mesh_dopl},
       {"allport_binomial",
        "d windows, each up a binomial tree of rotated dimensions, all links at once "
        "(000 §7)",
@@ -54,6 +60,8 @@ const std::vector<Algorithm>& tables::reduce() {
     };
     // van de Geijn's hybrid (000 §3.4-§6): collectives/hybrid.
     for (Algorithm& row : hybrid::reduce_rows()) rows.push_back(row);
+    // 004 §11's MST-DG hybrids (reduce_mesh_mst_dg.cpp).
+    for (Algorithm& row : reduce_mesh_mst_dg_rows()) rows.push_back(row);
     return rows;
   }();
   return t;

@@ -9,8 +9,7 @@
 namespace vmc {
 
 namespace internal {
-void run_reduce_scatter(const Call& call, void (*fn)(const Comm&, void*, std::size_t,
-                                                     const Blocks&, const Op&, Tag)) {
+void run_reduce_scatter(const Call& call, const ReduceScatterFn& fn) {
   const Comm& comm = *call.comm;
   const Blocks b = call.recv_counts.empty() ? Blocks::equal(call.n, comm.size())
                                             : Blocks::contiguous(call.recv_counts);

@@ -27,9 +27,10 @@ patterns::RingPlan plan_of(const patterns::MeshShape& shape) {
   return patterns::prime_factor_rings(shape, patterns::RingOrder::widest_first);
 }
 
-void reduce_scatter_mesh_pfr(const Comm& comm, void* buf, std::size_t item_size,
-                             const Blocks& blocks, const Op& op, Tag tag) {
-  const patterns::RingPlan plan = plan_of(mesh_shape_of(comm));
+}  // namespace
+
+void reduce_scatter_plan(const Comm& comm, const patterns::RingPlan& plan, void* buf,
+                         std::size_t item_size, const Blocks& blocks, const Op& op, Tag tag) {
   if (plan.identity_layout()) {
     ring_reduce_scatter(comm, plan, buf, item_size, blocks, op, tag);
     return;
@@ -43,19 +44,25 @@ void reduce_scatter_mesh_pfr(const Comm& comm, void* buf, std::size_t item_size,
   ring_reduce_scatter(comm, plan, layout.data(), item_size, work, op, tag);
   move_blocks(plan, me, blocks, buf, work, layout.data(), item_size, false, WhichBlocks::own);
 }
-}  // namespace
 
-void run_reduce_scatter_mesh_pfr(const Call& call) {
-  run_reduce_scatter(call, reduce_scatter_mesh_pfr);
-}
-
-Picos cost_reduce_scatter_mesh_pfr(const CostQuery& q) {
-  const patterns::RingPlan plan = plan_of(mesh_shape_of(q));
+Picos cost_reduce_scatter_plan(const CostQuery& q, const patterns::RingPlan& plan) {
   const std::vector<std::size_t> counts = layout_counts(q, plan);
   return checked_add(plan_rearrange_cost(q, plan, counts),
                      ring_reduce_scatter_cost(q, plan, counts,
                                               charged_sharers(q, plan_sharing(q, plan, false))),
                      "reduce_scatter time");
+}
+
+void run_reduce_scatter_mesh_pfr(const Call& call) {
+  const patterns::RingPlan plan = plan_of(mesh_shape_of(*call.comm));
+  run_reduce_scatter(call, [&](const Comm& comm, void* buf, std::size_t item_size,
+                               const Blocks& blocks, const Op& op, Tag tag) {
+    reduce_scatter_plan(comm, plan, buf, item_size, blocks, op, tag);
+  });
+}
+
+Picos cost_reduce_scatter_mesh_pfr(const CostQuery& q) {
+  return cost_reduce_scatter_plan(q, plan_of(mesh_shape_of(q)));
 }
 
 Claim claim_reduce_scatter_mesh_pfr(const CostQuery& q) {

@@ -35,7 +35,8 @@ Claim claim_pairwise(const CostQuery& q) {
 
 const std::vector<Algorithm>& tables::reduce_scatter() {
   using namespace internal;
-  static const std::vector<Algorithm> t = {
+  static const std::vector<Algorithm> t = [] {
+    std::vector<Algorithm> rows = {
       {"ring", "ring: the ring allgather reversed, combining on the way (001)",
        "a commutative op", commutative, cost_reduce_scatter_ring, run_reduce_scatter_ring,
        nullptr, claim_ring},
@@ -57,7 +58,11 @@ const std::vector<Algorithm>& tables::reduce_scatter() {
        "(004 §10 PFR distributed reduction)",
        "a commutative op", commutative, cost_reduce_scatter_mesh_pfr,
        run_reduce_scatter_mesh_pfr, nullptr, claim_reduce_scatter_mesh_pfr},
-  };
+    };
+    // 004 §10's PFR-DR hybrids (reduce_scatter_mesh_pfr_dr.cpp).
+    for (Algorithm& row : reduce_scatter_mesh_pfr_dr_rows()) rows.push_back(row);
+    return rows;
+  }();
   return t;
 }
 

@@ -188,6 +188,7 @@ void sweep(const Setting& s, const std::vector<int>& ps, const std::vector<Opera
               CostQuery q = query_for(*m, n, root, sizeof(std::int64_t), commutative);
               q.options.algorithm = a.name;
               q.options.strategy = test_strategy(a.name, p);
+              q.options.hybrid = test_hybrid(op, a.name, q);
               check(*m, op, a, q, s, tally);
               if (is_v(op) && n > 0 && commutative) {
                 // Irregular counts: every third rank none, the others n + r.

@@ -300,6 +300,18 @@ inline std::vector<int> test_strategy(const std::string& alg, int p) {
   return s;
 }
 
+// The member a test runs of one of 004's hybrid families when it forces the family's member
+// row (mesh_pfr_dr, mesh_pfr_pfr_dc, mesh_mst_sc, mesh_mst_dg): the middle one, between the
+// pure short-vector member 0 and the pure long-vector last one; -1 for any other row.
+inline int test_hybrid(Operation op, const std::string& alg, const CostQuery& q) {
+  for (const Algorithm& row : algorithms(op)) {
+    if (row.member_row == alg && row.members != nullptr) {
+      return static_cast<int>(row.members(q).size()) / 2;
+    }
+  }
+  return -1;
+}
+
 // Whether the registry says `alg` applies to p nodes and an op of this commutativity.
 inline bool applies(Operation op, const std::string& alg, int p, bool commutative) {
   const Algorithm* a = find_algorithm(op, alg);

@@ -58,6 +58,23 @@ TEST(Selection, AutoIsNeverBeatenOnSharedLinks) {
   }
 }
 
+// Under 004's model (duplex ports, links shared at max(beta, c beta_net)) on meshes, where
+// 004's hybrid families (mesh_pfr_dr, mesh_pfr_pfr_dc, mesh_mst_sc, mesh_mst_dg and their
+// _optimal rows) compete with everything else, for the five operations of 004's figures.
+TEST(Selection, AutoIsNeverBeatenOnMeshesUnder004sModel) {
+  Model model{.alpha = 525e-6, .beta = 2e-6, .gamma = 0.35e-6, .port = Port::duplex};
+  model.contention = Contention::shared;
+  for (const std::string& topology : {std::string("mesh:4x8"), std::string("torus:4x6")}) {
+    for (Operation op : {Operation::broadcast, Operation::reduce, Operation::allreduce,
+                         Operation::allgather, Operation::reduce_scatter}) {
+      for (std::size_t n : {16, 4096}) {
+        if (kSanitized && n > 16) continue;
+        expect_auto_never_beaten(topology, model, op, n);
+      }
+    }
+  }
+}
+
 TEST(Selection, AutoIsNeverBeatenUnderDirectRouting) {
   const Model direct{.alpha = 100e-6, .beta = 1e-6, .gamma = 0.5e-6, .routing = Routing::direct};
   for (int p : {5, 8, 13}) {

@@ -236,6 +236,10 @@ TEST(Contention, LinksNeverSpeedUpAScheduleWithoutWaits) {
     const int p = parse_topology(topology)->nodes();
     for (Operation op : all_operations()) {
       for (const Algorithm& a : algorithms(op)) {
+        // The _optimal rows of 004's hybrid families pick their member by the machine's
+        // routes (the sharing on each link), so the direct and the wormhole run may run
+        // different schedules; the property is about one schedule.
+        if (a.members != nullptr) continue;
         for (std::size_t n : lengths) {
           for (const Config& cfg : configs) {
             Model model{.alpha = kAlpha, .beta = kBeta, .gamma = 0.35e-6, .port = cfg.port,

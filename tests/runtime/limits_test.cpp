@@ -9,12 +9,30 @@
 #include <vector>
 
 #include "runtime/machine.hpp"
+#include "runtime/scratch.hpp"
 
 namespace vmc {
 namespace {
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
+}
+
+// Timing-only buffers (nowhere memory) are handed out from a 64 GiB reservation and start
+// again at its beginning when it is used up: buffers handed out one after the other never
+// overlap, across the wrap too (they did: a send and a receive buffer taken at the wrap
+// aliased, and the collective refused them).
+TEST(Limits, NowhereBuffersTakenInTurnNeverOverlap) {
+  const std::size_t chunk = (std::size_t{1} << 30) + 4096 + 7;  // not a divisor of 64 GiB
+  std::span<std::byte> previous = nowhere(chunk);
+  for (int i = 0; i < 150; ++i) {  // more than two laps
+    const std::span<std::byte> next = nowhere(i % 3 == 0 ? 100 : chunk);
+    ASSERT_TRUE(is_nowhere(next.data()));
+    const bool apart = next.data() >= previous.data() + previous.size() ||
+                       next.data() + next.size() <= previous.data();
+    ASSERT_TRUE(apart) << "buffer " << i << " overlaps the one before";
+    previous = next;
+  }
 }
 
 TEST(Limits, CheckedPicosecondArithmetic) {

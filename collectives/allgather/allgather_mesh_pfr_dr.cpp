@@ -1,0 +1,46 @@
+// allgather mesh_pfr_dr and mesh_pfr_dr_optimal: 004 §8's PFR-DR hybrid collect. "One
+// partially factorizes the dimensions": member h of the family merges h prime factors of
+// the mesh lengths, the highest dimensions first (patterns::pfr_dr_rings), so the early
+// phases run on interleaved prime factors rings, few startups for the small chunks, and the
+// late ones on whole dimensional rings, no contention for the large ones. Member 0 is
+// mesh_pfr's plan, the last member mesh_dr's. The collect itself is mesh_pfr's code over the
+// member's plan (allgather_mesh_pfr.cpp: a ring allgather of layout chunks, phase by phase,
+// and one rearrangement into rank order at the end unless the layout is the rank order).
+// 004 §8 would alternate dimensions in the factored phases only; vmc's collects do not
+// alternate (allgather_mesh_pfr.cpp says why), so there is nothing to exclude.
+//
+// Requires: nothing, and for mesh_pfr_dr a member index (Options::hybrid, `--hybrid`).
+// Cost: mesh_pfr's over the member's plan, sum_t (f_t - 1) (alpha + b f_0 ... f_{t-1}
+// max(beta, c_t beta_net)) + (p-1) b delta, with the rearrangement only where the layout is
+// not the rank order. 004's T_PFR-DR-COLLECT (garbled in the OCR text) is this sum. Claims
+// as mesh_pfr's, for the member's plan.
+#include "collectives/allgather/algorithms.hpp"
+#include "collectives/internal/mesh.hpp"
+#include "collectives/internal/mesh_hybrid.hpp"
+#include "collectives/internal/mesh_rings.hpp"
+
+namespace vmc::internal {
+
+namespace {
+patterns::RingPlan plan_of(const patterns::MeshShape& shape, int h) {
+  return patterns::pfr_dr_rings(shape, h);
+}
+
+const HybridFamily kFamily{
+    "mesh_pfr_dr",
+    "PFR-DR hybrid collect: prime factors rings for the first phases, whole dimensional "
+    "rings for the last (004 §8)",
+    "nothing",
+    Operation::allgather,
+    [](const CostQuery&) { return true; },
+    [](const CostQuery& q) { return patterns::pfr_dr_merges(mesh_shape_of(q)) + 1; },
+    [](const CostQuery& q, int h) { return patterns::describe_plan(plan_of(mesh_shape_of(q), h)); },
+    [](const CostQuery& q, int h) { return cost_allgather_plan(q, plan_of(mesh_shape_of(q), h)); },
+    [](const CostQuery& q, int h) { return plan_claim(q, plan_of(mesh_shape_of(q), h), false); },
+    [](const Call& c, int h) { run_allgather_plan(c, plan_of(mesh_shape_of(*c.comm), h)); },
+};
+}  // namespace
+
+std::vector<Algorithm> allgather_mesh_pfr_dr_rows() { return hybrid_rows<kFamily>(); }
+
+}  // namespace vmc::internal

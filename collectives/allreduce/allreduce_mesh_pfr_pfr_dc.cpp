@@ -1,0 +1,96 @@
+// allreduce mesh_pfr_pfr_dc and mesh_pfr_pfr_dc_optimal: 004 §12's reduction-to-all hybrids
+// in one family. "The strategy which was given in [1] hybridizes the PFR-DC and PFR
+// approaches. The distributed reduction is performed over a subset of the rings, leaving"
+// the others to circulate and combine whole (short) vectors; and "for very long vectors" the
+// DR buckets. A member is a pair (h, k): the rings are the PFR-DR plan of h merged prime
+// factors (patterns::pfr_dr_rings, as the collect's hybrid), and the distributed reduction
+// and the collect run over its last k digits (the closest rings, which carry the large
+// chunks), the first ones combining whole chunks (internal/mesh_rings.hpp, plan_allreduce).
+// Members in order h = 0, 1, ..., and for each h, k = 0 .. phases. Among them:
+//   (0, 0)            the PFR reduction-to-all (mesh_pfr's rings, whole vectors);
+//   (0, phases)       PFR-DC (mesh_pfr_dc);
+//   (last, phases)    DR-DC, 004's buckets (mesh_dr);
+//   (0, 0 < k < phases) PFR-PFR-DC, 004's hybrid of [1].
+//
+// Requires: a commutative op, and for mesh_pfr_pfr_dc a member index (Options::hybrid).
+// Cost (plan_allreduce_cost), B the product of the last k radices, c = ceil(n/B) and s_t the
+// sharers of digit t (004's c_{i,j}):
+//   sum_{t >= phases-k} (f_t - 1) (2 alpha + c f_{phases-k} ... f_{t-1} (2 max(beta, s_t
+//   beta_net) + gamma)) + sum_{t < phases-k} (f_t - 1) (alpha + c (max(beta, s_t beta_net)
+//   + gamma))
+// under duplex and all ports (one-partner ports: ring steps as allgather_mesh_pfr.cpp); 004's
+// T_PFR-PFR-DC-REDUCTION-TO-ALL (garbled in the OCR text) without its delta terms: a node's
+// block is its layout index, so nothing is rearranged. Claims: the plan's (plan_claim).
+#include "collectives/allreduce/algorithms.hpp"
+#include "collectives/internal/mesh.hpp"
+#include "collectives/internal/mesh_hybrid.hpp"
+#include "collectives/internal/mesh_rings.hpp"
+
+namespace vmc::internal {
+
+namespace {
+struct Member {
+  patterns::RingPlan plan;
+  int dc = 0;
+};
+
+// Member i of the shape's family: the pairs (h, k) in order.
+Member member_of(const patterns::MeshShape& shape, int i) {
+  const int merges = patterns::pfr_dr_merges(shape);
+  for (int h = 0; h <= merges; ++h) {
+    patterns::RingPlan plan = patterns::pfr_dr_rings(shape, h);
+    if (i <= plan.phases()) return {std::move(plan), i};
+    i -= plan.phases() + 1;
+  }
+  return {patterns::pfr_dr_rings(shape, merges), 0};  // out of range: not applicable
+}
+
+int members(const CostQuery& q) {
+  const patterns::MeshShape shape = mesh_shape_of(q);
+  int count = 0;
+  for (int h = 0; h <= patterns::pfr_dr_merges(shape); ++h) {
+    count += patterns::pfr_dr_rings(shape, h).phases() + 1;
+  }
+  return count;
+}
+
+std::string label(const CostQuery& q, int i) {
+  const Member m = member_of(mesh_shape_of(q), i);
+  return patterns::describe_plan(m.plan) + "; distributed reduction and collect over the last " +
+         std::to_string(m.dc) + " of " + std::to_string(m.plan.phases()) + " rings";
+}
+
+Picos cost(const CostQuery& q, int i) {
+  const Member m = member_of(mesh_shape_of(q), i);
+  return plan_allreduce_cost(q, m.plan, m.dc,
+                             charged_sharers(q, plan_sharing(q, m.plan, false)));
+}
+
+Claim claim(const CostQuery& q, int i) {
+  return plan_claim(q, member_of(mesh_shape_of(q), i).plan, false);
+}
+
+void run(const Call& call, int i) {
+  const Member m = member_of(mesh_shape_of(*call.comm), i);
+  plan_allreduce(call, m.plan, m.dc);
+}
+
+const HybridFamily kFamily{
+    "mesh_pfr_pfr_dc",
+    "reduction-to-all hybrids: a distributed reduction and a collect over the closest "
+    "rings, whole vectors combined on the others, over prime factors, partly merged or "
+    "dimensional rings (004 §12 PFR-PFR-DC; PFR, PFR-DC and DR-DC are members)",
+    "a commutative op",
+    Operation::allreduce,
+    [](const CostQuery& q) { return q.commutative; },
+    members,
+    label,
+    cost,
+    claim,
+    run,
+};
+}  // namespace
+
+std::vector<Algorithm> allreduce_mesh_pfr_pfr_dc_rows() { return hybrid_rows<kFamily>(); }
+
+}  // namespace vmc::internal

@@ -1,0 +1,50 @@
+// reduce mesh_mst_dg and mesh_mst_dg_optimal: 004 §11's MST-DG hybrid reduction-to-one,
+// "the exact reverse" of the MST-SC broadcast: a distributed reduction over the highest
+// dimensions (and a factor of one, the interleaved virtual dimension), an MST reduction
+// within the rest, and an MST gather through the reduced dimensions, the lowest first, to
+// the root (internal/mesh_sc.hpp). Member 0 is the pure MST reduction (mesh_mst's tree), the
+// last the pure DG (mesh_dg's phases).
+//
+// Requires: a commutative op (the rings combine a block starting after its owner), and for
+// mesh_mst_dg a member index (Options::hybrid). Blocks are ceil(n/B) items, the last ones
+// padded with zero bytes, combined and dropped.
+// Cost (dg_reduce_cost): the rings' sum (f_t - 1)(alpha + b f_0 ... f_{t-1} (beta + gamma)),
+// the MST reduction of b items in groups of g nodes (beta replaced by max(beta, p0 beta_net)
+// when interleaved), and the gather lines' times; 004's T_MST-DG-REDUCTION-TO-ONE (garbled in
+// the OCR text) is this sum. Claims: mesh_mst's for member 0, mesh_dg's for the last; an
+// estimate for the others.
+#include "collectives/internal/mesh.hpp"
+#include "collectives/internal/mesh_hybrid.hpp"
+#include "collectives/internal/mesh_sc.hpp"
+#include "collectives/reduce/algorithms.hpp"
+
+namespace vmc::internal {
+
+namespace {
+ScSplit split_of(const CostQuery& q, int i) { return sc_split(mesh_shape_of(q), i); }
+
+Claim claim(const CostQuery& q, int i) {
+  const ScSplit s = split_of(q, i);
+  if (s.scattered.phases() == 0) return claim_reduce_mesh_mst(q);
+  if (s.group.size() == 1) return claim_reduce_mesh_dg(q);
+  return Claim::estimate;
+}
+
+const HybridFamily kFamily{
+    "mesh_mst_dg",
+    "MST-DG hybrid reduction-to-one: ring distributed reduction over the highest dimensions "
+    "(and a factor of one, interleaved), MST reduction within the rest, MST gather (004 §11)",
+    "a commutative op",
+    Operation::reduce,
+    [](const CostQuery& q) { return q.commutative; },
+    [](const CostQuery& q) { return sc_members(mesh_shape_of(q)); },
+    [](const CostQuery& q, int i) { return describe(split_of(q, i)); },
+    [](const CostQuery& q, int i) { return dg_reduce_cost(q, split_of(q, i)); },
+    claim,
+    [](const Call& c, int i) { dg_reduce(c, sc_split(mesh_shape_of(*c.comm), i)); },
+};
+}  // namespace
+
+std::vector<Algorithm> reduce_mesh_mst_dg_rows() { return hybrid_rows<kFamily>(); }
+
+}  // namespace vmc::internal

@@ -1,0 +1,54 @@
+// reduce_scatter mesh_pfr_dr and mesh_pfr_dr_optimal: 004 §10's PFR-DR hybrid distributed
+// reduction: "the PFR and DR algorithms for the distributed reduction can be hybridized by
+// partially factoring the dimensions to better balance the relative latency and
+// transmission costs of the two methods". Member h is the collect's plan of
+// allgather_mesh_pfr_dr.cpp (h prime factors merged, the highest dimensions first) run
+// backwards by mesh_pfr's code (reduce_scatter_mesh_pfr.cpp): the whole dimensional rings
+// first, with the most data and no contention, the interleaved prime factors rings last,
+// with the least. Member 0 is mesh_pfr's plan, the last member mesh_dr's.
+//
+// Requires: a commutative op, and for mesh_pfr_dr a member index (Options::hybrid).
+// Cost: mesh_pfr's over the member's plan, (p-1) b delta (none where the layout is the rank
+// order) + sum_t (f_t - 1) (alpha + c'_t (max(beta, c_t beta_net) + gamma)); 004's
+// T_PFR-DR-DISTRIBUTED-REDUCTION (garbled in the OCR text) is this sum. Claims as
+// mesh_pfr's, for the member's plan.
+#include "collectives/internal/mesh.hpp"
+#include "collectives/internal/mesh_hybrid.hpp"
+#include "collectives/internal/mesh_rings.hpp"
+#include "collectives/reduce_scatter/algorithms.hpp"
+
+namespace vmc::internal {
+
+namespace {
+patterns::RingPlan plan_of(const patterns::MeshShape& shape, int h) {
+  return patterns::pfr_dr_rings(shape, h);
+}
+
+void run(const Call& call, int h) {
+  const patterns::RingPlan plan = plan_of(mesh_shape_of(*call.comm), h);
+  run_reduce_scatter(call, [&](const Comm& comm, void* buf, std::size_t item_size,
+                               const Blocks& blocks, const Op& op, Tag tag) {
+    reduce_scatter_plan(comm, plan, buf, item_size, blocks, op, tag);
+  });
+}
+
+const HybridFamily kFamily{
+    "mesh_pfr_dr",
+    "PFR-DR hybrid distributed reduction: whole dimensional rings for the first phases, "
+    "prime factors rings for the last (004 §10)",
+    "a commutative op",
+    Operation::reduce_scatter,
+    [](const CostQuery& q) { return q.commutative; },
+    [](const CostQuery& q) { return patterns::pfr_dr_merges(mesh_shape_of(q)) + 1; },
+    [](const CostQuery& q, int h) { return patterns::describe_plan(plan_of(mesh_shape_of(q), h)); },
+    [](const CostQuery& q, int h) {
+      return cost_reduce_scatter_plan(q, plan_of(mesh_shape_of(q), h));
+    },
+    [](const CostQuery& q, int h) { return plan_claim(q, plan_of(mesh_shape_of(q), h), false); },
+    run,
+};
+}  // namespace
+
+std::vector<Algorithm> reduce_scatter_mesh_pfr_dr_rows() { return hybrid_rows<kFamily>(); }
+
+}  // namespace vmc::internal
