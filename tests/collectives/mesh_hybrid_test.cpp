@@ -112,7 +112,7 @@ TEST(MeshHybrid, ThePfrDrPlansRunFromPfrToDr) {
 
 // Member 0 and the last member cost what the pure rows cost, on every machine of the set.
 TEST(MeshHybrid, TheEndMembersCostWhatThePureAlgorithmsCost) {
-  for (const std::string& spec : {"mesh:8x8", "mesh:12x6", "torus:4x6", "mesh:3x4x5",
+  for (const std::string spec : {"mesh:8x8", "mesh:12x6", "torus:4x6", "mesh:3x4x5",
                                   "hypercube:16", "mesh:7x11", "full:12"}) {
     auto m = machine(spec, mesh_model(), Data::none);
     for (const Family& f : families()) {
