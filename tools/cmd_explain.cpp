@@ -171,9 +171,15 @@ void explain(const ExplainOptions& o) {
     if (!row.contains("family")) continue;
     const std::string name = row["algorithm"];
     const std::string given = find_algorithm(op, name)->member_row;
-    std::printf("\n%s runs the least-formula member of %s (run one with --algorithm %s "
-                "--hybrid N; 004 §15.1):\n",
+    std::printf("\n%s runs the member of %s with the least formula (004 §15.1; run one with "
+                "--algorithm %s --hybrid N).\nA member whose claim is an estimate may run "
+                "faster or slower than its formula: the one chosen is not always the fastest.\nLabels: R/S@D is "
+                "a ring of R nodes S apart along dimension D (R@D: neighbours), in the order "
+                "the member runs them.\n",
                 name.c_str(), given.c_str(), given.c_str());
+    std::printf("   %-9s %14s %-12s", "member", simulated ? "formula" : "predicted", " claim");
+    if (simulated) std::printf(" %14s", "simulated");
+    std::printf("   %s\n", "what it runs");
     for (const auto& e : row["family"]) {
       std::printf("%s N = %-3d %14s %-12s", e.contains("chosen") ? "=>" : "  ",
                   e["member"].get<int>(), format_duration(e["predicted_s"].get<double>()).c_str(),

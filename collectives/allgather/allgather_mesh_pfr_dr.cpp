@@ -34,7 +34,11 @@ const HybridFamily kFamily{
     Operation::allgather,
     [](const CostQuery&) { return true; },
     [](const CostQuery& q) { return patterns::pfr_dr_merges(mesh_shape_of(q)) + 1; },
-    [](const CostQuery& q, int h) { return patterns::describe_plan(plan_of(mesh_shape_of(q), h)); },
+    [](const CostQuery& q, int h) {
+      const patterns::MeshShape shape = mesh_shape_of(q);
+      return patterns::describe_plan(plan_of(shape, h)) +
+             end_member_note(h, patterns::pfr_dr_merges(shape), "mesh_pfr", "mesh_dr");
+    },
     [](const CostQuery& q, int h) { return cost_allgather_plan(q, plan_of(mesh_shape_of(q), h)); },
     [](const CostQuery& q, int h) { return plan_claim(q, plan_of(mesh_shape_of(q), h), false); },
     [](const Call& c, int h) { run_allgather_plan(c, plan_of(mesh_shape_of(*c.comm), h)); },

@@ -32,6 +32,7 @@ namespace {
 struct Member {
   patterns::RingPlan plan;
   int dc = 0;
+  int h = 0;  // the plan's merged prime factors
 };
 
 // Member i of the shape's family: the pairs (h, k) in order.
@@ -39,10 +40,10 @@ Member member_of(const patterns::MeshShape& shape, int i) {
   const int merges = patterns::pfr_dr_merges(shape);
   for (int h = 0; h <= merges; ++h) {
     patterns::RingPlan plan = patterns::pfr_dr_rings(shape, h);
-    if (i <= plan.phases()) return {std::move(plan), i};
+    if (i <= plan.phases()) return {std::move(plan), i, h};
     i -= plan.phases() + 1;
   }
-  return {patterns::pfr_dr_rings(shape, merges), 0};  // out of range: not applicable
+  return {patterns::pfr_dr_rings(shape, merges), 0, merges};  // out of range: not applicable
 }
 
 int members(const CostQuery& q) {
@@ -56,8 +57,14 @@ int members(const CostQuery& q) {
 
 std::string label(const CostQuery& q, int i) {
   const Member m = member_of(mesh_shape_of(q), i);
+  const bool pfr = m.h == 0;
+  const bool dr = m.h == patterns::pfr_dr_merges(mesh_shape_of(q));
+  std::string named;
+  if (pfr && m.dc == 0) named = " (PFR: mesh_pfr)";
+  if (pfr && m.dc == m.plan.phases() && m.dc > 0) named = " (PFR-DC: mesh_pfr_dc)";
+  if (dr && m.dc == m.plan.phases() && m.dc > 0) named += " (DR-DC: mesh_dr)";
   return patterns::describe_plan(m.plan) + "; distributed reduction and collect over the last " +
-         std::to_string(m.dc) + " of " + std::to_string(m.plan.phases()) + " rings";
+         std::to_string(m.dc) + " of " + std::to_string(m.plan.phases()) + " rings" + named;
 }
 
 Picos cost(const CostQuery& q, int i) {

@@ -41,7 +41,10 @@ const HybridFamily kFamily{
     Operation::broadcast,
     [](const CostQuery&) { return true; },
     [](const CostQuery& q) { return sc_members(mesh_shape_of(q)); },
-    [](const CostQuery& q, int i) { return describe(split_of(q, i)); },
+    [](const CostQuery& q, int i) {
+      return describe(split_of(q, i)) +
+             end_member_note(i, sc_members(mesh_shape_of(q)) - 1, "mesh_mst", "mesh_sc");
+    },
     [](const CostQuery& q, int i) { return sc_broadcast_cost(q, split_of(q, i)); },
     claim,
     [](const Call& c, int i) { sc_broadcast(c, sc_split(mesh_shape_of(*c.comm), i)); },

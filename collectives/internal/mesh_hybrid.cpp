@@ -38,6 +38,14 @@ int least_cost_member(std::string_view family, Operation op, const CostQuery& q,
   return best;
 }
 
+std::string end_member_note(int member, int last, const std::string& short_row,
+                            const std::string& long_row) {
+  if (member == 0 && last == 0) return " (" + short_row + " = " + long_row + ")";
+  if (member == 0) return " (" + short_row + ")";
+  if (member == last) return " (" + long_row + ")";
+  return "";
+}
+
 int hybrid_member(const HybridFamily& f, const CostQuery& q, bool optimal) {
   if (!optimal) return q.options.hybrid;
   return least_cost_member(f.name, f.op, q, f.members(q),

@@ -42,6 +42,11 @@ struct HybridFamily {
   void (*run)(const Call&, int member) = nullptr;
 };
 
+// " (short)", " (long)" or " (short = long)" for the end members 0 and last of a family whose
+// ends are the rows `short_row` and `long_row`; "" for the others. For explain's labels.
+std::string end_member_note(int member, int last, const std::string& short_row,
+                            const std::string& long_row);
+
 // The member the row runs for q: q.options.hybrid (the given row) or the least-cost one.
 int hybrid_member(const HybridFamily& f, const CostQuery& q, bool optimal);
 // Whether the given row applies: the family's requirements, and Options::hybrid a member.

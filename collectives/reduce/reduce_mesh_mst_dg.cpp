@@ -38,7 +38,10 @@ const HybridFamily kFamily{
     Operation::reduce,
     [](const CostQuery& q) { return q.commutative; },
     [](const CostQuery& q) { return sc_members(mesh_shape_of(q)); },
-    [](const CostQuery& q, int i) { return describe(split_of(q, i)); },
+    [](const CostQuery& q, int i) {
+      return describe(split_of(q, i)) +
+             end_member_note(i, sc_members(mesh_shape_of(q)) - 1, "mesh_mst", "mesh_dg");
+    },
     [](const CostQuery& q, int i) { return dg_reduce_cost(q, split_of(q, i)); },
     claim,
     [](const Call& c, int i) { dg_reduce(c, sc_split(mesh_shape_of(*c.comm), i)); },

@@ -40,7 +40,11 @@ const HybridFamily kFamily{
     Operation::reduce_scatter,
     [](const CostQuery& q) { return q.commutative; },
     [](const CostQuery& q) { return patterns::pfr_dr_merges(mesh_shape_of(q)) + 1; },
-    [](const CostQuery& q, int h) { return patterns::describe_plan(plan_of(mesh_shape_of(q), h)); },
+    [](const CostQuery& q, int h) {
+      const patterns::MeshShape shape = mesh_shape_of(q);
+      return patterns::describe_plan(plan_of(shape, h)) +
+             end_member_note(h, patterns::pfr_dr_merges(shape), "mesh_pfr", "mesh_dr");
+    },
     [](const CostQuery& q, int h) {
       return cost_reduce_scatter_plan(q, plan_of(mesh_shape_of(q), h));
     },

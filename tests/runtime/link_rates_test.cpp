@@ -211,7 +211,9 @@ TEST(LinkRates, SharedLinksStretchByTheirOwnRate) {
   EXPECT_GE(r.time_ps(), u.alpha + n * to_picos(30e-6));
   EXPECT_LE(r.time_ps(), u.alpha + n * to_picos(30e-6) + 100);
   for (const MessageEvent& e : r.trace().messages) {
-    if (e.src == 1) EXPECT_EQ(e.end, u.alpha + n * 2 * u.beta);
+    if (e.src == 1) {
+      EXPECT_EQ(e.end, u.alpha + n * 2 * u.beta);
+    }
   }
 }
 
