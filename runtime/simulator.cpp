@@ -1016,7 +1016,8 @@ class Simulator {
       std::uint64_t share = 1;
       for (LinkId l : hop_links(y)) share = std::max<std::uint64_t>(share, link_users_[l].size());
       y.share = share;
-      y.rate = shared_rate(y);
+      // Uniform links: the rate of the most loaded one, counted just above.
+      y.rate = links_.uniform() ? u_.item_time(share) : shared_rate(y);
       if (share > 1) links_mattered_ = true;
       // The rest at the new rate, rounded up to a whole picosecond.
       const Wide rest = (Wide(y.remaining) * y.rate + (kWorkScale - 1)) / kWorkScale;

@@ -254,6 +254,31 @@ TEST(MeshHybrid, EveryMemberGivesTheResultAndHoldsItsClaim) {
   EXPECT_GT(exact, 100);  // the claims are not all estimates
 }
 
+// Above 64 nodes (mesh:12x12): the optimal rows, and the middle member of each family, give
+// the result with every root class (a corner, the middle, the last node) and hold their claim.
+TEST(MeshHybrid, OptimalRowsOnAMachineAbove64Nodes) {
+  auto m = machine(kSanitized ? "mesh:9x8" : "mesh:12x12", mesh_model());
+  const int p = m->size();
+  for (const Family& f : families()) {
+    const CostQuery base = query_for(*m, 2 * p + 3, 0, 8);
+    for (int i : {-1, member_count(f, base) / 2}) {
+      for (int root : test_roots(f.op, p)) {
+        const std::string name = i < 0 ? f.name + "_optimal" : f.name;
+        const Options o{.algorithm = name, .hybrid = i};
+        Failures fails;
+        const RunResult r = m->run(
+            [&](Node& node) { call_checked(node.world(), f.op, o, 2 * p + 3, root, fails); });
+        ASSERT_TRUE(fails.empty()) << fails.text();
+        const CostQuery q = member_query(query_for(*m, 2 * p + 3, root, 8), name, i);
+        const Algorithm& a = *find_algorithm(f.op, name);
+        if (claim_of(a, q) == Claim::exact) {
+          EXPECT_EQ(r.time_ps(), a.cost(q)) << to_string(f.op) << " " << name << " " << i;
+        }
+      }
+    }
+  }
+}
+
 // On sub-mesh groups (a row, a column, a block of mesh:4x6, split by world rank) every
 // member runs on the group's own mesh and gives the result.
 TEST(MeshHybrid, EveryMemberRunsOnSubMeshGroups) {
