@@ -40,6 +40,7 @@ extern "C" void __sanitizer_start_switch_fiber(void** fake_stack_save, const voi
                                                std::size_t size);
 extern "C" void __sanitizer_finish_switch_fiber(void* fake_stack_save, const void** bottom_old,
                                                 std::size_t* size_old);
+extern "C" void __asan_unpoison_memory_region(void const volatile* addr, std::size_t size);
 #endif
 #if defined(__SANITIZE_THREAD__)
 #define VMC_TSAN_FIBERS 1
@@ -75,11 +76,15 @@ class StackSlab {
                        " KiB; use fewer nodes or a smaller stack_bytes");
     }
     base_ = static_cast<char*>(p);
+    clear_shadow();
     for (int i = 0; guard_ != 0 && i < count_; ++i) {
       mprotect(base_ + i * slot_, guard_, PROT_NONE);  // best effort: a guard is a safeguard
     }
   }
-  ~StackSlab() { munmap(base_, slot_ * count_); }
+  ~StackSlab() {
+    clear_shadow();
+    munmap(base_, slot_ * count_);
+  }
   StackSlab(const StackSlab&) = delete;
   StackSlab& operator=(const StackSlab&) = delete;
 
@@ -92,6 +97,17 @@ class StackSlab {
   }
 
  private:
+  // AddressSanitizer keeps the poison of a frame that never returned (Boost.Context's fiber
+  // entry frame never does) after munmap, and its mmap does not clear it (GCC 12), so a slab
+  // mapped where an older one was would start with stale poison in the middle of a stack and
+  // report an overflow that is not there. The slab clears its shadow when it is made and
+  // when it goes.
+  void clear_shadow() {
+#if VMC_ASAN_FIBERS
+    __asan_unpoison_memory_region(base_, slot_ * count_);
+#endif
+  }
+
   int count_;
   std::size_t page_ = 4096, usable_ = 0, guard_ = 0, slot_ = 0;
   char* base_ = nullptr;
