@@ -15,10 +15,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include <tbb/parallel_for.h>
 
 #include "collectives/dispatch.hpp"
 #include "collectives/internal/claims.hpp"
+#include "collectives/internal/parallel.hpp"
 #include "collectives/simulated_cost.hpp"
 #include "collectives/tables.hpp"
 #include "runtime/errors.hpp"
@@ -278,38 +278,6 @@ Model emulation_model(std::size_t item_size) {
 
 namespace {
 
-// fn(0) .. fn(count - 1) side by side: on oneTBB's workers, or under ThreadSanitizer on
-// threads of its own (ThreadSanitizer cannot see the synchronisation inside the
-// uninstrumented oneTBB library and would report its work stealing as races).
-template <class Fn>
-void parallel_each(std::size_t count, const Fn& fn) {
-#if defined(__SANITIZE_THREAD__)
-  std::atomic<std::size_t> next{0};
-  std::mutex failed_mutex;
-  std::exception_ptr failed;  // the first call that threw, rethrown here as oneTBB would
-  auto work = [&] {
-    for (std::size_t i = next.fetch_add(1); i < count; i = next.fetch_add(1)) {
-      try {
-        fn(i);
-      } catch (...) {
-        const std::lock_guard lock(failed_mutex);
-        if (!failed) failed = std::current_exception();
-      }
-    }
-  };
-  const std::size_t helpers =
-      std::min<std::size_t>(count, std::max(1u, std::thread::hardware_concurrency())) - 1;
-  {
-    std::vector<std::jthread> threads;
-    for (std::size_t t = 0; t < helpers && count > 0; ++t) threads.emplace_back(work);
-    work();
-  }  // joined
-  if (failed) std::rethrow_exception(failed);
-#else
-  tbb::parallel_for(std::size_t{0}, count, fn);
-#endif
-}
-
 // Which candidates selection must simulate, with every candidate's formula in `formula`.
 // A formula that is exact or a lower bound (its claim) says the run takes at least that
 // long; a candidate whose such formula exceeds the least exact formula (a time some
@@ -381,7 +349,7 @@ const Algorithm& select_algorithm(Operation op, const CostQuery& q) {
   std::vector<Picos> time(candidates.size());
   const std::vector<bool> simulate = worth_simulating(candidates, q, time);
   if (selection_simulates(q)) {
-    parallel_each(candidates.size(), [&](std::size_t i) {
+    internal::parallel_each(candidates.size(), [&](std::size_t i) {
       if (simulate[i]) runs[i] = simulated_run(op, *candidates[i], q);
     });
   }
@@ -405,7 +373,7 @@ const Algorithm& select_algorithm(Operation op, const CostQuery& q) {
     for (std::size_t i : tied) tied_rows.push_back(candidates[i]);
     std::vector<Picos> host_time(tied.size());
     const std::vector<bool> simulate_host = worth_simulating(tied_rows, host, host_time);
-    parallel_each(tied.size(), [&](std::size_t k) {
+    internal::parallel_each(tied.size(), [&](std::size_t k) {
       const std::size_t i = tied[k];
       // Simulated where the run is small enough and might win, else the formula on the
       // host's model.

@@ -114,6 +114,10 @@ struct Algorithm {
   // `member_row` runs with Options::hybrid = i (`vmc explain` lists them).
   std::vector<std::string> (*members)(const CostQuery&) = nullptr;
   std::string member_row;
+  // With `members`: the index of the member the row runs for q. Calling it makes and
+  // remembers the choice, which may simulate the members; simulated_run calls it before it
+  // runs the row, so the run inside (which cannot simulate) takes the same member.
+  int (*chosen)(const CostQuery&) = nullptr;
 };
 
 // Whether a's run works on a timing-only machine: a built-in row, or one registered with

@@ -188,6 +188,8 @@ std::optional<SimulatedRun> run_simulation(Operation op, const Algorithm& a,
                static_cast<double>(q.item_size);
     }
     if (bytes > static_cast<double>(kMaxBytes)) return std::nullopt;
+    // A family's choice of member is made here, where its members can be simulated.
+    if (a.chosen != nullptr) (void)a.chosen(q);
     // Timing only where the row allows it: the time and the statistics of the run with
     // data, without the data.
     Machine m({.topology = parse_topology(q.topology->spec()),

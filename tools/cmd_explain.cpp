@@ -47,20 +47,18 @@ std::optional<Stats> contention_of(Operation op, const Algorithm& a, const Topol
 
 // The members of a hybrid family (004 §15.1), each run as a.member_row with
 // Options::hybrid = i: its label, formula, claim and simulated time; `chosen` marks the one
-// the optimal row runs (the least formula, ties to the lowest index).
+// the optimal row runs (Algorithm::chosen).
 nlohmann::json family_rows(Operation op, const Algorithm& a, const CostQuery& q) {
   const Algorithm* row = find_algorithm(op, a.member_row);
   nlohmann::json out = nlohmann::json::array();
   if (row == nullptr) return out;
   const std::vector<std::string> labels = a.members(q);
-  std::optional<Picos> best;
-  std::size_t chosen = 0;
+  const std::size_t chosen = static_cast<std::size_t>(a.chosen(q));
   for (std::size_t i = 0; i < labels.size(); ++i) {
     CostQuery m = q;
     m.options.algorithm = row->name;
     m.options.hybrid = static_cast<int>(i);
     const Picos formula = row->cost(m);
-    if (!best || formula < *best) best = formula, chosen = i;
     nlohmann::json e{{"member", i}, {"label", labels[i]}, {"predicted_s", to_seconds(formula)},
                      {"claim", to_string(claim_of(*row, m))}};
     if (auto simulated = simulated_cost(op, *row, m)) e["simulated_s"] = to_seconds(*simulated);
@@ -171,9 +169,10 @@ void explain(const ExplainOptions& o) {
     if (!row.contains("family")) continue;
     const std::string name = row["algorithm"];
     const std::string given = find_algorithm(op, name)->member_row;
-    std::printf("\n%s runs the member of %s with the least formula (004 §15.1; run one with "
-                "--algorithm %s --hybrid N).\nA member whose claim is an estimate may run "
-                "faster or slower than its formula: the one chosen is not always the fastest.\nLabels: R/S@D is "
+    std::printf("\n%s runs the member of %s with the least time (004 §15.1; run one with "
+                "--algorithm %s --hybrid N):\nthe least formula where every member's formula is "
+                "exact, the least simulated time where one is not\n(and the least formula where "
+                "the members are too large to simulate).\nLabels: R/S@D is "
                 "a ring of R nodes S apart along dimension D (R@D: neighbours), in the order "
                 "the member runs them.\n",
                 name.c_str(), given.c_str(), given.c_str());

@@ -1,10 +1,15 @@
-// Hybrid families and their least-cost member (mesh_hybrid.hpp).
+// Hybrid families and the member their `_optimal` rows run (mesh_hybrid.hpp).
 #include "collectives/internal/mesh_hybrid.hpp"
 
+#include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
+#include <tuple>
 
 #include "collectives/dispatch.hpp"
+#include "collectives/internal/parallel.hpp"
+#include "collectives/simulated_cost.hpp"
 
 namespace vmc::internal {
 
@@ -16,26 +21,92 @@ CostQuery call_query(const Call& call) {
   return q;
 }
 
-int least_cost_member(std::string_view family, Operation op, const CostQuery& q, int members,
-                      const std::function<Picos(int)>& cost) {
-  static std::mutex mutex;
-  static std::map<std::string, int, std::less<>> chosen;
-  CostQuery key_query = q;
-  key_query.options.algorithm.clear();
-  key_query.options.hybrid = -1;
-  std::string key(family);
-  key += '|';
-  key += query_key(op, key_query);
-  const std::lock_guard lock(mutex);
-  if (auto it = chosen.find(key); it != chosen.end()) return it->second;
+namespace {
+
+// The operation a family's rows run for q: allgather's family also serves allgatherv.
+Operation operation_of(const HybridFamily& f, const CostQuery& q) {
+  return f.op == Operation::allgather && !q.counts.empty() ? Operation::allgatherv : f.op;
+}
+
+// The member of least formula (ties: the lowest index).
+int least_formula_member(const HybridFamily& f, const CostQuery& q, int members) {
   int best = 0;
-  Picos best_cost = cost(0);
+  Picos best_cost = f.cost(q, 0);
   for (int i = 1; i < members; ++i) {
-    const Picos c = cost(i);
+    const Picos c = f.cost(q, i);
     if (c < best_cost) best = i, best_cost = c;
   }
-  chosen.emplace(std::move(key), best);
   return best;
+}
+
+// The member of least simulated time, each run as the family's given row with
+// Options::hybrid = i (ties: less emulation work, then the lower formula, then the lower
+// index); empty when a member is too large to simulate.
+std::optional<int> least_simulated_member(const HybridFamily& f, Operation op,
+                                          const CostQuery& q, int members) {
+  const Algorithm* given = find_algorithm(op, f.name);
+  if (given == nullptr) return std::nullopt;
+  std::vector<std::optional<SimulatedRun>> runs(static_cast<std::size_t>(members));
+  parallel_each(runs.size(), [&](std::size_t i) {
+    CostQuery m = q;
+    m.options.algorithm = f.name;
+    m.options.hybrid = static_cast<int>(i);
+    runs[i] = simulated_run(op, *given, m);
+  });
+  std::optional<int> best;
+  std::tuple<Picos, std::uint64_t, Picos> best_order{};
+  for (int i = 0; i < members; ++i) {
+    const std::optional<SimulatedRun>& r = runs[static_cast<std::size_t>(i)];
+    if (!r) return std::nullopt;
+    const std::tuple<Picos, std::uint64_t, Picos> order{r->time, r->work_bytes, f.cost(q, i)};
+    if (!best || order < best_order) best = i, best_order = order;
+  }
+  return best;
+}
+
+// Whether member i's formula is its run's time for q (claim_of: the registry's own
+// downgrades too, e.g. links of unequal bandwidth).
+bool exact_member(const HybridFamily& f, Operation op, const CostQuery& q, int i) {
+  const Algorithm* given = find_algorithm(op, f.name);
+  CostQuery m = q;
+  m.options.hybrid = i;
+  return given != nullptr && claim_of(*given, m) == Claim::exact;
+}
+
+}  // namespace
+
+int chosen_member(const HybridFamily& f, const CostQuery& q) {
+  static std::mutex mutex;
+  static std::map<std::string, int, std::less<>> chosen;
+  const Operation op = operation_of(f, q);
+  CostQuery base = q;  // what every node of a call and selection's query have alike
+  base.options.algorithm.clear();
+  base.options.hybrid = -1;
+  base.in_place = false;
+  const std::string key = f.name + '|' + query_key(op, base);
+  const bool simulates = selection_simulates(q);
+  {
+    const std::lock_guard lock(mutex);
+    if (auto it = chosen.find(key + "|sim"); it != chosen.end()) return it->second;
+    if (!simulates) {
+      if (auto it = chosen.find(key + "|formula"); it != chosen.end()) return it->second;
+    }
+  }
+  // Made outside the lock: the simulations run machines whose nodes may choose too. Two
+  // callers that choose at once choose alike (the runs are deterministic); the first kept.
+  const int members = f.members(base);
+  std::optional<int> best;
+  if (simulates) {
+    bool all_exact = true;
+    for (int i = 0; i < members && all_exact; ++i) all_exact = exact_member(f, op, base, i);
+    best = all_exact ? least_formula_member(f, base, members)
+                     : least_simulated_member(f, op, base, members);
+  }
+  const bool by_run = best.has_value();
+  if (!best) best = least_formula_member(f, base, members);
+  const std::lock_guard lock(mutex);
+  if (chosen.size() > 100000) chosen.clear();  // bounded
+  return chosen.emplace(key + (by_run || simulates ? "|sim" : "|formula"), *best).first->second;
 }
 
 std::string end_member_note(int member, int last, const std::string& short_row,
@@ -47,9 +118,7 @@ std::string end_member_note(int member, int last, const std::string& short_row,
 }
 
 int hybrid_member(const HybridFamily& f, const CostQuery& q, bool optimal) {
-  if (!optimal) return q.options.hybrid;
-  return least_cost_member(f.name, f.op, q, f.members(q),
-                           [&](int i) { return f.cost(q, i); });
+  return optimal ? chosen_member(f, q) : q.options.hybrid;
 }
 
 bool hybrid_given_applies(const HybridFamily& f, const CostQuery& q) {
@@ -69,7 +138,8 @@ std::vector<std::string> hybrid_labels(const HybridFamily& f, const CostQuery& q
 }
 
 std::string hybrid_given_requirements(const HybridFamily& f) {
-  const std::string member = "Options::hybrid naming a member of the family, as vmc explain lists them";
+  const std::string member =
+      "Options::hybrid naming a member of the family, as vmc explain lists them";
   return f.requirements == "nothing" ? member : f.requirements + " and " + member;
 }
 

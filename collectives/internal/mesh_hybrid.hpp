@@ -2,11 +2,12 @@
 // size-1, each one way to split the work between a short-vector and a long-vector primitive
 // (where the split falls: how many prime factors are merged, how many rings reduce whole
 // vectors, which dimensions are scattered). The row named for the hybrid runs the member
-// Options::hybrid names; its `_optimal` row runs the member of least cost, found by trying
+// Options::hybrid names; its `_optimal` row runs the member of least time, found by trying
 // every one (004 §15.1: "find the minimum running time for all hybrids as well as the pure
-// short and long vector approaches"), remembered per query ("cache recent hybrid
-// strategies"). Every family holds the pure algorithms as members, so the optimal member's
-// formula never exceeds theirs.
+// short and long vector approaches"), by formula where the formulas are exact and by
+// simulation where they are not, remembered per query ("cache recent hybrid strategies").
+// Every family holds the pure algorithms as members, so the optimal member is never slower
+// than they are.
 #pragma once
 
 #include <functional>
@@ -22,13 +23,8 @@ namespace vmc::internal {
 // whole counts vector, not this rank's count.
 CostQuery call_query(const Call& call);
 
-// The member of least cost(i) for i in 0 .. members-1 (ties: the lowest i), remembered per
-// (family, op, q). Thread-safe; cost is called under a lock, so it must not communicate.
-int least_cost_member(std::string_view family, Operation op, const CostQuery& q, int members,
-                      const std::function<Picos(int)>& cost);
-
 // A hybrid family as the tables register it: the rows `name` (member Options::hybrid) and
-// `name_optimal` (the least-cost member).
+// `name_optimal` (the member of least time, chosen_member).
 struct HybridFamily {
   std::string name;         // e.g. "mesh_pfr_dr"
   std::string description;  // of the family; the rows add how they pick
@@ -47,7 +43,15 @@ struct HybridFamily {
 std::string end_member_note(int member, int last, const std::string& short_row,
                             const std::string& long_row);
 
-// The member the row runs for q: q.options.hybrid (the given row) or the least-cost one.
+// The member the `_optimal` row runs for q, remembered per (family, q). Where every
+// member's formula is exact, or selection cannot simulate q, the member of least formula;
+// otherwise the member of least simulated time (the formulas of interleaved MST groups, of
+// rings over a network that is not the group's mesh, are estimates, and the least of them
+// is not always the fastest run). Inside a simulation nothing is simulated: the choice
+// made outside, for the same query, is taken when there is one (selection makes it before
+// it simulates an `_optimal` row, see Algorithm::chosen), else the least formula.
+int chosen_member(const HybridFamily& f, const CostQuery& q);
+// The member the row runs for q: q.options.hybrid (the given row) or chosen_member.
 int hybrid_member(const HybridFamily& f, const CostQuery& q, bool optimal);
 // Whether the given row applies: the family's requirements, and Options::hybrid a member.
 bool hybrid_given_applies(const HybridFamily& f, const CostQuery& q);
@@ -71,13 +75,14 @@ std::vector<Algorithm> hybrid_rows() {
       [](const CostQuery& q) { return F.claim(q, hybrid_member(F, q, false)); }, true};
   Algorithm optimal{
       F.name + "_optimal",
-      F.description + "; the member of least cost, every member tried (004 §15.1)",
+      F.description + "; the member of least time, every member tried (004 §15.1)",
       F.requirements, F.applicable,
       [](const CostQuery& q) { return F.cost(q, hybrid_member(F, q, true)); },
       [](const Call& c) { F.run(c, hybrid_member(F, call_query(c), true)); },
       [](const CostQuery& q) { return hybrid_detail(F, q, true); },
       [](const CostQuery& q) { return F.claim(q, hybrid_member(F, q, true)); }, true};
   optimal.members = [](const CostQuery& q) { return hybrid_labels(F, q); };
+  optimal.chosen = [](const CostQuery& q) { return chosen_member(F, q); };
   optimal.member_row = F.name;
   return {given, optimal};
 }
