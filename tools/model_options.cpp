@@ -372,6 +372,19 @@ void check_spec(const RunSpec& s, const Topology& topology, const Model& model) 
       throw UsageError("--algorithm \"" + s.algorithm + "\" is not an algorithm of " + op +
                        " (expected auto, " + names + ")");
     }
+    // --hybrid names a member of a family: only the rows that run one take it.
+    if (s.hybrid >= 0 && !is_member_row(s.op, s.algorithm)) {
+      std::string rows;
+      for (const Algorithm& row : algorithms(s.op)) {
+        if (is_member_row(s.op, row.name)) rows += (rows.empty() ? "" : ", ") + row.name;
+      }
+      throw UsageError("--hybrid " + std::to_string(s.hybrid) + " names a member of one of " +
+                       "004's hybrid families, but --algorithm " + s.algorithm +
+                       " runs no member (" +
+                       (rows.empty() ? op + " has no such row"
+                                     : "the " + op + " rows that take --hybrid: " + rows) +
+                       ")");
+    }
     // A hybrid family's member row: say which members exist (004 §15.1).
     for (const Algorithm& row : algorithms(s.op)) {
       if (row.member_row != s.algorithm || row.members == nullptr) continue;

@@ -31,7 +31,9 @@ Claim claim_allgather_mesh_pfr(const CostQuery& q);
 // PFR-DR hybrids' plans (allgather_mesh_pfr_dr.cpp).
 void run_allgather_plan(const Call& call, const patterns::RingPlan& plan);
 Picos cost_allgather_plan(const CostQuery& q, const patterns::RingPlan& plan);
-std::vector<Algorithm> allgather_mesh_pfr_dr_rows();
+// The family's rows for allgather or allgatherv (their choices of member are remembered
+// apart).
+std::vector<Algorithm> allgather_mesh_pfr_dr_rows(Operation op);
 bool applicable_allgather_allport_doubling(const CostQuery& q);
 void run_allgather_allport_doubling(const Call& call);
 Picos cost_allgather_allport_doubling(const CostQuery& q);

@@ -26,12 +26,13 @@ patterns::RingPlan plan_of(const patterns::MeshShape& shape, int h) {
   return patterns::pfr_dr_rings(shape, h);
 }
 
-const HybridFamily kFamily{
+HybridFamily family(Operation op) {
+  return {
     "mesh_pfr_dr",
     "PFR-DR hybrid collect: prime factors rings for the first phases, whole dimensional "
     "rings for the last (004 §8)",
     "nothing",
-    Operation::allgather,
+    op,
     [](const CostQuery&) { return true; },
     [](const CostQuery& q) { return patterns::pfr_dr_merges(mesh_shape_of(q)) + 1; },
     [](const CostQuery& q, int h) {
@@ -42,9 +43,14 @@ const HybridFamily kFamily{
     [](const CostQuery& q, int h) { return cost_allgather_plan(q, plan_of(mesh_shape_of(q), h)); },
     [](const CostQuery& q, int h) { return plan_claim(q, plan_of(mesh_shape_of(q), h), false); },
     [](const Call& c, int h) { run_allgather_plan(c, plan_of(mesh_shape_of(*c.comm), h)); },
-};
+  };
+}
+const HybridFamily kFamily = family(Operation::allgather);
+const HybridFamily kFamilyV = family(Operation::allgatherv);
 }  // namespace
 
-std::vector<Algorithm> allgather_mesh_pfr_dr_rows() { return hybrid_rows<kFamily>(); }
+std::vector<Algorithm> allgather_mesh_pfr_dr_rows(Operation op) {
+  return op == Operation::allgatherv ? hybrid_rows<kFamilyV>() : hybrid_rows<kFamily>();
+}
 
 }  // namespace vmc::internal

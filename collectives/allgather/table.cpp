@@ -35,7 +35,7 @@ Claim claim_bruck(const CostQuery& q) {
   return on_machine(q, exact || q.p == 1 ? Claim::exact : Claim::lower_bound, false);
 }
 
-std::vector<Algorithm> rows() {
+std::vector<Algorithm> rows(Operation op) {
   using namespace internal;
   std::vector<Algorithm> rows = {
       {"ring", "ring: p-1 steps, each block travels once around the ring (001)", "nothing",
@@ -72,17 +72,17 @@ std::vector<Algorithm> rows() {
        claim_allgather_mesh_mst},
   };
   // 004 §8's PFR-DR hybrids (allgather_mesh_pfr_dr.cpp).
-  for (Algorithm& row : allgather_mesh_pfr_dr_rows()) rows.push_back(row);
+  for (Algorithm& row : allgather_mesh_pfr_dr_rows(op)) rows.push_back(row);
   return rows;
 }
 }  // namespace
 
 const std::vector<Algorithm>& tables::allgather() {
-  static const std::vector<Algorithm> t = rows();
+  static const std::vector<Algorithm> t = rows(Operation::allgather);
   return t;
 }
 const std::vector<Algorithm>& tables::allgatherv() {
-  static const std::vector<Algorithm> t = rows();
+  static const std::vector<Algorithm> t = rows(Operation::allgatherv);
   return t;
 }
 

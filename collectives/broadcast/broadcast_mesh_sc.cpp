@@ -1,15 +1,16 @@
 // broadcast mesh_sc: 004 §9 SC (scatter-collect) broadcast. The vector, cut into p blocks,
 // is MST-scattered through each dimension of the group's mesh, the highest first (first
 // along the root's line of dimension d-1, then each of those nodes along its line of
-// dimension d-2, ...: internal/mesh_mst.hpp, mst_scatter_dims), so that every node holds
-// its own block; then the blocks are DR-collected in each dimension, the lowest first
-// (internal/mesh_rings.hpp, dr_collect: a ring along each line, 004 §6.1).
+// dimension d-2, ...), so that every node holds its own block; then the blocks are
+// DR-collected in each dimension, the lowest first (a ring along each line, 004 §6.1). It
+// is the last member of the MST-SC family, every dimension scattered and no MST group
+// (internal/mesh_sc.hpp, sc_broadcast; broadcast_mesh_mst_sc.cpp).
 //
 // Requires: nothing (any p, root and n; a group that is not a whole mesh is a linear array:
 // a 1-D scatter, then a ring collect). Blocks are ceil(n/p) items (the last ones padded;
 // the padding travels and is dropped).
 // Cost: 004 §9, T_SC-BROADCAST = (sum_i (ceil(log2 m_i) + m_i - 1)) alpha + 2 (p-1)/p n beta;
-// with b = ceil(n/p): mst_scatter_dims_cost + dr_collect_cost = sum_i ceil(log2 m_i) alpha +
+// with b = ceil(n/p): the scatter lines' and the rings' costs, sum_i ceil(log2 m_i) alpha +
 // (p-1) b beta + sum_i (m_i - 1)(alpha + stride_i b beta). Under duplex and all-port nodes
 // the rings of each dimension end (m_i - 1) steps after their last member is ready, which
 // is the root's chain, so the phases add up, provided no eager ring message of a node that
@@ -23,38 +24,27 @@
 // exchange and half ports (ring steps take turns, dims_claim). 0 for n = 0.
 #include "collectives/broadcast/algorithms.hpp"
 #include "collectives/internal/claims.hpp"
-#include "collectives/internal/combine_call.hpp"
 #include "collectives/internal/mesh.hpp"
 #include "collectives/internal/mesh_mst.hpp"
-#include "collectives/internal/mesh_rings.hpp"
+#include "collectives/internal/mesh_sc.hpp"
 
 namespace vmc::internal {
+
+namespace {
+ScSplit every_dimension(const patterns::MeshShape& shape) {
+  return sc_split(shape, sc_members(shape) - 1);
+}
+}  // namespace
 
 bool applicable_broadcast_mesh_sc(const CostQuery&) { return true; }
 
 Picos cost_broadcast_mesh_sc(const CostQuery& q) {
-  if (q.n == 0) return 0;
-  const patterns::MeshShape shape = mesh_shape_of(q);
-  const std::size_t b = ceil_div(q.n, q.p);
-  const std::vector<std::size_t> counts(q.p, b);
-  return mst_scatter_dims_cost(q, shape, b) +
-         dr_collect_cost(q, shape, 0, shape.dimensions(), counts);
+  return sc_broadcast_cost(q, every_dimension(mesh_shape_of(q)));
 }
 
 void run_broadcast_mesh_sc(const Call& call) {
-  const Comm& c = *call.comm;
-  if (call.n == 0) return;
-  const int p = c.size();
-  const patterns::MeshShape shape = mesh_shape_of(c);
-  const std::size_t b = ceil_div(call.n, p), isz = call.item_size;
-  Bytes all(p * b * isz);
-  if (c.rank() == call.root) copy_items(all.data(), call.recv, call.n, isz);
-  mst_scatter_dims(c, shape, call.root, all.data(), b, isz, call.tag);
-  dr_collect(c, shape, 0, shape.dimensions(), all.data(), isz, Blocks::equal(b, p),
-             call.tag + 1);
-  if (c.rank() != call.root) copy_items(call.recv, all.data(), call.n, isz);
+  sc_broadcast(call, every_dimension(mesh_shape_of(*call.comm)));
 }
-
 Claim claim_broadcast_mesh_sc(const CostQuery& q) {
   const Claim collect = dims_claim(q);
   if (collect != Claim::exact) return collect;

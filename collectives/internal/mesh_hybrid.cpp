@@ -23,11 +23,6 @@ CostQuery call_query(const Call& call) {
 
 namespace {
 
-// The operation a family's rows run for q: allgather's family also serves allgatherv.
-Operation operation_of(const HybridFamily& f, const CostQuery& q) {
-  return f.op == Operation::allgather && !q.counts.empty() ? Operation::allgatherv : f.op;
-}
-
 // The member of least formula (ties: the lowest index).
 int least_formula_member(const HybridFamily& f, const CostQuery& q, int members) {
   int best = 0;
@@ -78,8 +73,15 @@ bool exact_member(const HybridFamily& f, Operation op, const CostQuery& q, int i
 int chosen_member(const HybridFamily& f, const CostQuery& q) {
   static std::mutex mutex;
   static std::map<std::string, int, std::less<>> chosen;
-  const Operation op = operation_of(f, q);
-  CostQuery base = q;  // what every node of a call and selection's query have alike
+  const Operation op = f.op;
+  // The query as every node of a call builds it (call_query) and as selection and the
+  // simulations pass it, alike: a v-variant's counts whole (equal counts spelled out), n
+  // then 0; not in place; no row named.
+  CostQuery base = q;
+  if (op == Operation::allgatherv && base.counts.empty()) {
+    base.counts.assign(static_cast<std::size_t>(base.p), base.n);
+  }
+  if (!base.counts.empty()) base.n = 0;
   base.options.algorithm.clear();
   base.options.hybrid = -1;
   base.in_place = false;

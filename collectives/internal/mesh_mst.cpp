@@ -44,12 +44,6 @@ MstTree mst_data_tree(const CostQuery& q, MstFlow flow, std::span<const std::siz
 
 TreeView whole(const MstTree& t, const Comm& c) { return {&t, {}, c.rank()}; }
 
-TreeView line(const MstTree& t, const patterns::MeshShape& shape, int dim, int rank) {
-  TreeView v{&t, std::vector<int>(shape.lengths[dim]), shape.coordinate(rank, dim)};
-  for (int j = 0; j < shape.lengths[dim]; ++j) v.members[j] = shape.with_coordinate(rank, dim, j);
-  return v;
-}
-
 std::vector<std::size_t> line_prefix(const MstTree& t, std::span<const std::size_t> counts) {
   std::vector<std::size_t> prefix(t.size() + 1, 0);
   for (int q = 0; q < t.size(); ++q) prefix[q + 1] = prefix[q] + counts[t.rank_at(q)];
@@ -218,73 +212,6 @@ std::vector<Picos> mst_gather_times(const CostQuery& q, const MstTree& t,
     done[it->rank] = std::max(done[it->rank], end);
   }
   return done;
-}
-
-// --- dimension by dimension ------------------------------------------------------------------
-namespace {
-// The line tree of dimension i rooted at the root's coordinate, the parts of its members
-// (slabs of stride(i) blocks), and where this node's subtree starts in `all`.
-struct DimLine {
-  MstTree tree;
-  std::vector<std::size_t> prefix;
-  std::size_t offset;  // items
-};
-DimLine dim_line(const patterns::MeshShape& shape, int i, int root, MstFlow flow, int me,
-                 std::size_t b) {
-  const int m = shape.lengths[i], stride = shape.stride(i);
-  MstTree tree(patterns::linear_shape(m), shape.coordinate(root, i), flow);
-  std::vector<std::size_t> prefix(m + 1);
-  for (int q = 0; q <= m; ++q) prefix[q] = std::size_t(q) * stride * b;
-  const int base = shape.with_coordinate(me, i, 0) - me % stride;  // x_0 .. x_i = 0
-  const int first = tree.node(shape.coordinate(me, i)).first;
-  return {tree, prefix, (std::size_t(base) + std::size_t(first) * stride) * b};
-}
-
-// `me` agrees with the root in dimensions 0 .. i-1.
-bool holds_phase(const patterns::MeshShape& shape, int me, int root, int i) {
-  const int stride = shape.stride(i);
-  return me % stride == root % stride;
-}
-}  // namespace
-
-void mst_scatter_dims(const Comm& c, const patterns::MeshShape& shape, int root, void* all,
-                      std::size_t b, std::size_t isz, Tag tag) {
-  const int me = c.rank();
-  for (int i = shape.dimensions() - 1; i >= 0; --i) {
-    if (!holds_phase(shape, me, root, i)) continue;
-    const DimLine l = dim_line(shape, i, root, MstFlow::outward, me, b);
-    mst_scatter_parts(c, line(l.tree, shape, i, me), l.prefix, at(all, l.offset, isz), isz, tag);
-  }
-}
-
-void mst_gather_dims(const Comm& c, const patterns::MeshShape& shape, int root, void* all,
-                     std::size_t b, std::size_t isz, Tag tag) {
-  const int me = c.rank();
-  for (int i = 0; i < shape.dimensions() && holds_phase(shape, me, root, i); ++i) {
-    const DimLine l = dim_line(shape, i, root, MstFlow::inward, me, b);
-    mst_gather_parts(c, line(l.tree, shape, i, me), l.prefix, at(all, l.offset, isz), isz, tag);
-  }
-}
-
-Picos mst_scatter_dims_cost(const CostQuery& q, const patterns::MeshShape& shape,
-                            std::size_t b) {
-  Picos t = 0;
-  for (int i = 0; i < shape.dimensions(); ++i) {
-    const DimLine l = dim_line(shape, i, q.root, MstFlow::outward, q.root, b);
-    const auto done = mst_scatter_times(q, l.tree, l.prefix, 0);
-    t += *std::max_element(done.begin(), done.end());
-  }
-  return t;
-}
-
-Picos mst_gather_dims_cost(const CostQuery& q, const patterns::MeshShape& shape, std::size_t b) {
-  Picos t = 0;
-  for (int i = 0; i < shape.dimensions(); ++i) {
-    const DimLine l = dim_line(shape, i, q.root, MstFlow::inward, q.root, b);
-    const std::vector<Picos> ready(shape.lengths[i], 0);
-    t += mst_gather_times(q, l.tree, l.prefix, ready)[l.tree.root()];
-  }
-  return t;
 }
 
 Claim dims_claim(const CostQuery& q) {

@@ -45,9 +45,6 @@ struct TreeView {
 };
 // The whole group's tree at comm rank c.rank().
 TreeView whole(const patterns::MstTree& t, const Comm& c);
-// The line of dimension `dim` of `shape` through comm rank `rank` (whole-mesh ranks), as a
-// 1-D tree `t` over the coordinates of that dimension.
-TreeView line(const patterns::MstTree& t, const patterns::MeshShape& shape, int dim, int rank);
 
 // Broadcast of n items from the tree's root (outward): steps T(n), every message sent.
 void mst_bcast(const Comm& c, const TreeView& v, void* buf, std::size_t n, std::size_t isz,
@@ -83,24 +80,6 @@ void mst_gather_parts(const Comm& c, const TreeView& v, std::span<const std::siz
 std::vector<Picos> mst_gather_times(const CostQuery& q, const patterns::MstTree& t,
                                     std::span<const std::size_t> prefix,
                                     std::span<const Picos> ready);
-
-// --- dimension by dimension (004 §9 SC, §11 DG) ---------------------------------------------
-// `all` holds p blocks of b items, block r for rank r (the whole mesh of `shape`).
-// Scatter from `root` through each dimension, the highest first: in the phase of dimension
-// i the nodes that agree with the root in dimensions 0 .. i-1 each MST-scatter their slab
-// along their line of dimension i (a 1-D tree rooted at the root's coordinate), so that
-// afterwards every node holds its own block. Gather is the reverse, the lowest dimension
-// first, ending with every block at the root.
-void mst_scatter_dims(const Comm& c, const patterns::MeshShape& shape, int root, void* all,
-                      std::size_t b, std::size_t isz, Tag tag);
-void mst_gather_dims(const Comm& c, const patterns::MeshShape& shape, int root, void* all,
-                     std::size_t b, std::size_t isz, Tag tag);
-// Their times when every node starts together: the phases' line trees one after the other
-// (the root is the last to finish each scatter phase; the gather phases start together,
-// every line of a dimension being alike): sum_i ceil(log2 m_i) alpha + (p-1) b beta.
-Picos mst_scatter_dims_cost(const CostQuery& q, const patterns::MeshShape& shape,
-                            std::size_t b);
-Picos mst_gather_dims_cost(const CostQuery& q, const patterns::MeshShape& shape, std::size_t b);
 
 // Prefix sums of per-rank counts taken in the tree's line order.
 std::vector<std::size_t> line_prefix(const patterns::MstTree& t,

@@ -154,6 +154,18 @@ TEST(CommandLine, RunRefusesEveryMalformedFlag) {
   expect_refused({"run", "--topology=full:2", "--op=allreduce", "--n=1000000000000"}, "--n");
   expect_refused({"run", "--topology=full:3", "--engine=fibers", "--clock=real"}, "--engine");
   expect_refused({"run", "--topology=full:3", "--data=none", "--check"}, "--check");
+  // 004's hybrid families: a member row needs a member, and only a member row takes one.
+  const std::vector<std::string> mesh{"run", "--topology=mesh:2x3", "--op=broadcast", "--n=6"};
+  const auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = mesh;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  expect_refused(with({"--algorithm=mesh_mst_sc"}), "--hybrid");
+  expect_refused(with({"--algorithm=mesh_mst_sc", "--hybrid=99"}), "--hybrid 99");
+  expect_refused(with({"--algorithm=mesh_mst_sc", "--hybrid=x"}), "--hybrid");
+  expect_refused(with({"--algorithm=binomial", "--hybrid=0"}), "mesh_mst_sc");
+  expect_ok(with({"--algorithm=mesh_mst_sc", "--hybrid=1", "--check"}));
 }
 
 TEST(CommandLine, ExplainRefusesEveryMalformedFlag) {
@@ -281,16 +293,31 @@ TEST(CommandLine, LinkRatesNameTheFlagAndTheClass) {
     return nlohmann::json::parse(expect_ok(args).out);
   };
   const auto below = explain("1=15us"), above = explain("1=17us");
-  EXPECT_EQ(below["chosen"], "recursive_doubling");
-  EXPECT_EQ(above["chosen"], "reduce_broadcast");
+  // 002's two swap places at s* = 16 us; selection takes 004's hybrid, faster than both.
+  const auto simulated = [](const nlohmann::json& e, const std::string& name) {
+    for (const auto& row : e["algorithms"]) {
+      if (row["algorithm"] == name) return row["simulated_s"].get<double>();
+    }
+    ADD_FAILURE() << name << " not listed";
+    return 0.0;
+  };
+  EXPECT_LT(simulated(below, "recursive_doubling"), simulated(below, "reduce_broadcast"));
+  EXPECT_GT(simulated(above, "recursive_doubling"), simulated(above, "reduce_broadcast"));
+  EXPECT_EQ(below["chosen"], "mesh_pfr_pfr_dc_optimal");
+  EXPECT_EQ(above["chosen"], "mesh_pfr_pfr_dc_optimal");
   EXPECT_THAT(above["model"].get<std::string>(), HasSubstr("beta_net level 1 links 17 us"));
-  const auto run = nlohmann::json::parse(
-      expect_ok({"run", "--op=allreduce", "--topology=tree:8", "--n=2", "--alpha=20us",
-                 "--contention=shared", "--beta-level=1=17us", "--check", "--json"})
-          .out);
-  EXPECT_EQ(run["algorithm"], "reduce_broadcast");
-  EXPECT_NEAR(run["time_s"].get<double>(), 206.1e-6, 1e-12);
+  const std::vector<std::string> run_args = {"run", "--op=allreduce", "--topology=tree:8",
+                                             "--n=2", "--alpha=20us", "--contention=shared",
+                                             "--beta-level=1=17us", "--check", "--json"};
+  const auto run = nlohmann::json::parse(expect_ok(run_args).out);
+  EXPECT_EQ(run["algorithm"], "mesh_pfr_pfr_dc_optimal");
+  EXPECT_NEAR(run["time_s"].get<double>(), 157.05e-6, 1e-12);
   EXPECT_EQ(run["correct"], true);
+  std::vector<std::string> tree = run_args;
+  tree.push_back("--algorithm=reduce_broadcast");
+  const auto tree_run = nlohmann::json::parse(expect_ok(tree).out);
+  EXPECT_NEAR(tree_run["time_s"].get<double>(), 206.1e-6, 1e-12);
+  EXPECT_EQ(tree_run["correct"], true);
 }
 
 TEST(CommandLine, SweepSkipsAndListsAlgorithmsThatDoNotApply) {
