@@ -31,6 +31,8 @@
 #include "tools/model_options.hpp"
 
 #if VMC_HAVE_MPI
+#define OMPI_SKIP_MPICXX 1  // MPI's C interface only: the C++ bindings are deprecated
+#define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
 #endif
 
