@@ -174,6 +174,7 @@ void add_commands(CLI::App& app) {
   add_sweep_command(app);
   add_show_command(app);
   add_figure_command(app);
+  add_calibrate_command(app);
 }
 
 }  // namespace vmc::cli

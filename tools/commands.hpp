@@ -16,6 +16,7 @@ void add_explain_command(CLI::App& app);  // cmd_explain.cpp
 void add_sweep_command(CLI::App& app);    // cmd_sweep.cpp
 void add_show_command(CLI::App& app);     // cmd_show.cpp
 void add_figure_command(CLI::App& app);   // cmd_figure.cpp
+void add_calibrate_command(CLI::App& app);  // cmd_calibrate.cpp
 // Every subcommand above, on app (cmd_figure.cpp: a figure runs the others).
 void add_commands(CLI::App& app);
 

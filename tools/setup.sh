@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake g++ make pkg-config libtbb-dev libconcurrentqueue-dev libgtest-dev libgmock-dev
           librapidcheck-dev libbenchmark-dev libboost-context-dev libcli11-dev nlohmann-json3-dev gnuplot-nox
-          chromium)
+          chromium libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -1,0 +1,108 @@
+// `vmc calibrate` under mpirun, as a user runs it: it prints fitted alpha, beta and gamma
+// with their errors and as flags the other commands take. What it measures depends on the
+// machine and its load, so only its form is held: positive, finite values, one point per
+// length, errors that are not negative, and flags that vmc explain accepts. Without mpirun
+// (one process) it is a usage error that says how to run it.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using ::testing::HasSubstr;
+
+struct Outcome {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Runs `command` (a shell line) under timeout(1), capturing both streams.
+Outcome run(const std::string& command) {
+  const std::string prefix = testing::TempDir() + "/vmc_calibrate_" + std::to_string(::getpid());
+  const std::string out = prefix + "_out.txt", err = prefix + "_err.txt";
+  const std::string line =
+      "timeout -k 5 300 " + command + " >'" + out + "' 2>'" + err + "' </dev/null";
+  const int status = std::system(line.c_str());
+  Outcome o;
+  if (WIFEXITED(status)) o.exit_code = WEXITSTATUS(status);
+  o.out = slurp(out);
+  o.err = slurp(err);
+  return o;
+}
+
+// mpirun on this machine only, as root too (containers), more processes than cores.
+std::string mpirun(int processes) {
+  return std::string("'") + VMC_MPIEXEC + "' --oversubscribe --allow-run-as-root -np " +
+         std::to_string(processes) + " '" + VMC_BINARY + "'";
+}
+
+void expect_positive_finite(const nlohmann::json& j, const char* key) {
+  ASSERT_TRUE(j.contains(key)) << key;
+  const double v = j[key].get<double>();
+  EXPECT_TRUE(std::isfinite(v) && v > 0) << key << " = " << v;
+}
+
+TEST(Calibrate, PrintsFittedParametersWithTheirErrorsAndAsFlags) {
+  for (int processes : {2, 3}) {
+    const Outcome o =
+        run(mpirun(processes) + " calibrate --quick --json --lengths 0,1,16,256,4096");
+    ASSERT_EQ(o.exit_code, 0) << o.err;
+    const nlohmann::json j = nlohmann::json::parse(o.out);  // one object: rank 0 prints
+    EXPECT_EQ(j["processes"], processes);
+    EXPECT_EQ(j["item_bytes"], 4);  // float
+    for (const char* key : {"alpha_s", "beta_s", "gamma_s"}) expect_positive_finite(j, key);
+    for (const char* key : {"alpha_error_s", "beta_error_s", "gamma_error_s",
+                            "messages_rms_relative", "combines_rms_relative"}) {
+      const double v = j[key].get<double>();
+      EXPECT_TRUE(std::isfinite(v) && v >= 0) << key << " = " << v;
+    }
+    ASSERT_EQ(j["messages"].size(), 5u);
+    ASSERT_EQ(j["combines"].size(), 4u);  // no combine of 0 items
+    for (const auto& p : j["messages"]) {
+      EXPECT_GT(p["measured_s"].get<double>(), 0);
+      EXPECT_GE(p["repetitions"].get<int>(), 3);
+    }
+    // The flags are what vmc explain takes.
+    const std::string flags = j["flags"];
+    const Outcome e = run(std::string("'") + VMC_BINARY +
+                          "' explain --op allreduce --topology full:4 --n 1000 " + flags);
+    EXPECT_EQ(e.exit_code, 0) << flags << "\n" << e.err;
+  }
+}
+
+TEST(Calibrate, TheTableNamesEveryParameter) {
+  const Outcome o = run(mpirun(2) + " calibrate --quick --type double");
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_THAT(o.out, HasSubstr("items of double (8 bytes)"));
+  EXPECT_THAT(o.out, HasSubstr("alpha = "));
+  EXPECT_THAT(o.out, HasSubstr("gamma = "));
+  EXPECT_THAT(o.out, HasSubstr("--alpha "));
+}
+
+TEST(Calibrate, OneProcessIsAUsageErrorThatSaysHowToRunIt) {
+  const Outcome o = run(std::string("'") + VMC_BINARY + "' calibrate --quick");
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("mpirun -np 2 vmc calibrate"));
+  const Outcome big = run(mpirun(2) + " calibrate --lengths 1000000000");
+  EXPECT_NE(big.exit_code, 0);
+  EXPECT_THAT(big.err, HasSubstr("--lengths"));
+}
+
+}  // namespace

@@ -1,0 +1,294 @@
+// vmc calibrate [--type T] [--lengths L] [--quick] [--json]: fits vmc's alpha, beta and
+// gamma (000 §2: a message of n items takes alpha + n beta, combining n items n gamma) to
+// the machine it runs on, under mpirun.
+//
+// Messages: ranks 0 and 1 bounce a message of n items back and forth (MPI_Send, MPI_Recv,
+// timed with MPI_Wtime around each round trip); half of the median round trip is the
+// one-way time of n items. Combines: rank 0 applies vmc's own sum (ops::sum, the code the
+// collectives run) to vectors of n items, the median of its repetitions. Each set of
+// points is fitted by least squares (tools/fit.hpp: weighted by 1/t^2, so every point's
+// relative error counts alike), with the standard errors of the coefficients; gamma's
+// intercept is the call's own overhead, which vmc's model has no term for, and is reported
+// beside it. The result is printed as the flags vmc run, explain and sweep take.
+//
+// Repetitions per length: enough for about 20 ms of round trips (2 ms with --quick), at
+// least 10 (3) and at most 10,000, after two that are not timed. Rank 0 chooses and tells
+// rank 1, so the two agree. Other ranks wait at the end. Timing is wall clock: what this
+// command prints depends on the machine and its load (tests only check its form).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "collectives/collectives.hpp"
+#include "tools/commands.hpp"
+#include "tools/fit.hpp"
+#include "tools/model_options.hpp"
+
+#if VMC_HAVE_MPI
+#define OMPI_SKIP_MPICXX 1  // MPI's C interface only: the C++ bindings are deprecated
+#define MPICH_SKIP_MPICXX 1
+#include <mpi.h>
+#endif
+
+namespace vmc::cli {
+
+namespace {
+
+struct CalibrateOptions {
+  std::string type = "float";
+  std::string lengths;
+  bool quick = false;
+  bool json = false;
+};
+
+// A duration as a flag value with a unit, 4 significant digits: "0.5234us", "81.2ps".
+std::string flag_duration(double seconds) {
+  const double a = std::fabs(seconds);
+  const char* unit = "s";
+  double scale = 1;
+  if (a == 0) return "0";
+  if (a < 1e-9) unit = "ps", scale = 1e12;
+  else if (a < 1e-6) unit = "ns", scale = 1e9;
+  else if (a < 1e-3) unit = "us", scale = 1e6;
+  else if (a < 1) unit = "ms", scale = 1e3;
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.4g%s", seconds * scale, unit);
+  return buf;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t h = v.size() / 2;
+  return v.size() % 2 == 1 ? v[h] : (v[h - 1] + v[h]) / 2;
+}
+
+struct Point {
+  std::size_t n = 0;
+  double seconds = 0;  // the median
+  int repetitions = 0;
+};
+
+Op sum_of(const std::string& type) {
+  if (type == "float") return ops::sum<float>();
+  if (type == "double") return ops::sum<double>();
+  if (type == "int32") return ops::sum<std::int32_t>();
+  return ops::sum<std::int64_t>();
+}
+
+std::vector<std::size_t> default_lengths(bool quick) {
+  std::vector<std::size_t> n{0};
+  for (std::size_t k = 1; k <= (quick ? 16384u : 262144u); k *= 4) n.push_back(k);
+  return n;
+}
+
+#if VMC_HAVE_MPI
+
+int repetitions_for(double estimate, bool quick) {
+  const double budget = quick ? 2e-3 : 20e-3;
+  const int least = quick ? 3 : 10;
+  if (!(estimate > 0)) return 10000;
+  return static_cast<int>(std::clamp(budget / estimate, double(least), 10000.0));
+}
+
+// Ranks 0 and 1 (`pair`, of those two): one-way times by ping-pong, one point per length.
+std::vector<Point> ping_pong(const std::vector<std::size_t>& lengths, std::size_t item,
+                             bool quick, int rank, MPI_Comm pair) {
+  std::vector<Point> points;
+  std::vector<char> buffer;
+  for (std::size_t n : lengths) {
+    buffer.assign(n * item, 1);
+    const int bytes = static_cast<int>(n * item);
+    auto round_trip = [&] {
+      if (rank == 0) {
+        MPI_Send(buffer.data(), bytes, MPI_BYTE, 1, 0, pair);
+        MPI_Recv(buffer.data(), bytes, MPI_BYTE, 1, 0, pair, MPI_STATUS_IGNORE);
+      } else {
+        MPI_Recv(buffer.data(), bytes, MPI_BYTE, 0, 0, pair, MPI_STATUS_IGNORE);
+        MPI_Send(buffer.data(), bytes, MPI_BYTE, 0, 0, pair);
+      }
+    };
+    const double start = MPI_Wtime();
+    round_trip();
+    round_trip();
+    int reps = repetitions_for((MPI_Wtime() - start) / 2, quick);
+    MPI_Bcast(&reps, 1, MPI_INT, 0, pair);
+    std::vector<double> one_way(static_cast<std::size_t>(reps));
+    for (double& t : one_way) {
+      const double t0 = MPI_Wtime();
+      round_trip();
+      t = (MPI_Wtime() - t0) / 2;
+    }
+    points.push_back({n, median(one_way), reps});
+  }
+  return points;
+}
+
+// Rank 0: vmc's sum on n items, one point per length (n >= 1).
+std::vector<Point> combines(const std::vector<std::size_t>& lengths, const std::string& type,
+                            bool quick) {
+  const Op op = sum_of(type);
+  std::vector<Point> points;
+  std::vector<char> a, b;
+  for (std::size_t n : lengths) {
+    if (n == 0) continue;
+    a.assign(n * op.item_size(), 0);
+    b.assign(n * op.item_size(), 0);
+    const double start = MPI_Wtime();
+    op.apply(a.data(), b.data(), b.data(), n);
+    op.apply(a.data(), b.data(), b.data(), n);
+    const int reps = repetitions_for((MPI_Wtime() - start) / 2, quick);
+    std::vector<double> times(static_cast<std::size_t>(reps));
+    for (double& t : times) {
+      const double t0 = MPI_Wtime();
+      op.apply(a.data(), b.data(), b.data(), n);
+      t = MPI_Wtime() - t0;
+    }
+    points.push_back({n, median(times), reps});
+  }
+  return points;
+}
+
+// Least squares over the points (fit.hpp); throws when there are too few.
+LineFit fit(const std::vector<Point>& points) {
+  std::vector<double> x, y;
+  for (const Point& p : points) {
+    x.push_back(static_cast<double>(p.n));
+    y.push_back(std::max(p.seconds, 1e-12));  // a clock tick of 0: one picosecond
+  }
+  return fit_line(x, y);
+}
+
+nlohmann::json points_json(const std::vector<Point>& points, const LineFit& f) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Point& p : points) {
+    out.push_back({{"n", p.n},
+                   {"measured_s", p.seconds},
+                   {"fitted_s", f.a + f.b * static_cast<double>(p.n)},
+                   {"repetitions", p.repetitions}});
+  }
+  return out;
+}
+
+void print_points(const char* what, const std::vector<Point>& points, const LineFit& f) {
+  std::printf("%s\n   %10s %14s %14s %8s\n", what, "n", "measured", "fitted", "reps");
+  for (const Point& p : points) {
+    std::printf("   %10zu %14s %14s %8d\n", p.n, format_duration(p.seconds).c_str(),
+                format_duration(f.a + f.b * static_cast<double>(p.n)).c_str(), p.repetitions);
+  }
+}
+
+void calibrate(const CalibrateOptions& o) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) MPI_Init(nullptr, nullptr);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  struct Finalize {
+    ~Finalize() { MPI_Finalize(); }
+  } finalize;
+  if (size < 2) {
+    throw UsageError("vmc calibrate times messages between two processes: run it under "
+                     "mpirun with 2 or more, e.g. mpirun -np 2 vmc calibrate");
+  }
+  const std::vector<std::size_t> lengths =
+      o.lengths.empty() ? default_lengths(o.quick) : parse_lengths(o.lengths);
+  const std::size_t item = sum_of(o.type).item_size();
+  for (std::size_t n : lengths) {
+    if (n > (std::size_t{1} << 30) / item) {
+      throw UsageError("--lengths: " + std::to_string(n) + " items of " + o.type +
+                       " exceed the 1 GiB a calibration message may take");
+    }
+  }
+  MPI_Comm pair;  // ranks 0 and 1
+  MPI_Comm_split(MPI_COMM_WORLD, rank < 2 ? 0 : MPI_UNDEFINED, rank, &pair);
+  std::vector<Point> messages, sums;
+  if (rank < 2) {
+    messages = ping_pong(lengths, item, o.quick, rank, pair);
+    MPI_Comm_free(&pair);
+  }
+  if (rank == 0) sums = combines(lengths, o.type, o.quick);
+  // The others wait for rank 0 without spinning: on a machine with fewer cores than
+  // processes a polling wait would take the cores the timed ranks need.
+  MPI_Request done;
+  MPI_Ibarrier(MPI_COMM_WORLD, &done);
+  for (int finished = 0; !finished;) {
+    MPI_Test(&done, &finished, MPI_STATUS_IGNORE);
+    if (!finished) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  if (rank != 0) return;
+  const LineFit message = fit(messages), combine = fit(sums);
+  const std::string flags = "--alpha " + flag_duration(message.a) + " --beta " +
+                            flag_duration(message.b) + " --gamma " + flag_duration(combine.b);
+  if (o.json) {
+    const nlohmann::json out{{"processes", size},
+                             {"type", o.type},
+                             {"item_bytes", item},
+                             {"alpha_s", message.a},
+                             {"alpha_error_s", message.a_error},
+                             {"beta_s", message.b},
+                             {"beta_error_s", message.b_error},
+                             {"messages_rms_relative", message.rms_relative},
+                             {"gamma_s", combine.b},
+                             {"gamma_error_s", combine.b_error},
+                             {"combine_overhead_s", combine.a},
+                             {"combines_rms_relative", combine.rms_relative},
+                             {"messages", points_json(messages, message)},
+                             {"combines", points_json(sums, combine)},
+                             {"flags", flags}};
+    std::cout << out.dump(2) << "\n";
+    return;
+  }
+  std::printf("vmc calibrate: %d processes, items of %s (%zu bytes)\n\n", size, o.type.c_str(),
+              item);
+  print_points("one-way message time (ping-pong between ranks 0 and 1, half the median round "
+               "trip):",
+               messages, message);
+  std::printf("\n");
+  print_points("combine time (vmc's sum on rank 0, median):", sums, combine);
+  std::printf("\nalpha = %s +- %s, beta = %s +- %s per item (%d lengths, rms relative "
+              "residual %.1f%%)\n",
+              format_duration(message.a).c_str(), format_duration(message.a_error).c_str(),
+              format_duration(message.b).c_str(), format_duration(message.b_error).c_str(),
+              message.points, 100 * message.rms_relative);
+  std::printf("gamma = %s +- %s per item, plus %s a call (%d lengths, rms relative residual "
+              "%.1f%%)\n\n%s\n",
+              format_duration(combine.b).c_str(), format_duration(combine.b_error).c_str(),
+              format_duration(combine.a).c_str(), combine.points, 100 * combine.rms_relative,
+              flags.c_str());
+}
+
+#else
+
+void calibrate(const CalibrateOptions&) {
+  throw UsageError("vmc calibrate needs MPI, and this vmc was built without it (install "
+                   "libopenmpi-dev and openmpi-bin, then run tools/setup.sh again)");
+}
+
+#endif
+
+}  // namespace
+
+void add_calibrate_command(CLI::App& app) {
+  auto o = std::make_shared<CalibrateOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "calibrate",
+      "fit alpha, beta and gamma to this machine (under mpirun: ping-pong between ranks 0 and "
+      "1, and vmc's combine), printed as flags for run, explain and sweep");
+  cmd->add_option("--type", o->type, "item type")
+      ->check(CLI::IsMember({"int32", "int64", "float", "double"}));
+  cmd->add_option("--lengths", o->lengths,
+                  "message lengths in items, e.g. 1:65536:x4 or 0,1,100 (default 0 and 1 to "
+                  "262144 by x4)");
+  cmd->add_flag("--quick", o->quick, "fewer lengths and repetitions (a smoke test)");
+  cmd->add_flag("--json", o->json, "print one JSON object");
+  cmd->callback([o] { calibrate(*o); });
+}
+
+}  // namespace vmc::cli
