@@ -31,9 +31,7 @@
 #include "tools/model_options.hpp"
 
 #if VMC_HAVE_MPI
-#define OMPI_SKIP_MPICXX 1  // MPI's C interface only: the C++ bindings are deprecated
-#define MPICH_SKIP_MPICXX 1
-#include <mpi.h>
+#include <mpi.h>  // its C interface (CMake's MPI_CXX_SKIP_MPICXX leaves the C++ bindings out)
 #endif
 
 namespace vmc::cli {

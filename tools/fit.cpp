@@ -1,6 +1,7 @@
 // Weighted least squares for `vmc calibrate` (fit.hpp).
 #include "tools/fit.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -12,6 +13,9 @@ LineFit fit_line(std::span<const double> x, std::span<const double> y) {
   const int m = static_cast<int>(x.size());
   if (m < 3) throw std::invalid_argument("fit: 3 points or more are needed, got " +
                                          std::to_string(m));
+  if (std::all_of(x.begin(), x.end(), [&](double v) { return v == x[0]; })) {
+    throw std::invalid_argument("fit: every point has the same x");
+  }
   // The normal equations of sum w (a + b x - y)^2, w = 1 / y^2.
   double sw = 0, swx = 0, swxx = 0, swy = 0, swxy = 0;
   for (int i = 0; i < m; ++i) {
