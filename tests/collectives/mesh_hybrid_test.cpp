@@ -183,7 +183,9 @@ TEST(MeshHybrid, OptimalRowRunsTheMemberOfLeastTime) {
     }
   }
   // The case this choice is for happens on this set: a member faster than its formula says.
-  if (!kSanitized) EXPECT_GT(by_run, 0);
+  if (!kSanitized) {
+    EXPECT_GT(by_run, 0);
+  }
 }
 
 // One call of `row` (with Options::hybrid = member) on comm, checked against the sum.
