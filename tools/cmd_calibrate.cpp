@@ -3,13 +3,17 @@
 // the machine it runs on, under mpirun.
 //
 // Messages: ranks 0 and 1 bounce a message of n items back and forth (MPI_Send, MPI_Recv,
-// timed with MPI_Wtime around each round trip); half of the median round trip is the
+// timed with MPI_Wtime around each round trip); half of the fastest round trip is the
 // one-way time of n items. Combines: rank 0 applies vmc's own sum (ops::sum, the code the
-// collectives run) to vectors of n items, the median of its repetitions. Each set of
+// collectives run) to vectors of n items, the fastest of its repetitions. The fastest, not
+// the median: other work on the machine only ever adds time (a process descheduled in the
+// middle of a round trip), so the fastest repetition is the one it disturbed least. Each set of
 // points is fitted by least squares (tools/fit.hpp: weighted by 1/t^2, so every point's
 // relative error counts alike), with the standard errors of the coefficients; gamma's
 // intercept is the call's own overhead, which vmc's model has no term for, and is reported
-// beside it. The result is printed as the flags vmc run, explain and sweep take.
+// beside it. The result is printed as the flags vmc run, explain and sweep take. A fit
+// whose alpha, beta or gamma is not positive (a machine too busy to measure) is a failed
+// run (exit 1) that says so, with the points it measured.
 //
 // Repetitions per length: enough for about 20 ms of round trips (2 ms with --quick), at
 // least 10 (3) and at most 10,000, after two that are not timed. Rank 0 chooses and tells
@@ -21,6 +25,7 @@
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -60,15 +65,11 @@ std::string flag_duration(double seconds) {
   return buf;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t h = v.size() / 2;
-  return v.size() % 2 == 1 ? v[h] : (v[h - 1] + v[h]) / 2;
-}
+double fastest(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
 
 struct Point {
   std::size_t n = 0;
-  double seconds = 0;  // the median
+  double seconds = 0;  // the fastest repetition
   int repetitions = 0;
 };
 
@@ -122,7 +123,7 @@ std::vector<Point> ping_pong(const std::vector<std::size_t>& lengths, std::size_
       round_trip();
       t = (MPI_Wtime() - t0) / 2;
     }
-    points.push_back({n, median(one_way), reps});
+    points.push_back({n, fastest(one_way), reps});
   }
   return points;
 }
@@ -147,7 +148,7 @@ std::vector<Point> combines(const std::vector<std::size_t>& lengths, const std::
       op.apply(a.data(), b.data(), b.data(), n);
       t = MPI_Wtime() - t0;
     }
-    points.push_back({n, median(times), reps});
+    points.push_back({n, fastest(times), reps});
   }
   return points;
 }
@@ -224,8 +225,16 @@ void calibrate(const CalibrateOptions& o) {
   const LineFit message = fit(messages), combine = fit(sums);
   const std::string flags = "--alpha " + flag_duration(message.a) + " --beta " +
                             flag_duration(message.b) + " --gamma " + flag_duration(combine.b);
+  const bool fits = message.a > 0 && message.b > 0 && combine.b > 0;
+  const auto refuse = [&] {
+    throw std::runtime_error(
+        "the times measured do not fit alpha + n beta and n gamma with positive values (alpha " +
+        format_duration(message.a) + ", beta " + format_duration(message.b) + ", gamma " +
+        format_duration(combine.b) + "): the machine was too busy to measure; run vmc "
+        "calibrate again when it is idle");
+  };
   if (o.json) {
-    const nlohmann::json out{{"processes", size},
+    nlohmann::json out{{"processes", size},
                              {"type", o.type},
                              {"item_bytes", item},
                              {"alpha_s", message.a},
@@ -239,27 +248,31 @@ void calibrate(const CalibrateOptions& o) {
                              {"combines_rms_relative", combine.rms_relative},
                              {"messages", points_json(messages, message)},
                              {"combines", points_json(sums, combine)},
-                             {"flags", flags}};
+                             {"fits", fits}};
+    if (fits) out["flags"] = flags;
     std::cout << out.dump(2) << "\n";
+    if (!fits) refuse();
     return;
   }
   std::printf("vmc calibrate: %d processes, items of %s (%zu bytes)\n\n", size, o.type.c_str(),
               item);
-  print_points("one-way message time (ping-pong between ranks 0 and 1, half the median round "
+  print_points("one-way message time (ping-pong between ranks 0 and 1, half the fastest round "
                "trip):",
                messages, message);
   std::printf("\n");
-  print_points("combine time (vmc's sum on rank 0, median):", sums, combine);
+  print_points("combine time (vmc's sum on rank 0, the fastest):", sums, combine);
   std::printf("\nalpha = %s +- %s, beta = %s +- %s per item (%d lengths, rms relative "
               "residual %.1f%%)\n",
               format_duration(message.a).c_str(), format_duration(message.a_error).c_str(),
               format_duration(message.b).c_str(), format_duration(message.b_error).c_str(),
               message.points, 100 * message.rms_relative);
   std::printf("gamma = %s +- %s per item, plus %s a call (%d lengths, rms relative residual "
-              "%.1f%%)\n\n%s\n",
+              "%.1f%%)\n",
               format_duration(combine.b).c_str(), format_duration(combine.b_error).c_str(),
-              format_duration(combine.a).c_str(), combine.points, 100 * combine.rms_relative,
-              flags.c_str());
+              format_duration(combine.a).c_str(), combine.points, 100 * combine.rms_relative);
+  std::fflush(stdout);
+  if (!fits) refuse();
+  std::printf("\n%s\n", flags.c_str());
 }
 
 #else

@@ -1,7 +1,8 @@
 // `vmc calibrate` under mpirun, as a user runs it: it prints fitted alpha, beta and gamma
 // with their errors and as flags the other commands take. What it measures depends on the
-// machine and its load, so only its form is held: positive, finite values, one point per
-// length, errors that are not negative, and flags that vmc explain accepts. Without mpirun
+// machine and its load, so only its form is held: one point per length, errors that are
+// not negative, and either positive values with flags that vmc explain accepts or a failed
+// run that says the machine was too busy. Without mpirun
 // (one process) it is a usage error that says how to run it.
 #include <sys/wait.h>
 #include <unistd.h>
@@ -59,26 +60,35 @@ void expect_positive_finite(const nlohmann::json& j, const char* key) {
   EXPECT_TRUE(std::isfinite(v) && v > 0) << key << " = " << v;
 }
 
+// What holds under any load: a fit with positive values, or (a machine so busy that even
+// the fastest repetitions do not fit a line) a failed run that says so. Both print the
+// points measured.
 TEST(Calibrate, PrintsFittedParametersWithTheirErrorsAndAsFlags) {
   for (int processes : {2, 3}) {
     const Outcome o =
         run(mpirun(processes) + " calibrate --quick --json --lengths 0,1,16,256,4096");
-    ASSERT_EQ(o.exit_code, 0) << o.err;
+    ASSERT_TRUE(o.exit_code == 0 || o.exit_code == 1) << o.exit_code << "\n" << o.err;
     const nlohmann::json j = nlohmann::json::parse(o.out);  // one object: rank 0 prints
     EXPECT_EQ(j["processes"], processes);
     EXPECT_EQ(j["item_bytes"], 4);  // float
-    for (const char* key : {"alpha_s", "beta_s", "gamma_s"}) expect_positive_finite(j, key);
-    for (const char* key : {"alpha_error_s", "beta_error_s", "gamma_error_s",
-                            "messages_rms_relative", "combines_rms_relative"}) {
-      const double v = j[key].get<double>();
-      EXPECT_TRUE(std::isfinite(v) && v >= 0) << key << " = " << v;
-    }
     ASSERT_EQ(j["messages"].size(), 5u);
     ASSERT_EQ(j["combines"].size(), 4u);  // no combine of 0 items
     for (const auto& p : j["messages"]) {
       EXPECT_GT(p["measured_s"].get<double>(), 0);
       EXPECT_GE(p["repetitions"].get<int>(), 3);
     }
+    for (const char* key : {"alpha_error_s", "beta_error_s", "gamma_error_s",
+                            "messages_rms_relative", "combines_rms_relative"}) {
+      const double v = j[key].get<double>();
+      EXPECT_TRUE(std::isfinite(v) && v >= 0) << key << " = " << v;
+    }
+    EXPECT_EQ(j["fits"].get<bool>(), o.exit_code == 0);
+    if (o.exit_code == 1) {
+      EXPECT_THAT(o.err, HasSubstr("too busy to measure")) << o.err;
+      EXPECT_FALSE(j.contains("flags"));
+      continue;
+    }
+    for (const char* key : {"alpha_s", "beta_s", "gamma_s"}) expect_positive_finite(j, key);
     // The flags are what vmc explain takes.
     const std::string flags = j["flags"];
     const Outcome e = run(std::string("'") + VMC_BINARY +
@@ -89,11 +99,12 @@ TEST(Calibrate, PrintsFittedParametersWithTheirErrorsAndAsFlags) {
 
 TEST(Calibrate, TheTableNamesEveryParameter) {
   const Outcome o = run(mpirun(2) + " calibrate --quick --type double");
-  ASSERT_EQ(o.exit_code, 0) << o.err;
+  ASSERT_TRUE(o.exit_code == 0 || o.exit_code == 1) << o.exit_code << "\n" << o.err;
   EXPECT_THAT(o.out, HasSubstr("items of double (8 bytes)"));
   EXPECT_THAT(o.out, HasSubstr("alpha = "));
   EXPECT_THAT(o.out, HasSubstr("gamma = "));
-  EXPECT_THAT(o.out, HasSubstr("--alpha "));
+  if (o.exit_code == 0) EXPECT_THAT(o.out, HasSubstr("--alpha "));
+  else EXPECT_THAT(o.err, HasSubstr("too busy to measure"));
 }
 
 TEST(Calibrate, OneProcessIsAUsageErrorThatSaysHowToRunIt) {
