@@ -48,9 +48,12 @@ Outcome run(const std::string& command) {
   return o;
 }
 
-// mpirun on this machine only, as root too (containers), more processes than cores.
+// mpirun on this machine only, as root too (containers), more processes than cores, and
+// without the shared-memory transport's single-copy mode (cross-process reads that
+// containers without ptrace rights refuse; copies through shared memory work everywhere).
 std::string mpirun(int processes) {
-  return std::string("'") + VMC_MPIEXEC + "' --oversubscribe --allow-run-as-root -np " +
+  return std::string("'") + VMC_MPIEXEC +
+         "' --oversubscribe --allow-run-as-root --mca btl_vader_single_copy_mechanism none -np " +
          std::to_string(processes) + " '" + VMC_BINARY + "'";
 }
 
