@@ -50,19 +50,13 @@ struct CalibrateOptions {
   bool json = false;
 };
 
-// A duration as a flag value with a unit, 4 significant digits: "0.5234us", "81.2ps".
+#if VMC_HAVE_MPI
+
+// A duration as a flag value: format_duration's text without its space ("330.695ns").
 std::string flag_duration(double seconds) {
-  const double a = std::fabs(seconds);
-  const char* unit = "s";
-  double scale = 1;
-  if (a == 0) return "0";
-  if (a < 1e-9) unit = "ps", scale = 1e12;
-  else if (a < 1e-6) unit = "ns", scale = 1e9;
-  else if (a < 1e-3) unit = "us", scale = 1e6;
-  else if (a < 1) unit = "ms", scale = 1e3;
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.4g%s", seconds * scale, unit);
-  return buf;
+  std::string text = format_duration(seconds);
+  text.erase(std::remove(text.begin(), text.end(), ' '), text.end());
+  return text;
 }
 
 double fastest(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
@@ -86,7 +80,27 @@ std::vector<std::size_t> default_lengths(bool quick) {
   return n;
 }
 
-#if VMC_HAVE_MPI
+// The lengths to time, checked before anything runs: a malformed or too large list names
+// --lengths, and the fits need 3 lengths (3 that are not 0 for the combines).
+std::vector<std::size_t> checked_lengths(const CalibrateOptions& o, std::size_t item) {
+  std::vector<std::size_t> lengths;
+  try {
+    lengths = o.lengths.empty() ? default_lengths(o.quick) : parse_lengths(o.lengths);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--lengths: ") + e.what());
+  }
+  for (std::size_t n : lengths) {
+    if (n > (std::size_t{1} << 30) / item) {
+      throw UsageError("--lengths: " + std::to_string(n) + " items of " + o.type +
+                       " exceed the 1 GiB a calibration message may take");
+    }
+  }
+  if (std::count_if(lengths.begin(), lengths.end(), [](std::size_t n) { return n > 0; }) < 3) {
+    throw UsageError("--lengths: the fits need at least 3 lengths that are not 0, got \"" +
+                     o.lengths + "\"");
+  }
+  return lengths;
+}
 
 int repetitions_for(double estimate, bool quick) {
   const double budget = quick ? 2e-3 : 20e-3;
@@ -183,6 +197,8 @@ void print_points(const char* what, const std::vector<Point>& points, const Line
 }
 
 void calibrate(const CalibrateOptions& o) {
+  const std::size_t item = sum_of(o.type).item_size();
+  const std::vector<std::size_t> lengths = checked_lengths(o, item);
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) MPI_Init(nullptr, nullptr);
@@ -195,15 +211,6 @@ void calibrate(const CalibrateOptions& o) {
   if (size < 2) {
     throw UsageError("vmc calibrate times messages between two processes: run it under "
                      "mpirun with 2 or more, e.g. mpirun -np 2 vmc calibrate");
-  }
-  const std::vector<std::size_t> lengths =
-      o.lengths.empty() ? default_lengths(o.quick) : parse_lengths(o.lengths);
-  const std::size_t item = sum_of(o.type).item_size();
-  for (std::size_t n : lengths) {
-    if (n > (std::size_t{1} << 30) / item) {
-      throw UsageError("--lengths: " + std::to_string(n) + " items of " + o.type +
-                       " exceed the 1 GiB a calibration message may take");
-    }
   }
   MPI_Comm pair;  // ranks 0 and 1
   MPI_Comm_split(MPI_COMM_WORLD, rank < 2 ? 0 : MPI_UNDEFINED, rank, &pair);
@@ -294,12 +301,17 @@ void add_calibrate_command(CLI::App& app) {
       "1, and vmc's combine), printed as flags for run, explain and sweep");
   cmd->add_option("--type", o->type, "item type")
       ->check(CLI::IsMember({"int32", "int64", "float", "double"}));
-  cmd->add_option("--lengths", o->lengths,
+  CLI::Option* lengths = cmd->add_option("--lengths", o->lengths,
                   "message lengths in items, e.g. 1:65536:x4 or 0,1,100 (default 0 and 1 to "
                   "262144 by x4)");
   cmd->add_flag("--quick", o->quick, "fewer lengths and repetitions (a smoke test)");
   cmd->add_flag("--json", o->json, "print one JSON object");
-  cmd->callback([o] { calibrate(*o); });
+  cmd->callback([o, lengths] {
+    if (lengths->count() > 0 && o->lengths.empty()) {
+      throw UsageError("--lengths: empty; give a list such as 1:65536:x4, or leave it out");
+    }
+    calibrate(*o);
+  });
 }
 
 }  // namespace vmc::cli

@@ -37,16 +37,14 @@ int least_formula_member(const HybridFamily& f, const CostQuery& q, int members)
 // The member of least simulated time, each run as the family's given row with
 // Options::hybrid = i (ties: less emulation work, then the lower formula, then the lower
 // index); empty when a member is too large to simulate.
-std::optional<int> least_simulated_member(const HybridFamily& f, Operation op,
+std::optional<int> least_simulated_member(const HybridFamily& f, const Algorithm& given,
                                           const CostQuery& q, int members) {
-  const Algorithm* given = find_algorithm(op, f.name);
-  if (given == nullptr) return std::nullopt;
   std::vector<std::optional<SimulatedRun>> runs(static_cast<std::size_t>(members));
   parallel_each(runs.size(), [&](std::size_t i) {
     CostQuery m = q;
     m.options.algorithm = f.name;
     m.options.hybrid = static_cast<int>(i);
-    runs[i] = simulated_run(op, *given, m);
+    runs[i] = simulated_run(f.op, given, m);
   });
   std::optional<int> best;
   std::tuple<Picos, std::uint64_t, Picos> best_order{};
@@ -59,13 +57,15 @@ std::optional<int> least_simulated_member(const HybridFamily& f, Operation op,
   return best;
 }
 
-// Whether member i's formula is its run's time for q (claim_of: the registry's own
+// Whether every member's formula is its run's time for q (claim_of: the registry's own
 // downgrades too, e.g. links of unequal bandwidth).
-bool exact_member(const HybridFamily& f, Operation op, const CostQuery& q, int i) {
-  const Algorithm* given = find_algorithm(op, f.name);
+bool every_member_exact(const Algorithm& given, const CostQuery& q, int members) {
   CostQuery m = q;
-  m.options.hybrid = i;
-  return given != nullptr && claim_of(*given, m) == Claim::exact;
+  for (int i = 0; i < members; ++i) {
+    m.options.hybrid = i;
+    if (claim_of(given, m) != Claim::exact) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -96,19 +96,18 @@ int chosen_member(const HybridFamily& f, const CostQuery& q) {
   }
   // Made outside the lock: the simulations run machines whose nodes may choose too. Two
   // callers that choose at once choose alike (the runs are deterministic); the first kept.
+  // Outside a simulation the choice is remembered as "|sim" even where it fell back to the
+  // formulas (every member exact, or too large to simulate): it is the best there is.
   const int members = f.members(base);
+  const Algorithm* given = find_algorithm(op, f.name);
   std::optional<int> best;
-  if (simulates) {
-    bool all_exact = true;
-    for (int i = 0; i < members && all_exact; ++i) all_exact = exact_member(f, op, base, i);
-    best = all_exact ? least_formula_member(f, base, members)
-                     : least_simulated_member(f, op, base, members);
+  if (simulates && given != nullptr && !every_member_exact(*given, base, members)) {
+    best = least_simulated_member(f, *given, base, members);
   }
-  const bool by_run = best.has_value();
   if (!best) best = least_formula_member(f, base, members);
   const std::lock_guard lock(mutex);
   if (chosen.size() > 100000) chosen.clear();  // bounded
-  return chosen.emplace(key + (by_run || simulates ? "|sim" : "|formula"), *best).first->second;
+  return chosen.emplace(key + (simulates ? "|sim" : "|formula"), *best).first->second;
 }
 
 std::string end_member_note(int member, int last, const std::string& short_row,

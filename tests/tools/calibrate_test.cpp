@@ -4,49 +4,22 @@
 // not negative, and either positive values with flags that vmc explain accepts or a failed
 // run that says the machine was too busy. Without mpirun
 // (one process) it is a usage error that says how to run it.
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
-#include <vector>
+
+#include "shell.hpp"
 
 namespace {
 
 using ::testing::HasSubstr;
 
-struct Outcome {
-  int exit_code = -1;
-  std::string out, err;
-};
+using vmc::testing::Outcome;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// Runs `command` (a shell line) under timeout(1), capturing both streams.
-Outcome run(const std::string& command) {
-  const std::string prefix = testing::TempDir() + "/vmc_calibrate_" + std::to_string(::getpid());
-  const std::string out = prefix + "_out.txt", err = prefix + "_err.txt";
-  const std::string line =
-      "timeout -k 5 300 " + command + " >'" + out + "' 2>'" + err + "' </dev/null";
-  const int status = std::system(line.c_str());
-  Outcome o;
-  if (WIFEXITED(status)) o.exit_code = WEXITSTATUS(status);
-  o.out = slurp(out);
-  o.err = slurp(err);
-  return o;
-}
+Outcome run(const std::string& command) { return vmc::testing::run_shell(command, 300); }
 
 // mpirun on this machine only, as root too (containers), more processes than cores, and
 // without the shared-memory transport's single-copy mode (cross-process reads that
@@ -117,6 +90,21 @@ TEST(Calibrate, OneProcessIsAUsageErrorThatSaysHowToRunIt) {
   const Outcome big = run(mpirun(2) + " calibrate --lengths 1000000000");
   EXPECT_NE(big.exit_code, 0);
   EXPECT_THAT(big.err, HasSubstr("--lengths"));
+}
+
+// A malformed flag is named before anything runs, with or without mpirun.
+TEST(Calibrate, MalformedFlagsAreNamed) {
+  const std::string vmc = std::string("'") + VMC_BINARY + "' calibrate ";
+  for (const std::string& bad : {std::string("--lengths abc"), std::string("--lengths 0,1,2"),
+                                 std::string("--lengths 1:4:x0"), std::string("--lengths ''"),
+                                 std::string("--lengths 2000000000")}) {
+    const Outcome o = run(vmc + bad);
+    EXPECT_EQ(o.exit_code, 2) << bad << "\n" << o.err;
+    EXPECT_THAT(o.err, HasSubstr("--lengths")) << bad;
+  }
+  const Outcome type = run(vmc + "--type bogus");
+  EXPECT_EQ(type.exit_code, 2) << type.err;
+  EXPECT_THAT(type.err, HasSubstr("--type"));
 }
 
 }  // namespace

@@ -2,61 +2,28 @@
 // values (empty, negative, zero, huge, garbage, bad units, unknown names) gives exit code 2
 // and one line on standard error naming the flag, never a crash, a signal, a hang or a silent
 // wrap; good invocations of every command exit 0. The binary comes from CMake (VMC_BINARY).
-#include <unistd.h>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <sys/wait.h>
-
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
+
+#include "shell.hpp"
 
 namespace {
 
 using ::testing::HasSubstr;
 
-struct Outcome {
-  int exit_code = -1;  // 124: timed out (timeout(1)); 128 + n: killed by signal n
-  std::string out, err;
-};
+using vmc::testing::Outcome;
+using vmc::testing::run_shell;
+using vmc::testing::shell_quoted;
+using vmc::testing::slurp;
 
-std::string shell_quoted(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) {
-    if (c == '\'') q += "'\\''";
-    else q += c;
-  }
-  return q + "'";
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// Runs vmc with args under timeout(1): a hang ends in exit code 124, never a stuck test.
 Outcome vmc(const std::vector<std::string>& args) {
-  // ctest runs the tests of this file as processes side by side: one pair of files each.
-  const std::string prefix = testing::TempDir() + "/vmc_fuzz_" + std::to_string(::getpid());
-  const std::string out = prefix + "_out.txt", err = prefix + "_err.txt";
-  std::string command = "timeout -k 5 120 " + shell_quoted(VMC_BINARY);
+  std::string command = shell_quoted(VMC_BINARY);
   for (const std::string& a : args) command.append(" ").append(shell_quoted(a));
-  command.append(" >").append(shell_quoted(out));
-  command.append(" 2>").append(shell_quoted(err)).append(" </dev/null");
-  const int status = std::system(command.c_str());
-  Outcome o;
-  if (WIFEXITED(status)) o.exit_code = WEXITSTATUS(status);
-  else if (WIFSIGNALED(status)) o.exit_code = 128 + WTERMSIG(status);
-  o.out = slurp(out);
-  o.err = slurp(err);
-  return o;
+  return run_shell(command, 120);
 }
 
 std::string joined(const std::vector<std::string>& args) {
