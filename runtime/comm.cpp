@@ -5,6 +5,7 @@
 // holds its ports and links for real and waits out its modelled duration (real_network.cpp).
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <utility>
 
 #include "runtime/detail.hpp"
@@ -147,6 +148,68 @@ void check_send_size(const Comm& c, const char* op, int dest, Tag tag, std::size
 
 }  // namespace
 
+// --- the MPI transport (MachineConfig::transport; runtime/mpi_network.cpp) ----------------
+
+namespace {
+
+// Whether calls record their operations for the simulator: on the virtual clock of the local
+// transport.
+bool logs(const NodeState& n) {
+  return n.machine->config.clock == Clock::virtual_time && n.machine->mpi == nullptr;
+}
+
+// A Comm tag on MPI: the user's channel with the tag itself, or the collective channel with
+// the offset within the call's tag space (mpi_network.cpp says why that is safe).
+struct MpiTag {
+  bool collective = false;
+  int tag = 0;
+};
+MpiTag mpi_tag(Tag tag) {
+  if (tag >= kCollectiveTagBase) {
+    return {true, static_cast<int>(tag & ((Tag{1} << kCollectiveTagBits) - 1))};
+  }
+  return {false, static_cast<int>(tag)};
+}
+
+// A message that arrived over MPI into a receive buffer: what is wrong with it, or "".
+std::string mpi_received_problem(const detail::MpiDone& d, std::size_t capacity,
+                                 std::size_t item_size) {
+  if (d.truncated) {
+    return "the message is larger than the receive buffer of " + std::to_string(capacity) +
+           " bytes";
+  }
+  if (item_size == 0 || d.bytes % item_size != 0) {
+    return "message of " + std::to_string(d.bytes) + " bytes is not a whole number of " +
+           std::to_string(item_size) + "-byte items";
+  }
+  return "";
+}
+
+// Blocks until the transfers of `handles` have completed; returns what each received.
+std::vector<detail::MpiDone> mpi_complete(detail::MpiNetwork& net, std::vector<int> handles,
+                                          const WaitDescription& what) {
+  std::vector<detail::MpiDone> done(handles.size());
+  detail::mpi_block(
+      net,
+      [&] {
+        bool all = true;
+        for (std::size_t k = 0; k < handles.size(); ++k) {
+          if (handles[k] < 0) continue;
+          done[k] = detail::mpi_test(net, handles[k]);
+          if (done[k].done) {
+            handles[k] = -1;
+          } else {
+            all = false;
+          }
+        }
+        return all;
+      },
+      what);
+  return done;
+}
+
+}  // namespace
+
 namespace {
 
 std::size_t deliver(const Comm& c, const char* op, int source, Tag tag, Message* msg, void* data,
@@ -236,6 +299,12 @@ Message* Comm::await(int source, Tag tag, const char* op, bool posted) const {
 
 void Comm::send_raw(const void* data, std::size_t bytes, std::size_t items, int dest,
                     Tag tag) const {
+  if (detail::MpiNetwork* net = mpi_checked_send(bytes, items, dest, tag, "send")) {
+    const MpiTag t = mpi_tag(tag);
+    const int h = detail::mpi_post_send(*net, *group_->mpi, t.collective, t.tag, data, bytes, dest);
+    mpi_complete(*net, {h}, WaitDescription{"send", -1, group_->world[dest], tag, group_->id});
+    return;
+  }
   // A receiver already waiting copies straight from `data`, once (item 1 of issue 13); the
   // loan is taken back before the send returns, so the caller may reuse its buffer.
   LoanGuard loan{*node_};
@@ -269,6 +338,16 @@ std::size_t Comm::recv_raw(void* data, std::size_t capacity_bytes, std::size_t i
   group("recv");
   check_peer(*this, "recv", "from", source, tag);
   check_receive_buffer(data, capacity_bytes, "recv", source, tag);
+  if (detail::MpiNetwork* net = mpi_checked_recv(source, tag, "recv")) {
+    const MpiTag t = mpi_tag(tag);
+    const int h = detail::mpi_post_recv(*net, *group_->mpi, t.collective, t.tag, data,
+                                        capacity_bytes, source);
+    const detail::MpiDone d = mpi_complete(
+        *net, {h}, WaitDescription{"recv", source, group_->world[source], tag, group_->id})[0];
+    const std::string problem = mpi_received_problem(d, capacity_bytes, item_size);
+    if (!problem.empty()) fail(*this, describe_call("recv", "from", source, tag), problem);
+    return d.bytes;
+  }
   if (node_->machine->config.clock == Clock::virtual_time) {
     // Recorded before it blocks, so the simulation can go on meanwhile.
     node_->log_op(receive_op(OpRecord::Kind::recv, group_->id, group_->world[source], tag));
@@ -280,6 +359,23 @@ std::size_t Comm::recv_raw(void* data, std::size_t capacity_bytes, std::size_t i
 std::size_t Comm::sendrecv_raw(const void* out, std::size_t out_bytes, std::size_t out_items,
                                int dest, void* in, std::size_t in_capacity_bytes,
                                std::size_t in_item_size, int source, Tag tag) const {
+  if (node_->machine->mpi != nullptr) {
+    group("sendrecv");
+    check_peer(*this, "sendrecv", "from", source, tag);
+    check_receive_buffer(in, in_capacity_bytes, "sendrecv", source, tag);
+    detail::MpiNetwork* net = mpi_checked_send(out_bytes, out_items, dest, tag, "sendrecv");
+    mpi_checked_recv(source, tag, "sendrecv");
+    const MpiTag t = mpi_tag(tag);
+    const int r = detail::mpi_post_recv(*net, *group_->mpi, t.collective, t.tag, in,
+                                        in_capacity_bytes, source);
+    const int h =
+        detail::mpi_post_send(*net, *group_->mpi, t.collective, t.tag, out, out_bytes, dest);
+    const detail::MpiDone d = mpi_complete(
+        *net, {r, h}, WaitDescription{"sendrecv", source, group_->world[source], tag, group_->id})[0];
+    const std::string problem = mpi_received_problem(d, in_capacity_bytes, in_item_size);
+    if (!problem.empty()) fail(*this, describe_call("sendrecv", "from", source, tag), problem);
+    return d.bytes;
+  }
   if (node_->machine->config.clock == Clock::real_time) {
     // The send holds its tokens for its duration; the partner's message arrives meanwhile.
     // The receive is posted first, so that under rendezvous the partner's send may start
@@ -361,6 +457,7 @@ Request Comm::isend_raw(const void* data, std::size_t bytes, std::size_t items, 
                         Tag tag) const {
   group("isend");
   check_peer(*this, "isend", "to", dest, tag);
+  detail::MpiNetwork* net = mpi_checked_send(bytes, items, dest, tag, "isend");
   for (const detail::RequestState& r : node_->requests) {
     if (!r.retired && !r.send && overlap(data, bytes, r.buffer, r.capacity)) {
       fail(*this, describe_call("isend", "to", dest, tag),
@@ -378,6 +475,12 @@ Request Comm::isend_raw(const void* data, std::size_t bytes, std::size_t items, 
   r.send_buffer = data;
   r.send_bytes = bytes;
   if (moves_data()) r.send_hash = hash_bytes(data, bytes);
+  if (net != nullptr) {
+    const MpiTag t = mpi_tag(tag);
+    r.mpi = detail::mpi_post_send(*net, *group_->mpi, t.collective, t.tag, data, bytes, dest);
+    ++node_->open_requests;
+    return Request(node_, id, node_->machine->runs);
+  }
   ++node_->open_requests;
   const bool virtual_time = node_->machine->config.clock == Clock::virtual_time;
   const std::uint64_t index =
@@ -414,6 +517,12 @@ Request Comm::irecv_raw(void* data, std::size_t capacity_bytes, std::size_t item
   r.capacity = capacity_bytes;
   r.item_size = item_size;
   ++node_->open_requests;
+  if (detail::MpiNetwork* net = m.mpi) {
+    const MpiTag t = mpi_tag(tag);
+    r.mpi = detail::mpi_post_recv(*net, *group_->mpi, t.collective, t.tag, data, capacity_bytes,
+                                  source);
+    return Request(node_, id, m.runs);
+  }
   if (m.config.clock == Clock::virtual_time) {
     OpRecord op = receive_op(OpRecord::Kind::irecv, group_->id, src, tag);
     op.request = id;
@@ -457,6 +566,18 @@ detail::RequestState& Comm::request_state(const Request& req, const char* call) 
 }
 
 bool Comm::request_ready(detail::RequestState& r) const {
+  if (detail::MpiNetwork* net = node_->machine->mpi) {
+    if (r.mpi >= 0) {
+      const detail::MpiDone d = detail::mpi_test(*net, r.mpi);
+      if (!d.done) return false;
+      r.mpi = -1;
+      if (!r.send) {
+        r.received = d.bytes;
+        r.error = mpi_received_problem(d, r.capacity, r.item_size);
+      }
+    }
+    return true;
+  }
   if (r.send) {
     return node_->machine->config.clock == Clock::virtual_time ||
            r.done.load(std::memory_order_acquire);
@@ -466,6 +587,11 @@ bool Comm::request_ready(detail::RequestState& r) const {
 }
 
 std::size_t Comm::finish_request(detail::RequestState& r) const {
+  if (detail::MpiNetwork* net = node_->machine->mpi; net != nullptr && !request_ready(r)) {
+    detail::mpi_block(*net, [&] { return request_ready(r); },
+                      WaitDescription{r.send ? "wait for isend" : "wait for irecv",
+                                      r.send ? -1 : r.peer, r.peer_world, r.tag, r.comm});
+  }
   if (!request_ready(r)) {
     node_->block_until([&] { return request_ready(r); },
                        WaitDescription{r.send ? "wait for isend" : "wait for irecv",
@@ -533,7 +659,7 @@ std::int64_t Comm::resolve(const char* call) const {
 std::size_t Comm::wait(Request& req) const {
   detail::RequestState& r = request_state(req, "wait");
   check_abort(*node_);
-  if (node_->machine->config.clock == Clock::virtual_time) {
+  if (logs(*node_)) {
     OpRecord op;
     op.kind = OpRecord::Kind::wait;
     node_->log_op(op, std::span<const std::uint32_t>(&req.id_, 1));
@@ -555,7 +681,7 @@ std::vector<std::size_t> Comm::wait_all(std::span<Request> reqs) const {
     }
     ids.push_back(req.id_);
   }
-  if (node_->machine->config.clock == Clock::virtual_time && !ids.empty()) {
+  if (logs(*node_) && !ids.empty()) {
     OpRecord op;
     op.kind = OpRecord::Kind::wait;
     node_->log_op(op, ids);
@@ -585,7 +711,7 @@ std::size_t Comm::wait_any(std::span<Request> reqs) const {
   }
   if (ids.empty()) return kNoRequest;
   std::size_t chosen = 0;
-  if (node_->machine->config.clock == Clock::virtual_time) {
+  if (logs(*node_)) {
     // Which completes first is a matter of model time: the simulation answers.
     OpRecord op;
     op.kind = OpRecord::Kind::wait_any;
@@ -603,7 +729,11 @@ std::size_t Comm::wait_any(std::span<Request> reqs) const {
       }
       return false;
     };
-    if (!first_ready()) {
+    if (first_ready()) {
+    } else if (node_->machine->mpi != nullptr) {
+      detail::mpi_block(*node_->machine->mpi, first_ready,
+                        WaitDescription{"wait_any", -1, -1, 0, group_->id});
+    } else {
       node_->block_until(first_ready, WaitDescription{"wait_any", -1, -1, 0, group_->id});
     }
   }
@@ -616,7 +746,7 @@ bool Comm::test(Request& req, std::size_t* items) const {
   detail::RequestState& r = request_state(req, "test");
   check_abort(*node_);
   bool done = false;
-  if (node_->machine->config.clock == Clock::virtual_time) {
+  if (logs(*node_)) {
     OpRecord op;
     op.kind = OpRecord::Kind::test;
     op.request = req.id_;
@@ -651,6 +781,7 @@ namespace {
 
 void charge(NodeState& n, Picos duration, std::uint64_t items, Work kind) {
   check_abort(n);
+  if (n.machine->mpi != nullptr) return;  // real work takes its real time
   if (n.machine->config.clock == Clock::virtual_time) {
     if (duration == 0 && items == 0) return;
     OpRecord op;
@@ -700,6 +831,25 @@ Comm Comm::split(int color, int key) const {
   detail::CommGroup& g = *group_;
   detail::MachineImpl& m = *node_->machine;
   const std::uint64_t seq = next_seq(node_->split_seq, g.id);
+  if (m.mpi != nullptr) {
+    // Every process makes one id per split, so that the ids agree wherever they are shown.
+    const std::uint32_t id = m.allocate_comm_id();
+    std::vector<int> members;
+    auto channels = detail::mpi_split(*m.mpi, *g.mpi, color, key, node_->rank, members,
+                                      WaitDescription{"split", -1, -1, 0, g.id});
+    Comm result;
+    result.node_ = node_;
+    if (channels == nullptr) return result;  // invalid, but its errors can name the node
+    auto ng = std::make_shared<detail::CommGroup>();
+    ng->id = id;
+    ng->machine = &m;
+    ng->mpi = std::move(channels);
+    ng->world = std::move(members);
+    for (int i = 0; i < static_cast<int>(ng->world.size()); ++i) ng->rank_of[ng->world[i]] = i;
+    ng->describe_members();
+    const int mine = ng->rank_of.at(node_->rank);
+    return Comm(node_, std::move(ng), mine);
+  }
   const int n = size();
   detail::CommGroup::SplitCall* call = nullptr;
   bool last = false;
@@ -806,6 +956,67 @@ std::string compare_signatures(const CallSignature& mine, const CallSignature& f
   return "";
 }
 
+// A signature as text and back, to send it over MPI (fields apart by a unit separator).
+std::string encode_signature(const CallSignature& s) {
+  const char sep = '\x1f';
+  return s.operation + sep + s.op + sep + std::to_string(s.root) + sep + std::to_string(s.count) +
+         sep + std::to_string(s.item_size) + sep + (s.check_count ? "1" : "0") + sep +
+         std::to_string(s.layout) + sep + s.algorithm;
+}
+CallSignature decode_signature(const std::string& text) {
+  std::vector<std::string> f(1);
+  for (char ch : text) {
+    if (ch == '\x1f') {
+      f.emplace_back();
+    } else {
+      f.back() += ch;
+    }
+  }
+  CallSignature s;
+  if (f.size() != 8) return s;  // cannot happen: every member encodes alike
+  s.operation = f[0];
+  s.op = f[1];
+  s.root = std::stoi(f[2]);
+  s.count = std::stoull(f[3]);
+  s.item_size = std::stoull(f[4]);
+  s.check_count = f[5] == "1";
+  s.layout = std::stoull(f[6]);
+  s.algorithm = f[7];
+  return s;
+}
+
+}  // namespace
+
+detail::MpiNetwork* Comm::mpi_checked_send(std::size_t bytes, std::size_t items, int dest,
+                                           Tag tag, const char* op) const {
+  detail::MpiNetwork* net = group(op).machine->mpi;
+  if (net == nullptr) return nullptr;
+  check_peer(*this, op, "to", dest, tag);
+  check_send_size(*this, op, dest, tag, bytes, items);
+  if (bytes > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+    fail(*this, describe_call(op, "to", dest, tag),
+         "message of " + std::to_string(bytes) + " bytes is larger than one MPI transfer of " +
+             "bytes holds (2^31 - 1)");
+  }
+  if (group_->world[dest] == node_->rank && !node_->machine->config.allow_self_messages) {
+    fail(*this, describe_call(op, "to", dest, tag),
+         "a node may not send to itself (copy locally, or set allow_self_messages)");
+  }
+  return net;
+}
+
+detail::MpiNetwork* Comm::mpi_checked_recv(int source, Tag tag, const char* op) const {
+  detail::MpiNetwork* net = group(op).machine->mpi;
+  if (net == nullptr) return nullptr;
+  check_peer(*this, op, "from", source, tag);
+  if (group_->world[source] == node_->rank && !node_->machine->config.allow_self_messages) {
+    fail(*this, describe_call(op, "from", source, tag),
+         "a node may not receive from itself (set allow_self_messages)");
+  }
+  return net;
+}
+
+namespace {
 }  // namespace
 
 Tag Comm::begin_collective(const CallSignature& sig) const {
@@ -814,7 +1025,15 @@ Tag Comm::begin_collective(const CallSignature& sig) const {
   detail::CommGroup& g = *group_;
   const std::uint64_t seq = next_seq(node_->collective_seq, g.id);
   std::string mismatch;
-  {
+  if (detail::MachineImpl& m = *node_->machine; m.mpi != nullptr) {
+    // Over MPI the members compare their calls with rank 0's, sent to them (one broadcast).
+    if (m.config.check_calls) {
+      const std::string first = detail::mpi_agree(*m.mpi, *g.mpi, encode_signature(sig),
+                                                  WaitDescription{"collective", -1, -1, 0, g.id});
+      mismatch =
+          compare_signatures(sig, decode_signature(first), seq, rank_, node_->rank, 0, g.world[0]);
+    }
+  } else {
     std::lock_guard lock(g.control_mutex);
     auto [it, inserted] = g.signatures.try_emplace(seq);
     auto& call = it->second;

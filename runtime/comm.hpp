@@ -34,6 +34,7 @@ struct RequestState;
 struct CommGroup;
 struct MachineImpl;
 struct Message;
+struct MpiNetwork;
 }  // namespace detail
 
 // User tags are 0..kMaxUserTag (larger ones are refused); collectives use tags above it.
@@ -252,6 +253,11 @@ class Comm {
   void check_receive_buffer(const void* data, std::size_t bytes, const char* op, int source,
                             Tag tag) const;
   detail::Message* await(int source, Tag tag, const char* op, bool posted = false) const;
+  // The MPI transport's network when the machine runs on it (after the checks every send or
+  // receive gets), else null.
+  detail::MpiNetwork* mpi_checked_send(std::size_t bytes, std::size_t items, int dest, Tag tag,
+                                       const char* op) const;
+  detail::MpiNetwork* mpi_checked_recv(int source, Tag tag, const char* op) const;
   // The group, or a UsageError naming `call` when this Comm is invalid.
   const detail::CommGroup& group(const char* call) const;
   detail::NodeState* node_ = nullptr;

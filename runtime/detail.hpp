@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -183,6 +184,7 @@ struct NodeLog {
 struct RequestState {
   bool send = false;
   bool retired = false;            // completed by wait, wait_any or test (handles are null)
+  int mpi = -1;                    // the MPI transport: the transfer's handle (mpi_test)
   std::uint32_t comm = 0;
   int peer = 0;                    // comm rank
   int peer_world = 0;
@@ -213,12 +215,15 @@ struct ScheduleDeadlock : std::runtime_error {
 // Not a std::exception, so user code catching std::exception does not swallow it.
 struct RunAborted {};
 
+struct MpiChannels;  // mpi_network.cpp
+
 // Shared state of one group of nodes. Created by the machine (world) or by split.
 struct CommGroup {
   std::uint32_t id = 0;
   std::vector<int> world;             // comm rank -> world rank
   std::unordered_map<int, int> rank_of;  // world rank -> comm rank
   MachineImpl* machine = nullptr;
+  std::shared_ptr<MpiChannels> mpi;   // the MPI transport's communicators
   // Whether the group is the whole machine, rank r on node r; else a hash of `world`
   // (selection's key for the group, computed once).
   bool whole = false;
@@ -368,6 +373,7 @@ struct MachineImpl {
   bool woke_stale = false;             // controller only: the last look woke stale waiters
 
   struct RealNetwork* real = nullptr;  // real time only
+  struct MpiNetwork* mpi = nullptr;    // the MPI transport only
 
   // Virtual time: this run's simulation, made at the first query (or after the run), and
   // the node whose next operation it waits for (-1: none). Nodes waiting for an answer are
@@ -385,6 +391,7 @@ struct MachineImpl {
   // executor on the node's thread or fiber).
   void run_node(int rank);
   RunResult run(const std::function<void(Node&)>& fn);
+  RunResult run_mpi(const std::function<void(Node&)>& fn);  // the MPI transport's
   void record_error(int node, std::string what);
   // The simulation found that the nodes wait for what can never happen: the run ends with
   // a deadlock report (kind deadlock) carrying `what`.
@@ -442,6 +449,54 @@ void check_requests_completed(NodeState& n);
 std::string node_prefix(const NodeState& n, const CommGroup* g, int rank);
 
 
+
+// The MPI transport (mpi_network.cpp; MachineConfig::transport): one node per process of
+// MPI_COMM_WORLD, messages by MPI. Built with VMC_HAVE_MPI; without it making the network
+// throws UsageError saying so (mpi_network_none.cpp).
+struct MpiNetwork;
+struct MpiChannels;  // a group's communicators: its users' messages, its collective calls'
+// MPI_COMM_WORLD's size and this process's rank in it (starting MPI when the program has not).
+int mpi_processes();
+int mpi_process_rank();
+MpiNetwork* make_mpi_network(MachineImpl& m);
+void destroy_mpi_network(MpiNetwork* net) noexcept;
+// A run: its world's channels, after every process arrived (its time starts then).
+std::shared_ptr<MpiChannels> mpi_begin_run(MpiNetwork& net);
+// Blocks until ready(), which is re-evaluated as MPI makes progress. Throws RunAborted when
+// another process's notice says the run failed, UsageError when nothing happened within the
+// machine's watchdog time.
+void mpi_block(MpiNetwork& net, const std::function<bool()>& ready, const WaitDescription& what);
+// Nonblocking transfers of bytes to or from a rank of the group (its rank in the group's
+// communicators too: a split ranks its members as MPI_Comm_split does); a handle for
+// mpi_test. `collective`: on the group's channel for collective calls.
+int mpi_post_send(MpiNetwork& net, const MpiChannels& ch, bool collective, int tag,
+                  const void* data, std::size_t bytes, int dest);
+int mpi_post_recv(MpiNetwork& net, const MpiChannels& ch, bool collective, int tag, void* data,
+                  std::size_t capacity, int source);
+struct MpiDone {
+  bool done = false;
+  std::size_t bytes = 0;   // received
+  bool truncated = false;  // the message was larger than the receive buffer
+};
+// Whether the transfer completed (its handle is then released).
+MpiDone mpi_test(MpiNetwork& net, int handle);
+// Every member of the group gets rank 0's `mine` (collective call signatures).
+std::string mpi_agree(MpiNetwork& net, const MpiChannels& ch, const std::string& mine,
+                      const WaitDescription& what);
+// Split: the new group's channels (null for a negative colour), and its members' world ranks
+// by new rank.
+std::shared_ptr<MpiChannels> mpi_split(MpiNetwork& net, const MpiChannels& parent, int color,
+                                       int key, int world_rank, std::vector<int>& members,
+                                       const WaitDescription& what);
+// This process's node failed on its own: every other process is told, with its report.
+void mpi_notify_failure(MpiNetwork& net, const std::string& report);
+// After the node's function: what every process agrees on.
+struct MpiRunEnd {
+  std::vector<double> node_seconds;  // by node: its function's wall time
+  std::vector<int> origins;          // nodes that failed on their own, in rank order
+  std::vector<std::string> reports;  // ... and their reports
+};
+MpiRunEnd mpi_end_run(MpiNetwork& net);
 
 // Real time: link-ownership tokens held for real (real_network.cpp).
 struct RealNetwork;

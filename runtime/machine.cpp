@@ -53,6 +53,18 @@ Engine parse_engine(std::string_view s) {
                               "\": expected auto, threads or fibers");
 }
 
+std::string to_string(Transport t) { return t == Transport::local ? "local" : "mpi"; }
+
+Transport parse_transport(std::string_view s) {
+  if (s == "local") return Transport::local;
+  if (s == "mpi") return Transport::mpi;
+  throw std::invalid_argument("unknown transport \"" + std::string(s) +
+                              "\": expected local or mpi");
+}
+
+int mpi_world_size() { return detail::mpi_processes(); }
+int mpi_world_rank() { return detail::mpi_process_rank(); }
+
 std::string to_string(Data d) { return d == Data::full ? "full" : "none"; }
 
 Data parse_data(std::string_view s) {
@@ -268,6 +280,19 @@ void NodeState::discard_all() {
 }
 
 MachineImpl::MachineImpl(MachineConfig cfg) : config(std::move(cfg)) {
+  int processes = 0;
+  if (config.transport == Transport::mpi) {
+    if (config.clock == Clock::real_time) {
+      throw UsageError("Machine: the MPI transport runs on the real network and its own clock "
+                       "(MPI_Wtime); the real clock is the local transport's emulation of one");
+    }
+    if (config.data == Data::none) {
+      throw UsageError("Machine: the MPI transport moves the data (timing-only runs, data "
+                       "none, are the local transport's)");
+    }
+    processes = mpi_processes();  // throws when vmc was built without MPI
+    if (config.topology == nullptr && config.nodes == 0) config.nodes = processes;
+  }
   if (config.topology == nullptr) {
     if (config.nodes < 1) {
       throw UsageError("Machine: give a topology or a node count of at least 1 (got " +
@@ -299,6 +324,21 @@ MachineImpl::MachineImpl(MachineConfig cfg) : config(std::move(cfg)) {
     links = LinkTimes(config.model, *topology);
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("Machine: ") + e.what());
+  }
+  if (config.transport == Transport::mpi) {
+    if (p != processes) {
+      throw UsageError("Machine: topology " + topology->spec() + " has " + std::to_string(p) +
+                       " nodes, but the MPI transport runs one node per process and MPI_COMM_WORLD "
+                       "has " + std::to_string(processes) + " (start it with mpirun -np " +
+                       std::to_string(p) + ")");
+    }
+    // This process's node only: the others are the other processes.
+    auto n = std::make_unique<NodeState>();
+    n->rank = mpi_process_rank();
+    n->machine = this;
+    nodes.push_back(std::move(n));
+    mpi = make_mpi_network(*this);
+    return;
   }
   nodes.reserve(p);
   for (int r = 0; r < p; ++r) {
@@ -353,6 +393,58 @@ MachineImpl::~MachineImpl() {
   executor.reset();
   for (auto& n : nodes) n->discard_all();
   if (real != nullptr) destroy_real_network(real);
+  if (mpi != nullptr) destroy_mpi_network(mpi);
+}
+
+RunResult MachineImpl::run_mpi(const std::function<void(Node&)>& f) {
+  NodeState& self = *nodes.front();
+  world = std::make_shared<CommGroup>();
+  world->id = 0;
+  world->machine = this;
+  world->world.resize(p);
+  for (int r = 0; r < p; ++r) world->world[r] = r;
+  world->whole = true;
+  ++runs;
+  world->mpi = mpi_begin_run(*mpi);
+  current_node = &self;
+  try {
+    Node node(Comm(&self, world, self.rank));
+    f(node);
+    check_requests_completed(self);
+  } catch (const RunAborted&) {
+    // Another process's node failed: its report comes with the end of the run.
+  } catch (const std::exception& e) {
+    mpi_notify_failure(*mpi, e.what());
+  } catch (...) {
+    mpi_notify_failure(*mpi, "an exception that is not a std::exception");
+  }
+  current_node = nullptr;
+  MpiRunEnd end = mpi_end_run(*mpi);
+  self.requests.clear();
+  self.open_requests = 0;
+  self.collective_seq.clear();
+  self.split_seq.clear();
+  world.reset();
+  next_comm_id = 1;
+  if (!end.origins.empty()) {
+    std::string text = "node " + std::to_string(end.origins.front()) +
+                       " threw: " + end.reports.front();
+    if (end.origins.size() > 1) {
+      text += " (and " + std::to_string(end.origins.size() - 1) + " other node";
+      text += end.origins.size() > 2 ? "s threw too)" : " threw too)";
+    }
+    throw RunError(RunError::Kind::node_threw, text, end.origins.front(), {});
+  }
+  RunResult result;
+  Stats& s = result.stats_;
+  s.critical_startups = -1;
+  s.node_time.resize(p);
+  for (int r = 0; r < p; ++r) {
+    s.node_time[r] = to_picos(end.node_seconds[r]);
+    s.time = std::max(s.time, s.node_time[r]);
+  }
+  result.trace_.nodes = p;
+  return result;
 }
 
 void MachineImpl::wake_resolvers() {
@@ -526,6 +618,7 @@ RunResult MachineImpl::run(const std::function<void(Node&)>& f) {
                      ": Machine::run: called from inside a node function of the same "
                      "machine; a node cannot start a run of the machine it runs on");
   }
+  if (mpi != nullptr) return run_mpi(f);
   world = std::make_shared<CommGroup>();
   world->id = 0;
   world->machine = this;

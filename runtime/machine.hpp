@@ -54,6 +54,22 @@ enum class Data { full, none };
 std::string to_string(Data d);
 Data parse_data(std::string_view s);  // throws std::invalid_argument
 
+// Where the nodes run and how their messages travel:
+//   local  every node a thread or fiber of this process, messages through shared memory,
+//          timed by the machine model on the virtual or the real clock (the default);
+//   mpi    every node a process of MPI_COMM_WORLD (one per process; start the program with
+//          mpirun -np P), messages by MPI's point-to-point on the network the processes run
+//          on, timed by MPI_Wtime: vmc's algorithms as real MPI collectives. A run's time
+//          is the longest node's wall time; the model's costs are used only to choose
+//          algorithms. Needs vmc built with MPI (runtime/mpi_network.cpp says what changes).
+enum class Transport { local, mpi };
+std::string to_string(Transport t);
+Transport parse_transport(std::string_view s);  // throws std::invalid_argument
+// MPI_COMM_WORLD's size and this process's rank in it, starting MPI when the program has not
+// (and finishing it at exit). Throw UsageError when vmc was built without MPI.
+int mpi_world_size();
+int mpi_world_rank();
+
 struct MachineConfig {
   // The interconnect. When null, `nodes` must be set and the topology is full:nodes.
   std::shared_ptr<const Topology> topology;
@@ -79,6 +95,10 @@ struct MachineConfig {
   double perturb_max_seconds = 50e-6;
   Engine engine = Engine::automatic;
   Data data = Data::full;
+  Transport transport = Transport::local;
+  // Whether the members' calls of a collective are compared (Comm::begin_collective): free
+  // on the local transport; over MPI one broadcast per call, which a timing run may leave out.
+  bool check_calls = true;
   // Fibers: worker threads (0: one per core the process may use, at most one per node)
   // and bytes of stack per node (0: 256 KiB; at least 64 KiB).
   int workers = 0;

@@ -17,6 +17,9 @@
 #include "tools/commands.hpp"
 #include "tools/model_options.hpp"
 #include "tools/runner.hpp"
+#if VMC_HAVE_MPI
+#include "tools/mpi_compare.hpp"
+#endif
 
 namespace vmc::cli {
 namespace {
@@ -30,9 +33,87 @@ struct RunOptions {
   std::string trace;
   bool json = false;
   bool check = false;
+  std::string transport = "local";
+  int repeat = 20;
+  const CLI::Option* topology_flag = nullptr;  // given or not
 };
 
+// --transport mpi: the algorithm as a real MPI collective, one node per process, beside the MPI
+// library's own collective on the same data (tools/mpi_compare.hpp). Rank 0 prints.
+void run_mpi_command(const RunOptions& o) {
+#if VMC_HAVE_MPI
+  if (o.clock != "virtual") {
+    throw UsageError("--transport mpi runs on the real network and its own clock (MPI_Wtime): "
+                     "--clock real is the local transport's emulation of one");
+  }
+  if (o.engine.data != "full") {
+    throw UsageError("--transport mpi moves the data: --data none is for the local transport");
+  }
+  if (!o.trace.empty()) throw UsageError("--transport mpi records no trace: leave out --trace");
+  MachineConfig config;
+  config.transport = Transport::mpi;
+  config.model = o.machine.model();
+  // Without --topology, the processes are fully connected (what mpirun gives them).
+  config.topology = o.topology_flag->count() > 0
+                        ? o.machine.parsed_topology()
+                        : parse_topology("full:" + std::to_string(mpi_world_size()));
+  // Every process runs the same command: the calls agree, and the timed calls need no
+  // broadcast to compare them.
+  config.check_calls = false;
+  Machine m(config);
+  RunSpec spec = o.call.spec(*config.topology, config.model);
+  const MpiComparison c = compare_with_mpi(m, spec, o.repeat);
+  if (mpi_world_rank() == 0) {
+    const std::string topology = m.topology().spec();
+    if (o.json) {
+      nlohmann::json j = {{"op", o.call.op},
+                          {"algorithm", c.algorithm},
+                          {"transport", "mpi"},
+                          {"topology", topology},
+                          {"p", m.size()},
+                          {"n", spec.op == Operation::barrier ? 0 : spec.n},
+                          {"type", spec.type},
+                          {"repeat", o.repeat},
+                          {"model", describe(config.model)},
+                          {"time_s", c.vmc_fastest},
+                          {"median_s", c.vmc_median},
+                          {"mpi_call", c.mpi_call},
+                          {"mpi_time_s", c.mpi_fastest},
+                          {"mpi_median_s", c.mpi_median},
+                          {"predicted_s", to_seconds(c.predicted)},
+                          {"equal_to_mpi", c.difference.empty()}};
+      std::cout << j.dump() << "\n";
+    } else {
+      const std::string length =
+          spec.op == Operation::barrier ? "" : ", n = " + std::to_string(spec.n);
+      std::printf("%s %s over MPI on %s (p = %d processes)%s, %s\n", o.call.op.c_str(),
+                  c.algorithm.c_str(), topology.c_str(), m.size(), length.c_str(),
+                  spec.type.c_str());
+      std::printf("time       %s (the slowest process; fastest of %d repetitions, median %s)\n",
+                  format_duration(c.vmc_fastest).c_str(), o.repeat,
+                  format_duration(c.vmc_median).c_str());
+      std::printf("%-10s %s (median %s)\n", c.mpi_call.c_str(),
+                  format_duration(c.mpi_fastest).c_str(), format_duration(c.mpi_median).c_str());
+      std::printf("predicted  %s (the cost formula under %s)\n",
+                  format_duration(to_seconds(c.predicted)).c_str(),
+                  describe(config.model).c_str());
+      std::printf("check      %s\n", c.difference.empty()
+                                          ? ("equal to " + c.mpi_call + " on every process").c_str()
+                                          : ("DIFFERENT: " + c.difference).c_str());
+    }
+  }
+  if (!c.difference.empty()) {
+    throw std::runtime_error("the result differs from " + c.mpi_call + "'s: " + c.difference);
+  }
+#else
+  (void)o;
+  throw UsageError("--transport mpi needs vmc built with MPI (the set-up script installs "
+                   "libopenmpi-dev; CMake finds it unless VMC_WITH_MPI is OFF)");
+#endif
+}
+
 void run_command(const RunOptions& o) {
+  if (parse_transport(o.transport) == Transport::mpi) return run_mpi_command(o);
   MachineConfig config;
   config.topology = o.machine.parsed_topology();
   config.model = o.machine.model();
@@ -142,6 +223,13 @@ void add_run_command(CLI::App& app) {
   cmd->add_flag("--check", o->check, "compare with a sequential reference");
   cmd->add_option("--trace", o->trace, "write a Chrome trace JSON file")->check(non_empty_check());
   cmd->add_flag("--json", o->json, "print one JSON object");
+  cmd->add_option("--transport", o->transport,
+                  "local (the emulated machine) or mpi: under mpirun, one node per process, the "
+                  "algorithm timed beside MPI's own collective on the same data")
+      ->check(CLI::IsMember({"local", "mpi"}));
+  cmd->add_option("--repeat", o->repeat, "--transport mpi: timed repetitions of each")
+      ->check(CLI::Range(1, 100000));
+  o->topology_flag = cmd->get_option("--topology");
   cmd->callback([o] { run_command(*o); });
 }
 
