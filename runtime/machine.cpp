@@ -7,6 +7,7 @@
 // stamp equal to the current machine activity: no message or arrival it could be waiting
 // for has happened since it last looked (see NodeState::block_until).
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -36,43 +37,48 @@ std::string BlockedWait::describe() const {
   return s.str();
 }
 
-std::string to_string(Engine e) {
-  switch (e) {
-    case Engine::automatic: return "auto";
-    case Engine::threads: return "threads";
-    case Engine::fibers: return "fibers";
+namespace {
+
+// The names of an enum's values, in the order of its values.
+template <class E, std::size_t N>
+using Names = std::array<std::pair<E, const char*>, N>;
+constexpr Names<Engine, 3> kEngines{{{Engine::automatic, "auto"},
+                                     {Engine::threads, "threads"},
+                                     {Engine::fibers, "fibers"}}};
+constexpr Names<Data, 2> kData{{{Data::full, "full"}, {Data::none, "none"}}};
+constexpr Names<Transport, 2> kTransports{{{Transport::local, "local"}, {Transport::mpi, "mpi"}}};
+
+template <class E, std::size_t N>
+std::string name_of(E e, const Names<E, N>& names) {
+  for (const auto& [value, name] : names) {
+    if (value == e) return name;
   }
   return "?";
 }
 
-Engine parse_engine(std::string_view s) {
-  if (s == "auto") return Engine::automatic;
-  if (s == "threads") return Engine::threads;
-  if (s == "fibers") return Engine::fibers;
-  throw std::invalid_argument("unknown engine \"" + std::string(s) +
-                              "\": expected auto, threads or fibers");
+// The value named s; std::invalid_argument naming `what` and the names otherwise.
+template <class E, std::size_t N>
+E value_of(std::string_view s, const char* what, const Names<E, N>& names) {
+  std::string expected;
+  for (std::size_t k = 0; k < N; ++k) {
+    if (s == names[k].second) return names[k].first;
+    expected += (k == 0 ? "" : k + 1 == N ? " or " : ", ") + std::string(names[k].second);
+  }
+  throw std::invalid_argument("unknown " + std::string(what) + " \"" + std::string(s) +
+                              "\": expected " + expected);
 }
 
-std::string to_string(Transport t) { return t == Transport::local ? "local" : "mpi"; }
+}  // namespace
 
-Transport parse_transport(std::string_view s) {
-  if (s == "local") return Transport::local;
-  if (s == "mpi") return Transport::mpi;
-  throw std::invalid_argument("unknown transport \"" + std::string(s) +
-                              "\": expected local or mpi");
-}
+std::string to_string(Engine e) { return name_of(e, kEngines); }
+Engine parse_engine(std::string_view s) { return value_of(s, "engine", kEngines); }
+std::string to_string(Data d) { return name_of(d, kData); }
+Data parse_data(std::string_view s) { return value_of(s, "data mode", kData); }
+std::string to_string(Transport t) { return name_of(t, kTransports); }
+Transport parse_transport(std::string_view s) { return value_of(s, "transport", kTransports); }
 
 int mpi_world_size() { return detail::mpi_processes(); }
 int mpi_world_rank() { return detail::mpi_process_rank(); }
-
-std::string to_string(Data d) { return d == Data::full ? "full" : "none"; }
-
-Data parse_data(std::string_view s) {
-  if (s == "full") return Data::full;
-  if (s == "none") return Data::none;
-  throw std::invalid_argument("unknown data mode \"" + std::string(s) +
-                              "\": expected full or none");
-}
 
 namespace detail {
 

@@ -41,7 +41,6 @@ struct RunOptions {
 // --transport mpi: the algorithm as a real MPI collective, one node per process, beside the MPI
 // library's own collective on the same data (tools/mpi_compare.hpp). Rank 0 prints.
 void run_mpi_command(const RunOptions& o) {
-#if VMC_HAVE_MPI
   if (o.clock != "virtual") {
     throw UsageError("--transport mpi runs on the real network and its own clock (MPI_Wtime): "
                      "--clock real is the local transport's emulation of one");
@@ -50,6 +49,7 @@ void run_mpi_command(const RunOptions& o) {
     throw UsageError("--transport mpi moves the data: --data none is for the local transport");
   }
   if (!o.trace.empty()) throw UsageError("--transport mpi records no trace: leave out --trace");
+#if VMC_HAVE_MPI
   MachineConfig config;
   config.transport = Transport::mpi;
   config.model = o.machine.model();
@@ -106,7 +106,6 @@ void run_mpi_command(const RunOptions& o) {
     throw std::runtime_error("the result differs from " + c.mpi_call + "'s: " + c.difference);
   }
 #else
-  (void)o;
   throw UsageError("--transport mpi needs vmc built with MPI (the set-up script installs "
                    "libopenmpi-dev; CMake finds it unless VMC_WITH_MPI is OFF)");
 #endif

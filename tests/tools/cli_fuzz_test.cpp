@@ -109,7 +109,13 @@ TEST(CommandLine, RunRefusesEveryMalformedFlag) {
   flags.push_back({"--engine", kBadNames});
   flags.push_back({"--data", kBadNames});
   flags.push_back({"--workers", {"", "-1", "x", "4097", "1e3"}});
+  flags.push_back({"--transport", kBadNames});
+  flags.push_back({"--repeat", {"", "0", "-1", "x", "100001", "1.5"}});
   fuzz("run", {"--topology=full:3", "--n=2"}, flags);
+  // The MPI transport's refusals come before MPI starts (and in a build without MPI).
+  expect_refused({"run", "--transport=mpi", "--clock=real"}, "--clock");
+  expect_refused({"run", "--transport=mpi", "--data=none"}, "--data");
+  expect_refused({"run", "--transport=mpi", "--trace=run.json"}, "--trace");
   // Combinations that only fail together, each naming a flag.
   expect_refused({"run", "--topology=full:3", "--reduction=matmul", "--type=float"},
                  "--reduction");
