@@ -15,8 +15,8 @@
 // world's pair is made anew for every run (MPI_Comm_dup), so that a failed run leaves nothing
 // behind that the next one could match.
 //
-// Waits. Every wait is a loop over MPI_Test with backoff (back_off: yielding for 2 ms, then
-// sleeping, longer the longer it waits): bounded by the machine's watchdog and ended at once by an
+// Waits. Every wait is a loop over MPI_Test with backoff (back_off: yielding for 2 ms, 50 us
+// on an oversubscribed machine, then sleeping, longer the longer it waits): bounded by the machine's watchdog and ended at once by an
 // abort notice. A node whose function throws (or whose wait runs out) sends every other process
 // a notice with its report on the run's control communicator; a process waiting sees it and
 // ends its node's function too; at the end of the run every process learns every origin's
@@ -70,11 +70,11 @@ struct MpiSession {
 
 void ensure_mpi() { static MpiSession session; }
 
-// The pause of a wait that has lasted `waited` seconds: none for 2 ms (a message between
-// processes takes microseconds), then a yield of the core while other processes want it,
-// then sleeps growing from 20 us to 1 ms, so that a long wait costs the core nothing.
-void back_off(double waited) {
-  if (waited < 2e-3) {
+// The pause of a wait that has lasted `waited` seconds: a yield of the core for the first
+// `spin` seconds (a message between processes takes microseconds), then sleeps growing from
+// 20 us to 1 ms, so that a long wait costs the core nothing.
+void back_off(double waited, double spin) {
+  if (waited < spin) {
     std::this_thread::yield();
     return;
   }
@@ -110,6 +110,10 @@ struct MpiNetwork {
   bool origin = false;                // this process's node failed on its own
   std::string origin_report;
   double run_start = 0;
+  // How long a wait yields before it sleeps: 2 ms, or 50 us where this machine runs more
+  // processes than it has cores (a waiting process that kept yielding would slow the one
+  // whose message it waits for).
+  double spin = 2e-3;
 
   explicit MpiNetwork(MachineImpl& m) : machine(m) {}
 
@@ -169,6 +173,14 @@ MpiNetwork* make_mpi_network(MachineImpl& m) {
   auto net = std::make_unique<MpiNetwork>(m);
   MPI_Comm_rank(MPI_COMM_WORLD, &net->rank);
   MPI_Comm_size(MPI_COMM_WORLD, &net->size);
+  MPI_Comm local = MPI_COMM_NULL;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
+  int here = 1;
+  MPI_Comm_size(local, &here);
+  MPI_Comm_free(&local);
+  if (here > static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))) {
+    net->spin = 50e-6;
+  }
   int level = 0;
   MPI_Query_thread(&level);
   int main_thread = 0;
@@ -218,7 +230,7 @@ void mpi_block(MpiNetwork& net, const std::function<bool()>& ready, const WaitDe
       text += " (a deadlock across the processes, or a process that stopped): the run was ended";
       throw UsageError(text);
     }
-    back_off(waited);
+    back_off(waited, net.spin);
   }
 }
 
@@ -336,7 +348,8 @@ MpiRunEnd mpi_end_run(MpiNetwork& net) {
     MPI_Test(&r, &f, MPI_STATUS_IGNORE);
     if (!f) {
       net.take_notices();
-      back_off(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      back_off(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+               net.spin);
     }
   }
   MPI_Type_free(&entry_type);
