@@ -27,6 +27,7 @@
 #include <chrono>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <thread>
 
 #include "runtime/detail.hpp"
@@ -114,6 +115,17 @@ struct MpiNetwork {
   // processes than it has cores (a waiting process that kept yielding would slow the one
   // whose message it waits for).
   double spin = 2e-3;
+  int tag_ub = 32767;  // MPI_TAG_UB: the largest tag this MPI takes
+
+  // A tag MPI takes, or a UsageError.
+  int tag(int t) const {
+    if (t > tag_ub) {
+      throw UsageError("MPI transport: tag " + std::to_string(t) +
+                       " is above this MPI's largest tag (MPI_TAG_UB = " +
+                       std::to_string(tag_ub) + ")");
+    }
+    return t;
+  }
 
   explicit MpiNetwork(MachineImpl& m) : machine(m) {}
 
@@ -173,6 +185,10 @@ MpiNetwork* make_mpi_network(MachineImpl& m) {
   auto net = std::make_unique<MpiNetwork>(m);
   MPI_Comm_rank(MPI_COMM_WORLD, &net->rank);
   MPI_Comm_size(MPI_COMM_WORLD, &net->size);
+  int* ub = nullptr;
+  int has_ub = 0;
+  MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &has_ub);
+  if (has_ub && ub != nullptr) net->tag_ub = *ub;
   MPI_Comm local = MPI_COMM_NULL;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
   int here = 1;
@@ -237,7 +253,7 @@ void mpi_block(MpiNetwork& net, const std::function<bool()>& ready, const WaitDe
 int mpi_post_send(MpiNetwork& net, const MpiChannels& ch, bool collective, int tag,
                   const void* data, std::size_t bytes, int dest) {
   MPI_Request r = MPI_REQUEST_NULL;
-  check(MPI_Isend(data, static_cast<int>(bytes), MPI_BYTE, dest, tag,
+  check(MPI_Isend(data, static_cast<int>(bytes), MPI_BYTE, dest, net.tag(tag),
                   collective ? ch.collective : ch.user, &r),
         "MPI_Isend");
   return net.add(r, false);
@@ -246,7 +262,11 @@ int mpi_post_send(MpiNetwork& net, const MpiChannels& ch, bool collective, int t
 int mpi_post_recv(MpiNetwork& net, const MpiChannels& ch, bool collective, int tag, void* data,
                   std::size_t capacity, int source) {
   MPI_Request r = MPI_REQUEST_NULL;
-  check(MPI_Irecv(data, static_cast<int>(capacity), MPI_BYTE, source, tag,
+  // No message is larger than an int's bytes (the send refuses it), so a larger buffer is
+  // as good as one of that size.
+  const int count = static_cast<int>(
+      std::min<std::size_t>(capacity, static_cast<std::size_t>(std::numeric_limits<int>::max())));
+  check(MPI_Irecv(data, count, MPI_BYTE, source, net.tag(tag),
                   collective ? ch.collective : ch.user, &r),
         "MPI_Irecv");
   return net.add(r, true);
