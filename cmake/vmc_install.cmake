@@ -75,6 +75,13 @@ foreach(lib vmc_collectives vmc_runtime vmc_topology)
         string(APPEND VMC_FIND_DEPENDENCIES "find_dependency(Boost COMPONENTS ${component})\n")
         string(APPEND VMC_PC_LIBS " -lboost_${component}")
       endif()
+    elseif(dep STREQUAL "MPI::MPI_CXX")
+      # The MPI transport (runtime/mpi_network.cpp): MPI's C interface, as vmc was built.
+      string(APPEND VMC_FIND_DEPENDENCIES
+             "set(MPI_CXX_SKIP_MPICXX ON)\nfind_dependency(MPI COMPONENTS CXX)\n")
+      foreach(mpi_lib IN LISTS MPI_CXX_LIBRARIES)
+        string(APPEND VMC_PC_LIBS " ${mpi_lib}")
+      endforeach()
     elseif(dep MATCHES "^TBB::(.*)$")
       string(APPEND VMC_PC_LIBS " -l${CMAKE_MATCH_1}")
       if(NOT VMC_FIND_DEPENDENCIES MATCHES "TBB")

@@ -43,7 +43,7 @@ struct RunOptions {
 void run_mpi_command(const RunOptions& o) {
   if (o.clock != "virtual") {
     throw UsageError("--transport mpi runs on the real network and its own clock (MPI_Wtime): "
-                     "--clock real is the local transport's emulation of one");
+                     "--clock real belongs to the emulated network of --transport local");
   }
   if (o.engine.data != "full") {
     throw UsageError("--transport mpi moves the data: --data none is for the local transport");
