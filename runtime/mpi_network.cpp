@@ -213,9 +213,12 @@ void destroy_mpi_network(MpiNetwork* net) noexcept { delete net; }
 
 std::shared_ptr<MpiChannels> mpi_begin_run(MpiNetwork& net) {
   auto world = std::make_shared<MpiChannels>();
-  check(MPI_Comm_dup(MPI_COMM_WORLD, &world->user), "MPI_Comm_dup");
-  check(MPI_Comm_dup(MPI_COMM_WORLD, &world->collective), "MPI_Comm_dup");
-  check(MPI_Comm_dup(MPI_COMM_WORLD, &net.control), "MPI_Comm_dup");
+  // The three at once: one round among the processes instead of three.
+  MPI_Request dups[3];
+  check(MPI_Comm_idup(MPI_COMM_WORLD, &world->user, &dups[0]), "MPI_Comm_idup");
+  check(MPI_Comm_idup(MPI_COMM_WORLD, &world->collective, &dups[1]), "MPI_Comm_idup");
+  check(MPI_Comm_idup(MPI_COMM_WORLD, &net.control, &dups[2]), "MPI_Comm_idup");
+  check(MPI_Waitall(3, dups, MPI_STATUSES_IGNORE), "MPI_Waitall");
   for (MPI_Comm c : {world->user, world->collective, net.control}) {
     MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
   }

@@ -266,11 +266,9 @@ void call_mpi(MPI_Comm c, Operation operation, Buffers<T>& b, MPI_Op op, int roo
   }
 }
 
-// The slowest process's time of each repetition: the fastest of them and the median.
-std::pair<double, double> fastest_and_median(std::vector<double> mine) {
-  std::vector<double> slowest(mine.size());
-  MPI_Allreduce(mine.data(), slowest.data(), static_cast<int>(mine.size()), MPI_DOUBLE, MPI_MAX,
-                MPI_COMM_WORLD);
+// The fastest and the median of the times of the repetitions (each already the slowest
+// process's).
+std::pair<double, double> fastest_and_median(std::vector<double> slowest) {
   if (slowest.empty()) return {0, 0};
   std::sort(slowest.begin(), slowest.end());
   return {slowest.front(), slowest[slowest.size() / 2]};
@@ -346,8 +344,6 @@ MpiComparison compare_typed(Machine& m, const RunSpec& s, int repeats, bool irre
     if (k == 0) theirs = std::move(b);
   }
   if (comm_reversed) MPI_Comm_free(&mpi_comm);
-  std::tie(result.vmc_fastest, result.vmc_median) = fastest_and_median(vmc_times);
-  std::tie(result.mpi_fastest, result.mpi_median) = fastest_and_median(mpi_times);
 
   // Compare bit for bit (exscan: rank 0's result is undefined in MPI).
   std::string difference;
@@ -365,9 +361,20 @@ MpiComparison compare_typed(Machine& m, const RunSpec& s, int repeats, bool irre
       }
     }
   }
-  // Every process learns the first difference (lowest world rank that found one).
-  int found = difference.empty() ? p : world_rank, first = p;
-  MPI_Allreduce(&found, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  // One allreduce (max) tells every process each repetition's slowest time and the first
+  // process that found a difference (as minus its rank, -p for none).
+  std::vector<double> mine_all = vmc_times;
+  mine_all.insert(mine_all.end(), mpi_times.begin(), mpi_times.end());
+  mine_all.push_back(difference.empty() ? -double(p) : -double(world_rank));
+  std::vector<double> all(mine_all.size());
+  MPI_Allreduce(mine_all.data(), all.data(), static_cast<int>(all.size()), MPI_DOUBLE, MPI_MAX,
+                MPI_COMM_WORLD);
+  const auto k = static_cast<std::ptrdiff_t>(repeats);
+  std::tie(result.vmc_fastest, result.vmc_median) =
+      fastest_and_median({all.begin(), all.begin() + k});
+  std::tie(result.mpi_fastest, result.mpi_median) =
+      fastest_and_median({all.begin() + k, all.begin() + 2 * k});
+  const int first = static_cast<int>(-all.back());
   if (first < p) {
     int len = static_cast<int>(difference.size());
     MPI_Bcast(&len, 1, MPI_INT, first, MPI_COMM_WORLD);
