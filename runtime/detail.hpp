@@ -391,7 +391,8 @@ struct MachineImpl {
   // executor on the node's thread or fiber).
   void run_node(int rank);
   RunResult run(const std::function<void(Node&)>& fn);
-  RunResult run_mpi(const std::function<void(Node&)>& fn);  // the MPI transport's
+  // The MPI transport's run (`world` made by run).
+  RunResult run_mpi(const std::function<void(Node&)>& fn);
   void record_error(int node, std::string what);
   // The simulation found that the nodes wait for what can never happen: the run ends with
   // a deadlock report (kind deadlock) carrying `what`.

@@ -404,12 +404,6 @@ MachineImpl::~MachineImpl() {
 
 RunResult MachineImpl::run_mpi(const std::function<void(Node&)>& f) {
   NodeState& self = *nodes.front();
-  world = std::make_shared<CommGroup>();
-  world->id = 0;
-  world->machine = this;
-  world->world.resize(p);
-  for (int r = 0; r < p; ++r) world->world[r] = r;
-  world->whole = true;
   ++runs;
   world->mpi = mpi_begin_run(*mpi);
   current_node = &self;
@@ -624,13 +618,13 @@ RunResult MachineImpl::run(const std::function<void(Node&)>& f) {
                      ": Machine::run: called from inside a node function of the same "
                      "machine; a node cannot start a run of the machine it runs on");
   }
-  if (mpi != nullptr) return run_mpi(f);
   world = std::make_shared<CommGroup>();
   world->id = 0;
   world->machine = this;
   world->world.resize(p);
   for (int r = 0; r < p; ++r) world->world[r] = r;
   world->whole = true;
+  if (mpi != nullptr) return run_mpi(f);
   fn = &f;
   run_start = std::chrono::steady_clock::now();
   running.store(p, std::memory_order_seq_cst);
