@@ -402,6 +402,16 @@ MachineImpl::~MachineImpl() {
   if (mpi != nullptr) destroy_mpi_network(mpi);
 }
 
+// A failed run's report: the node that threw first and what it threw, and how many others did.
+static std::string threw_report(int node, const std::string& what, std::size_t throwers) {
+  std::string text = "node " + std::to_string(node) + " threw: " + what;
+  if (throwers > 1) {
+    text += " (and " + std::to_string(throwers - 1) + " other node";
+    text += throwers > 2 ? "s threw too)" : " threw too)";
+  }
+  return text;
+}
+
 RunResult MachineImpl::run_mpi(const std::function<void(Node&)>& f) {
   NodeState& self = *nodes.front();
   ++runs;
@@ -427,13 +437,9 @@ RunResult MachineImpl::run_mpi(const std::function<void(Node&)>& f) {
   world.reset();
   next_comm_id = 1;
   if (!end.origins.empty()) {
-    std::string text = "node " + std::to_string(end.origins.front()) +
-                       " threw: " + end.reports.front();
-    if (end.origins.size() > 1) {
-      text += " (and " + std::to_string(end.origins.size() - 1) + " other node";
-      text += end.origins.size() > 2 ? "s threw too)" : " threw too)";
-    }
-    throw RunError(RunError::Kind::node_threw, text, end.origins.front(), {});
+    throw RunError(RunError::Kind::node_threw,
+                   threw_report(end.origins.front(), end.reports.front(), end.origins.size()),
+                   end.origins.front(), {});
   }
   RunResult result;
   Stats& s = result.stats_;
@@ -689,12 +695,8 @@ RunResult MachineImpl::run(const std::function<void(Node&)>& f) {
     // Report the first node (lowest rank among those that threw first is not knowable;
     // errors are kept in the order they were recorded).
     const ErrorRecord& e = errors.front();
-    std::string text = "node " + std::to_string(e.node) + " threw: " + e.what;
-    if (errors.size() > 1) {
-      text += " (and " + std::to_string(errors.size() - 1) + " other node";
-      text += errors.size() > 2 ? "s threw too)" : " threw too)";
-    }
-    failure.emplace(RunError::Kind::node_threw, text, e.node, std::vector<BlockedWait>{});
+    failure.emplace(RunError::Kind::node_threw, threw_report(e.node, e.what, errors.size()),
+                    e.node, std::vector<BlockedWait>{});
   }
   if (failure) {
     RunError err = *failure;

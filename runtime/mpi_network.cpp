@@ -218,7 +218,18 @@ std::shared_ptr<MpiChannels> mpi_begin_run(MpiNetwork& net) {
   check(MPI_Comm_idup(MPI_COMM_WORLD, &world->user, &dups[0]), "MPI_Comm_idup");
   check(MPI_Comm_idup(MPI_COMM_WORLD, &world->collective, &dups[1]), "MPI_Comm_idup");
   check(MPI_Comm_idup(MPI_COMM_WORLD, &net.control, &dups[2]), "MPI_Comm_idup");
-  check(MPI_Waitall(3, dups, MPI_STATUSES_IGNORE), "MPI_Waitall");
+  // Bounded like every wait: a process that never starts the run ends it here by the watchdog.
+  const auto start = std::chrono::steady_clock::now();
+  for (int done = 0; !done;) {
+    check(MPI_Testall(3, dups, &done, MPI_STATUSES_IGNORE), "MPI_Testall");
+    const double waited =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!done && waited > net.machine.config.watchdog_seconds) {
+      throw UsageError("MPI transport: not every process started the run within the watchdog "
+                       "time (" + std::to_string(net.machine.config.watchdog_seconds) + " s)");
+    }
+    if (!done) back_off(waited, net.spin);
+  }
   for (MPI_Comm c : {world->user, world->collective, net.control}) {
     MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
   }
@@ -228,7 +239,11 @@ std::shared_ptr<MpiChannels> mpi_begin_run(MpiNetwork& net) {
   net.origin_report.clear();
   net.notices.clear();
   // Every process starts its node's function together: the run's time is measured from here.
-  check(MPI_Barrier(net.control), "MPI_Barrier");
+  MPI_Request barrier = MPI_REQUEST_NULL;
+  check(MPI_Ibarrier(net.control, &barrier), "MPI_Ibarrier");
+  mpi_block(
+      net, [&] { int f = 0; MPI_Test(&barrier, &f, MPI_STATUS_IGNORE); return f != 0; },
+      WaitDescription{"the start of the run", -1, -1, 0, 0});
   net.run_start = MPI_Wtime();
   return world;
 }
