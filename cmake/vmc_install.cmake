@@ -58,7 +58,8 @@ install(TARGETS vmc RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # Every header of the three libraries, but the private detail.hpp of runtime and topology.
 foreach(dir topology runtime collectives)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir} DESTINATION ${VMC_INSTALL_INCLUDEDIR}
-          FILES_MATCHING PATTERN "*.hpp" PATTERN "detail.hpp" EXCLUDE)
+          FILES_MATCHING PATTERN "*.hpp" PATTERN "detail.hpp" EXCLUDE
+          PATTERN "mpi_common.hpp" EXCLUDE)
 endforeach()
 
 # What the installed libraries link that a user must find: the link libraries of each

@@ -245,6 +245,17 @@ std::uint64_t Comm::post(const void* data, std::size_t bytes, std::size_t items,
     fail(*this, describe_call(op, "to", dest, tag),
          "a node may not send to itself (copy locally, or set allow_self_messages)");
   }
+  // A spread machine: a node of another process gets the message by MPI (one MPI message,
+  // its bytes and then what it needs to be matched: spread_network.cpp).
+  const bool remote = m.spread != nullptr && !m.hosts(dst);
+  if (remote && bytes > static_cast<std::size_t>(std::numeric_limits<int>::max()) -
+                            detail::spread_trailer_bytes()) {
+    fail(*this, describe_call(op, "to", dest, tag),
+         "message of " + std::to_string(bytes) + " bytes: between the processes of a spread "
+         "machine a message carries at most " +
+             std::to_string(std::numeric_limits<int>::max() - detail::spread_trailer_bytes()) +
+             " bytes (one MPI message)");
+  }
   auto* msg = new Message;
   msg->comm = group_->id;
   msg->src = node_->rank;
@@ -252,7 +263,12 @@ std::uint64_t Comm::post(const void* data, std::size_t bytes, std::size_t items,
   msg->items = items;
   msg->bytes = bytes;
   msg->send_index = node_->sends++;
-  if (lent != nullptr && bytes >= kLendBytes && m.config.data == Data::full &&
+  if (remote) {
+    // Its bytes (none on a timing-only machine) with room after them for the trailer.
+    const std::size_t carried = m.config.data == Data::full ? bytes : 0;
+    msg->payload = detail::make_payload(carried + detail::spread_trailer_bytes());
+    if (carried > 0) std::memcpy(msg->payload.get(), data, carried);
+  } else if (lent != nullptr && bytes >= kLendBytes && m.config.data == Data::full &&
       m.config.clock == Clock::virtual_time && dst != node_->rank &&
       (!lend_to_waiting_only ||
        m.nodes[dst]->waits_for(group_->id, node_->rank, tag))) {
@@ -270,9 +286,13 @@ std::uint64_t Comm::post(const void* data, std::size_t bytes, std::size_t items,
       std::lock_guard lock(node_->log_mutex);
       node_->log.sends.push_back({dst, items, bytes, tag, group_->id});
     }
-    NodeState& target = *m.nodes[dst];
-    target.incoming.enqueue(msg);
-    m.wake(target);
+    if (remote) {
+      detail::spread_send(*m.spread, msg, dst);
+    } else {
+      NodeState& target = *m.nodes[dst];
+      target.incoming.enqueue(msg);
+      m.wake(target);
+    }
   } else if (request != nullptr) {
     detail::real_isend(m, *node_, dst, msg, *request);
   } else {
@@ -617,6 +637,12 @@ std::size_t Comm::finish_request(detail::RequestState& r) const {
 
 std::int64_t Comm::resolve(const char* call) const {
   detail::MachineImpl& m = *node_->machine;
+  if (m.spread != nullptr) {
+    fail(*this, call,
+         "a machine spread over MPI processes does not answer wait_any or test on the virtual "
+         "clock yet (the answer comes from the discrete-event pass over every node's log, "
+         "which runs after the run there): use wait or wait_all");
+  }
   {
     std::lock_guard lock(m.resolvers_mutex);
     m.resolvers.push_back(node_->rank);
@@ -830,6 +856,12 @@ Comm Comm::split(int color, int key) const {
   check_abort(*node_);
   detail::CommGroup& g = *group_;
   detail::MachineImpl& m = *node_->machine;
+  if (m.spread != nullptr) {
+    fail(*this, "split",
+         "a machine spread over MPI processes does not split its groups yet (its members' "
+         "colours and keys would have to be agreed among the processes): run on the world, "
+         "or on the local transport");
+  }
   const std::uint64_t seq = next_seq(node_->split_seq, g.id);
   if (m.mpi != nullptr) {
     // Every process makes one id per split, so that the ids agree wherever they are shown.
@@ -878,6 +910,7 @@ Comm Comm::split(int color, int key) const {
         auto ng = std::make_shared<detail::CommGroup>();
         ng->id = m.allocate_comm_id();
         ng->machine = &m;
+        ng->local_members = static_cast<int>(members.size());
         for (int i = 0; i < static_cast<int>(members.size()); ++i) {
           int w = g.world[members[i]];
           ng->world.push_back(w);
@@ -1044,7 +1077,7 @@ Tag Comm::begin_collective(const CallSignature& sig) const {
       mismatch = compare_signatures(sig, call.sig, seq, rank_, node_->rank, call.first_rank,
                                     g.world[call.first_rank]);
     }
-    if (++call.seen == size()) g.signatures.erase(it);
+    if (++call.seen == g.local_members) g.signatures.erase(it);
   }
   if (!mismatch.empty()) fail(*this, sig.operation, mismatch);
   return kCollectiveTagBase + static_cast<Tag>(seq << kCollectiveTagBits);

@@ -228,6 +228,9 @@ struct CommGroup {
   // (selection's key for the group, computed once).
   bool whole = false;
   std::uint64_t world_hash = 0;
+  // Members that run in this process (all but on a spread machine): the collective call
+  // signatures are compared among them.
+  int local_members = 0;
   void describe_members();  // sets whole and world_hash from world
 
   // Control plane: splits and collective signatures, agreed through shared memory.
@@ -374,6 +377,24 @@ struct MachineImpl {
 
   struct RealNetwork* real = nullptr;  // real time only
   struct MpiNetwork* mpi = nullptr;    // the MPI transport only
+  struct SpreadNetwork* spread = nullptr;  // spread over MPI processes only
+
+  // The nodes this process runs: [lo, hi) (all of them but on a spread machine, where the
+  // others' entries of `nodes` are null) and, on process 0 of a spread machine after a run,
+  // the other processes' nodes' logs (by node; the simulator reads them through log_of).
+  int lo = 0, hi = 0;
+  std::vector<NodeLog> remote_logs;
+  bool hosts(int r) const { return r >= lo && r < hi; }
+  std::span<std::unique_ptr<NodeState>> local() {
+    return {nodes.data() + lo, static_cast<std::size_t>(hi - lo)};
+  }
+  std::span<const std::unique_ptr<NodeState>> local() const {
+    return {nodes.data() + lo, static_cast<std::size_t>(hi - lo)};
+  }
+  const NodeLog& log_of(int r) const { return hosts(r) ? nodes[r]->log : remote_logs[r]; }
+  // More threads want the cores than there are (spread: processes on this host): the
+  // executors then sleep at once instead of spinning.
+  bool oversubscribed = false;
 
   // Virtual time: this run's simulation, made at the first query (or after the run), and
   // the node whose next operation it waits for (-1: none). Nodes waiting for an answer are
@@ -393,6 +414,8 @@ struct MachineImpl {
   RunResult run(const std::function<void(Node&)>& fn);
   // The MPI transport's run (`world` made by run).
   RunResult run_mpi(const std::function<void(Node&)>& fn);
+  // A failed run: the machine is reset and `err` thrown.
+  [[noreturn]] void fail_run(const RunError& err);
   void record_error(int node, std::string what);
   // The simulation found that the nodes wait for what can never happen: the run ends with
   // a deadlock report (kind deadlock) carrying `what`.
@@ -400,6 +423,8 @@ struct MachineImpl {
   std::string sim_deadlock;  // guarded by error_mutex
   void abort_run();
   bool deadlocked(std::vector<BlockedWait>* report);
+  // What this process's unfinished nodes wait for.
+  std::vector<BlockedWait> blocked_waits();
   // Controller: wakes every unfinished node without counting it as activity, and whether
   // each has parked again since.
   void nudge_blocked_nodes();
@@ -446,6 +471,12 @@ void fill_request(RequestState& r, Message* m);
 // At the end of a node's function: a UsageError when requests were never completed.
 void check_requests_completed(NodeState& n);
 
+// A failed run's errors: the node that threw first and what it threw, and how many others
+// did; every unfinished node blocked with what it waits for; no progress for `seconds`.
+std::string threw_report(int node, const std::string& what, std::size_t throwers);
+RunError deadlock_error(std::vector<BlockedWait> waits);
+RunError watchdog_error(double seconds);
+
 // Builds the error text "node 3 (rank 1 of comm 2): <what>".
 std::string node_prefix(const NodeState& n, const CommGroup* g, int rank);
 
@@ -456,9 +487,12 @@ std::string node_prefix(const NodeState& n, const CommGroup* g, int rank);
 // throws UsageError saying so (mpi_network_none.cpp).
 struct MpiNetwork;
 struct MpiChannels;  // a group's communicators: its users' messages, its collective calls'
-// MPI_COMM_WORLD's size and this process's rank in it (starting MPI when the program has not).
+// MPI_COMM_WORLD's size and this process's rank in it (starting MPI when the program has not),
+// and those of the communicator a machine runs on (MachineConfig::mpi_communicator).
 int mpi_processes();
 int mpi_process_rank();
+int mpi_processes(const MachineConfig& c);
+int mpi_process_rank(const MachineConfig& c);
 MpiNetwork* make_mpi_network(MachineImpl& m);
 void destroy_mpi_network(MpiNetwork* net) noexcept;
 // A run: its world's channels, after every process arrived (its time starts then).
@@ -527,5 +561,26 @@ void real_abort(RealNetwork* net);
 std::vector<int> real_link_peak(RealNetwork* net);
 // Between runs: no tokens held (an aborted run may have left some), no receives posted.
 void real_reset(RealNetwork* net);
+
+// A machine spread over MPI processes (spread_network.cpp; MachineConfig::transport =
+// spread). Built with VMC_HAVE_MPI; without it making the network throws UsageError.
+struct SpreadNetwork;
+// Makes the network and sets m.lo and m.hi (this process's block) and m.oversubscribed.
+SpreadNetwork* make_spread_network(MachineImpl& m);
+void destroy_spread_network(SpreadNetwork* net) noexcept;
+// MPI processes on this host (that share its cores).
+int spread_processes_here(const SpreadNetwork& net);
+// Every process starts the run together (a bounded wait).
+void spread_begin_run(SpreadNetwork& net);
+// Sends msg to node msg_dst of another process: its payload, when it has one, was made with
+// room for spread_trailer_bytes() after its bytes. Takes msg (it is released once queued).
+void spread_send(SpreadNetwork& net, Message* msg, int dst);
+std::size_t spread_trailer_bytes();
+// Whether `mine` holds in every process (an MPI reduction).
+bool spread_everywhere(SpreadNetwork& net, bool mine);
+bool mpi_everywhere(MpiNetwork& net, bool mine);
+// The controller's side of a run, from the release of this process's nodes to its end: the
+// run's statistics (and, on process 0, its trace), or RunError, the machine reset either way.
+void spread_run(SpreadNetwork& net, Stats& stats, Trace& trace);
 
 }  // namespace vmc::detail

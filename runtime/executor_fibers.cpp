@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <deque>
 #include <memory>
 #include <new>
 #include <string>
@@ -151,7 +152,8 @@ int worker_spins() {
 struct alignas(64) Worker {
   std::thread thread;
   moodycamel::ConcurrentQueue<int> queue;       // runnable nodes of this worker
-  moodycamel::LightweightSemaphore ready{0, worker_spins()};  // counts pushes to `queue`
+  moodycamel::LightweightSemaphore ready;  // counts pushes to `queue`
+  explicit Worker(int spins) : ready(0, spins) {}
   moodycamel::LightweightSemaphore start{0, 64};
   std::vector<int> nodes;                       // the nodes pinned to this worker
 #if VMC_ASAN_FIBERS
@@ -167,13 +169,16 @@ struct alignas(64) Worker {
 class FiberExecutor final : public Executor {
  public:
   FiberExecutor(MachineImpl& m, int workers, std::size_t stack_bytes)
-      : m_(m), slab_(m.p, stack_bytes), slots_(m.p), workers_(workers) {
-    for (int r = 0; r < m.p; ++r) {
-      slots_[r].worker_index = r % workers;
-      slots_[r].stack = slab_.stack(r);
-      workers_[r % workers].nodes.push_back(r);
+      : m_(m), lo_(m.lo), slab_(std::max(1, m.hi - m.lo), stack_bytes), slots_(m.hi - m.lo) {
+    // On an oversubscribed host an idle worker sleeps at once.
+    for (int w = 0; w < workers; ++w) workers_.emplace_back(m.oversubscribed ? 0 : worker_spins());
+    for (int r = m.lo; r < m.hi; ++r) {
+      const int i = r - lo_;
+      slots_[i].worker_index = i % workers;
+      slots_[i].stack = slab_.stack(i);
+      workers_[i % workers].nodes.push_back(r);
 #if VMC_TSAN_FIBERS
-      slots_[r].tsan = __tsan_create_fiber(0);
+      slots_[i].tsan = __tsan_create_fiber(0);
 #endif
     }
     int w = 0;
@@ -197,7 +202,7 @@ class FiberExecutor final : public Executor {
   }
 
   void park(NodeState& n, long) override {
-    FiberSlot& s = slots_[n.rank];
+    FiberSlot& s = slots_[n.rank - lo_];
     int st = kRunning;
     if (!s.state.compare_exchange_strong(st, kParked, std::memory_order_acq_rel)) {
       s.state.store(kRunning, std::memory_order_release);  // consume the wake that came
@@ -207,7 +212,7 @@ class FiberExecutor final : public Executor {
   }
 
   void unpark(NodeState& n) override {
-    FiberSlot& s = slots_[n.rank];
+    FiberSlot& s = slots_[n.rank - lo_];
     int st = s.state.load(std::memory_order_acquire);
     for (;;) {
       if (st == kNotified) return;
@@ -218,7 +223,7 @@ class FiberExecutor final : public Executor {
   }
 
   void yield(NodeState& n) override {
-    FiberSlot& s = slots_[n.rank];
+    FiberSlot& s = slots_[n.rank - lo_];
     make_runnable(n.rank);
     switch_to_worker(s);
   }
@@ -231,7 +236,7 @@ class FiberExecutor final : public Executor {
 
  private:
   void make_runnable(int rank) {
-    Worker& k = workers_[slots_[rank].worker_index];
+    Worker& k = workers_[slots_[rank - lo_].worker_index];
     k.queue.enqueue(rank);
     k.ready.signal();
   }
@@ -255,7 +260,7 @@ class FiberExecutor final : public Executor {
 
   // From the worker: runs node `rank` until it parks, yields or returns.
   void resume([[maybe_unused]] Worker& k, int rank) {
-    FiberSlot& s = slots_[rank];
+    FiberSlot& s = slots_[rank - lo_];
 #if VMC_ASAN_FIBERS
     __sanitizer_start_switch_fiber(&k.fake_stack,
                                    static_cast<char*>(s.stack.sp) - s.stack.size, s.stack.size);
@@ -272,9 +277,9 @@ class FiberExecutor final : public Executor {
   }
 
   ctx::fiber make_fiber(int rank) {
-    return ctx::fiber(std::allocator_arg, SlabStack{slots_[rank].stack},
+    return ctx::fiber(std::allocator_arg, SlabStack{slots_[rank - lo_].stack},
                       [this, rank](ctx::fiber&& worker) {
-                        FiberSlot& s = slots_[rank];
+                        FiberSlot& s = slots_[rank - lo_];
                         s.worker = std::move(worker);
 #if VMC_ASAN_FIBERS
                         Worker& k = workers_[s.worker_index];
@@ -303,8 +308,8 @@ class FiberExecutor final : public Executor {
       }
       if (stopping_.load(std::memory_order_acquire)) return;
       for (int r : k.nodes) {
-        slots_[r].done = false;
-        slots_[r].fiber = make_fiber(r);
+        slots_[r - lo_].done = false;
+        slots_[r - lo_].fiber = make_fiber(r);
         k.queue.enqueue(r);
       }
       std::size_t live = k.nodes.size();
@@ -315,7 +320,7 @@ class FiberExecutor final : public Executor {
           continue;
         }
         resume(k, r);
-        if (slots_[r].done) --live;
+        if (slots_[r - lo_].done) --live;
       }
       while (k.ready.tryWait()) {
       }
@@ -331,9 +336,10 @@ class FiberExecutor final : public Executor {
   }
 
   MachineImpl& m_;
+  const int lo_;  // the first node of this process (the slots are its nodes')
   StackSlab slab_;
   std::vector<FiberSlot> slots_;
-  std::vector<Worker> workers_;
+  std::deque<Worker> workers_;  // a deque: a Worker does not move
   std::atomic<bool> stopping_{false};
 };
 

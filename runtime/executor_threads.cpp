@@ -40,10 +40,10 @@ namespace {
 class ThreadExecutor final : public Executor {
  public:
   explicit ThreadExecutor(MachineImpl& m) : m_(m) {
-    threads_.reserve(m.p);
-    int r = 0;
+    threads_.reserve(m.hi - m.lo);
+    int r = m.lo;
     try {
-      for (; r < m.p; ++r) {
+      for (; r < m.hi; ++r) {
         if (r == refused_thread_node.load()) {
           throw std::system_error(
               std::make_error_code(std::errc::resource_unavailable_try_again),
@@ -57,7 +57,7 @@ class ThreadExecutor final : public Executor {
       throw UsageError("Machine: the system refused to create the thread of node " +
                        std::to_string(r) + " of " + std::to_string(m.p) + " (" + e.what() +
                        "): under the threads engine every node is a thread, and this process "
-                       "could create only " + std::to_string(r) +
+                       "could create only " + std::to_string(r - m.lo) +
                        "; use the fibers engine (the default on the virtual clock) or a "
                        "machine of fewer nodes (on Linux a process gets about half of "
                        "vm.max_map_count threads: 32,765 by default, as every thread's stack "
@@ -67,7 +67,7 @@ class ThreadExecutor final : public Executor {
   ~ThreadExecutor() override { stop(); }
 
   void start_run() override {
-    for (auto& n : m_.nodes) n->start.signal();
+    for (auto& n : m_.local()) n->start.signal();
   }
   void park(NodeState& n, long timeout_us) override {
     if (m_.running.load(std::memory_order_relaxed) - asleep_.load(std::memory_order_relaxed) <=
@@ -95,7 +95,7 @@ class ThreadExecutor final : public Executor {
   }
   void yield(NodeState&) override { std::this_thread::yield(); }
   void reset() override {
-    for (auto& n : m_.nodes) {
+    for (auto& n : m_.local()) {
       while (n->wake.tryWait()) {
       }
     }
@@ -121,7 +121,7 @@ class ThreadExecutor final : public Executor {
   }
   void stop() {
     stopping_.store(true, std::memory_order_release);
-    for (auto& n : m_.nodes) n->start.signal();
+    for (auto& n : m_.local()) n->start.signal();
     for (auto& t : threads_) t.join();
     threads_.clear();
   }
@@ -144,7 +144,7 @@ class ThreadExecutor final : public Executor {
 
   MachineImpl& m_;
   const int cores_ = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const int spins_ = spin_budget();
+  const int spins_ = m_.oversubscribed ? 0 : spin_budget();
   std::atomic<int> asleep_{0};  // node threads asleep in park and not yet woken
   std::unique_ptr<std::atomic<char>[]> sleeping_{new std::atomic<char>[m_.p]()};
   std::vector<std::thread> threads_;

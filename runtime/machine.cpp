@@ -46,7 +46,8 @@ constexpr Names<Engine, 3> kEngines{{{Engine::automatic, "auto"},
                                      {Engine::threads, "threads"},
                                      {Engine::fibers, "fibers"}}};
 constexpr Names<Data, 2> kData{{{Data::full, "full"}, {Data::none, "none"}}};
-constexpr Names<Transport, 2> kTransports{{{Transport::local, "local"}, {Transport::mpi, "mpi"}}};
+constexpr Names<Transport, 3> kTransports{
+    {{Transport::local, "local"}, {Transport::mpi, "mpi"}, {Transport::spread, "spread"}}};
 
 template <class E, std::size_t N>
 std::string name_of(E e, const Names<E, N>& names) {
@@ -296,8 +297,17 @@ MachineImpl::MachineImpl(MachineConfig cfg) : config(std::move(cfg)) {
       throw UsageError("Machine: the MPI transport moves the data (timing-only runs, data "
                        "none, are the local transport's)");
     }
-    processes = mpi_processes();  // throws when vmc was built without MPI
+    processes = mpi_processes(config);  // throws when vmc was built without MPI
     if (config.topology == nullptr && config.nodes == 0) config.nodes = processes;
+  }
+  if (config.transport == Transport::spread) {
+    if (config.clock == Clock::real_time) {
+      throw UsageError("Machine: a machine spread over MPI processes runs the virtual clock only: "
+                       "the real clock holds link and port tokens for real, and a token held in "
+                       "one process cannot be held by a node of another without a round trip "
+                       "between them, which would be the network's time, not the model's");
+    }
+    mpi_processes(config);  // throws when vmc was built without MPI
   }
   if (config.topology == nullptr) {
     if (config.nodes < 1) {
@@ -334,24 +344,21 @@ MachineImpl::MachineImpl(MachineConfig cfg) : config(std::move(cfg)) {
   if (config.transport == Transport::mpi) {
     if (p != processes) {
       throw UsageError("Machine: topology " + topology->spec() + " has " + std::to_string(p) +
-                       " nodes, but the MPI transport runs one node per process and MPI_COMM_WORLD "
-                       "has " + std::to_string(processes) + " (start it with mpirun -np " +
+                       " nodes, but the MPI transport runs one node per process and " +
+                       (config.mpi_communicator ? std::string("its communicator")
+                                                : std::string("MPI_COMM_WORLD")) +
+                       " has " + std::to_string(processes) + " (start it with mpirun -np " +
                        std::to_string(p) + ")");
     }
-    // This process's node only: the others are the other processes.
+    // This process's node only, as nodes[0] (local() is it): the others are the other
+    // processes.
     auto n = std::make_unique<NodeState>();
-    n->rank = mpi_process_rank();
+    n->rank = mpi_process_rank(config);
     n->machine = this;
     nodes.push_back(std::move(n));
+    hi = 1;
     mpi = make_mpi_network(*this);
     return;
-  }
-  nodes.reserve(p);
-  for (int r = 0; r < p; ++r) {
-    auto n = std::make_unique<NodeState>();
-    n->rank = r;
-    n->machine = this;
-    nodes.push_back(std::move(n));
   }
   engine = config.engine;
   if (engine == Engine::automatic) {
@@ -379,10 +386,24 @@ MachineImpl::MachineImpl(MachineConfig cfg) : config(std::move(cfg)) {
   }
   if (config.clock == Clock::real_time) real = make_real_network(*this);
   try {
+    // This process's nodes: all of them, or its block of a spread machine (the others' entries
+    // stay null).
+    lo = 0;
+    hi = p;
+    if (config.transport == Transport::spread) spread = make_spread_network(*this);
+    nodes.resize(p);
+    for (int r = lo; r < hi; ++r) {
+      nodes[r] = std::make_unique<NodeState>();
+      nodes[r]->rank = r;
+      nodes[r]->machine = this;
+    }
     if (engine == Engine::fibers) {
       int workers = config.workers;
-      if (workers == 0) workers = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-      workers = std::min(workers, p);
+      if (workers == 0) {
+        workers = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        if (spread != nullptr) workers = std::max(1, workers / spread_processes_here(*spread));
+      }
+      workers = std::max(1, std::min(workers, hi - lo));
       executor = make_fiber_executor(*this, workers,
                                      config.stack_bytes != 0 ? config.stack_bytes : 256 << 10);
     } else {
@@ -391,19 +412,21 @@ MachineImpl::MachineImpl(MachineConfig cfg) : config(std::move(cfg)) {
   } catch (...) {
     if (real != nullptr) destroy_real_network(real);
     real = nullptr;
+    if (spread != nullptr) destroy_spread_network(spread);
+    spread = nullptr;
     throw;
   }
 }
 
 MachineImpl::~MachineImpl() {
   executor.reset();
-  for (auto& n : nodes) n->discard_all();
+  for (auto& n : local()) n->discard_all();
   if (real != nullptr) destroy_real_network(real);
   if (mpi != nullptr) destroy_mpi_network(mpi);
+  if (spread != nullptr) destroy_spread_network(spread);
 }
 
-// A failed run's report: the node that threw first and what it threw, and how many others did.
-static std::string threw_report(int node, const std::string& what, std::size_t throwers) {
+std::string threw_report(int node, const std::string& what, std::size_t throwers) {
   std::string text = "node " + std::to_string(node) + " threw: " + what;
   if (throwers > 1) {
     text += " (and " + std::to_string(throwers - 1) + " other node";
@@ -474,7 +497,7 @@ void MachineImpl::record_error(int node, std::string what) {
 void MachineImpl::abort_run() {
   abort.store(true, std::memory_order_seq_cst);
   activity.fetch_add(1, std::memory_order_seq_cst);
-  for (auto& n : nodes) executor->unpark(*n);
+  for (auto& n : local()) executor->unpark(*n);
   if (real != nullptr) real_abort(real);
   controller.signal();
 }
@@ -524,7 +547,7 @@ bool MachineImpl::deadlocked(std::vector<BlockedWait>* report) {
   std::uint64_t a = activity.load(std::memory_order_seq_cst);
   int blocked = 0;
   bool stale = false;
-  for (auto& n : nodes) {
+  for (auto& n : local()) {
     if (n->finished.load(std::memory_order_seq_cst)) continue;
     const std::uint64_t stamp = n->blocked_stamp.load(std::memory_order_seq_cst);
     if (stamp == 0) return false;  // running
@@ -536,7 +559,7 @@ bool MachineImpl::deadlocked(std::vector<BlockedWait>* report) {
     // message to another node, a node finishing its function). Wake them to look again
     // now, not at their next bounded re-check 100 ms on: a node that skipped a collective
     // is then reported within a few controller looks. Not counted as activity.
-    for (auto& n : nodes) {
+    for (auto& n : local()) {
       if (n->finished.load(std::memory_order_seq_cst)) continue;
       const std::uint64_t stamp = n->blocked_stamp.load(std::memory_order_seq_cst);
       if (stamp != 0 && stamp != a + 1) executor->unpark(*n);
@@ -545,22 +568,39 @@ bool MachineImpl::deadlocked(std::vector<BlockedWait>* report) {
     return false;
   }
   if (blocked == 0 || activity.load(std::memory_order_seq_cst) != a) return false;
-  if (report != nullptr) {
-    for (auto& n : nodes) {
-      if (n->finished.load(std::memory_order_seq_cst)) continue;
-      std::lock_guard lock(n->wait_mutex);
-      const WaitDescription& w = n->waiting;
-      report->push_back({n->rank, w.operation, w.peer, w.peer_world, w.tag, w.comm});
-    }
-  }
+  if (report != nullptr) *report = blocked_waits();
   return true;
+}
+
+std::vector<BlockedWait> MachineImpl::blocked_waits() {
+  std::vector<BlockedWait> waits;
+  for (auto& n : local()) {
+    if (n->finished.load(std::memory_order_seq_cst)) continue;
+    std::lock_guard lock(n->wait_mutex);
+    const WaitDescription& w = n->waiting;
+    waits.push_back({n->rank, w.operation, w.peer, w.peer_world, w.tag, w.comm});
+  }
+  return waits;
+}
+
+RunError deadlock_error(std::vector<BlockedWait> waits) {
+  std::string text = "deadlock: every unfinished node is blocked and nothing in flight can "
+                     "release it:";
+  for (const auto& w : waits) text += "\n  " + w.describe();
+  return RunError(RunError::Kind::deadlock, text, -1, std::move(waits));
+}
+
+RunError watchdog_error(double seconds) {
+  return RunError(RunError::Kind::watchdog,
+                  "no progress for " + std::to_string(seconds) + " s: the run was ended", -1,
+                  std::vector<BlockedWait>{});
 }
 
 // Fibers only: a fiber parks until woken, while a node thread looks again by itself at
 // least every 100 ms (and real-clock network waits every 50 ms).
 void MachineImpl::nudge_blocked_nodes() {
   if (engine != Engine::fibers) return;
-  for (auto& n : nodes) {
+  for (auto& n : local()) {
     n->parks_at_nudge = n->parks.load(std::memory_order_seq_cst);
     if (!n->finished.load(std::memory_order_seq_cst)) executor->unpark(*n);
   }
@@ -568,7 +608,7 @@ void MachineImpl::nudge_blocked_nodes() {
 
 bool MachineImpl::every_node_looked_again() const {
   if (engine != Engine::fibers) return true;
-  for (const auto& n : nodes) {
+  for (const auto& n : local()) {
     if (n->finished.load(std::memory_order_seq_cst)) continue;
     if (n->parks.load(std::memory_order_seq_cst) == n->parks_at_nudge) return false;
   }
@@ -584,7 +624,7 @@ void MachineImpl::reset_after_run() {
   // Transfer threads may still be finishing isends of an aborted run: they refer to the
   // nodes' requests, which are cleared below.
   if (real != nullptr) real_quiesce(real);
-  for (auto& n : nodes) {
+  for (auto& n : local()) {
     // An aborted run can leave irecvs posted into buffers that went out of scope with the
     // node's stack: forget them first, so the messages still queued are freed, not copied.
     n->posted.clear();
@@ -608,12 +648,19 @@ void MachineImpl::reset_after_run() {
   }
   sim_waits_for.store(-1);
   resolvers.clear();
+  remote_logs.clear();
   errors.clear();
   sim_deadlock.clear();
   abort.store(false);
   world.reset();
   fn = nullptr;
   next_comm_id = 1;
+}
+
+void MachineImpl::fail_run(const RunError& err) {
+  RunError copy = err;  // err may live in what the reset clears
+  reset_after_run();
+  throw copy;
 }
 
 RunResult MachineImpl::run(const std::function<void(Node&)>& f) {
@@ -630,16 +677,31 @@ RunResult MachineImpl::run(const std::function<void(Node&)>& f) {
   world->world.resize(p);
   for (int r = 0; r < p; ++r) world->world[r] = r;
   world->whole = true;
+  world->local_members = hi - lo;
   if (mpi != nullptr) return run_mpi(f);
+  if (spread != nullptr) {
+    try {
+      spread_begin_run(*spread);  // every process's run starts together
+    } catch (...) {
+      world.reset();
+      throw;
+    }
+  }
   fn = &f;
   run_start = std::chrono::steady_clock::now();
-  running.store(p, std::memory_order_seq_cst);
+  running.store(hi - lo, std::memory_order_seq_cst);
   ++runs;
-  for (auto& n : nodes) {
+  for (auto& n : local()) {
     n->run_start = run_start;
     n->perturb_state = config.perturb_seed ^ (std::uint64_t(n->rank) * 0xD1B54A32D192ED03ull) ^
                        (runs * 0x8CB92BA72F3D8DD7ull);
     n->finished.store(false, std::memory_order_seq_cst);
+  }
+  if (spread != nullptr) {
+    executor->start_run();
+    RunResult result;
+    spread_run(*spread, result.stats_, result.trace_);
+    return result;
   }
   executor->start_run();
 
@@ -667,10 +729,7 @@ RunResult MachineImpl::run(const std::function<void(Node&)>& f) {
       // looked at what it waits for again since the suspicion (a nudge: a wake that is not
       // activity), so that no wake lost between nodes is taken for a deadlock.
       if (suspect_activity == a && every_node_looked_again() && deadlocked(&waits)) {
-        std::string text = "deadlock: every unfinished node is blocked and nothing in "
-                           "flight can release it:";
-        for (const auto& w : waits) text += "\n  " + w.describe();
-        failure.emplace(RunError::Kind::deadlock, text, -1, waits);
+        failure.emplace(deadlock_error(std::move(waits)));
         abort_run();
         continue;
       }
@@ -680,10 +739,7 @@ RunResult MachineImpl::run(const std::function<void(Node&)>& f) {
       suspect_activity = ~0ull;
     }
     if (std::chrono::duration<double>(now - last_progress).count() > config.watchdog_seconds) {
-      failure.emplace(RunError::Kind::watchdog,
-                      "no progress for " + std::to_string(config.watchdog_seconds) +
-                          " s: the run was ended",
-                      -1, std::vector<BlockedWait>{});
+      failure.emplace(watchdog_error(config.watchdog_seconds));
       abort_run();
     }
   }
@@ -698,11 +754,7 @@ RunResult MachineImpl::run(const std::function<void(Node&)>& f) {
     failure.emplace(RunError::Kind::node_threw, threw_report(e.node, e.what, errors.size()),
                     e.node, std::vector<BlockedWait>{});
   }
-  if (failure) {
-    RunError err = *failure;
-    reset_after_run();
-    throw err;
-  }
+  if (failure) fail_run(*failure);
 
   RunResult result;
   if (config.clock == Clock::virtual_time) {
@@ -714,10 +766,8 @@ RunResult MachineImpl::run(const std::function<void(Node&)>& f) {
       // A time that does not fit, or a rendezvous deadlock: the run ends with a report and
       // the machine stays usable.
       const bool deadlock = dynamic_cast<const ScheduleDeadlock*>(&e) != nullptr;
-      RunError err(deadlock ? RunError::Kind::deadlock : RunError::Kind::node_threw, e.what(),
-                   -1, std::vector<BlockedWait>{});
-      reset_after_run();
-      throw err;
+      fail_run(RunError(deadlock ? RunError::Kind::deadlock : RunError::Kind::node_threw,
+                        e.what(), -1, std::vector<BlockedWait>{}));
     }
     if (!config.trace) result.trace_ = Trace{};
   } else {
@@ -767,6 +817,15 @@ Machine::Machine(MachineConfig config)
     : impl_(std::make_unique<detail::MachineImpl>(std::move(config))) {}
 Machine::~Machine() = default;
 int Machine::size() const { return impl_->p; }
+bool Machine::hosts(int node) const {
+  if (impl_->mpi != nullptr) return node == impl_->nodes.front()->rank;
+  return impl_->hosts(node);
+}
+bool Machine::everywhere(bool mine) {
+  if (impl_->spread != nullptr) return detail::spread_everywhere(*impl_->spread, mine);
+  if (impl_->mpi != nullptr) return detail::mpi_everywhere(*impl_->mpi, mine);
+  return mine;
+}
 const MachineConfig& Machine::config() const { return impl_->config; }
 const Topology& Machine::topology() const { return *impl_->topology; }
 RunResult Machine::run(const std::function<void(Node&)>& fn) { return impl_->run(fn); }

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -57,12 +58,20 @@ Data parse_data(std::string_view s);  // throws std::invalid_argument
 // Where the nodes run and how their messages travel:
 //   local  every node a thread or fiber of this process, messages through shared memory,
 //          timed by the machine model on the virtual or the real clock (the default);
-//   mpi    every node a process of MPI_COMM_WORLD (one per process; start the program with
-//          mpirun -np P), messages by MPI's point-to-point on the network the processes run
-//          on, timed by MPI_Wtime: vmc's algorithms as real MPI collectives. A run's time
+//   mpi    every node a process of MPI_COMM_WORLD or of the communicator given (one node
+//          per process; start the program with mpirun -np P), messages by MPI's
+//          point-to-point on the network the processes run on, timed by MPI_Wtime: vmc's algorithms as real MPI collectives. A run's time
 //          is the longest node's wall time; the model's costs are used only to choose
 //          algorithms. Needs vmc built with MPI (runtime/mpi_network.cpp says what changes).
-enum class Transport { local, mpi };
+//   spread the emulated machine spread over the processes of MPI_COMM_WORLD or of the
+//          communicator given (mpirun -np K): each process runs a contiguous block of the p
+//          nodes as threads or fibers with mailboxes, and a message to a node of another process travels by MPI. Virtual
+//          clock only; the virtual times, statistics and traces are those of the same
+//          program on one process, bit for bit (runtime/spread_network.cpp says how). Every
+//          process makes the same Machine and calls run with the same function; each runs
+//          its own nodes' calls of it, and every process gets the same RunResult (the trace
+//          on process 0 only) or the same RunError. Needs vmc built with MPI.
+enum class Transport { local, mpi, spread };
 std::string to_string(Transport t);
 Transport parse_transport(std::string_view s);  // throws std::invalid_argument
 // MPI_COMM_WORLD's size and this process's rank in it, starting MPI when the program has not
@@ -96,6 +105,10 @@ struct MachineConfig {
   Engine engine = Engine::automatic;
   Data data = Data::full;
   Transport transport = Transport::local;
+  // The MPI transport and spread machines: the processes that run the machine, as the Fortran
+  // handle of an MPI communicator (MPI_Comm_c2f; vmc::on_communicator in runtime/mpi.hpp sets
+  // it from an MPI_Comm); none: MPI_COMM_WORLD.
+  std::optional<int> mpi_communicator;
   // Whether the members' calls of a collective are compared (Comm::begin_collective): free
   // on the local transport; over MPI one broadcast per call, which a timing run may leave out.
   bool check_calls = true;
@@ -146,6 +159,13 @@ class Machine {
 
   int size() const;
   const MachineConfig& config() const;
+  // Whether node r runs in this process: every node on the local transport; under spread,
+  // the nodes of this process's block (the others are other processes').
+  bool hosts(int node) const;
+  // Whether `mine` holds in every process of the machine (spread: an MPI reduction among
+  // them, called by every process; elsewhere `mine`). For checks of what each process saw
+  // of its own nodes.
+  bool everywhere(bool mine);
   const Topology& topology() const;
 
   // Runs fn on every node and waits for all of them. Throws RunError on a fault, and

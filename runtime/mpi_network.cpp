@@ -31,12 +31,13 @@
 #include <thread>
 
 #include "runtime/detail.hpp"
+#include "runtime/mpi_common.hpp"
 
 namespace vmc::detail {
 
 namespace {
-
 constexpr int kNoticeTag = 1;
+}  // namespace
 
 [[noreturn]] void mpi_failed(const char* call, int code) {
   char text[MPI_MAX_ERROR_STRING];
@@ -49,8 +50,11 @@ void check(int code, const char* call) {
   if (code != MPI_SUCCESS) mpi_failed(call, code);
 }
 
+namespace {
+
 // MPI is started by vmc when the program has not started it, and finished when the program
-// exits.
+// exits. It asks for MPI_THREAD_MULTIPLE: a spread machine's progress thread moves messages
+// while the thread that runs the machine agrees on the run's end (spread_network.cpp).
 struct MpiSession {
   bool started_here = false;
   MpiSession() {
@@ -58,7 +62,7 @@ struct MpiSession {
     MPI_Initialized(&initialized);
     if (!initialized) {
       int provided = 0;
-      MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+      MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided);
       started_here = true;
     }
   }
@@ -68,6 +72,8 @@ struct MpiSession {
     if (started_here && !finalized) MPI_Finalize();
   }
 };
+
+}  // namespace
 
 void ensure_mpi() { static MpiSession session; }
 
@@ -83,7 +89,14 @@ void back_off(double waited, double spin) {
   std::this_thread::sleep_for(std::chrono::duration<double>(pause));
 }
 
-}  // namespace
+int processes_here(MPI_Comm comm) {
+  MPI_Comm local = MPI_COMM_NULL;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
+  int here = 1;
+  MPI_Comm_size(local, &here);
+  MPI_Comm_free(&local);
+  return here;
+}
 
 struct MpiChannels {
   MPI_Comm user = MPI_COMM_NULL;
@@ -99,6 +112,7 @@ struct MpiChannels {
 
 struct MpiNetwork {
   MachineImpl& machine;
+  MPI_Comm base = MPI_COMM_WORLD;    // the machine's processes
   int rank = 0;
   int size = 1;
   MPI_Comm control = MPI_COMM_NULL;  // this run's notices
@@ -180,21 +194,41 @@ int mpi_process_rank() {
   return rank;
 }
 
+MPI_Comm base_communicator(const MachineConfig& c) {
+  ensure_mpi();
+  if (!c.mpi_communicator) return MPI_COMM_WORLD;
+  MPI_Comm comm = MPI_Comm_f2c(*c.mpi_communicator);
+  if (comm == MPI_COMM_NULL) {
+    throw UsageError("Machine: mpi_communicator is MPI_COMM_NULL: give the communicator whose "
+                     "processes run the machine (MPI_COMM_NULL is what MPI_Comm_split hands a "
+                     "process left out)");
+  }
+  return comm;
+}
+
+int mpi_processes(const MachineConfig& c) {
+  int size = 0;
+  check(MPI_Comm_size(base_communicator(c), &size), "MPI_Comm_size");
+  return size;
+}
+
+int mpi_process_rank(const MachineConfig& c) {
+  int rank = 0;
+  check(MPI_Comm_rank(base_communicator(c), &rank), "MPI_Comm_rank");
+  return rank;
+}
+
 MpiNetwork* make_mpi_network(MachineImpl& m) {
   ensure_mpi();
   auto net = std::make_unique<MpiNetwork>(m);
-  MPI_Comm_rank(MPI_COMM_WORLD, &net->rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &net->size);
+  net->base = base_communicator(m.config);
+  MPI_Comm_rank(net->base, &net->rank);
+  MPI_Comm_size(net->base, &net->size);
   int* ub = nullptr;
   int has_ub = 0;
   MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &has_ub);
   if (has_ub && ub != nullptr) net->tag_ub = *ub;
-  MPI_Comm local = MPI_COMM_NULL;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
-  int here = 1;
-  MPI_Comm_size(local, &here);
-  MPI_Comm_free(&local);
-  if (here > static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))) {
+  if (processes_here(net->base) > static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))) {
     net->spin = 50e-6;
   }
   int level = 0;
@@ -215,9 +249,9 @@ std::shared_ptr<MpiChannels> mpi_begin_run(MpiNetwork& net) {
   auto world = std::make_shared<MpiChannels>();
   // The three at once: one round among the processes instead of three.
   MPI_Request dups[3];
-  check(MPI_Comm_idup(MPI_COMM_WORLD, &world->user, &dups[0]), "MPI_Comm_idup");
-  check(MPI_Comm_idup(MPI_COMM_WORLD, &world->collective, &dups[1]), "MPI_Comm_idup");
-  check(MPI_Comm_idup(MPI_COMM_WORLD, &net.control, &dups[2]), "MPI_Comm_idup");
+  check(MPI_Comm_idup(net.base, &world->user, &dups[0]), "MPI_Comm_idup");
+  check(MPI_Comm_idup(net.base, &world->collective, &dups[1]), "MPI_Comm_idup");
+  check(MPI_Comm_idup(net.base, &net.control, &dups[2]), "MPI_Comm_idup");
   // Bounded like every wait: a process that never starts the run ends it here by the watchdog.
   const auto start = std::chrono::steady_clock::now();
   for (int done = 0; !done;) {
@@ -429,6 +463,12 @@ MpiRunEnd mpi_end_run(MpiNetwork& net) {
   net.free_handles.clear();
   MPI_Comm_free(&net.control);
   return end;
+}
+
+bool mpi_everywhere(MpiNetwork& net, bool mine) {
+  int all = mine ? 1 : 0;
+  check(MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_LAND, net.base), "MPI_Allreduce");
+  return all != 0;
 }
 
 }  // namespace vmc::detail

@@ -368,22 +368,24 @@ class Simulator {
   std::vector<std::vector<std::int64_t>> link_users_;  // shared: active messages per link
 
   void push(Event e) { events_.push(e); }
-  const NodeLog& log(int n) const { return m_.nodes[n]->log; }
+  const NodeLog& log(int n) const { return m_.log_of(n); }
   Msg& msg(int src, std::uint64_t index) { return msgs_[nodes_[src].sent[index]]; }
   std::int64_t id_of(const Msg& x) const { return x.id; }
 
   // Copies node n's operation number pc out of its log. A node still running may not have
   // recorded it yet: then the pass notes that it waits for this node (under the log's
   // lock, so that the node's next append sees it and wakes whoever waits for an answer).
+  // A spread machine's pass runs after the run, on process 0, over every process's logs
+  // (MachineImpl::log_of): a node of another process has finished.
   Fetch fetch(int n, std::size_t pc, Fetched& out) {
-    NodeState& node = *m_.nodes[n];
+    NodeState* node = m_.hosts(n) ? m_.nodes[n].get() : nullptr;
     std::unique_lock<std::mutex> lock;
-    if (!node.finished.load(std::memory_order_acquire)) {
-      lock = std::unique_lock(node.log_mutex);
+    if (node != nullptr && !node->finished.load(std::memory_order_acquire)) {
+      lock = std::unique_lock(node->log_mutex);
     }
-    const NodeLog& l = node.log;
+    const NodeLog& l = m_.log_of(n);
     if (pc >= l.ops.size()) {
-      if (node.finished.load(std::memory_order_acquire)) return Fetch::none;
+      if (node == nullptr || node->finished.load(std::memory_order_acquire)) return Fetch::none;
       m_.sim_waits_for.store(n, std::memory_order_release);
       return Fetch::later;
     }

@@ -116,7 +116,13 @@ void run_command(const RunOptions& o) {
   MachineConfig config;
   config.topology = o.machine.parsed_topology();
   config.model = o.machine.model();
+  config.transport = parse_transport(o.transport);
   config.clock = parse_clock(o.clock);
+  if (config.transport == Transport::spread && config.clock == Clock::real_time) {
+    // Before MPI starts, in any build.
+    throw UsageError("--transport spread runs the virtual clock only: --clock real holds link "
+                     "tokens for real, which nodes in different processes cannot share");
+  }
   config.time_scale = o.time_scale;
   config.trace = !o.trace.empty();
   o.engine.apply(config);
@@ -127,6 +133,14 @@ void run_command(const RunOptions& o) {
   }
   Machine m(config);
   RunOutcome out = run_collective(m, spec);
+  // Spread over MPI processes: process 0 (the one running node 0) has the trace and prints.
+  const bool spread = config.transport == Transport::spread;
+  if (spread && !m.hosts(0)) {
+    if (out.correct && !*out.correct) {
+      throw std::runtime_error("the result does not match the sequential reference");
+    }
+    return;
+  }
   if (!o.trace.empty()) out.result.trace().write_chrome_json(o.trace, &m.topology());
   const Stats& s = out.result.stats();
   const double time = to_seconds(s.time), predicted = to_seconds(out.predicted);
@@ -138,6 +152,7 @@ void run_command(const RunOptions& o) {
                         {"p", m.size()},
                         {"n", spec.op == Operation::barrier ? 0 : spec.n},
                         {"clock", o.clock},
+                        {"transport", o.transport},
                         {"model", describe(config.model)},
                         {"time_s", time},
                         {"predicted_s", predicted},
@@ -172,6 +187,7 @@ void run_command(const RunOptions& o) {
         spec.op == Operation::barrier ? "" : ", n = " + std::to_string(spec.n);
     std::printf("%s %s on %s (p = %d)%s, %s clock\n", o.call.op.c_str(), out.algorithm.c_str(),
                 topology.c_str(), m.size(), length.c_str(), o.clock.c_str());
+    if (spread) std::printf("spread     over %d MPI processes\n", mpi_world_size());
     if (!out.detail.empty()) std::printf("chose      %s\n", out.detail.c_str());
     std::printf("time       %s\npredicted  %s\nmessages   %llu\n", format_duration(time).c_str(),
                 format_duration(predicted).c_str(), static_cast<unsigned long long>(s.messages));
@@ -223,9 +239,11 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--trace", o->trace, "write a Chrome trace JSON file")->check(non_empty_check());
   cmd->add_flag("--json", o->json, "print one JSON object");
   cmd->add_option("--transport", o->transport,
-                  "local (the emulated machine) or mpi: under mpirun, one node per process, the "
-                  "algorithm timed beside MPI's own collective on the same data")
-      ->check(CLI::IsMember({"local", "mpi"}));
+                  "local (the emulated machine); mpi: under mpirun, one node per process, the "
+                  "algorithm timed beside MPI's own collective on the same data; spread: under "
+                  "mpirun -np K, the emulated machine's nodes spread over K processes (virtual "
+                  "clock)")
+      ->check(CLI::IsMember({"local", "mpi", "spread"}));
   cmd->add_option("--repeat", o->repeat, "--transport mpi: timed repetitions of each")
       ->check(CLI::Range(1, 100000));
   o->topology_flag = cmd->get_option("--topology");

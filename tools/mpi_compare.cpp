@@ -392,6 +392,10 @@ MpiComparison compare_with_mpi(Machine& m, const RunSpec& spec, int repeats, boo
   if (m.config().transport != Transport::mpi) {
     throw std::invalid_argument("compare_with_mpi: the machine does not use the MPI transport");
   }
+  if (m.config().mpi_communicator) {
+    throw std::invalid_argument("compare_with_mpi: the machine runs on a communicator of its "
+                                "own; the comparison runs on MPI_COMM_WORLD's processes");
+  }
   if (repeats < 1) throw std::invalid_argument("--repeat must be at least 1");
   if (spec.reduction == "matmul") mpi_op(spec.reduction);  // throws: no counterpart
   if (spec.type == "int32") return compare_typed<std::int32_t>(m, spec, repeats, irregular, comm_reversed);

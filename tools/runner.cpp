@@ -161,15 +161,25 @@ RunOutcome run_typed(Machine& m, const RunSpec& o, Operation operation) {
   });
   if (!o.check || !data) return out;
 
-  // Sequential references.
+  // Sequential references, each built once from the items (item(rank, i) is what rank's input
+  // holds at i), not per rank: checking a machine of p nodes takes O(p n) work per rank at
+  // most (all-to-all), O(n) for the rest.
   auto fold = [&](int first, int last, std::size_t offset, std::size_t len) {
-    std::vector<T> acc = input(first, offset + len);
-    acc.erase(acc.begin(), acc.begin() + offset);
+    std::vector<T> acc(len), x(len);
+    for (std::size_t i = 0; i < len; ++i) acc[i] = item<T>(first, offset + i);
     for (int r = first + 1; r <= last; ++r) {
-      auto x = input(r, offset + len);
-      op->apply(acc.data(), x.data() + offset, acc.data(), len);
+      for (std::size_t i = 0; i < len; ++i) x[i] = item<T>(r, offset + i);
+      op->apply(acc.data(), x.data(), acc.data(), len);
     }
     return acc;
+  };
+  auto concat = [&](int from, int to, std::size_t offset) {  // item offset + [0, n) of each
+    std::vector<T> want;
+    want.reserve(n * static_cast<std::size_t>(to - from));
+    for (int s = from; s < to; ++s) {
+      for (std::size_t i = 0; i < n; ++i) want.push_back(item<T>(s, offset + i));
+    }
+    return want;
   };
   bool ok = true;
   auto expect = [&](int r, const std::vector<T>& want) {
@@ -179,51 +189,62 @@ RunOutcome run_typed(Machine& m, const RunSpec& o, Operation operation) {
     }
     for (std::size_t i = 0; i < want.size() && ok; ++i) ok = same(results[r][i], want[i]);
   };
+  std::optional<std::vector<T>> whole;   // the reduction of every input, or every input side by side
+  std::vector<T> prefix;                 // scan: the reduction of the inputs of ranks 0..r
+  auto whole_once = [&](auto make) -> const std::vector<T>& {
+    if (!whole) whole = make();
+    return *whole;
+  };
+  // On a spread machine each process checks its own nodes, and the processes agree.
   for (int r = 0; r < p && ok; ++r) {
+    if (operation == Operation::scan || operation == Operation::exscan) {
+      // The prefix through r - 1 (exscan) and through r (scan), whether r is checked here or not.
+      if (operation == Operation::exscan && r > 0 && m.hosts(r)) expect(r, prefix);
+      std::vector<T> mine(n);
+      for (std::size_t i = 0; i < n; ++i) mine[i] = item<T>(r, i);
+      if (r == 0) prefix = mine;
+      else op->apply(prefix.data(), mine.data(), prefix.data(), n);
+      if (operation == Operation::scan && m.hosts(r)) expect(r, prefix);
+      continue;
+    }
+    if (!m.hosts(r)) continue;
     switch (operation) {
-      case Operation::broadcast: expect(r, input(root, n)); break;
+      case Operation::broadcast:
+        expect(r, whole_once([&] { return concat(root, root + 1, 0); }));
+        break;
       case Operation::reduce:
         if (r == root) expect(r, fold(0, p - 1, 0, n));
         break;
-      case Operation::allreduce: expect(r, fold(0, p - 1, 0, n)); break;
-      case Operation::scan: expect(r, fold(0, r, 0, n)); break;
-      case Operation::exscan:
-        if (r > 0) expect(r, fold(0, r - 1, 0, n));
+      case Operation::allreduce:
+        expect(r, whole_once([&] { return fold(0, p - 1, 0, n); }));
         break;
-      case Operation::barrier: break;
+      case Operation::scan:
+      case Operation::exscan:
+      case Operation::barrier:
+        break;
       case Operation::allgather:
       case Operation::allgatherv:
       case Operation::gather:
       case Operation::gatherv: {
         if ((operation == Operation::gather || operation == Operation::gatherv) && r != root) break;
-        std::vector<T> want;
-        for (int s = 0; s < p; ++s) {
-          auto x = input(s, n);
-          want.insert(want.end(), x.begin(), x.end());
-        }
-        expect(r, want);
+        expect(r, whole_once([&] { return concat(0, p, 0); }));
         break;
       }
       case Operation::scatter:
       case Operation::scatterv: {
-        auto x = input(root, np);
-        expect(r, std::vector<T>(x.begin() + r * n, x.begin() + (r + 1) * n));
+        std::vector<T> want(n);
+        for (std::size_t i = 0; i < n; ++i) want[i] = item<T>(root, r * n + i);
+        expect(r, want);
         break;
       }
       case Operation::reduce_scatter: expect(r, fold(0, p - 1, r * n, n)); break;
       case Operation::alltoall:
-      case Operation::alltoallv: {
-        std::vector<T> want;
-        for (int s = 0; s < p; ++s) {
-          auto x = input(s, np);
-          want.insert(want.end(), x.begin() + r * n, x.begin() + (r + 1) * n);
-        }
-        expect(r, want);
+      case Operation::alltoallv:
+        expect(r, concat(0, p, r * n));
         break;
-      }
     }
   }
-  out.correct = ok;
+  out.correct = m.everywhere(ok);
   return out;
 }
 

@@ -116,6 +116,7 @@ TEST(CommandLine, RunRefusesEveryMalformedFlag) {
   expect_refused({"run", "--transport=mpi", "--clock=real"}, "--clock");
   expect_refused({"run", "--transport=mpi", "--data=none"}, "--data");
   expect_refused({"run", "--transport=mpi", "--trace=run.json"}, "--trace");
+  expect_refused({"run", "--transport=spread", "--clock=real"}, "--clock");
   // Combinations that only fail together, each naming a flag.
   expect_refused({"run", "--topology=full:3", "--reduction=matmul", "--type=float"},
                  "--reduction");

@@ -1,0 +1,337 @@
+// A machine spread over MPI processes (MachineConfig::transport = Transport::spread), run
+// under `mpirun -np K`: every process runs every test, each its block of the nodes. Messages
+// between nodes of different processes (order, tags, sizes, nonblocking), virtual times and
+// traces equal to the same program's on one process, and faults: a node that throws, a
+// deadlock across processes, the watchdog, and what a spread machine refuses. Every process
+// must end a failed run with the same report, and the machine must be usable after it.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <chrono>
+#include <numeric>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "collectives/collectives.hpp"
+#include "runtime/machine.hpp"
+#include "runtime/mpi.hpp"
+
+namespace {
+
+constexpr int kNodes = 10;  // over 2 or 3 processes: blocks of 5 and 5, or 4, 3 and 3
+
+vmc::MachineConfig config(vmc::Transport transport, const std::string& topology = "mesh:2x5") {
+  vmc::MachineConfig c;
+  c.transport = transport;
+  c.topology = vmc::parse_topology(topology);
+  c.model.alpha = 2e-6;
+  c.model.beta = 3e-9;
+  c.model.gamma = 1e-9;
+  c.watchdog_seconds = 20;
+  return c;
+}
+
+vmc::Machine& spread() {
+  static vmc::Machine m(config(vmc::Transport::spread));
+  return m;
+}
+
+// The report every process ends the run with (empty when it succeeded).
+template <class F>
+std::string failure_of(vmc::Machine& m, F&& f, vmc::RunError::Kind* kind = nullptr) {
+  try {
+    m.run(f);
+  } catch (const vmc::RunError& e) {
+    if (kind != nullptr) *kind = e.kind();
+    return e.what();
+  }
+  return "";
+}
+
+// Every process ended with the same report as process 0.
+bool same_everywhere(vmc::Machine& m, const std::string& text) {
+  int length = static_cast<int>(text.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  std::string first = text;
+  first.resize(static_cast<std::size_t>(length));
+  MPI_Bcast(first.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
+  return m.everywhere(first == text);
+}
+
+void ping_program(vmc::Node& node) {
+  const vmc::Comm& c = node.world();
+  const int p = c.size(), r = c.rank();
+  // Two messages to every other node, of sizes that differ by sender and receiver, on two
+  // tags; received in the other tag order, so the second waits in the mailbox.
+  for (int to = 0; to < p; ++to) {
+    if (to == r) continue;
+    std::vector<int> a(static_cast<std::size_t>((r * 7 + to * 13) % 600), r * 1000 + to);
+    std::vector<int> b(static_cast<std::size_t>(to % 3), -r);
+    c.send(std::span<const int>(a), to, 1);
+    c.send(std::span<const int>(b), to, 2);
+  }
+  for (int from = 0; from < p; ++from) {
+    if (from == r) continue;
+    std::vector<int> a(600, 0), b(3, 0);
+    const std::size_t nb = c.recv(std::span<int>(b), from, 2);
+    const std::size_t na = c.recv(std::span<int>(a), from, 1);
+    EXPECT_EQ(na, static_cast<std::size_t>((from * 7 + r * 13) % 600)) << "from " << from;
+    EXPECT_EQ(nb, static_cast<std::size_t>(r % 3)) << "from " << from;
+    for (std::size_t i = 0; i < na; ++i) ASSERT_EQ(a[i], from * 1000 + r);
+    for (std::size_t i = 0; i < nb; ++i) ASSERT_EQ(b[i], -from);
+  }
+  // Nonblocking, across the machine: a ring shift both ways, completed together.
+  const int next = (r + 1) % p, prev = (r + p - 1) % p;
+  std::vector<double> to_next(100, r + 0.5), to_prev(50, r - 0.5), from_prev(100), from_next(50);
+  std::vector<vmc::Request> reqs = {c.irecv(std::span<double>(from_prev), prev, 3),
+                                    c.irecv(std::span<double>(from_next), next, 4),
+                                    c.isend(std::span<const double>(to_next), next, 3),
+                                    c.isend(std::span<const double>(to_prev), prev, 4)};
+  node.charge_compute(1e-6 * (r + 1));
+  c.wait_all(reqs);
+  EXPECT_EQ(from_prev, std::vector<double>(100, prev + 0.5));
+  EXPECT_EQ(from_next, std::vector<double>(50, next - 0.5));
+  // A large message from the first node to the last (another process), and back by sendrecv.
+  if (r == 0 || r == p - 1) {
+    const int peer = p - 1 - r;
+    std::vector<std::uint8_t> big(1 << 20), back(1 << 20);
+    for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<std::uint8_t>(i * 31 + r);
+    c.sendrecv(std::span<const std::uint8_t>(big), peer, std::span<std::uint8_t>(back), peer, 5);
+    for (std::size_t i = 0; i < back.size(); i += 4093) {
+      ASSERT_EQ(back[i], static_cast<std::uint8_t>(i * 31 + peer));
+    }
+  }
+  // A collective on the whole machine.
+  std::vector<long> in(17, r + 1), out(17);
+  vmc::allreduce(c, std::span<const long>(in), std::span<long>(out), vmc::ops::sum<long>());
+  EXPECT_EQ(out, std::vector<long>(17, p * (p + 1) / 2));
+}
+
+TEST(Spread, ContiguousBlocks) {
+  vmc::Machine& m = spread();
+  const int k = vmc::mpi_world_size(), me = vmc::mpi_world_rank();
+  ASSERT_EQ(m.size(), kNodes);
+  const int lo = me * (kNodes / k) + std::min(me, kNodes % k);
+  const int count = kNodes / k + (me < kNodes % k ? 1 : 0);
+  for (int r = 0; r < kNodes; ++r) EXPECT_EQ(m.hosts(r), r >= lo && r < lo + count) << r;
+  std::vector<int> ran(kNodes, 0);
+  m.run([&](vmc::Node& node) { ran[node.rank()] = 1; });
+  for (int r = 0; r < kNodes; ++r) EXPECT_EQ(ran[r], m.hosts(r) ? 1 : 0) << r;
+}
+
+TEST(Spread, PointToPointAcrossProcesses) {
+  vmc::RunResult res = spread().run(ping_program);
+  EXPECT_GT(res.stats().messages, 0u);
+}
+
+TEST(Spread, TimesAndTraceEqualOneProcessBitForBit) {
+  // Model choices the pass makes: store and forward, shared links, on a torus with
+  // contention, and under both engines.
+  for (vmc::Engine engine : {vmc::Engine::fibers, vmc::Engine::threads}) {
+    vmc::MachineConfig c = config(vmc::Transport::spread, "torus:2x5");
+    c.model.routing = vmc::Routing::store_and_forward;
+    c.model.contention = vmc::Contention::shared;
+    c.engine = engine;
+    vmc::Machine m(c);
+    c.transport = vmc::Transport::local;
+    vmc::Machine one(c);
+    const vmc::RunResult a = m.run(ping_program);
+    const vmc::RunResult b = one.run(ping_program);
+    EXPECT_EQ(a.stats().time, b.stats().time);
+    EXPECT_EQ(a.stats().node_time, b.stats().node_time);
+    EXPECT_EQ(a.stats().messages, b.stats().messages);
+    EXPECT_EQ(a.stats().bytes, b.stats().bytes);
+    EXPECT_EQ(a.stats().link_busy, b.stats().link_busy);
+    EXPECT_EQ(a.stats().link_peak, b.stats().link_peak);
+    EXPECT_EQ(a.stats().contention_delay, b.stats().contention_delay);
+    EXPECT_EQ(a.stats().free_time, b.stats().free_time);
+    EXPECT_EQ(a.stats().critical_startups, b.stats().critical_startups);
+    if (vmc::mpi_world_rank() == 0) {
+      EXPECT_EQ(a.trace().hash(), b.trace().hash());
+      EXPECT_EQ(a.trace().messages.size(), a.stats().messages);
+    } else {
+      EXPECT_TRUE(a.trace().messages.empty());  // the trace stays on process 0
+    }
+  }
+}
+
+TEST(Spread, ScheduleDeadlockIsReportedAsOnOneProcess) {
+  // ping_program sends before it receives: under the rendezvous protocol the pass finds the
+  // sends waiting for receives never posted, after the run, on process 0.
+  vmc::MachineConfig c = config(vmc::Transport::spread);
+  c.model.protocol = vmc::Protocol::rendezvous;
+  vmc::Machine m(c);
+  c.transport = vmc::Transport::local;
+  vmc::Machine one(c);
+  vmc::RunError::Kind kind{}, kind_one{};
+  const std::string spread_report = failure_of(m, ping_program, &kind);
+  const std::string one_report = failure_of(one, ping_program, &kind_one);
+  EXPECT_EQ(kind, vmc::RunError::Kind::deadlock);
+  EXPECT_EQ(kind_one, vmc::RunError::Kind::deadlock);
+  EXPECT_NE(spread_report.find("deadlock under the rendezvous protocol"), std::string::npos)
+      << spread_report;
+  EXPECT_EQ(spread_report, one_report);
+  EXPECT_TRUE(same_everywhere(m, spread_report));
+}
+
+TEST(Spread, TimingOnlyEqualsTheRunWithData) {
+  vmc::MachineConfig c = config(vmc::Transport::spread);
+  c.data = vmc::Data::none;
+  vmc::Machine m(c);
+  auto program = [](vmc::Node& node) {
+    const vmc::Comm& c = node.world();
+    std::vector<int> in(300, 1), out(300);
+    vmc::allreduce(c, std::span<const int>(in), std::span<int>(out), vmc::ops::sum<int>());
+    vmc::broadcast(c, std::span<int>(out), c.size() - 1);
+  };
+  const vmc::RunResult a = m.run(program);
+  const vmc::RunResult b = spread().run(program);
+  EXPECT_EQ(a.stats().time, b.stats().time);
+  EXPECT_EQ(a.stats().node_time, b.stats().node_time);
+  EXPECT_EQ(a.stats().bytes, b.stats().bytes);
+}
+
+TEST(Spread, NodeThatThrowsEndsTheRunEverywhereWithOneReport) {
+  vmc::Machine& m = spread();
+  vmc::RunError::Kind kind{};
+  const std::string report = failure_of(
+      m,
+      [](vmc::Node& node) {
+        const vmc::Comm& c = node.world();
+        if (node.rank() == 7) throw std::runtime_error("boom at seven");
+        // Everyone else waits for a message that node 7 never sends.
+        int x = 0;
+        if (node.rank() != 7) c.recv(std::span<int>(&x, 1), 7, 0);
+      },
+      &kind);
+  EXPECT_EQ(kind, vmc::RunError::Kind::node_threw);
+  EXPECT_EQ(report, "node 7 threw: boom at seven");
+  EXPECT_TRUE(same_everywhere(m, report));
+  // The machine runs the next program as if nothing had happened.
+  EXPECT_GT(m.run(ping_program).stats().messages, 0u);
+}
+
+TEST(Spread, DeadlockAcrossProcessesIsReportedEverywhere) {
+  vmc::Machine& m = spread();
+  vmc::RunError::Kind kind{};
+  const std::string report = failure_of(
+      m,
+      [](vmc::Node& node) {
+        const vmc::Comm& c = node.world();
+        const int last = c.size() - 1;
+        int x = 0;
+        // The first and the last node (two processes) each wait for the other first.
+        if (node.rank() == 0) c.recv(std::span<int>(&x, 1), last, 8);
+        if (node.rank() == last) c.recv(std::span<int>(&x, 1), 0, 8);
+      },
+      &kind);
+  EXPECT_EQ(kind, vmc::RunError::Kind::deadlock) << report;
+  EXPECT_NE(report.find("node 0: recv from rank 9 tag 8"), std::string::npos) << report;
+  EXPECT_NE(report.find("node 9: recv from rank 0 tag 8"), std::string::npos) << report;
+  EXPECT_TRUE(same_everywhere(m, report));
+  EXPECT_GT(m.run(ping_program).stats().messages, 0u);
+}
+
+TEST(Spread, WatchdogEndsARunWithNoProgressAnywhere) {
+  vmc::MachineConfig c = config(vmc::Transport::spread);
+  c.watchdog_seconds = 1;
+  vmc::Machine m(c);
+  vmc::RunError::Kind kind{};
+  const std::string report = failure_of(
+      m,
+      [](vmc::Node& node) {
+        const vmc::Comm& c = node.world();
+        int x = 0;
+        // Node 4 computes for real for longer than the watchdog allows; the others wait.
+        if (node.rank() == 4) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+          for (int to = 0; to < c.size(); ++to) {
+            if (to != 4) c.send(std::span<const int>(&x, 1), to, 0);
+          }
+        } else {
+          c.recv(std::span<int>(&x, 1), 4, 0);
+        }
+      },
+      &kind);
+  EXPECT_EQ(kind, vmc::RunError::Kind::watchdog) << report;
+  EXPECT_TRUE(same_everywhere(m, report));
+}
+
+TEST(Spread, RefusesWhatItDoesNotOfferWithTheNodeNamed) {
+  vmc::Machine& m = spread();
+  EXPECT_NE(failure_of(m, [](vmc::Node& node) { node.world().split(0, 0); })
+                .find("does not split its groups yet"),
+            std::string::npos);
+  const std::string any = failure_of(m, [](vmc::Node& node) {
+    const vmc::Comm& c = node.world();
+    const int p = c.size(), r = c.rank();
+    int x = r, y = 0;
+    std::vector<vmc::Request> reqs = {c.irecv(std::span<int>(&y, 1), (r + p - 1) % p, 1),
+                                      c.isend(std::span<const int>(&x, 1), (r + 1) % p, 1)};
+    c.wait_any(reqs);
+  });
+  EXPECT_NE(any.find("does not answer wait_any or test"), std::string::npos) << any;
+  EXPECT_NE(any.find("threw: node "), std::string::npos) << any;
+  vmc::MachineConfig real = config(vmc::Transport::spread);
+  real.clock = vmc::Clock::real_time;
+  try {
+    vmc::Machine r(real);
+    ADD_FAILURE() << "a spread machine on the real clock was made";
+  } catch (const vmc::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("virtual clock only"), std::string::npos) << e.what();
+  }
+  if (vmc::mpi_world_size() > 1) {
+    vmc::MachineConfig small = config(vmc::Transport::spread, "ring:1");
+    try {
+      vmc::Machine r(small);
+      ADD_FAILURE() << "a machine of fewer nodes than processes was spread";
+    } catch (const vmc::UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("every process runs at least one node"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+TEST(Spread, EverywhereIsTheConjunctionOverProcesses) {
+  vmc::Machine& m = spread();
+  EXPECT_TRUE(m.everywhere(true));
+  EXPECT_FALSE(m.everywhere(vmc::mpi_world_rank() != vmc::mpi_world_size() - 1));
+}
+
+TEST(Spread, MachinesOnCommunicatorsOfTheirOwn) {
+  // The processes split in two (odd and even ranks); each half runs a spread machine of its
+  // own and an MPI-transport machine of one node per process, side by side with the other
+  // half's, and gets the one-process run's times.
+  MPI_Comm half = MPI_COMM_NULL;
+  const int me = vmc::mpi_world_rank();
+  MPI_Comm_split(MPI_COMM_WORLD, me % 2, me, &half);
+  int size = 0;
+  MPI_Comm_size(half, &size);
+  {
+    vmc::Machine m(vmc::on_communicator(config(vmc::Transport::spread, "ring:7"), half));
+    vmc::Machine one(config(vmc::Transport::local, "ring:7"));
+    const vmc::RunResult a = m.run(ping_program);
+    const vmc::RunResult b = one.run(ping_program);
+    EXPECT_EQ(a.stats().time, b.stats().time);
+    EXPECT_EQ(a.stats().node_time, b.stats().node_time);
+    int hosted = 0;
+    for (int r = 0; r < m.size(); ++r) hosted += m.hosts(r) ? 1 : 0;
+    int total = 0;
+    MPI_Allreduce(&hosted, &total, 1, MPI_INT, MPI_SUM, half);
+    EXPECT_EQ(total, 7);
+    vmc::MachineConfig c = config(vmc::Transport::mpi, "full:" + std::to_string(size));
+    vmc::Machine per_process(vmc::on_communicator(c, half));
+    std::vector<int> sums(1, -1);
+    per_process.run([&](vmc::Node& node) {
+      const int in = node.rank() + 1;
+      vmc::allreduce(node.world(), std::span<const int>(&in, 1), std::span<int>(sums),
+                     vmc::ops::sum<int>());
+    });
+    EXPECT_EQ(sums[0], size * (size + 1) / 2);
+  }
+  MPI_Comm_free(&half);
+}
+
+}  // namespace
