@@ -24,18 +24,15 @@
 #include <vector>
 
 #include "collectives/collectives.hpp"
+#include "tests/mpi/rows.hpp"
 #include "tools/mpi_compare.hpp"
 
 namespace {
 
 using vmc::Operation;
+using vmc::mpi_tests::kOperations;
+using vmc::mpi_tests::members_of;
 
-const Operation kOperations[] = {
-    Operation::broadcast,  Operation::reduce,    Operation::allreduce, Operation::allgather,
-    Operation::reduce_scatter, Operation::scan,  Operation::exscan,    Operation::scatter,
-    Operation::gather,     Operation::alltoall,  Operation::barrier,   Operation::scatterv,
-    Operation::gatherv,    Operation::allgatherv, Operation::alltoallv,
-};
 
 bool rooted(Operation op) {
   return op == Operation::broadcast || op == Operation::reduce || op == Operation::scatter ||
@@ -91,25 +88,6 @@ std::vector<Case> cases(Operation op, int p) {
     c.push_back({37, root, "double", red, irr});
   }
   return c;
-}
-
-// The hybrid member indices to run a row with: none (-1) for an ordinary row, every member
-// of its family for a row that runs one given member.
-std::vector<int> members_of(Operation op, const std::string& name, const vmc::CostQuery& q) {
-  if (!vmc::is_member_row(op, name)) return {-1};
-  for (const vmc::Algorithm& a : vmc::algorithms(op)) {
-    if (a.member_row == name && a.members != nullptr) {
-      std::vector<int> idx;
-      vmc::CostQuery family = q;
-      family.options.algorithm = a.name;
-      family.options.hybrid = -1;
-      if (a.applicable != nullptr && !a.applicable(family)) return {};
-      const std::size_t k = a.members(family).size();
-      for (std::size_t i = 0; i < k; ++i) idx.push_back(static_cast<int>(i));
-      return idx;
-    }
-  }
-  return {};
 }
 
 bool applies(Operation op, const std::string& name, const vmc::Topology& topology,
@@ -174,7 +152,7 @@ int main(int argc, char** argv) {
   const char* verbose_env = std::getenv("VMC_DIFFERENTIAL_VERBOSE");
   const bool verbose = verbose_env != nullptr && *verbose_env != '\0' && *verbose_env != '0';
   std::set<std::string> covered;
-  int checked = 0, failed = 0;
+  vmc::mpi_tests::Tally tally{me};
   std::vector<std::unique_ptr<vmc::Machine>> machines;
   for (const std::string& t : topologies(p)) {
     vmc::MachineConfig config;
@@ -211,18 +189,9 @@ int main(int argc, char** argv) {
                  << " type=" << c.type << " op=" << spec.reduction
                  << (c.irregular ? " irregular counts" : "");
             if (verbose && me == 0) std::cerr << name.str() << std::endl;
-            std::string problem;
-            try {
-              const auto r = vmc::cli::compare_with_mpi(*m, spec, 1, c.irregular);
-              problem = r.difference;
-            } catch (const std::exception& e) {
-              problem = e.what();
-            }
-            ++checked;
-            if (!problem.empty()) {
-              ++failed;
-              if (me == 0) std::cerr << "FAILED " << name.str() << ": " << problem << "\n";
-            }
+            tally.run(name.str(), [&] {
+              return vmc::cli::compare_with_mpi(*m, spec, 1, c.irregular).difference;
+            });
             ran = true;
           }
           if (ran) {
@@ -238,27 +207,16 @@ int main(int argc, char** argv) {
     spec.n = 37;
     spec.root = p - 1;
     spec.type = "int32";
-    std::string problem;
-    try {
-      problem = vmc::cli::compare_with_mpi(*machines.front(), spec, 1, irregular_counts(op), true)
-                    .difference;
-    } catch (const std::exception& e) {
-      problem = e.what();
-    }
-    ++checked;
-    if (!problem.empty()) {
-      ++failed;
-      if (me == 0) {
-        std::cerr << "FAILED " << vmc::to_string(op) << " auto on the reversed world: " << problem
-                  << "\n";
-      }
-    }
+    tally.run(vmc::to_string(op) + " auto on the reversed world", [&] {
+      return vmc::cli::compare_with_mpi(*machines.front(), spec, 1, irregular_counts(op), true)
+          .difference;
+    });
   }
   if (me == 0) {
     std::ofstream out(argv[1]);
     for (const std::string& row : covered) out << row << "\n";
-    std::cout << "p = " << p << ": " << checked << " cases against MPI, " << failed
+    std::cout << "p = " << p << ": " << tally.cases << " cases against MPI, " << tally.failed
               << " failed; " << covered.size() << " rows ran\n";
   }
-  return failed == 0 ? 0 : 1;
+  return tally.failed == 0 ? 0 : 1;
 }

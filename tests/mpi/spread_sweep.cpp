@@ -28,18 +28,20 @@
 #include <vector>
 
 #include "collectives/collectives.hpp"
+#include "tests/mpi/rows.hpp"
 #include "tools/runner.hpp"
 
 namespace {
 
 using vmc::Operation;
+using vmc::mpi_tests::kOperations;
 
-const Operation kOperations[] = {
-    Operation::broadcast,  Operation::reduce,    Operation::allreduce, Operation::allgather,
-    Operation::reduce_scatter, Operation::scan,  Operation::exscan,    Operation::scatter,
-    Operation::gather,     Operation::alltoall,  Operation::barrier,   Operation::scatterv,
-    Operation::gatherv,    Operation::allgatherv, Operation::alltoallv,
-};
+// A row's hybrid members to run: the first and the last of its family.
+std::vector<int> ends_of(std::vector<int> members) {
+  if (members.size() > 2) members = {members.front(), members.back()};
+  return members;
+}
+
 
 std::vector<std::string> topologies(int p) {
   std::vector<std::string> t;
@@ -59,25 +61,6 @@ std::vector<std::string> topologies(int p) {
   }
   for (const char* f : {"ring:", "array:", "tree:", "full:"}) t.push_back(f + ps);
   return t;
-}
-
-// The hybrid member indices to run a row with: none (-1) for an ordinary row, the first and
-// the last member of its family for a row that runs one given member.
-std::vector<int> members_of(Operation op, const std::string& name, const vmc::CostQuery& q) {
-  if (!vmc::is_member_row(op, name)) return {-1};
-  for (const vmc::Algorithm& a : vmc::algorithms(op)) {
-    if (a.member_row == name && a.members != nullptr) {
-      vmc::CostQuery family = q;
-      family.options.algorithm = a.name;
-      family.options.hybrid = -1;
-      if (a.applicable != nullptr && !a.applicable(family)) return {};
-      const int k = static_cast<int>(a.members(family).size());
-      if (k == 0) return {};
-      if (k == 1) return {0};
-      return {0, k - 1};
-    }
-  }
-  return {};
 }
 
 bool applies(const vmc::cli::RunSpec& spec, const vmc::Topology& topology,
@@ -134,7 +117,7 @@ int main(int argc, char** argv) {
   model.beta = 7e-9;
   model.gamma = 3e-9;
   std::set<std::string> covered;
-  int failed = 0;
+  vmc::mpi_tests::Tally tally{me};
   for (int k = 1; k < argc; ++k) {
     const int p = std::atoi(argv[k]);
     if (p < processes) {
@@ -154,7 +137,7 @@ int main(int argc, char** argv) {
       config.transport = vmc::Transport::spread;
       spread.push_back(std::make_unique<vmc::Machine>(config));
     }
-    int cases = 0, failed_here = 0;
+    const int cases_before = tally.cases, failed_before = tally.failed;
     for (Operation op : kOperations) {
       std::vector<std::string> rows;
       if (p <= 64 || full) rows.push_back("auto");
@@ -176,7 +159,7 @@ int main(int argc, char** argv) {
           vmc::Machine& m = *spread[t];
           const vmc::CostQuery q = vmc::cli::run_query(m.topology(), model_p, spec);
           bool ran = false;
-          for (int h : members_of(op, row, q)) {
+          for (int h : ends_of(vmc::mpi_tests::members_of(op, row, q))) {
             spec.hybrid = h;
             if (!applies(spec, m.topology(), model_p)) continue;
             std::ostringstream name;
@@ -184,27 +167,18 @@ int main(int argc, char** argv) {
                  << (h >= 0 ? " member " + std::to_string(h) : "") << " on "
                  << m.topology().spec();
             if (verbose && me == 0) std::cerr << name.str() << std::endl;
-            std::string problem;
-            try {
+            tally.run(name.str(), [&]() -> std::string {
               const vmc::cli::RunOutcome out = vmc::cli::run_collective(m, spec);
-              if (!out.correct || !*out.correct) problem = "wrong result on the spread machine";
-              if (me == 0 && problem.empty()) {
-                const vmc::cli::RunOutcome one = vmc::cli::run_collective(*local[t], spec);
-                if (!one.correct || !*one.correct) problem = "wrong result on one process";
-                if (problem.empty() && one.algorithm != out.algorithm) {
-                  problem = "auto chose " + out.algorithm + " spread, " + one.algorithm +
-                            " on one process";
-                }
-                if (problem.empty()) problem = difference(out.result.stats(), one.result.stats());
+              if (!out.correct || !*out.correct) return "wrong result on the spread machine";
+              if (me != 0) return "";
+              const vmc::cli::RunOutcome one = vmc::cli::run_collective(*local[t], spec);
+              if (!one.correct || !*one.correct) return "wrong result on one process";
+              if (one.algorithm != out.algorithm) {
+                return "auto chose " + out.algorithm + " spread, " + one.algorithm +
+                       " on one process";
               }
-            } catch (const std::exception& e) {
-              problem = e.what();
-            }
-            ++cases;
-            if (!problem.empty()) {
-              ++failed_here;
-              if (me == 0) std::cerr << "FAILED " << name.str() << ": " << problem << "\n";
-            }
+              return difference(out.result.stats(), one.result.stats());
+            });
             ran = true;
           }
           if (ran) {
@@ -215,10 +189,10 @@ int main(int argc, char** argv) {
       }
     }
     if (me == 0) {
-      std::cout << "p = " << p << " over " << processes << " processes: " << cases
-                << " cases, " << failed_here << " failed\n";
+      std::cout << "p = " << p << " over " << processes << " processes: "
+                << tally.cases - cases_before << " cases, " << tally.failed - failed_before
+                << " failed\n";
     }
-    failed += failed_here;
   }
   int missing = 0;
   for (Operation op : kOperations) {
@@ -232,5 +206,5 @@ int main(int argc, char** argv) {
   if (me == 0) {
     std::cout << covered.size() << " rows ran; " << missing << " never did\n";
   }
-  return failed == 0 && missing == 0 ? 0 : 1;
+  return tally.failed == 0 && missing == 0 ? 0 : 1;
 }
