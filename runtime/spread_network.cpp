@@ -526,6 +526,7 @@ void spread_run(SpreadNetwork& net, Stats& stats, Trace& trace) {
   bool have_prev = false;
   bool stalled = false;
   MPI_Request round = MPI_REQUEST_NULL;
+  auto round_start = Clock::now();
   std::uint64_t suspect = ~0ull;
   std::int64_t last_progress_sum = -1;
   auto last_progress = Clock::now();
@@ -561,10 +562,23 @@ void spread_run(SpreadNetwork& net, Stats& stats, Trace& trace) {
       out[kActivity] = static_cast<std::int64_t>(a);
       check(MPI_Iallreduce(out, in, kFields, MPI_INT64_T, MPI_SUM, net.control, &round),
             "MPI_Iallreduce");
+      round_start = Clock::now();
     }
     int done = 0;
     check(MPI_Test(&round, &done, MPI_STATUS_IGNORE), "MPI_Test");
     if (!done) {
+      if (std::chrono::duration<double>(Clock::now() - round_start).count() >
+          m.config.watchdog_seconds) {
+        // A process stopped taking part (it died, or never called run): no agreement can be
+        // had. This process's nodes end, and the run with them; the machine cannot run again.
+        m.abort_run();
+        while (m.running.load(std::memory_order_acquire) > 0) m.controller.wait(10'000);
+        m.fail_run(RunError(RunError::Kind::watchdog,
+                            "no word from every process of the spread machine for " +
+                                std::to_string(m.config.watchdog_seconds) +
+                                " s (one stopped, or did not call run): the run was ended",
+                            -1, std::vector<BlockedWait>{}));
+      }
       m.controller.wait(1'000);
       continue;
     }
