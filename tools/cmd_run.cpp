@@ -153,6 +153,7 @@ void run_command(const RunOptions& o) {
                         {"n", spec.op == Operation::barrier ? 0 : spec.n},
                         {"clock", o.clock},
                         {"transport", o.transport},
+                        {"processes", spread ? mpi_world_size() : 1},
                         {"model", describe(config.model)},
                         {"time_s", time},
                         {"predicted_s", predicted},
@@ -187,7 +188,10 @@ void run_command(const RunOptions& o) {
         spec.op == Operation::barrier ? "" : ", n = " + std::to_string(spec.n);
     std::printf("%s %s on %s (p = %d)%s, %s clock\n", o.call.op.c_str(), out.algorithm.c_str(),
                 topology.c_str(), m.size(), length.c_str(), o.clock.c_str());
-    if (spread) std::printf("spread     over %d MPI processes\n", mpi_world_size());
+    if (spread) {
+      const int k = mpi_world_size();
+      std::printf("spread     over %d MPI process%s\n", k, k == 1 ? "" : "es");
+    }
     if (!out.detail.empty()) std::printf("chose      %s\n", out.detail.c_str());
     std::printf("time       %s\npredicted  %s\nmessages   %llu\n", format_duration(time).c_str(),
                 format_duration(predicted).c_str(), static_cast<unsigned long long>(s.messages));
