@@ -423,6 +423,10 @@ struct MachineImpl {
   std::string sim_deadlock;  // guarded by error_mutex
   void abort_run();
   bool deadlocked(std::vector<BlockedWait>* report);
+  // Whether every unfinished node of this process is blocked, confirmed: suspected at activity
+  // `a` on an earlier look (`suspect`, ~0 when none; updated here) and every blocked node has
+  // looked again since. The controller's look for a deadlock, on one process or many.
+  bool blocked_confirmed(std::uint64_t a, std::uint64_t& suspect);
   // What this process's unfinished nodes wait for.
   std::vector<BlockedWait> blocked_waits();
   // Controller: wakes every unfinished node without counting it as activity, and whether

@@ -572,6 +572,20 @@ bool MachineImpl::deadlocked(std::vector<BlockedWait>* report) {
   return true;
 }
 
+bool MachineImpl::blocked_confirmed(std::uint64_t a, std::uint64_t& suspect) {
+  if (!deadlocked(nullptr)) {
+    suspect = ~0ull;
+    return false;
+  }
+  // Confirm on a later look, with the same activity stamp, once every blocked node has
+  // looked at what it waits for again since the suspicion (a nudge: a wake that is not
+  // activity), so that no wake lost between nodes is taken for a deadlock.
+  if (suspect == a && every_node_looked_again() && deadlocked(nullptr)) return true;
+  if (suspect != a) nudge_blocked_nodes();
+  suspect = a;
+  return false;
+}
+
 std::vector<BlockedWait> MachineImpl::blocked_waits() {
   std::vector<BlockedWait> waits;
   for (auto& n : local()) {
@@ -723,20 +737,10 @@ RunResult MachineImpl::run(const std::function<void(Node&)>& f) {
       last_activity = a;
       last_progress = now;
     }
-    std::vector<BlockedWait> waits;
-    if (deadlocked(nullptr)) {
-      // Confirm on a later look, with the same activity stamp, once every blocked node has
-      // looked at what it waits for again since the suspicion (a nudge: a wake that is not
-      // activity), so that no wake lost between nodes is taken for a deadlock.
-      if (suspect_activity == a && every_node_looked_again() && deadlocked(&waits)) {
-        failure.emplace(deadlock_error(std::move(waits)));
-        abort_run();
-        continue;
-      }
-      if (suspect_activity != a) nudge_blocked_nodes();
-      suspect_activity = a;
-    } else {
-      suspect_activity = ~0ull;
+    if (blocked_confirmed(a, suspect_activity)) {
+      failure.emplace(deadlock_error(blocked_waits()));
+      abort_run();
+      continue;
     }
     if (std::chrono::duration<double>(now - last_progress).count() > config.watchdog_seconds) {
       failure.emplace(watchdog_error(config.watchdog_seconds));

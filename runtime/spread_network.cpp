@@ -537,17 +537,7 @@ void spread_run(SpreadNetwork& net, Stats& stats, Trace& trace) {
       // What this process sees: whether its unfinished nodes are all blocked, confirmed as
       // on one process (MachineImpl::run) once each has looked again at the same activity.
       const std::uint64_t a = m.activity.load(std::memory_order_seq_cst);
-      bool quiet = !running;
-      if (running && m.deadlocked(nullptr)) {
-        if (suspect == a && m.every_node_looked_again() && m.deadlocked(nullptr)) {
-          quiet = true;
-        } else {
-          if (suspect != a) m.nudge_blocked_nodes();
-          suspect = a;
-        }
-      } else {
-        suspect = ~0ull;
-      }
+      const bool quiet = !running || m.blocked_confirmed(a, suspect);
       bool failed = false;
       {
         std::lock_guard lock(m.error_mutex);
