@@ -1,5 +1,6 @@
 // What a collective costs the host, as ratios against baselines measured in the same run
-// (issue 13's targets). Virtual clock, the default zero-cost model unless stated.
+// (docs/performance.md; tools/bench.sh writes docs/bench.md from it). Virtual clock, the
+// default zero-cost model unless stated.
 //
 //   allreduce      K calls of one allreduce inside one run, per call, on each engine:
 //                  16 MiB of floats on 8 nodes (auto and recursive_halving_doubling), and

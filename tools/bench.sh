@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs vmc's host benchmarks (bench/bench_collectives: ratios against baselines measured in
-# the same run) on the release build and writes their table to docs/bench.md, which the
-# README shows. Takes a few minutes; never part of the tests.
+# the same run) on the release build and writes their table to docs/bench.md, which
+# docs/performance.md links to. Takes a few minutes; never part of the tests.
 #
 #   tools/bench.sh                    (after tools/setup.sh)
 #   VMC_BENCH_REPETITIONS=5 tools/bench.sh

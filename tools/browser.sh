@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Opens a page in headless Chromium (Debian's chromium, which tools/setup.sh installs) with
-# the network off and a fresh profile, as the test of `vmc show` and the README's picture do.
+# the network off and a fresh profile, as the test of `vmc show` and the docs' picture do.
 #
 #   tools/browser.sh dom PAGE[#FRAGMENT]                  the page's DOM after it ran
 #   tools/browser.sh screenshot PAGE[#FRAGMENT] OUT.png [WIDTH,HEIGHT]

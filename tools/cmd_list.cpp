@@ -2,8 +2,8 @@
 // requirements, read from the registry tables (the same rows selection and tests use).
 //   vmc list            a text table
 //   vmc list --json     [{operation, algorithm, description, requirements}, ...]
-//   vmc list --markdown the README's table: one row per operation, each algorithm with what
-//                       it requires (a test holds the README to this output)
+//   vmc list --markdown docs/algorithms.md's table: one row per operation, each algorithm with
+//                       what it requires (a test holds the page to this output)
 #include <iostream>
 #include <memory>
 
@@ -20,7 +20,7 @@ void add_list_command(CLI::App& app) {
   auto markdown = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand("list", "list the collective algorithms of every operation");
   auto* json_flag = cmd->add_flag("--json", *json, "print a JSON array instead of text");
-  cmd->add_flag("--markdown", *markdown, "print the README's Markdown table")->excludes(json_flag);
+  cmd->add_flag("--markdown", *markdown, "print the Markdown table of docs/algorithms.md")->excludes(json_flag);
   cmd->callback([json, markdown] {
     if (*markdown) {
       std::cout << "| operation | algorithms (what each requires, where it does not apply "

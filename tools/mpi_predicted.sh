@@ -2,8 +2,8 @@
 # Predicted against measured on this machine: fits alpha, beta and gamma with `vmc calibrate`,
 # then runs every allreduce algorithm as a real MPI collective (`vmc run --transport mpi`) at a
 # few lengths, and prints a Markdown table of each one's cost formula under the fitted flags
-# beside its measured time and MPI_Allreduce's. The table in the README's "vmc over MPI" comes
-# from this script, run on an idle machine:
+# beside its measured time and MPI_Allreduce's. The table of docs/mpi.md ("Predicted against
+# measured") comes from this script, run on an idle machine:
 #
 #   tools/mpi_predicted.sh [PROCESSES [LENGTHS [ALGORITHMS]]]
 #

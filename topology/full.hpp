@@ -1,6 +1,6 @@
 // The fully connected network full:P: every pair of nodes has its own link, so every route
-// is the direct one-hop route. It is the ideal network of the alpha-beta model (DESIGN.md,
-// machine model 6, "direct"). Link ids are computed arithmetically, never stored: node a's
+// is the direct one-hop route. It is the ideal network of the alpha-beta model
+// (docs/model.md, item 6, "direct"). Link ids are computed arithmetically, never stored: node a's
 // links to the other nodes in increasing order are a*(P-1) .. a*(P-1)+P-2.
 #pragma once
 

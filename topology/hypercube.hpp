@@ -1,7 +1,7 @@
 // The hypercube hypercube:P: nodes 0..P-1, a link between every two nodes whose labels
 // differ in exactly one bit. P a power of two gives the complete d-cube (d = log2 P);
 // any other P an incomplete hypercube, the first P nodes of the smallest cube holding
-// them (DESIGN.md, machine model 8). Sources: 001 "Static interconnection networks" and
+// them (docs/model.md, item 8). Sources: 001 "Static interconnection networks" and
 // "E-cube routing"; 003 §4.1.3; 004 §2 assumption 4.
 //
 // Routing: e-cube on the complete cube, correcting differing bits in increasing dimension

@@ -1,6 +1,6 @@
 // Automatic selection ("auto", the default) with irregular counts: every v-variant,
 // reduce_scatter with counts and alltoallv over counts with zeros, one huge block, primes
-// and all zeros, for p up to 128, results checked (issue 10 point 8). Selection's private
+// and all zeros, for p up to 128, results checked. Selection's private
 // simulation must size each simulated node by its own count, and every member must choose
 // the same algorithm from the same input; before, scatterv from root 1 with counts
 // {1048576, 0} on full:2 wrote past a buffer, and reduce_scatter with counts {5, 0, 1000,

@@ -87,7 +87,7 @@ inline Options with(const std::string& algorithm) {
 
 // The node counts a sweep visits: 1..33 and 48, 63, 64 (fewer under a sanitizer, below).
 // VMC_FULL_SWEEP=1 widens the sweeps: every p in 1..64 and every root up to p = 24 (about
-// four times the default run; see the README).
+// four times the default run; see docs/development.md).
 inline bool full_sweep() {
   const char* env = std::getenv("VMC_FULL_SWEEP");
   return env != nullptr && env[0] != '\0' && env[0] != '0';

@@ -1,4 +1,4 @@
-// The meshes issue 11 holds 004's algorithms to: 2x2, 3x5, 4x4, 5x7, 7x11, 8x8, 13x1, 1x17,
+// The meshes the tests hold 004's algorithms to: 2x2, 3x5, 4x4, 5x7, 7x11, 8x8, 13x1, 1x17,
 // 3x4x5, 2x3x5x7, each as a mesh and as a torus (the smaller ones only under a sanitizer).
 #pragma once
 

@@ -189,8 +189,8 @@ TEST(UnequalLinks, OnAHypercubeTheCubeAlwaysWins) {
   }
 }
 
-// README "Links of unequal bandwidth": tree:8, alpha 20 us, n = 2, s* = 16 us.
-TEST(UnequalLinks, TheReadmeExample) {
+// docs/model.md, "Links of unequal bandwidth": tree:8, alpha 20 us, n = 2, s* = 16 us.
+TEST(UnequalLinks, TheModelPageExample) {
   const TreeCase c{.alpha = 20e-6};
   EXPECT_NEAR(c.crossover(), 16e-6, 1e-15);
   EXPECT_EQ(simulated(c, 15e-6, "recursive_doubling"), to_picos(194.1e-6));

@@ -190,8 +190,8 @@ RunResult run_op(const std::string& topology, const Model& model, Operation op,
   return cli::run_collective(m, spec).result;
 }
 
-// The command of the issue: a recursive doubling allreduce on mesh:8x8 under shared links
-// takes about twice its contention-free time, and says so.
+// docs/model.md's example of contention delay: a recursive doubling allreduce on mesh:8x8
+// under shared links takes about twice its contention-free time, and says so.
 TEST(Contention, SharedMeshAllreduceReportsItsDelay) {
   Model model{.alpha = kAlpha, .beta = kBeta, .gamma = 0.35e-6, .port = Port::duplex,
               .contention = Contention::shared};
@@ -280,8 +280,8 @@ TEST(Contention, LinksNeverSpeedUpAScheduleWithoutWaits) {
 // What the property does not cover: with eager sends under duplex ports, a message the
 // receiver has not asked for yet may hold its in-port while the one it waits for queues
 // behind it; the grant order of such waits depends on timing, and (as in Graham's list
-// scheduling anomalies) slowing some messages down can give a better order. The case of
-// issue 10: shared links make this allreduce faster than direct routing. Under rendezvous
+// scheduling anomalies) slowing some messages down can give a better order. docs/model.md's
+// case ("Monotonicity"): shared links make this allreduce faster than direct routing. Under rendezvous
 // the same program is monotone, and direct routing equals the cost formula.
 TEST(Contention, EagerPortWaitsAllowAnAnomaly) {
   Model model{.alpha = kAlpha, .beta = kBeta, .gamma = 0.35e-6, .port = Port::duplex,

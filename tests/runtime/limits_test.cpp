@@ -1,6 +1,5 @@
 // Times that do not fit, time scales out of range, and real-clock runs that must end when
-// the watchdog or a failing node ends them (issue 10, point 9). Each leaves the machine
-// usable.
+// the watchdog or a failing node ends them. Each leaves the machine usable.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -48,9 +47,9 @@ TEST(Limits, CheckedPicosecondArithmetic) {
   EXPECT_EQ(u.message(1), to_picos(9e6) + to_picos(1));
 }
 
-// The command of the issue (`vmc run --topology full:2 --op broadcast --n 2 --beta
-// 9000000s`) gave time 0 and a negative prediction: a message of 2 items at beta = 9e6 s
-// is refused, by the node that sends it, and the machine stays usable.
+// `vmc run --topology full:2 --op broadcast --n 2 --beta 9000000s` once gave time 0 and a
+// negative prediction: a message of 2 items at beta = 9e6 s is refused, by the node that
+// sends it, and the machine stays usable.
 TEST(Limits, MessageWithHugeBetaIsRefused) {
   Machine m({.nodes = 2, .model = Model{.alpha = 525e-6, .beta = 9e6}});
   try {

@@ -1,5 +1,5 @@
-// Misuse of the runtime and the collectives (issue 10 point 9): each is a clear error naming
-// the node and the problem, never a crash or a hang, and the machine stays usable after.
+// Misuse of the runtime and the collectives: each is a clear error naming the node and the
+// problem, never a crash or a hang, and the machine stays usable after.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 

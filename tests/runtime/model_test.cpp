@@ -1,4 +1,4 @@
-// The network model, held exactly in virtual time (issue: network model). Programs here are
+// The network model (docs/model.md), held exactly in virtual time. Programs here are
 // written with point-to-point calls; the collectives have their own cost tests.
 #include <gtest/gtest.h>
 

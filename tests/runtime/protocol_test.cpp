@@ -1,4 +1,4 @@
-// The protocol (DESIGN.md model item 2): eager sends may overlap the receiver's work;
+// The protocol (docs/model.md, item 2): eager sends may overlap the receiver's work;
 // rendezvous sends start only once the receive is posted (000 §2 assumption 4). Held on a
 // hand-computed schedule on both clocks.
 #include <gtest/gtest.h>

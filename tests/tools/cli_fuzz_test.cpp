@@ -248,7 +248,7 @@ TEST(CommandLine, GoodInvocationsOfEveryCommandSucceed) {
 }
 
 // Per-class link rates (002 §3.3.4): a class the topology does not have is refused naming the
-// flag and the class; the README's reproduction of 002's crossover runs as printed there.
+// flag and the class; docs/model.md's reproduction of 002's crossover runs as printed there.
 TEST(CommandLine, LinkRatesNameTheFlagAndTheClass) {
   expect_refused({"run", "--topology=hypercube:16", "--beta-dim=4=1us"}, "--beta-dim: dimension 4");
   expect_refused({"explain", "--topology=mesh:4x4", "--beta-up=1us"}, "--beta-up: up links");
