@@ -1,13 +1,13 @@
 // 004's ring algorithms on meshes (collectives/<op>/<op>_mesh_{dr,pfr,pfr_dc,direct}.cpp):
 // - the DR rows are exact and contention-free (zero contention delay) on every mesh and
-//   torus of issue 11's set, for lengths 0, 1, p-1, p+1 and others not multiples of p,
+//   torus of tests/collectives/mesh_set.hpp, for lengths 0, 1, p-1, p+1 and others not multiples of p,
 //   duplex ports, wormhole routing, shared contention;
 // - the PFR rows hold 004's formula with c_{i,j} under shared contention, with beta_net
 //   and delta, wherever their row claims exact (and it does on the meshes listed here);
 // - every row gives the right result on meshes, in place and not, on sub-groups of a mesh
 //   machine and on random mesh shapes (RapidCheck), non-commutative ops in rank order where
 //   the row takes them; a reduction that needs a commutative op refuses the others;
-// - the issue's target: on mesh:8x8 and mesh:7x11 (n = 65536, alpha 525 us, beta 2 us,
+// - the target case: on mesh:8x8 and mesh:7x11 (n = 65536, alpha 525 us, beta 2 us,
 //   duplex, shared) automatic selection picks a mesh algorithm that beats every other one,
 //   within 2% of 004's DR-DC formula on 7x11.
 #include <gtest/gtest.h>
@@ -70,31 +70,26 @@ void call_checked(const Comm& c, const Row& row, std::size_t n, bool in_place, c
     } else {
       allgather<std::int64_t>(c, mine, all.span(), o);
     }
-    for (int s = 0; s < p; ++s)
-      for (std::size_t i = 0; i < n; ++i)
-        if (all.get(s * n + i) != item(s, 0, i)) return bad("block " + std::to_string(s));
-    if (!all.canaries_intact()) bad("canary");
+    auto want = reference_of<std::int64_t>({.op = Operation::allgather, .members = p, .n = n},
+                                           nullptr, [](int s, std::size_t i) { return item(s, 0, i); });
+    const std::string wrong = result_error(want, me, all);
+    if (!wrong.empty()) bad(wrong);
   } else if (row.op == Operation::alltoall) {
     std::vector<std::int64_t> send(n * p);
     for (int d = 0; d < p; ++d)
       for (std::size_t i = 0; i < n; ++i) send[d * n + i] = item(me, d, i);
     Guarded<std::int64_t> recv(n * p);
     alltoall<std::int64_t>(c, send, recv.span(), o);
-    for (int s = 0; s < p; ++s)
-      for (std::size_t i = 0; i < n; ++i)
-        if (recv.get(s * n + i) != item(s, me, i)) return bad("block " + std::to_string(s));
-    if (!recv.canaries_intact()) bad("canary");
+    auto want = reference_of<std::int64_t>(
+        {.op = Operation::alltoall, .members = p, .n = n}, nullptr,
+        [n](int s, std::size_t j) { return item(s, int(j / n), j % n); });
+    const std::string wrong = result_error(want, me, recv);
+    if (!wrong.empty()) bad(wrong);
   } else {
     const std::size_t len = row.op == Operation::reduce_scatter ? n * p : n;
-    const std::size_t first = row.op == Operation::reduce_scatter ? me * n : 0;
-    std::vector<T> want(n);  // this rank's part of the result, folded in rank order
-    for (std::size_t i = 0; i < n; ++i) {
-      want[i] = value<T>(0, first + i);
-      for (int s = 1; s < p; ++s) {
-        const T x = value<T>(s, first + i);
-        op.apply(&want[i], &x, &want[i], 1);
-      }
-    }
+    // This rank's part of the result, folded in rank order.
+    auto want = reference_of<T>({.op = row.op, .members = p, .n = n, .in_place = in_place}, &op,
+                                [](int s, std::size_t i) { return value<T>(s, i); });
     const std::vector<T> mine = values<T>(me, len);
     Guarded<T> out(n);
     if (row.op == Operation::reduce_scatter) {
@@ -105,9 +100,8 @@ void call_checked(const Comm& c, const Row& row, std::size_t n, bool in_place, c
     } else {
       allreduce<T>(c, mine, out.span(), op, o);
     }
-    for (std::size_t i = 0; i < n; ++i)
-      if (!(out.get(i) == want[i])) return bad("item " + std::to_string(i));
-    if (!out.canaries_intact()) bad("canary");
+    const std::string wrong = result_error(want, me, out);
+    if (!wrong.empty()) bad(wrong);
   }
 }
 
@@ -295,7 +289,7 @@ RC_GTEST_PROP(MeshRingsOpsProperty, RandomMeshesGiveTheResultAndHoldTheClaim, ()
   if (claim_of(a, q) == Claim::lower_bound) RC_ASSERT(r.time_ps() >= a.cost(q));
 }
 
-// Issue 11's target: allreduce of 65536 floats with alpha 525 us, beta 2 us (gamma 0.35
+// The target case: allreduce of 65536 floats with alpha 525 us, beta 2 us (gamma 0.35
 // us), duplex ports, wormhole routing, shared contention.
 TEST(MeshRingsOps, AutomaticSelectionPicksAMeshAlgorithmOnMeshes) {
   for (std::string spec : {"mesh:8x8", "mesh:7x11"}) {
