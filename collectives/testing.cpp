@@ -16,6 +16,9 @@
 #include <tuple>
 
 #include "collectives/collectives.hpp"
+#include "collectives/reference/check_values.hpp"
+#include "collectives/reference/guarded.hpp"
+#include "collectives/reference/reference.hpp"
 
 namespace vmc::harness {
 
@@ -56,44 +59,6 @@ std::uint64_t mix(std::uint64_t seed, int rank, std::size_t i) {
   return x;
 }
 
-// A value every op folds exactly in any order: small integers (halves and eighths for
-// floating point), factors of magnitude 1 or 2 for products (2 only on ranks below 8),
-// 0 and 1 for the logical ops.
-template <class T>
-T value(const Case& c, int rank, std::size_t i) {
-  const std::uint64_t x = mix(c.seed, rank, i);
-  if (c.op == "prod") {
-    const T magnitude = (rank < 8 && x % 4 == 0) ? T(2) : T(1);
-    return (x >> 8) % 2 ? magnitude : T(-magnitude);
-  }
-  if (c.op == "land") return T(x % 7 != 0);
-  if (c.op == "lor" || c.op == "lxor") return T(x % 5 == 0);
-  if constexpr (std::is_floating_point_v<T>) {
-    return static_cast<T>(static_cast<int>(x % 2001) - 1000) / T(8);
-  } else {
-    return static_cast<T>(static_cast<std::int64_t>(x % 2001) - 1000);
-  }
-}
-
-// Items [first, first + count) of rank `rank`'s input, as bytes.
-void fill(const Case& c, int rank, std::size_t first, std::size_t count, unsigned char* out) {
-  const std::size_t isz = item_size(c.type);
-  for (std::size_t k = 0; k < count; ++k) {
-    unsigned char* at = out + k * isz;
-    const std::size_t i = first + k;
-    if (c.type == "int32") { auto v = value<std::int32_t>(c, rank, i); std::memcpy(at, &v, isz); }
-    if (c.type == "int64") { auto v = value<std::int64_t>(c, rank, i); std::memcpy(at, &v, isz); }
-    if (c.type == "float") { auto v = value<float>(c, rank, i); std::memcpy(at, &v, isz); }
-    if (c.type == "double") { auto v = value<double>(c, rank, i); std::memcpy(at, &v, isz); }
-    if (c.type == "mat3") {
-      Mat3 a;
-      const std::uint64_t x = mix(c.seed, rank, i);
-      for (int e = 0; e < 9; ++e) a.m[e] = static_cast<std::uint32_t>((x >> (e * 5)) & 7);
-      std::memcpy(at, &a, isz);
-    }
-  }
-}
-
 std::string format_item(const Case& c, const unsigned char* at) {
   std::ostringstream s;
   auto read = [&](auto v) {
@@ -129,105 +94,57 @@ bool has_in_place(Operation op) {
          op == Operation::scatter;
 }
 
-// Items of rank r's input (its send buffer, or what an in-place call starts from) among q
-// members.
-std::size_t input_items(Operation op, std::size_t n, int q, int r, int root) {
-  const std::size_t nq = n * static_cast<std::size_t>(q);
-  switch (op) {
-    case Operation::broadcast: return r == root ? n : 0;
-    case Operation::scatter: return r == root ? nq : 0;
-    case Operation::reduce_scatter:
-    case Operation::alltoall: return nq;
-    case Operation::barrier: return 0;
-    default: return n;
+// Items [first, first + count) of rank `rank`'s input among q members of a call of `op`,
+// as bytes: distinct per (rank, item) and exact under every combination of the case's op
+// (collectives/reference/check_values.hpp), so a misplaced block changes the result.
+void fill(Operation op, const Case& c, int q, int rank, std::size_t first, std::size_t count,
+          unsigned char* out) {
+  const std::size_t isz = item_size(c.type);
+  const reference::Combining combining =
+      combines(op) ? reference::combining_of(c.op) : reference::Combining::none;
+  auto put = [&](const auto& values) {
+    for (std::size_t k = 0; k < count; ++k) {
+      const auto v = values(rank, first + k);
+      std::memcpy(out + k * isz, &v, isz);
+    }
+  };
+  if (c.type == "int32") put(reference::CheckValues<std::int32_t>(combining, q, c.seed));
+  if (c.type == "int64") put(reference::CheckValues<std::int64_t>(combining, q, c.seed));
+  if (c.type == "float") put(reference::CheckValues<float>(combining, q, c.seed));
+  if (c.type == "double") put(reference::CheckValues<double>(combining, q, c.seed));
+  if (c.type == "mat3") {
+    put([&](int r, std::size_t i) {
+      Mat3 a;
+      const auto e = reference::check_matrix(q, r, i, std::uint64_t{1} << 32, c.seed);
+      for (int x = 0; x < 9; ++x) a.m[x] = static_cast<std::uint32_t>(e[x]);
+      return a;
+    });
   }
+}
+
+// The shape of a call of `op` among q members as the harness makes it.
+reference::Shape shape_of(Operation op, const Case& c, int q, int root) {
+  return {.op = op, .members = q, .n = c.n, .root = root, .item_size = item_size(c.type),
+          .in_place = c.in_place};
 }
 
 using Expected = std::vector<std::optional<Bytes>>;
 
-// Fold of items [first, first + count) over ranks 0..q-1 in rank order.
-Bytes fold(const Op& op, const std::vector<Bytes>& in, int q, std::size_t first,
-           std::size_t count, std::size_t isz) {
-  Bytes acc(in[0].begin() + first * isz, in[0].begin() + (first + count) * isz);
-  for (int r = 1; r < q; ++r) op.apply(acc.data(), in[r].data() + first * isz, acc.data(), count);
-  return acc;
-}
-
-// The built-in semantics: every member's expected buffer (nullopt: it keeps what it had).
+// The built-in semantics (collectives/reference/): every member's expected buffer, given
+// what it held before the call (nullopt: it keeps what it had).
 Expected expected(Operation op, const Case& c, int q, int root, const std::vector<Bytes>& in,
-                  const Op& o) {
-  const std::size_t n = c.n, isz = item_size(c.type);
+                  const std::vector<Bytes>& before, const Op& o) {
+  const std::size_t isz = item_size(c.type);
+  reference::Reference ref(shape_of(op, c, q, root), &o,
+                           [&](int r, std::size_t first, std::size_t count, unsigned char* out) {
+                             std::copy_n(in[r].begin() + first * isz, count * isz, out);
+                           });
   Expected want(q);
-  auto block = [&](int r, std::size_t b) {
-    return Bytes(in[r].begin() + b * n * isz, in[r].begin() + (b + 1) * n * isz);
-  };
-  switch (op) {
-    case Operation::broadcast:
-      for (auto& w : want) w = in[root];
-      break;
-    case Operation::reduce: want[root] = fold(o, in, q, 0, n, isz); break;
-    case Operation::allreduce:
-      for (auto& w : want) w = fold(o, in, q, 0, n, isz);
-      break;
-    case Operation::scan:
-    case Operation::exscan:
-      for (int r = op == Operation::scan ? 0 : 1; r < q; ++r) {
-        want[r] = fold(o, in, op == Operation::scan ? r + 1 : r, 0, n, isz);
-      }
-      break;
-    case Operation::allgather:
-    case Operation::gather: {
-      Bytes all;
-      for (int r = 0; r < q; ++r) all.insert(all.end(), in[r].begin(), in[r].end());
-      for (int r = 0; r < q; ++r) {
-        if (op == Operation::allgather || r == root) want[r] = all;
-      }
-      break;
-    }
-    case Operation::scatter:
-      for (int r = 0; r < q; ++r) {
-        if (!(c.in_place && r == root)) want[r] = block(root, r);
-      }
-      break;
-    case Operation::reduce_scatter:
-      for (int r = 0; r < q; ++r) want[r] = fold(o, in, q, r * n, n, isz);
-      break;
-    case Operation::alltoall:
-      for (int r = 0; r < q; ++r) {
-        Bytes mine;
-        for (int j = 0; j < q; ++j) {
-          const Bytes b = block(j, r);
-          mine.insert(mine.end(), b.begin(), b.end());
-        }
-        want[r] = mine;
-      }
-      break;
-    default: break;
+  for (int r = 0; r < q; ++r) {
+    if (ref.result_items(r) > 0) want[r] = ref.expected(r, before[r]);
   }
   return want;
 }
-
-// --- guarded buffers -------------------------------------------------------------------------
-
-constexpr unsigned char kPoison = 0xA5, kCanary = 0x5C;
-constexpr std::size_t kCanaryItems = 4;
-
-// `items` items poisoned (or holding `preload`), then canary items.
-struct Guarded {
-  Bytes storage;
-  std::size_t bytes = 0;
-  Guarded(std::size_t items, std::size_t isz, const Bytes* preload = nullptr)
-      : storage((items + kCanaryItems) * isz, kCanary), bytes(items * isz) {
-    std::fill_n(storage.begin(), bytes, kPoison);
-    if (preload != nullptr) std::copy_n(preload->begin(), std::min(bytes, preload->size()), storage.begin());
-  }
-  unsigned char* data() { return bytes == 0 ? nullptr : storage.data(); }
-  Bytes items() const { return Bytes(storage.begin(), storage.begin() + bytes); }
-  bool canaries() const {
-    return std::all_of(storage.begin() + bytes, storage.end(),
-                       [](unsigned char b) { return b == kCanary; });
-  }
-};
 
 // What one member did: its rank and comm size, its input, the buffer it got back (the
 // receive buffer, or the in-place buffer) and what that buffer held before.
@@ -243,14 +160,16 @@ void call(Operation op, const Comm& comm, const Case& c, int root, const Options
   const std::size_t isz = item_size(c.type), n = c.n;
   const int q = comm.size(), r = comm.rank();
   const std::size_t nq = n * static_cast<std::size_t>(q);
-  me.input.resize(input_items(op, n, q, r, root) * isz);
-  fill(c, r, 0, me.input.size() / isz, me.input.data());
+  const reference::Reference sizes(shape_of(op, c, q, root));
+  me.input.resize(sizes.input_items(r) * isz);
+  fill(op, c, q, r, 0, me.input.size() / isz, me.input.data());
   const unsigned char* send = me.input.empty() ? nullptr : me.input.data();
-  std::optional<Guarded> out;  // the buffer checked afterwards
+  std::optional<reference::GuardedBuffer> out;  // the buffer checked afterwards
   auto use = [&](std::size_t items, const Bytes* preload) {
-    out.emplace(items, isz, preload);
-    me.before = out->items();
-    return out->data();
+    out.emplace(items, isz, preload != nullptr ? std::span<const unsigned char>(*preload)
+                                               : std::span<const unsigned char>());
+    me.before = out->bytes();
+    return items == 0 ? nullptr : out->data();
   };
   const bool ip = c.in_place;
   switch (op) {
@@ -273,7 +192,7 @@ void call(Operation op, const Comm& comm, const Case& c, int root, const Options
       break;
     case Operation::allgather:
       if (ip) {
-        Bytes placed(nq * isz, kPoison);
+        Bytes placed(nq * isz, reference::kPoison);
         std::copy(me.input.begin(), me.input.end(), placed.begin() + r * n * isz);
         detail::allgather_in_place_bytes(comm, use(nq, &placed), nq, isz, o);
       } else {
@@ -282,7 +201,7 @@ void call(Operation op, const Comm& comm, const Case& c, int root, const Options
       break;
     case Operation::gather:
       if (ip && r == root) {
-        Bytes placed(nq * isz, kPoison);
+        Bytes placed(nq * isz, reference::kPoison);
         std::copy(me.input.begin(), me.input.end(), placed.begin() + r * n * isz);
         detail::gather_bytes(comm, nullptr, 0, use(nq, &placed), nq, isz, root, true, o);
       } else if (ip) {
@@ -317,8 +236,8 @@ void call(Operation op, const Comm& comm, const Case& c, int root, const Options
   me.size = q;
   if (out) {
     me.has_buffer = true;
-    me.after = out->items();
-    me.canaries = out->canaries();
+    me.after = out->bytes();
+    me.canaries = out->canaries_intact();
   }
 }
 
@@ -496,11 +415,14 @@ std::string run_on(Machine& m, Operation op, const Algorithm& a, const Case& c,
   }
   for (const auto& [id, nodes] : comms) {
     const int q = static_cast<int>(nodes.size());
-    std::vector<Bytes> inputs;
-    for (int w : nodes) inputs.push_back(members[w].input);
+    std::vector<Bytes> inputs, before;
+    for (int w : nodes) {
+      inputs.push_back(members[w].input);
+      before.push_back(members[w].before);
+    }
     const int root = root_in(c.root, q);
     const Expected want = s.reference ? s.reference(c, q, inputs, opv)
-                                      : expected(op, c, q, root, inputs, opv);
+                                      : expected(op, c, q, root, inputs, before, opv);
     if (op == Operation::barrier) {
       Picos last_arrival = 0;
       for (int r = 0; r < q; ++r) {
@@ -533,7 +455,7 @@ std::string run_on(Machine& m, Operation op, const Algorithm& a, const Case& c,
       for (std::size_t i = 0; i * isz < w->size(); ++i) {
         if (std::memcmp(w->data() + i * isz, me.after.data() + i * isz, isz) != 0) {
           const bool poison = std::all_of(me.after.begin() + i * isz, me.after.begin() + (i + 1) * isz,
-                                          [](unsigned char b) { return b == kPoison; });
+                                          [](unsigned char b) { return b == reference::kPoison; });
           return who + "wrong result at item " + std::to_string(i) + ": got " +
                  (poison ? "nothing (never written)" : format_item(c, me.after.data() + i * isz)) +
                  ", want " + format_item(c, w->data() + i * isz);

@@ -8,8 +8,9 @@
 // 2, p-1, p+1, primes, never only multiples of p), item types and ops (built-in ops and a
 // non-commutative matrix product where the row accepts it), in-place forms, topologies,
 // port models, both protocols, sub-groups of a split Comm, and the real clock with seeded
-// schedule perturbation; it compares every member's buffer, and the canaries after it,
-// with a sequential reference, and, on the virtual clock, the time with the row's cost
+// schedule perturbation; it compares every member's buffer, and the canaries on both sides
+// of it, with the sequential reference (collectives/reference/: inputs distinct per rank
+// and item, exact under every op), and, on the virtual clock, the time with the row's cost
 // formula as its claim says (or as Settings::cost asks). When a case fails it shrinks it
 // (the smallest p, then n, then the simplest op, then the simplest machine) and reports
 // that case with the code and the environment variable that replay it.

@@ -1,10 +1,12 @@
 #include "tools/runner.hpp"
 
-#include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 
 #include "collectives/collectives.hpp"
+#include "collectives/reference/check_values.hpp"
+#include "collectives/reference/reference.hpp"
 #include "runtime/scratch.hpp"
 
 namespace vmc::cli {
@@ -22,16 +24,33 @@ Mat3 mul(const Mat3& a, const Mat3& b) {
   return c;
 }
 
+// Item i of rank r's input among p nodes: distinct for every (rank, item) over a large range
+// and exact under every combination (collectives/reference/check_values.hpp says how and
+// why), so a block delivered to the wrong node or place changes the result.
 template <class T>
-T item(int rank, std::size_t i) {
-  if constexpr (std::is_same_v<T, Mat3>) {
+class Items {
+ public:
+  Items(reference::Combining combining, int p) : values_(combining, p) {}
+  T operator()(int r, std::size_t i) const { return values_(r, i); }
+
+ private:
+  reference::CheckValues<T> values_;
+};
+// The matrices: products of unit triangular ones modulo 1000003, as mul keeps them.
+template <>
+class Items<Mat3> {
+ public:
+  Items(reference::Combining, int p) : p_(p) {}
+  Mat3 operator()(int r, std::size_t i) const {
     Mat3 a{};
-    for (int k = 0; k < 9; ++k) a.m[k] = static_cast<std::int64_t>((rank * 3 + i + k * 5) % 4);
+    const auto e = reference::check_matrix(p_, r, i, 1000003);
+    for (int k = 0; k < 9; ++k) a.m[k] = static_cast<std::int64_t>(e[k]);
     return a;
-  } else {
-    return static_cast<T>((rank * 7 + i * 3) % 5 + 1);
   }
-}
+
+ private:
+  int p_;
+};
 
 template <class T>
 Op make_op(const std::string& name) {
@@ -43,21 +62,6 @@ Op make_op(const std::string& name) {
     throw std::invalid_argument("reduction \"" + name + "\" is not defined for this --type " +
                                 "(expected sum, prod, min, max, land, lor, lxor, band, bor, " +
                                 "bxor (integers) or matmul)");
-  }
-}
-
-template <class T>
-bool same(const T& a, const T& b) {
-  if constexpr (std::is_same_v<T, Mat3>) {
-    for (int k = 0; k < 9; ++k)
-      if (a.m[k] != b.m[k]) return false;
-    return true;
-  } else if constexpr (std::is_floating_point_v<T>) {
-    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
-    if (a == b) return true;
-    return std::fabs(a - b) <= 1e-5 * std::max(std::fabs(a), std::fabs(b));
-  } else {
-    return a == b;
   }
 }
 
@@ -96,9 +100,11 @@ RunOutcome run_typed(Machine& m, const RunSpec& o, Operation operation) {
   const std::size_t np = n * p;
   std::vector<std::size_t> counts(p, n), displs(p);
   for (int r = 0; r < p; ++r) displs[r] = r * n;
+  const Items<T> item(combines ? reference::combining_of(o.reduction) : reference::Combining::none,
+                      p);
   auto input = [&](int r, std::size_t len) {
     std::vector<T> v(len);
-    for (std::size_t i = 0; i < len; ++i) v[i] = item<T>(r, i);
+    for (std::size_t i = 0; i < len; ++i) v[i] = item(r, i);
     return v;
   };
   // A timing-only machine (Data::none) moves no data: its buffers are nowhere memory
@@ -161,88 +167,24 @@ RunOutcome run_typed(Machine& m, const RunSpec& o, Operation operation) {
   });
   if (!o.check || !data) return out;
 
-  // Sequential references, each built once from the items (item(rank, i) is what rank's input
-  // holds at i), not per rank: checking a machine of p nodes takes O(p n) work per rank at
-  // most (all-to-all), O(n) for the rest.
-  auto fold = [&](int first, int last, std::size_t offset, std::size_t len) {
-    std::vector<T> acc(len), x(len);
-    for (std::size_t i = 0; i < len; ++i) acc[i] = item<T>(first, offset + i);
-    for (int r = first + 1; r <= last; ++r) {
-      for (std::size_t i = 0; i < len; ++i) x[i] = item<T>(r, offset + i);
-      op->apply(acc.data(), x.data(), acc.data(), len);
-    }
-    return acc;
-  };
-  auto concat = [&](int from, int to, std::size_t offset) {  // item offset + [0, n) of each
-    std::vector<T> want;
-    want.reserve(n * static_cast<std::size_t>(to - from));
-    for (int s = from; s < to; ++s) {
-      for (std::size_t i = 0; i < n; ++i) want.push_back(item<T>(s, offset + i));
-    }
-    return want;
-  };
+  // Every node's result buffer against the sequential reference, from the same items; each
+  // buffer starts as the run's did (zero items; the root's input for broadcast). On a spread
+  // machine each process checks its own nodes, and the processes agree.
+  reference::Reference want(
+      {.op = operation, .members = p, .n = n, .root = root, .item_size = sizeof(T)},
+      op ? &*op : nullptr, [&](int r, std::size_t first, std::size_t count, unsigned char* to) {
+        for (std::size_t k = 0; k < count; ++k) {
+          const T x = item(r, first + k);
+          std::memcpy(to + k * sizeof(T), &x, sizeof(T));
+        }
+      });
   bool ok = true;
-  auto expect = [&](int r, const std::vector<T>& want) {
-    if (results[r].size() != want.size()) {
-      ok = false;
-      return;
-    }
-    for (std::size_t i = 0; i < want.size() && ok; ++i) ok = same(results[r][i], want[i]);
-  };
-  std::optional<std::vector<T>> whole;   // the reduction of every input, or every input side by side
-  std::vector<T> prefix;                 // scan: the reduction of the inputs of ranks 0..r
-  auto whole_once = [&](auto make) -> const std::vector<T>& {
-    if (!whole) whole = make();
-    return *whole;
-  };
-  // On a spread machine each process checks its own nodes, and the processes agree.
   for (int r = 0; r < p && ok; ++r) {
-    if (operation == Operation::scan || operation == Operation::exscan) {
-      // The prefix through r - 1 (exscan) and through r (scan), whether r is checked here or not.
-      if (operation == Operation::exscan && r > 0 && m.hosts(r)) expect(r, prefix);
-      std::vector<T> mine(n);
-      for (std::size_t i = 0; i < n; ++i) mine[i] = item<T>(r, i);
-      if (r == 0) prefix = mine;
-      else op->apply(prefix.data(), mine.data(), prefix.data(), n);
-      if (operation == Operation::scan && m.hosts(r)) expect(r, prefix);
-      continue;
-    }
     if (!m.hosts(r)) continue;
-    switch (operation) {
-      case Operation::broadcast:
-        expect(r, whole_once([&] { return concat(root, root + 1, 0); }));
-        break;
-      case Operation::reduce:
-        if (r == root) expect(r, fold(0, p - 1, 0, n));
-        break;
-      case Operation::allreduce:
-        expect(r, whole_once([&] { return fold(0, p - 1, 0, n); }));
-        break;
-      case Operation::scan:
-      case Operation::exscan:
-      case Operation::barrier:
-        break;
-      case Operation::allgather:
-      case Operation::allgatherv:
-      case Operation::gather:
-      case Operation::gatherv: {
-        if ((operation == Operation::gather || operation == Operation::gatherv) && r != root) break;
-        expect(r, whole_once([&] { return concat(0, p, 0); }));
-        break;
-      }
-      case Operation::scatter:
-      case Operation::scatterv: {
-        std::vector<T> want(n);
-        for (std::size_t i = 0; i < n; ++i) want[i] = item<T>(root, r * n + i);
-        expect(r, want);
-        break;
-      }
-      case Operation::reduce_scatter: expect(r, fold(0, p - 1, r * n, n)); break;
-      case Operation::alltoall:
-      case Operation::alltoallv:
-        expect(r, concat(0, p, r * n));
-        break;
-    }
+    const std::size_t bytes = results[r].size() * sizeof(T);
+    const reference::Bytes expected = want.expected(r, reference::Bytes(bytes, 0));
+    ok = expected.size() == bytes &&
+         (bytes == 0 || std::memcmp(expected.data(), results[r].data(), bytes) == 0);
   }
   out.correct = m.everywhere(ok);
   return out;

@@ -1,7 +1,8 @@
 // Runs one collective on generated data on a machine: the engine behind `vmc run`, `vmc
-// sweep` and `vmc demo`. Items are small integers derived from (rank, index), so every
-// type and op gives exact references; --check compares every node's result with a
-// sequential reference (exact for integers and matmul, relative 1e-5 for floats).
+// sweep` and `vmc demo`. Items are integers derived from (rank, index), distinct for every
+// (rank, item) and exact under every combination of the run's op in every type
+// (collectives/reference/check_values.hpp); --check compares every node's result, bit for
+// bit, with the sequential reference (collectives/reference/reference.hpp).
 #pragma once
 
 #include <optional>

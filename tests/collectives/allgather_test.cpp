@@ -41,15 +41,12 @@ Picos run_allgather(Machine& m, const std::string& alg, std::size_t n, bool in_p
     } else {
       allgather<std::int64_t>(node.world(), mine, recv.span(), o);
     }
-    for (int s = 0; s < p; ++s)
-      for (std::size_t i = 0; i < n; ++i)
-        if (recv.get(s * n + i) != stamp(s, i)) {
-          f.add(alg + " p " + std::to_string(p) + " n " + std::to_string(n) + ": node " +
-                std::to_string(me) + " block " + std::to_string(s) + " item " +
-                std::to_string(i) + " wrong");
-          return;
-        }
-    if (!recv.canaries_intact()) f.add(alg + ": canary overwritten on node " + std::to_string(me));
+    auto want = reference_of<std::int64_t>({.op = Operation::allgather, .members = p, .n = n},
+                                           nullptr, stamp);
+    const std::string wrong = result_error(want, me, recv);
+    if (!wrong.empty()) {
+      f.add(alg + " p " + std::to_string(p) + " n " + std::to_string(n) + ": " + wrong);
+    }
   });
   return r.time_ps();
 }
@@ -92,9 +89,11 @@ TEST(Allgather, SubCommunicators) {
         std::vector<std::int64_t> mine(n), all(n * sub.size());
         for (std::size_t i = 0; i < n; ++i) mine[i] = stamp(sub.rank(), i);
         allgather<std::int64_t>(sub, mine, all, with(a.name));
-        for (int s = 0; s < sub.size(); ++s)
-          for (std::size_t i = 0; i < n; ++i)
-            if (all[s * n + i] != stamp(s, i)) f.add(a.name + " split " + g.name);
+        auto want = reference_of<std::int64_t>(
+            {.op = Operation::allgather, .members = sub.size(), .n = n}, nullptr, stamp);
+        if (all != expected_items<std::int64_t>(want, sub.rank())) {
+          f.add(a.name + " split " + g.name);
+        }
       });
       ASSERT_TRUE(f.empty()) << f.text();
     }
@@ -169,16 +168,16 @@ RC_GTEST_PROP(AllgatherProperty, MatchesTheReferenceOnAnyMachine, ()) {
       std::vector<Mat3> mine(n), all(n * p);
       for (std::size_t i = 0; i < n; ++i) mine[i] = value<Mat3>(me, i);
       allgather<Mat3>(node.world(), mine, all, with(a.name));
-      for (int s = 0; s < p; ++s)
-        for (std::size_t i = 0; i < n; ++i)
-          if (!(all[s * n + i] == value<Mat3>(s, i))) return f.add("struct mismatch");
+      auto want = reference_of<Mat3>({.op = Operation::allgather, .members = p, .n = n}, nullptr,
+                                     [](int r, std::size_t i) { return value<Mat3>(r, i); });
+      if (all != expected_items<Mat3>(want, me)) return f.add("struct mismatch");
     } else {
       std::vector<std::int64_t> mine(n), all(n * p);
       for (std::size_t i = 0; i < n; ++i) mine[i] = stamp(me, i);
       allgather<std::int64_t>(node.world(), mine, all, with(a.name));
-      for (int s = 0; s < p; ++s)
-        for (std::size_t i = 0; i < n; ++i)
-          if (all[s * n + i] != stamp(s, i)) return f.add("mismatch");
+      auto want = reference_of<std::int64_t>({.op = Operation::allgather, .members = p, .n = n},
+                                             nullptr, stamp);
+      if (all != expected_items<std::int64_t>(want, me)) return f.add("mismatch");
     }
   });
   RC_ASSERT(f.empty());

@@ -27,12 +27,13 @@ Picos run_a2a(Machine& m, const std::string& alg, std::size_t n, Failures& f,
       for (std::size_t i = 0; i < n; ++i) send[d * n + i] = a2a(me, d, i);
     Guarded<std::int64_t> recv(n * p);
     alltoall<std::int64_t>(comm, send, recv.span(), with(alg));
-    for (int s = 0; s < p; ++s)
-      for (std::size_t i = 0; i < n; ++i)
-        if (recv.get(s * n + i) != a2a(s, me, i))
-          return f.add(alg + " p " + std::to_string(p) + " n " + std::to_string(n) + " node " +
-                       std::to_string(me) + " block " + std::to_string(s) + " wrong");
-    if (!recv.canaries_intact()) f.add(alg + " canary");
+    auto want = reference_of<std::int64_t>(
+        {.op = Operation::alltoall, .members = p, .n = n}, nullptr,
+        [n](int s, std::size_t j) { return a2a(s, int(j / n), j % n); });
+    const std::string wrong = result_error(want, me, recv);
+    if (!wrong.empty()) {
+      f.add(alg + " p " + std::to_string(p) + " n " + std::to_string(n) + ": " + wrong);
+    }
   });
   return res.time_ps();
 }

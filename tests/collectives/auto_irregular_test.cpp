@@ -7,7 +7,9 @@
 // 3} deadlocked. The regular forms run with auto at the same p as a smoke test.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numeric>
+#include <optional>
 
 #include "collectives/collectives.hpp"
 #include "tests/collectives/harness.hpp"
@@ -59,6 +61,15 @@ std::vector<std::size_t> displs_of(const std::vector<std::size_t>& c) {
 
 std::int32_t value(int rank, std::size_t i) { return static_cast<std::int32_t>(rank * 7919 + i); }
 
+// The reference of a v-variant (or reduce_scatter) with counts c, displs d and inputs value.
+template <class T>
+reference::Reference v_reference(Operation op, int p, const std::vector<std::size_t>& c,
+                                  const std::vector<std::size_t>& d, int root = 0,
+                                  const Op* sum = nullptr) {
+  return reference_of<T>({.op = op, .members = p, .root = root, .counts = c, .displs = d}, sum,
+                         [](int r, std::size_t i) { return T(value(r, i)); });
+}
+
 // Runs fn on m, failing the test with the run's error (a crash or deadlock fails louder).
 void run(Machine& m, const std::string& what, const std::function<void(Node&)>& fn) {
   try {
@@ -78,10 +89,9 @@ void check_scatterv(Machine& m, Pattern k, int root, Failures& f) {
     for (std::size_t i = 0; i < send.size(); ++i) send[i] = value(root, i);
     Guarded<std::int32_t> recv(c[me]);
     scatterv<std::int32_t>(node.world(), send, c, d, recv.span(), root);
-    for (std::size_t i = 0; i < c[me]; ++i) {
-      if (recv.get(i) != value(root, d[me] + i)) return f.add("scatterv " + name(k) + " wrong");
-    }
-    if (!recv.canaries_intact()) f.add("scatterv " + name(k) + " canary");
+    auto want = v_reference<std::int32_t>(Operation::scatterv, p, c, d, root);
+    const std::string wrong = result_error(want, me, recv);
+    if (!wrong.empty()) f.add("scatterv " + name(k) + ": " + wrong);
   });
 }
 
@@ -95,14 +105,9 @@ void check_gatherv(Machine& m, Pattern k, int root, Failures& f) {
     for (std::size_t i = 0; i < send.size(); ++i) send[i] = value(me, i);
     Guarded<std::int32_t> recv(me == root ? total : 0);
     gatherv<std::int32_t>(node.world(), send, recv.span(), c, d, root);
-    if (me == root) {
-      for (int s = 0; s < p; ++s) {
-        for (std::size_t i = 0; i < c[s]; ++i) {
-          if (recv.get(d[s] + i) != value(s, i)) return f.add("gatherv " + name(k) + " wrong");
-        }
-      }
-    }
-    if (!recv.canaries_intact()) f.add("gatherv " + name(k) + " canary");
+    auto want = v_reference<std::int32_t>(Operation::gatherv, p, c, d, root);
+    const std::string wrong = result_error(want, me, recv);
+    if (!wrong.empty()) f.add("gatherv " + name(k) + ": " + wrong);
   });
 }
 
@@ -116,12 +121,9 @@ void check_allgatherv(Machine& m, Pattern k, Failures& f) {
     for (std::size_t i = 0; i < send.size(); ++i) send[i] = value(me, i);
     Guarded<std::int32_t> recv(total);
     allgatherv<std::int32_t>(node.world(), send, recv.span(), c, d);
-    for (int s = 0; s < p; ++s) {
-      for (std::size_t i = 0; i < c[s]; ++i) {
-        if (recv.get(d[s] + i) != value(s, i)) return f.add("allgatherv " + name(k) + " wrong");
-      }
-    }
-    if (!recv.canaries_intact()) f.add("allgatherv " + name(k) + " canary");
+    auto want = v_reference<std::int32_t>(Operation::allgatherv, p, c, d);
+    const std::string wrong = result_error(want, me, recv);
+    if (!wrong.empty()) f.add("allgatherv " + name(k) + ": " + wrong);
   });
 }
 
@@ -136,18 +138,16 @@ void check_reduce_scatter(Machine& m, Pattern k, Failures& f) {
     for (std::size_t i = 0; i < total; ++i) send[i] = value(me, i);
     Guarded<std::int64_t> recv(c[me]);
     reduce_scatter<std::int64_t>(node.world(), send, recv.span(), c, sum);
-    for (std::size_t i = 0; i < c[me]; ++i) {
-      std::int64_t want = 0;
-      for (int s = 0; s < p; ++s) want += value(s, d[me] + i);
-      if (recv.get(i) != want) return f.add("reduce_scatter " + name(k) + " wrong");
-    }
-    if (!recv.canaries_intact()) f.add("reduce_scatter " + name(k) + " canary");
+    auto want = v_reference<std::int64_t>(Operation::reduce_scatter, p, c, {}, 0, &sum);
+    const std::string wrong = result_error(want, me, recv);
+    if (!wrong.empty()) f.add("reduce_scatter " + name(k) + ": " + wrong);
   });
 }
 
 // Node r sends count(k, p, (r + j) % p) items to node j: every row and column irregular.
 void check_alltoallv(Machine& m, Pattern k, Failures& f) {
   const int p = m.size();
+  std::vector<std::optional<Guarded<std::int32_t>>> got(p);  // checked after the run
   run(m, "alltoallv " + name(k), [&](Node& node) {
     const int me = node.rank();
     std::vector<std::size_t> sc(p), rc(p);
@@ -160,17 +160,34 @@ void check_alltoallv(Machine& m, Pattern k, Failures& f) {
     for (int j = 0; j < p; ++j) {
       for (std::size_t i = 0; i < sc[j]; ++i) send[sd[j] + i] = value(me * p + j, i);
     }
-    Guarded<std::int32_t> recv(rd.back() + rc.back());
+    Guarded<std::int32_t>& recv = got[me].emplace(rd.back() + rc.back());
     alltoallv<std::int32_t>(node.world(), send, sc, sd, recv.span(), rc, rd);
-    for (int j = 0; j < p; ++j) {
-      for (std::size_t i = 0; i < rc[j]; ++i) {
-        if (recv.get(rd[j] + i) != value(j * p + me, i)) {
-          return f.add("alltoallv " + name(k) + " wrong");
-        }
-      }
-    }
-    if (!recv.canaries_intact()) f.add("alltoallv " + name(k) + " canary");
   });
+  // Rank s's block for d: count(k, p, (s + d) % p) items, packed; item i is value(s p + d, i).
+  reference::Shape shape{.op = Operation::alltoallv, .members = p};
+  shape.send_counts.assign(p, std::vector<std::size_t>(p));
+  for (int s = 0; s < p; ++s) {
+    for (int d = 0; d < p; ++d) shape.send_counts[s][d] = count(k, p, (s + d) % p);
+  }
+  shape.send_displs.resize(p);
+  shape.recv_displs.resize(p);
+  for (int r = 0; r < p; ++r) {
+    shape.send_displs[r] = displs_of(shape.send_counts[r]);
+    std::vector<std::size_t> rc(p);
+    for (int s = 0; s < p; ++s) rc[s] = shape.send_counts[s][r];
+    shape.recv_displs[r] = displs_of(rc);
+  }
+  const auto sd = shape.send_displs;
+  auto want = reference_of<std::int32_t>(std::move(shape), nullptr, [&sd, p](int s, std::size_t j) {
+    const auto& d = sd[s];
+    const int to = int(std::upper_bound(d.begin(), d.end(), j) - d.begin()) - 1;
+    return value(s * p + to, j - d[to]);
+  });
+  for (int r = 0; r < p; ++r) {
+    if (!got[r]) continue;  // the run failed, and said so
+    const std::string wrong = result_error(want, r, *got[r]);
+    if (!wrong.empty()) return f.add("alltoallv " + name(k) + ": " + wrong);
+  }
 }
 
 // One test per p, so ctest spreads them over the cores (and sanitizer runs stay short).

@@ -56,38 +56,18 @@ void call(const Comm& c, const Case& k, const Op& op, Guarded<T>& out) {
   }
 }
 
-// The expected content of every rank's buffer among q ranks; nullopt where the content is
-// unspecified by the operation (reduce off the root, exscan at rank 0): those buffers must
-// keep what they had (poison, or the in-place input). O(q n) combines.
+// The expected content of every rank's buffer among q ranks (collectives/reference/);
+// nullopt where the operation leaves the buffer alone (reduce off the root, exscan at rank
+// 0): those buffers must keep what they had (poison, or the in-place input). O(q n)
+// combines.
 template <class T>
 std::vector<std::optional<std::vector<T>>> expected(const Case& k, const Op& op, int q) {
+  auto ref = reference_of<T>({.op = k.operation, .members = q, .n = k.n, .root = k.root,
+                              .in_place = k.in_place},
+                             &op, [&k](int r, std::size_t i) { return value<T>(r, i, k.seed); });
   std::vector<std::optional<std::vector<T>>> want(q);
-  if (k.operation == Operation::broadcast) {
-    const auto x = values<T>(k.root, k.n, k.seed);
-    for (auto& w : want) w = x;
-    return want;
-  }
-  std::vector<T> acc = values<T>(0, k.n, k.seed);
-  std::vector<std::vector<T>> prefix;  // inclusive prefixes (scan, exscan)
-  const bool prefixes = k.operation == Operation::scan || k.operation == Operation::exscan;
-  if (prefixes) prefix.push_back(acc);
-  for (int r = 1; r < q; ++r) {
-    const auto x = values<T>(r, k.n, k.seed);
-    op.apply(acc.data(), x.data(), acc.data(), acc.size());
-    if (prefixes) prefix.push_back(acc);
-  }
   for (int r = 0; r < q; ++r) {
-    switch (k.operation) {
-      case Operation::reduce:
-        if (r == k.root) want[r] = acc;
-        break;
-      case Operation::allreduce: want[r] = acc; break;
-      case Operation::scan: want[r] = prefix[r]; break;
-      case Operation::exscan:
-        if (r > 0) want[r] = prefix[r - 1];
-        break;
-      default: break;
-    }
+    if (ref.result_items(r) > 0) want[r] = expected_items<T>(ref, r);
   }
   return want;
 }

@@ -1,11 +1,11 @@
 // Shared helpers of the collective tests: machines for a topology and model, the cost query
-// of a run, the p values a sweep visits, deterministic per-rank data, receive buffers
-// poisoned before the call and guarded by canary items after it, non-commutative test ops,
-// sequential references, failures collected from the node threads, and a way to catch a
-// failed run's message.
+// of a run, the p values a sweep visits, deterministic per-rank data, non-commutative test
+// ops, the sequential reference and receive buffers poisoned before the call and guarded by
+// canary items (both from collectives/reference/), failures collected from the node threads,
+// and a way to catch a failed run's message.
 //
 //   auto m = vmc::testing::machine("full:12", vmc::testing::model(vmc::Port::duplex));
-//   vmc::testing::Guarded<int> out(n);            // poisoned, 4 canary items behind
+//   vmc::testing::Guarded<int> out(n);            // poisoned, 4 canary items each side
 //   m->run([&](vmc::Node& node) { ...; EXPECT_TRUE(out.canaries_intact()); });
 #pragma once
 
@@ -24,6 +24,8 @@
 #include <vector>
 
 #include "collectives/op.hpp"
+#include "collectives/reference/guarded.hpp"
+#include "collectives/reference/reference.hpp"
 #include "collectives/registry.hpp"
 #include "collectives/testing.hpp"
 #include "runtime/errors.hpp"
@@ -189,53 +191,57 @@ std::vector<T> values(int rank, std::size_t n, std::uint64_t seed = 1) {
   return v;
 }
 
-// Sequential reference: fold of ranks [first, last] item by item, in rank order.
-template <class T>
-std::vector<T> reference(const Op& op, const std::vector<std::vector<T>>& inputs, int first,
-                         int last) {
-  std::vector<T> acc = inputs.at(first);
-  for (int r = first + 1; r <= last; ++r) op.apply(acc.data(), inputs[r].data(), acc.data(), acc.size());
-  return acc;
+// --- expected results and guarded buffers (collectives/reference/) ---------------------------
+
+// Result buffers poisoned before the call, with canary items on both sides:
+//   Guarded<T> out(n); ... out.span() to the call ...; out.canaries_intact(), out.items().
+using reference::Guarded;
+
+// The sequential reference of a call whose rank r holds item(r, i) at index i of its input
+// (its send buffer as the regular form takes it): ref.expected(r, before) is rank r's buffer
+// after the call. shape.item_size is set to sizeof(T); op: combining operations only.
+template <class T, class Item>
+reference::Reference reference_of(reference::Shape shape, const Op* op, Item item) {
+  shape.item_size = sizeof(T);
+  return reference::Reference(
+      std::move(shape), op, [item](int r, std::size_t first, std::size_t count, unsigned char* out) {
+        for (std::size_t k = 0; k < count; ++k) {
+          const T x = item(r, first + k);
+          std::memcpy(out + k * sizeof(T), &x, sizeof(T));
+        }
+      });
 }
 
-// --- guarded receive buffers ------------------------------------------------------------------
-
-constexpr unsigned char kPoison = 0xA5;
-constexpr unsigned char kCanary = 0x5C;  // not the poison: a stray copy of poison is caught
-constexpr std::size_t kCanaryItems = 4;
-
-// n items poisoned before the call, followed by kCanaryItems canary items.
+// Rank r's buffer after the call as a vector, from what it held before (by default a
+// Guarded buffer's poison, of the size the call writes).
 template <class T>
-class Guarded {
- public:
-  explicit Guarded(std::size_t n) : n_(n), storage_(n + kCanaryItems) {
-    auto* bytes = reinterpret_cast<unsigned char*>(storage_.data());
-    std::memset(bytes, kPoison, n_ * sizeof(T));
-    std::memset(bytes + n_ * sizeof(T), kCanary, kCanaryItems * sizeof(T));
-  }
-  std::span<T> span() { return std::span<T>(storage_.data(), n_); }
-  std::vector<T> items() const { return std::vector<T>(storage_.begin(), storage_.begin() + n_); }
-  T get(std::size_t i) const { return storage_[i]; }
-  const T* data() const { return storage_.data(); }
-  bool canaries_intact() const {
-    const auto* bytes = reinterpret_cast<const unsigned char*>(storage_.data() + n_);
-    for (std::size_t i = 0; i < kCanaryItems * sizeof(T); ++i) {
-      if (bytes[i] != kCanary) return false;
-    }
-    return true;
-  }
-  bool untouched() const {  // every item still poisoned
-    const auto* bytes = reinterpret_cast<const unsigned char*>(storage_.data());
-    for (std::size_t i = 0; i < n_ * sizeof(T); ++i) {
-      if (bytes[i] != kPoison) return false;
-    }
-    return true;
-  }
+std::vector<T> expected_items(reference::Reference& ref, int r) {
+  const reference::Bytes want = ref.expected(
+      r, reference::Bytes(ref.result_items(r) * sizeof(T), reference::kPoison));
+  std::vector<T> v(want.size() / sizeof(T));
+  if (!v.empty()) std::memcpy(v.data(), want.data(), want.size());
+  return v;
+}
 
- private:
-  std::size_t n_;
-  std::vector<T> storage_;
-};
+// "" when rank r's Guarded buffer (poisoned before the call) holds what the reference says
+// and its canaries are intact; else what is wrong, naming the first wrong item.
+template <class T>
+std::string result_error(reference::Reference& ref, int r, const Guarded<T>& got) {
+  if (!got.canaries_intact()) return "rank " + std::to_string(r) + ": canary overwritten";
+  const reference::Bytes before(got.buffer().items() * sizeof(T), reference::kPoison);
+  const reference::Bytes want = ref.expected(r, before), have = got.buffer().bytes();
+  if (want.size() != have.size()) {
+    return "rank " + std::to_string(r) + ": the reference has " +
+           std::to_string(want.size() / sizeof(T)) + " items, the buffer " +
+           std::to_string(have.size() / sizeof(T));
+  }
+  for (std::size_t i = 0; i < want.size() / sizeof(T); ++i) {
+    if (std::memcmp(want.data() + i * sizeof(T), have.data() + i * sizeof(T), sizeof(T)) != 0) {
+      return "rank " + std::to_string(r) + ": wrong item " + std::to_string(i);
+    }
+  }
+  return "";
+}
 
 template <class T>
 bool bitwise_equal(const std::vector<T>& a, const std::vector<T>& b) {

@@ -123,18 +123,18 @@ GroupRun run_groups(Machine& m, const Partition& colour, const std::string& algo
   std::vector<int> colours(m.size());
   for (int w = 0; w < m.size(); ++w) colours[w] = colour(t.coordinates(w));
   std::atomic<bool> correct{true};
+  const Op sum = ops::sum<std::int64_t>();
   RunResult r = m.run([&](Node& node) {
     const int c = colours[node.rank()];
     Comm g = node.world().split(c, node.rank());
     if (c < 0 || (only >= 0 && c != only)) return;
     std::vector<std::int64_t> x(n);
     for (std::size_t i = 0; i < n; ++i) x[i] = node.rank() * 1000 + static_cast<int>(i);
-    allreduce(g, std::span(x), ops::sum<std::int64_t>(), {.algorithm = algorithm});
-    for (std::size_t i = 0; i < n; ++i) {
-      std::int64_t want = 0;
-      for (int r = 0; r < g.size(); ++r) want += g.world_rank(r) * 1000 + static_cast<int>(i);
-      if (x[i] != want) correct = false;
-    }
+    allreduce(g, std::span(x), sum, {.algorithm = algorithm});
+    auto want = reference_of<std::int64_t>(
+        {.op = Operation::allreduce, .members = g.size(), .n = n}, &sum,
+        [&g](int r, std::size_t i) { return g.world_rank(r) * 1000 + std::int64_t(i); });
+    if (x != expected_items<std::int64_t>(want, g.rank())) correct = false;
   });
   return {r, correct.load()};
 }

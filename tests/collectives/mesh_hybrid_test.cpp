@@ -197,57 +197,43 @@ void call_checked(const Comm& c, Operation op, const Options& o, std::size_t n, 
                            std::to_string(o.hybrid) + " p " + std::to_string(p) + " n " +
                            std::to_string(n) + " root " + std::to_string(root) + " node " +
                            std::to_string(me);
-  auto total = [&](std::size_t i) {
-    std::int64_t s = 0;
-    for (int r = 0; r < p; ++r) s += value<std::int64_t>(r, i);
-    return s;
-  };
+  // What this rank must hold (the sequential reference of collectives/reference/).
+  auto want = reference_of<std::int64_t>({.op = op, .members = p, .n = n, .root = root}, &sum,
+                                         [](int r, std::size_t i) { return value<std::int64_t>(r, i); });
   switch (op) {
     case Operation::broadcast: {
       std::vector<std::int64_t> x = me == root ? values<std::int64_t>(root, n)
                                                : std::vector<std::int64_t>(n, -1);
       broadcast(c, std::span(x), root, o);
-      if (x != values<std::int64_t>(root, n)) f.add(what + ": wrong vector");
+      if (x != expected_items<std::int64_t>(want, me)) f.add(what + ": wrong vector");
       break;
     }
     case Operation::reduce: {
       const std::vector<std::int64_t> x = values<std::int64_t>(me, n);
       std::vector<std::int64_t> y(n, -1);
       reduce<std::int64_t>(c, x, y, sum, root, o);
-      if (me != root) break;
-      for (std::size_t i = 0; i < n; ++i) {
-        if (y[i] != total(i)) return f.add(what + ": item " + std::to_string(i));
-      }
+      if (me == root && y != expected_items<std::int64_t>(want, me)) f.add(what + ": wrong sum");
       break;
     }
     case Operation::allreduce: {
       const std::vector<std::int64_t> x = values<std::int64_t>(me, n);
       std::vector<std::int64_t> y(n, -1);
       allreduce<std::int64_t>(c, x, y, sum, o);
-      for (std::size_t i = 0; i < n; ++i) {
-        if (y[i] != total(i)) return f.add(what + ": item " + std::to_string(i));
-      }
+      if (y != expected_items<std::int64_t>(want, me)) f.add(what + ": wrong sum");
       break;
     }
     case Operation::allgather: {
       const std::vector<std::int64_t> x = values<std::int64_t>(me, n);
       std::vector<std::int64_t> y(n * p, -1);
       allgather<std::int64_t>(c, x, y, o);
-      for (int r = 0; r < p; ++r) {
-        const std::vector<std::int64_t> want = values<std::int64_t>(r, n);
-        if (!std::equal(want.begin(), want.end(), y.begin() + r * n)) {
-          return f.add(what + ": block " + std::to_string(r));
-        }
-      }
+      if (y != expected_items<std::int64_t>(want, me)) f.add(what + ": wrong blocks");
       break;
     }
     default: {  // reduce_scatter
       const std::vector<std::int64_t> x = values<std::int64_t>(me, n * p);
       std::vector<std::int64_t> y(n, -1);
       reduce_scatter<std::int64_t>(c, x, y, sum, o);
-      for (std::size_t i = 0; i < n; ++i) {
-        if (y[i] != total(me * n + i)) return f.add(what + ": item " + std::to_string(i));
-      }
+      if (y != expected_items<std::int64_t>(want, me)) f.add(what + ": wrong sum");
       break;
     }
   }

@@ -79,6 +79,8 @@ std::string run_block(Machine& m, Operation op, std::size_t n, int root, bool in
                               std::to_string(me) + ": ";
     std::vector<std::int64_t> mine(n);
     for (std::size_t i = 0; i < n; ++i) mine[i] = stamp(me, i);
+    auto want = reference_of<std::int64_t>(
+        {.op = op, .members = p, .n = n, .root = root, .in_place = in_place}, nullptr, stamp);
     if (op == Operation::scatter) {
       std::vector<std::int64_t> all;
       if (me == root) {
@@ -95,10 +97,8 @@ std::string run_block(Machine& m, Operation op, std::size_t n, int root, bool in
       }
       if (in_place) scatter_in_place(c, out.span(), root, with(kAlg));
       else scatter<std::int64_t>(c, all, out.span(), root, with(kAlg));
-      for (std::size_t i = 0; i < n; ++i) {
-        if (out.get(i) != stamp(root, me * n + i)) return f.add(where + "wrong block");
-      }
-      if (!out.canaries_intact()) f.add(where + "canary");
+      const std::string wrong = result_error(want, me, out);
+      if (!wrong.empty()) f.add(where + wrong);
       return;
     }
     Guarded<std::int64_t> out(op == Operation::gather && me != root ? 0 : n * p);
@@ -120,12 +120,8 @@ std::string run_block(Machine& m, Operation op, std::size_t n, int root, bool in
     } else {
       allgather<std::int64_t>(c, mine, out.span(), with(kAlg));
     }
-    for (int s = 0; s < p; ++s) {
-      for (std::size_t i = 0; i < n; ++i) {
-        if (out.get(s * n + i) != stamp(s, i)) return f.add(where + "wrong block " + std::to_string(s));
-      }
-    }
-    if (!out.canaries_intact()) f.add(where + "canary");
+    const std::string wrong = result_error(want, me, out);
+    if (!wrong.empty()) f.add(where + wrong);
   });
   if (result != nullptr) *result = run;
   return f.text();
@@ -462,6 +458,9 @@ std::string run_v(Machine& m, Operation op, const Layout& l, int root, RunResult
     const int me = c.rank(), p = c.size();
     std::vector<std::int64_t> mine(l.counts[me]);
     for (std::size_t i = 0; i < mine.size(); ++i) mine[i] = stamp(me, i);
+    auto want = reference_of<std::int64_t>(
+        {.op = op, .members = p, .root = root, .counts = l.counts, .displs = l.displs}, nullptr,
+        stamp);
     if (op == Operation::scatterv) {
       std::vector<std::int64_t> all;
       if (me == root) {
@@ -469,9 +468,8 @@ std::string run_v(Machine& m, Operation op, const Layout& l, int root, RunResult
       }
       Guarded<std::int64_t> out(l.counts[me]);
       scatterv<std::int64_t>(c, all, l.counts, l.displs, out.span(), root, with(kAlg));
-      for (std::size_t i = 0; i < l.counts[me]; ++i) {
-        if (out.get(i) != stamp(root, l.displs[me] + i)) return f.add("scatterv wrong");
-      }
+      const std::string wrong = result_error(want, me, out);
+      if (!wrong.empty()) f.add("scatterv: " + wrong);
       return;
     }
     Guarded<std::int64_t> out(op == Operation::gatherv && me != root ? 0 : l.extent);
@@ -481,12 +479,8 @@ std::string run_v(Machine& m, Operation op, const Layout& l, int root, RunResult
     } else {
       allgatherv<std::int64_t>(c, mine, out.span(), l.counts, l.displs, with(kAlg));
     }
-    for (int s = 0; s < p; ++s) {
-      for (std::size_t i = 0; i < l.counts[s]; ++i) {
-        if (out.get(l.displs[s] + i) != stamp(s, i)) return f.add(to_string(op) + " wrong");
-      }
-    }
-    if (!out.canaries_intact()) f.add(to_string(op) + " canary");
+    const std::string wrong = result_error(want, me, out);  // the gaps stay poisoned
+    if (!wrong.empty()) f.add(to_string(op) + ": " + wrong);
   });
   if (result != nullptr) *result = run;
   return f.text();

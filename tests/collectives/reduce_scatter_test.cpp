@@ -28,11 +28,17 @@ bool exact(const std::string& alg, int p, Port port, bool equal_blocks) {
   return true;
 }
 
-// Reference of item `index`: the product of every rank's matrix there, in rank order.
-Mat3 product_in_rank_order(int p, std::size_t index) {
-  Mat3 acc = value<Mat3>(0, index);
-  for (int r = 1; r < p; ++r) acc = acc * value<Mat3>(r, index);
-  return acc;
+// The reference of reduce_scatter among p ranks with `counts` (empty: blocks of n), the
+// inputs stamp(r, i) (sum) or value<Mat3>(r, i) (matrix product, in rank order). The
+// reference keeps `op`'s address: op outlives it.
+template <class T>
+reference::Reference rs_reference(int p, std::size_t n, const std::vector<std::size_t>& counts,
+                                  const Op& op) {
+  return reference_of<T>({.op = Operation::reduce_scatter, .members = p, .n = n, .counts = counts},
+                         &op, [](int r, std::size_t i) {
+                           if constexpr (std::is_same_v<T, Mat3>) return value<Mat3>(r, i);
+                           else return stamp(r, i);
+                         });
 }
 
 // One call; counts empty means equal blocks of n. Returns the time.
@@ -43,6 +49,7 @@ Picos run_rs(Machine& m, const std::string& alg, std::size_t n,
   std::vector<std::size_t> d(p, 0);
   for (int i = 1; i < p; ++i) d[i] = d[i - 1] + c[i - 1];
   const std::size_t total = d[p - 1] + c[p - 1];
+  const Op sum = ops::sum<std::int64_t>(), product = matmul();
   auto res = m.run([&](Node& node) {
     const int me = node.rank();
     const std::string where = alg + " p " + std::to_string(p) + " node " + std::to_string(me);
@@ -56,12 +63,9 @@ Picos run_rs(Machine& m, const std::string& alg, std::size_t n,
       else
         reduce_scatter<std::int64_t>(node.world(), send, recv.span(), counts,
                                      ops::sum<std::int64_t>(), with(alg));
-      for (std::size_t i = 0; i < c[me]; ++i) {
-        std::int64_t want = 0;
-        for (int r = 0; r < p; ++r) want += stamp(r, d[me] + i);
-        if (recv.get(i) != want) return f.add(where + " wrong sum at " + std::to_string(i));
-      }
-      if (!recv.canaries_intact()) f.add(where + " canary");
+      auto want = rs_reference<std::int64_t>(p, n, counts, sum);
+      const std::string wrong = result_error(want, me, recv);
+      if (!wrong.empty()) f.add(where + " sum: " + wrong);
     } else {
       std::vector<Mat3> send(total);
       for (std::size_t i = 0; i < total; ++i) send[i] = value<Mat3>(me, i);
@@ -70,11 +74,9 @@ Picos run_rs(Machine& m, const std::string& alg, std::size_t n,
         reduce_scatter<Mat3>(node.world(), send, recv.span(), matmul(), with(alg));
       else
         reduce_scatter<Mat3>(node.world(), send, recv.span(), counts, matmul(), with(alg));
-      for (std::size_t i = 0; i < c[me]; ++i) {
-        Mat3 want = product_in_rank_order(p, d[me] + i);
-        if (!(recv.get(i) == want)) return f.add(where + " wrong product at " + std::to_string(i));
-      }
-      if (!recv.canaries_intact()) f.add(where + " canary");
+      auto want = rs_reference<Mat3>(p, n, counts, product);
+      const std::string wrong = result_error(want, me, recv);
+      if (!wrong.empty()) f.add(where + " product: " + wrong);
     }
   });
   return res.time_ps();
@@ -131,6 +133,7 @@ TEST(ReduceScatter, UnevenCounts) {
 TEST(ReduceScatter, SubCommunicators) {
   const int p = 11;
   auto m = machine(p);
+  const Op sum = ops::sum<std::int64_t>(), product = matmul();
   for (const Algorithm& a : algorithms(Operation::reduce_scatter)) {
     // A hybrid family's member row needs Options::hybrid: mesh_hybrid_test runs every member
     // on sub-mesh groups.
@@ -151,17 +154,15 @@ TEST(ReduceScatter, SubCommunicators) {
           std::vector<std::int64_t> s(n * q), r(n);
           for (std::size_t i = 0; i < s.size(); ++i) s[i] = stamp(sub.rank(), i);
           reduce_scatter<std::int64_t>(sub, s, r, ops::sum<std::int64_t>(), with(a.name));
-          for (std::size_t i = 0; i < n; ++i) {
-            std::int64_t want = 0;
-            for (int x = 0; x < q; ++x) want += stamp(x, sub.rank() * n + i);
-            if (r[i] != want) f.add(a.name + " split sum");
-          }
+          auto want = rs_reference<std::int64_t>(q, n, {}, sum);
+          if (r != expected_items<std::int64_t>(want, sub.rank())) f.add(a.name + " split sum");
           return;
         }
         reduce_scatter<Mat3>(sub, send, recv, matmul(), with(a.name));
-        for (std::size_t i = 0; i < n; ++i)
-          if (!(recv[i] == product_in_rank_order(q, sub.rank() * n + i)))
-            f.add(a.name + " split product " + g.name);
+        auto want = rs_reference<Mat3>(q, n, {}, product);
+        if (recv != expected_items<Mat3>(want, sub.rank())) {
+          f.add(a.name + " split product " + g.name);
+        }
       });
       ASSERT_TRUE(f.empty()) << f.text();
     }

@@ -34,11 +34,14 @@ Picos run_scatter(Machine& m, const std::string& alg, std::size_t n, int root, b
     }
     if (in_place) scatter_in_place(comm, recv.span(), root, with(alg));
     else scatter<std::int64_t>(comm, send, recv.span(), root, with(alg));
-    for (std::size_t i = 0; i < n; ++i)
-      if (recv.get(i) != stamp(root, me * n + i))
-        return f.add(alg + " scatter p " + std::to_string(p) + " root " + std::to_string(root) +
-                     " node " + std::to_string(me) + " wrong");
-    if (!recv.canaries_intact()) f.add(alg + " canary");
+    auto want = reference_of<std::int64_t>(
+        {.op = Operation::scatter, .members = p, .n = n, .root = root, .in_place = in_place},
+        nullptr, stamp);
+    const std::string wrong = result_error(want, me, recv);
+    if (!wrong.empty()) {
+      f.add(alg + " scatter p " + std::to_string(p) + " root " + std::to_string(root) + ": " +
+            wrong);
+    }
   });
   return res.time_ps();
 }
@@ -62,12 +65,14 @@ Picos run_gather(Machine& m, const std::string& alg, std::size_t n, int root, bo
     } else {
       gather<std::int64_t>(comm, send, recv.span(), root, with(alg));
     }
-    for (int s = 0; s < p; ++s)
-      for (std::size_t i = 0; i < n; ++i)
-        if (recv.get(s * n + i) != stamp(s, i))
-          return f.add(alg + " gather p " + std::to_string(p) + " root " + std::to_string(root) +
-                       " block " + std::to_string(s) + " wrong");
-    if (!recv.canaries_intact()) f.add(alg + " canary");
+    auto want = reference_of<std::int64_t>(
+        {.op = Operation::gather, .members = p, .n = n, .root = root, .in_place = in_place},
+        nullptr, stamp);
+    const std::string wrong = result_error(want, me, recv);
+    if (!wrong.empty()) {
+      f.add(alg + " gather p " + std::to_string(p) + " root " + std::to_string(root) + ": " +
+            wrong);
+    }
   });
   return res.time_ps();
 }
