@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "collectives/collectives.hpp"
+#include "collectives/selection/members.hpp"
 #include "runtime/scratch.hpp"
 
 namespace vmc::cli {
@@ -65,11 +66,8 @@ template <class T>
 RunOutcome run_typed(Machine& m, const RunSpec& o, Operation operation) {
   const int p = m.size();
   const std::size_t n = o.n;
-  const bool combines = operation == Operation::reduce || operation == Operation::allreduce ||
-                        operation == Operation::scan || operation == Operation::exscan ||
-                        operation == Operation::reduce_scatter;
   std::optional<Op> op;
-  if (combines) op = make_op<T>(o.reduction);
+  if (traits(operation).combines) op = make_op<T>(o.reduction);
   Options opts;
   opts.algorithm = o.algorithm;
   opts.segment_items = o.segment_items;
@@ -80,18 +78,21 @@ RunOutcome run_typed(Machine& m, const RunSpec& o, Operation operation) {
                                 m.topology().spec());
   }
   const int root = o.root;
-  // The query the dispatcher will build, to name the algorithm and predict its time.
+  // The query the dispatcher will build. The library says once which row (and which member
+  // of a hybrid family) the call runs; the run is held to that row, so what is reported is
+  // what ran.
   CostQuery q = make_query(m.topology(), m.config().model, p,
-                           operation == Operation::barrier ? 0 : n, root, sizeof(T),
+                           operation == Operation::barrier ? 0 : n,
+                           traits(operation).rooted ? root : 0, sizeof(T),
                            !op || op->commutative(), opts);
-  const bool vvariant = operation == Operation::scatterv || operation == Operation::gatherv ||
-                        operation == Operation::allgatherv || operation == Operation::alltoallv;
-  if (vvariant) q.counts.assign(p, n);
-  const Algorithm& chosen = select_algorithm(operation, q);
+  if (traits(operation).rank_counts) q.counts.assign(p, n);
+  const Algorithm& chosen = *choose(operation, q).row;
+  const CostQuery as_run = row_query(operation, chosen, q);
   RunOutcome out;
   out.algorithm = chosen.name;
-  out.predicted = chosen.cost(q);
-  if (chosen.detail != nullptr) out.detail = chosen.detail(q);
+  out.predicted = chosen.cost(as_run);
+  if (chosen.detail != nullptr) out.detail = chosen.detail(as_run);
+  opts.algorithm = chosen.name;
 
   const std::size_t np = n * p;
   std::vector<std::size_t> counts(p, n), displs(p);
@@ -303,10 +304,7 @@ CostQuery run_query(const Topology& topology, const Model& model, const RunSpec&
   opts.hybrid = o.hybrid;
   CostQuery q = make_query(topology, model, p, o.op == Operation::barrier ? 0 : o.n, o.root,
                            item_bytes(o), commutative(o), opts);
-  if (o.op == Operation::scatterv || o.op == Operation::gatherv ||
-      o.op == Operation::allgatherv || o.op == Operation::alltoallv) {
-    q.counts.assign(p, o.n);
-  }
+  if (traits(o.op).rank_counts) q.counts.assign(p, o.n);
   return q;
 }
 

@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "collectives/collectives.hpp"
-#include "collectives/simulated_cost.hpp"
+#include "collectives/selection/simulation.hpp"
 #include "tests/collectives/harness.hpp"
 
 namespace vmc::testing {
