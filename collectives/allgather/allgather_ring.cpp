@@ -48,16 +48,6 @@ void run_allgather_ring(const Call& call) {
 }
 Picos cost_allgather_ring(const CostQuery& q) { return allgather_ring_cost(q, counts_of(q)); }
 
-namespace {
-Claim claim_ring(const CostQuery& q) {
-  using namespace internal;
-  if (two_sided_ports(q)) return on_machine(q, Claim::exact, false);  // any counts
-  if (!equal_counts(q)) return Claim::estimate;
-  // One-partner ports: exact for even p, a lower bound for odd p (allgather_ring.cpp).
-  return on_machine(q, q.p % 2 == 0 ? Claim::exact : Claim::lower_bound, false);
-}
-}  // namespace
-
 Algorithm allgather_ring_row() {
   return {
       .name = "ring",
@@ -66,7 +56,7 @@ Algorithm allgather_ring_row() {
       .applicable = applies_always,
       .cost = cost_allgather_ring,
       .run = run_allgather_ring,
-      .claim = claim_ring,
+      .claim = ring_claim,
   };
 }
 

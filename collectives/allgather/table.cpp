@@ -17,9 +17,11 @@ Algorithm allgather_mesh_mst_row();
 std::vector<Algorithm> allgather_mesh_pfr_dr_rows();
 }  // namespace internal
 
-const std::vector<Algorithm>& tables::allgather() {
+namespace {
+// One table for both forms.
+std::vector<Algorithm> rows() {
   using namespace internal;
-  static const std::vector<Algorithm> t = joined({
+  return tables::joined({
       {allgather_ring_row()},
       {allgather_recursive_doubling_row()},
       {allgather_gather_broadcast_row()},
@@ -30,22 +32,16 @@ const std::vector<Algorithm>& tables::allgather() {
       {allgather_mesh_mst_row()},
       allgather_mesh_pfr_dr_rows(),
   });
+}
+}  // namespace
+
+const std::vector<Algorithm>& tables::allgather() {
+  static const std::vector<Algorithm> t = rows();
   return t;
 }
 
 const std::vector<Algorithm>& tables::allgatherv() {
-  using namespace internal;
-  static const std::vector<Algorithm> t = joined({
-      {allgather_ring_row()},
-      {allgather_recursive_doubling_row()},
-      {allgather_gather_broadcast_row()},
-      {allgather_bruck_row()},
-      {allgather_mesh_dr_row()},
-      {allgather_mesh_pfr_row()},
-      {allgather_allport_doubling_row()},
-      {allgather_mesh_mst_row()},
-      allgather_mesh_pfr_dr_rows(),
-  });
+  static const std::vector<Algorithm> t = rows();
   return t;
 }
 

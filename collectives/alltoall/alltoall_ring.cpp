@@ -46,18 +46,6 @@ void run_alltoall_ring(const Call& call) {
 }
 Picos cost_alltoall_ring(const CostQuery& q) { return alltoall_ring_cost(q); }
 
-namespace {
-// Shifts of odd cycles interleave under one-partner ports: a lower bound there. With
-// unequal counts (alltoallv) the formula takes the largest of the caller's: an estimate.
-Claim claim_ring(const CostQuery& q) {
-  using namespace internal;
-  if (!equal_counts(q)) return Claim::estimate;
-  const bool exact = two_sided_ports(q) || q.p == 1 ||
-                     (q.model.port == Port::exchange && (q.p == 2 || q.p == 4));
-  return on_machine(q, exact ? Claim::exact : Claim::lower_bound, false);
-}
-}  // namespace
-
 Algorithm alltoall_ring_row() {
   return {
       .name = "ring",
@@ -66,7 +54,7 @@ Algorithm alltoall_ring_row() {
       .applicable = applies_always,
       .cost = cost_alltoall_ring,
       .run = run_alltoall_ring,
-      .claim = claim_ring,
+      .claim = shift_exchange_claim,
   };
 }
 

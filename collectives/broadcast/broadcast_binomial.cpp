@@ -28,12 +28,6 @@ void run_broadcast_binomial(const Call& call) {
                         call.tag);
 }
 
-namespace {
-Claim claim_broadcast_binomial(const CostQuery& q) {
-  return internal::on_machine(q, Claim::exact, q.root == 0);
-}
-}  // namespace
-
 Algorithm broadcast_binomial_row() {
   return {
       .name = "binomial",
@@ -43,7 +37,7 @@ Algorithm broadcast_binomial_row() {
       .applicable = applicable_broadcast_binomial,
       .cost = cost_broadcast_binomial,
       .run = run_broadcast_binomial,
-      .claim = claim_broadcast_binomial,
+      .claim = binomial_tree_claim,
   };
 }
 

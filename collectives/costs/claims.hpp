@@ -87,6 +87,39 @@ inline bool equal_counts(const CostQuery& q) {
   return true;
 }
 
+// Claims several rows share, each a schedule of one shape on the ideal machine:
+//
+// A binomial tree on virtual ranks relative to the root: exact, a cube pattern when the root
+// is 0 (broadcast, reduce, gather and scatter binomial).
+inline Claim binomial_tree_claim(const CostQuery& q) {
+  return on_machine(q, Claim::exact, q.root == 0);
+}
+// Recursive doubling of whole vectors with the extra ranks of a non-power-of-two p folded in
+// pairwise: exact; under `half` the folded steps interleave (an estimate).
+inline Claim folded_doubling_claim(const CostQuery& q) {
+  if (q.model.port == Port::half && !is_power_of_two(q.p)) return Claim::estimate;
+  return on_machine(q, Claim::exact, true);
+}
+// A ring of p-1 steps, each node sending to its right while it receives from its left
+// (allgather and reduce_scatter ring): exact under two-sided ports for any counts; under
+// one-partner ports exact for even p and a lower bound for odd p (each step is two rounds,
+// and the rounds of an odd cycle drift), an estimate for unequal counts.
+inline Claim ring_claim(const CostQuery& q) {
+  if (two_sided_ports(q)) return on_machine(q, Claim::exact, false);
+  if (!equal_counts(q)) return Claim::estimate;
+  return on_machine(q, q.p % 2 == 0 ? Claim::exact : Claim::lower_bound, false);
+}
+// p-1 shifts, step k exchanging with rank+k and rank-k (alltoall ring, reduce_scatter
+// pairwise): exact under two-sided ports, and under exchange for p = 2 and 4; elsewhere the
+// shifts of odd cycles interleave under one-partner ports (a lower bound). With unequal
+// counts the formula takes the largest (an estimate).
+inline Claim shift_exchange_claim(const CostQuery& q) {
+  if (!equal_counts(q)) return Claim::estimate;
+  const bool exact = two_sided_ports(q) || q.p == 1 ||
+                     (q.model.port == Port::exchange && (q.p == 2 || q.p == 4));
+  return on_machine(q, exact ? Claim::exact : Claim::lower_bound, false);
+}
+
 // A claim on a machine with per-class link rates. A rate that leaves every per-item time as
 // it was changes nothing: under exclusive links (no sharing) one with max(beta, r) equal to
 // max(beta, beta_net), under shared links one equal to beta_net. Otherwise the formula's

@@ -52,15 +52,6 @@ void run_exscan_recursive_doubling(const Call& call) {
   if (have) deliver(call, excl);
 }
 
-namespace {
-// Non-powers of two fold pairwise; under `half` the folded steps interleave (an estimate).
-Claim claim_recursive_doubling(const CostQuery& q) {
-  using namespace internal;
-  if (q.model.port == Port::half && !is_power_of_two(q.p)) return Claim::estimate;
-  return on_machine(q, Claim::exact, true);
-}
-}  // namespace
-
 Algorithm exscan_recursive_doubling_row() {
   return {
       .name = "recursive_doubling",
@@ -70,7 +61,7 @@ Algorithm exscan_recursive_doubling_row() {
       .applicable = applicable_exscan_recursive_doubling,
       .cost = cost_exscan_recursive_doubling,
       .run = run_exscan_recursive_doubling,
-      .claim = claim_recursive_doubling,
+      .claim = folded_doubling_claim,
   };
 }
 

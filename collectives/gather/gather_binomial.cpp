@@ -75,10 +75,6 @@ void run_gather_binomial(const Call& call) {
 }
 Picos cost_gather_binomial(const CostQuery& q) { return gather_binomial_cost(q, counts_of(q)); }
 
-namespace {
-Claim claim_binomial(const CostQuery& q) { return on_machine(q, Claim::exact, q.root == 0); }
-}  // namespace
-
 Algorithm gather_binomial_row() {
   return {
       .name = "binomial",
@@ -87,7 +83,7 @@ Algorithm gather_binomial_row() {
       .applicable = applies_always,
       .cost = cost_gather_binomial,
       .run = run_gather_binomial,
-      .claim = claim_binomial,
+      .claim = binomial_tree_claim,
   };
 }
 

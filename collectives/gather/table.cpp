@@ -11,23 +11,25 @@ Algorithm gather_binomial_row();
 Algorithm gather_mesh_mst_row();
 }  // namespace internal
 
-const std::vector<Algorithm>& tables::gather() {
+namespace {
+// One table for both forms.
+std::vector<Algorithm> rows() {
   using namespace internal;
-  static const std::vector<Algorithm> t = joined({
+  return tables::joined({
       {gather_linear_row()},
       {gather_binomial_row()},
       {gather_mesh_mst_row()},
   });
+}
+}  // namespace
+
+const std::vector<Algorithm>& tables::gather() {
+  static const std::vector<Algorithm> t = rows();
   return t;
 }
 
 const std::vector<Algorithm>& tables::gatherv() {
-  using namespace internal;
-  static const std::vector<Algorithm> t = joined({
-      {gather_linear_row()},
-      {gather_binomial_row()},
-      {gather_mesh_mst_row()},
-  });
+  static const std::vector<Algorithm> t = rows();
   return t;
 }
 

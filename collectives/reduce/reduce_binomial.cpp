@@ -65,12 +65,6 @@ void run_reduce_binomial(const Call& call) {
   if (c.rank() == call.root) deliver(call, acc);
 }
 
-namespace {
-Claim claim_binomial(const CostQuery& q) {
-  return internal::on_machine(q, Claim::exact, q.root == 0);
-}
-}  // namespace
-
 Algorithm reduce_binomial_row() {
   return {
       .name = "binomial",
@@ -80,7 +74,7 @@ Algorithm reduce_binomial_row() {
       .applicable = applicable_reduce_binomial,
       .cost = cost_reduce_binomial,
       .run = run_reduce_binomial,
-      .claim = claim_binomial,
+      .claim = binomial_tree_claim,
   };
 }
 

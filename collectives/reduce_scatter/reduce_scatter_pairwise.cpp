@@ -70,16 +70,6 @@ Picos cost_reduce_scatter_pairwise(const CostQuery& q) {
   return reduce_scatter_pairwise_cost(q, counts_of(q));
 }
 
-namespace {
-Claim claim_pairwise(const CostQuery& q) {
-  using namespace internal;
-  if (!equal_counts(q)) return Claim::estimate;
-  const bool exact = two_sided_ports(q) || q.p == 1 ||
-                     (q.model.port == Port::exchange && (q.p == 2 || q.p == 4));
-  return on_machine(q, exact ? Claim::exact : Claim::lower_bound, false);
-}
-}  // namespace
-
 Algorithm reduce_scatter_pairwise_row() {
   return {
       .name = "pairwise",
@@ -88,7 +78,7 @@ Algorithm reduce_scatter_pairwise_row() {
       .applicable = applies_always,
       .cost = cost_reduce_scatter_pairwise,
       .run = run_reduce_scatter_pairwise,
-      .claim = claim_pairwise,
+      .claim = shift_exchange_claim,
   };
 }
 

@@ -54,16 +54,6 @@ Picos cost_reduce_scatter_ring(const CostQuery& q) {
   return reduce_scatter_ring_cost(q, counts_of(q));
 }
 
-namespace {
-Claim claim_ring(const CostQuery& q) {
-  using namespace internal;
-  if (two_sided_ports(q)) return on_machine(q, Claim::exact, false);  // any counts
-  if (!equal_counts(q)) return Claim::estimate;
-  // One-partner ports: exact for even p, a lower bound for odd p (reduce_scatter_ring.cpp).
-  return on_machine(q, q.p % 2 == 0 ? Claim::exact : Claim::lower_bound, false);
-}
-}  // namespace
-
 Algorithm reduce_scatter_ring_row() {
   return {
       .name = "ring",
@@ -72,7 +62,7 @@ Algorithm reduce_scatter_ring_row() {
       .applicable = applies_commutative,
       .cost = cost_reduce_scatter_ring,
       .run = run_reduce_scatter_ring,
-      .claim = claim_ring,
+      .claim = ring_claim,
   };
 }
 

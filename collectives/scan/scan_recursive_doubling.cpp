@@ -51,15 +51,6 @@ void run_scan_recursive_doubling(const Call& call) {
   deliver(call, own);
 }
 
-namespace {
-// Non-powers of two fold pairwise; under `half` the folded steps interleave (an estimate).
-Claim claim_recursive_doubling(const CostQuery& q) {
-  using namespace internal;
-  if (q.model.port == Port::half && !is_power_of_two(q.p)) return Claim::estimate;
-  return on_machine(q, Claim::exact, true);
-}
-}  // namespace
-
 Algorithm scan_recursive_doubling_row() {
   return {
       .name = "recursive_doubling",
@@ -68,7 +59,7 @@ Algorithm scan_recursive_doubling_row() {
       .applicable = applicable_scan_recursive_doubling,
       .cost = cost_scan_recursive_doubling,
       .run = run_scan_recursive_doubling,
-      .claim = claim_recursive_doubling,
+      .claim = folded_doubling_claim,
   };
 }
 

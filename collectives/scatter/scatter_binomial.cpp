@@ -63,10 +63,6 @@ void run_scatter_binomial(const Call& call) {
 }
 Picos cost_scatter_binomial(const CostQuery& q) { return scatter_binomial_cost(q, counts_of(q)); }
 
-namespace {
-Claim claim_binomial(const CostQuery& q) { return on_machine(q, Claim::exact, q.root == 0); }
-}  // namespace
-
 Algorithm scatter_binomial_row() {
   return {
       .name = "binomial",
@@ -75,7 +71,7 @@ Algorithm scatter_binomial_row() {
       .applicable = applies_always,
       .cost = cost_scatter_binomial,
       .run = run_scatter_binomial,
-      .claim = claim_binomial,
+      .claim = binomial_tree_claim,
   };
 }
 

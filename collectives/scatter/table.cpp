@@ -11,23 +11,25 @@ Algorithm scatter_binomial_row();
 Algorithm scatter_mesh_mst_row();
 }  // namespace internal
 
-const std::vector<Algorithm>& tables::scatter() {
+namespace {
+// One table for both forms.
+std::vector<Algorithm> rows() {
   using namespace internal;
-  static const std::vector<Algorithm> t = joined({
+  return tables::joined({
       {scatter_linear_row()},
       {scatter_binomial_row()},
       {scatter_mesh_mst_row()},
   });
+}
+}  // namespace
+
+const std::vector<Algorithm>& tables::scatter() {
+  static const std::vector<Algorithm> t = rows();
   return t;
 }
 
 const std::vector<Algorithm>& tables::scatterv() {
-  using namespace internal;
-  static const std::vector<Algorithm> t = joined({
-      {scatter_linear_row()},
-      {scatter_binomial_row()},
-      {scatter_mesh_mst_row()},
-  });
+  static const std::vector<Algorithm> t = rows();
   return t;
 }
 
