@@ -88,7 +88,7 @@ const MeshFamily kFamily{
     "rings, whole vectors combined on the others, over prime factors, partly merged or "
     "dimensional rings (004 §12 PFR-PFR-DC; PFR, PFR-DC and DR-DC are members)",
     "a commutative op",
-    [](const CostQuery& q) { return q.commutative; },
+    applies_commutative,
     members,
     label,
     cost,

@@ -38,7 +38,7 @@ const MeshFamily kFamily{
     "MST-SC hybrid broadcast: MST scatter through the highest dimensions (and a factor of "
     "one, interleaved), MST broadcast within the rest, ring collect (004 §9)",
     "nothing",
-    [](const CostQuery&) { return true; },
+    applies_always,
     [](const CostQuery& q) { return sc_members(mesh_shape_of(q)); },
     [](const CostQuery& q, int i) {
       return describe(split_of(q, i)) +

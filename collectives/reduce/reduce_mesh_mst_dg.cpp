@@ -35,7 +35,7 @@ const MeshFamily kFamily{
     "MST-DG hybrid reduction-to-one: ring distributed reduction over the highest dimensions "
     "(and a factor of one, interleaved), MST reduction within the rest, MST gather (004 §11)",
     "a commutative op",
-    [](const CostQuery& q) { return q.commutative; },
+    applies_commutative,
     [](const CostQuery& q) { return sc_members(mesh_shape_of(q)); },
     [](const CostQuery& q, int i) {
       return describe(split_of(q, i)) +

@@ -37,7 +37,7 @@ const MeshFamily kFamily{
     "PFR-DR hybrid distributed reduction: whole dimensional rings for the first phases, "
     "prime factors rings for the last (004 §10)",
     "a commutative op",
-    [](const CostQuery& q) { return q.commutative; },
+    applies_commutative,
     [](const CostQuery& q) { return patterns::pfr_dr_merges(mesh_shape_of(q)) + 1; },
     [](const CostQuery& q, int h) {
       const patterns::MeshShape shape = mesh_shape_of(q);
