@@ -15,11 +15,11 @@
 // a whole hypercube and wherever links are private. Under the other port models the
 // exchanges pass the port one partner at a time, X = t T (2 t T under half): a lower bound.
 #include "collectives/allport/allport.hpp"
-#include "collectives/allreduce/allreduce_internal.hpp"
 #include "collectives/primitives/blocks.hpp"
 #include "collectives/primitives/buffers.hpp"
 #include "collectives/primitives/p2p.hpp"
 #include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 

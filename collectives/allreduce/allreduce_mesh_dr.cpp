@@ -12,9 +12,9 @@
 // formula, 298.5 ms with c = 852. One-partner ports as allgather_mesh_dr.cpp. Exact under
 // duplex and all ports on the group's own mesh (no two messages share a link) and on
 // private links; a lower bound for longer rings under exchange and half ports.
-#include "collectives/allreduce/allreduce_internal.hpp"
 #include "collectives/mesh/rings.hpp"
 #include "collectives/primitives/group_mesh.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 

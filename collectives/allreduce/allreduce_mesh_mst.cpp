@@ -8,9 +8,9 @@
 // gamma)); evaluated as mst_reduce_cost (at most 004's reduction term, see reduce_mesh_mst)
 // + ceil(log2 p)(alpha + n beta). The broadcast starts when rank 0 has the result, and
 // every other node is idle by then. 0 for n = 0. Exact where both pieces are (mst_claim).
-#include "collectives/allreduce/allreduce_internal.hpp"
 #include "collectives/mesh/mst.hpp"
 #include "collectives/primitives/buffers.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 

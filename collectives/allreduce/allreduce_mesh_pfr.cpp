@@ -16,10 +16,10 @@
 //   sum_t (f_t - 1) (alpha + n (max(beta, c_t beta_net) + gamma))
 // exactly 004's T_PFR-REDUCTION-TO-ALL (the f_t - 1 combines follow the ring's steps instead
 // of each one, the same time). One-partner ports and claims as allgather_mesh_pfr.cpp.
-#include "collectives/allreduce/allreduce_internal.hpp"
 #include "collectives/mesh/rings.hpp"
 #include "collectives/primitives/buffers.hpp"
 #include "collectives/primitives/group_mesh.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 

@@ -13,9 +13,9 @@
 //   sum_t (f_t - 1) (2 alpha + c f_0 ... f_{t-1} (2 max(beta, c_t beta_net) + gamma)),
 // 004's T_PFR-DISTRIBUTED-REDUCTION + T_PFR-COLLECT without their delta terms. One-partner
 // ports and claims as allgather_mesh_pfr.cpp.
-#include "collectives/allreduce/allreduce_internal.hpp"
 #include "collectives/mesh/rings.hpp"
 #include "collectives/primitives/group_mesh.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 

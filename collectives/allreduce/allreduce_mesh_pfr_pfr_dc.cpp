@@ -21,10 +21,10 @@
 // under duplex and all ports (one-partner ports: ring steps as allgather_mesh_pfr.cpp); 004's
 // T_PFR-PFR-DC-REDUCTION-TO-ALL (garbled in the OCR text) without its delta terms: a node's
 // block is its layout index, so nothing is rearranged. Claims: the plan's (plan_claim).
-#include "collectives/allreduce/allreduce_internal.hpp"
 #include "collectives/mesh/families.hpp"
 #include "collectives/mesh/rings.hpp"
 #include "collectives/primitives/group_mesh.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 

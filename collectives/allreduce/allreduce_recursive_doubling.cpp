@@ -12,10 +12,10 @@
 // F = T(n) + n gamma and U = T(n) when p is not a power of two (else 0).
 // For p = 2^d: d(alpha + n beta + n gamma), 000 Version 2. Exact under exchange, duplex and
 // all with direct routing, on a hypercube under wormhole (p = 2^d), and under half for p = 2^d.
-#include "collectives/allreduce/allreduce_internal.hpp"
 #include "collectives/costs/claims.hpp"
 #include "collectives/primitives/buffers.hpp"
 #include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 

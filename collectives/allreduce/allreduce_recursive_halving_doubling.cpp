@@ -17,10 +17,10 @@
 // every port model (direct routing; hypercube wormhole). For other p a lower bound: the
 // unfolded ranks run ahead through their short halving steps and an eager message of
 // theirs can take the port of a rank still waiting for its folded partner.
-#include "collectives/allreduce/allreduce_internal.hpp"
 #include "collectives/costs/claims.hpp"
 #include "collectives/primitives/buffers.hpp"
 #include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 

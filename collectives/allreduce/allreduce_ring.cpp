@@ -11,11 +11,11 @@
 // node cannot send right while it receives from the left and S(c) = 2 T(c) is the
 // serialised estimate (a lower bound of the real schedule, which drifts).
 #include "collectives/allgather/allgather_internal.hpp"
-#include "collectives/allreduce/allreduce_internal.hpp"
 #include "collectives/costs/claims.hpp"
 #include "collectives/primitives/buffers.hpp"
 #include "collectives/primitives/trees.hpp"
 #include "collectives/reduce_scatter/reduce_scatter_internal.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 

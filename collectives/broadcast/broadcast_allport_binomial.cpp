@@ -14,10 +14,10 @@
 //   otherwise: the root's t messages of a step pass its port one at a time: d t T, a lower
 //              bound.
 #include "collectives/allport/allport.hpp"
-#include "collectives/broadcast/broadcast_internal.hpp"
 #include "collectives/primitives/blocks.hpp"
 #include "collectives/primitives/p2p.hpp"
 #include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 

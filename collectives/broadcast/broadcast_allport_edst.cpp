@@ -21,10 +21,10 @@
 #include <tuple>
 
 #include "collectives/allport/allport.hpp"
-#include "collectives/broadcast/broadcast_internal.hpp"
 #include "collectives/primitives/blocks.hpp"
 #include "collectives/primitives/p2p.hpp"
 #include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 

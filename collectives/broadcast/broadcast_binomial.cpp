@@ -8,9 +8,9 @@
 // Requires: nothing (any p, any root, any n).
 // Cost: ceil(log2 p)(alpha + n beta), 003 eq. (4.1) — exact on every port model with direct
 // routing, and on a hypercube under wormhole routing for p a power of two.
-#include "collectives/broadcast/broadcast_internal.hpp"
 #include "collectives/costs/claims.hpp"
 #include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 

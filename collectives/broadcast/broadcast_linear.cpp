@@ -5,9 +5,9 @@
 // Requires: nothing (any p, any root, any n; n = 0 moves nothing).
 // Cost: (p - 1)(alpha + n beta), exact on every port model with direct routing, and on any
 // topology under wormhole routing (the root's sends are blocking, one at a time).
-#include "collectives/broadcast/broadcast_internal.hpp"
 #include "collectives/costs/claims.hpp"
 #include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 

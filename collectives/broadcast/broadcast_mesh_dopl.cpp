@@ -40,7 +40,6 @@
 #include <utility>
 #include <vector>
 
-#include "collectives/broadcast/broadcast_internal.hpp"
 #include "collectives/costs/blocking_replay.hpp"
 #include "collectives/costs/claims.hpp"
 #include "collectives/patterns/mesh_dopl.hpp"
@@ -49,6 +48,7 @@
 #include "collectives/primitives/group_mesh.hpp"
 #include "collectives/primitives/p2p.hpp"
 #include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 

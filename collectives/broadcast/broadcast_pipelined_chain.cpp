@@ -17,10 +17,10 @@
 // exact on direct routing, and under wormhole on a ring or array topology.
 #include <cmath>
 
-#include "collectives/broadcast/broadcast_internal.hpp"
 #include "collectives/costs/claims.hpp"
 #include "collectives/primitives/buffers.hpp"
 #include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 

@@ -16,10 +16,10 @@
 #include <cstring>
 
 #include "collectives/allgather/allgather_internal.hpp"
-#include "collectives/broadcast/broadcast_internal.hpp"
 #include "collectives/costs/claims.hpp"
 #include "collectives/primitives/buffers.hpp"
 #include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 

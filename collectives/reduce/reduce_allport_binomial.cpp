@@ -21,7 +21,7 @@
 #include "collectives/primitives/buffers.hpp"
 #include "collectives/primitives/p2p.hpp"
 #include "collectives/primitives/trees.hpp"
-#include "collectives/reduce/reduce_internal.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 

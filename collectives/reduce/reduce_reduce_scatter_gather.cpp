@@ -20,7 +20,7 @@
 #include "collectives/costs/claims.hpp"
 #include "collectives/primitives/buffers.hpp"
 #include "collectives/primitives/trees.hpp"
-#include "collectives/reduce/reduce_internal.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
