@@ -540,7 +540,8 @@ std::string run_on(Machine& m, Operation op, const Algorithm& a, const Case& c,
       c.group != "world") {
     return "";
   }
-  const CostQuery q = query_of(op, c, m.topology(), p, options);
+  // A hybrid family's _optimal row: the member selection handed it.
+  const CostQuery q = row_query(op, a, query_of(op, c, m.topology(), p, options));
   CostCheck check = s.cost;
   if (check == CostCheck::claim) {
     const Claim claim = claim_of(a, q);

@@ -121,6 +121,7 @@ bool selected(Operation op, const Algorithm& a) {
 void check(Machine& m, Operation op, const Algorithm& a, CostQuery q, const Setting& s,
            Tally& tally) {
   if (!selected(op, a) || !a.applicable(q)) return;
+  q = row_query(op, a, q);  // a family's _optimal row: the member selection hands it
   const Claim claim = claim_of(a, q);
   ++(claim == Claim::exact ? tally.exact
                            : claim == Claim::lower_bound ? tally.lower_bound : tally.estimate);
