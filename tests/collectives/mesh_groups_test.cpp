@@ -1,4 +1,4 @@
-// Groups on meshes (004 §14, §15.3; issue 14 item 3): a group that forms a sub-mesh (a row, a
+// Groups on meshes (004 §14, §15.3): a group that forms a sub-mesh (a row, a
 // column, a block, every k-th node of a dimension, a subcube) is run as a mesh of its own
 // lengths on its real coordinates; any other group as a linear array of its members.
 // - the shapes recognised, on 8x8, 7x11, 3x4x5, a torus and a hypercube, and the groups

@@ -6,7 +6,7 @@
 //   for digit and in cost;
 // - every member gives the right result, any root, lengths that are not multiples of p, on
 //   meshes, tori and sub-mesh groups, and holds its claim;
-// - issue 14's check, on a smaller mesh than Figures 8-12's 16x32: under 004's model the
+// - 004 §15's claim, on a smaller mesh than Figures 8-12's 16x32: under 004's model the
 //   optimal hybrid takes no longer than the pure short- and long-vector algorithms at every n
 //   from 1 to 2^20, and less than both at some n.
 #include <gtest/gtest.h>
@@ -361,7 +361,7 @@ TEST(MeshHybrid, EveryMemberRunsOnSubMeshGroups) {
   }
 }
 
-// Issue 14: the optimal hybrid lies on or below both pure curves at every n from 1 to 2^20
+// 004 §15: the optimal hybrid lies on or below both pure curves at every n from 1 to 2^20
 // (timing only), under 004's model with 000's iPSC/860 costs, and below both somewhere.
 TEST(MeshHybrid, TheOptimalHybridIsNeverSlowerThanThePureAlgorithms) {
   const std::string spec = kSanitized ? "mesh:4x4" : "mesh:8x8";

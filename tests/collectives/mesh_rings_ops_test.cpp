@@ -1,6 +1,6 @@
 // 004's ring algorithms on meshes (collectives/<op>/<op>_mesh_{dr,pfr,pfr_dc,direct}.cpp):
 // - the DR rows are exact and contention-free (zero contention delay) on every mesh and
-//   torus of issue 11's set, for lengths 0, 1, p-1, p+1 and others not multiples of p,
+//   torus of tests/collectives/mesh_set.hpp, for lengths 0, 1, p-1, p+1 and others not multiples of p,
 //   duplex ports, wormhole routing, shared contention;
 // - the PFR rows hold 004's formula with c_{i,j} under shared contention, with beta_net
 //   and delta, wherever their row claims exact (and it does on the meshes listed here);
@@ -295,7 +295,7 @@ RC_GTEST_PROP(MeshRingsOpsProperty, RandomMeshesGiveTheResultAndHoldTheClaim, ()
   if (claim_of(a, q) == Claim::lower_bound) RC_ASSERT(r.time_ps() >= a.cost(q));
 }
 
-// Issue 11's target: allreduce of 65536 floats with alpha 525 us, beta 2 us (gamma 0.35
+// Selection on meshes: allreduce of 65536 floats with alpha 525 us, beta 2 us (gamma 0.35
 // us), duplex ports, wormhole routing, shared contention.
 TEST(MeshRingsOps, AutomaticSelectionPicksAMeshAlgorithmOnMeshes) {
   for (std::string spec : {"mesh:8x8", "mesh:7x11"}) {
