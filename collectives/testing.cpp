@@ -80,14 +80,6 @@ std::string format_item(const Case& c, const unsigned char* at) {
 
 // --- the operations' shapes and semantics ----------------------------------------------------
 
-bool rooted(Operation op) {
-  return op == Operation::broadcast || op == Operation::reduce || op == Operation::gather ||
-         op == Operation::scatter;
-}
-bool combines(Operation op) {
-  return op == Operation::reduce || op == Operation::allreduce || op == Operation::scan ||
-         op == Operation::exscan || op == Operation::reduce_scatter;
-}
 bool has_in_place(Operation op) {
   return op == Operation::reduce || op == Operation::allreduce || op == Operation::scan ||
          op == Operation::exscan || op == Operation::allgather || op == Operation::gather ||
@@ -101,7 +93,7 @@ void fill(Operation op, const Case& c, int q, int rank, std::size_t first, std::
           unsigned char* out) {
   const std::size_t isz = item_size(c.type);
   const reference::Combining combining =
-      combines(op) ? reference::combining_of(c.op) : reference::Combining::none;
+      traits(op).combines ? reference::combining_of(c.op) : reference::Combining::none;
   auto put = [&](const auto& values) {
     for (std::size_t k = 0; k < count; ++k) {
       const auto v = values(rank, first + k);
@@ -186,10 +178,12 @@ void call(Operation op, const Comm& comm, const Case& c, int root, const Options
       else detail::allreduce_bytes(comm, send, n, use(n, nullptr), n, isz, opv, o);
       break;
     case Operation::scan:
-    case Operation::exscan:
-      if (ip) detail::scan_bytes(op, comm, nullptr, 0, use(n, &me.input), n, isz, opv, o);
-      else detail::scan_bytes(op, comm, send, n, use(n, nullptr), n, isz, opv, o);
+    case Operation::exscan: {
+      const auto scan_bytes = op == Operation::scan ? detail::scan_bytes : detail::exscan_bytes;
+      if (ip) scan_bytes(comm, nullptr, 0, use(n, &me.input), n, isz, opv, o);
+      else scan_bytes(comm, send, n, use(n, nullptr), n, isz, opv, o);
       break;
+    }
     case Operation::allgather:
       if (ip) {
         Bytes placed(nq * isz, reference::kPoison);
@@ -374,7 +368,7 @@ CostQuery query_of(Operation op, const Case& c, const Topology& topology, int si
                    const Options& options) {
   const Model model = machine_config(c).model;
   CostQuery q = make_query(topology, model, size, c.n, root_in(c.root, size),
-                           item_size(c.type), !combines(op) || c.op != "matmul", options);
+                           item_size(c.type), !traits(op).combines || c.op != "matmul", options);
   q.in_place = c.in_place;
   return q;
 }
@@ -389,7 +383,7 @@ Options options_for(const Algorithm& a) {
 std::string run_on(Machine& m, Operation op, const Algorithm& a, const Case& c,
                    const Settings& s) {
   const Options options = options_for(a);
-  const Op opv = combines(op) ? make_op(c) : ops::sum<std::int64_t>();
+  const Op opv = traits(op).combines ? make_op(c) : ops::sum<std::int64_t>();
   const int p = m.size();
   std::vector<Member> members(p);
   RunResult result;
@@ -468,7 +462,8 @@ std::string run_on(Machine& m, Operation op, const Algorithm& a, const Case& c,
       c.group != "world") {
     return "";
   }
-  const CostQuery q = query_of(op, c, m.topology(), p, options);
+  // A hybrid family's _optimal row: the member selection handed it.
+  const CostQuery q = row_query(op, a, query_of(op, c, m.topology(), p, options));
   CostCheck check = s.cost;
   if (check == CostCheck::claim) {
     const Claim claim = claim_of(a, q);
@@ -536,7 +531,7 @@ std::vector<std::size_t> lengths_for(int p, const Settings& s) {
 }
 
 std::vector<int> roots_for(Operation op, int p) {
-  if (!rooted(op)) return {0};
+  if (!traits(op).rooted) return {0};
   std::vector<int> roots;
   if (p <= 16) {
     for (int r = p - 1; r >= 0; --r) roots.push_back(r);
@@ -604,7 +599,7 @@ std::vector<Case> cases(Operation op, const Algorithm& /*a: the cases are the sa
     for (std::size_t i = ns.size(); i < roots.size(); ++i) {
       all.push_back(next(p, ns[i % ns.size()], roots[i]));
     }
-    if (s.non_commutative && combines(op)) {
+    if (s.non_commutative && traits(op).combines) {
       Case c = next(p, ns[std::min<std::size_t>(ns.size() - 1, 4)], roots[0]);
       c.type = "mat3";
       c.op = "matmul";
@@ -686,7 +681,7 @@ std::pair<Case, std::string> shrink(Operation op, const Algorithm& a, Case c, st
     for (int p = 1; p < c.p; ++p) {
       Case x = c;
       x.p = p;
-      if (rooted(op) && c.root >= p) continue;
+      if (traits(op).rooted && c.root >= p) continue;
       if (keep_if_fails(x)) {
         smaller = true;
         break;
@@ -708,7 +703,7 @@ std::pair<Case, std::string> shrink(Operation op, const Algorithm& a, Case c, st
     for (const auto& [type, name] : std::vector<std::pair<std::string, std::string>>{
              {"int64", "sum"}, {"int32", "sum"}, {"int64", "max"}, {"double", "sum"}}) {
       if (c.type == type && c.op == name) break;
-      if (!combines(op) && c.type == "int64") break;  // only the item type matters
+      if (!traits(op).combines && c.type == "int64") break;  // only the item type matters
       Case x = c;
       x.type = type;
       x.op = name;
@@ -864,7 +859,7 @@ rc::Gen<Case> cases(Operation op, const Algorithm& a, int max_p) {
         machine_of(p),
         rc::gen::oneOf(rc::gen::inRange<std::size_t>(0, std::size_t(p) + 3),
                        rc::gen::inRange<std::size_t>(0, 2000)),
-        rooted(op) ? rc::gen::inRange(0, p) : rc::gen::just(0),
+        traits(op).rooted ? rc::gen::inRange(0, p) : rc::gen::just(0),
         rc::gen::elementOf(std::vector<std::pair<std::string, std::string>>{
             {"int64", "sum"}, {"int32", "max"}, {"double", "sum"}, {"float", "prod"},
             {"int64", "bxor"}, {"int32", "min"}, {"mat3", "matmul"}}),
@@ -874,7 +869,7 @@ rc::Gen<Case> cases(Operation op, const Algorithm& a, int max_p) {
         rc::gen::inRange<std::uint64_t>(1, 1000));
   });
   return rc::gen::suchThat(whole, [op, row = &a](const Case& c) {
-    return (combines(op) || c.type != "mat3") && applies(op, *row, c);
+    return (traits(op).combines || c.type != "mat3") && applies(op, *row, c);
   });
 }
 

@@ -1,5 +1,5 @@
 # Writes OUT, a C++ source holding the opening comment of every file in SRC/collectives/*/
-# (each algorithm's file opens with what it does, its source and its cost),
+# (each algorithm's file opens with what it does, its source, what it requires and its cost),
 # so `vmc show` can print them in its legend. Run by tools/CMakeLists.txt at build time:
 #   cmake -DSRC=<source dir> -DOUT=<file> -P algorithm_notes.cmake
 file(GLOB files RELATIVE "${SRC}/collectives" "${SRC}/collectives/*/*.cpp"

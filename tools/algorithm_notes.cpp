@@ -10,7 +10,7 @@ std::pair<std::string, std::string> algorithm_note(Operation op, const std::stri
     operation.pop_back();
     paths.push_back(operation + "/" + operation + "_" + name + ".cpp");
   }
-  if (name.starts_with("hybrid")) paths.push_back("hybrid/hybrid.cpp");
+  if (name.starts_with("hybrid")) paths.push_back("global_combine/hybrid_combine.cpp");
   for (const std::string& path : paths) {
     if (auto it = notes.find(path); it != notes.end()) return {path, it->second};
   }

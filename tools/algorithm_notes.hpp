@@ -15,8 +15,8 @@ namespace vmc::cli {
 const std::map<std::string, std::string>& algorithm_file_notes();
 
 // The opening comment of the file of algorithm `name` of `op` (the v-variants share their
-// regular operation's files; the hybrid rows hybrid.cpp), and the file's path
-// under collectives/; empty when there is no such file.
+// regular operation's files; 000's hybrid rows global_combine/hybrid_combine.cpp), and the
+// file's path under collectives/; empty when there is no such file.
 std::pair<std::string, std::string> algorithm_note(Operation op, const std::string& name);
 
 }  // namespace vmc::cli

@@ -178,11 +178,8 @@ void compare_networks(const DemoOptions& o, const std::vector<std::string>& netw
     }
   }
   const std::string type = o.call.type == "float" ? "floats" : o.call.type + " items";
-  const bool combines = base.op == Operation::reduce || base.op == Operation::allreduce ||
-                        base.op == Operation::scan || base.op == Operation::exscan ||
-                        base.op == Operation::reduce_scatter;
   std::printf("\n%s (%s%s, algorithm chosen by cost) on ", o.call.op.c_str(),
-              combines ? (o.call.reduction + " of ").c_str() : "", type.c_str());
+              traits(base.op).combines ? (o.call.reduction + " of ").c_str() : "", type.c_str());
   for (std::size_t i = 0; i < networks.size(); ++i) {
     std::printf("%s%s", i ? " and " : "", networks[i].c_str());
   }

@@ -9,9 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "collectives/hybrid/strategy.hpp"
+#include "collectives/global_combine/strategy.hpp"
 #include "collectives/registry.hpp"
-#include "collectives/simulated_cost.hpp"
+#include "collectives/selection/members.hpp"
+#include "collectives/selection/selection.hpp"
+#include "collectives/selection/simulation.hpp"
 #include "tools/commands.hpp"
 #include "tools/model_options.hpp"
 #include "tools/runner.hpp"
@@ -47,13 +49,13 @@ std::optional<Stats> contention_of(Operation op, const Algorithm& a, const Topol
 
 // The members of a hybrid family (004 §15.1), each run as a.member_row with
 // Options::hybrid = i: its label, formula, claim and simulated time; `chosen` marks the one
-// the optimal row runs (Algorithm::chosen).
+// selection hands the optimal row (chosen_member).
 nlohmann::json family_rows(Operation op, const Algorithm& a, const CostQuery& q) {
   const Algorithm* row = find_algorithm(op, a.member_row);
   nlohmann::json out = nlohmann::json::array();
   if (row == nullptr) return out;
   const std::vector<std::string> labels = a.members(q);
-  const std::size_t chosen = static_cast<std::size_t>(a.chosen(q));
+  const std::size_t chosen = static_cast<std::size_t>(chosen_member(op, a, q));
   for (std::size_t i = 0; i < labels.size(); ++i) {
     CostQuery m = q;
     m.options.algorithm = row->name;
@@ -75,7 +77,7 @@ void explain(const ExplainOptions& o) {
                      .reduction = o.call.reduction, .segment_items = o.call.segment_items,
                      .strategy = o.call.strategy.empty()
                                      ? std::vector<int>{}
-                                     : hybrid::parse_strategy(o.call.strategy),
+                                     : global_combine::parse_strategy(o.call.strategy),
                      .hybrid = o.call.hybrid};
   if (spec.root < 0 || spec.root >= topology->nodes()) {
     throw UsageError("--root " + std::to_string(spec.root) + " is not a node of " +
@@ -93,8 +95,9 @@ void explain(const ExplainOptions& o) {
   for (const Algorithm& a : algorithms(op)) {
     nlohmann::json row{{"algorithm", a.name}, {"applicable", a.applicable(q)}};
     if (a.applicable(q)) {
-      row["predicted_s"] = to_seconds(a.cost(q));
-      row["claim"] = to_string(claim_of(a, q));
+      const CostQuery as_run = row_query(op, a, q);  // a family's row: the member it runs
+      row["predicted_s"] = to_seconds(a.cost(as_run));
+      row["claim"] = to_string(claim_of(a, as_run));
       if (auto simulated = simulated_cost(op, a, q)) {
         row["simulated_s"] = to_seconds(*simulated);
         if (auto s = contention_of(op, a, *topology, q)) {
@@ -102,7 +105,7 @@ void explain(const ExplainOptions& o) {
           row["contention_critical_delay_s"] = to_seconds(s->contention_critical_delay);
         }
       }
-      if (a.detail != nullptr) row["detail"] = a.detail(q);
+      if (a.detail != nullptr) row["detail"] = a.detail(as_run);
       if (a.members != nullptr) row["family"] = family_rows(op, a, q);
     } else {
       row["requires"] = requirements_for_cli(a.requirements);

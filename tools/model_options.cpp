@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "collectives/hybrid/strategy.hpp"
+#include "collectives/global_combine/strategy.hpp"
 #include "collectives/registry.hpp"
 #include "runtime/link_rates.hpp"
 
@@ -275,7 +275,7 @@ void CallOptions::add_to(CLI::App* cmd, bool with_algorithm, bool count_flag) {
                   "pipelined algorithms: items per segment (0: the algorithm picks)")
       ->check(count_check());
   cmd->add_option("--strategy", strategy, "hybrid: S_0..S_{d-1}, e.g. 000111")
-      ->check(parses([](const std::string& s) { hybrid::parse_strategy(s); }, "S"));
+      ->check(parses([](const std::string& s) { global_combine::parse_strategy(s); }, "S"));
   cmd->add_option("--hybrid", hybrid,
                   "004's hybrids (mesh_pfr_dr, mesh_pfr_pfr_dc, mesh_mst_sc, mesh_mst_dg): the "
                   "family member to run (vmc explain lists them)")
@@ -322,7 +322,7 @@ RunSpec CallOptions::spec(const Topology& topology, const Model& model, bool dat
   s.type = type;
   s.reduction = reduction;
   s.segment_items = segment_items;
-  if (!strategy.empty()) s.strategy = hybrid::parse_strategy(strategy);
+  if (!strategy.empty()) s.strategy = global_combine::parse_strategy(strategy);
   s.hybrid = hybrid;
   check_spec(s, topology, model);
   return s;

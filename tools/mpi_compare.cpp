@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "collectives/collectives.hpp"
+#include "collectives/selection/members.hpp"
 
 namespace vmc::cli {
 namespace {
@@ -76,11 +77,6 @@ const char* mpi_call_name(Operation op, bool irregular) {
     case Operation::alltoallv: return "MPI_Alltoallv";
   }
   return "?";
-}
-
-bool is_vvariant(Operation op) {
-  return op == Operation::scatterv || op == Operation::gatherv || op == Operation::allgatherv ||
-         op == Operation::alltoallv;
 }
 
 // One process's buffers of one call: input, result, and the counts and displacements.
@@ -279,12 +275,9 @@ MpiComparison compare_typed(Machine& m, const RunSpec& s, int repeats, bool irre
                             bool comm_reversed) {
   const Operation operation = s.op;
   const int p = m.size();
-  const bool combines = operation == Operation::reduce || operation == Operation::allreduce ||
-                        operation == Operation::scan || operation == Operation::exscan ||
-                        operation == Operation::reduce_scatter;
   std::optional<Op> op;
   MPI_Op mop = MPI_OP_NULL;
-  if (combines) {
+  if (traits(operation).combines) {
     op = ops::named<T>(s.reduction);
     if (!op) {
       throw std::invalid_argument("reduction \"" + s.reduction + "\" is not defined for --type " +
@@ -308,10 +301,10 @@ MpiComparison compare_typed(Machine& m, const RunSpec& s, int repeats, bool irre
     CostQuery q = make_query(m.topology(), m.config().model, p,
                              operation == Operation::barrier ? 0 : s.n, s.root, sizeof(T),
                              true, opts);
-    if (is_vvariant(operation)) q.counts.assign(p, s.n);
-    const Algorithm& chosen = select_algorithm(operation, q);
+    if (traits(operation).rank_counts) q.counts.assign(p, s.n);
+    const Algorithm& chosen = *choose(operation, q).row;
     result.algorithm = chosen.name;
-    result.predicted = chosen.cost(q);
+    result.predicted = chosen.cost(row_query(operation, chosen, q));
   }
 
   int world_rank = 0;

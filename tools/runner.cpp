@@ -7,6 +7,7 @@
 #include "collectives/collectives.hpp"
 #include "collectives/reference/check_values.hpp"
 #include "collectives/reference/reference.hpp"
+#include "collectives/selection/members.hpp"
 #include "runtime/scratch.hpp"
 
 namespace vmc::cli {
@@ -69,11 +70,8 @@ template <class T>
 RunOutcome run_typed(Machine& m, const RunSpec& o, Operation operation) {
   const int p = m.size();
   const std::size_t n = o.n;
-  const bool combines = operation == Operation::reduce || operation == Operation::allreduce ||
-                        operation == Operation::scan || operation == Operation::exscan ||
-                        operation == Operation::reduce_scatter;
   std::optional<Op> op;
-  if (combines) op = make_op<T>(o.reduction);
+  if (traits(operation).combines) op = make_op<T>(o.reduction);
   Options opts;
   opts.algorithm = o.algorithm;
   opts.segment_items = o.segment_items;
@@ -84,23 +82,26 @@ RunOutcome run_typed(Machine& m, const RunSpec& o, Operation operation) {
                                 m.topology().spec());
   }
   const int root = o.root;
-  // The query the dispatcher will build, to name the algorithm and predict its time.
+  // The query the dispatcher will build. The library says once which row (and which member
+  // of a hybrid family) the call runs; the run is held to that row, so what is reported is
+  // what ran.
   CostQuery q = make_query(m.topology(), m.config().model, p,
-                           operation == Operation::barrier ? 0 : n, root, sizeof(T),
+                           operation == Operation::barrier ? 0 : n,
+                           traits(operation).rooted ? root : 0, sizeof(T),
                            !op || op->commutative(), opts);
-  const bool vvariant = operation == Operation::scatterv || operation == Operation::gatherv ||
-                        operation == Operation::allgatherv || operation == Operation::alltoallv;
-  if (vvariant) q.counts.assign(p, n);
-  const Algorithm& chosen = select_algorithm(operation, q);
+  if (traits(operation).rank_counts) q.counts.assign(p, n);
+  const Algorithm& chosen = *choose(operation, q).row;
+  const CostQuery as_run = row_query(operation, chosen, q);
   RunOutcome out;
   out.algorithm = chosen.name;
-  out.predicted = chosen.cost(q);
-  if (chosen.detail != nullptr) out.detail = chosen.detail(q);
+  out.predicted = chosen.cost(as_run);
+  if (chosen.detail != nullptr) out.detail = chosen.detail(as_run);
+  opts.algorithm = chosen.name;
 
   const std::size_t np = n * p;
   std::vector<std::size_t> counts(p, n), displs(p);
   for (int r = 0; r < p; ++r) displs[r] = r * n;
-  const Items<T> item(combines ? reference::combining_of(o.reduction) : reference::Combining::none,
+  const Items<T> item(traits(operation).combines ? reference::combining_of(o.reduction) : reference::Combining::none,
                       p);
   auto input = [&](int r, std::size_t len) {
     std::vector<T> v(len);
@@ -245,10 +246,7 @@ CostQuery run_query(const Topology& topology, const Model& model, const RunSpec&
   opts.hybrid = o.hybrid;
   CostQuery q = make_query(topology, model, p, o.op == Operation::barrier ? 0 : o.n, o.root,
                            item_bytes(o), commutative(o), opts);
-  if (o.op == Operation::scatterv || o.op == Operation::gatherv ||
-      o.op == Operation::allgatherv || o.op == Operation::alltoallv) {
-    q.counts.assign(p, o.n);
-  }
+  if (traits(o.op).rank_counts) q.counts.assign(p, o.n);
   return q;
 }
 

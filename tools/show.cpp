@@ -3,6 +3,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "collectives/selection/members.hpp"
+
 #include "tools/algorithm_notes.hpp"
 #include "tools/model_options.hpp"
 #include "tools/show_layout.hpp"
@@ -97,7 +99,8 @@ nlohmann::json show_data(const ShowRun& run) {
   chosen.algorithm = run.outcome.algorithm;
   const Algorithm& row = *find_algorithm(run.spec.op, run.outcome.algorithm);
   const auto [file, note] = algorithm_note(run.spec.op, run.outcome.algorithm);
-  const Claim claim = claim_of(row, run_query(*run.topology, run.model, chosen));
+  const Claim claim =
+      claim_of(row, row_query(run.spec.op, row, run_query(*run.topology, run.model, chosen)));
   return {{"network", network_json(*run.topology)},
           {"model", model_json(run.model)},
           {"op", to_string(run.spec.op)},

@@ -14,7 +14,8 @@
 #include <span>
 #include <type_traits>
 
-#include "collectives/registry.hpp"
+#include "collectives/allgatherv/allgatherv.hpp"
+#include "collectives/vocabulary/query.hpp"
 #include "runtime/comm.hpp"
 
 namespace vmc {
@@ -24,10 +25,6 @@ void allgather_bytes(const Comm& comm, const void* send, std::size_t send_items,
                      std::size_t recv_items, std::size_t item_size, const Options& options);
 void allgather_in_place_bytes(const Comm& comm, void* recv, std::size_t recv_items,
                               std::size_t item_size, const Options& options);
-void allgatherv_bytes(const Comm& comm, const void* send, std::size_t send_items, void* recv,
-                      std::size_t recv_items, std::size_t item_size,
-                      std::span<const std::size_t> counts, std::span<const std::size_t> displs,
-                      const Options& options);
 }  // namespace detail
 
 template <class T>
@@ -48,13 +45,5 @@ void allgather(const Comm& comm, std::span<T> recv, const Options& options = {})
 // counts and displs (items) describe every rank's block in recv and are the same on every
 // rank; send holds counts[rank] items. An empty send span with send.data() == nullptr and
 // counts[rank] > 0 is the in-place form (own block already in place).
-template <class T>
-void allgatherv(const Comm& comm, std::span<const std::type_identity_t<T>> send, std::span<T> recv,
-                std::span<const std::size_t> counts, std::span<const std::size_t> displs,
-                const Options& options = {}) {
-  static_assert(std::is_trivially_copyable_v<T>);
-  detail::allgatherv_bytes(comm, send.data(), send.size(), recv.data(), recv.size(), sizeof(T),
-                           counts, displs, options);
-}
 
 }  // namespace vmc

@@ -16,9 +16,9 @@
 //              after another, a lower bound.
 #include <algorithm>
 
-#include "collectives/allgather/algorithms.hpp"
-#include "collectives/internal/allport.hpp"
-#include "collectives/internal/p2p.hpp"
+#include "collectives/allgather/allgather_internal.hpp"
+#include "collectives/allport/allport.hpp"
+#include "collectives/primitives/p2p.hpp"
 
 namespace vmc::internal {
 
@@ -112,6 +112,20 @@ void run_allgather_allport_doubling(const Call& call) {
 }
 Picos cost_allgather_allport_doubling(const CostQuery& q) {
   return allgather_allport_doubling_cost(q, counts_of(q));
+}
+
+Algorithm allgather_allport_doubling_row() {
+  return {
+      .name = "allport_doubling",
+      .description = "recursive doubling of d windows of every block over rotated dimensions, one "
+                     "per link at once (000 §7 on 001's hypercube algorithm): d alpha + (p-1) "
+                     "ceil(m/d) beta under --port all",
+      .requirements = "p a power of two",
+      .applicable = applicable_allgather_allport_doubling,
+      .cost = cost_allgather_allport_doubling,
+      .run = run_allgather_allport_doubling,
+      .claim = allport::claim,
+  };
 }
 
 }  // namespace vmc::internal

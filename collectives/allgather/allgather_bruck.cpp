@@ -10,9 +10,10 @@
 // (uneven blocks: the cost function replays the steps, exact under duplex and all).
 // Under exchange and half each step that is not a pairwise exchange is charged two rounds
 // (an estimate: ranks r - 2^k and r + 2^k are different partners).
-#include "collectives/allgather/algorithms.hpp"
-#include "collectives/internal/p2p.hpp"
-#include "collectives/internal/port_clocks.hpp"
+#include "collectives/allgather/allgather_internal.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/costs/port_clocks.hpp"
+#include "collectives/primitives/p2p.hpp"
 
 namespace vmc::internal {
 
@@ -55,5 +56,27 @@ void run_allgather_bruck(const Call& call) {
   allgather_bruck(*call.comm, call.recv, call.item_size, prepare_allgather(call), call.tag);
 }
 Picos cost_allgather_bruck(const CostQuery& q) { return allgather_bruck_cost(q, counts_of(q)); }
+
+namespace {
+Claim claim_bruck(const CostQuery& q) {
+  using namespace internal;
+  if (two_sided_ports(q)) return on_machine(q, Claim::exact, false);  // any counts
+  if (!equal_counts(q)) return Claim::estimate;
+  const bool exact = q.model.port == Port::exchange && is_power_of_two(q.p);
+  return on_machine(q, exact || q.p == 1 ? Claim::exact : Claim::lower_bound, false);
+}
+}  // namespace
+
+Algorithm allgather_bruck_row() {
+  return {
+      .name = "bruck",
+      .description = "Bruck dissemination: ceil(log p) shifted steps for any p",
+      .requirements = "nothing",
+      .applicable = applies_always,
+      .cost = cost_allgather_bruck,
+      .run = run_allgather_bruck,
+      .claim = claim_bruck,
+  };
+}
 
 }  // namespace vmc::internal

@@ -8,9 +8,10 @@
 //   d alpha + (p-1) m beta + d (alpha + p m beta)). Exact for every p, counts and port
 //   model on contention-free routing: the broadcast starts when the gather has ended at
 //   rank 0, and every other node is idle by then.
-#include "collectives/allgather/algorithms.hpp"
+#include "collectives/allgather/allgather_internal.hpp"
+#include "collectives/costs/claims.hpp"
 #include "collectives/gather/gather_internal.hpp"
-#include "collectives/internal/trees.hpp"
+#include "collectives/primitives/trees.hpp"
 
 namespace vmc::internal {
 
@@ -45,6 +46,24 @@ void run_allgather_gather_broadcast(const Call& call) {
 }
 Picos cost_allgather_gather_broadcast(const CostQuery& q) {
   return allgather_gather_broadcast_cost(q, counts_of(q));
+}
+
+namespace {
+Claim claim_gather_broadcast(const CostQuery& q) {
+  return internal::on_machine(q, Claim::exact, true);  // any counts
+}
+}  // namespace
+
+Algorithm allgather_gather_broadcast_row() {
+  return {
+      .name = "gather_broadcast",
+      .description = "binomial gather to rank 0, then binomial broadcast (004 MST collect)",
+      .requirements = "nothing",
+      .applicable = applies_always,
+      .cost = cost_allgather_gather_broadcast,
+      .run = run_allgather_gather_broadcast,
+      .claim = claim_gather_broadcast,
+  };
 }
 
 }  // namespace vmc::internal

@@ -16,7 +16,9 @@
 
 #include <span>
 
-#include "collectives/internal/blocks.hpp"
+#include "collectives/patterns/mesh_rings.hpp"
+#include "collectives/primitives/blocks.hpp"
+#include "collectives/vocabulary/row.hpp"
 #include "runtime/comm.hpp"
 
 namespace vmc::internal {
@@ -53,5 +55,14 @@ Picos allgather_mesh_mst_cost(const CostQuery& q, std::span<const std::size_t> c
 void allgather_allport_doubling(const Comm& comm, void* buf, std::size_t item_size,
                                 const Blocks& blocks, Tag tag);
 Picos allgather_allport_doubling_cost(const CostQuery& q, std::span<const std::size_t> counts);
+
+// The layout of an allgather call (equal blocks of call.n, or the v-variant's counts and
+// displacements), after copying the caller's own block into place unless in place.
+Blocks prepare_allgather(const Call& call);
+
+// The collect over any ring plan (allgather_mesh_pfr.cpp): mesh_pfr's code and cost for the
+// PFR-DR hybrids' plans (allgather_mesh_pfr_dr.cpp).
+void run_allgather_plan(const Call& call, const patterns::RingPlan& plan);
+Picos cost_allgather_plan(const CostQuery& q, const patterns::RingPlan& plan);
 
 }  // namespace vmc::internal

@@ -1,5 +1,5 @@
 // allgather mesh_dr: 004 §8 DR collect on the dimensional rings of §6.1. The nodes of each
-// dimension of the group's mesh (internal/mesh.hpp: the machine's own mesh, torus or
+// dimension of the group's mesh (primitives/group_mesh.hpp: the machine's own mesh, torus or
 // hypercube as 2 x ... x 2 when the group is the whole machine, else a linear array of p)
 // form a ring, closed by a logical wraparound where the mesh has no wraparound link, and
 // circulate their pieces, lowest dimension first: in the phase of dimension i a node passes
@@ -19,9 +19,9 @@
 // directed link (tests/collectives/mesh_rings_test.cpp), and on private links; a lower bound
 // for longer rings under exchange and half; an estimate for unequal blocks (allgatherv),
 // costed at each phase's largest chunk.
-#include "collectives/allgather/algorithms.hpp"
-#include "collectives/internal/mesh.hpp"
-#include "collectives/internal/mesh_rings.hpp"
+#include "collectives/allgather/allgather_internal.hpp"
+#include "collectives/mesh/rings.hpp"
+#include "collectives/primitives/group_mesh.hpp"
 
 namespace vmc::internal {
 
@@ -34,6 +34,19 @@ void run_allgather_mesh_dr(const Call& call) {
 Picos cost_allgather_mesh_dr(const CostQuery& q) {
   const patterns::MeshShape shape = mesh_shape_of(q);
   return dr_collect_cost(q, shape, 0, shape.dimensions(), counts_of(q));
+}
+
+Algorithm allgather_mesh_dr_row() {
+  return {
+      .name = "mesh_dr",
+      .description = "dimensional rings: a ring in each dimension of the mesh, lowest first (004 "
+                     "§8 DR collect; 001 mesh rows then columns)",
+      .requirements = "nothing",
+      .applicable = applies_always,
+      .cost = cost_allgather_mesh_dr,
+      .run = run_allgather_mesh_dr,
+      .claim = dr_claim,
+  };
 }
 
 }  // namespace vmc::internal

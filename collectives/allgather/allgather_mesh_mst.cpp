@@ -10,10 +10,10 @@
 // The broadcast starts when rank 0 has every block, and every other node is idle by then.
 // Exact where both pieces are: on private links, and with equal counts on the group's own
 // mesh where the trees are contention-free (mst_claim).
-#include "collectives/allgather/algorithms.hpp"
+#include "collectives/allgather/allgather_internal.hpp"
+#include "collectives/costs/claims.hpp"
 #include "collectives/gather/gather_internal.hpp"
-#include "collectives/internal/claims.hpp"
-#include "collectives/internal/mesh_mst.hpp"
+#include "collectives/mesh/mst.hpp"
 
 namespace vmc::internal {
 
@@ -51,6 +51,19 @@ Picos cost_allgather_mesh_mst(const CostQuery& q) {
 
 Claim claim_allgather_mesh_mst(const CostQuery& q) {
   return equal_counts(q) ? mst_claim(q, Claim::exact, true) : on_machine(q, Claim::exact, false);
+}
+
+Algorithm allgather_mesh_mst_row() {
+  return {
+      .name = "mesh_mst",
+      .description = "MST gather to rank 0, then MST broadcast, on the group's mesh (004 §8 MST "
+                     "collect)",
+      .requirements = "nothing",
+      .applicable = applies_always,
+      .cost = cost_allgather_mesh_mst,
+      .run = run_allgather_mesh_mst,
+      .claim = claim_allgather_mesh_mst,
+  };
 }
 
 }  // namespace vmc::internal

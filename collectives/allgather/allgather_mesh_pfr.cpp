@@ -25,9 +25,9 @@
 // phase shares alike (the phases run in lockstep: tests/collectives/mesh_rings_ops_test.cpp);
 // an estimate where they do not; a lower bound under exclusive contention with shared links
 // (messages wait) and for longer rings under exchange and half ports.
-#include "collectives/allgather/algorithms.hpp"
-#include "collectives/internal/mesh.hpp"
-#include "collectives/internal/mesh_rings.hpp"
+#include "collectives/allgather/allgather_internal.hpp"
+#include "collectives/mesh/rings.hpp"
+#include "collectives/primitives/group_mesh.hpp"
 
 namespace vmc::internal {
 
@@ -73,6 +73,19 @@ Picos cost_allgather_mesh_pfr(const CostQuery& q) {
 
 Claim claim_allgather_mesh_pfr(const CostQuery& q) {
   return plan_claim(q, plan_of(mesh_shape_of(q)), false);
+}
+
+Algorithm allgather_mesh_pfr_row() {
+  return {
+      .name = "mesh_pfr",
+      .description = "prime factors rings: rings of each prime factor of the mesh lengths, widest "
+                     "first (004 §8 PFR collect)",
+      .requirements = "nothing",
+      .applicable = applies_always,
+      .cost = cost_allgather_mesh_pfr,
+      .run = run_allgather_mesh_pfr,
+      .claim = claim_allgather_mesh_pfr,
+  };
 }
 
 }  // namespace vmc::internal

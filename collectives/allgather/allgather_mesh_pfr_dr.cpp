@@ -14,10 +14,10 @@
 // max(beta, c_t beta_net)) + (p-1) b delta, with the rearrangement only where the layout is
 // not the rank order. 004's T_PFR-DR-COLLECT (garbled in the OCR text) is this sum. Claims
 // as mesh_pfr's, for the member's plan.
-#include "collectives/allgather/algorithms.hpp"
-#include "collectives/internal/mesh.hpp"
-#include "collectives/internal/mesh_hybrid.hpp"
-#include "collectives/internal/mesh_rings.hpp"
+#include "collectives/allgather/allgather_internal.hpp"
+#include "collectives/mesh/families.hpp"
+#include "collectives/mesh/rings.hpp"
+#include "collectives/primitives/group_mesh.hpp"
 
 namespace vmc::internal {
 
@@ -26,14 +26,12 @@ patterns::RingPlan plan_of(const patterns::MeshShape& shape, int h) {
   return patterns::pfr_dr_rings(shape, h);
 }
 
-HybridFamily family(Operation op) {
-  return {
+const MeshFamily kFamily{
     "mesh_pfr_dr",
     "PFR-DR hybrid collect: prime factors rings for the first phases, whole dimensional "
     "rings for the last (004 §8)",
     "nothing",
-    op,
-    [](const CostQuery&) { return true; },
+    applies_always,
     [](const CostQuery& q) { return patterns::pfr_dr_merges(mesh_shape_of(q)) + 1; },
     [](const CostQuery& q, int h) {
       const patterns::MeshShape shape = mesh_shape_of(q);
@@ -43,14 +41,9 @@ HybridFamily family(Operation op) {
     [](const CostQuery& q, int h) { return cost_allgather_plan(q, plan_of(mesh_shape_of(q), h)); },
     [](const CostQuery& q, int h) { return plan_claim(q, plan_of(mesh_shape_of(q), h), false); },
     [](const Call& c, int h) { run_allgather_plan(c, plan_of(mesh_shape_of(*c.comm), h)); },
-  };
-}
-const HybridFamily kFamily = family(Operation::allgather);
-const HybridFamily kFamilyV = family(Operation::allgatherv);
+};
 }  // namespace
 
-std::vector<Algorithm> allgather_mesh_pfr_dr_rows(Operation op) {
-  return op == Operation::allgatherv ? hybrid_rows<kFamilyV>() : hybrid_rows<kFamily>();
-}
+std::vector<Algorithm> allgather_mesh_pfr_dr_rows() { return family_rows<kFamily>(); }
 
 }  // namespace vmc::internal

@@ -12,12 +12,13 @@
 //   p = p':  d alpha + (p-1) m beta                                      (001 table)
 //   else:    (alpha + m beta) + sum_k (alpha + S_k beta) + (alpha + (p-1) m beta)
 //            where S_k is the largest range exchanged in step k (fold and unfold steps).
-// The cost function replays the steps with PortClocks (internal/port_clocks.hpp): exact
+// The cost function replays the steps with PortClocks (costs/port_clocks.hpp): exact
 // on exchange and duplex for equal blocks; for uneven blocks an estimate.
-#include "collectives/allgather/algorithms.hpp"
-#include "collectives/internal/p2p.hpp"
-#include "collectives/internal/port_clocks.hpp"
+#include "collectives/allgather/allgather_internal.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/costs/port_clocks.hpp"
 #include "collectives/patterns/binomial.hpp"
+#include "collectives/primitives/p2p.hpp"
 
 namespace vmc::internal {
 
@@ -108,6 +109,27 @@ void run_allgather_recursive_doubling(const Call& call) {
 }
 Picos cost_allgather_recursive_doubling(const CostQuery& q) {
   return allgather_recursive_doubling_cost(q, counts_of(q));
+}
+
+namespace {
+Claim claim_recursive_doubling(const CostQuery& q) {
+  using namespace internal;
+  if (!equal_counts(q)) return Claim::estimate;
+  return on_machine(q, q.model.port == Port::half ? Claim::lower_bound : Claim::exact, true);
+}
+}  // namespace
+
+Algorithm allgather_recursive_doubling_row() {
+  return {
+      .name = "recursive_doubling",
+      .description = "recursive doubling: log p exchanges of doubling ranges (001 hypercube); "
+                     "non-powers of two fold the extra ranks in and out",
+      .requirements = "nothing",
+      .applicable = applies_always,
+      .cost = cost_allgather_recursive_doubling,
+      .run = run_allgather_recursive_doubling,
+      .claim = claim_recursive_doubling,
+  };
 }
 
 }  // namespace vmc::internal

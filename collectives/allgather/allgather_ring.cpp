@@ -13,8 +13,9 @@
 //                       for even p and equal blocks (each step is two rounds); for odd p a
 //                       lower bound (the rounds of an odd cycle interleave and drift: about
 //                       2 (p-1) T + O(sqrt p) T measured); for unequal blocks an estimate.
-#include "collectives/allgather/algorithms.hpp"
-#include "collectives/internal/p2p.hpp"
+#include "collectives/allgather/allgather_internal.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/primitives/p2p.hpp"
 
 namespace vmc::internal {
 
@@ -46,5 +47,17 @@ void run_allgather_ring(const Call& call) {
   allgather_ring(*call.comm, call.recv, call.item_size, prepare_allgather(call), call.tag);
 }
 Picos cost_allgather_ring(const CostQuery& q) { return allgather_ring_cost(q, counts_of(q)); }
+
+Algorithm allgather_ring_row() {
+  return {
+      .name = "ring",
+      .description = "ring: p-1 steps, each block travels once around the ring (001)",
+      .requirements = "nothing",
+      .applicable = applies_always,
+      .cost = cost_allgather_ring,
+      .run = run_allgather_ring,
+      .claim = ring_claim,
+  };
+}
 
 }  // namespace vmc::internal

@@ -12,9 +12,18 @@
 #include <span>
 #include <type_traits>
 
-#include "collectives/internal/combine_call.hpp"
+#include "collectives/op.hpp"
+#include "collectives/vocabulary/query.hpp"
+#include "runtime/comm.hpp"
 
 namespace vmc {
+
+namespace detail {
+// send == nullptr: in place.
+void allreduce_bytes(const Comm& comm, const void* send, std::size_t send_items, void* recv,
+                     std::size_t recv_items, std::size_t item_size, const Op& op,
+                     const Options& options);
+}  // namespace detail
 
 template <class T>
 void allreduce(const Comm& comm, std::span<const std::type_identity_t<T>> send,

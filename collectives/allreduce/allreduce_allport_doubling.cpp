@@ -14,12 +14,12 @@
 // d alpha + n beta + d n gamma, against Version 2's d (alpha + n beta + n gamma)); exact on
 // a whole hypercube and wherever links are private. Under the other port models the
 // exchanges pass the port one partner at a time, X = t T (2 t T under half): a lower bound.
-#include "collectives/allreduce/algorithms.hpp"
-#include "collectives/internal/allport.hpp"
-#include "collectives/internal/blocks.hpp"
-#include "collectives/internal/combine_call.hpp"
-#include "collectives/internal/p2p.hpp"
-#include "collectives/internal/trees.hpp"
+#include "collectives/allport/allport.hpp"
+#include "collectives/primitives/blocks.hpp"
+#include "collectives/primitives/buffers.hpp"
+#include "collectives/primitives/p2p.hpp"
+#include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
@@ -65,6 +65,20 @@ void run_allreduce_allport_doubling(const Call& call) {
     }
   }
   allport::unpack_windows(parts.data(), w, isz, call.recv);
+}
+
+Algorithm allreduce_allport_doubling_row() {
+  return {
+      .name = "allport_doubling",
+      .description = "recursive doubling of d windows over rotated dimensions, one per link at "
+                     "once (000 §7 Version 2): d (alpha + c beta + d c gamma), c = ceil(n/d), "
+                     "under --port all",
+      .requirements = "p a power of two and a commutative op",
+      .applicable = applicable_allreduce_allport_doubling,
+      .cost = cost_allreduce_allport_doubling,
+      .run = run_allreduce_allport_doubling,
+      .claim = allport::claim,
+  };
 }
 
 }  // namespace vmc::internal

@@ -12,9 +12,9 @@
 // formula, 298.5 ms with c = 852. One-partner ports as allgather_mesh_dr.cpp. Exact under
 // duplex and all ports on the group's own mesh (no two messages share a link) and on
 // private links; a lower bound for longer rings under exchange and half ports.
-#include "collectives/allreduce/algorithms.hpp"
-#include "collectives/internal/mesh.hpp"
-#include "collectives/internal/mesh_rings.hpp"
+#include "collectives/mesh/rings.hpp"
+#include "collectives/primitives/group_mesh.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
@@ -28,6 +28,19 @@ Picos cost_allreduce_mesh_dr(const CostQuery& q) {
 void run_allreduce_mesh_dr(const Call& call) {
   const patterns::RingPlan plan = patterns::dimensional_rings(mesh_shape_of(*call.comm));
   plan_allreduce(call, plan, plan.phases());
+}
+
+Algorithm allreduce_mesh_dr_row() {
+  return {
+      .name = "mesh_dr",
+      .description = "dimensional rings: DR distributed reduction, then DR collect (004 §12 "
+                     "buckets)",
+      .requirements = "a commutative op",
+      .applicable = applicable_allreduce_mesh_dr,
+      .cost = cost_allreduce_mesh_dr,
+      .run = run_allreduce_mesh_dr,
+      .claim = dr_claim,
+  };
 }
 
 }  // namespace vmc::internal

@@ -8,9 +8,9 @@
 // gamma)); evaluated as mst_reduce_cost (at most 004's reduction term, see reduce_mesh_mst)
 // + ceil(log2 p)(alpha + n beta). The broadcast starts when rank 0 has the result, and
 // every other node is idle by then. 0 for n = 0. Exact where both pieces are (mst_claim).
-#include "collectives/allreduce/algorithms.hpp"
-#include "collectives/internal/combine_call.hpp"
-#include "collectives/internal/mesh_mst.hpp"
+#include "collectives/mesh/mst.hpp"
+#include "collectives/primitives/buffers.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
@@ -38,5 +38,18 @@ void run_allreduce_mesh_mst(const Call& call) {
 }
 
 Claim claim_allreduce_mesh_mst(const CostQuery& q) { return mst_claim(q, Claim::exact, true); }
+
+Algorithm allreduce_mesh_mst_row() {
+  return {
+      .name = "mesh_mst",
+      .description = "MST reduction to rank 0, then MST broadcast, on the group's mesh (004 §12 "
+                     "fan-in/fan-out)",
+      .requirements = "nothing",
+      .applicable = applicable_allreduce_mesh_mst,
+      .cost = cost_allreduce_mesh_mst,
+      .run = run_allreduce_mesh_mst,
+      .claim = claim_allreduce_mesh_mst,
+  };
+}
 
 }  // namespace vmc::internal

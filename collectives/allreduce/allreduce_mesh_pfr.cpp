@@ -16,10 +16,10 @@
 //   sum_t (f_t - 1) (alpha + n (max(beta, c_t beta_net) + gamma))
 // exactly 004's T_PFR-REDUCTION-TO-ALL (the f_t - 1 combines follow the ring's steps instead
 // of each one, the same time). One-partner ports and claims as allgather_mesh_pfr.cpp.
-#include "collectives/allreduce/algorithms.hpp"
-#include "collectives/internal/combine_call.hpp"
-#include "collectives/internal/mesh.hpp"
-#include "collectives/internal/mesh_rings.hpp"
+#include "collectives/mesh/rings.hpp"
+#include "collectives/primitives/buffers.hpp"
+#include "collectives/primitives/group_mesh.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
@@ -50,6 +50,19 @@ void run_allreduce_mesh_pfr(const Call& call) {
 
 Claim claim_allreduce_mesh_pfr(const CostQuery& q) {
   return plan_claim(q, plan_of(mesh_shape_of(q)), false);
+}
+
+Algorithm allreduce_mesh_pfr_row() {
+  return {
+      .name = "mesh_pfr",
+      .description = "prime factors rings: each ring circulates and combines whole vectors (004 "
+                     "§12 PFR reduction-to-all)",
+      .requirements = "nothing",
+      .applicable = applicable_allreduce_mesh_pfr,
+      .cost = cost_allreduce_mesh_pfr,
+      .run = run_allreduce_mesh_pfr,
+      .claim = claim_allreduce_mesh_pfr,
+  };
 }
 
 }  // namespace vmc::internal

@@ -13,9 +13,9 @@
 //   sum_t (f_t - 1) (2 alpha + c f_0 ... f_{t-1} (2 max(beta, c_t beta_net) + gamma)),
 // 004's T_PFR-DISTRIBUTED-REDUCTION + T_PFR-COLLECT without their delta terms. One-partner
 // ports and claims as allgather_mesh_pfr.cpp.
-#include "collectives/allreduce/algorithms.hpp"
-#include "collectives/internal/mesh.hpp"
-#include "collectives/internal/mesh_rings.hpp"
+#include "collectives/mesh/rings.hpp"
+#include "collectives/primitives/group_mesh.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
@@ -40,6 +40,19 @@ void run_allreduce_mesh_pfr_dc(const Call& call) {
 
 Claim claim_allreduce_mesh_pfr_dc(const CostQuery& q) {
   return plan_claim(q, plan_of(mesh_shape_of(q)), false);
+}
+
+Algorithm allreduce_mesh_pfr_dc_row() {
+  return {
+      .name = "mesh_pfr_dc",
+      .description = "prime factors rings: PFR distributed reduction, then PFR collect (004 §12 "
+                     "PFR-DC)",
+      .requirements = "a commutative op",
+      .applicable = applicable_allreduce_mesh_pfr_dc,
+      .cost = cost_allreduce_mesh_pfr_dc,
+      .run = run_allreduce_mesh_pfr_dc,
+      .claim = claim_allreduce_mesh_pfr_dc,
+  };
 }
 
 }  // namespace vmc::internal

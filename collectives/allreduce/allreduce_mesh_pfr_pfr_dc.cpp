@@ -5,7 +5,7 @@
 // DR buckets. A member is a pair (h, k): the rings are the PFR-DR plan of h merged prime
 // factors (patterns::pfr_dr_rings, as the collect's hybrid), and the distributed reduction
 // and the collect run over its last k digits (the closest rings, which carry the large
-// chunks), the first ones combining whole chunks (internal/mesh_rings.hpp, plan_allreduce).
+// chunks), the first ones combining whole chunks (mesh/rings.hpp, plan_allreduce).
 // Members in order h = 0, 1, ..., and for each h, k = 0 .. phases. Among them:
 //   (0, 0)            the PFR reduction-to-all (mesh_pfr's rings, whole vectors);
 //   (0, phases)       PFR-DC (mesh_pfr_dc);
@@ -21,10 +21,10 @@
 // under duplex and all ports (one-partner ports: ring steps as allgather_mesh_pfr.cpp); 004's
 // T_PFR-PFR-DC-REDUCTION-TO-ALL (garbled in the OCR text) without its delta terms: a node's
 // block is its layout index, so nothing is rearranged. Claims: the plan's (plan_claim).
-#include "collectives/allreduce/algorithms.hpp"
-#include "collectives/internal/mesh.hpp"
-#include "collectives/internal/mesh_hybrid.hpp"
-#include "collectives/internal/mesh_rings.hpp"
+#include "collectives/mesh/families.hpp"
+#include "collectives/mesh/rings.hpp"
+#include "collectives/primitives/group_mesh.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
@@ -82,14 +82,13 @@ void run(const Call& call, int i) {
   plan_allreduce(call, m.plan, m.dc);
 }
 
-const HybridFamily kFamily{
+const MeshFamily kFamily{
     "mesh_pfr_pfr_dc",
     "reduction-to-all hybrids: a distributed reduction and a collect over the closest "
     "rings, whole vectors combined on the others, over prime factors, partly merged or "
     "dimensional rings (004 §12 PFR-PFR-DC; PFR, PFR-DC and DR-DC are members)",
     "a commutative op",
-    Operation::allreduce,
-    [](const CostQuery& q) { return q.commutative; },
+    applies_commutative,
     members,
     label,
     cost,
@@ -98,6 +97,6 @@ const HybridFamily kFamily{
 };
 }  // namespace
 
-std::vector<Algorithm> allreduce_mesh_pfr_pfr_dc_rows() { return hybrid_rows<kFamily>(); }
+std::vector<Algorithm> allreduce_mesh_pfr_pfr_dc_rows() { return family_rows<kFamily>(); }
 
 }  // namespace vmc::internal

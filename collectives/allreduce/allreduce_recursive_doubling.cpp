@@ -12,9 +12,10 @@
 // F = T(n) + n gamma and U = T(n) when p is not a power of two (else 0).
 // For p = 2^d: d(alpha + n beta + n gamma), 000 Version 2. Exact under exchange, duplex and
 // all with direct routing, on a hypercube under wormhole (p = 2^d), and under half for p = 2^d.
-#include "collectives/allreduce/algorithms.hpp"
-#include "collectives/internal/combine_call.hpp"
-#include "collectives/internal/trees.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/primitives/buffers.hpp"
+#include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
@@ -42,6 +43,19 @@ void run_allreduce_recursive_doubling(const Call& call) {
   }
   trees::fold_out(c, acc.data(), n, isz, vr, f, call.tag + 2);
   deliver(call, acc);
+}
+
+Algorithm allreduce_recursive_doubling_row() {
+  return {
+      .name = "recursive_doubling",
+      .description = "log p exchanges of the whole vector (000 Version 2, 002 cube); non-powers "
+                     "of two fold pairwise into p' = 2^floor(log p) and get the result back",
+      .requirements = "nothing",
+      .applicable = applicable_allreduce_recursive_doubling,
+      .cost = cost_allreduce_recursive_doubling,
+      .run = run_allreduce_recursive_doubling,
+      .claim = folded_doubling_claim,
+  };
 }
 
 }  // namespace vmc::internal

@@ -17,9 +17,10 @@
 // every port model (direct routing; hypercube wormhole). For other p a lower bound: the
 // unfolded ranks run ahead through their short halving steps and an eager message of
 // theirs can take the port of a rank still waiting for its folded partner.
-#include "collectives/allreduce/algorithms.hpp"
-#include "collectives/internal/combine_call.hpp"
-#include "collectives/internal/trees.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/primitives/buffers.hpp"
+#include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
@@ -60,6 +61,27 @@ void run_allreduce_recursive_halving_doubling(const Call& call) {
   }
   trees::fold_out(c, buf.data(), n, isz, vr, f, call.tag + 3);
   deliver(call, buf);
+}
+
+namespace {
+Claim claim_recursive_halving_doubling(const CostQuery& q) {
+  using namespace internal;
+  if (is_power_of_two(q.p)) return on_machine(q, Claim::exact, true);
+  return q.model.port == Port::half ? Claim::estimate : on_machine(q, Claim::lower_bound, true);
+}
+}  // namespace
+
+Algorithm allreduce_recursive_halving_doubling_row() {
+  return {
+      .name = "recursive_halving_doubling",
+      .description = "recursive halving reduce-scatter, then recursive doubling allgather (000 "
+                     "Version 3)",
+      .requirements = "nothing",
+      .applicable = applicable_allreduce_recursive_halving_doubling,
+      .cost = cost_allreduce_recursive_halving_doubling,
+      .run = run_allreduce_recursive_halving_doubling,
+      .claim = claim_recursive_halving_doubling,
+  };
 }
 
 }  // namespace vmc::internal

@@ -11,10 +11,11 @@
 // node cannot send right while it receives from the left and S(c) = 2 T(c) is the
 // serialised estimate (a lower bound of the real schedule, which drifts).
 #include "collectives/allgather/allgather_internal.hpp"
-#include "collectives/allreduce/algorithms.hpp"
-#include "collectives/internal/combine_call.hpp"
-#include "collectives/internal/trees.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/primitives/buffers.hpp"
+#include "collectives/primitives/trees.hpp"
 #include "collectives/reduce_scatter/reduce_scatter_internal.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
@@ -39,6 +40,27 @@ void run_allreduce_ring(const Call& call) {
     allgather_ring(c, buf.data(), call.item_size, blocks, call.tag + 1);
   }
   deliver(call, buf);
+}
+
+namespace {
+// Odd rings under one-partner ports drift: the serialised steps are a lower bound.
+Claim claim_ring(const CostQuery& q) {
+  using namespace internal;
+  const bool exact = two_sided_ports(q) || q.p % 2 == 0 || q.p == 1;
+  return on_machine(q, exact ? Claim::exact : Claim::lower_bound, false);
+}
+}  // namespace
+
+Algorithm allreduce_ring_row() {
+  return {
+      .name = "ring",
+      .description = "ring reduce-scatter, then ring allgather (004 bucket algorithms)",
+      .requirements = "a commutative op",
+      .applicable = applicable_allreduce_ring,
+      .cost = cost_allreduce_ring,
+      .run = run_allreduce_ring,
+      .claim = claim_ring,
+  };
 }
 
 }  // namespace vmc::internal

@@ -9,9 +9,10 @@
 // Requires: p a power of two; equal blocks. Cost with blocks of n items, d = log2 p:
 //   d (alpha + (p/2) n beta), exact under exchange, duplex and all on direct routing and
 //   on hypercube:p (every message crosses one link).
-#include "collectives/alltoall/algorithms.hpp"
-#include "collectives/internal/p2p.hpp"
+#include "collectives/alltoall/alltoall_internal.hpp"
+#include "collectives/costs/claims.hpp"
 #include "collectives/patterns/binomial.hpp"
+#include "collectives/primitives/p2p.hpp"
 
 namespace vmc::internal {
 
@@ -46,5 +47,21 @@ void run_alltoall_hypercube(const Call& call) {
   alltoall_hypercube(*call.comm, call.send, call.recv, call.n, call.item_size, call.tag);
 }
 Picos cost_alltoall_hypercube(const CostQuery& q) { return alltoall_hypercube_cost(q); }
+
+namespace {
+Claim claim_hypercube(const CostQuery& q) { return internal::on_machine(q, Claim::exact, true); }
+}  // namespace
+
+Algorithm alltoall_hypercube_row() {
+  return {
+      .name = "hypercube",
+      .description = "store-and-forward over the log p dimensions (001 hypercube)",
+      .requirements = "p a power of two",
+      .applicable = power_of_two_p,
+      .cost = cost_alltoall_hypercube,
+      .run = run_alltoall_hypercube,
+      .claim = claim_hypercube,
+  };
+}
 
 }  // namespace vmc::internal

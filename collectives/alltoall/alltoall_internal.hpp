@@ -9,7 +9,8 @@
 
 #include <span>
 
-#include "collectives/internal/blocks.hpp"
+#include "collectives/primitives/blocks.hpp"
+#include "collectives/vocabulary/row.hpp"
 #include "runtime/comm.hpp"
 
 namespace vmc::internal {
@@ -29,5 +30,11 @@ Picos alltoall_pairwise_xor_cost(const CostQuery& q);
 void alltoall_hypercube(const Comm& comm, const void* send, void* recv, std::size_t n,
                         std::size_t item_size, Tag tag);
 Picos alltoall_hypercube_cost(const CostQuery& q);
+
+// Send and receive layouts of a call: equal blocks of call.n, or the v-variant's.
+Blocks alltoall_send_layout(const Call& call);
+Blocks alltoall_recv_layout(const Call& call);
+// What pairwise_xor and hypercube require.
+bool power_of_two_p(const CostQuery& q);
 
 }  // namespace vmc::internal

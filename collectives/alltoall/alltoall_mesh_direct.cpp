@@ -19,10 +19,10 @@
 // a whole hypercube), a lower bound under exclusive contention on the own mesh, and an
 // estimate under shared contention there (the messages of a step share their busiest links
 // unevenly, so the lockstep sum is only a guide).
-#include "collectives/alltoall/algorithms.hpp"
-#include "collectives/internal/mesh.hpp"
-#include "collectives/internal/mesh_rings.hpp"
-#include "collectives/internal/p2p.hpp"
+#include "collectives/alltoall/alltoall_internal.hpp"
+#include "collectives/mesh/rings.hpp"
+#include "collectives/primitives/group_mesh.hpp"
+#include "collectives/primitives/p2p.hpp"
 
 namespace vmc::internal {
 
@@ -78,6 +78,18 @@ Claim claim_alltoall_mesh_direct(const CostQuery& q) {
   if (contention_free) return on_own_mesh(q, ideal);
   if (q.model.contention == Contention::shared) return Claim::estimate;
   return on_machine(q, ideal, false);
+}
+
+Algorithm alltoall_mesh_direct_row() {
+  return {
+      .name = "mesh_direct",
+      .description = "direct send: p-1 shifts of the mesh coordinates (004 §13)",
+      .requirements = "nothing",
+      .applicable = applies_always,
+      .cost = cost_alltoall_mesh_direct,
+      .run = run_alltoall_mesh_direct,
+      .claim = claim_alltoall_mesh_direct,
+  };
 }
 
 }  // namespace vmc::internal

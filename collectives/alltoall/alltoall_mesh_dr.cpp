@@ -22,9 +22,9 @@
 // phase starts and each group that arrives home, 2 (m_i - 1) p n / m_i items per phase.
 // One-partner ports as allgather_mesh_dr.cpp. Exact under duplex and all ports on the
 // group's own mesh (no two messages of a step share a link) and on private links.
-#include "collectives/alltoall/algorithms.hpp"
-#include "collectives/internal/mesh.hpp"
-#include "collectives/internal/mesh_rings.hpp"
+#include "collectives/alltoall/alltoall_internal.hpp"
+#include "collectives/mesh/rings.hpp"
+#include "collectives/primitives/group_mesh.hpp"
 
 namespace vmc::internal {
 
@@ -37,6 +37,19 @@ void run_alltoall_mesh_dr(const Call& call) {
 
 Picos cost_alltoall_mesh_dr(const CostQuery& q) {
   return ring_alltoall_cost(q, patterns::dimensional_rings(mesh_shape_of(q)), q.n, {});
+}
+
+Algorithm alltoall_mesh_dr_row() {
+  return {
+      .name = "mesh_dr",
+      .description = "dimensional rings: a ring all-to-all in each dimension of the mesh (004 §13 "
+                     "DR; 001 mesh rows then columns)",
+      .requirements = "nothing",
+      .applicable = applies_always,
+      .cost = cost_alltoall_mesh_dr,
+      .run = run_alltoall_mesh_dr,
+      .claim = dr_claim,
+  };
 }
 
 }  // namespace vmc::internal

@@ -18,9 +18,9 @@
 // ports as allgather_mesh_dr.cpp. Exact under duplex and all ports where no stage shares a
 // link, or, under shared contention, where every message of a stage shares alike; an
 // estimate where they do not; a lower bound under exclusive contention with shared links.
-#include "collectives/alltoall/algorithms.hpp"
-#include "collectives/internal/mesh.hpp"
-#include "collectives/internal/mesh_rings.hpp"
+#include "collectives/alltoall/alltoall_internal.hpp"
+#include "collectives/mesh/rings.hpp"
+#include "collectives/primitives/group_mesh.hpp"
 
 namespace vmc::internal {
 
@@ -44,6 +44,19 @@ Picos cost_alltoall_mesh_pfr(const CostQuery& q) {
 
 Claim claim_alltoall_mesh_pfr(const CostQuery& q) {
   return plan_claim(q, plan_of(mesh_shape_of(q)), true);
+}
+
+Algorithm alltoall_mesh_pfr_row() {
+  return {
+      .name = "mesh_pfr",
+      .description =
+          "prime factors rings with dimension alternation: 004 §13 interleaved exchange",
+      .requirements = "nothing",
+      .applicable = applies_always,
+      .cost = cost_alltoall_mesh_pfr,
+      .run = run_alltoall_mesh_pfr,
+      .claim = claim_alltoall_mesh_pfr,
+  };
 }
 
 }  // namespace vmc::internal

@@ -9,8 +9,9 @@
 // alltoallv: n is the largest of the caller's counts, an estimate.
 #include <algorithm>
 
-#include "collectives/alltoall/algorithms.hpp"
-#include "collectives/internal/p2p.hpp"
+#include "collectives/alltoall/alltoall_internal.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/primitives/p2p.hpp"
 
 namespace vmc::internal {
 
@@ -41,5 +42,27 @@ void run_alltoall_pairwise_xor(const Call& call) {
                         alltoall_recv_layout(call), call.item_size, call.tag);
 }
 Picos cost_alltoall_pairwise_xor(const CostQuery& q) { return alltoall_pairwise_xor_cost(q); }
+
+namespace {
+// With unequal counts (alltoallv) the formula takes the largest of the caller's: an estimate.
+Claim claim_pairwise_xor(const CostQuery& q) {
+  if (!internal::equal_counts(q)) return Claim::estimate;
+  return internal::on_machine(q, Claim::exact, true);
+}
+}  // namespace
+
+Algorithm alltoall_pairwise_xor_row(Operation op) {
+  return {
+      .name = "pairwise_xor",
+      .description = op == Operation::alltoall
+                         ? "exchange with rank XOR k in step k (001, e-cube contention-free)"
+                         : "exchange with rank XOR k in step k (001)",
+      .requirements = "p a power of two",
+      .applicable = power_of_two_p,
+      .cost = cost_alltoall_pairwise_xor,
+      .run = run_alltoall_pairwise_xor,
+      .claim = claim_pairwise_xor,
+  };
+}
 
 }  // namespace vmc::internal

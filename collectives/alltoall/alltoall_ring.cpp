@@ -12,8 +12,9 @@
 //                    three rounds, and rounds of successive steps interleave).
 #include <algorithm>
 
-#include "collectives/alltoall/algorithms.hpp"
-#include "collectives/internal/p2p.hpp"
+#include "collectives/alltoall/alltoall_internal.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/primitives/p2p.hpp"
 
 namespace vmc::internal {
 
@@ -44,5 +45,17 @@ void run_alltoall_ring(const Call& call) {
                 alltoall_recv_layout(call), call.item_size, call.tag);
 }
 Picos cost_alltoall_ring(const CostQuery& q) { return alltoall_ring_cost(q); }
+
+Algorithm alltoall_ring_row() {
+  return {
+      .name = "ring",
+      .description = "shifted ring: step k sends to rank+k, receives from rank-k",
+      .requirements = "nothing",
+      .applicable = applies_always,
+      .cost = cost_alltoall_ring,
+      .run = run_alltoall_ring,
+      .claim = shift_exchange_claim,
+  };
+}
 
 }  // namespace vmc::internal

@@ -14,10 +14,11 @@
 // for the wrap-around), found from virtual-time runs and held exactly for p = 1..33 by
 // tests/collectives/formula_claims_test.cpp, and checked by hand at p = 40, 48, 63, 64, 65,
 // 100, 127-129, 200, 256, 257. Exact on contention-free routing.
-#include "collectives/barrier/algorithms.hpp"
-#include "collectives/internal/blocks.hpp"
-#include "collectives/internal/trees.hpp"
+#include "collectives/costs/claims.hpp"
 #include "collectives/patterns/binomial.hpp"
+#include "collectives/primitives/blocks.hpp"
+#include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
@@ -40,6 +41,24 @@ void run_barrier_dissemination(const Call& call) {
   for (int k = 1; k < p; k <<= 1) {
     sendrecv_message(c, &none, 0, (r + k) % p, &none, 0, (r - k + p) % p, 1, call.tag);
   }
+}
+
+namespace {
+Claim claim_dissemination(const CostQuery& q) {
+  return internal::on_machine(q, Claim::exact, false);
+}
+}  // namespace
+
+Algorithm barrier_dissemination_row() {
+  return {
+      .name = "dissemination",
+      .description = "ceil(log p) rounds of empty messages to r + 2^k",
+      .requirements = "nothing",
+      .applicable = applicable_barrier_dissemination,
+      .cost = cost_barrier_dissemination,
+      .run = run_barrier_dissemination,
+      .claim = claim_dissemination,
+  };
 }
 
 }  // namespace vmc::internal

@@ -5,9 +5,10 @@
 // Requires: nothing (any p).
 // Cost: 2 ceil(log2 p) alpha (each half is ceil(log2 p) rounds of empty messages). Exact on
 // every port model with direct routing.
-#include "collectives/barrier/algorithms.hpp"
-#include "collectives/internal/trees.hpp"
-#include "collectives/reduce/algorithms.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/primitives/trees.hpp"
+#include "collectives/reduce/reduce_internal.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
@@ -23,6 +24,22 @@ void run_barrier_tree(const Call& call) {
   char none = 0;
   reduce_binomial_to(c, &none, 0, 1, nullptr, vr, call.tag);
   trees::bcast_binomial(c, &none, 0, 1, vr, call.tag + 2);
+}
+
+namespace {
+Claim claim_tree(const CostQuery& q) { return internal::on_machine(q, Claim::exact, true); }
+}  // namespace
+
+Algorithm barrier_tree_row() {
+  return {
+      .name = "tree",
+      .description = "empty binomial reduce to rank 0, then empty binomial broadcast",
+      .requirements = "nothing",
+      .applicable = applicable_barrier_tree,
+      .cost = cost_barrier_tree,
+      .run = run_barrier_tree,
+      .claim = claim_tree,
+  };
 }
 
 }  // namespace vmc::internal

@@ -1,27 +1,20 @@
-// The barrier registry table.
-#include "collectives/barrier/algorithms.hpp"
-#include "collectives/internal/claims.hpp"
-#include "collectives/tables.hpp"
+// The barrier registry table: one line per algorithm, in the order `vmc list` prints them;
+// each algorithm's file (barrier_<name>.cpp) defines its row.
+#include "collectives/registry/tables.hpp"
 
 namespace vmc {
 
-namespace {
-// Claims of the formulas (collectives/internal/claims.hpp; each algorithm's file explains).
-Claim claim_dissemination(const CostQuery& q) {
-  return internal::on_machine(q, Claim::exact, false);
-}
-Claim claim_tree(const CostQuery& q) { return internal::on_machine(q, Claim::exact, true); }
-}  // namespace
+namespace internal {
+Algorithm barrier_dissemination_row();
+Algorithm barrier_tree_row();
+}  // namespace internal
 
 const std::vector<Algorithm>& tables::barrier() {
   using namespace internal;
-  static const std::vector<Algorithm> t = {
-      {"dissemination", "ceil(log p) rounds of empty messages to r + 2^k", "nothing",
-       applicable_barrier_dissemination, cost_barrier_dissemination, run_barrier_dissemination,
-       nullptr, claim_dissemination},
-      {"tree", "empty binomial reduce to rank 0, then empty binomial broadcast", "nothing",
-       applicable_barrier_tree, cost_barrier_tree, run_barrier_tree, nullptr, claim_tree},
-  };
+  static const std::vector<Algorithm> t = joined({
+      {barrier_dissemination_row()},
+      {barrier_tree_row()},
+  });
   return t;
 }
 

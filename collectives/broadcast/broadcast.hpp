@@ -12,9 +12,15 @@
 #include <span>
 #include <type_traits>
 
-#include "collectives/internal/combine_call.hpp"
+#include "collectives/vocabulary/query.hpp"
+#include "runtime/comm.hpp"
 
 namespace vmc {
+
+namespace detail {
+void broadcast_bytes(const Comm& comm, void* data, std::size_t n, std::size_t item_size,
+                     int root, const Options& options);
+}  // namespace detail
 
 template <class T>
 void broadcast(const Comm& comm, std::span<T> data, int root, const Options& options = {}) {

@@ -13,11 +13,11 @@
 //              and wherever links are private.
 //   otherwise: the root's t messages of a step pass its port one at a time: d t T, a lower
 //              bound.
-#include "collectives/broadcast/algorithms.hpp"
-#include "collectives/internal/allport.hpp"
-#include "collectives/internal/blocks.hpp"
-#include "collectives/internal/p2p.hpp"
-#include "collectives/internal/trees.hpp"
+#include "collectives/allport/allport.hpp"
+#include "collectives/primitives/blocks.hpp"
+#include "collectives/primitives/p2p.hpp"
+#include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
@@ -59,6 +59,19 @@ void run_broadcast_allport_binomial(const Call& call) {
     step.wait();
   }
   if (v != 0) allport::unpack_windows(parts.data(), w, isz, call.recv);
+}
+
+Algorithm broadcast_allport_binomial_row() {
+  return {
+      .name = "allport_binomial",
+      .description = "d windows, each down a binomial tree of rotated dimensions, all links at "
+                     "once (000 §7): d (alpha + ceil(n/d) beta) under --port all",
+      .requirements = "p a power of two",
+      .applicable = applicable_broadcast_allport_binomial,
+      .cost = cost_broadcast_allport_binomial,
+      .run = run_broadcast_allport_binomial,
+      .claim = allport::claim,
+  };
 }
 
 }  // namespace vmc::internal

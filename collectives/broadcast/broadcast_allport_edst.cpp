@@ -20,11 +20,11 @@
 #include <algorithm>
 #include <tuple>
 
-#include "collectives/broadcast/algorithms.hpp"
-#include "collectives/internal/allport.hpp"
-#include "collectives/internal/blocks.hpp"
-#include "collectives/internal/p2p.hpp"
-#include "collectives/internal/trees.hpp"
+#include "collectives/allport/allport.hpp"
+#include "collectives/primitives/blocks.hpp"
+#include "collectives/primitives/p2p.hpp"
+#include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
@@ -87,6 +87,19 @@ void run_broadcast_allport_edst(const Call& call) {
   }
   forward.wait();
   allport::unpack_windows(packets.data(), w, isz, call.recv);
+}
+
+Algorithm broadcast_allport_edst_row() {
+  return {
+      .name = "allport_edst",
+      .description = "packets pipelined down d edge-disjoint spanning binomial trees (000 §7, "
+                     "Johnsson-Ho nESBT): (M + d)(alpha + b beta) under --port all",
+      .requirements = "p a power of two",
+      .applicable = applicable_broadcast_allport_edst,
+      .cost = cost_broadcast_allport_edst,
+      .run = run_broadcast_allport_edst,
+      .claim = allport::claim,
+  };
 }
 
 }  // namespace vmc::internal

@@ -8,8 +8,9 @@
 // Requires: nothing (any p, any root, any n).
 // Cost: ceil(log2 p)(alpha + n beta), 003 eq. (4.1) — exact on every port model with direct
 // routing, and on a hypercube under wormhole routing for p a power of two.
-#include "collectives/broadcast/algorithms.hpp"
-#include "collectives/internal/trees.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
@@ -25,6 +26,19 @@ void run_broadcast_binomial(const Call& call) {
   if (call.n == 0) return;
   trees::bcast_binomial(c, call.recv, call.n, call.item_size, trees::Rooted(c.size(), call.root),
                         call.tag);
+}
+
+Algorithm broadcast_binomial_row() {
+  return {
+      .name = "binomial",
+      .description = "binomial tree on virtual ranks (003 Alg. 4.1/4.2): ceil(log p)(alpha + n "
+                     "beta)",
+      .requirements = "nothing",
+      .applicable = applicable_broadcast_binomial,
+      .cost = cost_broadcast_binomial,
+      .run = run_broadcast_binomial,
+      .claim = binomial_tree_claim,
+  };
 }
 
 }  // namespace vmc::internal

@@ -5,8 +5,9 @@
 // Requires: nothing (any p, any root, any n; n = 0 moves nothing).
 // Cost: (p - 1)(alpha + n beta), exact on every port model with direct routing, and on any
 // topology under wormhole routing (the root's sends are blocking, one at a time).
-#include "collectives/broadcast/algorithms.hpp"
-#include "collectives/internal/trees.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
@@ -28,6 +29,24 @@ void run_broadcast_linear(const Call& call) {
   } else {
     recv_message(c, call.recv, call.n, call.item_size, call.root, call.tag);
   }
+}
+
+namespace {
+Claim claim_broadcast_linear(const CostQuery& q) {
+  return internal::on_machine(q, Claim::exact, false);
+}
+}  // namespace
+
+Algorithm broadcast_linear_row() {
+  return {
+      .name = "linear",
+      .description = "the root sends the vector to every node in turn: (p-1)(alpha + n beta)",
+      .requirements = "nothing",
+      .applicable = applicable_broadcast_linear,
+      .cost = cost_broadcast_linear,
+      .run = run_broadcast_linear,
+      .claim = claim_broadcast_linear,
+  };
 }
 
 }  // namespace vmc::internal

@@ -27,7 +27,7 @@
 // while it still receives the step before; 004's formula, which adds the steps and the
 // wraparounds, is then far from the run (mesh:8x8, n = 65536, 004's costs: k_alt = 4,
 // formula 259.6 ms, run 247.0 ms). The cost is the schedule itself replayed under the machine
-// model (internal/blocking_replay.hpp, O(messages)). Every message runs along one line,
+// model (costs/blocking_replay.hpp, O(messages)). Every message runs along one line,
 // and each directed link of a line carries messages of one sender only (mesh_dopl.hpp), so
 // on the group's own mesh or torus under wormhole routing no message ever waits for a link
 // or shares one: exact there and on private links (k_alt > 1 implies eager sends);
@@ -40,15 +40,15 @@
 #include <utility>
 #include <vector>
 
-#include "collectives/broadcast/algorithms.hpp"
-#include "collectives/internal/blocking_replay.hpp"
-#include "collectives/internal/blocks.hpp"
-#include "collectives/internal/claims.hpp"
-#include "collectives/internal/combine_call.hpp"
-#include "collectives/internal/mesh.hpp"
-#include "collectives/internal/p2p.hpp"
-#include "collectives/internal/trees.hpp"
+#include "collectives/costs/blocking_replay.hpp"
+#include "collectives/costs/claims.hpp"
 #include "collectives/patterns/mesh_dopl.hpp"
+#include "collectives/primitives/blocks.hpp"
+#include "collectives/primitives/buffers.hpp"
+#include "collectives/primitives/group_mesh.hpp"
+#include "collectives/primitives/p2p.hpp"
+#include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
@@ -215,6 +215,23 @@ std::string detail_broadcast_mesh_dopl(const CostQuery& q) {
     s += std::to_string(q.n == 0 ? 0 : ceil_div(plan.part_items(0), plan.piece(shape, i, 0)));
   }
   return s;
+}
+
+Algorithm broadcast_mesh_dopl_row() {
+  return {
+      .name = "mesh_dopl",
+      .description = "k_alt parts pipelined in pieces along every line of one dimension, then the "
+                     "next, in rotated dimension orders (004 §6.2/§9 DOPL), k_alt minimising 004's "
+                     "(k_alt - 1)(alpha + n/k_alt beta) + sum_i (ceil((k_alt + d - 1 - i)/d)(m_i - "
+                     "1) + k_i - 1)(alpha + n/(k_alt k_i) beta); cost: the schedule replayed "
+                     "(k_alt = 1: sum_i (m_i + k_i - 2)(alpha + n/k_i beta))",
+      .requirements = "nothing",
+      .applicable = applicable_broadcast_mesh_dopl,
+      .cost = cost_broadcast_mesh_dopl,
+      .run = run_broadcast_mesh_dopl,
+      .detail = detail_broadcast_mesh_dopl,
+      .claim = claim_broadcast_mesh_dopl,
+  };
 }
 
 }  // namespace vmc::internal

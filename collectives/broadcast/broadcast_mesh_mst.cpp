@@ -8,9 +8,9 @@
 // Cost: ceil(log2 p)(alpha + n beta) (004 §9, T_MST-BROADCAST); 0 for n = 0. Exact on every
 // port model on private links, and on the group's own mesh under wormhole routing where
 // the tree is contention-free: every mesh, ring and complete hypercube, and tori whose
-// lengths are all powers of two (internal/mesh_mst.hpp, mst_claim).
-#include "collectives/broadcast/algorithms.hpp"
-#include "collectives/internal/mesh_mst.hpp"
+// lengths are all powers of two (mesh/mst.hpp, mst_claim).
+#include "collectives/broadcast/broadcast_internal.hpp"
+#include "collectives/mesh/mst.hpp"
 
 namespace vmc::internal {
 
@@ -29,5 +29,18 @@ void run_broadcast_mesh_mst(const Call& call) {
 }
 
 Claim claim_broadcast_mesh_mst(const CostQuery& q) { return mst_claim(q, Claim::exact, false); }
+
+Algorithm broadcast_mesh_mst_row() {
+  return {
+      .name = "mesh_mst",
+      .description = "the vector down 004 §5.1's recursive-splitting MST of the group's mesh (004 "
+                     "§9): ceil(log2 p)(alpha + n beta)",
+      .requirements = "nothing",
+      .applicable = applicable_broadcast_mesh_mst,
+      .cost = cost_broadcast_mesh_mst,
+      .run = run_broadcast_mesh_mst,
+      .claim = claim_broadcast_mesh_mst,
+  };
+}
 
 }  // namespace vmc::internal

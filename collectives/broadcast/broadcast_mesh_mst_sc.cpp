@@ -1,7 +1,7 @@
 // broadcast mesh_mst_sc and mesh_mst_sc_optimal: 004 §9's MST-SC hybrid broadcast. "The
 // vector is scattered through the real dimensions, MST-broadcasted within the virtual and
 // remaining real dimensions, and then collected over the dimensions that it was initially
-// scattered over" (internal/mesh_sc.hpp). The members run from the pure MST broadcast
+// scattered over" (mesh/mst_sc.hpp). The members run from the pure MST broadcast
 // (member 0, mesh_mst's tree) to the pure SC broadcast (the last, mesh_sc's phases),
 // scattering one more dimension, or one more factor of a dimension (the virtual dimension,
 // interleaved as 004 advises: its collect rings are contiguous, its MST groups spaced), at
@@ -16,10 +16,10 @@
 // Claims: mesh_mst's for member 0, mesh_sc's for the last; an estimate for the others (the
 // scatter ends at different times on different lines, so the MST groups and the rings do
 // not start together, and interleaved groups share links).
-#include "collectives/broadcast/algorithms.hpp"
-#include "collectives/internal/mesh.hpp"
-#include "collectives/internal/mesh_hybrid.hpp"
-#include "collectives/internal/mesh_sc.hpp"
+#include "collectives/broadcast/broadcast_internal.hpp"
+#include "collectives/mesh/families.hpp"
+#include "collectives/mesh/mst_sc.hpp"
+#include "collectives/primitives/group_mesh.hpp"
 
 namespace vmc::internal {
 
@@ -33,13 +33,12 @@ Claim claim(const CostQuery& q, int i) {
   return Claim::estimate;
 }
 
-const HybridFamily kFamily{
+const MeshFamily kFamily{
     "mesh_mst_sc",
     "MST-SC hybrid broadcast: MST scatter through the highest dimensions (and a factor of "
     "one, interleaved), MST broadcast within the rest, ring collect (004 §9)",
     "nothing",
-    Operation::broadcast,
-    [](const CostQuery&) { return true; },
+    applies_always,
     [](const CostQuery& q) { return sc_members(mesh_shape_of(q)); },
     [](const CostQuery& q, int i) {
       return describe(split_of(q, i)) +
@@ -51,6 +50,6 @@ const HybridFamily kFamily{
 };
 }  // namespace
 
-std::vector<Algorithm> broadcast_mesh_mst_sc_rows() { return hybrid_rows<kFamily>(); }
+std::vector<Algorithm> broadcast_mesh_mst_sc_rows() { return family_rows<kFamily>(); }
 
 }  // namespace vmc::internal

@@ -4,7 +4,7 @@
 // dimension d-2, ...), so that every node holds its own block; then the blocks are
 // DR-collected in each dimension, the lowest first (a ring along each line, 004 §6.1). It
 // is the last member of the MST-SC family, every dimension scattered and no MST group
-// (internal/mesh_sc.hpp, sc_broadcast; broadcast_mesh_mst_sc.cpp).
+// (mesh/mst_sc.hpp, sc_broadcast; broadcast_mesh_mst_sc.cpp).
 //
 // Requires: nothing (any p, root and n; a group that is not a whole mesh is a linear array:
 // a 1-D scatter, then a ring collect). Blocks are ceil(n/p) items (the last ones padded;
@@ -22,11 +22,11 @@
 // those groups, on private links and on the group's own mesh (the scatter's lines are 1-D
 // trees, contention-free on every line and ring); a lower bound elsewhere and under
 // exchange and half ports (ring steps take turns, dims_claim). 0 for n = 0.
-#include "collectives/broadcast/algorithms.hpp"
-#include "collectives/internal/claims.hpp"
-#include "collectives/internal/mesh.hpp"
-#include "collectives/internal/mesh_mst.hpp"
-#include "collectives/internal/mesh_sc.hpp"
+#include "collectives/broadcast/broadcast_internal.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/mesh/mst.hpp"
+#include "collectives/mesh/mst_sc.hpp"
+#include "collectives/primitives/group_mesh.hpp"
 
 namespace vmc::internal {
 
@@ -55,6 +55,20 @@ Claim claim_broadcast_mesh_sc(const CostQuery& q) {
   for (int m : shape.lengths) powers_of_two = powers_of_two && is_power_of_two(m);
   const bool end_root = shape.dimensions() <= 1 && (q.root == 0 || q.root == q.p - 1);
   return powers_of_two || end_root ? Claim::exact : Claim::lower_bound;
+}
+
+Algorithm broadcast_mesh_sc_row() {
+  return {
+      .name = "mesh_sc",
+      .description = "MST scatter through each dimension from the highest, then DR collect from "
+                     "the lowest (004 §9 SC): sum_i (ceil(log2 m_i) + m_i - 1) alpha + 2 (p-1)/p n "
+                     "beta",
+      .requirements = "nothing",
+      .applicable = applicable_broadcast_mesh_sc,
+      .cost = cost_broadcast_mesh_sc,
+      .run = run_broadcast_mesh_sc,
+      .claim = claim_broadcast_mesh_sc,
+  };
 }
 
 }  // namespace vmc::internal

@@ -17,9 +17,10 @@
 // exact on direct routing, and under wormhole on a ring or array topology.
 #include <cmath>
 
-#include "collectives/broadcast/algorithms.hpp"
-#include "collectives/internal/combine_call.hpp"
-#include "collectives/internal/trees.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/primitives/buffers.hpp"
+#include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
@@ -67,6 +68,25 @@ void run_broadcast_pipelined_chain(const Call& call) {
     if (v > 0) recv_message(c, seg, len, call.item_size, prev, call.tag);
     if (v < p - 1) send_message(c, seg, len, call.item_size, next, call.tag);
   }
+}
+
+namespace {
+Claim claim_broadcast_pipelined_chain(const CostQuery& q) {
+  return internal::on_machine(q, Claim::exact, false);
+}
+}  // namespace
+
+Algorithm broadcast_pipelined_chain_row() {
+  return {
+      .name = "pipelined_chain",
+      .description = "segments pipelined down a chain of virtual ranks (004 §6); segment_items or "
+                     "the sqrt rule",
+      .requirements = "nothing",
+      .applicable = applicable_broadcast_pipelined_chain,
+      .cost = cost_broadcast_pipelined_chain,
+      .run = run_broadcast_pipelined_chain,
+      .claim = claim_broadcast_pipelined_chain,
+  };
 }
 
 }  // namespace vmc::internal

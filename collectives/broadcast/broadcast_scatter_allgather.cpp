@@ -16,9 +16,10 @@
 #include <cstring>
 
 #include "collectives/allgather/allgather_internal.hpp"
-#include "collectives/broadcast/algorithms.hpp"
-#include "collectives/internal/combine_call.hpp"
-#include "collectives/internal/trees.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/primitives/buffers.hpp"
+#include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
@@ -60,6 +61,27 @@ void run_broadcast_scatter_allgather(const Call& call) {
     allgather_ring(c, buf.data(), call.item_size, blocks, call.tag + 1);
   }
   if (c.rank() != call.root) copy_data(call.recv, buf.data(), call.n * call.item_size);
+}
+
+namespace {
+// The ring allgather of non-powers of two waits under one-partner ports.
+Claim claim_broadcast_scatter_allgather(const CostQuery& q) {
+  const bool exact = internal::is_power_of_two(q.p) || internal::two_sided_ports(q);
+  return internal::on_machine(q, exact ? Claim::exact : Claim::lower_bound, q.root == 0);
+}
+}  // namespace
+
+Algorithm broadcast_scatter_allgather_row() {
+  return {
+      .name = "scatter_allgather",
+      .description = "binomial scatter of p blocks, then allgather (recursive doubling for p = "
+                     "2^d, ring otherwise) (001 improved broadcast, 004 SC)",
+      .requirements = "nothing",
+      .applicable = applicable_broadcast_scatter_allgather,
+      .cost = cost_broadcast_scatter_allgather,
+      .run = run_broadcast_scatter_allgather,
+      .claim = claim_broadcast_scatter_allgather,
+  };
 }
 
 }  // namespace vmc::internal

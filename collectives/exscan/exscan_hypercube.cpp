@@ -6,9 +6,10 @@
 // Requires: p a power of two. Non-commutative ops fine (rank order).
 // Cost: d X(n) + (2d - 1) n gamma, d = log2 p, X(n) = T(n) (2 T(n) under `half`). Exact on
 // every port model with direct routing and on a hypercube under wormhole.
-#include "collectives/exscan/algorithms.hpp"
-#include "collectives/internal/combine_call.hpp"
-#include "collectives/internal/trees.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/primitives/buffers.hpp"
+#include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
@@ -30,6 +31,22 @@ void run_exscan_hypercube(const Call& call) {
                          trees::Rooted(c.size(), 0), trees::Fold(c.size()), call.tag)) {
     deliver(call, excl);
   }
+}
+
+namespace {
+Claim claim_hypercube(const CostQuery& q) { return internal::on_machine(q, Claim::exact, true); }
+}  // namespace
+
+Algorithm exscan_hypercube_row() {
+  return {
+      .name = "hypercube",
+      .description = "hypercube exclusive prefix (001 prefix sums): log p exchanges",
+      .requirements = "p a power of two",
+      .applicable = applicable_exscan_hypercube,
+      .cost = cost_exscan_hypercube,
+      .run = run_exscan_hypercube,
+      .claim = claim_hypercube,
+  };
 }
 
 }  // namespace vmc::internal

@@ -5,9 +5,10 @@
 // Requires: nothing (any p, n; non-commutative ops fine).
 // Cost: (p - 1) T(n) + (p - 2) n gamma for p >= 2 (node 0 forwards its vector uncombined,
 // the last node needs no inclusive prefix). Exact on every port model (direct routing).
-#include "collectives/exscan/algorithms.hpp"
-#include "collectives/internal/combine_call.hpp"
-#include "collectives/internal/trees.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/primitives/buffers.hpp"
+#include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
@@ -31,6 +32,22 @@ void run_exscan_linear(const Call& call) {
     send_message(c, own.data(), n, isz, r + 1, call.tag);
   }
   if (r > 0) deliver(call, excl);
+}
+
+namespace {
+Claim claim_linear(const CostQuery& q) { return internal::on_machine(q, Claim::exact, false); }
+}  // namespace
+
+Algorithm exscan_linear_row() {
+  return {
+      .name = "linear",
+      .description = "chain in rank order: (p-1)(alpha + n beta) + (p-2) n gamma",
+      .requirements = "nothing",
+      .applicable = applicable_exscan_linear,
+      .cost = cost_exscan_linear,
+      .run = run_exscan_linear,
+      .claim = claim_linear,
+  };
 }
 
 }  // namespace vmc::internal

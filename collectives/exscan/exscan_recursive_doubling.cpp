@@ -9,9 +9,10 @@
 //   p = 2^d:  d X(n) + (2d - 1) n gamma
 //   other p:  F + d X(n) + (2d - 1) n gamma + n gamma + T(n),  F = T(n) + n gamma.
 // Exact under exchange, duplex and all with direct routing (hypercube wormhole for p = 2^d).
-#include "collectives/exscan/algorithms.hpp"
-#include "collectives/internal/combine_call.hpp"
-#include "collectives/internal/trees.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/primitives/buffers.hpp"
+#include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
@@ -49,6 +50,19 @@ void run_exscan_recursive_doubling(const Call& call) {
     trees::fold_out(c, own.data(), n, isz, vr, f, call.tag + 2);
   }
   if (have) deliver(call, excl);
+}
+
+Algorithm exscan_recursive_doubling_row() {
+  return {
+      .name = "recursive_doubling",
+      .description = "hypercube exclusive prefix for any p, non-powers of two folded pairwise "
+                     "(001)",
+      .requirements = "nothing",
+      .applicable = applicable_exscan_recursive_doubling,
+      .cost = cost_exscan_recursive_doubling,
+      .run = run_exscan_recursive_doubling,
+      .claim = folded_doubling_claim,
+  };
 }
 
 }  // namespace vmc::internal

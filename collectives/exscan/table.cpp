@@ -1,36 +1,22 @@
-// The exscan registry table.
-#include "collectives/exscan/algorithms.hpp"
-#include "collectives/internal/claims.hpp"
-#include "collectives/tables.hpp"
+// The exscan registry table: one line per algorithm, in the order `vmc list` prints them;
+// each algorithm's file (exscan_<name>.cpp) defines its row.
+#include "collectives/registry/tables.hpp"
 
 namespace vmc {
 
-namespace {
-// Claims of the formulas (collectives/internal/claims.hpp; each algorithm's file explains).
-Claim claim_linear(const CostQuery& q) { return internal::on_machine(q, Claim::exact, false); }
-Claim claim_hypercube(const CostQuery& q) { return internal::on_machine(q, Claim::exact, true); }
-// Non-powers of two fold pairwise; under `half` the folded steps interleave (an estimate).
-Claim claim_recursive_doubling(const CostQuery& q) {
-  using namespace internal;
-  if (q.model.port == Port::half && !is_power_of_two(q.p)) return Claim::estimate;
-  return on_machine(q, Claim::exact, true);
-}
-}  // namespace
+namespace internal {
+Algorithm exscan_linear_row();
+Algorithm exscan_hypercube_row();
+Algorithm exscan_recursive_doubling_row();
+}  // namespace internal
 
 const std::vector<Algorithm>& tables::exscan() {
   using namespace internal;
-  static const std::vector<Algorithm> t = {
-      {"linear", "chain in rank order: (p-1)(alpha + n beta) + (p-2) n gamma", "nothing",
-       applicable_exscan_linear, cost_exscan_linear, run_exscan_linear, nullptr, claim_linear},
-      {"hypercube", "hypercube exclusive prefix (001 prefix sums): log p exchanges",
-       "p a power of two", applicable_exscan_hypercube, cost_exscan_hypercube,
-       run_exscan_hypercube, nullptr, claim_hypercube},
-      {"recursive_doubling",
-       "hypercube exclusive prefix for any p, non-powers of two folded pairwise (001)",
-       "nothing", applicable_exscan_recursive_doubling, cost_exscan_recursive_doubling,
-       run_exscan_recursive_doubling, nullptr,
-       claim_recursive_doubling},
-  };
+  static const std::vector<Algorithm> t = joined({
+      {exscan_linear_row()},
+      {exscan_hypercube_row()},
+      {exscan_recursive_doubling_row()},
+  });
   return t;
 }
 

@@ -15,7 +15,8 @@
 #include <span>
 #include <type_traits>
 
-#include "collectives/registry.hpp"
+#include "collectives/gatherv/gatherv.hpp"
+#include "collectives/vocabulary/query.hpp"
 #include "runtime/comm.hpp"
 
 namespace vmc {
@@ -24,10 +25,6 @@ namespace detail {
 void gather_bytes(const Comm& comm, const void* send, std::size_t send_items, void* recv,
                   std::size_t recv_items, std::size_t item_size, int root, bool in_place,
                   const Options& options);
-void gatherv_bytes(const Comm& comm, const void* send, std::size_t send_items, void* recv,
-                   std::size_t recv_items, std::span<const std::size_t> counts,
-                   std::span<const std::size_t> displs, std::size_t item_size, int root,
-                   const Options& options);
 }  // namespace detail
 
 template <class T>
@@ -46,15 +43,6 @@ void gather_in_place(const Comm& comm, std::span<T> buf, int root, const Options
   } else {
     detail::gather_bytes(comm, buf.data(), buf.size(), nullptr, 0, sizeof(T), root, true, options);
   }
-}
-
-template <class T>
-void gatherv(const Comm& comm, std::span<const std::type_identity_t<T>> send, std::span<T> recv,
-             std::span<const std::size_t> counts, std::span<const std::size_t> displs, int root,
-             const Options& options = {}) {
-  static_assert(std::is_trivially_copyable_v<T>);
-  detail::gatherv_bytes(comm, send.data(), send.size(), recv.data(), recv.size(), counts, displs,
-                        sizeof(T), root, options);
 }
 
 }  // namespace vmc

@@ -12,9 +12,10 @@
 // contention-free routing.
 #include <algorithm>
 
-#include "collectives/gather/algorithms.hpp"
-#include "collectives/internal/p2p.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/gather/gather_internal.hpp"
 #include "collectives/patterns/binomial.hpp"
+#include "collectives/primitives/p2p.hpp"
 
 namespace vmc::internal {
 
@@ -73,5 +74,17 @@ void run_gather_binomial(const Call& call) {
                   call.root, call.tag);
 }
 Picos cost_gather_binomial(const CostQuery& q) { return gather_binomial_cost(q, counts_of(q)); }
+
+Algorithm gather_binomial_row() {
+  return {
+      .name = "binomial",
+      .description = "binomial tree: the scatter reversed (001 Gather)",
+      .requirements = "nothing",
+      .applicable = applies_always,
+      .cost = cost_gather_binomial,
+      .run = run_gather_binomial,
+      .claim = binomial_tree_claim,
+  };
+}
 
 }  // namespace vmc::internal

@@ -14,7 +14,8 @@
 
 #include <span>
 
-#include "collectives/internal/blocks.hpp"
+#include "collectives/primitives/blocks.hpp"
+#include "collectives/vocabulary/row.hpp"
 #include "runtime/comm.hpp"
 
 namespace vmc::internal {
@@ -33,5 +34,8 @@ Picos gather_binomial_cost(const CostQuery& q, std::span<const std::size_t> coun
 void gather_mesh_mst(const Comm& comm, const void* send, void* recv, std::size_t item_size,
                      const Blocks& blocks, int root, Tag tag);
 Picos gather_mesh_mst_cost(const CostQuery& q, std::span<const std::size_t> counts);
+
+// Layout of a gather call: equal blocks of call.n, or the v-variant's counts/displs.
+Blocks gather_layout(const Call& call);
 
 }  // namespace vmc::internal

@@ -8,8 +8,9 @@
 // Exact for every p, root and counts on contention-free routing.
 #include <algorithm>
 
-#include "collectives/gather/algorithms.hpp"
-#include "collectives/internal/p2p.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/gather/gather_internal.hpp"
+#include "collectives/primitives/p2p.hpp"
 
 namespace vmc::internal {
 
@@ -45,5 +46,21 @@ void run_gather_linear(const Call& call) {
                 call.tag);
 }
 Picos cost_gather_linear(const CostQuery& q) { return gather_linear_cost(q, counts_of(q)); }
+
+namespace {
+Claim claim_linear(const CostQuery& q) { return on_machine(q, Claim::exact, false); }
+}  // namespace
+
+Algorithm gather_linear_row() {
+  return {
+      .name = "linear",
+      .description = "every rank sends its block directly to the root",
+      .requirements = "nothing",
+      .applicable = applies_always,
+      .cost = cost_gather_linear,
+      .run = run_gather_linear,
+      .claim = claim_linear,
+  };
+}
 
 }  // namespace vmc::internal

@@ -13,10 +13,10 @@
 // its port one at a time (all at once under all-port nodes). Exact on private links and,
 // with equal counts, on the group's own mesh where the tree is contention-free and nodes
 // take one message at a time (mst_claim); elsewhere a lower bound.
-#include "collectives/gather/algorithms.hpp"
-#include "collectives/internal/claims.hpp"
-#include "collectives/internal/mesh_mst.hpp"
-#include "collectives/internal/p2p.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/gather/gather_internal.hpp"
+#include "collectives/mesh/mst.hpp"
+#include "collectives/primitives/p2p.hpp"
 
 namespace vmc::internal {
 
@@ -49,6 +49,20 @@ Picos cost_gather_mesh_mst(const CostQuery& q) { return gather_mesh_mst_cost(q, 
 
 Claim claim_gather_mesh_mst(const CostQuery& q) {
   return equal_counts(q) ? mst_claim(q, Claim::exact, true) : on_machine(q, Claim::exact, false);
+}
+
+Algorithm gather_mesh_mst_row() {
+  return {
+      .name = "mesh_mst",
+      .description = "004 §5.1's MST of the group's mesh, the scatter reversed; halves, or 004 "
+                     "§7's data-distribution cuts when the halves' data differ by alpha/beta items "
+                     "or more",
+      .requirements = "nothing",
+      .applicable = applies_always,
+      .cost = cost_gather_mesh_mst,
+      .run = run_gather_mesh_mst,
+      .claim = claim_gather_mesh_mst,
+  };
 }
 
 }  // namespace vmc::internal

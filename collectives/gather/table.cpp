@@ -1,36 +1,35 @@
-// The gather registry table.
-#include "collectives/gather/algorithms.hpp"
-#include "collectives/internal/claims.hpp"
-#include "collectives/tables.hpp"
+// The gather and gatherv registry tables: one line per algorithm, in the order `vmc list`
+// prints them; each algorithm's file (gather_<name>.cpp) defines its row. Every gather
+// algorithm works on an explicit block layout, so gatherv runs the same rows.
+#include "collectives/registry/tables.hpp"
 
 namespace vmc {
 
 namespace internal {
-bool gather_always(const CostQuery&) { return true; }
-// Claims of the formulas (collectives/internal/claims.hpp): exact for any counts; the
-// binomial tree on virtual ranks is a cube pattern when the root is 0.
-namespace {
-Claim claim_linear(const CostQuery& q) { return on_machine(q, Claim::exact, false); }
-Claim claim_binomial(const CostQuery& q) { return on_machine(q, Claim::exact, q.root == 0); }
-}  // namespace
-
-std::vector<Algorithm> gather_rows() {
-  return {
-      {"linear", "every rank sends its block directly to the root", "nothing", gather_always,
-       cost_gather_linear, run_gather_linear, nullptr, claim_linear},
-      {"binomial", "binomial tree: the scatter reversed (001 Gather)", "nothing", gather_always,
-       cost_gather_binomial, run_gather_binomial, nullptr, claim_binomial},
-      {"mesh_mst",
-       "004 §5.1's MST of the group's mesh, the scatter reversed; halves, or 004 §7's "
-       "data-distribution cuts when the halves' data differ by alpha/beta items or more",
-       "nothing", gather_always, cost_gather_mesh_mst, run_gather_mesh_mst, nullptr,
-       claim_gather_mesh_mst},
-  };
-}
+Algorithm gather_linear_row();
+Algorithm gather_binomial_row();
+Algorithm gather_mesh_mst_row();
 }  // namespace internal
 
+namespace {
+// One table for both forms.
+std::vector<Algorithm> rows() {
+  using namespace internal;
+  return tables::joined({
+      {gather_linear_row()},
+      {gather_binomial_row()},
+      {gather_mesh_mst_row()},
+  });
+}
+}  // namespace
+
 const std::vector<Algorithm>& tables::gather() {
-  static const std::vector<Algorithm> t = internal::gather_rows();
+  static const std::vector<Algorithm> t = rows();
+  return t;
+}
+
+const std::vector<Algorithm>& tables::gatherv() {
+  static const std::vector<Algorithm> t = rows();
   return t;
 }
 

@@ -13,6 +13,18 @@ namespace vmc::patterns {
 inline int to_virtual(int rank, int root, int p) { return (rank - root + p) % p; }
 inline int to_real(int vrank, int root, int p) { return (vrank + root) % p; }
 
+// Virtual ranks relative to `root` for the trees and cubes of rooted algorithms: v = r XOR
+// root when p is a power of two (003 Alg. 4.2, so a hypercube's binomial partners stay
+// neighbours), else v = (r - root) mod p as above.
+struct Rooted {
+  int p = 1;
+  int root = 0;
+  Rooted(int p_, int root_) : p(p_), root(root_) {}
+  bool xor_map() const { return (p & (p - 1)) == 0; }
+  int to_virtual(int r) const { return xor_map() ? (r ^ root) : patterns::to_virtual(r, root, p); }
+  int to_real(int v) const { return xor_map() ? (v ^ root) : patterns::to_real(v, root, p); }
+};
+
 // Smallest power of two >= p (1 for p = 1), and its exponent.
 inline int ceil_pow2(int p) {
   int c = 1;

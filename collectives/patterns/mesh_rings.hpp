@@ -1,7 +1,7 @@
 // Ring schedules on a mesh (004 §5.2 prime factors rings, §6.1 dimensional rings): who a
 // node talks to at each step and which blocks it sends and receives. Pure functions of the
-// mesh shape and the rank, no I/O, no threads (STYLE.md rule 3); the algorithms of
-// collectives/internal/mesh_rings.hpp only move and combine what these name.
+// mesh shape and the rank, no I/O, no threads, tested alone; the algorithms of
+// collectives/mesh/rings.hpp only move and combine what these name.
 //
 // A RingPlan is a list of ring digits. Digit t splits dimension `dim` into rings of `radix`
 // nodes `spacing` apart: a rank's value of digit t is (x_dim / spacing) mod radix, its ring

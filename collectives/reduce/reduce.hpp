@@ -12,9 +12,18 @@
 #include <span>
 #include <type_traits>
 
-#include "collectives/internal/combine_call.hpp"
+#include "collectives/op.hpp"
+#include "collectives/vocabulary/query.hpp"
+#include "runtime/comm.hpp"
 
 namespace vmc {
+
+namespace detail {
+// send == nullptr: in place (recv holds every node's contribution, the result at the root).
+void reduce_bytes(const Comm& comm, const void* send, std::size_t send_items, void* recv,
+                  std::size_t recv_items, std::size_t item_size, const Op& op, int root,
+                  const Options& options);
+}  // namespace detail
 
 template <class T>
 void reduce(const Comm& comm, std::span<const std::type_identity_t<T>> send, std::span<T> recv,

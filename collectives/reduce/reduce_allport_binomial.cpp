@@ -9,19 +9,19 @@
 // Requires: p a power of two and a commutative op (a tree combines its subcubes in the
 // order of its rotated dimensions, not in rank order).
 // Cost: with c = ceil(n / t), T = alpha + c beta, G = c gamma, the replay of the steps by
-// StepClocks (internal/allport.hpp): a node's step ends when its messages have arrived,
+// StepClocks (allport/allport.hpp): a node's step ends when its messages have arrived,
 // then it combines the windows it received, G each; the root receives and combines t windows
 // in every step. Without combine cost: d T = d alpha + d ceil(n/d) beta (about
 // d alpha + n beta, against the binomial's d (alpha + n beta + n gamma)); with it at most
 // d (T + t G). All-port: exact on a whole hypercube and wherever links are private;
 // otherwise (a node's sends of a step also pass its out-port one after another) a lower
 // bound.
-#include "collectives/internal/allport.hpp"
-#include "collectives/internal/blocks.hpp"
-#include "collectives/internal/combine_call.hpp"
-#include "collectives/internal/p2p.hpp"
-#include "collectives/internal/trees.hpp"
-#include "collectives/reduce/algorithms.hpp"
+#include "collectives/allport/allport.hpp"
+#include "collectives/primitives/blocks.hpp"
+#include "collectives/primitives/buffers.hpp"
+#include "collectives/primitives/p2p.hpp"
+#include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
@@ -84,6 +84,19 @@ void run_reduce_allport_binomial(const Call& call) {
   if (v == 0) {
     allport::unpack_windows(parts.data(), w, isz, call.recv);
   }
+}
+
+Algorithm reduce_allport_binomial_row() {
+  return {
+      .name = "allport_binomial",
+      .description = "d windows, each up a binomial tree of rotated dimensions, all links at once "
+                     "(000 §7)",
+      .requirements = "p a power of two and a commutative op",
+      .applicable = applicable_reduce_allport_binomial,
+      .cost = cost_reduce_allport_binomial,
+      .run = run_reduce_allport_binomial,
+      .claim = allport::claim,
+  };
 }
 
 }  // namespace vmc::internal

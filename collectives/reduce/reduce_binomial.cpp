@@ -14,9 +14,10 @@
 // T = alpha + n beta and F = T + n gamma when p is not a power of two (else 0); that is
 // ceil(log2 p)(T + n gamma), 003 (ts + tw m) log p plus the combines. Exact on every port
 // model with direct routing and on a hypercube under wormhole for p = 2^d.
-#include "collectives/internal/combine_call.hpp"
-#include "collectives/internal/trees.hpp"
-#include "collectives/reduce/algorithms.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/primitives/buffers.hpp"
+#include "collectives/primitives/trees.hpp"
+#include "collectives/reduce/reduce_internal.hpp"
 
 namespace vmc::internal {
 
@@ -62,6 +63,19 @@ void run_reduce_binomial(const Call& call) {
     recv_message(c, acc.data(), call.n, call.item_size, 0, call.tag + 2);
   }
   if (c.rank() == call.root) deliver(call, acc);
+}
+
+Algorithm reduce_binomial_row() {
+  return {
+      .name = "binomial",
+      .description = "binomial tree on virtual ranks (003 Alg. 4.3), non-powers of two folded "
+                     "pairwise: ceil(log p)(alpha + n beta + n gamma)",
+      .requirements = "nothing",
+      .applicable = applicable_reduce_binomial,
+      .cost = cost_reduce_binomial,
+      .run = run_reduce_binomial,
+      .claim = binomial_tree_claim,
+  };
 }
 
 }  // namespace vmc::internal

@@ -7,9 +7,10 @@
 // `all` port model; the root combines n items (n gamma) after each contribution but the
 // first:  t = 0; for r = 0..p-1: if r != root: t = max(t, arrival(r)); if r > 0: t += n gamma.
 // Roughly max((p-1) T + n gamma, T + (p-1) n gamma). Exact on every port model (direct).
-#include "collectives/internal/combine_call.hpp"
-#include "collectives/internal/trees.hpp"
-#include "collectives/reduce/algorithms.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/primitives/buffers.hpp"
+#include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
@@ -50,6 +51,22 @@ void run_reduce_linear(const Call& call) {
     else trees::combine(c, *call.op, acc.data(), x, acc.data(), n);
   }
   deliver(call, acc);
+}
+
+namespace {
+Claim claim_linear(const CostQuery& q) { return internal::on_machine(q, Claim::exact, false); }
+}  // namespace
+
+Algorithm reduce_linear_row() {
+  return {
+      .name = "linear",
+      .description = "every node sends to the root, which combines in rank order",
+      .requirements = "nothing",
+      .applicable = applicable_reduce_linear,
+      .cost = cost_reduce_linear,
+      .run = run_reduce_linear,
+      .claim = claim_linear,
+  };
 }
 
 }  // namespace vmc::internal

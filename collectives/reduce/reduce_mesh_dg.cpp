@@ -3,7 +3,7 @@
 // dimension first (a ring along each line, 004 §6.1), leaves every node with its own block
 // of the result; then the blocks are MST-gathered within each dimension, the lowest first,
 // until the whole result is at the root. It is the last member of the MST-DG family, every
-// dimension reduced by rings and no MST group (internal/mesh_sc.hpp, dg_reduce;
+// dimension reduced by rings and no MST group (mesh/mst_sc.hpp, dg_reduce;
 // reduce_mesh_mst_dg.cpp).
 //
 // Requires: a commutative op (the rings combine a block starting after its owner). Any p,
@@ -17,11 +17,11 @@
 // (dims_claim, equal blocks): private links and the group's own mesh under duplex ports
 // (all-port nodes take a line's gather messages at once over shared links: only on private
 // links); a lower bound under exchange and half ports. 0 for n = 0.
-#include "collectives/internal/claims.hpp"
-#include "collectives/internal/mesh.hpp"
-#include "collectives/internal/mesh_mst.hpp"
-#include "collectives/internal/mesh_sc.hpp"
-#include "collectives/reduce/algorithms.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/mesh/mst.hpp"
+#include "collectives/mesh/mst_sc.hpp"
+#include "collectives/primitives/group_mesh.hpp"
+#include "collectives/reduce/reduce_internal.hpp"
 
 namespace vmc::internal {
 
@@ -47,6 +47,20 @@ Claim claim_reduce_mesh_dg(const CostQuery& q) {
     return Claim::lower_bound;
   }
   return rings;
+}
+
+Algorithm reduce_mesh_dg_row() {
+  return {
+      .name = "mesh_dg",
+      .description = "DR distributed reduction from the highest dimension, then MST gather from "
+                     "the lowest (004 §11 DG): sum_i (ceil(log2 m_i) + m_i - 1) alpha + (p-1)/p n "
+                     "(2 beta + gamma)",
+      .requirements = "a commutative op",
+      .applicable = applicable_reduce_mesh_dg,
+      .cost = cost_reduce_mesh_dg,
+      .run = run_reduce_mesh_dg,
+      .claim = claim_reduce_mesh_dg,
+  };
 }
 
 }  // namespace vmc::internal

@@ -28,14 +28,14 @@
 // receive take turns). 0 for n = 0.
 #include <algorithm>
 
-#include "collectives/internal/blocks.hpp"
-#include "collectives/internal/claims.hpp"
-#include "collectives/internal/combine_call.hpp"
-#include "collectives/internal/mesh.hpp"
-#include "collectives/internal/p2p.hpp"
-#include "collectives/internal/trees.hpp"
+#include "collectives/costs/claims.hpp"
 #include "collectives/patterns/mesh_dopl.hpp"
-#include "collectives/reduce/algorithms.hpp"
+#include "collectives/primitives/blocks.hpp"
+#include "collectives/primitives/buffers.hpp"
+#include "collectives/primitives/group_mesh.hpp"
+#include "collectives/primitives/p2p.hpp"
+#include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
@@ -117,6 +117,21 @@ std::string detail_reduce_mesh_dopl(const CostQuery& q) {
     s += std::to_string(q.n == 0 ? 0 : ceil_div(q.n, piece));
   }
   return s;
+}
+
+Algorithm reduce_mesh_dopl_row() {
+  return {
+      .name = "mesh_dopl",
+      .description = "the DOPL broadcast's pipeline reversed, one part: pieces flow up every line "
+                     "of one dimension, then the next, combined on the way (004 §6.2/§11 DOPL "
+                     "reduction-to-one), k_i = sqrt((m_i - 2) n (beta + gamma) / alpha) pieces",
+      .requirements = "a commutative op",
+      .applicable = applicable_reduce_mesh_dopl,
+      .cost = cost_reduce_mesh_dopl,
+      .run = run_reduce_mesh_dopl,
+      .detail = detail_reduce_mesh_dopl,
+      .claim = claim_reduce_mesh_dopl,
+  };
 }
 
 }  // namespace vmc::internal

@@ -8,16 +8,16 @@
 // x0 op x1 op ... op x(p-1) for any root and any op, commutative or not.
 // Requires: nothing.
 // Cost: 004 §11 gives ceil(log2 p)(alpha + n (beta + gamma)). The cost function evaluates the
-// tree (internal/mesh_mst.hpp, mst_reduce_cost): a node takes its children from the last
+// tree (mesh/mst.hpp, mst_reduce_cost): a node takes its children from the last
 // step's to the first's, combining each; a child whose subtree is smaller than the
 // receiver's remaining part is done early and its eager message arrives while the receiver
 // combines, so for p not a power of two and gamma > 0 the time is below 004's formula
 // (equal to it for p = 2^k or gamma = 0). 0 for n = 0. Exact on private links under
 // exchange, duplex and half ports, and on the group's own mesh where the tree is
 // contention-free (mst_claim); under all-port nodes only on private links.
-#include "collectives/internal/combine_call.hpp"
-#include "collectives/internal/mesh_mst.hpp"
-#include "collectives/reduce/algorithms.hpp"
+#include "collectives/mesh/mst.hpp"
+#include "collectives/primitives/buffers.hpp"
+#include "collectives/reduce/reduce_internal.hpp"
 
 namespace vmc::internal {
 
@@ -40,5 +40,18 @@ void run_reduce_mesh_mst(const Call& call) {
 }
 
 Claim claim_reduce_mesh_mst(const CostQuery& q) { return mst_claim(q, Claim::exact, true); }
+
+Algorithm reduce_mesh_mst_row() {
+  return {
+      .name = "mesh_mst",
+      .description = "up 004 §5.1's recursive-splitting MST of the group's mesh, combining in "
+                     "rank order (004 §11): at most ceil(log2 p)(alpha + n (beta + gamma))",
+      .requirements = "nothing",
+      .applicable = applicable_reduce_mesh_mst,
+      .cost = cost_reduce_mesh_mst,
+      .run = run_reduce_mesh_mst,
+      .claim = claim_reduce_mesh_mst,
+  };
+}
 
 }  // namespace vmc::internal

@@ -2,7 +2,7 @@
 // "the exact reverse" of the MST-SC broadcast: a distributed reduction over the highest
 // dimensions (and a factor of one, the interleaved virtual dimension), an MST reduction
 // within the rest, and an MST gather through the reduced dimensions, the lowest first, to
-// the root (internal/mesh_sc.hpp). Member 0 is the pure MST reduction (mesh_mst's tree), the
+// the root (mesh/mst_sc.hpp). Member 0 is the pure MST reduction (mesh_mst's tree), the
 // last the pure DG (mesh_dg's phases).
 //
 // Requires: a commutative op (the rings combine a block starting after its owner), and for
@@ -13,10 +13,10 @@
 // when interleaved), and the gather lines' times; 004's T_MST-DG-REDUCTION-TO-ONE (garbled in
 // the OCR text) is this sum. Claims: mesh_mst's for member 0, mesh_dg's for the last; an
 // estimate for the others.
-#include "collectives/internal/mesh.hpp"
-#include "collectives/internal/mesh_hybrid.hpp"
-#include "collectives/internal/mesh_sc.hpp"
-#include "collectives/reduce/algorithms.hpp"
+#include "collectives/mesh/families.hpp"
+#include "collectives/mesh/mst_sc.hpp"
+#include "collectives/primitives/group_mesh.hpp"
+#include "collectives/reduce/reduce_internal.hpp"
 
 namespace vmc::internal {
 
@@ -30,13 +30,12 @@ Claim claim(const CostQuery& q, int i) {
   return Claim::estimate;
 }
 
-const HybridFamily kFamily{
+const MeshFamily kFamily{
     "mesh_mst_dg",
     "MST-DG hybrid reduction-to-one: ring distributed reduction over the highest dimensions "
     "(and a factor of one, interleaved), MST reduction within the rest, MST gather (004 §11)",
     "a commutative op",
-    Operation::reduce,
-    [](const CostQuery& q) { return q.commutative; },
+    applies_commutative,
     [](const CostQuery& q) { return sc_members(mesh_shape_of(q)); },
     [](const CostQuery& q, int i) {
       return describe(split_of(q, i)) +
@@ -48,6 +47,6 @@ const HybridFamily kFamily{
 };
 }  // namespace
 
-std::vector<Algorithm> reduce_mesh_mst_dg_rows() { return hybrid_rows<kFamily>(); }
+std::vector<Algorithm> reduce_mesh_mst_dg_rows() { return family_rows<kFamily>(); }
 
 }  // namespace vmc::internal

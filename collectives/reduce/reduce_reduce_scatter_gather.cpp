@@ -17,9 +17,10 @@
 // bound: the unfolded ranks finish their short first halving steps before the fold ends
 // and their next, eager message can take the port of a rank still waiting for a folded
 // partner, which delays that exchange (vmc's eager-send rule, runtime/simulator.cpp).
-#include "collectives/internal/combine_call.hpp"
-#include "collectives/internal/trees.hpp"
-#include "collectives/reduce/algorithms.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/primitives/buffers.hpp"
+#include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
@@ -68,6 +69,27 @@ void run_reduce_reduce_scatter_gather(const Call& call) {
     recv_message(c, buf.data(), n, isz, vr.to_real(gatherer), call.tag + 3);
   }
   if (c.rank() == call.root) deliver(call, buf);
+}
+
+namespace {
+Claim claim_reduce_scatter_gather(const CostQuery& q) {
+  using namespace internal;
+  if (is_power_of_two(q.p)) return on_machine(q, Claim::exact, q.root == 0);
+  return q.model.port == Port::half ? Claim::estimate : on_machine(q, Claim::lower_bound, false);
+}
+}  // namespace
+
+Algorithm reduce_reduce_scatter_gather_row() {
+  return {
+      .name = "reduce_scatter_gather",
+      .description = "recursive halving reduce-scatter, then gather to the root (000 §5, 001 "
+                     "improved reduction)",
+      .requirements = "nothing",
+      .applicable = applicable_reduce_reduce_scatter_gather,
+      .cost = cost_reduce_reduce_scatter_gather,
+      .run = run_reduce_reduce_scatter_gather,
+      .claim = claim_reduce_scatter_gather,
+  };
 }
 
 }  // namespace vmc::internal

@@ -1,26 +1,10 @@
-// The reduce_scatter wrappers: input checks, the call signature, dispatch.
+// The reduce_scatter front door: input checks, the call signature, dispatch.
 #include "collectives/reduce_scatter/reduce_scatter.hpp"
 
-#include "collectives/dispatch.hpp"
-#include "collectives/internal/call.hpp"
-#include "collectives/internal/validate.hpp"
-#include "collectives/reduce_scatter/algorithms.hpp"
+#include "collectives/dispatch/checks.hpp"
+#include "collectives/dispatch/dispatch.hpp"
 
 namespace vmc {
-
-namespace internal {
-void run_reduce_scatter(const Call& call, const ReduceScatterFn& fn) {
-  const Comm& comm = *call.comm;
-  const Blocks b = call.recv_counts.empty() ? Blocks::equal(call.n, comm.size())
-                                            : Blocks::contiguous(call.recv_counts);
-  Bytes work(b.total() * call.item_size);
-  copy_items(work.data(), call.send, b.total(), call.item_size);
-  fn(comm, work.data(), call.item_size, b, *call.op, call.tag);
-  const int r = comm.rank();
-  copy_items(call.recv, at(work.data(), b.displs[r], call.item_size), b.counts[r],
-             call.item_size);
-}
-}  // namespace internal
 
 namespace detail {
 
@@ -62,7 +46,7 @@ void reduce_scatter_bytes(const Comm& comm, const void* send, std::size_t send_i
   // With counts, selection sees the whole vector, alike on every member (q.n is unused).
   CostQuery q = make_query(comm, counts.empty() ? n : 0, 0, item_size, &op, false, options);
   q.counts.assign(counts.begin(), counts.end());
-  invoke(Operation::reduce_scatter, call, q,
+  dispatch(Operation::reduce_scatter, call, q,
          make_signature(name, &op, -1, signature_count, item_size));
 }
 

@@ -15,7 +15,7 @@
 #include <type_traits>
 
 #include "collectives/op.hpp"
-#include "collectives/registry.hpp"
+#include "collectives/vocabulary/query.hpp"
 #include "runtime/comm.hpp"
 
 namespace vmc {

@@ -17,10 +17,13 @@
 //   counts (counts.size() == q.p); see each algorithm's file for formula and exactness.
 #pragma once
 
+#include <functional>
 #include <span>
 
-#include "collectives/internal/blocks.hpp"
 #include "collectives/op.hpp"
+#include "collectives/patterns/mesh_rings.hpp"
+#include "collectives/primitives/blocks.hpp"
+#include "collectives/vocabulary/row.hpp"
 #include "runtime/comm.hpp"
 
 namespace vmc::internal {
@@ -43,5 +46,17 @@ Picos reduce_scatter_recursive_halving_cost(const CostQuery& q,
 void reduce_scatter_pairwise(const Comm& comm, void* buf, std::size_t item_size,
                              const Blocks& blocks, const Op& op, Tag tag);
 Picos reduce_scatter_pairwise_cost(const CostQuery& q, std::span<const std::size_t> counts);
+
+// The distributed reduction over any ring plan (reduce_scatter_mesh_pfr.cpp): mesh_pfr's
+// code and cost for the PFR-DR hybrids' plans (reduce_scatter_mesh_pfr_dr.cpp).
+void reduce_scatter_plan(const Comm& comm, const patterns::RingPlan& plan, void* buf,
+                         std::size_t item_size, const Blocks& blocks, const Op& op, Tag tag);
+Picos cost_reduce_scatter_plan(const CostQuery& q, const patterns::RingPlan& plan);
+
+// Runs `fn` on a scratch copy of the call's send buffer laid out in contiguous blocks
+// (call.n each, or call.recv_counts), then copies the caller's block to call.recv.
+using ReduceScatterFn =
+    std::function<void(const Comm&, void*, std::size_t, const Blocks&, const Op&, Tag)>;
+void run_reduce_scatter(const Call& call, const ReduceScatterFn& fn);
 
 }  // namespace vmc::internal

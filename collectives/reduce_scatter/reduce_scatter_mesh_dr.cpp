@@ -1,5 +1,5 @@
 // reduce_scatter mesh_dr: 004 §10 DR distributed reduction on the dimensional rings of §6.1
-// (004 Fig. 5(b)). The nodes of each dimension of the group's mesh (internal/mesh.hpp) form
+// (004 Fig. 5(b)). The nodes of each dimension of the group's mesh (primitives/group_mesh.hpp) form
 // a ring, closed by a logical wraparound where the mesh has none, and reduce highest
 // dimension first: in the phase of dimension i the ring reduce-scatters, in m_i - 1 steps,
 // the chunks of the ranks that agree with one ring member in dimensions >= i (each one
@@ -16,9 +16,9 @@
 //                    per step for longer rings, plus c_i gamma.
 // Claims as allgather_mesh_dr: exact for equal blocks under duplex and all ports on the
 // group's own mesh (no shared link) and on private links.
-#include "collectives/internal/mesh.hpp"
-#include "collectives/internal/mesh_rings.hpp"
-#include "collectives/reduce_scatter/algorithms.hpp"
+#include "collectives/mesh/rings.hpp"
+#include "collectives/primitives/group_mesh.hpp"
+#include "collectives/reduce_scatter/reduce_scatter_internal.hpp"
 
 namespace vmc::internal {
 
@@ -37,6 +37,19 @@ void run_reduce_scatter_mesh_dr(const Call& call) {
 Picos cost_reduce_scatter_mesh_dr(const CostQuery& q) {
   const patterns::MeshShape shape = mesh_shape_of(q);
   return dr_reduce_scatter_cost(q, shape, 0, shape.dimensions(), counts_of(q));
+}
+
+Algorithm reduce_scatter_mesh_dr_row() {
+  return {
+      .name = "mesh_dr",
+      .description = "dimensional rings: a ring in each dimension of the mesh, highest first (004 "
+                     "§10 DR distributed reduction; 001 mesh all-to-all reduction)",
+      .requirements = "a commutative op",
+      .applicable = applies_commutative,
+      .cost = cost_reduce_scatter_mesh_dr,
+      .run = run_reduce_scatter_mesh_dr,
+      .claim = dr_claim,
+  };
 }
 
 }  // namespace vmc::internal

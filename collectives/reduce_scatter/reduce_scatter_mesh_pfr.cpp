@@ -16,9 +16,9 @@
 //   (p-1) b delta + sum_t (f_t - 1) (alpha + c'_t (max(beta, c_t beta_net) + gamma)).
 // 004 §10 charges delta with each message; summed over the steps that is the same (p-1)/p n
 // delta, paid here once at the start. One-partner ports and claims as allgather_mesh_pfr.
-#include "collectives/internal/mesh.hpp"
-#include "collectives/internal/mesh_rings.hpp"
-#include "collectives/reduce_scatter/algorithms.hpp"
+#include "collectives/mesh/rings.hpp"
+#include "collectives/primitives/group_mesh.hpp"
+#include "collectives/reduce_scatter/reduce_scatter_internal.hpp"
 
 namespace vmc::internal {
 
@@ -67,6 +67,19 @@ Picos cost_reduce_scatter_mesh_pfr(const CostQuery& q) {
 
 Claim claim_reduce_scatter_mesh_pfr(const CostQuery& q) {
   return plan_claim(q, plan_of(mesh_shape_of(q)), false);
+}
+
+Algorithm reduce_scatter_mesh_pfr_row() {
+  return {
+      .name = "mesh_pfr",
+      .description = "prime factors rings: rings of each prime factor of the mesh lengths, "
+                     "closest first (004 §10 PFR distributed reduction)",
+      .requirements = "a commutative op",
+      .applicable = applies_commutative,
+      .cost = cost_reduce_scatter_mesh_pfr,
+      .run = run_reduce_scatter_mesh_pfr,
+      .claim = claim_reduce_scatter_mesh_pfr,
+  };
 }
 
 }  // namespace vmc::internal

@@ -12,10 +12,10 @@
 // order) + sum_t (f_t - 1) (alpha + c'_t (max(beta, c_t beta_net) + gamma)); 004's
 // T_PFR-DR-DISTRIBUTED-REDUCTION (garbled in the OCR text) is this sum. Claims as
 // mesh_pfr's, for the member's plan.
-#include "collectives/internal/mesh.hpp"
-#include "collectives/internal/mesh_hybrid.hpp"
-#include "collectives/internal/mesh_rings.hpp"
-#include "collectives/reduce_scatter/algorithms.hpp"
+#include "collectives/mesh/families.hpp"
+#include "collectives/mesh/rings.hpp"
+#include "collectives/primitives/group_mesh.hpp"
+#include "collectives/reduce_scatter/reduce_scatter_internal.hpp"
 
 namespace vmc::internal {
 
@@ -32,13 +32,12 @@ void run(const Call& call, int h) {
   });
 }
 
-const HybridFamily kFamily{
+const MeshFamily kFamily{
     "mesh_pfr_dr",
     "PFR-DR hybrid distributed reduction: whole dimensional rings for the first phases, "
     "prime factors rings for the last (004 §10)",
     "a commutative op",
-    Operation::reduce_scatter,
-    [](const CostQuery& q) { return q.commutative; },
+    applies_commutative,
     [](const CostQuery& q) { return patterns::pfr_dr_merges(mesh_shape_of(q)) + 1; },
     [](const CostQuery& q, int h) {
       const patterns::MeshShape shape = mesh_shape_of(q);
@@ -53,6 +52,6 @@ const HybridFamily kFamily{
 };
 }  // namespace
 
-std::vector<Algorithm> reduce_scatter_mesh_pfr_dr_rows() { return hybrid_rows<kFamily>(); }
+std::vector<Algorithm> reduce_scatter_mesh_pfr_dr_rows() { return family_rows<kFamily>(); }
 
 }  // namespace vmc::internal

@@ -10,9 +10,10 @@
 //                    (p-1 steps, an estimate unless p = 2).
 // Uneven blocks: the cost function replays the steps (PortClocks), an estimate (a lower
 // bound in the cases measured: eager messages of later steps overtake).
-#include "collectives/internal/p2p.hpp"
-#include "collectives/internal/port_clocks.hpp"
-#include "collectives/reduce_scatter/algorithms.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/costs/port_clocks.hpp"
+#include "collectives/primitives/p2p.hpp"
+#include "collectives/reduce_scatter/reduce_scatter_internal.hpp"
 
 namespace vmc::internal {
 
@@ -67,6 +68,18 @@ void run_reduce_scatter_pairwise(const Call& call) {
 }
 Picos cost_reduce_scatter_pairwise(const CostQuery& q) {
   return reduce_scatter_pairwise_cost(q, counts_of(q));
+}
+
+Algorithm reduce_scatter_pairwise_row() {
+  return {
+      .name = "pairwise",
+      .description = "direct exchange of contributions, combined in rank order",
+      .requirements = "nothing",
+      .applicable = applies_always,
+      .cost = cost_reduce_scatter_pairwise,
+      .run = run_reduce_scatter_pairwise,
+      .claim = shift_exchange_claim,
+  };
 }
 
 }  // namespace vmc::internal

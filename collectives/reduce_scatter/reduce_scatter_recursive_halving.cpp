@@ -18,10 +18,11 @@
 // the folded ranks start late, and an eager message of a later step from a rank that is
 // ahead can take the port of a rank still waiting for its late partner (e.g. p = 5, n = 1
 // under exchange: measured 5.0145 us against 4.014 us predicted with alpha = 1 us).
-#include "collectives/internal/p2p.hpp"
-#include "collectives/internal/port_clocks.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/costs/port_clocks.hpp"
 #include "collectives/patterns/binomial.hpp"
-#include "collectives/reduce_scatter/algorithms.hpp"
+#include "collectives/primitives/p2p.hpp"
+#include "collectives/reduce_scatter/reduce_scatter_internal.hpp"
 
 namespace vmc::internal {
 
@@ -136,6 +137,28 @@ void run_reduce_scatter_recursive_halving(const Call& call) {
 }
 Picos cost_reduce_scatter_recursive_halving(const CostQuery& q) {
   return reduce_scatter_recursive_halving_cost(q, counts_of(q));
+}
+
+namespace {
+Claim claim_recursive_halving(const CostQuery& q) {
+  using namespace internal;
+  if (!equal_counts(q)) return Claim::estimate;
+  const bool exact = q.p == 1 || (is_power_of_two(q.p) && q.model.port != Port::half);
+  return on_machine(q, exact ? Claim::exact : Claim::lower_bound, true);
+}
+}  // namespace
+
+Algorithm reduce_scatter_recursive_halving_row() {
+  return {
+      .name = "recursive_halving",
+      .description = "recursive halving at distances 1, 2, 4, ... in rank order (000 §3, 004); "
+                     "non-powers of two fold the extra ranks in and out",
+      .requirements = "nothing",
+      .applicable = applies_always,
+      .cost = cost_reduce_scatter_recursive_halving,
+      .run = run_reduce_scatter_recursive_halving,
+      .claim = claim_recursive_halving,
+  };
 }
 
 }  // namespace vmc::internal

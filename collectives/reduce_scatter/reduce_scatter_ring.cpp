@@ -13,8 +13,9 @@
 //                     its port one at a time, each receive followed by its combine. Exact
 //                     for even p and equal blocks, a lower bound for odd p (see
 //                     allgather_ring.cpp), an estimate for unequal blocks.
-#include "collectives/internal/p2p.hpp"
-#include "collectives/reduce_scatter/algorithms.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/primitives/p2p.hpp"
+#include "collectives/reduce_scatter/reduce_scatter_internal.hpp"
 
 namespace vmc::internal {
 
@@ -51,6 +52,18 @@ Picos reduce_scatter_ring_cost(const CostQuery& q, std::span<const std::size_t> 
 void run_reduce_scatter_ring(const Call& call) { run_reduce_scatter(call, reduce_scatter_ring); }
 Picos cost_reduce_scatter_ring(const CostQuery& q) {
   return reduce_scatter_ring_cost(q, counts_of(q));
+}
+
+Algorithm reduce_scatter_ring_row() {
+  return {
+      .name = "ring",
+      .description = "ring: the ring allgather reversed, combining on the way (001)",
+      .requirements = "a commutative op",
+      .applicable = applies_commutative,
+      .cost = cost_reduce_scatter_ring,
+      .run = run_reduce_scatter_ring,
+      .claim = ring_claim,
+  };
 }
 
 }  // namespace vmc::internal

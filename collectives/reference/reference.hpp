@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "collectives/op.hpp"
-#include "collectives/registry.hpp"  // Operation
+#include "collectives/vocabulary/operation.hpp"
 
 namespace vmc::reference {
 

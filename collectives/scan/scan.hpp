@@ -11,22 +11,31 @@
 #include <span>
 #include <type_traits>
 
-#include "collectives/internal/combine_call.hpp"
+#include "collectives/op.hpp"
+#include "collectives/vocabulary/query.hpp"
+#include "runtime/comm.hpp"
 
 namespace vmc {
+
+namespace detail {
+// send == nullptr: in place.
+void scan_bytes(const Comm& comm, const void* send, std::size_t send_items, void* recv,
+                std::size_t recv_items, std::size_t item_size, const Op& op,
+                const Options& options);
+}  // namespace detail
 
 template <class T>
 void scan(const Comm& comm, std::span<const std::type_identity_t<T>> send, std::span<T> recv,
           const Op& op, const Options& options = {}) {
   static_assert(std::is_trivially_copyable_v<T> && !std::is_const_v<T>);
-  detail::scan_bytes(Operation::scan, comm, send.data() == nullptr ? recv.data() : send.data(),
+  detail::scan_bytes(comm, send.data() == nullptr ? recv.data() : send.data(),
                      send.size(), recv.data(), recv.size(), sizeof(T), op, options);
 }
 
 template <class T>
 void scan(const Comm& comm, std::span<T> inout, const Op& op, const Options& options = {}) {
   static_assert(std::is_trivially_copyable_v<T> && !std::is_const_v<T>);
-  detail::scan_bytes(Operation::scan, comm, nullptr, 0, inout.data(), inout.size(), sizeof(T), op,
+  detail::scan_bytes(comm, nullptr, 0, inout.data(), inout.size(), sizeof(T), op,
                      options);
 }
 

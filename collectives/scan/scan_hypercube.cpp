@@ -8,9 +8,10 @@
 // Cost: d (X(n) + 2 n gamma), d = log2 p, X(n) = T(n) (2 T(n) under `half`); 001's
 // (ts + tw m) log p plus the combines. Exact on every port model with direct routing and on
 // a hypercube under wormhole.
-#include "collectives/internal/combine_call.hpp"
-#include "collectives/internal/trees.hpp"
-#include "collectives/scan/algorithms.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/primitives/buffers.hpp"
+#include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
@@ -35,6 +36,22 @@ void run_scan_hypercube(const Call& call) {
     trees::combine(c, *call.op, excl.data(), own.data(), own.data(), n);
   }
   deliver(call, own);
+}
+
+namespace {
+Claim claim_hypercube(const CostQuery& q) { return internal::on_machine(q, Claim::exact, true); }
+}  // namespace
+
+Algorithm scan_hypercube_row() {
+  return {
+      .name = "hypercube",
+      .description = "hypercube prefix (001 prefix sums): log p exchanges",
+      .requirements = "p a power of two",
+      .applicable = applicable_scan_hypercube,
+      .cost = cost_scan_hypercube,
+      .run = run_scan_hypercube,
+      .claim = claim_hypercube,
+  };
 }
 
 }  // namespace vmc::internal

@@ -5,9 +5,10 @@
 // Requires: nothing (any p, n; non-commutative ops fine).
 // Cost: (p - 1)(T(n) + n gamma), exact on every port model (direct routing; wormhole on a
 // ring or array).
-#include "collectives/internal/combine_call.hpp"
-#include "collectives/internal/trees.hpp"
-#include "collectives/scan/algorithms.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/primitives/buffers.hpp"
+#include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
@@ -31,6 +32,22 @@ void run_scan_linear(const Call& call) {
   }
   if (r + 1 < p) send_message(c, acc.data(), n, isz, r + 1, call.tag);
   deliver(call, acc);
+}
+
+namespace {
+Claim claim_linear(const CostQuery& q) { return internal::on_machine(q, Claim::exact, false); }
+}  // namespace
+
+Algorithm scan_linear_row() {
+  return {
+      .name = "linear",
+      .description = "chain in rank order: (p-1)(alpha + n beta + n gamma)",
+      .requirements = "nothing",
+      .applicable = applicable_scan_linear,
+      .cost = cost_scan_linear,
+      .run = run_scan_linear,
+      .claim = claim_linear,
+  };
 }
 
 }  // namespace vmc::internal

@@ -9,9 +9,10 @@
 //   p = 2^d:  d (X(n) + 2 n gamma)
 //   other p:  F + d X(n) + (2d - 1) n gamma + 2 n gamma + T(n),  F = T(n) + n gamma.
 // Exact under exchange, duplex and all with direct routing (hypercube wormhole for p = 2^d).
-#include "collectives/internal/combine_call.hpp"
-#include "collectives/internal/trees.hpp"
-#include "collectives/scan/algorithms.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/primitives/buffers.hpp"
+#include "collectives/primitives/trees.hpp"
+#include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
@@ -48,6 +49,18 @@ void run_scan_recursive_doubling(const Call& call) {
     }
   }
   deliver(call, own);
+}
+
+Algorithm scan_recursive_doubling_row() {
+  return {
+      .name = "recursive_doubling",
+      .description = "hypercube prefix for any p, non-powers of two folded pairwise (001)",
+      .requirements = "nothing",
+      .applicable = applicable_scan_recursive_doubling,
+      .cost = cost_scan_recursive_doubling,
+      .run = run_scan_recursive_doubling,
+      .claim = folded_doubling_claim,
+  };
 }
 
 }  // namespace vmc::internal

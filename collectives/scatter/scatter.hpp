@@ -15,7 +15,8 @@
 #include <span>
 #include <type_traits>
 
-#include "collectives/registry.hpp"
+#include "collectives/scatterv/scatterv.hpp"
+#include "collectives/vocabulary/query.hpp"
 #include "runtime/comm.hpp"
 
 namespace vmc {
@@ -24,10 +25,6 @@ namespace detail {
 void scatter_bytes(const Comm& comm, const void* send, std::size_t send_items, void* recv,
                    std::size_t recv_items, std::size_t item_size, int root, bool in_place,
                    const Options& options);
-void scatterv_bytes(const Comm& comm, const void* send, std::size_t send_items,
-                    std::span<const std::size_t> counts, std::span<const std::size_t> displs,
-                    void* recv, std::size_t recv_items, std::size_t item_size, int root,
-                    const Options& options);
 }  // namespace detail
 
 template <class T>
@@ -48,15 +45,6 @@ void scatter_in_place(const Comm& comm, std::span<T> buf, int root, const Option
     detail::scatter_bytes(comm, nullptr, 0, buf.data(), buf.size(), sizeof(T), root, true,
                           options);
   }
-}
-
-template <class T>
-void scatterv(const Comm& comm, std::span<const std::type_identity_t<T>> send,
-              std::span<const std::size_t> counts, std::span<const std::size_t> displs,
-              std::span<T> recv, int root, const Options& options = {}) {
-  static_assert(std::is_trivially_copyable_v<T>);
-  detail::scatterv_bytes(comm, send.data(), send.size(), counts, displs, recv.data(), recv.size(),
-                         sizeof(T), root, options);
 }
 
 }  // namespace vmc

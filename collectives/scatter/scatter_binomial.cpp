@@ -11,9 +11,10 @@
 // for every p, root, counts and port model on contention-free routing.
 #include <algorithm>
 
-#include "collectives/internal/p2p.hpp"
+#include "collectives/costs/claims.hpp"
 #include "collectives/patterns/binomial.hpp"
-#include "collectives/scatter/algorithms.hpp"
+#include "collectives/primitives/p2p.hpp"
+#include "collectives/scatter/scatter_internal.hpp"
 
 namespace vmc::internal {
 
@@ -61,5 +62,17 @@ void run_scatter_binomial(const Call& call) {
                    call.root, call.tag);
 }
 Picos cost_scatter_binomial(const CostQuery& q) { return scatter_binomial_cost(q, counts_of(q)); }
+
+Algorithm scatter_binomial_row() {
+  return {
+      .name = "binomial",
+      .description = "binomial tree: half the blocks, then a quarter, ... (001 Scatter)",
+      .requirements = "nothing",
+      .applicable = applies_always,
+      .cost = cost_scatter_binomial,
+      .run = run_scatter_binomial,
+      .claim = binomial_tree_claim,
+  };
+}
 
 }  // namespace vmc::internal

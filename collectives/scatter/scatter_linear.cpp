@@ -4,8 +4,9 @@
 // Requires: nothing. Cost with per-rank counts c_r (empty blocks are not sent):
 //   sum over r != root of (alpha + c_r beta)   (the root's sends are blocking)
 // Exact for every p, root, counts and port model on contention-free routing.
-#include "collectives/internal/p2p.hpp"
-#include "collectives/scatter/algorithms.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/primitives/p2p.hpp"
+#include "collectives/scatter/scatter_internal.hpp"
 
 namespace vmc::internal {
 
@@ -39,5 +40,21 @@ void run_scatter_linear(const Call& call) {
                  call.tag);
 }
 Picos cost_scatter_linear(const CostQuery& q) { return scatter_linear_cost(q, counts_of(q)); }
+
+namespace {
+Claim claim_linear(const CostQuery& q) { return on_machine(q, Claim::exact, false); }
+}  // namespace
+
+Algorithm scatter_linear_row() {
+  return {
+      .name = "linear",
+      .description = "the root sends every rank its block directly",
+      .requirements = "nothing",
+      .applicable = applies_always,
+      .cost = cost_scatter_linear,
+      .run = run_scatter_linear,
+      .claim = claim_linear,
+  };
+}
 
 }  // namespace vmc::internal

@@ -21,10 +21,10 @@
 // not the halves whose routes were checked).
 #include <algorithm>
 
-#include "collectives/internal/claims.hpp"
-#include "collectives/internal/mesh_mst.hpp"
-#include "collectives/internal/p2p.hpp"
-#include "collectives/scatter/algorithms.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/mesh/mst.hpp"
+#include "collectives/primitives/p2p.hpp"
+#include "collectives/scatter/scatter_internal.hpp"
 
 namespace vmc::internal {
 
@@ -73,6 +73,19 @@ Picos cost_scatter_mesh_mst(const CostQuery& q) { return scatter_mesh_mst_cost(q
 Claim claim_scatter_mesh_mst(const CostQuery& q) {
   return equal_counts(q) ? mst_claim(q, Claim::exact, false)
                          : on_machine(q, Claim::exact, false);
+}
+
+Algorithm scatter_mesh_mst_row() {
+  return {
+      .name = "mesh_mst",
+      .description = "004 §5.1's MST of the group's mesh; halves, or 004 §7's data-distribution "
+                     "cuts when the halves' data differ by alpha/beta items or more",
+      .requirements = "nothing",
+      .applicable = applies_always,
+      .cost = cost_scatter_mesh_mst,
+      .run = run_scatter_mesh_mst,
+      .claim = claim_scatter_mesh_mst,
+  };
 }
 
 }  // namespace vmc::internal

@@ -1,36 +1,35 @@
-// The scatter registry table.
-#include "collectives/scatter/algorithms.hpp"
-#include "collectives/internal/claims.hpp"
-#include "collectives/tables.hpp"
+// The scatter and scatterv registry tables: one line per algorithm, in the order `vmc list`
+// prints them; each algorithm's file (scatter_<name>.cpp) defines its row. Every scatter
+// algorithm works on an explicit block layout, so scatterv runs the same rows.
+#include "collectives/registry/tables.hpp"
 
 namespace vmc {
 
 namespace internal {
-bool scatter_always(const CostQuery&) { return true; }
-// Claims of the formulas (collectives/internal/claims.hpp): exact for any counts; the
-// binomial tree on virtual ranks is a cube pattern when the root is 0.
-namespace {
-Claim claim_linear(const CostQuery& q) { return on_machine(q, Claim::exact, false); }
-Claim claim_binomial(const CostQuery& q) { return on_machine(q, Claim::exact, q.root == 0); }
-}  // namespace
-
-std::vector<Algorithm> scatter_rows() {
-  return {
-      {"linear", "the root sends every rank its block directly", "nothing", scatter_always,
-       cost_scatter_linear, run_scatter_linear, nullptr, claim_linear},
-      {"binomial", "binomial tree: half the blocks, then a quarter, ... (001 Scatter)", "nothing",
-       scatter_always, cost_scatter_binomial, run_scatter_binomial, nullptr, claim_binomial},
-      {"mesh_mst",
-       "004 §5.1's MST of the group's mesh; halves, or 004 §7's data-distribution cuts "
-       "when the halves' data differ by alpha/beta items or more",
-       "nothing", scatter_always, cost_scatter_mesh_mst, run_scatter_mesh_mst, nullptr,
-       claim_scatter_mesh_mst},
-  };
-}
+Algorithm scatter_linear_row();
+Algorithm scatter_binomial_row();
+Algorithm scatter_mesh_mst_row();
 }  // namespace internal
 
+namespace {
+// One table for both forms.
+std::vector<Algorithm> rows() {
+  using namespace internal;
+  return tables::joined({
+      {scatter_linear_row()},
+      {scatter_binomial_row()},
+      {scatter_mesh_mst_row()},
+  });
+}
+}  // namespace
+
 const std::vector<Algorithm>& tables::scatter() {
-  static const std::vector<Algorithm> t = internal::scatter_rows();
+  static const std::vector<Algorithm> t = rows();
+  return t;
+}
+
+const std::vector<Algorithm>& tables::scatterv() {
+  static const std::vector<Algorithm> t = rows();
   return t;
 }
 

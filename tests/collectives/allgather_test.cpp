@@ -6,7 +6,7 @@
 #include <rapidcheck/gtest.h>
 
 #include "collectives/allgather/allgather.hpp"
-#include "collectives/tables.hpp"
+#include "collectives/registry/tables.hpp"
 #include "tests/collectives/harness.hpp"
 
 namespace vmc {

@@ -12,7 +12,7 @@
 
 #include "collectives/collectives.hpp"
 #include "collectives/patterns/allport.hpp"
-#include "collectives/simulated_cost.hpp"
+#include "collectives/selection/simulation.hpp"
 #include "tests/collectives/harness.hpp"
 
 namespace vmc::testing {

@@ -19,7 +19,10 @@ bool exact(Operation op, const std::string& alg, Port port, int p, std::size_t n
   const bool two_sided = port == Port::duplex || port == Port::all;
   const bool not_half = port != Port::half;
   if (alg.starts_with("allport")) return port == Port::all;  // their files: exact all-port
-  if (alg.starts_with("mesh_")) return claim_of(*find_algorithm(op, alg), q) == Claim::exact;
+  if (alg.starts_with("mesh_")) {
+    const Algorithm& a = *find_algorithm(op, alg);
+    return claim_of(a, row_query(op, a, q)) == Claim::exact;  // a family's: its member's
+  }
   switch (op) {
     case Operation::broadcast:
       if (alg == "scatter_allgather") return power_of_two(p) || two_sided;
@@ -82,7 +85,7 @@ std::pair<Picos, Picos> measure(Machine& m, Operation op, const std::string& alg
       default: break;
     }
   });
-  return {r.time_ps(), a->cost(q)};
+  return {r.time_ps(), a->cost(row_query(op, *a, q))};  // a family's row: its member's cost
 }
 
 const std::vector<Operation> kMine = {Operation::broadcast, Operation::reduce,

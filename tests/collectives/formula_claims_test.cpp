@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "collectives/collectives.hpp"
-#include "collectives/simulated_cost.hpp"
+#include "collectives/selection/simulation.hpp"
 #include "tests/collectives/harness.hpp"
 
 namespace vmc::testing {
@@ -121,6 +121,7 @@ bool selected(Operation op, const Algorithm& a) {
 void check(Machine& m, Operation op, const Algorithm& a, CostQuery q, const Setting& s,
            Tally& tally) {
   if (!selected(op, a) || !a.applicable(q)) return;
+  q = row_query(op, a, q);  // a family's _optimal row: the member selection hands it
   const Claim claim = claim_of(a, q);
   ++(claim == Claim::exact ? tally.exact
                            : claim == Claim::lower_bound ? tally.lower_bound : tally.estimate);

@@ -5,14 +5,14 @@
 #include <cstdint>
 #include <vector>
 
-#include "collectives/hybrid/hybrid.hpp"
-#include "collectives/hybrid/strategy.hpp"
+#include "collectives/global_combine/hybrid_combine.hpp"
+#include "collectives/global_combine/strategy.hpp"
 #include "runtime/machine.hpp"
 
 namespace vmc {
 namespace {
 
-using hybrid::Strategy;
+using global_combine::Strategy;
 
 CostUnits units(double alpha, double beta, double gamma) {
   return CostUnits(Model{.alpha = alpha, .beta = beta, .gamma = gamma});
@@ -30,10 +30,10 @@ TEST(HybridStrategy, VersionsTwoAndThreeClosedForms) {
     for (std::size_t n : {p, 4 * p, 1000 * p}) {
       CostUnits u = units(525e-6, 2e-6, 0.35e-6);
       // Version 2: d(alpha + n beta + n gamma).
-      EXPECT_EQ(hybrid::cost(Strategy(d, 0), n, u),
+      EXPECT_EQ(global_combine::cost(Strategy(d, 0), n, u),
                 d * (u.alpha + Picos(n) * u.beta + Picos(n) * u.gamma));
       // Version 3: 2 d alpha + (p-1)/p n (2 beta + gamma).
-      EXPECT_EQ(hybrid::cost(Strategy(d, 1), n, u),
+      EXPECT_EQ(global_combine::cost(Strategy(d, 1), n, u),
                 2 * d * u.alpha + Picos((p - 1) * (n / p)) * (2 * u.beta + u.gamma));
     }
   }
@@ -46,8 +46,8 @@ TEST(HybridStrategy, OptimalIsTheBruteForceMinimum) {
         for (double gamma : {0.0, 0.35e-6, 2e-6}) {
           CostUnits u = units(alpha, beta, gamma);
           for (std::size_t n : {0, 1, 3, 7, 64, 100, 1000, 4096, 65536, 1000000}) {
-            Picos best = hybrid::cost(hybrid::brute_force_strategy(n, d, u), n, u);
-            EXPECT_EQ(hybrid::cost(hybrid::optimal_strategy(n, d, u), n, u), best)
+            Picos best = global_combine::cost(global_combine::brute_force_strategy(n, d, u), n, u);
+            EXPECT_EQ(global_combine::cost(global_combine::optimal_strategy(n, d, u), n, u), best)
                 << "d " << d << " n " << n;
           }
         }
@@ -68,12 +68,12 @@ TEST(HybridStrategy, TheoremOneAndCorollaryFourHoldOnTheGrid) {
           for (std::size_t m = 1; m <= (std::size_t{1} << 14); m *= 2) {
             for (std::size_t factor : {1, 3}) {
               const std::size_t n = (std::size_t{1} << d) * m * factor;
-              Strategy t1 = hybrid::theorem1_strategy(n, d, u);
-              Picos best = hybrid::cost(hybrid::brute_force_strategy(n, d, u), n, u);
-              ASSERT_EQ(hybrid::cost(t1, n, u), best)
+              Strategy t1 = global_combine::theorem1_strategy(n, d, u);
+              Picos best = global_combine::cost(global_combine::brute_force_strategy(n, d, u), n, u);
+              ASSERT_EQ(global_combine::cost(t1, n, u), best)
                   << "counterexample to Theorem 1: d " << d << " n " << n << " alpha " << alpha
-                  << " beta " << beta << " gamma " << gamma << " S " << hybrid::to_string(t1);
-              ASSERT_EQ(hybrid::corollary4(n, d, u), best) << "d " << d << " n " << n;
+                  << " beta " << beta << " gamma " << gamma << " S " << global_combine::to_string(t1);
+              ASSERT_EQ(global_combine::corollary4(n, d, u), best) << "d " << d << " n " << n;
               ++checked;
             }
           }
@@ -88,30 +88,32 @@ TEST(HybridStrategy, FigureSevenParametersChooseAsThePaperSays) {
   // 000 Fig. 7: d = 6, alpha = 525 us, beta = 2 us, gamma = 0.35 us. Short vectors combine
   // whole (Version 2), long ones halve every step (Version 3).
   CostUnits u = units(525e-6, 2e-6, 0.35e-6);
-  EXPECT_EQ(hybrid::to_string(hybrid::optimal_strategy(64, 6, u)), "000000");
-  EXPECT_EQ(hybrid::to_string(hybrid::optimal_strategy(1 << 20, 6, u)), "111111");
-  Strategy mid = hybrid::optimal_strategy(4096, 6, u);
-  EXPECT_EQ(hybrid::cost(mid, 4096, u), hybrid::cost(hybrid::theorem1_strategy(4096, 6, u), 4096, u));
+  EXPECT_EQ(global_combine::to_string(global_combine::optimal_strategy(64, 6, u)), "000000");
+  EXPECT_EQ(global_combine::to_string(global_combine::optimal_strategy(1 << 20, 6, u)), "111111");
+  Strategy mid = global_combine::optimal_strategy(4096, 6, u);
+  EXPECT_EQ(global_combine::cost(mid, 4096, u),
+            global_combine::cost(global_combine::theorem1_strategy(4096, 6, u), 4096, u));
 }
 
 TEST(HybridStrategy, SectionSixHalvesDownToTheShortLength) {
   CostUnits u(Model{.alpha = 480e-6, .beta = 2e-6, .gamma = 0.35e-6, .short_alpha = 75e-6,
                     .short_max_items = 25});
   // 512 halves to 256, 128, 64, 32 and 16 (<= 25), then combines whole.
-  EXPECT_EQ(hybrid::to_string(hybrid::section6_strategy(512, 6, u, 25)), "011111");
-  EXPECT_EQ(hybrid::to_string(hybrid::section6_strategy(20, 6, u, 25)), "000000");
-  EXPECT_EQ(hybrid::section6_strategy(100000, 6, u, 25), hybrid::optimal_strategy(100000, 6, u));
+  EXPECT_EQ(global_combine::to_string(global_combine::section6_strategy(512, 6, u, 25)), "011111");
+  EXPECT_EQ(global_combine::to_string(global_combine::section6_strategy(20, 6, u, 25)), "000000");
+  EXPECT_EQ(global_combine::section6_strategy(100000, 6, u, 25),
+            global_combine::optimal_strategy(100000, 6, u));
 }
 
 TEST(HybridStrategy, ParseAndPrint) {
-  EXPECT_EQ(hybrid::parse_strategy("0,1,1"), (Strategy{0, 1, 1}));
-  EXPECT_EQ(hybrid::to_string(Strategy{1, 0, 0, 1}), "1001");
-  EXPECT_THROW(hybrid::parse_strategy("01x"), std::invalid_argument);
+  EXPECT_EQ(global_combine::parse_strategy("0,1,1"), (Strategy{0, 1, 1}));
+  EXPECT_EQ(global_combine::to_string(Strategy{1, 0, 0, 1}), "1001");
+  EXPECT_THROW(global_combine::parse_strategy("01x"), std::invalid_argument);
 }
 
 // Runs the hybrid allreduce (or reduce to `root`) on a machine; returns the virtual time and
 // checks every node's result against the sum.
-Picos run_hybrid(Machine& m, const Strategy& s, hybrid::Choice choice, std::size_t n,
+Picos run_hybrid(Machine& m, const Strategy& s, global_combine::Choice choice, std::size_t n,
                  bool to_root, int root = 0) {
   const int p = m.size();
   Options options{.strategy = s};
@@ -123,8 +125,8 @@ Picos run_hybrid(Machine& m, const Strategy& s, hybrid::Choice choice, std::size
     Call call{.comm = &c, .send = x.data(), .recv = out.data(), .n = n,
               .item_size = sizeof(std::int64_t), .op = &sum, .root = root, .tag = 1 << 21,
               .options = &options};
-    if (to_root) hybrid::reduce(choice, call);
-    else hybrid::allreduce(choice, call);
+    if (to_root) global_combine::reduce(choice, call);
+    else global_combine::allreduce(choice, call);
     if (!to_root || c.rank() == root) {
       for (std::size_t i = 0; i < n; ++i) {
         ASSERT_EQ(out[i], std::int64_t(p) * (p + 1) / 2 * 1000 + std::int64_t(p) * std::int64_t(i))
@@ -144,9 +146,9 @@ TEST(HybridCombine, EveryStrategyTakesTSnd) {
     for (std::size_t n : {std::size_t(p), std::size_t(8 * p)}) {
       for (std::uint64_t bits = 0; bits < (std::uint64_t{1} << d); ++bits) {
         Strategy s = from_bits(bits, d);
-        EXPECT_EQ(run_hybrid(m, s, hybrid::Choice::given, n, false),
-                  hybrid::cost(s, n, CostUnits(model)))
-            << "d " << d << " n " << n << " S " << hybrid::to_string(s);
+        EXPECT_EQ(run_hybrid(m, s, global_combine::Choice::given, n, false),
+                  global_combine::cost(s, n, CostUnits(model)))
+            << "d " << d << " n " << n << " S " << global_combine::to_string(s);
       }
     }
   }
@@ -159,18 +161,19 @@ TEST(HybridCombine, CombineToRootTakesTSnd) {
     Machine m({.topology = parse_topology("hypercube:" + std::to_string(p)), .model = model});
     const std::size_t n = 4 * p;
     for (int root : {0, p - 1, p / 2 + 1}) {
-      for (hybrid::Choice choice : {hybrid::Choice::optimal}) {
+      for (global_combine::Choice choice : {global_combine::Choice::optimal}) {
         CostQuery q;
         q.p = p;
         q.n = n;
         q.units = CostUnits(model);
-        EXPECT_EQ(run_hybrid(m, {}, choice, n, true, root % p), hybrid::reduce_cost(choice, q));
+        EXPECT_EQ(run_hybrid(m, {}, choice, n, true, root % p),
+                  global_combine::reduce_cost(choice, q));
       }
       for (std::uint64_t bits = 0; bits < (std::uint64_t{1} << d); ++bits) {
         Strategy s = from_bits(bits, d);
-        EXPECT_EQ(run_hybrid(m, s, hybrid::Choice::given, n, true, root % p),
-                  hybrid::cost(s, n, CostUnits(model), true))
-            << "S " << hybrid::to_string(s) << " root " << root;
+        EXPECT_EQ(run_hybrid(m, s, global_combine::Choice::given, n, true, root % p),
+                  global_combine::cost(s, n, CostUnits(model), true))
+            << "S " << global_combine::to_string(s) << " root " << root;
       }
     }
   }
@@ -185,15 +188,17 @@ TEST(HybridCombine, AnyPFoldsTheExtraNodes) {
       q.p = p;
       q.n = n;
       q.units = CostUnits(model);
-      Picos t = run_hybrid(m, {}, hybrid::Choice::optimal, n, false);
-      // Exact for powers of two; with extras folded in, a lower bound (see hybrid.hpp).
+      Picos t = run_hybrid(m, {}, global_combine::Choice::optimal, n, false);
+      // Exact for powers of two; with extras folded in, a lower bound (see hybrid_combine.hpp).
       const bool pow2 = (p & (p - 1)) == 0;
       if (pow2 && n % p == 0) {
-        EXPECT_EQ(t, hybrid::allreduce_cost(hybrid::Choice::optimal, q)) << "p " << p << " n " << n;
+        EXPECT_EQ(t, global_combine::allreduce_cost(global_combine::Choice::optimal, q))
+            << "p " << p << " n " << n;
       } else {
-        EXPECT_GE(t, hybrid::allreduce_cost(hybrid::Choice::optimal, q)) << "p " << p << " n " << n;
+        EXPECT_GE(t, global_combine::allreduce_cost(global_combine::Choice::optimal, q))
+            << "p " << p << " n " << n;
       }
-      for (int root : {0, p - 1}) run_hybrid(m, {}, hybrid::Choice::optimal, n, true, root);
+      for (int root : {0, p - 1}) run_hybrid(m, {}, global_combine::Choice::optimal, n, true, root);
     }
   }
 }

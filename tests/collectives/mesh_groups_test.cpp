@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "collectives/collectives.hpp"
-#include "collectives/internal/mesh.hpp"
 #include "collectives/patterns/mesh_shape.hpp"
+#include "collectives/primitives/group_mesh.hpp"
 #include "tests/collectives/harness.hpp"
 
 namespace vmc::testing {

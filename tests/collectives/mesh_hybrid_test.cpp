@@ -1,4 +1,4 @@
-// 004's hybrid families (collectives/internal/mesh_hybrid.hpp): broadcast mesh_mst_sc (§9),
+// 004's hybrid families (collectives/mesh/families.hpp): broadcast mesh_mst_sc (§9),
 // allgather and reduce_scatter mesh_pfr_dr (§8, §10), allreduce mesh_pfr_pfr_dc (§12) and
 // reduce mesh_mst_dg (§11), each a row that runs the member Options::hybrid names and an
 // _optimal row that runs the member of least time (§15.1):
@@ -17,10 +17,10 @@
 #include <vector>
 
 #include "collectives/collectives.hpp"
-#include "collectives/internal/mesh.hpp"
-#include "collectives/internal/mesh_sc.hpp"
+#include "collectives/mesh/mst_sc.hpp"
 #include "collectives/patterns/mesh_rings.hpp"
-#include "collectives/simulated_cost.hpp"
+#include "collectives/primitives/group_mesh.hpp"
+#include "collectives/selection/simulation.hpp"
 #include "tests/collectives/harness.hpp"
 
 namespace vmc::testing {
@@ -164,7 +164,7 @@ TEST(MeshHybrid, OptimalRowRunsTheMemberOfLeastTime) {
           exact = exact && claim_of(row, q) == Claim::exact;
         }
         const std::string where = spec + " " + to_string(f.op) + " n " + std::to_string(n);
-        const int chosen = optimal.chosen(base);
+        const int chosen = chosen_member(f.op, optimal, base);
         ASSERT_TRUE(chosen >= 0 && chosen < members) << where;
         const Picos least = *std::min_element(simulated.begin(), simulated.end());
         EXPECT_EQ(simulated[chosen], least) << where << ": member " << chosen << " chosen";
@@ -178,7 +178,7 @@ TEST(MeshHybrid, OptimalRowRunsTheMemberOfLeastTime) {
             simulated_cost(f.op, optimal, member_query(base, optimal.name, -1));
         ASSERT_TRUE(as_selection_sees_it.has_value()) << where;
         EXPECT_EQ(*as_selection_sees_it, least) << where;
-        EXPECT_EQ(optimal.cost(base), formula[chosen]) << where;
+        EXPECT_EQ(optimal.cost(row_query(f.op, optimal, base)), formula[chosen]) << where;
       }
     }
   }
@@ -304,8 +304,9 @@ TEST(MeshHybrid, OptimalRowsOnAMachineAbove64Nodes) {
         const RunResult r = m->run(
             [&](Node& node) { call_checked(node.world(), f.op, o, 2 * p + 3, root, fails); });
         ASSERT_TRUE(fails.empty()) << fails.text();
-        const CostQuery q = member_query(query_for(*m, 2 * p + 3, root, 8), name, i);
         const Algorithm& a = *find_algorithm(f.op, name);
+        const CostQuery q =
+            row_query(f.op, a, member_query(query_for(*m, 2 * p + 3, root, 8), name, i));
         if (claim_of(a, q) == Claim::exact) {
           EXPECT_EQ(r.time_ps(), a.cost(q)) << to_string(f.op) << " " << name << " " << i;
         }

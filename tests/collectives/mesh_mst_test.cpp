@@ -13,9 +13,9 @@
 #include <rapidcheck/gtest.h>
 
 #include "collectives/collectives.hpp"
-#include "collectives/internal/mesh.hpp"
 #include "collectives/patterns/binomial.hpp"
 #include "collectives/patterns/mesh_mst.hpp"
+#include "collectives/primitives/group_mesh.hpp"
 #include "tests/collectives/combine_cases.hpp"
 #include "tests/collectives/mesh_set.hpp"
 

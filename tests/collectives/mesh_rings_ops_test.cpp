@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "collectives/collectives.hpp"
-#include "collectives/simulated_cost.hpp"
+#include "collectives/selection/simulation.hpp"
 #include "tests/collectives/harness.hpp"
 #include "tests/collectives/mesh_set.hpp"
 

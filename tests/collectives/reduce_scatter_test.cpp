@@ -7,7 +7,7 @@
 #include <rapidcheck/gtest.h>
 
 #include "collectives/reduce_scatter/reduce_scatter.hpp"
-#include "collectives/tables.hpp"
+#include "collectives/registry/tables.hpp"
 #include "tests/collectives/harness.hpp"
 
 namespace vmc {

@@ -6,8 +6,8 @@
 #include <rapidcheck/gtest.h>
 
 #include "collectives/gather/gather.hpp"
+#include "collectives/registry/tables.hpp"
 #include "collectives/scatter/scatter.hpp"
-#include "collectives/tables.hpp"
 #include "tests/collectives/harness.hpp"
 
 namespace vmc {

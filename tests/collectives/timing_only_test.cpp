@@ -11,9 +11,9 @@
 #include <tuple>
 #include <vector>
 
-#include "collectives/allreduce/algorithms.hpp"
+#include "collectives/allreduce/allreduce_internal.hpp"
 #include "collectives/collectives.hpp"
-#include "collectives/simulated_cost.hpp"
+#include "collectives/selection/simulation.hpp"
 #include "runtime/scratch.hpp"
 #include "tests/collectives/harness.hpp"
 

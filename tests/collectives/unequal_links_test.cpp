@@ -26,8 +26,8 @@
 #include <string>
 
 #include "collectives/collectives.hpp"
-#include "collectives/internal/claims.hpp"
-#include "collectives/simulated_cost.hpp"
+#include "collectives/costs/claims.hpp"
+#include "collectives/selection/simulation.hpp"
 #include "tools/runner.hpp"
 
 namespace vmc {

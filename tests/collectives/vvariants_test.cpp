@@ -8,8 +8,8 @@
 #include "collectives/allgather/allgather.hpp"
 #include "collectives/alltoall/alltoall.hpp"
 #include "collectives/gather/gather.hpp"
+#include "collectives/registry/tables.hpp"
 #include "collectives/scatter/scatter.hpp"
-#include "collectives/tables.hpp"
 #include "tests/collectives/harness.hpp"
 
 namespace vmc {

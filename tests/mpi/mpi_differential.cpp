@@ -34,14 +34,6 @@ using vmc::mpi_tests::kOperations;
 using vmc::mpi_tests::members_of;
 
 
-bool rooted(Operation op) {
-  return op == Operation::broadcast || op == Operation::reduce || op == Operation::scatter ||
-         op == Operation::gather || op == Operation::scatterv || op == Operation::gatherv;
-}
-bool combines(Operation op) {
-  return op == Operation::reduce || op == Operation::allreduce || op == Operation::scan ||
-         op == Operation::exscan || op == Operation::reduce_scatter;
-}
 bool irregular_counts(Operation op) {
   return op == Operation::scatterv || op == Operation::gatherv || op == Operation::allgatherv ||
          op == Operation::alltoallv || op == Operation::reduce_scatter;
@@ -73,18 +65,18 @@ struct Case {
 
 std::vector<Case> cases(Operation op, int p) {
   std::vector<Case> c;
-  const std::string red = combines(op) ? "sum" : "";
+  const std::string red = vmc::traits(op).combines ? "sum" : "";
   const bool irr = irregular_counts(op);
   const int mid = p / 2;
   for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t(p + 1)}) {
     c.push_back({n, mid, "int32", red, irr && op != Operation::reduce_scatter});
   }
   std::vector<int> roots = {0};
-  if (rooted(op) && p > 1) roots.push_back(p - 1);
+  if (vmc::traits(op).rooted && p > 1) roots.push_back(p - 1);
   for (int root : roots) {
     c.push_back({37, root, "int32", red, false});
     if (irr) c.push_back({37, root, "int32", red, true});
-    c.push_back({37, root, "int64", combines(op) ? "bxor" : "", false});
+    c.push_back({37, root, "int64", vmc::traits(op).combines ? "bxor" : "", false});
     c.push_back({37, root, "double", red, irr});
   }
   return c;

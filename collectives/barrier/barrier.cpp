@@ -1,0 +1,16 @@
+// The barrier front door: the call signature, dispatch.
+#include "collectives/barrier/barrier.hpp"
+
+#include "collectives/dispatch/checks.hpp"
+#include "collectives/dispatch/dispatch.hpp"
+
+namespace vmc::detail {
+
+void barrier_run(const Comm& comm, const Options& options) {
+  internal::require_valid(comm, "barrier");
+  CallSignature sig{.operation = "barrier", .op = "", .root = -1, .count = 0, .item_size = 0};
+  Call call{.comm = &comm, .n = 0, .item_size = 1, .options = &options};
+  dispatch(Operation::barrier, call, make_query(comm, 0, 0, 1, nullptr, false, options), sig);
+}
+
+}  // namespace vmc::detail

@@ -1,0 +1,239 @@
+// MST-SC broadcast and MST-DG reduction-to-one (mesh_sc.hpp).
+#include "collectives/mesh/mst_sc.hpp"
+
+#include <algorithm>
+
+#include "collectives/mesh/rings.hpp"
+#include "collectives/primitives/buffers.hpp"
+
+namespace vmc::internal {
+
+using patterns::MeshShape;
+using patterns::MstFlow;
+using patterns::MstTree;
+using patterns::RingPlan;
+
+namespace {
+std::vector<int> divisors_above_one(int m) {
+  std::vector<int> out;
+  for (int k = 2; k <= m; ++k) {
+    if (m % k == 0) out.push_back(k);
+  }
+  return out;
+}
+
+// The MST coordinate lengths of dimensions 0 .. j (dimension j's part p1).
+int group_length(const ScSplit& s, int i) { return i < s.dim ? s.shape.lengths[i] : s.p1(); }
+}  // namespace
+
+int ScSplit::group_index(int rank) const {
+  int g = 0, scale = 1;
+  for (int i = 0; i <= dim; ++i) {
+    const int x = shape.coordinate(rank, i);
+    g += (i < dim ? x : x / p0) * scale;
+    scale *= group_length(*this, i);
+  }
+  return g;
+}
+
+int ScSplit::group_member(int rank, int g) const {
+  std::vector<int> x = shape.coordinates(rank);
+  for (int i = 0; i <= dim; ++i) {
+    const int length = group_length(*this, i), c = g % length;
+    g /= length;
+    x[i] = i < dim ? c : x[i] % p0 + p0 * c;
+  }
+  return shape.rank_at(x);
+}
+
+int sc_members(const MeshShape& shape) {
+  int count = 1;
+  for (int m : shape.lengths) count += static_cast<int>(divisors_above_one(m).size());
+  return count;
+}
+
+ScSplit sc_split(const MeshShape& shape, int member) {
+  ScSplit s;
+  s.shape = shape;
+  s.dim = shape.dimensions() - 1;
+  s.p0 = 1;
+  int left = member - 1;
+  for (int j = shape.dimensions() - 1; j >= 0 && left >= 0; --j) {
+    const std::vector<int> divs = divisors_above_one(shape.lengths[j]);
+    if (left < static_cast<int>(divs.size())) {
+      s.dim = j;
+      s.p0 = divs[left];
+      break;
+    }
+    left -= static_cast<int>(divs.size());
+  }
+  s.scattered = RingPlan{shape, {}};
+  if (s.p0 > 1) s.scattered.digits.push_back({s.dim, s.p0, 1});
+  for (int i = s.dim + 1; i < shape.dimensions(); ++i) {
+    s.scattered.digits.push_back({i, shape.lengths[i], 1});
+  }
+  for (int i = 0; i <= s.dim; ++i) {
+    if (group_length(s, i) > 1) {
+      s.group.lengths.push_back(group_length(s, i));
+      s.group.wraps.push_back(i < s.dim ? shape.wraps[i] : s.p0 == 1 && shape.wraps[i]);
+    }
+  }
+  if (s.group.lengths.empty()) s.group = patterns::linear_shape(1);
+  return s;
+}
+
+std::string describe(const ScSplit& s) {
+  std::string out = s.scattered.phases() == 0 ? "scatter nothing"
+                                              : "scatter " + patterns::describe_plan(s.scattered);
+  if (s.group.size() == 1) return out + "; no MST";
+  out += "; MST ";
+  for (int i = 0; i < s.group.dimensions(); ++i) {
+    out += (i > 0 ? "x" : "") + std::to_string(s.group.lengths[i]);
+  }
+  if (s.interleaved()) {
+    out += " (dimension " + std::to_string(s.dim) + " interleaved: members " +
+           std::to_string(s.p0) + " apart)";
+  }
+  return out;
+}
+
+namespace {
+// The line of scattered digit t through `me`, as a 1-D tree rooted at the root's value, and
+// where me's subtree starts in the block buffer (items).
+struct DigitLine {
+  MstTree tree;
+  TreeView view;
+  std::vector<std::size_t> prefix;
+  std::size_t offset = 0;
+};
+DigitLine digit_line(const RingPlan& plan, int t, int root, int me, MstFlow flow,
+                     std::size_t b) {
+  const int radix = plan.digits[t].radix, v = plan.value(me, t), chunk = plan.chunk(t);
+  DigitLine l{MstTree(patterns::linear_shape(radix), plan.value(root, t), flow), {}, {}, 0};
+  l.prefix.resize(radix + 1);
+  for (int q = 0; q <= radix; ++q) l.prefix[q] = std::size_t(q) * chunk * b;
+  const int ground = plan.layout_index(me) / (chunk * radix) * (chunk * radix);
+  l.offset = (std::size_t(ground) + std::size_t(l.tree.node(v).first) * chunk) * b;
+  return l;
+}
+TreeView digit_view(const DigitLine& l, const RingPlan& plan, int t, int me) {
+  const int radix = plan.digits[t].radix, v = plan.value(me, t);
+  TreeView view{&l.tree, std::vector<int>(radix), v};
+  for (int q = 0; q < radix; ++q) view.members[q] = plan.neighbour(me, t, q - v);
+  return view;
+}
+// Whether `me` takes part in the scatter or gather of digit t: it agrees with the root in
+// its MST coordinates and in the scattered digits below t.
+bool in_line_phase(const ScSplit& s, int me, int root, int t) {
+  if (s.group_index(me) != s.group_index(root)) return false;
+  for (int u = 0; u < t; ++u) {
+    if (s.scattered.value(me, u) != s.scattered.value(root, u)) return false;
+  }
+  return true;
+}
+TreeView group_view(const ScSplit& s, const MstTree& tree, int me) {
+  TreeView view{&tree, std::vector<int>(s.group.size()), s.group_index(me)};
+  for (int g = 0; g < s.group.size(); ++g) view.members[g] = s.group_member(me, g);
+  return view;
+}
+// The MST phase's units: interleaved groups share dimension j's links p0 at a time.
+CostQuery mst_phase_query(const CostQuery& q, const ScSplit& s) {
+  CostQuery m = q;
+  if (s.interleaved()) {
+    m.units.beta = q.units.item_time(static_cast<std::uint64_t>(s.p0));
+    m.units.beta_net = 0;
+  }
+  return m;
+}
+std::size_t block_items(const ScSplit& s, std::size_t n) {
+  return ceil_div(n, static_cast<std::size_t>(s.scattered.blocks()));
+}
+}  // namespace
+
+void sc_broadcast(const Call& call, const ScSplit& s) {
+  const Comm& c = *call.comm;
+  if (call.n == 0) return;
+  const int me = c.rank(), root = call.root, blocks = s.scattered.blocks();
+  const std::size_t b = block_items(s, call.n), isz = call.item_size;
+  Bytes all(blocks * b * isz);
+  if (me == root) copy_items(all.data(), call.recv, call.n, isz);
+  for (int t = s.scattered.phases() - 1; t >= 0; --t) {
+    if (!in_line_phase(s, me, root, t)) continue;
+    const DigitLine l = digit_line(s.scattered, t, root, me, MstFlow::outward, b);
+    mst_scatter_parts(c, digit_view(l, s.scattered, t, me), l.prefix, at(all.data(), l.offset, isz),
+                      isz, call.tag);
+  }
+  if (s.group.size() > 1) {
+    const MstTree tree(s.group, s.group_index(root), MstFlow::outward);
+    mst_bcast(c, group_view(s, tree, me),
+              at(all.data(), std::size_t(s.scattered.layout_index(me)) * b, isz), b, isz,
+              call.tag + 1);
+  }
+  if (blocks > 1) {
+    ring_collect(c, s.scattered, all.data(), isz, Blocks::equal(b, blocks), call.tag + 2);
+  }
+  if (me != root) copy_items(call.recv, all.data(), call.n, isz);
+}
+
+Picos sc_broadcast_cost(const CostQuery& q, const ScSplit& s) {
+  if (q.n == 0) return 0;
+  const std::size_t b = block_items(s, q.n);
+  Picos t = 0;
+  for (int d = 0; d < s.scattered.phases(); ++d) {
+    const DigitLine l = digit_line(s.scattered, d, q.root, q.root, MstFlow::outward, b);
+    const std::vector<Picos> done = mst_scatter_times(q, l.tree, l.prefix, 0);
+    t = checked_add(t, *std::max_element(done.begin(), done.end()), "broadcast time");
+  }
+  if (s.group.size() > 1) {
+    const MstTree tree(s.group, s.group_index(q.root), MstFlow::outward);
+    t = checked_add(t, mst_bcast_cost(mst_phase_query(q, s), tree, b), "broadcast time");
+  }
+  const std::vector<std::size_t> counts(s.scattered.blocks(), b);
+  return checked_add(t, ring_collect_cost(q, s.scattered, counts, {}), "broadcast time");
+}
+
+void dg_reduce(const Call& call, const ScSplit& s) {
+  const Comm& c = *call.comm;
+  if (call.n == 0) return;
+  const int me = c.rank(), root = call.root, blocks = s.scattered.blocks();
+  const std::size_t b = block_items(s, call.n), isz = call.item_size;
+  auto all = contribution(call, blocks * b);
+  if (blocks > 1) {
+    ring_reduce_scatter(c, s.scattered, all.data(), isz, Blocks::equal(b, blocks), *call.op,
+                        call.tag);
+  }
+  if (s.group.size() > 1) {
+    const MstTree tree(s.group, s.group_index(root), MstFlow::inward);
+    Bytes tmp(b * isz);
+    mst_reduce(c, group_view(s, tree, me),
+               at(all.data(), std::size_t(s.scattered.layout_index(me)) * b, isz), tmp.data(), b,
+               isz, *call.op, call.tag + 1);
+  }
+  for (int t = 0; t < s.scattered.phases(); ++t) {
+    if (!in_line_phase(s, me, root, t)) break;
+    const DigitLine l = digit_line(s.scattered, t, root, me, MstFlow::inward, b);
+    mst_gather_parts(c, digit_view(l, s.scattered, t, me), l.prefix,
+                     at(all.data(), l.offset, isz), isz, call.tag + 2);
+  }
+  if (me == root) deliver(call, all);
+}
+
+Picos dg_reduce_cost(const CostQuery& q, const ScSplit& s) {
+  if (q.n == 0) return 0;
+  const std::size_t b = block_items(s, q.n);
+  const std::vector<std::size_t> counts(s.scattered.blocks(), b);
+  Picos t = ring_reduce_scatter_cost(q, s.scattered, counts, {});
+  if (s.group.size() > 1) {
+    const MstTree tree(s.group, s.group_index(q.root), MstFlow::inward);
+    t = checked_add(t, mst_reduce_cost(mst_phase_query(q, s), tree, b), "reduce time");
+  }
+  for (int d = 0; d < s.scattered.phases(); ++d) {
+    const DigitLine l = digit_line(s.scattered, d, q.root, q.root, MstFlow::inward, b);
+    const std::vector<Picos> ready(s.scattered.digits[d].radix, 0);
+    t = checked_add(t, mst_gather_times(q, l.tree, l.prefix, ready)[l.tree.root()],
+                    "reduce time");
+  }
+  return t;
+}
+
+}  // namespace vmc::internal

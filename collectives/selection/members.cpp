@@ -1,0 +1,108 @@
+// The member of a hybrid family its `_optimal` row runs (members.hpp).
+#include "collectives/selection/members.hpp"
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include "collectives/registry/registry.hpp"
+#include "collectives/selection/parallel.hpp"
+#include "collectives/selection/simulation.hpp"
+
+namespace vmc {
+
+namespace {
+
+// q with member i handed down to the family's row.
+CostQuery member_query(const CostQuery& q, int i) {
+  CostQuery m = q;
+  m.options.hybrid = i;
+  return m;
+}
+
+// The member of least simulated time, each run as the family's given row with
+// Options::hybrid = i (ties: less emulation work, then the lower formula, then the lower
+// index); empty when a member is too large to simulate.
+std::optional<int> least_simulated_member(Operation op, const Algorithm& given,
+                                          const CostQuery& q, int members) {
+  std::vector<std::optional<SimulatedRun>> runs(static_cast<std::size_t>(members));
+  internal::parallel_each(runs.size(), [&](std::size_t i) {
+    CostQuery m = member_query(q, static_cast<int>(i));
+    m.options.algorithm = given.name;
+    runs[i] = simulated_run(op, given, m);
+  });
+  std::optional<int> best;
+  std::tuple<Picos, std::uint64_t, Picos> best_order{};
+  for (int i = 0; i < members; ++i) {
+    const std::optional<SimulatedRun>& r = runs[static_cast<std::size_t>(i)];
+    if (!r) return std::nullopt;
+    const std::tuple<Picos, std::uint64_t, Picos> order{r->time, r->work_bytes,
+                                                        given.cost(member_query(q, i))};
+    if (!best || order < best_order) best = i, best_order = order;
+  }
+  return best;
+}
+
+// Whether every member's formula is its run's time for q (claim_of: the registry's own
+// downgrades too, e.g. links of unequal bandwidth).
+bool every_member_exact(const Algorithm& given, const CostQuery& q, int members) {
+  for (int i = 0; i < members; ++i) {
+    if (claim_of(given, member_query(q, i)) != Claim::exact) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int chosen_member(Operation op, const Algorithm& row, const CostQuery& q) {
+  if (row.members == nullptr) return -1;
+  static std::mutex mutex;
+  static std::map<std::string, int, std::less<>> chosen;
+  // The query as every node of a call builds it (call_query) and as selection and the
+  // simulations pass it, alike: a v-variant's counts whole (equal counts spelled out), n
+  // then 0; not in place; no row named.
+  CostQuery base = q;
+  if (op == Operation::allgatherv && base.counts.empty()) {
+    base.counts.assign(static_cast<std::size_t>(base.p), base.n);
+  }
+  if (!base.counts.empty()) base.n = 0;
+  base.options.algorithm.clear();
+  base.options.hybrid = -1;
+  base.in_place = false;
+  const std::string key = row.member_row + '|' + query_key(op, base);
+  const bool simulates = selection_simulates(q);
+  {
+    const std::lock_guard lock(mutex);
+    if (auto it = chosen.find(key + "|sim"); it != chosen.end()) return it->second;
+    if (!simulates) {
+      if (auto it = chosen.find(key + "|formula"); it != chosen.end()) return it->second;
+    }
+  }
+  // Made outside the lock: the simulations run machines whose nodes may choose too. Two
+  // callers that choose at once choose alike (the runs are deterministic); the first kept.
+  // Outside a simulation the choice is remembered as "|sim" even where it fell back to the
+  // formulas (every member exact, or too large to simulate): it is the best there is.
+  const int members = static_cast<int>(row.members(base).size());
+  const Algorithm* given = find_algorithm(op, row.member_row);
+  if (given == nullptr) return -1;
+  std::optional<int> best;
+  if (simulates && !every_member_exact(*given, base, members)) {
+    best = least_simulated_member(op, *given, base, members);
+  }
+  if (!best) {
+    best = least_cost_member(members, [&](int i) { return given->cost(member_query(base, i)); });
+  }
+  const std::lock_guard lock(mutex);
+  if (chosen.size() > 100000) chosen.clear();  // bounded
+  return chosen.emplace(key + (simulates ? "|sim" : "|formula"), *best).first->second;
+}
+
+CostQuery row_query(Operation op, const Algorithm& row, const CostQuery& q) {
+  const int member = chosen_member(op, row, q);
+  return member < 0 ? q : member_query(q, member);
+}
+
+}  // namespace vmc

@@ -1,0 +1,153 @@
+// Simulated runs of rows on private machines (simulation.hpp).
+#include "collectives/selection/simulation.hpp"
+
+#include <future>
+#include <map>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+#include "collectives/execution/machine_run.hpp"
+#include "collectives/registry/registry.hpp"
+#include "collectives/selection/members.hpp"
+#include "collectives/selection/selection.hpp"
+
+namespace vmc {
+namespace {
+
+// The topologies of the machines running a simulation now: a call on one of them selects
+// by formula, so nothing inside a simulation simulates again (a registered row may call the
+// public collectives). Keyed by the machine's topology object (each simulation machine
+// parses its own), not by thread: under the fibers engine one worker thread runs many nodes.
+struct SimulationMachines {
+  std::mutex mutex;
+  std::multiset<const Topology*> running;
+};
+SimulationMachines& simulation_machines() {
+  static SimulationMachines s;
+  return s;
+}
+bool inside_simulation(const Topology* t) {
+  SimulationMachines& s = simulation_machines();
+  std::lock_guard lock(s.mutex);
+  return s.running.count(t) != 0;
+}
+
+// Marks a machine as running a simulation while it does, so nothing inside simulates.
+struct InsideSimulation {
+  const Topology* topology;
+  explicit InsideSimulation(const Topology* t) : topology(t) {
+    SimulationMachines& s = simulation_machines();
+    std::lock_guard lock(s.mutex);
+    s.running.insert(t);
+  }
+  ~InsideSimulation() {
+    SimulationMachines& s = simulation_machines();
+    std::lock_guard lock(s.mutex);
+    s.running.erase(s.running.find(topology));
+  }
+};
+
+constexpr std::size_t kMaxBytes = std::size_t{1} << 28;
+constexpr int kMaxSimulatedNodes = 4096;
+
+// Results by query and algorithm; a result being made is a future the others wait on.
+struct SimulationCache {
+  std::mutex mutex;
+  std::map<std::string, std::shared_future<std::optional<SimulatedRun>>> results;
+};
+
+SimulationCache& cache() {
+  static SimulationCache c;
+  return c;
+}
+
+std::optional<SimulatedRun> run_simulation(Operation op, const Algorithm& a,
+                                          const CostQuery& q) {
+  try {
+    const std::vector<std::size_t> counts = call_counts(op, q);
+    double bytes = 0;
+    for (int r = 0; r < q.p; ++r) {
+      const BufferItems items = buffer_items(op, q.p, r, q.root, q.n, counts);
+      bytes += (static_cast<double>(items.send) + static_cast<double>(items.recv)) *
+               static_cast<double>(q.item_size);
+    }
+    if (bytes > static_cast<double>(kMaxBytes)) return std::nullopt;
+    // A family's choice of member is made here, where its members can be simulated, and
+    // handed down to the run.
+    CostQuery forced = row_query(op, a, q);
+    forced.options.algorithm = a.name;
+    // Timing only where the row allows it: the time and the statistics of the run with
+    // data, without the data.
+    Machine m({.topology = parse_topology(q.topology->spec()),
+               .model = q.model,
+               .trace = false,
+               .data = runs_timing_only(op, a) ? Data::none : Data::full});
+    const InsideSimulation inside(&m.topology());
+    const RunResult r = run_on_machine(m, op, a, forced);
+    const Stats& s = r.stats();
+    return SimulatedRun{r.time_ps(),
+                        s.bytes + (s.combined_items + s.rearranged_items) * q.item_size,
+                        s.messages};
+  } catch (const std::exception&) {
+    // Counts that do not fit p, or sizes the algorithm refuses: selection uses its formula.
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+bool selection_simulates(const CostQuery& q) {
+  // A group's simulation runs on a machine of the whole topology, the other nodes idle.
+  return q.topology != nullptr && q.topology->nodes() <= kMaxSimulatedNodes &&
+         !inside_simulation(q.topology);
+}
+
+Picos time_operation(Machine& m, Operation op, const CostQuery& q) {
+  return run_operation(m, op, q).time_ps();
+}
+
+std::optional<Picos> simulated_cost(Operation op, const Algorithm& a, const CostQuery& q) {
+  std::optional<SimulatedRun> r = simulated_run(op, a, q);
+  if (!r) return std::nullopt;
+  return r->time;
+}
+
+RunResult run_operation(Machine& m, Operation op, const CostQuery& q) {
+  const InsideSimulation inside(&m.topology());
+  CostQuery on_m = q;
+  on_m.topology = &m.topology();
+  const Algorithm& row = select_algorithm(op, on_m);
+  return run_on_machine(m, op, row, q);
+}
+
+std::optional<SimulatedRun> simulated_run(Operation op, const Algorithm& a, const CostQuery& q) {
+  if (!selection_simulates(q)) return std::nullopt;
+  const std::string key = query_key(op, q) + '|' + a.name;
+  SimulationCache& c = cache();
+  std::promise<std::optional<SimulatedRun>> made;
+  std::shared_future<std::optional<SimulatedRun>> result;
+  {
+    std::lock_guard lock(c.mutex);
+    auto it = c.results.find(key);
+    if (it != c.results.end()) {
+      result = it->second;
+    } else {
+      if (c.results.size() > 100000) c.results.clear();  // bounded
+      c.results.emplace(key, made.get_future().share());
+    }
+  }
+  if (result.valid()) return result.get();  // made, or being made by another caller
+  std::optional<SimulatedRun> r;
+  try {
+    r = run_simulation(op, a, q);
+  } catch (...) {
+    made.set_value(std::nullopt);
+    throw;
+  }
+  made.set_value(r);
+  return r;
+}
+
+}  // namespace vmc
