@@ -23,7 +23,8 @@
 // What a new transport implements: every pure virtual function below (the others have a
 // default that fits most), and one `make` function that the table in runtime/transports.cpp
 // lists under its MachineConfig::transport (and a `check` of the configuration, if it refuses
-// some). Its file is the only one that changes, besides that row. Nodes that are threads or
+// some). Its file is the only one that changes, besides that row and its line in
+// runtime/CMakeLists.txt; Comm and Machine stay as they are. Nodes that are threads or
 // fibers of this process with mailboxes get most of it from MailboxTransport; a transport that
 // answers queries in virtual time (wait_any, test, and one day receives from any source) does
 // it inside its calls, as the virtual clock does (a query to the discrete-event pass), and a

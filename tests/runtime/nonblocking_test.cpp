@@ -449,7 +449,9 @@ TEST(Nonblocking, AnIsendToItselfCompletesOnEveryClock) {
       c.wait(s);
       EXPECT_EQ(in, out);
     });
-    if (clock == Clock::real_time) EXPECT_EQ(r.stats().messages, 0u);
+    if (clock == Clock::real_time) {
+      EXPECT_EQ(r.stats().messages, 0u);
+    }
   }
 }
 
