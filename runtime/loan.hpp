@@ -63,7 +63,9 @@ struct LoanGuard {
     if (message != nullptr) detail::take_back(executor, node, message, true);
   }
   void take_back() {
-    if (message != nullptr) detail::take_back(executor, node, std::exchange(message, nullptr), false);
+    if (message != nullptr) {
+      detail::take_back(executor, node, std::exchange(message, nullptr), false);
+    }
   }
 };
 

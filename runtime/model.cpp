@@ -67,7 +67,8 @@ constexpr detail::EnumNames<Contention, 2> kContentions{
     {{Contention::exclusive, "exclusive"}, {Contention::shared, "shared"}}};
 constexpr detail::EnumNames<Protocol, 2> kProtocols{
     {{Protocol::eager, "eager"}, {Protocol::rendezvous, "rendezvous"}}};
-constexpr detail::EnumNames<Worm, 2> kWorms{{{Worm::atomic, "atomic"}, {Worm::blocking, "blocking"}}};
+constexpr detail::EnumNames<Worm, 2> kWorms{
+    {{Worm::atomic, "atomic"}, {Worm::blocking, "blocking"}}};
 constexpr detail::EnumNames<Clock, 2> kClocks{
     {{Clock::virtual_time, "virtual"}, {Clock::real_time, "real"}}};
 

@@ -17,10 +17,10 @@
 //
 // Waits. Every wait is a loop over MPI_Test with backoff (back_off: yielding for 2 ms, 50 us
 // on an oversubscribed machine, then sleeping, longer the longer it waits): bounded by the
-// machine's watchdog and ended at once by an abort notice. A node whose function throws (or whose wait runs out) sends every other process
-// a notice with its report on the run's control communicator; a process waiting sees it and
-// ends its node's function too; at the end of the run every process learns every origin's
-// report and throws the same RunError.
+// machine's watchdog and ended at once by an abort notice. A node whose function throws (or
+// whose wait runs out) sends every other process a notice with its report on the run's
+// control communicator; a process waiting sees it and ends its node's function too; at the
+// end of the run every process learns every origin's report and throws the same RunError.
 #include <mpi.h>
 
 #include <algorithm>
@@ -402,7 +402,9 @@ void MpiTransport::block(NodeState&, FunctionRef<bool()> ready, const WaitDescri
       std::string text = std::string("no progress for ") + std::to_string(watchdog) +
                          " s in " + what.operation;
       if (what.peer >= 0) text += " from rank " + std::to_string(what.peer);
-      if (what.peer_world >= 0 && what.peer < 0) text += " to node " + std::to_string(what.peer_world);
+      if (what.peer_world >= 0 && what.peer < 0) {
+        text += " to node " + std::to_string(what.peer_world);
+      }
       text += " (a deadlock across the processes, or a process that stopped): the run was ended";
       throw UsageError(text);
     }

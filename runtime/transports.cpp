@@ -47,7 +47,8 @@ void check_transport(MachineConfig& config) {
 
 std::unique_ptr<Transport> make_transport(MachineImpl& m) {
   const TransportRow& row = row_of(m.config);
-  const Make make = m.config.clock == Clock::virtual_time ? row.on_virtual_clock : row.on_real_clock;
+  const Make make =
+      m.config.clock == Clock::virtual_time ? row.on_virtual_clock : row.on_real_clock;
   if (make == nullptr) {
     throw UsageError("Machine: the " + to_string(m.config.transport) + " transport does not run "
                      "the " + to_string(m.config.clock) + " clock");
