@@ -55,12 +55,16 @@ if(TARGET vmc_testing)
 endif()
 install(TARGETS vmc RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
-# Every header of the three libraries, but the private detail.hpp of runtime and topology.
-foreach(dir topology runtime collectives)
+# Every header of topology and collectives, but topology's private detail.hpp; runtime's public
+# headers (the others are its internals: node state, the transports; docs/architecture.md).
+foreach(dir topology collectives)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir} DESTINATION ${VMC_INSTALL_INCLUDEDIR}
-          FILES_MATCHING PATTERN "*.hpp" PATTERN "detail.hpp" EXCLUDE
-          PATTERN "mpi_common.hpp" EXCLUDE)
+          FILES_MATCHING PATTERN "*.hpp" PATTERN "detail.hpp" EXCLUDE)
 endforeach()
+set(runtime_public comm errors link_rates machine model mpi ports scratch trace)
+list(TRANSFORM runtime_public PREPEND ${PROJECT_SOURCE_DIR}/runtime/)
+list(TRANSFORM runtime_public APPEND .hpp)
+install(FILES ${runtime_public} DESTINATION ${VMC_INSTALL_INCLUDEDIR}/runtime)
 
 # What the installed libraries link that a user must find: the link libraries of each
 # exported target that are imported targets of a package (a static library brings its
@@ -77,7 +81,7 @@ foreach(lib vmc_collectives vmc_runtime vmc_topology)
         string(APPEND VMC_PC_LIBS " -lboost_${component}")
       endif()
     elseif(dep STREQUAL "MPI::MPI_CXX")
-      # The MPI transport (runtime/mpi_network.cpp): MPI's C interface, as vmc was built.
+      # The MPI transport (runtime/mpi_transport.cpp): MPI's C interface, as vmc was built.
       string(APPEND VMC_FIND_DEPENDENCIES
              "set(MPI_CXX_SKIP_MPICXX ON)\nfind_dependency(MPI COMPONENTS CXX)\n")
       foreach(mpi_lib IN LISTS MPI_CXX_LIBRARIES)

@@ -1,50 +1,54 @@
-// Comm: point-to-point calls, local work charges, split and collective call checks.
-//
-// Virtual time: calls move the data at once and append what they did to the node's log;
-// the simulator turns the logs into times after the run (simulator.cpp). Real time: a send
-// holds its ports and links for real and waits out its modelled duration (real_network.cpp).
+// Comm: what every transport shares of a node's calls. Each call's arguments are checked
+// here (ranks, tags, sizes, a receive buffer that overlaps a transfer in flight, a node sending
+// to itself), nonblocking requests are kept here (the request table, completion, the check
+// that an isend's buffer did not change), and every error names the node and the call; the
+// transfers themselves are the transport's (runtime/transport.hpp).
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <thread>
 #include <utility>
 
-#include "runtime/detail.hpp"
+#include "runtime/machine_impl.hpp"
+#include "runtime/transport.hpp"
 
 namespace vmc {
 
-using detail::Message;
-using detail::MatchKey;
+using detail::Incoming;
 using detail::NodeState;
-using detail::OpRecord;
+using detail::Outgoing;
+using detail::Received;
 using detail::WaitDescription;
+using detail::kCollectiveTagBase;
+using detail::kCollectiveTagBits;
 
 namespace {
 
-// From this size on, a sendrecv lends its send buffer instead of copying it, and so does a
-// send to a receiver already waiting for it (see Message::lent): below it, a copy costs less
-// than the loan's hand-back.
-constexpr std::size_t kLendBytes = 32 * 1024;
-
-// A loan in flight: taken back when the call returns (take_back), or on the way out of an
-// error.
-struct LoanGuard {
-  NodeState& node;
-  Message* message = nullptr;
-  ~LoanGuard() {
-    if (message != nullptr) detail::take_back(node, message, true);
-  }
-  void take_back() {
-    if (message != nullptr) detail::take_back(node, std::exchange(message, nullptr), false);
-  }
-};
-
 // The largest payload vmc accepts in one message: anything above is a bug in the caller.
 constexpr std::size_t kMaxMessageBytes = std::size_t{1} << 36;  // 64 GiB
-constexpr Tag kCollectiveTagBase = Tag{1} << 40;
-constexpr int kCollectiveTagBits = 20;
+
+detail::Transport& transport_of(const NodeState& n) { return *n.machine->transport; }
+
+// Schedule perturbation (MachineConfig::perturb_seed): a random pause before a call.
+void perturb(NodeState& n) {
+  const MachineConfig& c = n.machine->config;
+  if (c.perturb_seed == 0) return;
+  // splitmix64: small, fast and good enough to scatter pauses.
+  std::uint64_t z = (n.perturb_state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  if ((z & 3) == 0) return;  // a quarter of the calls go straight on
+  if ((z & 3) == 1) {
+    transport_of(n).pause(n, 0);  // lets the others run
+    return;
+  }
+  const double fraction = static_cast<double>(z >> 11) / 9007199254740992.0;  // [0, 1)
+  transport_of(n).pause(n, fraction * c.perturb_max_seconds);
+}
 
 void check_abort(NodeState& n) {
-  n.perturb();
+  perturb(n);
   if (n.machine->abort.load(std::memory_order_acquire)) throw detail::RunAborted{};
 }
 
@@ -65,14 +69,6 @@ std::span<const int> Comm::members() const { return group("members").world; }
 bool Comm::whole_machine() const { return group("whole_machine").whole; }
 std::uint64_t Comm::members_hash() const { return group("members_hash").world_hash; }
 
-namespace detail {
-void CommGroup::describe_members() {
-  const int p = static_cast<int>(world.size());
-  whole = p == machine->p;
-  for (int r = 0; whole && r < p; ++r) whole = world[r] == r;
-  world_hash = whole ? 0 : hash_members(world);
-}
-}  // namespace detail
 std::uint32_t Comm::id() const { return group("id").id; }
 const Model& Comm::model() const { return group("model").machine->config.model; }
 const CostUnits& Comm::units() const { return group("units").machine->units; }
@@ -86,7 +82,12 @@ std::string Comm::who() const {
     return node != nullptr ? "node " + std::to_string(node->rank) + " (invalid comm)"
                            : std::string("invalid comm");
   }
-  return detail::node_prefix(*node_, group_.get(), rank_);
+  // "node 3 (rank 1 of comm 2)"; the world's ranks are the nodes.
+  std::string s = "node " + std::to_string(node_->rank);
+  if (group_->id != 0) {
+    s += " (rank " + std::to_string(rank_) + " of comm " + std::to_string(group_->id) + ")";
+  }
+  return s;
 }
 
 namespace {
@@ -146,283 +147,68 @@ void check_send_size(const Comm& c, const char* op, int dest, Tag tag, std::size
   }
 }
 
-}  // namespace
-
-// --- the MPI transport (MachineConfig::transport; runtime/mpi_network.cpp) ----------------
-
-namespace {
-
-// Whether calls record their operations for the simulator: on the virtual clock of the local
-// transport.
-bool logs(const NodeState& n) {
-  return n.machine->config.clock == Clock::virtual_time && n.machine->mpi == nullptr;
-}
-
-// A Comm tag on MPI: the user's channel with the tag itself, or the collective channel with
-// the offset within the call's tag space (mpi_network.cpp says why that is safe).
-struct MpiTag {
-  bool collective = false;
-  int tag = 0;
-};
-MpiTag mpi_tag(Tag tag) {
-  if (tag >= kCollectiveTagBase) {
-    return {true, static_cast<int>(tag & ((Tag{1} << kCollectiveTagBits) - 1))};
-  }
-  return {false, static_cast<int>(tag)};
-}
-
-// A message that arrived over MPI into a receive buffer: what is wrong with it, or "".
-std::string mpi_received_problem(const detail::MpiDone& d, std::size_t capacity,
-                                 std::size_t item_size) {
-  if (d.truncated) {
-    return "the message is larger than the receive buffer of " + std::to_string(capacity) +
-           " bytes";
-  }
-  if (item_size == 0 || d.bytes % item_size != 0) {
-    return "message of " + std::to_string(d.bytes) + " bytes is not a whole number of " +
-           std::to_string(item_size) + "-byte items";
-  }
-  return "";
-}
-
-// Blocks until the transfers of `handles` have completed; returns what each received.
-std::vector<detail::MpiDone> mpi_complete(detail::MpiNetwork& net, std::vector<int> handles,
-                                          const WaitDescription& what) {
-  std::vector<detail::MpiDone> done(handles.size());
-  detail::mpi_block(
-      net,
-      [&] {
-        bool all = true;
-        for (std::size_t k = 0; k < handles.size(); ++k) {
-          if (handles[k] < 0) continue;
-          done[k] = detail::mpi_test(net, handles[k]);
-          if (done[k].done) {
-            handles[k] = -1;
-          } else {
-            all = false;
-          }
-        }
-        return all;
-      },
-      what);
-  return done;
+// A problem the transport found with a receive: the error names the node and the call.
+void check_received(const Comm& c, const char* op, int source, Tag tag, const Received& got) {
+  if (!got.problem.empty()) fail(c, describe_call(op, "from", source, tag), got.problem);
 }
 
 }  // namespace
 
-namespace {
-
-std::size_t deliver(const Comm& c, const char* op, int source, Tag tag, Message* msg, void* data,
-                    std::size_t capacity, std::size_t item_size) {
-  detail::OwnedMessage owned(msg);
-  if (msg->bytes > capacity) {
-    fail(c, describe_call(op, "from", source, tag),
-         "message of " + std::to_string(msg->bytes) + " bytes (" + std::to_string(msg->items) +
-             " items) does not fit the receive buffer of " + std::to_string(capacity) +
-             " bytes");
-  }
-  if (item_size == 0 || msg->bytes % item_size != 0) {
-    fail(c, describe_call(op, "from", source, tag),
-         "message of " + std::to_string(msg->bytes) + " bytes is not a whole number of " +
-             std::to_string(item_size) + "-byte items");
-  }
-  detail::copy_out(*msg, data);
-  return msg->bytes;
-}
-
-}  // namespace
-
-std::uint64_t Comm::post(const void* data, std::size_t bytes, std::size_t items, int dest, Tag tag,
-                         const char* op, detail::RequestState* request,
-                         Message** lent, bool lend_to_waiting_only) const {
-  group(op);
+Outgoing Comm::outgoing(const void* data, std::size_t bytes, std::size_t items, int dest, Tag tag,
+                        const char* op) const {
+  const detail::CommGroup& g = group(op);
   check_peer(*this, op, "to", dest, tag);
   check_send_size(*this, op, dest, tag, bytes, items);
   check_abort(*node_);
-  detail::MachineImpl& m = *node_->machine;
-  const int dst = group_->world[dest];
-  if (dst == node_->rank && !m.config.allow_self_messages) {
+  const int dst = g.world[dest];
+  if (dst == node_->rank && !node_->machine->config.allow_self_messages) {
     fail(*this, describe_call(op, "to", dest, tag),
          "a node may not send to itself (copy locally, or set allow_self_messages)");
   }
-  // A spread machine: a node of another process gets the message by MPI (one MPI message,
-  // its bytes and then what it needs to be matched: spread_network.cpp).
-  const bool remote = m.spread != nullptr && !m.hosts(dst);
-  if (remote && bytes > static_cast<std::size_t>(std::numeric_limits<int>::max()) -
-                            detail::spread_trailer_bytes()) {
-    fail(*this, describe_call(op, "to", dest, tag),
-         "message of " + std::to_string(bytes) + " bytes: between the processes of a spread "
-         "machine a message carries at most " +
-             std::to_string(std::numeric_limits<int>::max() - detail::spread_trailer_bytes()) +
-             " bytes (one MPI message)");
-  }
-  auto* msg = new Message;
-  msg->comm = group_->id;
-  msg->src = node_->rank;
-  msg->tag = tag;
-  msg->items = items;
-  msg->bytes = bytes;
-  msg->send_index = node_->sends++;
-  if (remote) {
-    // Its bytes (none on a timing-only machine) with room after them for the trailer.
-    const std::size_t carried = m.config.data == Data::full ? bytes : 0;
-    msg->payload = detail::make_payload(carried + detail::spread_trailer_bytes());
-    if (carried > 0) std::memcpy(msg->payload.get(), data, carried);
-  } else if (lent != nullptr && bytes >= kLendBytes && m.config.data == Data::full &&
-      m.config.clock == Clock::virtual_time && dst != node_->rank &&
-      (!lend_to_waiting_only ||
-       m.nodes[dst]->waits_for(group_->id, node_->rank, tag))) {
-    msg->lent = static_cast<const std::byte*>(data);
-    msg->loan.store(Message::kOpen, std::memory_order_relaxed);
-    msg->owners.store(2, std::memory_order_relaxed);
-    *lent = msg;
-  } else if (bytes > 0 && m.config.data == Data::full) {
-    msg->payload = detail::make_payload(bytes);
-    std::memcpy(msg->payload.get(), data, bytes);
-  }
-  const std::uint64_t index = msg->send_index;
-  if (m.config.clock == Clock::virtual_time || dst == node_->rank) {
-    if (m.config.clock == Clock::virtual_time) {
-      std::lock_guard lock(node_->log_mutex);
-      node_->log.sends.push_back({dst, items, bytes, tag, group_->id});
-    }
-    if (remote) {
-      detail::spread_send(*m.spread, msg, dst);
-    } else {
-      NodeState& target = *m.nodes[dst];
-      target.incoming.enqueue(msg);
-      m.wake(target);
-    }
-  } else if (request != nullptr) {
-    detail::real_isend(m, *node_, dst, msg, *request);
-  } else {
-    detail::real_transfer(m, *node_, dst, msg);
-  }
-  return index;
+  Outgoing out{g, dest, dst, tag, data, bytes, items, op};
+  const std::string refused = transport_of(*node_).refuses(*node_, out);
+  if (!refused.empty()) fail(*this, describe_call(op, "to", dest, tag), refused);
+  return out;
 }
 
-Message* Comm::await(int source, Tag tag, const char* op, bool posted) const {
-  group(op);
+Incoming Comm::incoming(void* data, std::size_t capacity_bytes, std::size_t item_size, int source,
+                        Tag tag, const char* op) const {
+  const detail::CommGroup& g = group(op);
   check_peer(*this, op, "from", source, tag);
+  check_receive_buffer(data, capacity_bytes, op, source, tag);
   check_abort(*node_);
-  const int src = group_->world[source];
+  const int src = g.world[source];
   if (src == node_->rank && !node_->machine->config.allow_self_messages) {
     fail(*this, describe_call(op, "from", source, tag),
          "a node may not receive from itself (set allow_self_messages)");
   }
-  if (node_->machine->config.clock == Clock::real_time && !posted) {
-    detail::real_post_receive(*node_->machine, *node_, group_->id, src, tag);
-  }
-  return node_->wait_for(MatchKey{group_->id, src, tag},
-                         WaitDescription{op, source, src, tag, group_->id});
+  return Incoming{g, source, src, tag, data, capacity_bytes, item_size, op};
 }
 
 void Comm::send_raw(const void* data, std::size_t bytes, std::size_t items, int dest,
                     Tag tag) const {
-  if (detail::MpiNetwork* net = mpi_checked_send(bytes, items, dest, tag, "send")) {
-    const MpiTag t = mpi_tag(tag);
-    const int h = detail::mpi_post_send(*net, *group_->mpi, t.collective, t.tag, data, bytes, dest);
-    mpi_complete(*net, {h}, WaitDescription{"send", -1, group_->world[dest], tag, group_->id});
-    return;
-  }
-  // A receiver already waiting copies straight from `data`, once (item 1 of issue 13); the
-  // loan is taken back before the send returns, so the caller may reuse its buffer.
-  LoanGuard loan{*node_};
-  const std::uint64_t index =
-      post(data, bytes, items, dest, tag, "send", nullptr, &loan.message, true);
-  if (node_->machine->config.clock == Clock::virtual_time) {
-    OpRecord op;
-    op.kind = OpRecord::Kind::send;
-    op.send_index = index;
-    node_->log_op(op);
-  }
-  loan.take_back();
+  const Outgoing out = outgoing(data, bytes, items, dest, tag, "send");
+  transport_of(*node_).send(*node_, out);
 }
-
-namespace {
-
-// A receive's operation: what it matches.
-OpRecord receive_op(OpRecord::Kind kind, std::uint32_t comm, int src_world, Tag tag) {
-  OpRecord op;
-  op.kind = kind;
-  op.recv_comm = comm;
-  op.recv_src = src_world;
-  op.recv_tag = tag;
-  return op;
-}
-
-}  // namespace
 
 std::size_t Comm::recv_raw(void* data, std::size_t capacity_bytes, std::size_t item_size,
                            int source, Tag tag) const {
-  group("recv");
-  check_peer(*this, "recv", "from", source, tag);
-  check_receive_buffer(data, capacity_bytes, "recv", source, tag);
-  if (detail::MpiNetwork* net = mpi_checked_recv(source, tag, "recv")) {
-    const MpiTag t = mpi_tag(tag);
-    const int h = detail::mpi_post_recv(*net, *group_->mpi, t.collective, t.tag, data,
-                                        capacity_bytes, source);
-    const detail::MpiDone d = mpi_complete(
-        *net, {h}, WaitDescription{"recv", source, group_->world[source], tag, group_->id})[0];
-    const std::string problem = mpi_received_problem(d, capacity_bytes, item_size);
-    if (!problem.empty()) fail(*this, describe_call("recv", "from", source, tag), problem);
-    return d.bytes;
-  }
-  if (node_->machine->config.clock == Clock::virtual_time) {
-    // Recorded before it blocks, so the simulation can go on meanwhile.
-    node_->log_op(receive_op(OpRecord::Kind::recv, group_->id, group_->world[source], tag));
-  }
-  Message* msg = await(source, tag, "recv");
-  return deliver(*this, "recv", source, tag, msg, data, capacity_bytes, item_size);
+  const Incoming in = incoming(data, capacity_bytes, item_size, source, tag, "recv");
+  const Received got = transport_of(*node_).recv(*node_, in);
+  check_received(*this, "recv", source, tag, got);
+  return got.bytes;
 }
 
-std::size_t Comm::sendrecv_raw(const void* out, std::size_t out_bytes, std::size_t out_items,
-                               int dest, void* in, std::size_t in_capacity_bytes,
-                               std::size_t in_item_size, int source, Tag tag) const {
-  if (node_->machine->mpi != nullptr) {
-    group("sendrecv");
-    check_peer(*this, "sendrecv", "from", source, tag);
-    check_receive_buffer(in, in_capacity_bytes, "sendrecv", source, tag);
-    detail::MpiNetwork* net = mpi_checked_send(out_bytes, out_items, dest, tag, "sendrecv");
-    mpi_checked_recv(source, tag, "sendrecv");
-    const MpiTag t = mpi_tag(tag);
-    const int r = detail::mpi_post_recv(*net, *group_->mpi, t.collective, t.tag, in,
-                                        in_capacity_bytes, source);
-    const int h =
-        detail::mpi_post_send(*net, *group_->mpi, t.collective, t.tag, out, out_bytes, dest);
-    const detail::MpiDone d = mpi_complete(
-        *net, {r, h}, WaitDescription{"sendrecv", source, group_->world[source], tag, group_->id})[0];
-    const std::string problem = mpi_received_problem(d, in_capacity_bytes, in_item_size);
-    if (!problem.empty()) fail(*this, describe_call("sendrecv", "from", source, tag), problem);
-    return d.bytes;
-  }
-  if (node_->machine->config.clock == Clock::real_time) {
-    // The send holds its tokens for its duration; the partner's message arrives meanwhile.
-    // The receive is posted first, so that under rendezvous the partner's send may start
-    // while this node's own send waits for the partner's receive.
-    check_peer(*this, "sendrecv", "from", source, tag);
-    detail::real_post_receive(*node_->machine, *node_, group_->id, group_->world[source], tag);
-    send_raw(out, out_bytes, out_items, dest, tag);
-    Message* msg = await(source, tag, "sendrecv", true);
-    return deliver(*this, "sendrecv", source, tag, msg, in, in_capacity_bytes, in_item_size);
-  }
-  // Virtual time: one op with both directions, so the simulator starts them together.
-  check_peer(*this, "sendrecv", "from", source, tag);
-  check_receive_buffer(in, in_capacity_bytes, "sendrecv", source, tag);
-  // The send buffer stays in place until the call returns: the partner may copy straight
-  // from it, and the loan is taken back below, or on the way out of an error.
-  LoanGuard loan{*node_};
-  const std::uint64_t index =
-      post(out, out_bytes, out_items, dest, tag, "sendrecv", nullptr, &loan.message);
-  OpRecord op =
-      receive_op(OpRecord::Kind::sendrecv, group_->id, group_->world[source], tag);
-  op.send_index = index;
-  node_->log_op(op);
-  Message* msg = await(source, tag, "sendrecv");
-  const std::size_t got =
-      deliver(*this, "sendrecv", source, tag, msg, in, in_capacity_bytes, in_item_size);
-  loan.take_back();
-  return got;
+std::size_t Comm::sendrecv_raw(const void* out_data, std::size_t out_bytes,
+                               std::size_t out_items, int dest, void* in_data,
+                               std::size_t in_capacity_bytes, std::size_t in_item_size,
+                               int source, Tag tag) const {
+  const Incoming in =
+      incoming(in_data, in_capacity_bytes, in_item_size, source, tag, "sendrecv");
+  const Outgoing out = outgoing(out_data, out_bytes, out_items, dest, tag, "sendrecv");
+  const Received got = transport_of(*node_).sendrecv(*node_, out, in);
+  check_received(*this, "sendrecv", source, tag, got);
+  return got.bytes;
 }
 
 // --- nonblocking point to point ---------------------------------------------------------
@@ -475,9 +261,7 @@ void Comm::check_receive_buffer(const void* data, std::size_t bytes, const char*
 
 Request Comm::isend_raw(const void* data, std::size_t bytes, std::size_t items, int dest,
                         Tag tag) const {
-  group("isend");
-  check_peer(*this, "isend", "to", dest, tag);
-  detail::MpiNetwork* net = mpi_checked_send(bytes, items, dest, tag, "isend");
+  const Outgoing out = outgoing(data, bytes, items, dest, tag, "isend");
   for (const detail::RequestState& r : node_->requests) {
     if (!r.retired && !r.send && overlap(data, bytes, r.buffer, r.capacity)) {
       fail(*this, describe_call("isend", "to", dest, tag),
@@ -490,77 +274,31 @@ Request Comm::isend_raw(const void* data, std::size_t bytes, std::size_t items, 
   r.send = true;
   r.comm = group_->id;
   r.peer = dest;
-  r.peer_world = group_->world[dest];
+  r.peer_world = out.dst;
   r.tag = tag;
   r.send_buffer = data;
   r.send_bytes = bytes;
   if (moves_data()) r.send_hash = hash_bytes(data, bytes);
-  if (net != nullptr) {
-    const MpiTag t = mpi_tag(tag);
-    r.mpi = detail::mpi_post_send(*net, *group_->mpi, t.collective, t.tag, data, bytes, dest);
-    ++node_->open_requests;
-    return Request(node_, id, node_->machine->runs);
-  }
   ++node_->open_requests;
-  const bool virtual_time = node_->machine->config.clock == Clock::virtual_time;
-  const std::uint64_t index =
-      post(data, bytes, items, dest, tag, "isend", virtual_time ? nullptr : &r);
-  if (virtual_time) {
-    OpRecord op;
-    op.kind = OpRecord::Kind::isend;
-    op.send_index = index;
-    op.request = id;
-    node_->log_op(op);
-  }
+  transport_of(*node_).isend(*node_, id, out);
   return Request(node_, id, node_->machine->runs);
 }
 
 Request Comm::irecv_raw(void* data, std::size_t capacity_bytes, std::size_t item_size,
                         int source, Tag tag) const {
-  group("irecv");
-  check_peer(*this, "irecv", "from", source, tag);
-  check_abort(*node_);
-  detail::MachineImpl& m = *node_->machine;
-  const int src = group_->world[source];
-  if (src == node_->rank && !m.config.allow_self_messages) {
-    fail(*this, describe_call("irecv", "from", source, tag),
-         "a node may not receive from itself (set allow_self_messages)");
-  }
-  check_receive_buffer(data, capacity_bytes, "irecv", source, tag);
+  const Incoming in = incoming(data, capacity_bytes, item_size, source, tag, "irecv");
   const auto id = static_cast<std::uint32_t>(node_->requests.size());
   detail::RequestState& r = node_->requests.emplace_back();
   r.comm = group_->id;
   r.peer = source;
-  r.peer_world = src;
+  r.peer_world = in.src;
   r.tag = tag;
   r.buffer = data;
   r.capacity = capacity_bytes;
   r.item_size = item_size;
   ++node_->open_requests;
-  if (detail::MpiNetwork* net = m.mpi) {
-    const MpiTag t = mpi_tag(tag);
-    r.mpi = detail::mpi_post_recv(*net, *group_->mpi, t.collective, t.tag, data, capacity_bytes,
-                                  source);
-    return Request(node_, id, m.runs);
-  }
-  if (m.config.clock == Clock::virtual_time) {
-    OpRecord op = receive_op(OpRecord::Kind::irecv, group_->id, src, tag);
-    op.request = id;
-    node_->log_op(op);
-  } else {
-    detail::real_post_receive(m, *node_, group_->id, src, tag);
-  }
-  // The oldest message that arrived for it, unless older irecvs still wait for theirs.
-  const MatchKey key{group_->id, src, tag};
-  node_->drain();
-  if (node_->posted.find(key) == node_->posted.end()) {
-    if (Message* msg = node_->take(key)) {
-      detail::fill_request(r, msg);
-      return Request(node_, id, m.runs);
-    }
-  }
-  node_->posted[key].push_back(id);
-  return Request(node_, id, m.runs);
+  transport_of(*node_).irecv(*node_, id, in);
+  return Request(node_, id, node_->machine->runs);
 }
 
 detail::RequestState& Comm::request_state(const Request& req, const char* call) const {
@@ -585,45 +323,17 @@ detail::RequestState& Comm::request_state(const Request& req, const char* call) 
   return r;
 }
 
-bool Comm::request_ready(detail::RequestState& r) const {
-  if (detail::MpiNetwork* net = node_->machine->mpi) {
-    if (r.mpi >= 0) {
-      const detail::MpiDone d = detail::mpi_test(*net, r.mpi);
-      if (!d.done) return false;
-      r.mpi = -1;
-      if (!r.send) {
-        r.received = d.bytes;
-        r.error = mpi_received_problem(d, r.capacity, r.item_size);
-      }
-    }
-    return true;
-  }
-  if (r.send) {
-    return node_->machine->config.clock == Clock::virtual_time ||
-           r.done.load(std::memory_order_acquire);
-  }
-  if (!r.filled) node_->drain();
-  return r.filled;
-}
-
 std::size_t Comm::finish_request(detail::RequestState& r) const {
-  if (detail::MpiNetwork* net = node_->machine->mpi; net != nullptr && !request_ready(r)) {
-    detail::mpi_block(*net, [&] { return request_ready(r); },
-                      WaitDescription{r.send ? "wait for isend" : "wait for irecv",
-                                      r.send ? -1 : r.peer, r.peer_world, r.tag, r.comm});
-  }
-  if (!request_ready(r)) {
-    node_->block_until([&] { return request_ready(r); },
-                       WaitDescription{r.send ? "wait for isend" : "wait for irecv",
-                                       r.send ? -1 : r.peer, r.send ? r.peer_world : r.peer_world,
-                                       r.tag, r.comm});
+  detail::Transport& t = transport_of(*node_);
+  if (!t.arrived(*node_, r)) {
+    t.block(*node_, [&] { return t.arrived(*node_, r); },
+            WaitDescription{r.send ? "wait for isend" : "wait for irecv", r.send ? -1 : r.peer,
+                            r.peer_world, r.tag, r.comm});
   }
   r.retired = true;
   --node_->open_requests;
+  t.completed(*node_, r);
   if (r.send) {
-    if (node_->machine->config.clock == Clock::real_time) {
-      node_->log.messages.push_back(std::move(r.event));
-    }
     if (moves_data() && hash_bytes(r.send_buffer, r.send_bytes) != r.send_hash) {
       fail(*this, describe_request(r),
            "its buffer changed while the transfer was in flight (between isend and the wait "
@@ -635,61 +345,10 @@ std::size_t Comm::finish_request(detail::RequestState& r) const {
   return r.received / r.item_size;
 }
 
-std::int64_t Comm::resolve(const char* call) const {
-  detail::MachineImpl& m = *node_->machine;
-  if (m.spread != nullptr) {
-    fail(*this, call,
-         "a machine spread over MPI processes does not answer wait_any or test on the virtual "
-         "clock yet (the answer comes from the discrete-event pass over every node's log, "
-         "which runs after the run there): use wait or wait_all");
-  }
-  {
-    std::lock_guard lock(m.resolvers_mutex);
-    m.resolvers.push_back(node_->rank);
-  }
-  struct Leave {
-    detail::MachineImpl& m;
-    int rank;
-    ~Leave() {
-      std::lock_guard lock(m.resolvers_mutex);
-      m.resolvers.erase(std::find(m.resolvers.begin(), m.resolvers.end(), rank));
-    }
-  } leave{m, node_->rank};
-  node_->block_until(
-      [&] {
-        if (node_->answered.load(std::memory_order_acquire)) return true;
-        if (m.abort.load(std::memory_order_acquire)) throw detail::RunAborted{};
-        try {
-          std::lock_guard lock(m.sim_mutex);
-          if (m.sim == nullptr) m.sim = detail::start_simulation(m);
-          detail::advance_simulation(*m.sim);
-        } catch (const detail::ScheduleDeadlock& e) {
-          m.record_deadlock(e.what());
-          throw detail::RunAborted{};
-        } catch (const std::exception& e) {
-          m.record_error(node_->rank, e.what());
-          m.abort_run();
-          throw detail::RunAborted{};
-        }
-        return node_->answered.load(std::memory_order_acquire);
-      },
-      WaitDescription{call, -1, -1, 0, group_->id});
-  node_->answered.store(false, std::memory_order_relaxed);
-  {
-    std::lock_guard lock(node_->log_mutex);
-    node_->log.answers.push_back(node_->answer);
-  }
-  return node_->answer;
-}
-
 std::size_t Comm::wait(Request& req) const {
   detail::RequestState& r = request_state(req, "wait");
   check_abort(*node_);
-  if (logs(*node_)) {
-    OpRecord op;
-    op.kind = OpRecord::Kind::wait;
-    node_->log_op(op, std::span<const std::uint32_t>(&req.id_, 1));
-  }
+  transport_of(*node_).waits(*node_, std::span<const std::uint32_t>(&req.id_, 1));
   const std::size_t items = finish_request(r);
   req = Request();
   return items;
@@ -707,11 +366,7 @@ std::vector<std::size_t> Comm::wait_all(std::span<Request> reqs) const {
     }
     ids.push_back(req.id_);
   }
-  if (logs(*node_) && !ids.empty()) {
-    OpRecord op;
-    op.kind = OpRecord::Kind::wait;
-    node_->log_op(op, ids);
-  }
+  if (!ids.empty()) transport_of(*node_).waits(*node_, ids);
   std::vector<std::size_t> items(reqs.size(), 0);
   for (std::size_t i = 0; i < reqs.size(); ++i) {
     if (reqs[i].null()) continue;
@@ -736,33 +391,10 @@ std::size_t Comm::wait_any(std::span<Request> reqs) const {
     at.push_back(i);
   }
   if (ids.empty()) return kNoRequest;
-  std::size_t chosen = 0;
-  if (logs(*node_)) {
-    // Which completes first is a matter of model time: the simulation answers.
-    OpRecord op;
-    op.kind = OpRecord::Kind::wait_any;
-    node_->answered.store(false, std::memory_order_relaxed);
-    node_->log_op(op, ids);
-    chosen = static_cast<std::size_t>(resolve("wait_any"));
-  } else {
-    // The first to complete in real time (the lowest index if several have).
-    auto first_ready = [&] {
-      for (std::size_t k = 0; k < ids.size(); ++k) {
-        if (request_ready(node_->requests[ids[k]])) {
-          chosen = k;
-          return true;
-        }
-      }
-      return false;
-    };
-    if (first_ready()) {
-    } else if (node_->machine->mpi != nullptr) {
-      detail::mpi_block(*node_->machine->mpi, first_ready,
-                        WaitDescription{"wait_any", -1, -1, 0, group_->id});
-    } else {
-      node_->block_until(first_ready, WaitDescription{"wait_any", -1, -1, 0, group_->id});
-    }
-  }
+  detail::Transport& t = transport_of(*node_);
+  if (const char* refused = t.unsupported(detail::Call::wait_any)) fail(*this, "wait_any", refused);
+  const std::size_t chosen =
+      t.wait_any(*node_, ids, WaitDescription{"wait_any", -1, -1, 0, group_->id});
   finish_request(node_->requests[ids[chosen]]);
   reqs[at[chosen]] = Request();
   return at[chosen];
@@ -771,18 +403,9 @@ std::size_t Comm::wait_any(std::span<Request> reqs) const {
 bool Comm::test(Request& req, std::size_t* items) const {
   detail::RequestState& r = request_state(req, "test");
   check_abort(*node_);
-  bool done = false;
-  if (logs(*node_)) {
-    OpRecord op;
-    op.kind = OpRecord::Kind::test;
-    op.request = req.id_;
-    node_->answered.store(false, std::memory_order_relaxed);
-    node_->log_op(op);
-    done = resolve("test") != 0;
-  } else {
-    done = request_ready(r);
-  }
-  if (!done) return false;
+  detail::Transport& t = transport_of(*node_);
+  if (const char* refused = t.unsupported(detail::Call::test)) fail(*this, "test", refused);
+  if (!t.test(*node_, req.id_, WaitDescription{"test", -1, -1, 0, group_->id})) return false;
   const std::size_t got = finish_request(r);
   if (items != nullptr) *items = got;
   req = Request();
@@ -807,18 +430,7 @@ namespace {
 
 void charge(NodeState& n, Picos duration, std::uint64_t items, Work kind) {
   check_abort(n);
-  if (n.machine->mpi != nullptr) return;  // real work takes its real time
-  if (n.machine->config.clock == Clock::virtual_time) {
-    if (duration == 0 && items == 0) return;
-    OpRecord op;
-    op.kind = OpRecord::Kind::compute;
-    op.duration = duration;
-    op.work_items = items;
-    op.work = kind;
-    n.log_op(op);
-  } else {
-    detail::real_compute(*n.machine, n, duration, items, kind);
-  }
+  transport_of(n).charge(n, duration, items, kind);
 }
 
 }  // namespace
@@ -854,95 +466,16 @@ std::uint64_t next_seq(std::vector<std::uint64_t>& seqs, std::uint32_t id) {
 Comm Comm::split(int color, int key) const {
   group("split");
   check_abort(*node_);
-  detail::CommGroup& g = *group_;
-  detail::MachineImpl& m = *node_->machine;
-  if (m.spread != nullptr) {
-    fail(*this, "split",
-         "a machine spread over MPI processes does not split its groups yet (its members' "
-         "colours and keys would have to be agreed among the processes): run on the world, "
-         "or on the local transport");
-  }
-  const std::uint64_t seq = next_seq(node_->split_seq, g.id);
-  if (m.mpi != nullptr) {
-    // Every process makes one id per split, so that the ids agree wherever they are shown.
-    const std::uint32_t id = m.allocate_comm_id();
-    std::vector<int> members;
-    auto channels = detail::mpi_split(*m.mpi, *g.mpi, color, key, node_->rank, members,
-                                      WaitDescription{"split", -1, -1, 0, g.id});
-    Comm result;
-    result.node_ = node_;
-    if (channels == nullptr) return result;  // invalid, but its errors can name the node
-    auto ng = std::make_shared<detail::CommGroup>();
-    ng->id = id;
-    ng->machine = &m;
-    ng->mpi = std::move(channels);
-    ng->world = std::move(members);
-    for (int i = 0; i < static_cast<int>(ng->world.size()); ++i) ng->rank_of[ng->world[i]] = i;
-    ng->describe_members();
-    const int mine = ng->rank_of.at(node_->rank);
-    return Comm(node_, std::move(ng), mine);
-  }
-  const int n = size();
-  detail::CommGroup::SplitCall* call = nullptr;
-  bool last = false;
-  {
-    std::lock_guard lock(g.control_mutex);
-    call = &g.splits[seq];
-    if (call->color_key.empty()) {
-      call->color_key.resize(n);
-      call->arrived.assign(n, false);
-    }
-    call->color_key[rank_] = {color, key};
-    call->arrived[rank_] = true;
-    last = ++call->arrivals == n;
-    if (last) {
-      // Every member is here: form the groups, ranked by (key, old rank).
-      call->result.assign(n, nullptr);
-      call->new_rank.assign(n, -1);
-      std::map<int, std::vector<int>> by_color;
-      for (int r = 0; r < n; ++r) {
-        if (call->color_key[r].first >= 0) by_color[call->color_key[r].first].push_back(r);
-      }
-      for (auto& [c, members] : by_color) {
-        std::stable_sort(members.begin(), members.end(), [&](int a, int b) {
-          return call->color_key[a].second < call->color_key[b].second;
-        });
-        auto ng = std::make_shared<detail::CommGroup>();
-        ng->id = m.allocate_comm_id();
-        ng->machine = &m;
-        ng->local_members = static_cast<int>(members.size());
-        for (int i = 0; i < static_cast<int>(members.size()); ++i) {
-          int w = g.world[members[i]];
-          ng->world.push_back(w);
-          ng->rank_of[w] = i;
-          call->result[members[i]] = ng;
-          call->new_rank[members[i]] = i;
-        }
-        ng->describe_members();
-      }
-      call->ready = true;
-    }
-  }
-  if (last) {
-    for (int r = 0; r < n; ++r) {
-      if (r != rank_) m.wake(*m.nodes[g.world[r]]);
-    }
-  } else {
-    node_->block_until(
-        [&] {
-          std::lock_guard lock(g.control_mutex);
-          return call->ready;
-        },
-        WaitDescription{"split", -1, -1, 0, g.id});
-  }
-  std::lock_guard lock(g.control_mutex);
+  detail::Transport& t = transport_of(*node_);
+  if (const char* refused = t.unsupported(detail::Call::split)) fail(*this, "split", refused);
+  const std::uint64_t seq = next_seq(node_->split_seq, group_->id);
+  detail::SplitResult joined = t.split(*node_, *group_, rank_, seq, color, key);
   Comm result;
-  if (call->result[rank_] != nullptr) {
-    result = Comm(node_, call->result[rank_], call->new_rank[rank_]);
+  if (joined.group != nullptr) {
+    result = Comm(node_, std::move(joined.group), joined.rank);
   } else {
     result.node_ = node_;  // invalid, but its errors can name the node
   }
-  if (++call->departures == n) g.splits.erase(seq);
   return result;
 }
 
@@ -989,67 +522,6 @@ std::string compare_signatures(const CallSignature& mine, const CallSignature& f
   return "";
 }
 
-// A signature as text and back, to send it over MPI (fields apart by a unit separator).
-std::string encode_signature(const CallSignature& s) {
-  const char sep = '\x1f';
-  return s.operation + sep + s.op + sep + std::to_string(s.root) + sep + std::to_string(s.count) +
-         sep + std::to_string(s.item_size) + sep + (s.check_count ? "1" : "0") + sep +
-         std::to_string(s.layout) + sep + s.algorithm;
-}
-CallSignature decode_signature(const std::string& text) {
-  std::vector<std::string> f(1);
-  for (char ch : text) {
-    if (ch == '\x1f') {
-      f.emplace_back();
-    } else {
-      f.back() += ch;
-    }
-  }
-  CallSignature s;
-  if (f.size() != 8) return s;  // cannot happen: every member encodes alike
-  s.operation = f[0];
-  s.op = f[1];
-  s.root = std::stoi(f[2]);
-  s.count = std::stoull(f[3]);
-  s.item_size = std::stoull(f[4]);
-  s.check_count = f[5] == "1";
-  s.layout = std::stoull(f[6]);
-  s.algorithm = f[7];
-  return s;
-}
-
-}  // namespace
-
-detail::MpiNetwork* Comm::mpi_checked_send(std::size_t bytes, std::size_t items, int dest,
-                                           Tag tag, const char* op) const {
-  detail::MpiNetwork* net = group(op).machine->mpi;
-  if (net == nullptr) return nullptr;
-  check_peer(*this, op, "to", dest, tag);
-  check_send_size(*this, op, dest, tag, bytes, items);
-  if (bytes > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
-    fail(*this, describe_call(op, "to", dest, tag),
-         "message of " + std::to_string(bytes) + " bytes is larger than one MPI transfer of " +
-             "bytes holds (2^31 - 1)");
-  }
-  if (group_->world[dest] == node_->rank && !node_->machine->config.allow_self_messages) {
-    fail(*this, describe_call(op, "to", dest, tag),
-         "a node may not send to itself (copy locally, or set allow_self_messages)");
-  }
-  return net;
-}
-
-detail::MpiNetwork* Comm::mpi_checked_recv(int source, Tag tag, const char* op) const {
-  detail::MpiNetwork* net = group(op).machine->mpi;
-  if (net == nullptr) return nullptr;
-  check_peer(*this, op, "from", source, tag);
-  if (group_->world[source] == node_->rank && !node_->machine->config.allow_self_messages) {
-    fail(*this, describe_call(op, "from", source, tag),
-         "a node may not receive from itself (set allow_self_messages)");
-  }
-  return net;
-}
-
-namespace {
 }  // namespace
 
 Tag Comm::begin_collective(const CallSignature& sig) const {
@@ -1057,28 +529,11 @@ Tag Comm::begin_collective(const CallSignature& sig) const {
   check_abort(*node_);
   detail::CommGroup& g = *group_;
   const std::uint64_t seq = next_seq(node_->collective_seq, g.id);
-  std::string mismatch;
-  if (detail::MachineImpl& m = *node_->machine; m.mpi != nullptr) {
-    // Over MPI the members compare their calls with rank 0's, sent to them (one broadcast).
-    if (m.config.check_calls) {
-      const std::string first = detail::mpi_agree(*m.mpi, *g.mpi, encode_signature(sig),
-                                                  WaitDescription{"collective", -1, -1, 0, g.id});
-      mismatch =
-          compare_signatures(sig, decode_signature(first), seq, rank_, node_->rank, 0, g.world[0]);
-    }
-  } else {
-    std::lock_guard lock(g.control_mutex);
-    auto [it, inserted] = g.signatures.try_emplace(seq);
-    auto& call = it->second;
-    if (inserted) {
-      call.sig = sig;
-      call.first_rank = rank_;
-    } else {
-      mismatch = compare_signatures(sig, call.sig, seq, rank_, node_->rank, call.first_rank,
-                                    g.world[call.first_rank]);
-    }
-    if (++call.seen == g.local_members) g.signatures.erase(it);
-  }
+  const std::string mismatch = transport_of(*node_).compare_call(
+      *node_, g, rank_, seq, sig, [&](const CallSignature& first, int first_rank) {
+        return compare_signatures(sig, first, seq, rank_, node_->rank, first_rank,
+                                  g.world[first_rank]);
+      });
   if (!mismatch.empty()) fail(*this, sig.operation, mismatch);
   return kCollectiveTagBase + static_cast<Tag>(seq << kCollectiveTagBits);
 }

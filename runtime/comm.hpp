@@ -2,7 +2,7 @@
 // and the point-to-point calls between them. A Comm is a thin per-node handle; copies are
 // cheap and refer to the same group.
 //
-// Semantics (DESIGN.md "The machine model"): blocking calls return when their transfer has
+// Semantics (docs/model.md, the machine model): blocking calls return when their transfer has
 // ended (a send whether or not the receiver has reached its receive, under the default
 // eager protocol); a receive returns when the matching message has arrived. Nonblocking
 // calls (isend, irecv) return a Request at once; its transfer is a message like any other,
@@ -33,8 +33,8 @@ struct NodeState;
 struct RequestState;
 struct CommGroup;
 struct MachineImpl;
-struct Message;
-struct MpiNetwork;
+struct Outgoing;
+struct Incoming;
 }  // namespace detail
 
 // User tags are 0..kMaxUserTag (larger ones are refused); collectives use tags above it.
@@ -226,38 +226,22 @@ class Comm {
 
  private:
   friend struct detail::MachineImpl;
-  friend struct detail::NodeState;
   Comm(detail::NodeState* node, std::shared_ptr<detail::CommGroup> group, int rank)
       : node_(node), group_(std::move(group)), rank_(rank) {}
-  // The halves of every point-to-point call: post a message (virtual time: enqueue it; real
-  // time: transfer it) and return its send index; wait for a message and take it. `op`
-  // names the call in errors. Neither logs the operation for the simulator. `posted`: the
-  // receive was already announced to the real network (rendezvous, see sendrecv_raw).
-  // `request`: real clock, an isend's state; its transfer runs beside the node. `lent`:
-  // lend the buffer when that pays (see Message::lent) and say here which message took it,
-  // for take_back; stays null when the bytes were copied. `lend_to_waiting_only`: lend only
-  // when the receiver is already blocked waiting for this message (a send, whose caller
-  // may have nothing else to do before the receiver copies).
-  std::uint64_t post(const void* data, std::size_t bytes, std::size_t items, int dest, Tag tag,
-                     const char* op, detail::RequestState* request = nullptr,
-                     detail::Message** lent = nullptr, bool lend_to_waiting_only = false) const;
+  // A call's send and receive halves, every argument checked (a UsageError naming the node
+  // and `op` otherwise), as the transport takes them (runtime/transport.hpp).
+  detail::Outgoing outgoing(const void* data, std::size_t bytes, std::size_t items, int dest,
+                            Tag tag, const char* op) const;
+  detail::Incoming incoming(void* data, std::size_t capacity_bytes, std::size_t item_size,
+                            int source, Tag tag, const char* op) const;
   // Nonblocking requests: the state behind a handle (a UsageError naming `call` when it is
-  // null, another node's, stale or completed); whether it has completed (data plane);
-  // completing it (waits for its data, checks the buffers, retires it; returns the items
-  // received); the answer of a query from the simulation (virtual time).
+  // null, another node's, stale or completed); completing it (waits for its transfer, checks
+  // the buffers, retires it; returns the items received).
   detail::RequestState& request_state(const Request& req, const char* call) const;
-  bool request_ready(detail::RequestState& r) const;
   std::size_t finish_request(detail::RequestState& r) const;
-  std::int64_t resolve(const char* call) const;
   // A receive buffer must not overlap one of a transfer in flight on this node.
   void check_receive_buffer(const void* data, std::size_t bytes, const char* op, int source,
                             Tag tag) const;
-  detail::Message* await(int source, Tag tag, const char* op, bool posted = false) const;
-  // The MPI transport's network when the machine runs on it (after the checks every send or
-  // receive gets), else null.
-  detail::MpiNetwork* mpi_checked_send(std::size_t bytes, std::size_t items, int dest, Tag tag,
-                                       const char* op) const;
-  detail::MpiNetwork* mpi_checked_recv(int source, Tag tag, const char* op) const;
   // The group, or a UsageError naming `call` when this Comm is invalid.
   const detail::CommGroup& group(const char* call) const;
   detail::NodeState* node_ = nullptr;

@@ -13,7 +13,7 @@
 // Virtual times, statistics and traces do not depend on the executor: the simulator
 // computes them from the nodes' logs (simulator.cpp), whatever order the nodes ran in.
 //
-// Waiting: a node waits only in NodeState::block_until, which parks it until wake(); a wake
+// Waiting: a node waits only in LocalNodes::block_until, which parks it until wake(); a wake
 // that comes before the park is kept (a binary semaphore per node), so none is lost.
 #pragma once
 
@@ -22,21 +22,24 @@
 
 namespace vmc::detail {
 
-struct MachineImpl;
+struct LocalNodes;
 struct NodeState;
 
 class Executor {
  public:
   virtual ~Executor() = default;
-  // Releases every node to run the machine's current function (MachineImpl::run_node).
+  // Releases every node to run the current run's body (LocalNodes::run_node).
   virtual void start_run() = 0;
   // The calling node waits until woken (threads: at most `timeout_us`, fibers: until woken;
   // an abort wakes every node).
   virtual void park(NodeState& n, long timeout_us) = 0;
   // Ends n's park, or makes its next park return at once.
   virtual void unpark(NodeState& n) = 0;
-  // Lets other nodes run before the caller goes on (schedule perturbation).
+  // Lets other nodes run before the caller goes on.
   virtual void yield(NodeState& n) = 0;
+  // Schedule perturbation: the calling node pauses for about `seconds` (threads: a sleep,
+  // or a yield for 0; fibers: a yield, as a fiber's sleep would stall its whole worker).
+  virtual void pause(NodeState& n, double seconds) = 0;
   // Between runs: forgets wakes that were never consumed.
   virtual void reset() = 0;
   // The threads the executor holds for the machine's nodes.
@@ -44,9 +47,11 @@ class Executor {
 };
 
 // Throws UsageError (naming how many threads could be made) when the system refuses one.
-std::unique_ptr<Executor> make_thread_executor(MachineImpl& m);
+// `tight_timers`: ask the kernel for the tightest sleeps it offers (the real clock, whose
+// sleeps are the model's delays).
+std::unique_ptr<Executor> make_thread_executor(LocalNodes& nodes, bool tight_timers);
 // `workers` OS threads (>= 1), every fiber with a stack of `stack_bytes`.
-std::unique_ptr<Executor> make_fiber_executor(MachineImpl& m, int workers,
+std::unique_ptr<Executor> make_fiber_executor(LocalNodes& nodes, int workers,
                                               std::size_t stack_bytes);
 
 }  // namespace vmc::detail

@@ -32,8 +32,8 @@
 #include <thread>
 #include <vector>
 
-#include "runtime/detail.hpp"
 #include "runtime/executor.hpp"
+#include "runtime/local_nodes.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define VMC_ASAN_FIBERS 1
@@ -168,7 +168,7 @@ struct alignas(64) Worker {
 
 class FiberExecutor final : public Executor {
  public:
-  FiberExecutor(MachineImpl& m, int workers, std::size_t stack_bytes)
+  FiberExecutor(LocalNodes& m, int workers, std::size_t stack_bytes)
       : m_(m), lo_(m.lo), slab_(std::max(1, m.hi - m.lo), stack_bytes), slots_(m.hi - m.lo) {
     // On an oversubscribed host an idle worker sleeps at once.
     for (int w = 0; w < workers; ++w) workers_.emplace_back(m.oversubscribed ? 0 : worker_spins());
@@ -227,6 +227,9 @@ class FiberExecutor final : public Executor {
     make_runnable(n.rank);
     switch_to_worker(s);
   }
+
+  // A fiber's sleep would stall its whole worker: it lets the others run instead.
+  void pause(NodeState& n, double) override { yield(n); }
 
   void reset() override {
     for (FiberSlot& s : slots_) s.state.store(kRunning, std::memory_order_relaxed);
@@ -335,7 +338,7 @@ class FiberExecutor final : public Executor {
     }
   }
 
-  MachineImpl& m_;
+  LocalNodes& m_;
   const int lo_;  // the first node of this process (the slots are its nodes')
   StackSlab slab_;
   std::vector<FiberSlot> slots_;
@@ -345,9 +348,9 @@ class FiberExecutor final : public Executor {
 
 }  // namespace
 
-std::unique_ptr<Executor> make_fiber_executor(MachineImpl& m, int workers,
+std::unique_ptr<Executor> make_fiber_executor(LocalNodes& nodes, int workers,
                                               std::size_t stack_bytes) {
-  return std::make_unique<FiberExecutor>(m, workers, stack_bytes);
+  return std::make_unique<FiberExecutor>(nodes, workers, stack_bytes);
 }
 
 }  // namespace vmc::detail

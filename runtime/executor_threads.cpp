@@ -1,7 +1,7 @@
 // The threads executor (executor.hpp): one OS thread per node, created once and parked on
 // its `start` semaphore between runs; a waiting node parks on its `wake` semaphore.
 //
-// Spinning (issue 13, item 3): a node about to wait first spins on its semaphore, but only
+// Spinning: a node about to wait first spins on its semaphore, but only
 // while the node threads awake do not outnumber the cores; otherwise it sleeps at once, so
 // that a spinning node never holds a core that a runnable node needs. A hand-off between
 // two spinning nodes costs a cache-line transfer instead of a kernel wake-up of a halted
@@ -12,6 +12,7 @@
 // 100 rounds, 13.1 us at 2 nodes (too short to bridge a hand-off); 200, 5.1 / 329 / 1,815
 // and 19.8; 2,000, 5.0 / 335 / 1,954 and 54; 20,000, 5.8 / 417 / 2,050 and 83.
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -19,8 +20,8 @@
 #include <thread>
 #include <vector>
 
-#include "runtime/detail.hpp"
 #include "runtime/executor.hpp"
+#include "runtime/local_nodes.hpp"
 
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -39,7 +40,7 @@ namespace {
 
 class ThreadExecutor final : public Executor {
  public:
-  explicit ThreadExecutor(MachineImpl& m) : m_(m) {
+  ThreadExecutor(LocalNodes& m, bool tight_timers) : m_(m), tight_timers_(tight_timers) {
     threads_.reserve(m.hi - m.lo);
     int r = m.lo;
     try {
@@ -94,6 +95,13 @@ class ThreadExecutor final : public Executor {
     n.wake.signal();
   }
   void yield(NodeState&) override { std::this_thread::yield(); }
+  void pause(NodeState&, double seconds) override {
+    if (seconds > 0) {
+      std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+    } else {
+      std::this_thread::yield();
+    }
+  }
   void reset() override {
     for (auto& n : m_.local()) {
       while (n->wake.tryWait()) {
@@ -108,7 +116,7 @@ class ThreadExecutor final : public Executor {
 #ifdef __linux__
     // Real time: the kernel may let a sleep overrun by its timer slack (50 us by default),
     // which would read as model error; ask for the tightest wake-ups it offers.
-    if (m_.config.clock == Clock::real_time) prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+    if (tight_timers_) prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 #endif
     for (;;) {
       while (!self.start.wait(1'000'000)) {
@@ -142,7 +150,8 @@ class ThreadExecutor final : public Executor {
 
   static constexpr int kSpins = 300;
 
-  MachineImpl& m_;
+  LocalNodes& m_;
+  const bool tight_timers_;
   const int cores_ = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int spins_ = m_.oversubscribed ? 0 : spin_budget();
   std::atomic<int> asleep_{0};  // node threads asleep in park and not yet woken
@@ -153,8 +162,8 @@ class ThreadExecutor final : public Executor {
 
 }  // namespace
 
-std::unique_ptr<Executor> make_thread_executor(MachineImpl& m) {
-  return std::make_unique<ThreadExecutor>(m);
+std::unique_ptr<Executor> make_thread_executor(LocalNodes& nodes, bool tight_timers) {
+  return std::make_unique<ThreadExecutor>(nodes, tight_timers);
 }
 
 }  // namespace vmc::detail

@@ -62,12 +62,12 @@ Data parse_data(std::string_view s);  // throws std::invalid_argument
 //          per process; start the program with mpirun -np P), messages by MPI's
 //          point-to-point on the network the processes run on, timed by MPI_Wtime: vmc's algorithms as real MPI collectives. A run's time
 //          is the longest node's wall time; the model's costs are used only to choose
-//          algorithms. Needs vmc built with MPI (runtime/mpi_network.cpp says what changes).
+//          algorithms. Needs vmc built with MPI (runtime/mpi_transport.cpp says what changes).
 //   spread the emulated machine spread over the processes of MPI_COMM_WORLD or of the
 //          communicator given (mpirun -np K): each process runs a contiguous block of the p
 //          nodes as threads or fibers with mailboxes, and a message to a node of another process travels by MPI. Virtual
 //          clock only; the virtual times, statistics and traces are those of the same
-//          program on one process, bit for bit (runtime/spread_network.cpp says how). Every
+//          program on one process, bit for bit (runtime/spread_transport.cpp says how). Every
 //          process makes the same Machine and calls run with the same function; each runs
 //          its own nodes' calls of it, and every process gets the same RunResult (the trace
 //          on process 0 only) or the same RunError. Needs vmc built with MPI.

@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "runtime/enum_names.hpp"
+
 namespace vmc {
 
 Picos to_picos(double seconds) {
@@ -50,70 +52,43 @@ CostUnits::CostUnits(const Model& m)
       short_alpha(to_picos(m.short_alpha)),
       short_max_items(m.short_max_items) {}
 
-std::string to_string(Port p) {
-  switch (p) {
-    case Port::exchange: return "exchange";
-    case Port::duplex: return "duplex";
-    case Port::half: return "half";
-    case Port::all: return "all";
-  }
-  return "?";
-}
-std::string to_string(Routing r) {
-  switch (r) {
-    case Routing::direct: return "direct";
-    case Routing::wormhole: return "wormhole";
-    case Routing::store_and_forward: return "store_and_forward";
-  }
-  return "?";
-}
-std::string to_string(Contention c) {
-  return c == Contention::exclusive ? "exclusive" : "shared";
-}
-std::string to_string(Protocol p) {
-  return p == Protocol::eager ? "eager" : "rendezvous";
-}
-std::string to_string(Worm w) { return w == Worm::atomic ? "atomic" : "blocking"; }
-std::string to_string(Clock c) { return c == Clock::virtual_time ? "virtual" : "real"; }
+namespace {
 
-Port parse_port(std::string_view s) {
-  if (s == "exchange") return Port::exchange;
-  if (s == "duplex") return Port::duplex;
-  if (s == "half") return Port::half;
-  if (s == "all") return Port::all;
-  throw std::invalid_argument("unknown port model \"" + std::string(s) +
-                              "\": expected exchange, duplex, half or all");
-}
-Routing parse_routing(std::string_view s) {
-  if (s == "direct") return Routing::direct;
-  if (s == "wormhole") return Routing::wormhole;
-  if (s == "store_and_forward" || s == "saf") return Routing::store_and_forward;
-  throw std::invalid_argument("unknown routing \"" + std::string(s) +
-                              "\": expected direct, wormhole or store_and_forward");
-}
+constexpr detail::EnumNames<Port, 4> kPorts{{{Port::exchange, "exchange"},
+                                             {Port::duplex, "duplex"},
+                                             {Port::half, "half"},
+                                             {Port::all, "all"}}};
+constexpr detail::EnumNames<Routing, 4> kRoutings{
+    {{Routing::direct, "direct"},
+     {Routing::wormhole, "wormhole"},
+     {Routing::store_and_forward, "store_and_forward"},
+     {Routing::store_and_forward, "saf", true}}};
+constexpr detail::EnumNames<Contention, 2> kContentions{
+    {{Contention::exclusive, "exclusive"}, {Contention::shared, "shared"}}};
+constexpr detail::EnumNames<Protocol, 2> kProtocols{
+    {{Protocol::eager, "eager"}, {Protocol::rendezvous, "rendezvous"}}};
+constexpr detail::EnumNames<Worm, 2> kWorms{
+    {{Worm::atomic, "atomic"}, {Worm::blocking, "blocking"}}};
+constexpr detail::EnumNames<Clock, 2> kClocks{
+    {{Clock::virtual_time, "virtual"}, {Clock::real_time, "real"}}};
+
+}  // namespace
+
+std::string to_string(Port p) { return detail::name_of(p, kPorts); }
+std::string to_string(Routing r) { return detail::name_of(r, kRoutings); }
+std::string to_string(Contention c) { return detail::name_of(c, kContentions); }
+std::string to_string(Protocol p) { return detail::name_of(p, kProtocols); }
+std::string to_string(Worm w) { return detail::name_of(w, kWorms); }
+std::string to_string(Clock c) { return detail::name_of(c, kClocks); }
+
+Port parse_port(std::string_view s) { return detail::value_of(s, "port model", kPorts); }
+Routing parse_routing(std::string_view s) { return detail::value_of(s, "routing", kRoutings); }
 Contention parse_contention(std::string_view s) {
-  if (s == "exclusive") return Contention::exclusive;
-  if (s == "shared") return Contention::shared;
-  throw std::invalid_argument("unknown contention \"" + std::string(s) +
-                              "\": expected exclusive or shared");
+  return detail::value_of(s, "contention", kContentions);
 }
-Protocol parse_protocol(std::string_view s) {
-  if (s == "eager") return Protocol::eager;
-  if (s == "rendezvous") return Protocol::rendezvous;
-  throw std::invalid_argument("unknown protocol \"" + std::string(s) +
-                              "\": expected eager or rendezvous");
-}
-Worm parse_worm(std::string_view s) {
-  if (s == "atomic") return Worm::atomic;
-  if (s == "blocking") return Worm::blocking;
-  throw std::invalid_argument("unknown worm behaviour \"" + std::string(s) +
-                              "\": expected atomic or blocking");
-}
-Clock parse_clock(std::string_view s) {
-  if (s == "virtual") return Clock::virtual_time;
-  if (s == "real") return Clock::real_time;
-  throw std::invalid_argument("unknown clock \"" + std::string(s) + "\": expected virtual or real");
-}
+Protocol parse_protocol(std::string_view s) { return detail::value_of(s, "protocol", kProtocols); }
+Worm parse_worm(std::string_view s) { return detail::value_of(s, "worm behaviour", kWorms); }
+Clock parse_clock(std::string_view s) { return detail::value_of(s, "clock", kClocks); }
 
 double parse_duration(std::string_view s) {
   std::string text(s);

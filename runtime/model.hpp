@@ -1,5 +1,5 @@
 // The machine model: what a message, a combine and a port cost, and how links are shared.
-// The exact semantics are those of DESIGN.md "The machine model"; the decisions vmc made
+// The exact semantics are those of docs/model.md (the machine model); the decisions vmc made
 // where the sources leave room are written next to each parameter.
 //
 // Sources: 000 §2 (single-port hypercube, alpha/beta/gamma), 001 "Latency/bandwidth
@@ -31,7 +31,7 @@ double to_seconds(Picos t);
 Picos checked_add(Picos a, Picos b, const char* what = "time");
 Picos checked_mul(Picos a, std::uint64_t n, const char* what = "time");
 
-// Which transfers a node may take part in at once (DESIGN.md, model item 5).
+// Which transfers a node may take part in at once (docs/model.md, item 5).
 enum class Port {
   exchange,  // 000 §2 item 3: one neighbour at a time, sending to and receiving from it at once
   duplex,    // 004 assumption 5, 001: one send and one receive at a time, any partners

@@ -1,4 +1,4 @@
-// What the MPI transport and the spread machine share (mpi_network.cpp; built with MPI only).
+// What the MPI transport and the spread machine share (mpi_common.cpp; built with MPI only).
 #pragma once
 
 #include <mpi.h>

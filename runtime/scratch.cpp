@@ -9,7 +9,9 @@
 #include <cstring>
 #include <mutex>
 
-#include "runtime/detail.hpp"
+#include "runtime/machine_impl.hpp"
+#include "runtime/message.hpp"
+#include "runtime/node.hpp"
 
 namespace vmc {
 

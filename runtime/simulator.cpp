@@ -20,7 +20,7 @@
 // A test that fails right after a failed test, with nothing in between, moves the node on
 // to the next instant at which anything happens, so a loop of tests ends.
 //
-// The rules it applies (DESIGN.md "The machine model"; decisions vmc made are marked *):
+// The rules it applies (docs/model.md, the machine model; decisions vmc made are marked *):
 // - A send is requested when its node reaches it. It starts at the earliest simulated time
 //   at which its ports (port model) and links (routing) are all free, and it holds them all
 //   for its duration alpha + n beta. The sender resumes, and the receiver has the data, at
@@ -83,7 +83,9 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "runtime/detail.hpp"
+#include "runtime/local_nodes.hpp"
+#include "runtime/ports.hpp"
+#include "runtime/simulator.hpp"
 
 namespace vmc::detail {
 namespace {
@@ -266,18 +268,15 @@ class Simulator {
   // up (no waits for them, no sharing of their bandwidth; store_and_forward keeps its
   // hops), run over complete logs after the run, following the answers the run's queries
   // got.
-  Simulator(MachineImpl& m, Stats& stats, Trace& trace, bool contention_free = false)
-      : m_(m), model_(m.config.model), u_(m.units), links_(m.links), stats_(stats),
-        trace_(trace), p_(m.p), free_(contention_free),
-        record_(m.config.trace && !contention_free) {
+  Simulator(LocalNodes& m, Stats& stats, Trace& trace, bool contention_free = false)
+      : m_(m), machine_(m.machine), model_(machine_.config.model), u_(machine_.units),
+        links_(machine_.links), stats_(stats), trace_(trace), p_(m.p), free_(contention_free),
+        record_(machine_.config.trace && !contention_free) {
     nodes_.assign(p_, NodeSim{});
-    port_partner_.assign(p_, -1);
-    port_count_.assign(p_, 0);
-    out_busy_.assign(p_, 0);
-    in_busy_.assign(p_, 0);
+    ports_ = PortOccupancy(model_.port, p_);
     // Per-link state only where links are used (see MachineImpl::uses_links).
-    const int links = m_.uses_links ? m_.topology->link_count() : 0;
-    link_busy_.assign(links, 0);
+    const int links = machine_.uses_links ? machine_.topology->link_count() : 0;
+    held_ = LinkOccupancy(links);
     if (blocking_worms()) link_owner_.assign(links, -1);
     if (shared()) link_users_.assign(links, {});
     stats_.link_busy.assign(links, 0);
@@ -337,7 +336,8 @@ class Simulator {
   }
 
  private:
-  MachineImpl& m_;
+  LocalNodes& m_;
+  const MachineImpl& machine_;
   const Model& model_;
   const CostUnits& u_;
   const LinkTimes& links_;
@@ -361,9 +361,8 @@ class Simulator {
   std::vector<NodeSim> nodes_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
   std::set<std::tuple<Picos, int, std::uint64_t>> pending_;  // (request, src, index)
-  std::vector<int> port_partner_, port_count_;
-  std::vector<char> out_busy_, in_busy_;
-  std::vector<char> link_busy_;
+  PortOccupancy ports_;  // the ports messages hold (runtime/ports.hpp)
+  LinkOccupancy held_;   // the links messages hold: exclusive, or shared (counted)
   std::vector<std::int64_t> link_owner_;  // blocking worms: the message holding each link
   std::vector<std::vector<std::int64_t>> link_users_;  // shared: active messages per link
 
@@ -376,7 +375,7 @@ class Simulator {
   // recorded it yet: then the pass notes that it waits for this node (under the log's
   // lock, so that the node's next append sees it and wakes whoever waits for an answer).
   // A spread machine's pass runs after the run, on process 0, over every process's logs
-  // (MachineImpl::log_of): a node of another process has finished.
+  // (LocalNodes::log_of): a node of another process has finished.
   Fetch fetch(int n, std::size_t pc, Fetched& out) {
     NodeState* node = m_.hosts(n) ? m_.nodes[n].get() : nullptr;
     std::unique_lock<std::mutex> lock;
@@ -475,7 +474,7 @@ class Simulator {
     x.state = MsgState::pending;
     x.request = x.first_request = x.eligible = x.blocked_since = t;
     x.crit = crit + (self(x) ? 0 : 1);
-    if (!self(x) && m_.uses_links) m_.topology->route(x.src, x.dst, x.route);
+    if (!self(x) && machine_.uses_links) machine_.topology->route(x.src, x.dst, x.route);
     try {
       x.free_time = free_time(x);
     } catch (const std::overflow_error& e) {
@@ -556,7 +555,7 @@ class Simulator {
   void network_deadlock() const {
     std::string text;
     int shown = 0;
-    const Topology& topo = *m_.topology;
+    const Topology& topo = *machine_.topology;
     auto name = [&](LinkId l) {
       const DirectedLink d = topo.link(l);
       return std::to_string(d.from) + "->" + std::to_string(d.to);
@@ -854,31 +853,14 @@ class Simulator {
   bool ports_free(const Msg& x) const {
     // Later hops keep the ports of the first; a blocking worm keeps the ports it took.
     if (self(x) || x.hop > 0 || x.ports_held) return true;
-    switch (model_.port) {
-      case Port::all: return true;
-      case Port::duplex: return !out_busy_[x.src] && !in_busy_[x.dst];
-      case Port::half: return port_count_[x.src] == 0 && port_count_[x.dst] == 0;
-      case Port::exchange:
-        return (port_count_[x.src] == 0 || port_partner_[x.src] == x.dst) &&
-               (port_count_[x.dst] == 0 || port_partner_[x.dst] == x.src);
-    }
-    return true;
+    return ports_.free(x.src, x.dst);
   }
   void take_ports(const Msg& x, int delta) {
     if (self(x)) return;
-    switch (model_.port) {
-      case Port::all: break;
-      case Port::duplex:
-        out_busy_[x.src] = delta > 0;
-        in_busy_[x.dst] = delta > 0;
-        break;
-      case Port::half:
-      case Port::exchange:
-        for (auto [a, b] : {std::pair{x.src, x.dst}, std::pair{x.dst, x.src}}) {
-          port_count_[a] += delta;
-          port_partner_[a] = port_count_[a] > 0 ? b : -1;
-        }
-        break;
+    if (delta > 0) {
+      ports_.take(x.src, x.dst);
+    } else {
+      ports_.give_back(x.src, x.dst);
     }
   }
 
@@ -905,7 +887,7 @@ class Simulator {
         bool links_free = true;
         if (!shared() && !free_) {
           for (LinkId l : hop_links(x)) {
-            if (link_busy_[l]) {
+            if (!held_.free(l)) {
               links_free = false;
               links_mattered_ = true;
               waiting_on_link.push_back(l);
@@ -950,14 +932,13 @@ class Simulator {
     }
     while (x.links_held < x.route.size()) {
       const LinkId l = x.route[x.links_held];
-      if (link_busy_[l]) {
+      if (!held_.free(l)) {
         links_mattered_ = true;
         waiting_on_link.push_back(l);
         return false;
       }
-      link_busy_[l] = 1;
+      held_.take(l);
       link_owner_[l] = id_of(x);
-      stats_.link_peak[l] = std::max(stats_.link_peak[l], 1);
       x.link_taken[x.links_held++] = t;
     }
     return true;
@@ -975,10 +956,7 @@ class Simulator {
     x.hop_start = t;
     if (!shared()) {
       if (!free_ && !x.ports_held) {
-        for (LinkId l : hop_links(x)) {
-          link_busy_[l] = 1;
-          stats_.link_peak[l] = std::max(stats_.link_peak[l], 1);
-        }
+        held_.take(hop_links(x));
       }
       push({after(t, hop_time(x), x.src), 0, id_of(x), 0});
       return;
@@ -990,7 +968,7 @@ class Simulator {
     x.rate = self(x) ? 0 : links_.item_time(u_, hop_links(x));
     for (LinkId l : hop_links(x)) {
       link_users_[l].push_back(id_of(x));
-      stats_.link_peak[l] = std::max(stats_.link_peak[l], static_cast<int>(link_users_[l].size()));
+      held_.take(l);
     }
     refresh_sharers(x, t);
   }
@@ -1043,12 +1021,13 @@ class Simulator {
     }
     if (!shared()) {
       if (!free_) {
-        for (LinkId l : hop_links(x)) link_busy_[l] = 0;
+        held_.give_back(hop_links(x));
       }
     } else {
       for (LinkId l : hop_links(x)) {
         auto& users = link_users_[l];
         users.erase(std::find(users.begin(), users.end(), e.id));
+        held_.give_back(l);
       }
       x.state = MsgState::done;  // keep it out of the refresh below
       refresh_sharers(x, t);
@@ -1094,6 +1073,7 @@ class Simulator {
       stats_.time = std::max(stats_.time, t);
     }
     stats_.critical_startups = crit;
+    stats_.link_peak = held_.peaks();
     std::sort(trace_.messages.begin(), trace_.messages.end(), [](const auto& a, const auto& b) {
       return std::tie(a.start, a.src, a.dst, a.tag, a.end) <
              std::tie(b.start, b.src, b.dst, b.tag, b.end);
@@ -1111,16 +1091,16 @@ struct Simulation {
   Stats stats;
   Trace trace;
   Simulator pass;
-  explicit Simulation(MachineImpl& m) : pass(m, stats, trace) {}
+  explicit Simulation(LocalNodes& m) : pass(m, stats, trace) {}
 };
 
 void SimulationDeleter::operator()(Simulation* s) const { delete s; }
 
-SimulationPtr start_simulation(MachineImpl& m) { return SimulationPtr(new Simulation(m)); }
+SimulationPtr start_simulation(LocalNodes& m) { return SimulationPtr(new Simulation(m)); }
 
 int advance_simulation(Simulation& s) { return s.pass.advance(); }
 
-void finish_simulation(MachineImpl& m, Simulation& s, Stats& stats, Trace& trace) {
+void finish_simulation(LocalNodes& m, Simulation& s, Stats& stats, Trace& trace) {
   if (s.pass.advance() >= 0) {
     throw std::logic_error("vmc simulator: a node's log ended before its node finished");
   }

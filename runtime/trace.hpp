@@ -68,7 +68,7 @@ struct Stats {
   Picos token_wait = 0;              // total time messages waited for ports and links,
                                      // summed over all messages
 
-  // Time lost to contention (DESIGN.md model item 7), under either contention model.
+  // Time lost to contention (docs/model.md, item 7), under either contention model.
   // Per message: the time from the moment it could start to its end, minus its
   // contention-free duration (alpha + n beta per hop), minus the time it waited for the
   // endpoints' ports. What is left is the time it waited for links held by other messages

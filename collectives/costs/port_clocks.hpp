@@ -3,8 +3,9 @@
 //
 // It follows the simulator's rules (runtime/simulator.cpp header) for the patterns the
 // block collectives use, on contention-free routing: a message starts when its sender
-// reaches it and the receiver's port is free (exchange: the receiver's single port;
-// duplex: its in-port; all: always), sends are eager, and a combine runs after the
+// reaches it and the receiver's port is free (which port, by the runtime's port rule,
+// runtime/ports.hpp: exchange and half the receiver's single port, duplex its in-port,
+// all none), sends are eager, and a combine runs after the
 // transfer with the port already free. It does not model a message that overtakes an
 // older one waiting for the same port (the patterns here never produce one when blocks
 // are equal); where that can happen the owning cost function says its result is an
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "collectives/primitives/blocks.hpp"
+#include "runtime/ports.hpp"
 
 namespace vmc::internal {
 
@@ -77,7 +79,9 @@ class PortClocks {
       if (dest[r] == r || items[r] == 0) continue;
       Picos t = q_.units.message(items[r]);
       if (one_partner()) t *= 2;
-      const Picos s = q_.model.port == Port::all ? ready_[r] : std::max(ready_[r], in_[dest[r]]);
+      const Picos s = port_hold(q_.model.port) == PortHold::nothing
+                          ? ready_[r]
+                          : std::max(ready_[r], in_[dest[r]]);
       end_out[r] = s + t;
       end_in[dest[r]] = s + t;
     }
@@ -93,15 +97,14 @@ class PortClocks {
   }
 
  private:
-  bool one_partner() const {
-    return q_.model.port == Port::exchange || q_.model.port == Port::half;
-  }
+  // A node talks to one partner at a time (exchange, half).
+  bool one_partner() const { return port_hold(q_.model.port) == PortHold::nodes; }
+  // When a -> b may start: once a is ready and b's port that the message holds is free.
   Picos start(int a, int b) const {
-    switch (q_.model.port) {
-      case Port::all: return ready_[a];
-      case Port::duplex: return std::max(ready_[a], in_[b]);
-      case Port::exchange:
-      case Port::half: break;
+    switch (port_hold(q_.model.port)) {
+      case PortHold::nothing: return ready_[a];
+      case PortHold::directions: return std::max(ready_[a], in_[b]);
+      case PortHold::nodes: break;
     }
     return std::max(ready_[a], port_[b]);
   }

@@ -7,9 +7,12 @@
 
 #include <cmath>
 #include <set>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "runtime/machine.hpp"
+#include "runtime/ports.hpp"
 #include "tests/runtime/programs.hpp"
 
 namespace vmc {
@@ -23,6 +26,72 @@ Model hypercube_model() {
 }
 
 Picos units(double seconds) { return to_picos(seconds); }
+
+TEST(Model, ThePortRuleSaysWhichPortsATransferHolds) {
+  // exchange: one port per node; a port held for a partner takes the message back, not
+  // a third node's.
+  PortOccupancy exchange(Port::exchange, 3);
+  exchange.take(0, 1);
+  EXPECT_TRUE(exchange.free(1, 0));
+  EXPECT_FALSE(exchange.free(0, 2));
+  EXPECT_FALSE(exchange.free(2, 1));
+  exchange.give_back(0, 1);
+  EXPECT_TRUE(exchange.free(0, 2));
+  // half: one transfer at a time, whichever the direction.
+  PortOccupancy half(Port::half, 3);
+  half.take(0, 1);
+  EXPECT_FALSE(half.free(1, 0));
+  EXPECT_FALSE(half.free(2, 0));
+  // duplex: the sender's out-port and the receiver's in-port.
+  PortOccupancy duplex(Port::duplex, 3);
+  duplex.take(0, 1);
+  EXPECT_TRUE(duplex.free(1, 0));
+  EXPECT_TRUE(duplex.free(2, 0));
+  EXPECT_FALSE(duplex.free(0, 2));
+  EXPECT_FALSE(duplex.free(2, 1));
+  // all: nothing at the nodes.
+  PortOccupancy all(Port::all, 2);
+  all.take(0, 1);
+  EXPECT_TRUE(all.free(0, 1));
+  EXPECT_EQ(port_hold(Port::exchange), PortHold::nodes);
+  EXPECT_EQ(port_hold(Port::half), PortHold::nodes);
+  EXPECT_EQ(port_hold(Port::duplex), PortHold::directions);
+  EXPECT_EQ(port_hold(Port::all), PortHold::nothing);
+  // Links: counted, with the most users each had at once.
+  LinkOccupancy links(3);
+  const std::vector<LinkId> route{0, 2};
+  links.take(route);
+  EXPECT_FALSE(links.free(route));
+  EXPECT_TRUE(links.free(LinkId{1}));
+  links.take(LinkId{2});
+  EXPECT_EQ(links.users(2), 2);
+  links.give_back(route);
+  links.give_back(LinkId{2});
+  EXPECT_TRUE(links.free(route));
+  EXPECT_EQ(links.peaks(), (std::vector<int>{1, 0, 2}));
+}
+
+TEST(Model, EnumNamesPrintAndParseByOneTable) {
+  EXPECT_EQ(to_string(Routing::store_and_forward), "store_and_forward");
+  EXPECT_EQ(parse_routing("saf"), Routing::store_and_forward);  // an alias, never listed
+  EXPECT_EQ(parse_clock(to_string(Clock::real_time)), Clock::real_time);
+  EXPECT_EQ(parse_engine("auto"), Engine::automatic);
+  const auto refusal = [](auto parse, const char* text) {
+    try {
+      parse(text);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  EXPECT_EQ(refusal(parse_routing, "x"),
+            "unknown routing \"x\": expected direct, wormhole or store_and_forward");
+  EXPECT_EQ(refusal(parse_port, "x"),
+            "unknown port model \"x\": expected exchange, duplex, half or all");
+  EXPECT_EQ(refusal(parse_worm, ""), "unknown worm behaviour \"\": expected atomic or blocking");
+  EXPECT_EQ(refusal(parse_transport, "tcp"),
+            "unknown transport \"tcp\": expected local, mpi or spread");
+}
 
 TEST(Model, BinomialBroadcastOnHypercube64FromEveryRoot) {
   Machine m({.topology = parse_topology("hypercube:64"), .model = hypercube_model()});

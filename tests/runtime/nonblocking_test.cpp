@@ -435,5 +435,25 @@ TEST(Nonblocking, ManyRequestsOnEveryPortModelAndClock) {
   }
 }
 
+TEST(Nonblocking, AnIsendToItselfCompletesOnEveryClock) {
+  // With allow_self_messages, a node's isend to itself is a local copy: it completes, and on
+  // the real clock counts as no message (as a blocking send to itself).
+  for (Clock clock : {Clock::virtual_time, Clock::real_time}) {
+    Machine m({.topology = parse_topology("full:2"), .model = model_with(Port::exchange),
+               .clock = clock, .time_scale = 0.01, .allow_self_messages = true});
+    auto r = m.run([&](Node& node) {
+      const Comm& c = node.world();
+      std::vector<int> out{c.rank(), 7}, in(2);
+      Request s = c.isend(std::span<const int>(out), c.rank(), 3);
+      EXPECT_EQ(c.recv(std::span<int>(in), c.rank(), 3), 2u);
+      c.wait(s);
+      EXPECT_EQ(in, out);
+    });
+    if (clock == Clock::real_time) {
+      EXPECT_EQ(r.stats().messages, 0u);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace vmc

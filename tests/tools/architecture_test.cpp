@@ -2,13 +2,16 @@
 //
 // The levels are docs/architecture.md's: each block fenced as ```levels SCOPE lists the levels
 // of SCOPE (the folders of the repository for ".", the files of one folder otherwise), bottom
-// first, one level a line, each a list of path patterns ("runtime/" a folder and all below it,
-// "runtime/transport_*.cpp" a glob; the longest pattern that matches a file decides its level;
-// text after '#' is a comment). This test reads every source file's quoted includes and fails
-// on one that goes from a level to a higher one, in the folders' order and inside every folder
-// that has a block; on a file of such a folder that no pattern places; on a pattern that places
-// no file (the picture would drift from the code); and on an include it cannot find. There is
-// no list of exceptions: to change the picture, change the page.
+// first, one level a line (a line that starts with white space goes on with the level above),
+// each a list of path patterns: "runtime/" a folder and all below it, "runtime/transport.*" a
+// glob of files. The longest file pattern that matches a file places it, else the longest
+// folder that holds it; text after '#' is a comment.
+//
+// The test reads every source file's quoted includes and fails on one that goes from a level
+// to a higher one, in the folders' order and inside every folder that has a block; on a file
+// of such a folder that no pattern places; on a pattern that places no file (the picture would
+// drift from the code); and on an include it cannot find. There is no list of exceptions: to
+// change the picture, change the page.
 #include <fnmatch.h>
 #include <gtest/gtest.h>
 
@@ -42,18 +45,24 @@ struct Levels {
   bool covers(const std::string& path) const {
     return scope == "." || path.rfind(scope, 0) == 0;
   }
-  // The level of `path` (-1: no pattern matches) and the pattern that placed it.
+  // The level of `path` (-1: no pattern matches) and the pattern that placed it: the longest
+  // file pattern that matches it, else the longest folder that holds it.
   std::pair<int, std::string> level_of(const std::string& path) const {
     int best = -1;
     std::string best_pattern;
+    bool best_is_file = false;
     for (std::size_t l = 0; l < patterns.size(); ++l) {
       for (const std::string& p : patterns[l]) {
         const bool folder = !p.empty() && p.back() == '/';
         const bool match = folder ? path.rfind(p, 0) == 0
                                   : fnmatch(p.c_str(), path.c_str(), FNM_PATHNAME) == 0;
-        if (match && p.size() > best_pattern.size()) {
+        if (!match) continue;
+        const bool better = best < 0 || (!folder && !best_is_file) ||
+                            (!folder == best_is_file && p.size() > best_pattern.size());
+        if (better) {
           best = static_cast<int>(l);
           best_pattern = p;
+          best_is_file = !folder;
         }
       }
     }
@@ -82,7 +91,13 @@ std::vector<Levels> read_levels() {
     std::vector<std::string> level;
     for (std::string w; words >> w;) level.push_back(w);
     if (level.empty()) continue;
-    open->patterns.push_back(level);
+    // A line that starts with white space goes on with the level above it.
+    const bool continues = (line[0] == ' ' || line[0] == '\t') && !open->patterns.empty();
+    if (continues) {
+      open->patterns.back().insert(open->patterns.back().end(), level.begin(), level.end());
+    } else {
+      open->patterns.push_back(level);
+    }
   }
   return all;
 }

@@ -1,8 +1,10 @@
-// A machine spread over MPI processes (MachineConfig::transport = Transport::spread): the p
+// A machine spread over MPI processes (MachineConfig::transport spread): the p
 // nodes of one emulated machine run in the K processes of MPI_COMM_WORLD (mpirun -np K), or of
 // the communicator given (MachineConfig::mpi_communicator), process
 // k running the contiguous block [first(k), first(k + 1)) of p/K nodes (the first p mod K
-// processes one more) as threads or fibers with mailboxes, as on one process.
+// processes one more) as threads or fibers with mailboxes, as on one process: the local
+// machine on the virtual clock (virtual_clock.hpp), whose messages to the nodes of other
+// processes go by MPI.
 //
 // Messages. A message to a node of the same process goes to its mailbox as on one process. A
 // message to a node of another process is one MPI message: its bytes (none on a timing-only
@@ -56,8 +58,9 @@
 #include <thread>
 #include <type_traits>
 
-#include "runtime/detail.hpp"
 #include "runtime/mpi_common.hpp"
+#include "runtime/run_errors.hpp"
+#include "runtime/virtual_clock.hpp"
 
 namespace vmc::detail {
 
@@ -79,7 +82,7 @@ struct Trailer {
 };
 static_assert(std::is_trivially_copyable_v<Trailer>);
 
-struct Outgoing {
+struct Queued {
   Message* msg = nullptr;
   int process = 0;
   int length = 0;  // bytes, the trailer included
@@ -178,8 +181,11 @@ constexpr std::size_t kChunk = std::size_t{1} << 30;
 
 }  // namespace
 
+// The MPI side of a spread machine: its communicators, which process runs which nodes, and the
+// progress thread that carries the messages between processes.
 struct SpreadNetwork {
   MachineImpl& m;
+  LocalNodes* nodes = nullptr;  // this process's, once made (start)
   int rank = 0;
   int size = 1;
   int here = 1;                // processes on this host
@@ -188,7 +194,7 @@ struct SpreadNetwork {
   MPI_Comm control = MPI_COMM_NULL;  // rounds and the end of a run (the machine's thread's)
   double spin = 2e-3;                // how long an idle progress thread yields before it sleeps
 
-  moodycamel::ConcurrentQueue<Outgoing> outbox;
+  moodycamel::ConcurrentQueue<Queued> outbox;
   // VMC_SPREAD_SEND=direct (to measure the choice): nodes post their own MPI_Isend, and the
   // progress thread only completes them (handed over here) and receives.
   bool direct = false;
@@ -198,7 +204,13 @@ struct SpreadNetwork {
   std::atomic<bool> stopping{false};
   std::thread progress;
 
-  explicit SpreadNetwork(MachineImpl& machine) : m(machine) {}
+  // Joins the machine's processes (MPI_THREAD_MULTIPLE), and finds this process's block.
+  explicit SpreadNetwork(MachineImpl& machine);
+  ~SpreadNetwork();
+  // Where this process's nodes are.
+  NodePlacement placement() const;
+  // Starts the progress thread, which delivers to `local`.
+  void start(LocalNodes& local);
 
   int process_of(int node) const {
     return static_cast<int>(std::upper_bound(first.begin(), first.end(), node) - first.begin()) - 1;
@@ -209,7 +221,7 @@ struct SpreadNetwork {
     std::vector<MPI_Request> requests;
     std::vector<Message*> in_flight;
     std::vector<int> done;
-    Outgoing batch[64];
+    Queued batch[64];
     auto idle_since = std::chrono::steady_clock::now();
     while (!stopping.load(std::memory_order_acquire)) {
       bool did = false;
@@ -299,7 +311,7 @@ struct SpreadNetwork {
     }
     Trailer t;
     std::memcpy(&t, bytes.get() + length - sizeof t, sizeof t);
-    if (!m.hosts(t.dst)) {
+    if (!nodes->hosts(t.dst)) {
       throw std::logic_error("spread machine: a message for node " + std::to_string(t.dst) +
                              " reached a process that does not run it");
     }
@@ -311,17 +323,15 @@ struct SpreadNetwork {
     msg->send_index = t.send_index;
     msg->bytes = t.bytes;
     if (length > sizeof t) msg->payload = std::move(bytes);
-    NodeState& target = *m.nodes[t.dst];
+    NodeState& target = *nodes->nodes[t.dst];
     target.incoming.enqueue(msg);
-    m.wake(target);
+    nodes->wake(target);
     // Counted after the wake: a round never sees the message received before its node could.
     received.fetch_add(1, std::memory_order_seq_cst);
   }
 };
 
-std::size_t spread_trailer_bytes() { return sizeof(Trailer); }
-
-SpreadNetwork* make_spread_network(MachineImpl& m) {
+SpreadNetwork::SpreadNetwork(MachineImpl& machine) : m(machine) {
   ensure_mpi();
   int level = 0;
   MPI_Query_thread(&level);
@@ -330,45 +340,49 @@ SpreadNetwork* make_spread_network(MachineImpl& m) {
                      "MPI_THREAD_MULTIPLE (its progress thread and the thread that runs the "
                      "machine both call MPI); the program started MPI with less");
   }
-  auto net = std::make_unique<SpreadNetwork>(m);
   const MPI_Comm base = base_communicator(m.config);
-  MPI_Comm_rank(base, &net->rank);
-  MPI_Comm_size(base, &net->size);
-  if (m.p < net->size) {
+  MPI_Comm_rank(base, &rank);
+  MPI_Comm_size(base, &size);
+  if (m.p < size) {
     throw UsageError("Machine: topology " + m.topology->spec() + " has " + std::to_string(m.p) +
-                     " nodes, fewer than the " + std::to_string(net->size) +
+                     " nodes, fewer than the " + std::to_string(size) +
                      " MPI processes it would be spread over: every process runs at least one "
                      "node (start fewer processes, or a machine of more nodes)");
   }
-  net->first.resize(net->size + 1);
-  const int block = m.p / net->size, extra = m.p % net->size;
-  for (int k = 0; k <= net->size; ++k) net->first[k] = k * block + std::min(k, extra);
-  m.lo = net->first[net->rank];
-  m.hi = net->first[net->rank + 1];
-  net->here = processes_here(base);
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  m.oversubscribed = net->here > cores;
-  if (m.oversubscribed) net->spin = 50e-6;
-  check(MPI_Comm_dup(base, &net->data), "MPI_Comm_dup");
-  check(MPI_Comm_dup(base, &net->control), "MPI_Comm_dup");
-  MPI_Comm_set_errhandler(net->data, MPI_ERRORS_RETURN);
-  MPI_Comm_set_errhandler(net->control, MPI_ERRORS_RETURN);
+  first.resize(size + 1);
+  const int block = m.p / size, extra = m.p % size;
+  for (int k = 0; k <= size; ++k) first[k] = k * block + std::min(k, extra);
+  here = processes_here(base);
+  if (placement().oversubscribed) spin = 50e-6;
+  check(MPI_Comm_dup(base, &data), "MPI_Comm_dup");
+  check(MPI_Comm_dup(base, &control), "MPI_Comm_dup");
+  MPI_Comm_set_errhandler(data, MPI_ERRORS_RETURN);
+  MPI_Comm_set_errhandler(control, MPI_ERRORS_RETURN);
   const char* send_env = std::getenv("VMC_SPREAD_SEND");
-  net->direct = send_env != nullptr && std::string(send_env) == "direct";
-  SpreadNetwork* raw = net.get();
-  net->progress = std::thread([raw] { raw->progress_main(); });
-  return net.release();
+  direct = send_env != nullptr && std::string(send_env) == "direct";
 }
 
-void destroy_spread_network(SpreadNetwork* net) noexcept {
-  if (net == nullptr) return;
-  net->stopping.store(true, std::memory_order_release);
-  net->outbox_signal.signal();
-  if (net->progress.joinable()) net->progress.join();
-  Outgoing o;
-  while (net->outbox.try_dequeue(o)) release(o.msg);
+NodePlacement SpreadNetwork::placement() const {
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return NodePlacement{.lo = first[rank],
+                       .hi = first[rank + 1],
+                       .oversubscribed = here > cores,
+                       .processes_here = here};
+}
+
+void SpreadNetwork::start(LocalNodes& local) {
+  nodes = &local;
+  progress = std::thread([this] { progress_main(); });
+}
+
+SpreadNetwork::~SpreadNetwork() {
+  stopping.store(true, std::memory_order_release);
+  outbox_signal.signal();
+  if (progress.joinable()) progress.join();
+  Queued o;
+  while (outbox.try_dequeue(o)) release(o.msg);
   std::pair<MPI_Request, Message*> h;
-  while (net->posted.try_dequeue(h)) {
+  while (posted.try_dequeue(h)) {
     MPI_Cancel(&h.first);
     MPI_Wait(&h.first, MPI_STATUS_IGNORE);
     release(h.second);
@@ -376,15 +390,19 @@ void destroy_spread_network(SpreadNetwork* net) noexcept {
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (!finalized) {
-    MPI_Comm_free(&net->data);
-    MPI_Comm_free(&net->control);
+    if (data != MPI_COMM_NULL) MPI_Comm_free(&data);
+    if (control != MPI_COMM_NULL) MPI_Comm_free(&control);
   }
-  delete net;
 }
 
-int spread_processes_here(const SpreadNetwork& net) { return net.here; }
+namespace {
 
-void spread_send(SpreadNetwork& net, Message* msg, int dst) {
+// A message to node dst of another process: its payload, its bytes (none on a timing-only
+// machine) and then the trailer, to the progress thread (or posted here, VMC_SPREAD_SEND).
+void send_away(SpreadNetwork& net, Message* msg, const void* data, int dst) {
+  const std::size_t carried = net.m.config.data == Data::full ? msg->bytes : 0;
+  msg->payload = make_payload(carried + sizeof(Trailer));
+  if (carried > 0) std::memcpy(msg->payload.get(), data, carried);
   Trailer t;
   t.items = msg->items;
   t.send_index = msg->send_index;
@@ -393,7 +411,6 @@ void spread_send(SpreadNetwork& net, Message* msg, int dst) {
   t.comm = msg->comm;
   t.src = msg->src;
   t.dst = dst;
-  const std::size_t carried = net.m.config.data == Data::full ? msg->bytes : 0;
   std::memcpy(msg->payload.get() + carried, &t, sizeof t);
   net.sent.fetch_add(1, std::memory_order_seq_cst);
   const int length = static_cast<int>(carried + sizeof t);
@@ -404,18 +421,23 @@ void spread_send(SpreadNetwork& net, Message* msg, int dst) {
           "MPI_Isend");
     net.posted.enqueue({r, msg});
   } else {
-    net.outbox.enqueue(Outgoing{msg, net.process_of(dst), length});
+    net.outbox.enqueue(Queued{msg, net.process_of(dst), length});
   }
   net.outbox_signal.signal();
 }
 
-bool spread_everywhere(SpreadNetwork& net, bool mine) {
+}  // namespace
+
+namespace {
+
+bool everywhere_among(SpreadNetwork& net, bool mine) {
   int all = mine ? 1 : 0;
   check(MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_LAND, net.control), "MPI_Allreduce");
   return all != 0;
 }
 
-void spread_begin_run(SpreadNetwork& net) {
+// Every process starts the run together (a bounded wait).
+void begin_run(SpreadNetwork& net) {
   // Every process arrives (bounded: a process that never starts the run ends it here).
   MPI_Request barrier = MPI_REQUEST_NULL;
   check(MPI_Ibarrier(net.control, &barrier), "MPI_Ibarrier");
@@ -433,8 +455,6 @@ void spread_begin_run(SpreadNetwork& net) {
     back_off(waited, net.spin);
   }
 }
-
-namespace {
 
 // Blocks until every message sent to another process in this run has been received there.
 void drain(SpreadNetwork& net) {
@@ -491,9 +511,8 @@ std::vector<std::vector<char>> allgather_bytes(const std::vector<char>& mine,
   return all;
 }
 
-// Every node's log of this process to process 0, which keeps them in m.remote_logs.
-void gather_logs(SpreadNetwork& net) {
-  MachineImpl& m = net.m;
+// Every node's log of this process to process 0, which keeps them in remote_logs.
+void gather_logs(SpreadNetwork& net, LocalNodes& m) {
   if (net.rank != 0) {
     Writer w;
     for (auto& n : m.local()) {
@@ -517,10 +536,9 @@ void gather_logs(SpreadNetwork& net) {
   }
 }
 
-}  // namespace
-
-void spread_run(SpreadNetwork& net, Stats& stats, Trace& trace) {
-  MachineImpl& m = net.m;
+// The controller's side of a run, from the release of this process's nodes to its end: the
+// run's statistics (and, on process 0, its trace), or RunError, the nodes reset either way.
+void watch_rounds(SpreadNetwork& net, LocalNodes& m, Stats& stats, Trace& trace) {
   using Clock = std::chrono::steady_clock;
   std::int64_t out[kFields] = {}, in[kFields] = {}, prev[kFields] = {};
   bool have_prev = false;
@@ -535,7 +553,7 @@ void spread_run(SpreadNetwork& net, Stats& stats, Trace& trace) {
     const bool running = m.running.load(std::memory_order_acquire) > 0;
     if (round == MPI_REQUEST_NULL) {
       // What this process sees: whether its unfinished nodes are all blocked, confirmed as
-      // on one process (MachineImpl::run) once each has looked again at the same activity.
+      // on one process (LocalNodes::watch) once each has looked again at the same activity.
       const std::uint64_t a = m.activity.load(std::memory_order_seq_cst);
       const bool quiet = !running || m.blocked_confirmed(a, suspect);
       bool failed = false;
@@ -558,14 +576,14 @@ void spread_run(SpreadNetwork& net, Stats& stats, Trace& trace) {
     check(MPI_Test(&round, &done, MPI_STATUS_IGNORE), "MPI_Test");
     if (!done) {
       if (std::chrono::duration<double>(Clock::now() - round_start).count() >
-          m.config.watchdog_seconds) {
+          m.machine.config.watchdog_seconds) {
         // A process stopped taking part (it died, or never called run): no agreement can be
         // had. This process's nodes end, and the run with them; the machine cannot run again.
         m.abort_run();
         while (m.running.load(std::memory_order_acquire) > 0) m.controller.wait(10'000);
-        m.fail_run(RunError(RunError::Kind::watchdog,
+        m.fail(RunError(RunError::Kind::watchdog,
                             "no word from every process of the spread machine for " +
-                                std::to_string(m.config.watchdog_seconds) +
+                                std::to_string(m.machine.config.watchdog_seconds) +
                                 " s (one stopped, or did not call run): the run was ended",
                             -1, std::vector<BlockedWait>{}));
       }
@@ -580,7 +598,7 @@ void spread_run(SpreadNetwork& net, Stats& stats, Trace& trace) {
       last_progress = now;
     }
     stalled = std::chrono::duration<double>(now - last_progress).count() >
-              m.config.watchdog_seconds;
+              m.machine.config.watchdog_seconds;
     if (in[kFailed] > 0) {
       verdict = Verdict::failed;
     } else if (in[kStalled] > 0) {
@@ -652,16 +670,16 @@ void spread_run(SpreadNetwork& net, Stats& stats, Trace& trace) {
     }
     if (verdict == Verdict::failed && !errors.empty()) {
       const ErrorRecord& e = errors.front();
-      m.fail_run(RunError(RunError::Kind::node_threw, threw_report(e.node, e.what, errors.size()),
+      m.fail(RunError(RunError::Kind::node_threw, threw_report(e.node, e.what, errors.size()),
                           e.node, std::vector<BlockedWait>{}));
     }
-    m.fail_run(deadlock_error(std::move(waits)));
+    m.fail(deadlock_error(std::move(waits)));
   }
-  if (verdict == Verdict::watchdog) m.fail_run(watchdog_error(m.config.watchdog_seconds));
+  if (verdict == Verdict::watchdog) m.fail(watchdog_error(m.machine.config.watchdog_seconds));
 
   // Every node returned: process 0 runs the discrete-event pass over every node's log and
   // tells every process what it found.
-  gather_logs(net);
+  gather_logs(net, m);
   Writer w;
   if (net.rank == 0) {
     try {
@@ -682,12 +700,70 @@ void spread_run(SpreadNetwork& net, Stats& stats, Trace& trace) {
   Reader r{outcome.data(), outcome.data() + outcome.size()};
   const int status = r.get<int>();
   if (status != 0) {
-    m.fail_run(RunError(status == 1 ? RunError::Kind::deadlock : RunError::Kind::node_threw,
+    m.fail(RunError(status == 1 ? RunError::Kind::deadlock : RunError::Kind::node_threw,
                         r.get_string(), -1, std::vector<BlockedWait>{}));
   }
   if (net.rank != 0) stats = get_stats(r);
-  if (net.rank != 0 || !m.config.trace) trace = Trace{};
-  m.reset_after_run();
+  if (net.rank != 0 || !m.machine.config.trace) trace = Trace{};
+  m.reset();
+}
+
+class SpreadTransport final : public VirtualClock {
+ public:
+  SpreadTransport(MachineImpl& m, std::unique_ptr<SpreadNetwork> net)
+      : VirtualClock(m, net->placement()), net_(std::move(net)) {
+    net_->start(nodes_);
+  }
+  ~SpreadTransport() override { net_.reset(); }  // before the nodes its thread delivers to
+
+  void run(CommGroup& world, const NodeBody& body, Stats& stats, Trace& trace) override {
+    begin_run(*net_);  // every process's run starts together
+    world.local_members = nodes_.hi - nodes_.lo;
+    nodes_.start(body);
+    watch_rounds(*net_, nodes_, stats, trace);
+  }
+
+  bool everywhere(bool mine) override { return everywhere_among(*net_, mine); }
+
+  std::string refuses(const NodeState&, const Outgoing& out) const override {
+    // Between processes a message is one MPI message: its bytes and the trailer.
+    const std::size_t most =
+        static_cast<std::size_t>(std::numeric_limits<int>::max()) - sizeof(Trailer);
+    if (nodes_.hosts(out.dst) || out.bytes <= most) return {};
+    return "message of " + std::to_string(out.bytes) + " bytes: between the processes of a "
+           "spread machine a message carries at most " + std::to_string(most) +
+           " bytes (one MPI message)";
+  }
+
+  const char* unsupported(Call call) const override {
+    switch (call) {
+      case Call::split:
+        return "a machine spread over MPI processes does not split its groups yet (its "
+               "members' colours and keys would have to be agreed among the processes): run "
+               "on the world, or on the local transport";
+      case Call::wait_any:
+      case Call::test:
+        return "a machine spread over MPI processes does not answer wait_any or test on the "
+               "virtual clock yet (the answer comes from the discrete-event pass over every "
+               "node's log, which runs after the run there): use wait or wait_all";
+    }
+    return nullptr;
+  }
+
+ protected:
+  void send_elsewhere(Message* msg, const Outgoing& out) override {
+    send_away(*net_, msg, out.data, out.dst);
+  }
+
+ private:
+  std::unique_ptr<SpreadNetwork> net_;
+};
+
+}  // namespace
+
+std::unique_ptr<Transport> make_spread(MachineImpl& m) {
+  auto net = std::make_unique<SpreadNetwork>(m);
+  return std::make_unique<SpreadTransport>(m, std::move(net));
 }
 
 }  // namespace vmc::detail

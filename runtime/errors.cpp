@@ -1,0 +1,50 @@
+// The texts of the errors a run ends with (errors.hpp, run_errors.hpp).
+#include <sstream>
+
+#include "runtime/errors.hpp"
+#include "runtime/run_errors.hpp"
+
+namespace vmc {
+
+std::string BlockedWait::describe() const {
+  std::ostringstream s;
+  s << "node " << node << ": " << operation;
+  if (peer >= 0) {
+    s << " from rank " << peer;
+    if (peer_world != peer) s << " (node " << peer_world << ")";
+  } else if (peer_world >= 0) {
+    s << " to node " << peer_world;  // a send waiting for its ports and links (real clock)
+  }
+  if (operation != std::string("split") && operation != std::string("collective")) {
+    s << " tag " << tag;
+  }
+  s << " on comm " << comm;
+  return s.str();
+}
+
+namespace detail {
+
+std::string threw_report(int node, const std::string& what, std::size_t throwers) {
+  std::string text = "node " + std::to_string(node) + " threw: " + what;
+  if (throwers > 1) {
+    text += " (and " + std::to_string(throwers - 1) + " other node";
+    text += throwers > 2 ? "s threw too)" : " threw too)";
+  }
+  return text;
+}
+
+RunError deadlock_error(std::vector<BlockedWait> waits) {
+  std::string text = "deadlock: every unfinished node is blocked and nothing in flight can "
+                     "release it:";
+  for (const auto& w : waits) text += "\n  " + w.describe();
+  return RunError(RunError::Kind::deadlock, text, -1, std::move(waits));
+}
+
+RunError watchdog_error(double seconds) {
+  return RunError(RunError::Kind::watchdog,
+                  "no progress for " + std::to_string(seconds) + " s: the run was ended", -1,
+                  std::vector<BlockedWait>{});
+}
+
+}  // namespace detail
+}  // namespace vmc

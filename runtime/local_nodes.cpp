@@ -1,0 +1,296 @@
+// The nodes of this process and the control of their runs (local_nodes.hpp).
+#include "runtime/local_nodes.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <thread>
+
+#include "runtime/run_errors.hpp"
+
+namespace vmc::detail {
+
+LocalNodes::LocalNodes(MachineImpl& m, const NodePlacement& where)
+    : machine(m), p(m.p), lo(where.lo), hi(where.hi), oversubscribed(where.oversubscribed) {
+  const MachineConfig& config = m.config;
+  engine = config.engine;
+  if (engine == Engine::automatic) {
+    // VMC_ENGINE=threads|fibers overrides the automatic choice (to run a test suite under
+    // either engine); the real clock always gets threads.
+    engine = where.parallel_waits ? Engine::threads : Engine::fibers;
+    const char* env = std::getenv("VMC_ENGINE");
+    if (env != nullptr && !where.parallel_waits && *env != '\0') {
+      engine = parse_engine(env);
+      if (engine == Engine::automatic) engine = Engine::fibers;
+    }
+  }
+  if (engine == Engine::fibers && where.parallel_waits) {
+    throw UsageError("Machine: the fibers engine runs the virtual clock only (the real clock "
+                     "needs every node to wait in parallel: use the threads engine)");
+  }
+  if (config.workers < 0 || config.workers > 4096) {
+    throw UsageError("Machine: workers must be from 0 (one per core) to 4096 (got " +
+                     std::to_string(config.workers) + ")");
+  }
+  if (config.stack_bytes != 0 && (config.stack_bytes < (64 << 10) ||
+                                  config.stack_bytes > (std::size_t{1} << 30))) {
+    throw UsageError("Machine: stack_bytes must be 0 (256 KiB) or from 64 KiB to 1 GiB (got " +
+                     std::to_string(config.stack_bytes) + ")");
+  }
+  nodes.resize(p);
+  for (int r = lo; r < hi; ++r) {
+    nodes[r] = std::make_unique<NodeState>();
+    nodes[r]->rank = r;
+    nodes[r]->machine = &m;
+  }
+  if (engine == Engine::fibers) {
+    int workers = config.workers;
+    if (workers == 0) {
+      workers = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+      workers = std::max(1, workers / where.processes_here);
+    }
+    workers = std::max(1, std::min(workers, hi - lo));
+    executor = make_fiber_executor(*this, workers,
+                                   config.stack_bytes != 0 ? config.stack_bytes : 256 << 10);
+  } else {
+    executor = make_thread_executor(*this, where.parallel_waits);
+  }
+}
+
+LocalNodes::~LocalNodes() {
+  executor.reset();
+  for (auto& n : local()) n->discard_all();
+}
+
+void LocalNodes::start(const NodeBody& run_body) {
+  body = &run_body;
+  run_start = std::chrono::steady_clock::now();
+  running.store(hi - lo, std::memory_order_seq_cst);
+  for (auto& n : local()) {
+    n->run_start = run_start;
+    n->perturb_state = machine.config.perturb_seed ^
+                       (std::uint64_t(n->rank) * 0xD1B54A32D192ED03ull) ^
+                       (machine.runs * 0x8CB92BA72F3D8DD7ull);
+    n->finished.store(false, std::memory_order_seq_cst);
+  }
+  executor->start_run();
+}
+
+void LocalNodes::run_node(int rank) {
+  NodeState& self = *nodes[rank];
+  try {
+    (*body)(self);
+  } catch (const RunAborted&) {
+    // Another node failed or the run deadlocked; the controller reports it.
+  } catch (const std::exception& e) {
+    record_error(rank, e.what());
+    abort_run();
+  } catch (...) {
+    record_error(rank, "an exception that is not a std::exception");
+    abort_run();
+  }
+  if (hooks != nullptr) hooks->returned(self);
+  // Finishing releases no one, so it does not count as activity: nodes blocked on this
+  // one keep their stamps and the deadlock check sees them at once. It is published under
+  // the log's lock: a simulation waiting for this node's next operation learns there is
+  // none (see Simulator::fetch).
+  bool sim_waits = false;
+  {
+    std::lock_guard lock(self.log_mutex);
+    self.finished.store(true, std::memory_order_seq_cst);
+    sim_waits = sim_waits_for.load(std::memory_order_acquire) == rank;
+  }
+  if (sim_waits) wake_resolvers();
+  if (running.fetch_sub(1, std::memory_order_acq_rel) == 1) controller.signal();
+}
+
+std::optional<RunError> LocalNodes::watch() {
+  std::optional<RunError> failure;
+  std::uint64_t suspect_activity = ~0ull;
+  std::uint64_t last_activity = activity.load();
+  auto last_progress = std::chrono::steady_clock::now();
+  while (running.load(std::memory_order_acquire) > 0) {
+    // Every 10 ms; 2 ms while a deadlock is suspected or stale waiters were just woken, so
+    // a deadlock is reported about 15 ms after the last activity.
+    controller.wait(suspect_activity != ~0ull || woke_stale ? 2'000 : 10'000);
+    woke_stale = false;
+    if (running.load(std::memory_order_acquire) == 0) break;
+    if (machine.abort.load()) continue;
+    std::uint64_t a = activity.load();
+    auto now = std::chrono::steady_clock::now();
+    if (a != last_activity) {
+      last_activity = a;
+      last_progress = now;
+    }
+    if (blocked_confirmed(a, suspect_activity)) {
+      failure.emplace(deadlock_error(blocked_waits()));
+      abort_run();
+      continue;
+    }
+    if (std::chrono::duration<double>(now - last_progress).count() >
+        machine.config.watchdog_seconds) {
+      failure.emplace(watchdog_error(machine.config.watchdog_seconds));
+      abort_run();
+    }
+  }
+
+  if (!sim_deadlock.empty() && !failure) {
+    failure.emplace(RunError::Kind::deadlock, sim_deadlock, -1, std::vector<BlockedWait>{});
+  }
+  if (!errors.empty() && !failure) {
+    // Report the first node (lowest rank among those that threw first is not knowable;
+    // errors are kept in the order they were recorded).
+    const ErrorRecord& e = errors.front();
+    failure.emplace(RunError::Kind::node_threw, threw_report(e.node, e.what, errors.size()),
+                    e.node, std::vector<BlockedWait>{});
+  }
+  return failure;
+}
+
+void LocalNodes::fail(const RunError& err) {
+  RunError copy = err;  // err may live in what the reset clears
+  reset();
+  throw copy;
+}
+
+void LocalNodes::reset() {
+  // The network may still be finishing transfers of an aborted run: they refer to the
+  // nodes' requests, which are cleared below.
+  if (hooks != nullptr) hooks->quiesce();
+  for (auto& n : local()) {
+    // An aborted run can leave irecvs posted into buffers that went out of scope with the
+    // node's stack: forget them first, so the messages still queued are freed, not copied.
+    n->posted.clear();
+    n->discard_all();
+    n->clear_run();
+  }
+  executor->reset();
+  while (controller.tryWait()) {
+  }
+  if (hooks != nullptr) hooks->reset();
+  {
+    std::lock_guard lock(sim_mutex);
+    sim.reset();
+  }
+  sim_waits_for.store(-1);
+  resolvers.clear();
+  remote_logs.clear();
+  errors.clear();
+  sim_deadlock.clear();
+  machine.abort.store(false);
+  body = nullptr;
+}
+
+void LocalNodes::wake_resolvers() {
+  std::lock_guard lock(resolvers_mutex);
+  for (int r : resolvers) wake(*nodes[r]);
+}
+
+void LocalNodes::record_deadlock(std::string what) {
+  {
+    std::lock_guard lock(error_mutex);
+    if (sim_deadlock.empty()) sim_deadlock = std::move(what);
+  }
+  abort_run();
+}
+
+void LocalNodes::record_error(int node, std::string what) {
+  std::lock_guard lock(error_mutex);
+  errors.push_back({node, std::move(what)});
+}
+
+void LocalNodes::abort_run() {
+  machine.abort.store(true, std::memory_order_seq_cst);
+  activity.fetch_add(1, std::memory_order_seq_cst);
+  for (auto& n : local()) executor->unpark(*n);
+  if (hooks != nullptr) hooks->aborting();
+  controller.signal();
+}
+
+bool LocalNodes::deadlocked() {
+  // A transfer moving data (real clock) will deliver it, and count as activity.
+  if (hooks != nullptr && hooks->moving()) return false;
+  std::uint64_t a = activity.load(std::memory_order_seq_cst);
+  int blocked = 0;
+  bool stale = false;
+  for (auto& n : local()) {
+    if (n->finished.load(std::memory_order_seq_cst)) continue;
+    const std::uint64_t stamp = n->blocked_stamp.load(std::memory_order_seq_cst);
+    if (stamp == 0) return false;  // running
+    stale = stale || stamp != a + 1;
+    ++blocked;
+  }
+  if (stale) {
+    // Every unfinished node is blocked, but some looked before the latest activity (a
+    // message to another node, a node finishing its function). Wake them to look again
+    // now, not at their next bounded re-check 100 ms on: a node that skipped a collective
+    // is then reported within a few controller looks. Not counted as activity.
+    for (auto& n : local()) {
+      if (n->finished.load(std::memory_order_seq_cst)) continue;
+      const std::uint64_t stamp = n->blocked_stamp.load(std::memory_order_seq_cst);
+      if (stamp != 0 && stamp != a + 1) executor->unpark(*n);
+    }
+    woke_stale = true;
+    return false;
+  }
+  return blocked > 0 && activity.load(std::memory_order_seq_cst) == a;
+}
+
+bool LocalNodes::blocked_confirmed(std::uint64_t a, std::uint64_t& suspect) {
+  if (!deadlocked()) {
+    suspect = ~0ull;
+    return false;
+  }
+  // Confirm on a later look, with the same activity stamp, once every blocked node has
+  // looked at what it waits for again since the suspicion (a nudge: a wake that is not
+  // activity), so that no wake lost between nodes is taken for a deadlock.
+  if (suspect == a && every_node_looked_again() && deadlocked()) return true;
+  if (suspect != a) nudge_blocked_nodes();
+  suspect = a;
+  return false;
+}
+
+std::vector<BlockedWait> LocalNodes::blocked_waits() {
+  std::vector<BlockedWait> waits;
+  for (auto& n : local()) {
+    if (n->finished.load(std::memory_order_seq_cst)) continue;
+    std::lock_guard lock(n->wait_mutex);
+    const WaitDescription& w = n->waiting;
+    waits.push_back({n->rank, w.operation, w.peer, w.peer_world, w.tag, w.comm});
+  }
+  return waits;
+}
+
+// Fibers only: a fiber parks until woken, while a node thread looks again by itself at
+// least every 100 ms (and the real clock's network waits every 50 ms).
+void LocalNodes::nudge_blocked_nodes() {
+  if (engine != Engine::fibers) return;
+  for (auto& n : local()) {
+    n->parks_at_nudge = n->parks.load(std::memory_order_seq_cst);
+    if (!n->finished.load(std::memory_order_seq_cst)) executor->unpark(*n);
+  }
+}
+
+bool LocalNodes::every_node_looked_again() const {
+  if (engine != Engine::fibers) return true;
+  for (const auto& n : local()) {
+    if (n->finished.load(std::memory_order_seq_cst)) continue;
+    if (n->parks.load(std::memory_order_seq_cst) == n->parks_at_nudge) return false;
+  }
+  return true;
+}
+
+Message* LocalNodes::wait_for(NodeState& n, const MatchKey& key, const WaitDescription& what) {
+  Message* m = n.take(key);
+  if (m != nullptr) return m;
+  block_until(
+      n,
+      [&] {
+        n.drain();
+        m = n.take(key);
+        return m != nullptr;
+      },
+      what);
+  return m;
+}
+
+}  // namespace vmc::detail

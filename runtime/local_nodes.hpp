@@ -1,0 +1,183 @@
+// The nodes this process runs as threads or fibers with mailboxes, and the control of their
+// runs. The local machine on either clock and a spread machine's block of nodes are built on
+// it (runtime/mailbox_transport.hpp). Internal.
+//
+// Each node is a thread or a fiber made once (runtime/executor.hpp) and parked between runs.
+// A run publishes the node body, releases every node, and the thread that called run becomes
+// the controller (watch): it waits for the nodes to finish, and meanwhile looks for a deadlock
+// every few milliseconds. A deadlock is every unfinished node blocked, with an activity stamp
+// equal to the current machine activity: no message or arrival it could be waiting for has
+// happened since it last looked (block_until).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <concurrentqueue/concurrentqueue.h>
+#include <concurrentqueue/lightweightsemaphore.h>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "runtime/errors.hpp"
+#include "runtime/executor.hpp"
+#include "runtime/machine_impl.hpp"
+#include "runtime/node.hpp"
+#include "runtime/simulator.hpp"
+
+namespace vmc::detail {
+
+// What a network beside the nodes adds to the control of their runs (the real clock: its
+// tokens, sleeps and transfer threads). Every hook may do nothing.
+class NetworkHooks {
+ public:
+  virtual ~NetworkHooks() = default;
+  // Node n's function has returned or thrown; called on its thread, before it counts as
+  // finished.
+  virtual void returned(NodeState&) {}
+  // Whether something in flight may still release a blocked node (no deadlock then).
+  virtual bool moving() { return false; }
+  // The run is being ended: every wait of the network must see it now.
+  virtual void aborting() {}
+  // Before the nodes are reset after a run: nothing of the network works for it any more.
+  virtual void quiesce() {}
+  // After: nothing held from the run.
+  virtual void reset() {}
+};
+
+// Where this process's nodes are and what their executor must allow.
+struct NodePlacement {
+  int lo = 0, hi = 0;           // the nodes [lo, hi) of the machine's p
+  bool oversubscribed = false;  // more threads want the cores than there are: never spin
+  int processes_here = 1;       // processes sharing this host's cores (fibers' workers)
+  bool parallel_waits = false;  // every node must wait in parallel, for real (the real
+                                // clock): threads, with timers as tight as the kernel offers
+};
+
+struct ErrorRecord {
+  int node = -1;
+  std::string what;
+};
+
+struct LocalNodes {
+  // Checks the engine, workers and stack size of m's configuration, makes the nodes
+  // [where.lo, where.hi) and their executor.
+  LocalNodes(MachineImpl& m, const NodePlacement& where);
+  ~LocalNodes();
+  LocalNodes(const LocalNodes&) = delete;
+  LocalNodes& operator=(const LocalNodes&) = delete;
+
+  MachineImpl& machine;
+  const int p;
+  // The nodes this process runs: [lo, hi) (all of them but on a spread machine, where the
+  // others' entries of `nodes` are null) and, on process 0 of a spread machine after a run,
+  // the other processes' nodes' logs (by node; the simulator reads them through log_of).
+  const int lo, hi;
+  std::vector<std::unique_ptr<NodeState>> nodes;
+  std::vector<NodeLog> remote_logs;
+  // More threads want the cores than there are (spread: processes on this host): the
+  // executors then sleep at once instead of spinning.
+  const bool oversubscribed;
+  Engine engine = Engine::threads;     // the one in use (never automatic)
+  NetworkHooks* hooks = nullptr;       // the network beside the nodes, if any
+  std::unique_ptr<Executor> executor;  // made last, destroyed first
+
+  // One run at a time.
+  const NodeBody* body = nullptr;
+  std::atomic<int> running{0};
+  std::atomic<std::uint64_t> activity{0};
+  moodycamel::LightweightSemaphore controller{0, 0};
+  std::mutex error_mutex;
+  std::vector<ErrorRecord> errors;  // guarded by error_mutex
+  std::string sim_deadlock;         // guarded by error_mutex
+  std::chrono::steady_clock::time_point run_start;
+  bool woke_stale = false;  // controller only: the last look woke stale waiters
+
+  // Virtual time: this run's simulation, made at the first query (or after the run), and
+  // the node whose next operation it waits for (-1: none). Nodes waiting for an answer are
+  // listed in `resolvers` so that the node it waits for can wake them when it records one.
+  std::mutex sim_mutex;
+  SimulationPtr sim;  // guarded by sim_mutex
+  std::atomic<int> sim_waits_for{-1};
+  std::mutex resolvers_mutex;
+  std::vector<int> resolvers;  // guarded by resolvers_mutex
+
+  bool hosts(int r) const { return r >= lo && r < hi; }
+  std::span<std::unique_ptr<NodeState>> local() {
+    return {nodes.data() + lo, static_cast<std::size_t>(hi - lo)};
+  }
+  std::span<const std::unique_ptr<NodeState>> local() const {
+    return {nodes.data() + lo, static_cast<std::size_t>(hi - lo)};
+  }
+  const NodeLog& log_of(int r) const { return hosts(r) ? nodes[r]->log : remote_logs[r]; }
+
+  // --- a run -------------------------------------------------------------------------------
+  // Releases every node to run `body` (which must outlive the run).
+  void start(const NodeBody& body);
+  // Runs the body on node `rank` and records how it ended (called by the executor on the
+  // node's thread or fiber).
+  void run_node(int rank);
+  // The controller: waits until every node has returned; looks for a deadlock and for lack
+  // of progress meanwhile. The run's failure, if it failed.
+  std::optional<RunError> watch();
+  // A failed run: the nodes are reset and `err` thrown.
+  [[noreturn]] void fail(const RunError& err);
+  // After a run: every node's state, the mailboxes, the executor and the network cleared.
+  void reset();
+
+  // --- failures ------------------------------------------------------------------------------
+  void record_error(int node, std::string what);
+  // The simulation found that the nodes wait for what can never happen: the run ends with
+  // a deadlock report (kind deadlock) carrying `what`.
+  void record_deadlock(std::string what);
+  void abort_run();
+  bool deadlocked();
+  // Whether every unfinished node of this process is blocked, confirmed: suspected at
+  // activity `a` on an earlier look (`suspect`, ~0 when none; updated here) and every blocked
+  // node has looked again since. The controller's look for a deadlock, on one process or many.
+  bool blocked_confirmed(std::uint64_t a, std::uint64_t& suspect);
+  // What this process's unfinished nodes wait for.
+  std::vector<BlockedWait> blocked_waits();
+  // Controller: wakes every unfinished node without counting it as activity, and whether
+  // each has parked again since.
+  void nudge_blocked_nodes();
+  bool every_node_looked_again() const;
+
+  // --- waits -----------------------------------------------------------------------------------
+  // Signals that a node's wait may be over.
+  void wake(NodeState& n) {
+    activity.fetch_add(1, std::memory_order_seq_cst);
+    executor->unpark(n);
+  }
+  void wake_resolvers();
+  // Blocks node n until ready() is true; ready is re-evaluated after each wake-up
+  // (deadlock-aware, abort-aware).
+  template <class Ready>
+  void block_until(NodeState& n, Ready ready, const WaitDescription& what);
+  // Blocks node n until a message matching key arrives, and takes it.
+  Message* wait_for(NodeState& n, const MatchKey& key, const WaitDescription& what);
+};
+
+template <class Ready>
+void LocalNodes::block_until(NodeState& n, Ready ready, const WaitDescription& what) {
+  if (ready()) return;
+  {
+    std::lock_guard lock(n.wait_mutex);
+    n.waiting = what;
+  }
+  for (;;) {
+    if (machine.abort.load(std::memory_order_acquire)) throw RunAborted{};
+    std::uint64_t stamp = activity.load(std::memory_order_seq_cst);
+    if (ready()) break;
+    n.blocked_stamp.store(stamp + 1, std::memory_order_seq_cst);
+    n.parks.fetch_add(1, std::memory_order_seq_cst);
+    executor->park(n, 100'000);  // threads: re-check abort every 100 ms
+    n.blocked_stamp.store(0, std::memory_order_seq_cst);
+    if (ready()) break;
+  }
+}
+
+}  // namespace vmc::detail

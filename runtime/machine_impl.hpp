@@ -1,0 +1,48 @@
+// What every transport shares of a machine (Machine's state): its configuration, the
+// topology and the model in picoseconds, the run count and group ids, and the transport the
+// configuration chose (runtime/transport.hpp), which runs the nodes. Internal.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+
+#include "runtime/link_rates.hpp"
+#include "runtime/machine.hpp"
+
+namespace vmc::detail {
+
+class Transport;
+
+struct MachineImpl {
+  MachineConfig config;
+  std::shared_ptr<const Topology> topology;
+  CostUnits units;
+  int p = 0;
+  // Whether messages hold links: not under direct routing, and not on a fully connected
+  // network, where every pair has links of its own that no other message can want (the
+  // times are the same; full:P just has P(P-1) links to keep no state for).
+  bool uses_links = false;
+  // Per-class link rates (Model::link_rates) resolved on the topology.
+  LinkTimes links;
+  // The run is being ended (a node threw, a deadlock): every call of a node throws
+  // RunAborted. Set by the transport, cleared when it resets after the run.
+  std::atomic<bool> abort{false};
+  std::uint64_t runs = 0;  // runs started on this machine
+  std::unique_ptr<Transport> transport;  // made last, destroyed first
+
+  // Checks the configuration and makes the transport it chooses (runtime/transports.cpp).
+  explicit MachineImpl(MachineConfig cfg);
+  ~MachineImpl();
+  RunResult run(const std::function<void(Node&)>& fn);
+  // A new group's id (0 is the world's); ids start again at 1 with every run.
+  std::uint32_t allocate_comm_id();
+
+ private:
+  std::mutex comm_mutex_;
+  std::uint32_t next_comm_id_ = 1;  // guarded by comm_mutex_
+};
+
+}  // namespace vmc::detail

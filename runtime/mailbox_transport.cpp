@@ -1,0 +1,155 @@
+// The transports whose nodes are threads or fibers of this process (mailbox_transport.hpp).
+#include "runtime/mailbox_transport.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace vmc::detail {
+
+MailboxTransport::MailboxTransport(MachineImpl& m, const NodePlacement& where)
+    : machine_(m), nodes_(m, where) {}
+
+void MailboxTransport::run(CommGroup& world, const NodeBody& body, Stats& stats, Trace& trace) {
+  world.local_members = nodes_.hi - nodes_.lo;
+  nodes_.start(body);
+  if (std::optional<RunError> failure = nodes_.watch()) nodes_.fail(*failure);
+  measure(stats, trace);
+  nodes_.reset();
+}
+
+Message* MailboxTransport::new_message(NodeState& self, const Outgoing& out) {
+  auto* msg = new Message;
+  msg->comm = out.group.id;
+  msg->src = self.rank;
+  msg->tag = out.tag;
+  msg->items = out.items;
+  msg->bytes = out.bytes;
+  msg->send_index = self.sends++;
+  return msg;
+}
+
+Received MailboxTransport::receive(NodeState& self, const Incoming& in) {
+  OwnedMessage msg(nodes_.wait_for(self, MatchKey{in.group.id, in.src, in.tag},
+                                   WaitDescription{in.op, in.source, in.src, in.tag, in.group.id}));
+  Received got;
+  got.problem = receive_problem(msg->bytes, msg->items, in.capacity, in.item_size);
+  if (!got.problem.empty()) return got;
+  copy_out(*msg, in.data);
+  got.bytes = msg->bytes;
+  return got;
+}
+
+Received MailboxTransport::recv(NodeState& self, const Incoming& in) {
+  receiving(self, in, OpRecord::Kind::recv, 0);
+  return receive(self, in);
+}
+
+void MailboxTransport::irecv(NodeState& self, std::uint32_t id, const Incoming& in) {
+  receiving(self, in, OpRecord::Kind::irecv, id);
+  // The oldest message that arrived for it, unless older irecvs still wait for theirs.
+  const MatchKey key{in.group.id, in.src, in.tag};
+  self.drain();
+  if (self.posted.find(key) == self.posted.end()) {
+    if (Message* msg = self.take(key)) {
+      fill_request(self.requests[id], msg);
+      return;
+    }
+  }
+  self.posted[key].push_back(id);
+}
+
+bool MailboxTransport::arrived(NodeState& self, RequestState& r) {
+  if (r.send) return sent(r);
+  if (!r.filled) self.drain();
+  return r.filled;
+}
+
+void MailboxTransport::block(NodeState& self, FunctionRef<bool()> ready,
+                             const WaitDescription& what) {
+  nodes_.block_until(self, ready, what);
+}
+
+void MailboxTransport::pause(NodeState& self, double seconds) {
+  nodes_.executor->pause(self, seconds);
+}
+
+SplitResult MailboxTransport::split(NodeState& self, CommGroup& g, int rank, std::uint64_t seq,
+                                    int color, int key) {
+  const int n = static_cast<int>(g.world.size());
+  CommGroup::SplitCall* call = nullptr;
+  bool last = false;
+  {
+    std::lock_guard lock(g.control_mutex);
+    call = &g.splits[seq];
+    if (call->color_key.empty()) {
+      call->color_key.resize(n);
+      call->arrived.assign(n, false);
+    }
+    call->color_key[rank] = {color, key};
+    call->arrived[rank] = true;
+    last = ++call->arrivals == n;
+    if (last) {
+      // Every member is here: form the groups, ranked by (key, old rank).
+      call->result.assign(n, nullptr);
+      call->new_rank.assign(n, -1);
+      std::map<int, std::vector<int>> by_color;
+      for (int r = 0; r < n; ++r) {
+        if (call->color_key[r].first >= 0) by_color[call->color_key[r].first].push_back(r);
+      }
+      for (auto& [c, members] : by_color) {
+        std::stable_sort(members.begin(), members.end(), [&](int a, int b) {
+          return call->color_key[a].second < call->color_key[b].second;
+        });
+        auto ng = std::make_shared<CommGroup>();
+        ng->id = machine_.allocate_comm_id();
+        ng->machine = &machine_;
+        ng->local_members = static_cast<int>(members.size());
+        for (int i = 0; i < static_cast<int>(members.size()); ++i) {
+          int w = g.world[members[i]];
+          ng->world.push_back(w);
+          ng->rank_of[w] = i;
+          call->result[members[i]] = ng;
+          call->new_rank[members[i]] = i;
+        }
+        ng->describe_members();
+      }
+      call->ready = true;
+    }
+  }
+  if (last) {
+    for (int r = 0; r < n; ++r) {
+      if (r != rank) nodes_.wake(*nodes_.nodes[g.world[r]]);
+    }
+  } else {
+    nodes_.block_until(
+        self,
+        [&] {
+          std::lock_guard lock(g.control_mutex);
+          return call->ready;
+        },
+        WaitDescription{"split", -1, -1, 0, g.id});
+  }
+  std::lock_guard lock(g.control_mutex);
+  SplitResult result{call->result[rank], call->new_rank[rank]};
+  if (++call->departures == n) g.splits.erase(seq);
+  return result;
+}
+
+std::string MailboxTransport::compare_call(NodeState&, CommGroup& g, int rank, std::uint64_t seq,
+                                           const CallSignature& mine, CompareCall compare) {
+  // The first member to arrive leaves its call for the others to compare theirs with.
+  std::lock_guard lock(g.control_mutex);
+  auto [it, inserted] = g.signatures.try_emplace(seq);
+  auto& call = it->second;
+  std::string mismatch;
+  if (inserted) {
+    call.sig = mine;
+    call.first_rank = rank;
+  } else {
+    mismatch = compare(call.sig, call.first_rank);
+  }
+  if (++call.seen == g.local_members) g.signatures.erase(it);
+  return mismatch;
+}
+
+}  // namespace vmc::detail

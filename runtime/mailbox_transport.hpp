@@ -1,0 +1,59 @@
+// What the transports whose nodes are threads or fibers of this process share (the local
+// machine on the virtual clock and on the real clock, and the spread machine): the nodes and
+// their runs (LocalNodes), messages into the nodes' mailboxes, receives matched there in the
+// order they were posted, waits that park the node, and groups split and collective calls
+// compared through shared memory. A clock adds how a message is sent and timed, what a
+// receive announces, and how the run's statistics are made. Internal.
+#pragma once
+
+#include "runtime/local_nodes.hpp"
+#include "runtime/transport.hpp"
+
+namespace vmc::detail {
+
+class MailboxTransport : public Transport {
+ public:
+  MailboxTransport(MachineImpl& m, const NodePlacement& where);
+
+  void run(CommGroup& world, const NodeBody& body, Stats& stats, Trace& trace) override;
+  bool hosts(int r) const override { return nodes_.hosts(r); }
+  bool everywhere(bool mine) override { return mine; }
+
+  Received recv(NodeState& self, const Incoming& in) override;
+  void irecv(NodeState& self, std::uint32_t id, const Incoming& in) override;
+  bool arrived(NodeState& self, RequestState& r) override;
+  void block(NodeState& self, FunctionRef<bool()> ready, const WaitDescription& what) override;
+  void pause(NodeState& self, double seconds) override;
+  SplitResult split(NodeState& self, CommGroup& g, int rank, std::uint64_t seq, int color,
+                    int key) override;
+  std::string compare_call(NodeState& self, CommGroup& g, int rank, std::uint64_t seq,
+                           const CallSignature& mine, CompareCall compare) override;
+
+ protected:
+  // --- what a clock adds -------------------------------------------------------------------
+  // A receive (recv, sendrecv; irecv with its request id) is posted by self, before it waits
+  // for its message.
+  virtual void receiving(NodeState& self, const Incoming& in, OpRecord::Kind kind,
+                         std::uint32_t request) = 0;
+  // Whether an isend's transfer has ended.
+  virtual bool sent(const RequestState& r) const = 0;
+  // After every node returned: the run's statistics and trace (or fail the run).
+  virtual void measure(Stats& stats, Trace& trace) = 0;
+
+  // --- helpers for the clocks ----------------------------------------------------------------
+  // A message from self, numbered among its sends, without its bytes.
+  static Message* new_message(NodeState& self, const Outgoing& out);
+  // Into node dst's mailbox (a node of this process).
+  void deliver(Message* msg, int dst) {
+    NodeState& target = *nodes_.nodes[dst];
+    target.incoming.enqueue(msg);
+    nodes_.wake(target);
+  }
+  // Waits for the message `in` matches and copies it into the buffer.
+  Received receive(NodeState& self, const Incoming& in);
+
+  MachineImpl& machine_;
+  LocalNodes nodes_;
+};
+
+}  // namespace vmc::detail

@@ -1,0 +1,100 @@
+// A node's mailbox and requests, and a group's members (node.hpp).
+#include "runtime/node.hpp"
+
+#include "runtime/machine_impl.hpp"
+
+namespace vmc::detail {
+
+thread_local NodeState* current_node = nullptr;
+
+std::string receive_problem(std::size_t bytes, std::uint64_t items, std::size_t capacity,
+                            std::size_t item_size) {
+  if (bytes > capacity) {
+    return "message of " + std::to_string(bytes) + " bytes (" + std::to_string(items) +
+           " items) does not fit the receive buffer of " + std::to_string(capacity) + " bytes";
+  }
+  if (item_size == 0 || bytes % item_size != 0) {
+    return "message of " + std::to_string(bytes) + " bytes is not a whole number of " +
+           std::to_string(item_size) + "-byte items";
+  }
+  return "";
+}
+
+void fill_request(RequestState& r, Message* m) {
+  OwnedMessage owned(m);
+  r.filled = true;
+  r.received = m->bytes;
+  r.error = receive_problem(m->bytes, m->items, r.capacity, r.item_size);
+  if (r.error.empty()) copy_out(*m, r.buffer);
+}
+
+std::size_t NodeState::drain() {
+  Message* batch[32];
+  std::size_t total = 0;
+  for (;;) {
+    std::size_t got = incoming.try_dequeue_bulk(batch, 32);
+    for (std::size_t i = 0; i < got; ++i) {
+      Message* m = batch[i];
+      const MatchKey key{m->comm, m->src, m->tag};
+      if (!posted.empty()) {
+        // The oldest irecv posted for it takes it.
+        auto it = posted.find(key);
+        if (it != posted.end()) {
+          fill_request(requests[it->second.front()], m);
+          it->second.pop_front();
+          if (it->second.empty()) posted.erase(it);
+          continue;
+        }
+      }
+      MessageFifo& fifo = unexpected[key];
+      m->next = nullptr;
+      if (fifo.tail != nullptr) fifo.tail->next = m;
+      else fifo.head = m;
+      fifo.tail = m;
+    }
+    total += got;
+    if (got < 32) return total;
+  }
+}
+
+Message* NodeState::take(const MatchKey& key) {
+  auto it = unexpected.find(key);
+  if (it == unexpected.end()) return nullptr;
+  Message* m = it->second.head;
+  it->second.head = m->next;
+  if (it->second.head == nullptr) unexpected.erase(it);
+  m->next = nullptr;
+  return m;
+}
+
+void NodeState::discard_all() {
+  drain();
+  for (auto& [key, fifo] : unexpected) {
+    for (Message* m = fifo.head; m != nullptr;) {
+      Message* next = m->next;
+      release(m);
+      m = next;
+    }
+  }
+  unexpected.clear();
+}
+
+void NodeState::clear_run() {
+  requests.clear();
+  open_requests = 0;
+  answered.store(false);
+  sends = 0;
+  collective_seq.clear();
+  split_seq.clear();
+  log.clear();
+  blocked_stamp.store(0);
+}
+
+void CommGroup::describe_members() {
+  const int p = static_cast<int>(world.size());
+  whole = p == machine->p;
+  for (int r = 0; whole && r < p; ++r) whole = world[r] == r;
+  world_hash = whole ? 0 : hash_members(world);
+}
+
+}  // namespace vmc::detail

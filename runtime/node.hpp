@@ -1,0 +1,277 @@
+// A node's state inside the runtime (its mailbox, its nonblocking requests, its log of
+// operations for the virtual clock) and a group of nodes (what a Comm points at). Every
+// transport keeps its nodes' state here; which fields it uses is the transport's (the
+// mailbox and the log: the nodes that run in this process as threads or fibers). Internal.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <concurrentqueue/concurrentqueue.h>
+#include <concurrentqueue/lightweightsemaphore.h>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "runtime/comm.hpp"
+#include "runtime/message.hpp"
+#include "runtime/trace.hpp"
+
+namespace vmc::detail {
+
+struct MachineImpl;
+struct NodeState;
+
+// What a run does on each node: the user's function with the node's world Comm, then the
+// check that every request was completed (MachineImpl::run makes it; a transport calls it
+// once per node it runs, and catches what it throws).
+using NodeBody = std::function<void(NodeState&)>;
+
+// A collective call's tag space (Comm::begin_collective): 2^20 tags above this base per call.
+constexpr Tag kCollectiveTagBase = Tag{1} << 40;
+constexpr int kCollectiveTagBits = 20;
+
+// --- mailboxes ---------------------------------------------------------------------------
+
+// Messages that arrived with one match key, oldest first (an intrusive list: no
+// allocation per message on the receive path).
+struct MessageFifo {
+  Message* head = nullptr;
+  Message* tail = nullptr;
+};
+
+struct MatchKey {
+  std::uint32_t comm;
+  int src;  // world rank
+  Tag tag;
+  bool operator==(const MatchKey&) const = default;
+};
+struct MatchKeyHash {
+  std::size_t operator()(const MatchKey& k) const noexcept {
+    std::uint64_t h = (std::uint64_t(k.comm) << 32) ^ std::uint64_t(std::uint32_t(k.src));
+    h ^= std::uint64_t(k.tag) * 0x9E3779B97F4A7C15ull;
+    return std::size_t(h ^ (h >> 29));
+  }
+};
+
+// --- the virtual clock's log ---------------------------------------------------------------
+
+// Virtual time: what each node did, in order, for the simulator. Every call appends its
+// operation before it blocks, so the simulator can run while the nodes do (simulator.cpp).
+struct SendRecord {
+  int dst = 0;
+  std::uint64_t items = 0;
+  std::uint64_t bytes = 0;
+  Tag tag = 0;
+  std::uint32_t comm = 0;
+};
+struct OpRecord {
+  enum class Kind : std::uint8_t {
+    send, recv, sendrecv, compute,  // blocking
+    isend, irecv,                   // post a request
+    wait,                           // wait for every request of a list
+    wait_any, test,                 // queries: their answers come from the simulator
+  };
+  Kind kind = Kind::compute;
+  std::uint64_t send_index = 0;  // send, sendrecv, isend: index into this node's sends
+  // recv, sendrecv, irecv: what the receive matches (the k-th receive a node posts for
+  // (comm, source, tag) takes the k-th message the source sent it with that comm and tag)
+  std::uint32_t recv_comm = 0;
+  int recv_src = -1;             // world rank
+  Tag recv_tag = 0;
+  std::uint32_t request = 0;     // isend, irecv: the request posted; test: the one tested
+  std::uint32_t list_begin = 0;  // wait, wait_any: requests[list_begin, +list_size) of
+  std::uint32_t list_size = 0;   //   NodeLog::request_lists
+  Picos duration = 0;            // compute
+  std::uint64_t work_items = 0;  // compute: items combined or rearranged
+  Work work = Work::compute;     // compute: which kind of local work
+};
+struct NodeLog {
+  std::vector<OpRecord> ops;
+  std::vector<SendRecord> sends;
+  std::vector<std::uint32_t> request_lists;
+  // The answers the node got to its queries (wait_any, test), in order: the contention-
+  // free replay (simulator.cpp) follows them.
+  std::vector<std::int64_t> answers;
+  // Real time only: what happened, measured.
+  std::vector<MessageEvent> messages;
+  std::vector<CombineEvent> combines;
+  Picos finish = 0;
+  void clear() {
+    ops.clear();
+    sends.clear();
+    request_lists.clear();
+    answers.clear();
+    messages.clear();
+    combines.clear();
+    finish = 0;
+  }
+};
+
+// --- requests ------------------------------------------------------------------------------
+
+// A nonblocking transfer as its node sees it (Request is a handle to one). Kept in a
+// deque so its address stays put while the node posts more: real-clock transfer threads
+// write `done` and `event` of isends in flight.
+struct RequestState {
+  bool send = false;
+  bool retired = false;            // completed by wait, wait_any or test (handles are null)
+  int handle = -1;                 // the transport's own handle of the transfer, if it keeps one
+  std::uint32_t comm = 0;
+  int peer = 0;                    // comm rank
+  int peer_world = 0;
+  Tag tag = 0;
+  // irecv: where the message goes; filled once it has been copied there.
+  void* buffer = nullptr;
+  std::size_t capacity = 0;
+  std::size_t item_size = 1;
+  bool filled = false;
+  std::size_t received = 0;        // bytes
+  std::string error;               // irecv: the message did not fit (reported at completion)
+  // isend: the caller's buffer and a hash of it at posting, checked at completion.
+  const void* send_buffer = nullptr;
+  std::size_t send_bytes = 0;
+  std::uint64_t send_hash = 0;
+  // Real clock isend: the transfer thread sets done when the message has been delivered.
+  std::atomic<bool> done{false};
+  MessageEvent event;
+};
+
+// Why a message of `bytes` bytes (`items` items) cannot be received into `capacity` bytes of
+// items of `item_size` bytes, or "".
+std::string receive_problem(std::size_t bytes, std::uint64_t items, std::size_t capacity,
+                            std::size_t item_size);
+// Copies a message into the buffer of the irecv it matched (a message that does not fit is
+// noted, and reported when the request completes) and frees it.
+void fill_request(RequestState& r, Message* m);
+// At the end of a node's function: a UsageError when requests were never completed (comm.cpp).
+void check_requests_completed(NodeState& n);
+
+// --- groups --------------------------------------------------------------------------------
+
+// What a transport keeps of its own for a group (the MPI transport: its communicators).
+struct GroupChannels {
+  virtual ~GroupChannels() = default;
+};
+
+// Shared state of one group of nodes. Created by the machine (world) or by split.
+struct CommGroup {
+  std::uint32_t id = 0;
+  std::vector<int> world;             // comm rank -> world rank
+  std::unordered_map<int, int> rank_of;  // world rank -> comm rank
+  MachineImpl* machine = nullptr;
+  std::shared_ptr<GroupChannels> channels;  // the transport's, if it keeps any
+  // Whether the group is the whole machine, rank r on node r; else a hash of `world`
+  // (selection's key for the group, computed once).
+  bool whole = false;
+  std::uint64_t world_hash = 0;
+  // Members that run in this process (all but on a spread machine): the collective call
+  // signatures are compared among them.
+  int local_members = 0;
+  void describe_members();  // sets whole and world_hash from world
+
+  // Control plane: splits and collective signatures, agreed through shared memory.
+  struct SplitCall {
+    std::vector<std::pair<int, int>> color_key;  // per comm rank
+    std::vector<bool> arrived;
+    int arrivals = 0;
+    int departures = 0;
+    bool ready = false;
+    std::vector<std::shared_ptr<CommGroup>> result;  // per comm rank (null: no group)
+    std::vector<int> new_rank;
+  };
+  struct SignatureCall {
+    CallSignature sig;
+    int first_rank = 0;
+    int seen = 0;
+  };
+  std::mutex control_mutex;
+  std::map<std::uint64_t, SplitCall> splits;
+  std::map<std::uint64_t, SignatureCall> signatures;
+};
+
+// --- nodes ---------------------------------------------------------------------------------
+
+// What a blocked node waits for, for the deadlock report.
+struct WaitDescription {
+  const char* operation = "";
+  int peer = -1;
+  int peer_world = -1;
+  Tag tag = 0;
+  std::uint32_t comm = 0;
+};
+
+// Thrown inside a node when the run is being ended (another node threw, a deadlock).
+// Not a std::exception, so user code catching std::exception does not swallow it.
+struct RunAborted {};
+
+struct alignas(64) NodeState {
+  int rank = 0;  // world rank
+  MachineImpl* machine = nullptr;
+
+  // Mailbox: any thread enqueues, only the owner dequeues.
+  moodycamel::ConcurrentQueue<Message*> incoming;
+  std::unordered_map<MatchKey, MessageFifo, MatchKeyHash> unexpected;
+  // Threads engine: where a blocked node sleeps. The executor spins before it sleeps, and
+  // only while the awake nodes do not outnumber the cores (executor_threads.cpp), so the
+  // semaphore itself does not spin. Unused by the fibers engine.
+  moodycamel::LightweightSemaphore wake{0, 0};
+  moodycamel::LightweightSemaphore start{0, 64};
+
+  // Deadlock detection: 0 when running, activity stamp + 1 while blocked.
+  std::atomic<std::uint64_t> blocked_stamp{0};
+  std::atomic<std::uint64_t> parks{0};  // times this node parked in this machine's life
+  std::uint64_t parks_at_nudge = 0;     // controller only: `parks` at its last nudge
+  std::atomic<bool> finished{true};
+  std::mutex wait_mutex;
+  WaitDescription waiting;  // guarded by wait_mutex
+
+  std::uint64_t sends = 0;  // sends made in this run
+  // Nonblocking requests of this run (ids are indices), and the irecvs waiting for their
+  // message per match key, oldest first (a message that arrives goes to the oldest).
+  std::deque<RequestState> requests;
+  std::unordered_map<MatchKey, std::deque<std::uint32_t>, MatchKeyHash> posted;
+  std::size_t open_requests = 0;  // posted, not yet retired
+  // Virtual time: the log is appended under log_mutex, since the simulator may read it
+  // while the node runs. A query's answer (wait_any, test) is published here.
+  std::mutex log_mutex;
+  std::atomic<bool> answered{false};
+  std::int64_t answer = 0;  // written by the simulator before `answered`
+  std::vector<std::uint64_t> collective_seq;  // per comm id: collective calls made
+  std::vector<std::uint64_t> split_seq;       // per comm id: splits made
+  std::chrono::steady_clock::time_point run_start;
+  NodeLog log;
+  std::uint64_t perturb_state = 0;  // splitmix64 state of the schedule perturbation
+
+  // Takes everything in `incoming`: a message for which an irecv is posted is copied into
+  // its buffer, the others go to `unexpected`. Returns how many it took.
+  std::size_t drain();
+  // Finds and removes the first message matching key; nullptr if none has arrived.
+  Message* take(const MatchKey& key);
+  // Whether this node is blocked waiting for a message of (comm, world source, tag): a
+  // hint, as it may wake at any moment.
+  bool waits_for(std::uint32_t comm, int src, Tag tag);
+  // Frees every message in the mailbox (between runs).
+  void discard_all();
+  // Between runs: no requests, no sequence numbers, no log (the mailbox stays).
+  void clear_run();
+};
+
+inline bool NodeState::waits_for(std::uint32_t comm, int src, Tag tag) {
+  if (blocked_stamp.load(std::memory_order_acquire) == 0) return false;
+  std::lock_guard lock(wait_mutex);
+  return waiting.comm == comm && waiting.peer_world == src && waiting.tag == tag;
+}
+
+// The node whose thread (or fiber) is calling, or null outside node functions.
+extern thread_local NodeState* current_node;
+
+}  // namespace vmc::detail

@@ -1,0 +1,35 @@
+// The transport interface's defaults (transport.hpp).
+#include "runtime/transport.hpp"
+
+namespace vmc::detail {
+
+std::string Transport::refuses(const NodeState&, const Outgoing&) const { return {}; }
+
+const char* Transport::unsupported(Call) const { return nullptr; }
+
+void Transport::completed(NodeState&, RequestState&) {}
+
+void Transport::waits(NodeState&, std::span<const std::uint32_t>) {}
+
+std::size_t Transport::wait_any(NodeState& self, std::span<const std::uint32_t> ids,
+                                const WaitDescription& what) {
+  // The first to complete (the lowest index if several have).
+  std::size_t chosen = 0;
+  auto first_ready = [&] {
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+      if (arrived(self, self.requests[ids[k]])) {
+        chosen = k;
+        return true;
+      }
+    }
+    return false;
+  };
+  if (!first_ready()) block(self, first_ready, what);
+  return chosen;
+}
+
+bool Transport::test(NodeState& self, std::uint32_t id, const WaitDescription&) {
+  return arrived(self, self.requests[id]);
+}
+
+}  // namespace vmc::detail
