@@ -10,6 +10,7 @@
 //   docs/cli.md;
 // - no source file sends its reader to a file outside the repository (the planning notes the
 //   project started from) or to an issue number of a tracker the reader does not have.
+#include <fnmatch.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -197,13 +198,30 @@ TEST(Docs, RelativeLinksLeadSomewhere) {
 // the start of a line, a space, a quote, a bracket or "=" (not by a letter or a slash, so
 // "PREFIX/lib/cmake/vmc" and "build/bench/bench_runtime" are not read as paths of the
 // clone). The word ends at the first character that cannot be in a file name of the
-// repository (a space, a quote, "<", "*", ...), less a trailing ".", ",", ":" or ";": so
+// repository (a space, a quote, "<", ...), less a trailing ".", ",", ":" or ";": so
 // "collectives/<operation>/" names the folder collectives/. Paths under build directories
-// are not paths of the repository and are not checked. The word must exist from the root.
+// are not paths of the repository and are not checked. The word must exist from the root; a
+// word with a "*" (a glob, as architecture.md's levels are written) must match a file.
 TEST(Docs, RepositoryPathsNamedExist) {
   const std::regex path(std::string(R"((^|[\s`'"(\[=]))") +
                         "((?:topology|runtime|collectives|tools|tests|bench|examples|cmake|docs|"
-                        R"(\.ci)/[A-Za-z0-9_./\-]*))");
+                        R"(\.ci)/[A-Za-z0-9_./*\-]*))");
+  std::vector<std::string> files;  // every file of the repository, for globs
+  for (auto it = fs::recursive_directory_iterator(kSource);
+       it != fs::recursive_directory_iterator(); ++it) {
+    const std::string name = it->path().filename().string();
+    if (it->is_directory() && (name.rfind("build", 0) == 0 || name.rfind('.', 0) == 0)) {
+      it.disable_recursion_pending();
+    } else if (it->is_regular_file()) {
+      files.push_back(fs::relative(it->path(), kSource).generic_string());
+    }
+  }
+  auto exists = [&](const std::string& named) {
+    if (named.find('*') == std::string::npos) return fs::exists(kSource / named);
+    return std::any_of(files.begin(), files.end(), [&](const std::string& f) {
+      return fnmatch(named.c_str(), f.c_str(), FNM_PATHNAME) == 0;
+    });
+  };
   for (const fs::path& page : pages()) {
     int number = 0;
     for (const std::string& line : lines_of(slurp(kSource / page))) {
@@ -213,7 +231,7 @@ TEST(Docs, RepositoryPathsNamedExist) {
         while (!named.empty() && std::string(".,:;").find(named.back()) != std::string::npos) {
           named.pop_back();
         }
-        EXPECT_TRUE(fs::exists(kSource / named))
+        EXPECT_TRUE(exists(named))
             << page.string() << ":" << number << " names " << named << ", which does not exist";
       }
     }
