@@ -46,6 +46,21 @@ constexpr PortHold port_hold(Port p) {
 // Whether a port held for one partner takes another message with the same partner (exchange).
 constexpr bool partner_shares_port(Port p) { return p == Port::exchange; }
 
+// The rule counted in messages: one after another, how many message times a node needs to
+// send `out` messages and receive `in` of equal length when nothing else holds its ports (its
+// partners ready): all at once (nothing held), its sends beside its receives (directions), or
+// one at a time (nodes), a send and a receive with the same partner together where the
+// partner shares the port (`paired`: each send goes to a node it also receives from).
+constexpr int port_rounds(Port p, int out, int in, bool paired) {
+  if (out + in == 0) return 0;
+  switch (port_hold(p)) {
+    case PortHold::nothing: return 1;
+    case PortHold::directions: return std::max(out, in);
+    case PortHold::nodes: return partner_shares_port(p) && paired ? std::max(out, in) : out + in;
+  }
+  return out + in;
+}
+
 // Which ports the messages in flight hold, under one port model.
 class PortOccupancy {
  public:

@@ -7,6 +7,7 @@
 #include "collectives/costs/claims.hpp"
 #include "collectives/patterns/binomial.hpp"
 #include "collectives/primitives/blocks.hpp"
+#include "runtime/ports.hpp"
 
 namespace vmc::internal::allport {
 
@@ -36,14 +37,7 @@ void unpack_windows(const void* parts, const Windows& w, std::size_t item_size, 
 }
 
 Picos fan(const CostQuery& q, int out, int in, bool paired, Picos t) {
-  if (out + in == 0) return 0;
-  switch (q.model.port) {
-    case Port::all: return t;
-    case Port::duplex: return std::max(out, in) * t;
-    case Port::exchange: return (paired ? std::max(out, in) : out + in) * t;
-    case Port::half: break;
-  }
-  return (out + in) * t;
+  return port_rounds(q.model.port, out, in, paired) * t;
 }
 
 Claim claim(const CostQuery& q) {
@@ -56,7 +50,9 @@ StepClocks::StepClocks(const CostQuery& q, int p)
 void StepClocks::message(int from, int to, std::size_t items) {
   const Picos t = q_.units.message(items);
   arrival_[to] = std::max(arrival_[to], now_[from] + t);
-  out_[from] = q_.model.port == Port::all ? std::max(out_[from], t) : out_[from] + t;
+  // All ports: the node's messages of one step leave at once; else one after another.
+  const bool at_once = port_hold(q_.model.port) == PortHold::nothing;
+  out_[from] = at_once ? std::max(out_[from], t) : out_[from] + t;
 }
 
 void StepClocks::combine(int v, std::size_t items) { combined_[v] += items; }

@@ -217,4 +217,67 @@ TEST(Architecture, NoIncludePointsUpALevel) {
   EXPECT_GT(checked, 500);
 }
 
+
+// A source's code without its comments and the contents of its string and character literals
+// (so that words in an error text or a comment are not read as code).
+std::string code_of(const std::string& file) {
+  const std::string text = slurp(kRoot / file);
+  std::string code;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text.compare(i, 2, "//") == 0) {
+      while (i < text.size() && text[i] != '\n') ++i;
+      code += '\n';
+    } else if (text.compare(i, 2, "/*") == 0) {
+      const std::size_t end = text.find("*/", i + 2);
+      i = end == std::string::npos ? text.size() : end + 1;
+      code += ' ';
+    } else if (text[i] == '"' || text[i] == '\'') {
+      const char quote = text[i];
+      code += quote;
+      for (++i; i < text.size() && text[i] != quote; ++i) {
+        if (text[i] == '\\') ++i;
+      }
+      code += quote;
+    } else {
+      code += text[i];
+    }
+  }
+  return code;
+}
+
+// Comm and Machine know no transport and no clock: every difference between the local machine
+// on either clock, the spread machine and the MPI transport is behind the transport interface
+// (runtime/transport.hpp). Their code names none of them, nor the enums that choose them.
+TEST(Architecture, CommAndMachineHoldNoBranchOnTheTransport) {
+  const std::regex named(
+      R"([A-Za-z_0-9]*(mpi|spread|real|clock)[A-Za-z_0-9]*|Transport::\w+|config(\(\))?\.transport\b)",
+      std::regex::icase);
+  for (const std::string file : {"runtime/comm.cpp", "runtime/machine.cpp"}) {
+    const std::string code = code_of(file);
+    ASSERT_GT(code.size(), 1000u) << file;
+    for (std::sregex_iterator it(code.begin(), code.end(), named), end; it != end; ++it) {
+      const std::size_t line = std::count(code.begin(), code.begin() + it->position(), '\n') + 1;
+      ADD_FAILURE() << file << ":" << line << " names " << it->str()
+                    << ": a transport or a clock (that belongs behind runtime/transport.hpp)";
+    }
+  }
+}
+
+// The port rule is written once (runtime/ports.hpp): no other source switches on a port
+// model, and the simulator, the real clock and the collectives' cost replay include it.
+TEST(Architecture, ThePortRuleIsWrittenOnce) {
+  for (const std::string& f : sources()) {
+    if (f == "runtime/ports.hpp" || f.rfind("tests/", 0) == 0) continue;
+    const std::string code = code_of(f);
+    EXPECT_EQ(code.find("case Port::"), std::string::npos)
+        << f << " switches on the port model: ask runtime/ports.hpp";
+  }
+  for (const std::string file :
+       {"runtime/simulator.cpp", "runtime/real_clock.cpp", "collectives/costs/port_clocks.hpp"}) {
+    bool includes = false;
+    for (const Include& inc : includes_of(file)) includes |= inc.target == "runtime/ports.hpp";
+    EXPECT_TRUE(includes) << file << " does not ask runtime/ports.hpp for the port rule";
+  }
+}
+
 }  // namespace
