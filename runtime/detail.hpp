@@ -571,6 +571,10 @@ void real_reset(RealNetwork* net);
 struct SpreadNetwork;
 // Makes the network and sets m.lo and m.hi (this process's block) and m.oversubscribed.
 SpreadNetwork* make_spread_network(MachineImpl& m);
+// Starts its progress thread, which delivers arrived messages to m's nodes and wakes them
+// through m's executor: call it once both exist, so that the thread's start orders every
+// write that made them before its first read of them.
+void spread_start(SpreadNetwork& net);
 void destroy_spread_network(SpreadNetwork* net) noexcept;
 // MPI processes on this host (that share its cores).
 int spread_processes_here(const SpreadNetwork& net);

@@ -409,6 +409,8 @@ MachineImpl::MachineImpl(MachineConfig cfg) : config(std::move(cfg)) {
     } else {
       executor = make_thread_executor(*this);
     }
+    // The progress thread delivers to the nodes and wakes them through the executor.
+    if (spread != nullptr) spread_start(*spread);
   } catch (...) {
     if (real != nullptr) destroy_real_network(real);
     real = nullptr;

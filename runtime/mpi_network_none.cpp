@@ -39,6 +39,7 @@ bool mpi_everywhere(MpiNetwork&, bool) { no_mpi(); }
 
 SpreadNetwork* make_spread_network(MachineImpl&) { no_mpi(); }
 void destroy_spread_network(SpreadNetwork*) noexcept {}
+void spread_start(SpreadNetwork&) { no_mpi(); }
 int spread_processes_here(const SpreadNetwork&) { no_mpi(); }
 void spread_begin_run(SpreadNetwork&) { no_mpi(); }
 void spread_send(SpreadNetwork&, Message*, int) { no_mpi(); }

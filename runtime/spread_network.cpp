@@ -355,9 +355,12 @@ SpreadNetwork* make_spread_network(MachineImpl& m) {
   MPI_Comm_set_errhandler(net->control, MPI_ERRORS_RETURN);
   const char* send_env = std::getenv("VMC_SPREAD_SEND");
   net->direct = send_env != nullptr && std::string(send_env) == "direct";
-  SpreadNetwork* raw = net.get();
-  net->progress = std::thread([raw] { raw->progress_main(); });
   return net.release();
+}
+
+void spread_start(SpreadNetwork& net) {
+  SpreadNetwork* raw = &net;
+  net.progress = std::thread([raw] { raw->progress_main(); });
 }
 
 void destroy_spread_network(SpreadNetwork* net) noexcept {
