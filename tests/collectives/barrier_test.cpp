@@ -48,12 +48,12 @@ TEST(Barrier, NobodyLeavesBeforeTheLastOneEntered) {
       auto m = machine("full:" + std::to_string(p), model(port));
       for (const std::string& alg : algorithm_names(Operation::barrier)) {
         for (int last : {0, p / 2, p - 1}) {
-          const auto [entry, exit] =
+          const auto [entry, leave] =
               entries_and_exits(*m, alg, last, [](const Node& node) { return node.world(); });
           const Picos latest = *std::max_element(entry.begin(), entry.end());
           ASSERT_EQ(latest, entry[last]);
           for (int i = 0; i < p; ++i) {
-            EXPECT_GE(exit[i], latest) << alg << " " << to_string(port) << " p=" << p
+            EXPECT_GE(leave[i], latest) << alg << " " << to_string(port) << " p=" << p
                                        << " node " << i << " (last in: node " << last << ")";
           }
         }
@@ -68,7 +68,7 @@ TEST(Barrier, NobodyLeavesBeforeTheLastOneOfItsGroupEntered) {
   for (const SubGroup& g : sub_groups()) {
     for (const std::string& alg : algorithm_names(Operation::barrier)) {
       for (int last : {0, 5, 11}) {
-        const auto [entry, exit] = entries_and_exits(
+        const auto [entry, leave] = entries_and_exits(
             *m, alg, last, [&](const Node& node) { return split(node, g); });
         for (int i = 0; i < p; ++i) {
           const int color = g.color(i, p);
@@ -77,7 +77,7 @@ TEST(Barrier, NobodyLeavesBeforeTheLastOneOfItsGroupEntered) {
           for (int j = 0; j < p; ++j) {
             if (g.color(j, p) == color) latest = std::max(latest, entry[j]);
           }
-          EXPECT_GE(exit[i], latest) << g.name << " " << alg << " node " << i
+          EXPECT_GE(leave[i], latest) << g.name << " " << alg << " node " << i
                                      << " (last in: node " << last << ")";
         }
       }
