@@ -83,7 +83,7 @@ int mpi_world_rank() { return detail::mpi_process_rank(); }
 
 namespace detail {
 
-thread_local NodeState* current_node = nullptr;
+constinit thread_local NodeState* current_node = nullptr;
 
 std::string node_prefix(const NodeState& n, const CommGroup* g, int rank) {
   std::string s = "node " + std::to_string(n.rank);
