@@ -5,7 +5,7 @@
 
 namespace vmc::detail {
 
-thread_local NodeState* current_node = nullptr;
+constinit thread_local NodeState* current_node = nullptr;
 
 std::string receive_problem(std::size_t bytes, std::uint64_t items, std::size_t capacity,
                             std::size_t item_size) {

@@ -1,42 +1,127 @@
-// barrier: every algorithm for every p in the sweep; no node leaves before the last one
-// arrived (checked in virtual time: a node that enters late delays everybody); bad input to
-// the combine-family collectives ends the run with an error naming the node, never a hang.
+// barrier: no node leaves before the last one of its group entered, for every algorithm, on
+// the whole machine and on sub-groups. On the virtual clock through the times: nodes enter
+// at different times, and every node's exit is at least the latest entry of its group. On
+// any clock and engine through the order of events: every node counts itself in before the
+// barrier and reads the count after it, which must be its whole group (a barrier that
+// returns at once reads less). Bad input to the combine-family collectives ends the run with
+// an error naming the node, never a hang.
+#include <algorithm>
+#include <atomic>
+#include <vector>
+
 #include "tests/collectives/sweep.hpp"
 
 namespace vmc::testing {
 namespace {
 
-TEST(Barrier, NobodyLeavesBeforeTheLastArrives) {
-  for (int p : sweep_sizes()) {
-    auto m = machine("full:" + std::to_string(p), model(Port::duplex));
-    for (const std::string& alg : algorithm_names(Operation::barrier)) {
-      const int late = p / 2;
-      std::vector<double> leave(p);
-      m->run([&](Node& node) {
-        if (node.rank() == late) node.charge_compute(1.0);  // enters one second late
-        barrier(node.world(), {.algorithm = alg});
-        leave[node.rank()] = 0;
-      });
-      RunResult r = m->run([&](Node& node) {
-        if (node.rank() == late) node.charge_compute(1.0);
-        barrier(node.world(), {.algorithm = alg});
-      });
-      for (int i = 0; i < p; ++i) {
-        EXPECT_GE(r.node_time(i), 1.0) << alg << " p=" << p << " node " << i;
+// How long node r of p computes before it enters: 1 ms to p ms, a different time for every
+// rank, the longest for rank `last`.
+double entry_delay(int r, int p, int last) {
+  const int order = (r - last - 1 + 2 * p) % p;  // `last` gets p - 1
+  return 1e-3 * (1 + order);
+}
+
+// Runs `split` (a node whose comm is not valid takes no part), each node's delay, then the
+// barrier of `alg` on the comm; returns each node's time at the barrier's entry (the same
+// program without the barrier: virtual time is deterministic) and at its exit.
+template <class Split>
+std::pair<std::vector<Picos>, std::vector<Picos>> entries_and_exits(Machine& m,
+                                                                     const std::string& alg,
+                                                                     int last, Split split) {
+  const int p = m.size();
+  auto program = [&](bool with_barrier) {
+    return [&, with_barrier](Node& node) {
+      Comm c = split(node);
+      if (!c.valid()) return;
+      node.charge_compute(entry_delay(node.rank(), p, last));
+      if (with_barrier) barrier(c, {.algorithm = alg});
+    };
+  };
+  const RunResult entered = m.run(program(false));
+  const RunResult left = m.run(program(true));
+  return {entered.stats().node_time, left.stats().node_time};
+}
+
+TEST(Barrier, NobodyLeavesBeforeTheLastOneEntered) {
+  for (Port port : {Port::exchange, Port::duplex, Port::half, Port::all}) {
+    for (int p : sweep_sizes()) {
+      auto m = machine("full:" + std::to_string(p), model(port));
+      for (const std::string& alg : algorithm_names(Operation::barrier)) {
+        for (int last : {0, p / 2, p - 1}) {
+          const auto [entry, leave] =
+              entries_and_exits(*m, alg, last, [](const Node& node) { return node.world(); });
+          const Picos latest = *std::max_element(entry.begin(), entry.end());
+          ASSERT_EQ(latest, entry[last]);
+          for (int i = 0; i < p; ++i) {
+            EXPECT_GE(leave[i], latest) << alg << " " << to_string(port) << " p=" << p
+                                       << " node " << i << " (last in: node " << last << ")";
+          }
+        }
       }
     }
   }
 }
 
-TEST(Barrier, SubGroups) {
-  auto m = machine("full:12");
+TEST(Barrier, NobodyLeavesBeforeTheLastOneOfItsGroupEntered) {
+  const int p = 12;
+  auto m = machine("full:12", model(Port::duplex));
   for (const SubGroup& g : sub_groups()) {
     for (const std::string& alg : algorithm_names(Operation::barrier)) {
-      EXPECT_EQ(run_error(*m, [&](Node& node) {
-                  Comm c = node.world().split(g.color(node.rank(), 12), g.key(node.rank(), 12));
-                  if (c.valid()) barrier(c, {.algorithm = alg});
-                }),
-                "");
+      for (int last : {0, 5, 11}) {
+        const auto [entry, leave] = entries_and_exits(
+            *m, alg, last, [&](const Node& node) { return split(node, g); });
+        for (int i = 0; i < p; ++i) {
+          const int color = g.color(i, p);
+          if (color < 0) continue;
+          Picos latest = 0;
+          for (int j = 0; j < p; ++j) {
+            if (g.color(j, p) == color) latest = std::max(latest, entry[j]);
+          }
+          EXPECT_GE(leave[i], latest) << g.name << " " << alg << " node " << i
+                                     << " (last in: node " << last << ")";
+        }
+      }
+    }
+  }
+}
+
+// Every node adds itself to its group's count before the barrier and reads the count after
+// it: the whole group, on the virtual clock (fibers and threads) and on the real clock with
+// the node threads paused at random before every runtime call.
+TEST(Barrier, EveryNodeOfTheGroupEnteredBeforeAnyLeaves) {
+  std::vector<MachineConfig> configs;
+  for (Engine engine : {Engine::fibers, Engine::threads}) {
+    configs.push_back({.nodes = 13, .model = model(Port::exchange), .engine = engine});
+  }
+  configs.push_back({.nodes = 13, .model = model(Port::duplex), .clock = Clock::real_time,
+                     .perturb_seed = 25, .perturb_max_seconds = 200e-6});
+  configs.push_back({.nodes = 13, .model = model(Port::all), .clock = Clock::real_time,
+                     .perturb_seed = 7, .perturb_max_seconds = 200e-6});
+  std::vector<SubGroup> groups = sub_groups();
+  groups.insert(groups.begin(), {"world", [](int, int) { return 0; }, [](int r, int) { return r; }});
+  for (MachineConfig& config : configs) {
+    config.trace = false;
+    config.watchdog_seconds = 60;
+    Machine m(config);
+    const int p = m.size();
+    for (const SubGroup& g : groups) {
+      for (const std::string& alg : algorithm_names(Operation::barrier)) {
+        std::vector<std::atomic<int>> entered(p);  // by color
+        std::vector<int> seen(p, -1), size(p, -1);
+        m.run([&](Node& node) {
+          Comm c = split(node, g);
+          if (!c.valid()) return;
+          const int color = g.color(node.rank(), p);
+          entered[color].fetch_add(1, std::memory_order_seq_cst);
+          barrier(c, {.algorithm = alg});
+          seen[node.rank()] = entered[color].load(std::memory_order_seq_cst);
+          size[node.rank()] = c.size();
+        });
+        for (int i = 0; i < p; ++i) {
+          EXPECT_EQ(seen[i], size[i]) << g.name << " " << alg << " node " << i << " on the "
+                                      << to_string(config.clock) << " clock";
+        }
+      }
     }
   }
 }

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <span>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -39,6 +40,9 @@ auto message_key(const MessageEvent& e) {
                   e.waited, e.links, e.contention_delay);
 }
 
+auto combine_key(const CombineEvent& e) { return std::tie(e.node, e.items, e.start, e.end, e.kind); }
+
+// Every statistic and every record of the trace (when one was kept) equal.
 void expect_same_run(const RunResult& full, const RunResult& none, const std::string& what) {
   const Stats& a = full.stats();
   const Stats& b = none.stats();
@@ -48,15 +52,29 @@ void expect_same_run(const RunResult& full, const RunResult& none, const std::st
   EXPECT_EQ(a.items, b.items) << what;
   EXPECT_EQ(a.bytes, b.bytes) << what;
   EXPECT_EQ(a.combined_items, b.combined_items) << what;
+  EXPECT_EQ(a.rearranged_items, b.rearranged_items) << what;
   EXPECT_EQ(a.critical_startups, b.critical_startups) << what;
-  EXPECT_EQ(a.contention_delay, b.contention_delay) << what;
   EXPECT_EQ(a.link_busy, b.link_busy) << what;
+  EXPECT_EQ(a.link_peak, b.link_peak) << what;
+  EXPECT_EQ(a.max_link_waiters, b.max_link_waiters) << what;
+  EXPECT_EQ(a.token_wait, b.token_wait) << what;
+  EXPECT_EQ(a.contention_delay, b.contention_delay) << what;
+  EXPECT_EQ(a.max_message_delay, b.max_message_delay) << what;
+  EXPECT_EQ(a.contention_critical_delay, b.contention_critical_delay) << what;
+  EXPECT_EQ(a.free_time, b.free_time) << what;
   const auto& ma = full.trace().messages;
   const auto& mb = none.trace().messages;
   ASSERT_EQ(ma.size(), mb.size()) << what;
   for (std::size_t i = 0; i < ma.size(); ++i) {
     EXPECT_TRUE(message_key(ma[i]) == message_key(mb[i])) << what << ": message " << i;
   }
+  const auto& ca = full.trace().combines;
+  const auto& cb = none.trace().combines;
+  ASSERT_EQ(ca.size(), cb.size()) << what;
+  for (std::size_t i = 0; i < ca.size(); ++i) {
+    EXPECT_TRUE(combine_key(ca[i]) == combine_key(cb[i])) << what << ": combine " << i;
+  }
+  EXPECT_EQ(full.trace().hash(), none.trace().hash()) << what;
 }
 
 class TimingOnly : public ::testing::TestWithParam<std::string> {};
@@ -130,20 +148,31 @@ INSTANTIATE_TEST_SUITE_P(Machines, TimingOnly,
                            return s;
                          });
 
-// A user's own buffers in a timing-only run: nowhere memory, never touched.
+// A user's own buffers in a timing-only run: nowhere memory, never touched; the run takes
+// the time, the statistics and the trace of the same program on buffers of its own.
 TEST(TimingOnly, UserBuffersOfNowhereMemoryAreNeverTouched) {
-  auto none = machine_with("hypercube:16", Data::none, false);
   const std::size_t n = 1000;
-  RunResult r = none->run([&](Node& node) {
-    std::span<std::byte> mine = nowhere(n * sizeof(float)), every = nowhere(16 * n * sizeof(float));
-    std::span<float> x(reinterpret_cast<float*>(mine.data()), n);
-    std::span<float> all(reinterpret_cast<float*>(every.data()), n * 16);
-    allreduce(node.world(), x, ops::sum<float>());
-    broadcast(node.world(), x, 3);
-    allgather(node.world(), std::span<const float>(x.data(), n), all);
-  });
-  EXPECT_GT(r.stats().messages, 0u);
-  EXPECT_GT(r.time(), 0.0);
+  auto program = [n](bool timing_only) {
+    return [n, timing_only](Node& node) {
+      std::vector<float> own(timing_only ? 0 : 17 * n, 1.0f);
+      std::span<std::byte> mine = timing_only ? nowhere(n * sizeof(float))
+                                              : std::as_writable_bytes(std::span(own).first(n));
+      std::span<std::byte> every =
+          timing_only ? nowhere(16 * n * sizeof(float))
+                      : std::as_writable_bytes(std::span(own).subspan(n, 16 * n));
+      std::span<float> x(reinterpret_cast<float*>(mine.data()), n);
+      std::span<float> all(reinterpret_cast<float*>(every.data()), n * 16);
+      allreduce(node.world(), x, ops::sum<float>());
+      broadcast(node.world(), x, 3);
+      allgather(node.world(), std::span<const float>(x.data(), n), all);
+    };
+  };
+  auto none = machine_with("hypercube:16", Data::none, true);
+  auto full = machine_with("hypercube:16", Data::full, true);
+  const RunResult timing_only = none->run(program(true));
+  const RunResult with_data = full->run(program(false));
+  EXPECT_GT(with_data.stats().messages, 0u);
+  expect_same_run(with_data, timing_only, "allreduce, broadcast, allgather on nowhere memory");
 }
 
 // A user's row that does not say it runs timing-only is refused there, with its name, and

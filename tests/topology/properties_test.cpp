@@ -5,6 +5,11 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "tests/topology/sweep.hpp"
 #include "topology/exhaustive.hpp"
@@ -84,6 +89,86 @@ TEST(Properties, TwoDimensionalBisectionFormulaIsKnownForLargeGrids) {
       }
     }
   }
+}
+
+// The bisection width of a grid counted from its shape alone: lengths and wraps give the
+// edges (neighbours along each dimension; a wrap edge where the dimension wraps and has at
+// least 3 nodes), and every choice of floor(P/2) nodes as one half is tried, the edges
+// between the halves counted. Independent of the topology's link list and of exhaustive.cpp.
+int bisection_by_count(const std::vector<int>& lengths, const std::vector<bool>& wraps) {
+  int nodes = 1;
+  for (int l : lengths) nodes *= l;
+  std::vector<std::pair<int, int>> edges;
+  for (int v = 0; v < nodes; ++v) {
+    int stride = 1;
+    for (std::size_t d = 0; d < lengths.size(); ++d) {
+      const int x = v / stride % lengths[d];
+      if (x + 1 < lengths[d]) edges.push_back({v, v + stride});
+      if (x + 1 == lengths[d] && wraps[d] && lengths[d] >= 3) {
+        edges.push_back({v, v - x * stride});
+      }
+      stride *= lengths[d];
+    }
+  }
+  const int half = nodes / 2;
+  if (half == 0) return 0;
+  int best = static_cast<int>(edges.size());
+  // Every set of `half` nodes, in increasing bit order (Gosper's hack).
+  for (std::uint32_t set = (1u << half) - 1; set < (1u << nodes);) {
+    int cut = 0;
+    for (const auto& [a, b] : edges) cut += ((set >> a) & 1u) != ((set >> b) & 1u);
+    best = std::min(best, cut);
+    const std::uint32_t low = set & -set, ripple = set + low;
+    set = (((ripple ^ set) >> 2) / low) | ripple;
+  }
+  return best;
+}
+
+TEST(Properties, GridBisectionMatchesAnIndependentCountInThreeAndFourDimensions) {
+  int checked = 0;
+  std::vector<std::vector<int>> shapes;
+  for (int a = 2; a <= 5; ++a)
+    for (int b = 2; b <= a; ++b)
+      for (int c = 2; c <= b && a * b * c <= 20; ++c) {
+        shapes.push_back({a, b, c});
+        shapes.push_back({c, a, b});
+      }
+  shapes.push_back({2, 2, 2, 2});
+  shapes.push_back({1, 2, 3, 3});
+  shapes.push_back({3, 1, 2, 3});
+  for (const std::vector<int>& lengths : shapes) {
+    const int dims = static_cast<int>(lengths.size());
+    for (int wraps = 0; wraps < (1 << dims); ++wraps) {
+      std::vector<bool> wrap(dims);
+      std::string spec = "mesh:";
+      bool same_as_open = false;  // a wrap on fewer than 3 nodes adds no edge: seen already
+      for (int d = 0; d < dims; ++d) {
+        wrap[d] = (wraps >> d) & 1;
+        same_as_open = same_as_open || (wrap[d] && lengths[d] < 3);
+        spec += (d > 0 ? "x" : "") + std::to_string(lengths[d]) + (wrap[d] ? "w" : "");
+      }
+      if (same_as_open) continue;
+      const std::optional<int> width = parse_topology(spec)->properties().bisection_width;
+      ASSERT_TRUE(width.has_value()) << spec;
+      EXPECT_EQ(*width, bisection_by_count(lengths, wrap)) << spec;
+      ++checked;
+    }
+  }
+  // The torus spelling (every dimension wraps), and a closed form: a grid whose every length
+  // is 2 is the binary hypercube of P nodes, whose bisection width is P/2.
+  const std::vector<std::pair<std::string, std::vector<int>>> tori = {
+      {"torus:2x3x3", {2, 3, 3}}, {"torus:3x3x2", {3, 3, 2}}, {"torus:5x2x2", {5, 2, 2}}};
+  for (const auto& [spec, lengths] : tori) {
+    EXPECT_EQ(parse_topology(spec)->properties().bisection_width,
+              bisection_by_count(lengths, std::vector<bool>(lengths.size(), true)))
+        << spec;
+  }
+  for (int dims = 3; dims <= 6; ++dims) {
+    std::string spec = "mesh:2";
+    for (int d = 1; d < dims; ++d) spec += "x2";
+    EXPECT_EQ(parse_topology(spec)->properties().bisection_width, (1 << dims) / 2) << spec;
+  }
+  EXPECT_GE(checked, 30);
 }
 
 TEST(Properties, HypercubeAndTreeBisectionMatchEnumerationBeyondTheSmallLimit) {
