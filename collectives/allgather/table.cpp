@@ -3,45 +3,28 @@
 // allgather algorithm works on an explicit block layout, so allgatherv runs the same rows.
 #include "collectives/registry/tables.hpp"
 
+#define VMC_ALLGATHER_TABLE(ROW)                          \
+  ROW(Algorithm, allgather_ring_row)                      \
+  ROW(Algorithm, allgather_recursive_doubling_row)        \
+  ROW(Algorithm, allgather_gather_broadcast_row)          \
+  ROW(Algorithm, allgather_bruck_row)                     \
+  ROW(Algorithm, allgather_mesh_dr_row)                   \
+  ROW(Algorithm, allgather_mesh_pfr_row)                  \
+  ROW(Algorithm, allgather_allport_doubling_row)          \
+  ROW(Algorithm, allgather_mesh_mst_row)                  \
+  ROW(std::vector<Algorithm>, allgather_mesh_pfr_dr_rows)
+
 namespace vmc {
 
-namespace internal {
-Algorithm allgather_ring_row();
-Algorithm allgather_recursive_doubling_row();
-Algorithm allgather_gather_broadcast_row();
-Algorithm allgather_bruck_row();
-Algorithm allgather_mesh_dr_row();
-Algorithm allgather_mesh_pfr_row();
-Algorithm allgather_allport_doubling_row();
-Algorithm allgather_mesh_mst_row();
-std::vector<Algorithm> allgather_mesh_pfr_dr_rows();
-}  // namespace internal
-
-namespace {
-// One table for both forms.
-std::vector<Algorithm> rows() {
-  using namespace internal;
-  return tables::joined({
-      {allgather_ring_row()},
-      {allgather_recursive_doubling_row()},
-      {allgather_gather_broadcast_row()},
-      {allgather_bruck_row()},
-      {allgather_mesh_dr_row()},
-      {allgather_mesh_pfr_row()},
-      {allgather_allport_doubling_row()},
-      {allgather_mesh_mst_row()},
-      allgather_mesh_pfr_dr_rows(),
-  });
-}
-}  // namespace
+VMC_DECLARE_ROWS(VMC_ALLGATHER_TABLE)
 
 const std::vector<Algorithm>& tables::allgather() {
-  static const std::vector<Algorithm> t = rows();
+  static const std::vector<Algorithm> t = VMC_JOIN_ROWS(VMC_ALLGATHER_TABLE);
   return t;
 }
 
 const std::vector<Algorithm>& tables::allgatherv() {
-  static const std::vector<Algorithm> t = rows();
+  static const std::vector<Algorithm> t = VMC_JOIN_ROWS(VMC_ALLGATHER_TABLE);
   return t;
 }
 

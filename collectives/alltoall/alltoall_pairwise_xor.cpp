@@ -51,7 +51,8 @@ Claim claim_pairwise_xor(const CostQuery& q) {
 }
 }  // namespace
 
-Algorithm alltoall_pairwise_xor_row(Operation op) {
+namespace {
+Algorithm pairwise_xor_row(Operation op) {
   return {
       .name = "pairwise_xor",
       .description = op == Operation::alltoall
@@ -64,5 +65,10 @@ Algorithm alltoall_pairwise_xor_row(Operation op) {
       .claim = claim_pairwise_xor,
   };
 }
+}  // namespace
+
+// The lines of collectives/alltoall/table.cpp: the same algorithm for both forms.
+Algorithm alltoall_pairwise_xor_row() { return pairwise_xor_row(Operation::alltoall); }
+Algorithm alltoallv_pairwise_xor_row() { return pairwise_xor_row(Operation::alltoallv); }
 
 }  // namespace vmc::internal

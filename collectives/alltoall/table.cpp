@@ -3,37 +3,31 @@
 // the algorithms that take explicit layouts.
 #include "collectives/registry/tables.hpp"
 
+#define VMC_ALLTOALL_TABLE(ROW)             \
+  ROW(Algorithm, alltoall_pairwise_xor_row) \
+  ROW(Algorithm, alltoall_ring_row)         \
+  ROW(Algorithm, alltoall_hypercube_row)    \
+  ROW(Algorithm, alltoall_mesh_dr_row)      \
+  ROW(Algorithm, alltoall_mesh_pfr_row)     \
+  ROW(Algorithm, alltoall_mesh_direct_row)
+
+#define VMC_ALLTOALLV_TABLE(ROW)             \
+  ROW(Algorithm, alltoall_ring_row)          \
+  ROW(Algorithm, alltoallv_pairwise_xor_row) \
+  ROW(Algorithm, alltoall_mesh_direct_row)
+
 namespace vmc {
 
-namespace internal {
-Algorithm alltoall_pairwise_xor_row(Operation op);
-Algorithm alltoall_ring_row();
-Algorithm alltoall_hypercube_row();
-Algorithm alltoall_mesh_dr_row();
-Algorithm alltoall_mesh_pfr_row();
-Algorithm alltoall_mesh_direct_row();
-}  // namespace internal
+VMC_DECLARE_ROWS(VMC_ALLTOALL_TABLE)
+VMC_DECLARE_ROWS(VMC_ALLTOALLV_TABLE)
 
 const std::vector<Algorithm>& tables::alltoall() {
-  using namespace internal;
-  static const std::vector<Algorithm> t = joined({
-      {alltoall_pairwise_xor_row(Operation::alltoall)},
-      {alltoall_ring_row()},
-      {alltoall_hypercube_row()},
-      {alltoall_mesh_dr_row()},
-      {alltoall_mesh_pfr_row()},
-      {alltoall_mesh_direct_row()},
-  });
+  static const std::vector<Algorithm> t = VMC_JOIN_ROWS(VMC_ALLTOALL_TABLE);
   return t;
 }
 
 const std::vector<Algorithm>& tables::alltoallv() {
-  using namespace internal;
-  static const std::vector<Algorithm> t = joined({
-      {alltoall_ring_row()},
-      {alltoall_pairwise_xor_row(Operation::alltoallv)},
-      {alltoall_mesh_direct_row()},
-  });
+  static const std::vector<Algorithm> t = VMC_JOIN_ROWS(VMC_ALLTOALLV_TABLE);
   return t;
 }
 

@@ -2,19 +2,16 @@
 // each algorithm's file (barrier_<name>.cpp) defines its row.
 #include "collectives/registry/tables.hpp"
 
+#define VMC_BARRIER_TABLE(ROW)              \
+  ROW(Algorithm, barrier_dissemination_row) \
+  ROW(Algorithm, barrier_tree_row)
+
 namespace vmc {
 
-namespace internal {
-Algorithm barrier_dissemination_row();
-Algorithm barrier_tree_row();
-}  // namespace internal
+VMC_DECLARE_ROWS(VMC_BARRIER_TABLE)
 
 const std::vector<Algorithm>& tables::barrier() {
-  using namespace internal;
-  static const std::vector<Algorithm> t = joined({
-      {barrier_dissemination_row()},
-      {barrier_tree_row()},
-  });
+  static const std::vector<Algorithm> t = VMC_JOIN_ROWS(VMC_BARRIER_TABLE);
   return t;
 }
 

@@ -2,21 +2,17 @@
 // each algorithm's file (exscan_<name>.cpp) defines its row.
 #include "collectives/registry/tables.hpp"
 
+#define VMC_EXSCAN_TABLE(ROW)                   \
+  ROW(Algorithm, exscan_linear_row)             \
+  ROW(Algorithm, exscan_hypercube_row)          \
+  ROW(Algorithm, exscan_recursive_doubling_row)
+
 namespace vmc {
 
-namespace internal {
-Algorithm exscan_linear_row();
-Algorithm exscan_hypercube_row();
-Algorithm exscan_recursive_doubling_row();
-}  // namespace internal
+VMC_DECLARE_ROWS(VMC_EXSCAN_TABLE)
 
 const std::vector<Algorithm>& tables::exscan() {
-  using namespace internal;
-  static const std::vector<Algorithm> t = joined({
-      {exscan_linear_row()},
-      {exscan_hypercube_row()},
-      {exscan_recursive_doubling_row()},
-  });
+  static const std::vector<Algorithm> t = VMC_JOIN_ROWS(VMC_EXSCAN_TABLE);
   return t;
 }
 

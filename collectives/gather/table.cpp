@@ -3,33 +3,22 @@
 // algorithm works on an explicit block layout, so gatherv runs the same rows.
 #include "collectives/registry/tables.hpp"
 
+#define VMC_GATHER_TABLE(ROW)         \
+  ROW(Algorithm, gather_linear_row)   \
+  ROW(Algorithm, gather_binomial_row) \
+  ROW(Algorithm, gather_mesh_mst_row)
+
 namespace vmc {
 
-namespace internal {
-Algorithm gather_linear_row();
-Algorithm gather_binomial_row();
-Algorithm gather_mesh_mst_row();
-}  // namespace internal
-
-namespace {
-// One table for both forms.
-std::vector<Algorithm> rows() {
-  using namespace internal;
-  return tables::joined({
-      {gather_linear_row()},
-      {gather_binomial_row()},
-      {gather_mesh_mst_row()},
-  });
-}
-}  // namespace
+VMC_DECLARE_ROWS(VMC_GATHER_TABLE)
 
 const std::vector<Algorithm>& tables::gather() {
-  static const std::vector<Algorithm> t = rows();
+  static const std::vector<Algorithm> t = VMC_JOIN_ROWS(VMC_GATHER_TABLE);
   return t;
 }
 
 const std::vector<Algorithm>& tables::gatherv() {
-  static const std::vector<Algorithm> t = rows();
+  static const std::vector<Algorithm> t = VMC_JOIN_ROWS(VMC_GATHER_TABLE);
   return t;
 }
 

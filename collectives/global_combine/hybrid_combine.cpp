@@ -246,6 +246,8 @@ constexpr const char* kRequiresGiven =
 
 }  // namespace
 
+// Registry rows: allreduce `hybrid`, `hybrid_optimal`, `hybrid_section6` and reduce
+// `hybrid`, `hybrid_optimal`, `hybrid_section6` (their tables' lines: below).
 std::vector<Algorithm> allreduce_rows() {
   return {
       {"hybrid",
@@ -293,3 +295,12 @@ std::vector<Algorithm> reduce_rows() {
 }
 
 }  // namespace vmc::global_combine
+
+namespace vmc::internal {
+
+// The lines of 000's hybrid global combine in collectives/allreduce/table.cpp and
+// collectives/reduce/table.cpp.
+std::vector<Algorithm> allreduce_global_combine_rows() { return global_combine::allreduce_rows(); }
+std::vector<Algorithm> reduce_global_combine_rows() { return global_combine::reduce_rows(); }
+
+}  // namespace vmc::internal

@@ -38,9 +38,4 @@ Picos reduce_cost(Choice choice, const CostQuery& q);
 void allreduce(Choice choice, const Call& call);
 void reduce(Choice choice, const Call& call);
 
-// Registry rows: allreduce `hybrid`, `hybrid_optimal`, `hybrid_section6` and reduce
-// `hybrid`, `hybrid_optimal`, `hybrid_section6`.
-std::vector<Algorithm> allreduce_rows();
-std::vector<Algorithm> reduce_rows();
-
 }  // namespace vmc::global_combine

@@ -2,27 +2,20 @@
 // each algorithm's file (reduce_scatter_<name>.cpp) defines its row.
 #include "collectives/registry/tables.hpp"
 
+#define VMC_REDUCE_SCATTER_TABLE(ROW)                          \
+  ROW(Algorithm, reduce_scatter_ring_row)                      \
+  ROW(Algorithm, reduce_scatter_recursive_halving_row)         \
+  ROW(Algorithm, reduce_scatter_pairwise_row)                  \
+  ROW(Algorithm, reduce_scatter_mesh_dr_row)                   \
+  ROW(Algorithm, reduce_scatter_mesh_pfr_row)                  \
+  ROW(std::vector<Algorithm>, reduce_scatter_mesh_pfr_dr_rows)
+
 namespace vmc {
 
-namespace internal {
-Algorithm reduce_scatter_ring_row();
-Algorithm reduce_scatter_recursive_halving_row();
-Algorithm reduce_scatter_pairwise_row();
-Algorithm reduce_scatter_mesh_dr_row();
-Algorithm reduce_scatter_mesh_pfr_row();
-std::vector<Algorithm> reduce_scatter_mesh_pfr_dr_rows();
-}  // namespace internal
+VMC_DECLARE_ROWS(VMC_REDUCE_SCATTER_TABLE)
 
 const std::vector<Algorithm>& tables::reduce_scatter() {
-  using namespace internal;
-  static const std::vector<Algorithm> t = joined({
-      {reduce_scatter_ring_row()},
-      {reduce_scatter_recursive_halving_row()},
-      {reduce_scatter_pairwise_row()},
-      {reduce_scatter_mesh_dr_row()},
-      {reduce_scatter_mesh_pfr_row()},
-      reduce_scatter_mesh_pfr_dr_rows(),
-  });
+  static const std::vector<Algorithm> t = VMC_JOIN_ROWS(VMC_REDUCE_SCATTER_TABLE);
   return t;
 }
 

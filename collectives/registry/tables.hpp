@@ -36,3 +36,16 @@ inline std::vector<Algorithm> joined(std::initializer_list<std::vector<Algorithm
 }
 
 }  // namespace vmc::tables
+
+// A table is a list of lines ROW(type, function), one per algorithm file, in the order `vmc
+// list` prints them: the function the file defines in vmc::internal that makes its row (type
+// Algorithm) or its rows (std::vector<Algorithm>: a family of 004's hybrids, 000's hybrid
+// global combine). VMC_DECLARE_ROWS(TABLE) declares the functions, VMC_JOIN_ROWS(TABLE) is
+// the rows of every line in order: adding an algorithm is its file and its line.
+#define VMC_ROW_DECLARATION(type, function) type function();
+#define VMC_ROW_PART(type, function) std::vector<::vmc::Algorithm>{::vmc::internal::function()},
+#define VMC_DECLARE_ROWS(TABLE) \
+  namespace internal {          \
+  TABLE(VMC_ROW_DECLARATION)    \
+  }
+#define VMC_JOIN_ROWS(TABLE) ::vmc::tables::joined({TABLE(VMC_ROW_PART)})

@@ -2,21 +2,17 @@
 // each algorithm's file (scan_<name>.cpp) defines its row.
 #include "collectives/registry/tables.hpp"
 
+#define VMC_SCAN_TABLE(ROW)                   \
+  ROW(Algorithm, scan_linear_row)             \
+  ROW(Algorithm, scan_hypercube_row)          \
+  ROW(Algorithm, scan_recursive_doubling_row)
+
 namespace vmc {
 
-namespace internal {
-Algorithm scan_linear_row();
-Algorithm scan_hypercube_row();
-Algorithm scan_recursive_doubling_row();
-}  // namespace internal
+VMC_DECLARE_ROWS(VMC_SCAN_TABLE)
 
 const std::vector<Algorithm>& tables::scan() {
-  using namespace internal;
-  static const std::vector<Algorithm> t = joined({
-      {scan_linear_row()},
-      {scan_hypercube_row()},
-      {scan_recursive_doubling_row()},
-  });
+  static const std::vector<Algorithm> t = VMC_JOIN_ROWS(VMC_SCAN_TABLE);
   return t;
 }
 

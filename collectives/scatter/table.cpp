@@ -3,33 +3,22 @@
 // algorithm works on an explicit block layout, so scatterv runs the same rows.
 #include "collectives/registry/tables.hpp"
 
+#define VMC_SCATTER_TABLE(ROW)         \
+  ROW(Algorithm, scatter_linear_row)   \
+  ROW(Algorithm, scatter_binomial_row) \
+  ROW(Algorithm, scatter_mesh_mst_row)
+
 namespace vmc {
 
-namespace internal {
-Algorithm scatter_linear_row();
-Algorithm scatter_binomial_row();
-Algorithm scatter_mesh_mst_row();
-}  // namespace internal
-
-namespace {
-// One table for both forms.
-std::vector<Algorithm> rows() {
-  using namespace internal;
-  return tables::joined({
-      {scatter_linear_row()},
-      {scatter_binomial_row()},
-      {scatter_mesh_mst_row()},
-  });
-}
-}  // namespace
+VMC_DECLARE_ROWS(VMC_SCATTER_TABLE)
 
 const std::vector<Algorithm>& tables::scatter() {
-  static const std::vector<Algorithm> t = rows();
+  static const std::vector<Algorithm> t = VMC_JOIN_ROWS(VMC_SCATTER_TABLE);
   return t;
 }
 
 const std::vector<Algorithm>& tables::scatterv() {
-  static const std::vector<Algorithm> t = rows();
+  static const std::vector<Algorithm> t = VMC_JOIN_ROWS(VMC_SCATTER_TABLE);
   return t;
 }
 
