@@ -281,11 +281,19 @@ Claim plan_claim(const CostQuery& q, const RingPlan& plan, bool alternate) {
   if (links_private(q)) return on_machine(q, ideal, false);
   const PlanSharing s = plan_sharing(q, plan, alternate);
   if (!s.known) return on_machine(q, ideal, false);
+  // A stage's messages move in lockstep when every node sends and receives at once.
+  const bool lockstep = ideal == Claim::exact;
   if (q.model.protocol == Protocol::rendezvous && ideal == Claim::exact) {
     ideal = Claim::lower_bound;
   }
   if (!s.shared()) return ideal;
-  if (q.model.contention == Contention::shared) return s.uniform ? ideal : Claim::estimate;
+  // The sharing charged (c messages on a link through a whole step) is what a stage's
+  // messages meet when they move in lockstep and alike. Where a node's send and receive take
+  // turns (exchange and half ports on rings longer than 2) they drift apart, fewer of them
+  // overlap than charged, and the formula is above the run: neither exact nor a lower bound.
+  if (q.model.contention == Contention::shared) {
+    return s.uniform && lockstep ? ideal : Claim::estimate;
+  }
   return ideal == Claim::estimate ? Claim::estimate : Claim::lower_bound;
 }
 

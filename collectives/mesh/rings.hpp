@@ -104,7 +104,8 @@ std::vector<int> charged_sharers(const CostQuery& q, const PlanSharing& s);
 // two nodes (an exchange); a lower bound for longer rings under exchange and half (a node's
 // send and receive take turns). On q's machine: the ideal claim where no link is shared or
 // links are private; under shared contention also where every stage's messages share
-// alike (they move in lockstep), an estimate where they do not; under exclusive contention
+// alike and move in lockstep (two-sided ports, or rings of two), an estimate where they do
+// not; under exclusive contention
 // with shared links a lower bound; on_machine's claim where the routes are not known.
 Claim plan_claim(const CostQuery& q, const patterns::RingPlan& plan, bool alternate);
 // That ideal claim alone (equal blocks assumed): exact, or a lower bound (see above).
