@@ -4,7 +4,7 @@
 //   as it is: the README's library example (examples/readme_example.cpp, which the suite
 //   builds and runs as readme.example) and docs/writing-a-collective.md's harness example
 //   (examples/my_allreduce/, which install.my_allreduce builds against the installed library);
-// - the README is a front page of at most 250 lines;
+// - the README is a front page of at most 250 lines, and its test command is what CI runs;
 // - every relative link (and its #anchor) and every repository path the pages name exists;
 // - every subcommand `vmc --help` lists is in the README's list and has its section in
 //   docs/cli.md;
@@ -135,6 +135,21 @@ std::set<std::string> anchors(const std::string& text) {
 TEST(Readme, IsAFrontPageOfAtMost250Lines) {
   const std::size_t lines = lines_of(slurp(kSource / "README.md")).size();
   EXPECT_LE(lines, 250u) << "README.md has " << lines << " lines: move the detail to docs/";
+}
+
+// The README's test command (its first "set up, run the tests" line) is what CI runs: .ci/run
+// holds it word for word, so that the command the README promises is the one CI checks.
+TEST(Readme, TestCommandIsWhatCiRuns) {
+  std::string command;
+  for (const std::string& line : lines_of(slurp(kSource / "README.md"))) {
+    const std::size_t comment = line.find("# set up, run the tests");
+    if (comment == std::string::npos) continue;
+    command = line.substr(0, line.find_last_not_of(' ', comment - 1) + 1);
+    break;
+  }
+  ASSERT_FALSE(command.empty()) << "README.md gives no line commented '# set up, run the tests'";
+  EXPECT_NE(slurp(kSource / ".ci/run").find("'" + command + "'"), std::string::npos)
+      << ".ci/run does not run the README's test command: " << command;
 }
 
 TEST(Docs, AlgorithmTableIsWhatVmcListPrints) {
