@@ -26,20 +26,20 @@
 
 namespace vmc::cli {
 
-std::vector<std::size_t> parse_lengths(const std::string& text) {
-  auto bad = [&] {
-    return std::invalid_argument("bad length list \"" + text +
-                                 "\": expected A:B:xK, A:B:+K or a comma list of counts");
+std::vector<std::size_t> parse_lengths(const std::string& text, const char* what) {
+  auto bad = [&](const std::string& why) {
+    return std::invalid_argument(std::string("bad ") + what + " \"" + text + "\": " + why);
   };
+  const char* forms = "expected A:B:xK, A:B:+K or a comma list of counts";
   auto number = [&](const std::string& s) -> std::size_t {
     std::size_t used = 0;
     unsigned long long v = 0;
     try {
       v = std::stoull(s, &used);
     } catch (const std::exception&) {
-      throw bad();
+      throw bad(forms);
     }
-    if (used != s.size() || s.empty() || s[0] == '-') throw bad();
+    if (used != s.size() || s.empty() || s[0] == '-') throw bad(forms);
     return static_cast<std::size_t>(v);
   };
   std::vector<std::size_t> out;
@@ -47,27 +47,30 @@ std::vector<std::size_t> parse_lengths(const std::string& text) {
     std::stringstream in(text);
     std::string item;
     while (std::getline(in, item, ',')) out.push_back(number(item));
-    if (out.empty()) throw bad();
+    if (out.empty()) throw bad(forms);
     return out;
   }
   std::stringstream in(text);
   std::string a, b, step;
   if (!std::getline(in, a, ':') || !std::getline(in, b, ':') || !std::getline(in, step) ||
       step.size() < 2) {
-    throw bad();
+    throw bad(forms);
   }
   const std::size_t first = number(a), last = number(b), k = number(step.substr(1));
-  if (first > last) throw bad();
+  if (step[0] != 'x' && step[0] != '+') throw bad(forms);
+  if (first > last) throw bad("the range A:B runs from A up to B, and A > B here");
   if (step[0] == 'x') {
-    if (k < 2 || first == 0) throw bad();
+    if (k < 2) throw bad("a range A:B:xK multiplies by K, and needs K >= 2");
+    if (first == 0) throw bad("a range A:B:xK multiplies by K, and cannot start at 0");
     for (std::size_t n = first; n <= last; n *= k) out.push_back(n);
-  } else if (step[0] == '+') {
-    if (k == 0) throw bad();
-    for (std::size_t n = first; n <= last; n += k) out.push_back(n);
   } else {
-    throw bad();
+    if (k == 0) throw bad("a range A:B:+K adds K, and needs K >= 1");
+    for (std::size_t n = first; n <= last; n += k) out.push_back(n);
   }
-  if (out.size() > 10000) throw std::invalid_argument("length list \"" + text + "\" is too long");
+  if (out.size() > 10000) {
+    throw std::invalid_argument(std::string(what) + " \"" + text + "\" is too long (" +
+                                std::to_string(out.size()) + " entries; at most 10000)");
+  }
   return out;
 }
 
@@ -115,7 +118,7 @@ std::vector<std::shared_ptr<const Topology>> sweep_networks(const SweepOptions& 
     for (const std::string& spec : given) nets.push_back(parse_topology(spec));
     return nets;
   }
-  const std::vector<std::size_t> counts = parse_lengths(o.nodes);
+  const std::vector<std::size_t> counts = parse_lengths(o.nodes, "node-count list");
   for (const std::string& family : given) {
     if (family.find(':') != std::string::npos) {
       throw UsageError("--topology " + family + ": with --p, name a family without its size "
@@ -150,12 +153,17 @@ void sweep(const SweepOptions& o) {
   RunSpec spec;
   for (const auto& net : nets) spec = call.spec(*net, config.model, config.data != Data::none);
   std::vector<std::string> names = split_names(o.algorithms);
+  // Rows that need a parameter the sweep was not given are left out, and listed.
+  std::vector<std::pair<std::string, std::string>> left_out;  // name -> the flag it needs
   if (names.empty()) {
     for (const Algorithm& a : algorithms(spec.op)) {
-      // Rows that need a parameter the sweep was not given are left out.
-      if (a.name == "hybrid" && spec.strategy.empty()) continue;
-      if (spec.hybrid < 0 && is_member_row(spec.op, a.name)) continue;
-      names.push_back(a.name);
+      if (a.name == "hybrid" && spec.strategy.empty()) {
+        left_out.emplace_back(a.name, "--strategy");
+      } else if (spec.hybrid < 0 && is_member_row(spec.op, a.name)) {
+        left_out.emplace_back(a.name, "--hybrid");
+      } else {
+        names.push_back(a.name);
+      }
     }
   }
   for (const std::string& name : names) {
@@ -201,9 +209,17 @@ void sweep(const SweepOptions& o) {
     file.open(o.csv);
     if (!file) throw UsageError("--csv: cannot write \"" + o.csv + "\"");
   }
+  for (const auto& [name, flag] : left_out) {
+    std::fprintf(stderr, "vmc sweep: left out %s, which runs what %s names (name it with %s)\n",
+                 name.c_str(), flag.c_str(), flag.c_str());
+  }
   for (const auto& [name, why] : skipped) {
     std::fprintf(stderr, "vmc sweep: skipped %s where it does not apply (requires %s)\n",
                  name.c_str(), why.c_str());
+  }
+  if (runs.empty()) {
+    throw UsageError("nothing to sweep: no algorithm of " + o.call.op +
+                     " applies at any point (see the lines above and vmc list)");
   }
   const bool real = config.clock == Clock::real_time;
   const bool several = nets.size() > 1;
@@ -265,12 +281,13 @@ void sweep(const SweepOptions& o) {
   }
 }
 
-// A list of counts as parse_lengths reads them; `name` is what CLI11 calls its type.
-CLI::Validator list_check(const char* name) {
+// A list of counts as parse_lengths reads them; `name` is what CLI11 calls its type, `what`
+// what the error calls the list.
+CLI::Validator list_check(const char* name, const char* what) {
   return CLI::Validator(
-      [](std::string& text) -> std::string {
+      [what](std::string& text) -> std::string {
         try {
-          parse_lengths(text);
+          parse_lengths(text, what);
         } catch (const std::exception& e) {
           return e.what();
         }
@@ -296,14 +313,14 @@ void add_sweep_command(CLI::App& app) {
   cmd->add_option("--p", o->nodes,
                   "node counts (A:B:xK, A:B:+K or a comma list): sweep over p, each "
                   "--topology a family")
-      ->check(list_check("COUNTS"));
+      ->check(list_check("COUNTS", "node-count list"));
   o->call.add_to(cmd, /*with_algorithm=*/false, /*count_flag=*/false);
   cmd->add_option("--algorithms", o->algorithms,
                   "comma-separated registry names (default: every one; those that do not "
                   "apply are skipped and listed)");
   cmd->add_option("--n", o->lengths, "lengths: A:B:xK, A:B:+K or a comma list")
       ->capture_default_str()
-      ->check(list_check("LENGTHS"));
+      ->check(list_check("LENGTHS", "length list"));
   add_clock_options(cmd, o->clock, o->time_scale);
   o->engine.add_to(cmd);
   cmd->add_option("--repeat", o->repeat, "real clock: runs per point, the least time is kept")

@@ -21,6 +21,6 @@ void add_calibrate_command(CLI::App& app);  // cmd_calibrate.cpp
 void add_commands(CLI::App& app);
 
 // "1:65536:x2", "0:100:+10" or "1,5,9" (cmd_sweep.cpp).
-std::vector<std::size_t> parse_lengths(const std::string& text);
+std::vector<std::size_t> parse_lengths(const std::string& text, const char* what = "length list");
 
 }  // namespace vmc::cli

@@ -401,9 +401,19 @@ void check_spec(const RunSpec& s, const Topology& topology, const Model& model) 
       }
     }
     if (!a->applicable(run_query(topology, model, s))) {
+      std::string digits;  // how many --strategy digits p takes, where a row counts them and
+                           // the count given is not it
+      if (a->requirements.find("log2(largest power of two <= p) digits") != std::string::npos) {
+        int d = 0;
+        while ((2 << d) <= p) ++d;
+        if (s.strategy.size() != static_cast<std::size_t>(d)) {
+          digits = ": " + std::to_string(d) + " at p = " + std::to_string(p) + ", " +
+                   std::to_string(s.strategy.size()) + " given";
+        }
+      }
       throw UsageError("--algorithm " + s.algorithm + " does not apply to " + op + " on " +
                        topology.spec() + ": it requires " +
-                       requirements_for_cli(a->requirements));
+                       requirements_for_cli(a->requirements) + digits);
     }
   }
   if (s.data && data_bytes(s, p) > kMaxDataBytes) {

@@ -304,6 +304,33 @@ TEST(CommandLine, SweepSkipsAndListsAlgorithmsThatDoNotApply) {
   EXPECT_THAT(o.out, ::testing::Not(HasSubstr("pairwise_xor,")));
 }
 
+TEST(CommandLine, SweepListsTheRowsItLeavesOutAndRefusesToSweepNothing) {
+  // mesh_mst_sc runs the member --hybrid names: without it the sweep leaves it out, and says so.
+  const Outcome o = expect_ok({"sweep", "--op", "broadcast", "--topology", "ring:8", "--n", "4"});
+  EXPECT_THAT(o.err, HasSubstr("left out mesh_mst_sc"));
+  EXPECT_THAT(o.out, HasSubstr("binomial,4,"));
+  // Named, it applies nowhere: an error, not a table of nothing.
+  const Outcome none = vmc({"sweep", "--op", "broadcast", "--topology", "ring:8", "--n", "4",
+                            "--algorithms", "mesh_mst_sc"});
+  EXPECT_EQ(none.exit_code, 2) << none.err;
+  EXPECT_THAT(none.err, HasSubstr("skipped mesh_mst_sc"));
+  EXPECT_THAT(none.err, HasSubstr("nothing to sweep"));
+}
+
+TEST(CommandLine, SweepRangesSayWhatIsWrong) {
+  expect_refused({"sweep", "--topology", "mesh", "--p", "5:2:x2", "--n", "8"},
+                 "bad node-count list \"5:2:x2\": the range A:B runs from A up to B");
+  expect_refused({"sweep", "--n", "0:10:x2"}, "cannot start at 0");
+  expect_refused({"sweep", "--n", "4:8:x1"}, "needs K >= 2");
+  expect_refused({"sweep", "--n", "4:8:+0"}, "needs K >= 1");
+}
+
+TEST(CommandLine, AStrategyOfTheWrongLengthSaysHowManyDigitsPTakes) {
+  expect_refused({"run", "--op", "allreduce", "--algorithm", "hybrid", "--strategy", "01",
+                  "--topology", "hypercube:64"},
+                 "digits: 6 at p = 64, 2 given");
+}
+
 TEST(CommandLine, DemoTableFollowsItsFlags) {
   const Outcome o = expect_ok({"demo", "--topology", "ring:6", "--versus", "full:6", "--op",
                                "reduce_scatter", "--n", "7", "--type", "int32", "--reduction",
