@@ -183,7 +183,7 @@ void explain(const ExplainOptions& o) {
     if (simulated) std::printf(" %14s", "simulated");
     std::printf("   %s\n", "what it runs");
     for (const auto& e : row["family"]) {
-      std::printf("%s N = %-3d %14s %-12s", e.contains("chosen") ? "=>" : "  ",
+      std::printf("%s N = %-5d %14s %-12s", e.contains("chosen") ? "=>" : "  ",
                   e["member"].get<int>(), format_duration(e["predicted_s"].get<double>()).c_str(),
                   (" " + e["claim"].get<std::string>()).c_str());
       if (simulated) {
