@@ -412,6 +412,13 @@ bool Comm::test(Request& req, std::size_t* items) const {
   return true;
 }
 
+double Comm::now() const {
+  group("now");
+  check_abort(*node_);
+  return to_seconds(
+      transport_of(*node_).now(*node_, WaitDescription{"now", -1, -1, 0, group_->id}));
+}
+
 void detail::check_requests_completed(NodeState& n) {
   if (n.open_requests == 0) return;
   std::string text;

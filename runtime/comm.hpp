@@ -178,6 +178,11 @@ class Comm {
   // next event, so a loop of tests ends when the request completes.
   bool test(Request& r, std::size_t* items = nullptr) const;
 
+  // This node's time since the run began, in seconds: on the virtual clock the model time it
+  // has reached (a query the simulation answers, free in modelled time), on the real clock
+  // and over MPI the time measured.
+  double now() const;
+
   // Untyped forms: `items` is what beta is charged for; bytes is the payload.
   void send_raw(const void* data, std::size_t bytes, std::size_t items, int dest, Tag tag) const;
   std::size_t recv_raw(void* data, std::size_t capacity_bytes, std::size_t item_size, int source,

@@ -80,6 +80,11 @@ RunResult MachineImpl::run(const std::function<void(Node&)>& fn) {
   } next_run{*this};
   const NodeBody body = [&](NodeState& self) {
     Node node(Comm(&self, world, self.rank));
+    struct Handle {
+      NodeState& self;
+      ~Handle() { self.handle = nullptr; }
+    } handle{self};
+    self.handle = &node;
     fn(node);
     check_requests_completed(self);
   };
@@ -89,6 +94,10 @@ RunResult MachineImpl::run(const std::function<void(Node&)>& fn) {
 }
 
 }  // namespace detail
+
+Node* this_node() {
+  return detail::current_node != nullptr ? detail::current_node->handle : nullptr;
+}
 
 Machine::Machine(MachineConfig config)
     : impl_(std::make_unique<detail::MachineImpl>(std::move(config))) {}

@@ -134,6 +134,10 @@ class Node {
   Comm world_;
 };
 
+// The node whose function the calling code runs in (under either engine: a fiber that moves
+// between nodes sees its own), or null outside every node function.
+Node* this_node();
+
 class RunResult {
  public:
   double time() const { return to_seconds(stats_.time); }  // max over nodes, seconds

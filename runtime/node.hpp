@@ -25,6 +25,10 @@
 #include "runtime/message.hpp"
 #include "runtime/trace.hpp"
 
+namespace vmc {
+class Node;
+}
+
 namespace vmc::detail {
 
 struct MachineImpl;
@@ -79,6 +83,7 @@ struct OpRecord {
     isend, irecv,                   // post a request
     wait,                           // wait for every request of a list
     wait_any, test,                 // queries: their answers come from the simulator
+    now,                            // query: the node's time (answer in picoseconds)
   };
   Kind kind = Kind::compute;
   std::uint64_t send_index = 0;  // send, sendrecv, isend: index into this node's sends
@@ -216,6 +221,8 @@ struct RunAborted {};
 struct alignas(64) NodeState {
   int rank = 0;  // world rank
   MachineImpl* machine = nullptr;
+  // The Node the user's function was given, during its call (vmc::this_node()).
+  Node* handle = nullptr;
 
   // Mailbox: any thread enqueues, only the owner dequeues.
   moodycamel::ConcurrentQueue<Message*> incoming;

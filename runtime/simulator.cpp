@@ -676,6 +676,9 @@ class Simulator {
           if (n.outstanding > 0) return true;
           break;
         }
+        case OpRecord::Kind::now:
+          answer(id, t);
+          break;
         case OpRecord::Kind::test: {
           const Req& q = n.reqs.at(op.request);
           const bool done = answer(id, q.done ? 1 : 0) != 0;

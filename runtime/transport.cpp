@@ -1,6 +1,11 @@
 // The transport interface's defaults (transport.hpp).
 #include "runtime/transport.hpp"
 
+#include <algorithm>
+#include <chrono>
+
+#include "runtime/machine_impl.hpp"
+
 namespace vmc::detail {
 
 std::string Transport::refuses(const NodeState&, const Outgoing&) const { return {}; }
@@ -30,6 +35,12 @@ std::size_t Transport::wait_any(NodeState& self, std::span<const std::uint32_t> 
 
 bool Transport::test(NodeState& self, std::uint32_t id, const WaitDescription&) {
   return arrived(self, self.requests[id]);
+}
+
+Picos Transport::now(NodeState& self, const WaitDescription&) {
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - self.run_start).count();
+  return to_picos(std::max(0.0, wall / self.machine->config.time_scale));
 }
 
 }  // namespace vmc::detail

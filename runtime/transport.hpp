@@ -155,6 +155,9 @@ class Transport {
   // test: whether request id may be completed now (by default: arrived()); `what` is reported
   // if self blocks for the answer and never wakes.
   virtual bool test(NodeState& self, std::uint32_t id, const WaitDescription& what);
+  // now: self's time since the run began (by default the wall time since the run began,
+  // divided by the machine's time_scale); `what` as for test.
+  virtual Picos now(NodeState& self, const WaitDescription& what);
 
   // --- local work ----------------------------------------------------------------------------
   // Charges `duration` of local work (`items` items of `kind`) to self's time.

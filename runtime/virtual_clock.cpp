@@ -146,6 +146,15 @@ bool VirtualClock::test(NodeState& self, std::uint32_t id, const WaitDescription
   return resolve(self, what) != 0;
 }
 
+Picos VirtualClock::now(NodeState& self, const WaitDescription& what) {
+  // The node's time is the simulation's: a query, answered when the pass reaches it.
+  OpRecord op;
+  op.kind = OpRecord::Kind::now;
+  self.answered.store(false, std::memory_order_relaxed);
+  log_op(self, op);
+  return resolve(self, what);
+}
+
 std::int64_t VirtualClock::resolve(NodeState& self, const WaitDescription& what) {
   LocalNodes& n = nodes_;
   {

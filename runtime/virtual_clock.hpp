@@ -21,6 +21,7 @@ class VirtualClock : public MailboxTransport {
   std::size_t wait_any(NodeState& self, std::span<const std::uint32_t> ids,
                        const WaitDescription& what) override;
   bool test(NodeState& self, std::uint32_t id, const WaitDescription& what) override;
+  Picos now(NodeState& self, const WaitDescription& what) override;
   void charge(NodeState& self, Picos duration, std::uint64_t items, Work kind) override;
 
  protected:

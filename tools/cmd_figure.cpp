@@ -175,6 +175,7 @@ void add_commands(CLI::App& app) {
   add_show_command(app);
   add_figure_command(app);
   add_calibrate_command(app);
+  add_mpirun_command(app);
 }
 
 }  // namespace vmc::cli

@@ -17,6 +17,10 @@ void add_sweep_command(CLI::App& app);    // cmd_sweep.cpp
 void add_show_command(CLI::App& app);     // cmd_show.cpp
 void add_figure_command(CLI::App& app);   // cmd_figure.cpp
 void add_calibrate_command(CLI::App& app);  // cmd_calibrate.cpp
+void add_mpirun_command(CLI::App& app);     // cmd_mpirun.cpp
+// mpirun's -np (MPI's spelling; CLI11 takes one-letter short flags only): rewritten to --np
+// in argv, up to the program's name (cmd_mpirun.cpp).
+void mpirun_spell_np(int argc, char** argv);
 // Every subcommand above, on app (cmd_figure.cpp: a figure runs the others).
 void add_commands(CLI::App& app);
 

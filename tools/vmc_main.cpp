@@ -48,6 +48,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  vmc::cli::mpirun_spell_np(argc, argv);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,105 @@
+#include "mpi/program.hpp"
+
+#include <dlfcn.h>
+#include <stdlib.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+#include <system_error>
+
+namespace vmc::mpi {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string loader_error() {
+  const char* e = dlerror();
+  return e != nullptr ? e : "unknown dynamic loader error";
+}
+
+}  // namespace
+
+RankPrograms::RankPrograms(const std::string& so_path, int ranks) : so_path_(so_path) {
+  const std::string what = "MPI program " + so_path;
+  if (ranks < 1) {
+    throw std::runtime_error(what + ": " + std::to_string(ranks) +
+                             " ranks asked for; a program runs on 1 rank or more");
+  }
+  std::error_code ec;
+  if (!fs::is_regular_file(so_path, ec)) {
+    throw std::runtime_error(what + ": no such file (or not a regular file)");
+  }
+  std::string pattern = (fs::temp_directory_path(ec) / "vmc-mpi-XXXXXX").string();
+  if (ec) pattern = "/tmp/vmc-mpi-XXXXXX";
+  if (mkdtemp(pattern.data()) == nullptr) {
+    throw std::runtime_error(what + ": cannot make a temporary directory " + pattern + ": " +
+                             std::strerror(errno));
+  }
+  directory_ = pattern;
+  try {
+    const std::string base = fs::path(so_path).filename().string();
+    handles_.reserve(ranks);
+    mains_.reserve(ranks);
+    copies_.reserve(ranks);
+    for (int r = 0; r < ranks; ++r) {
+      const std::string rank = "rank " + std::to_string(r);
+      const std::string copy = directory_ + "/" + std::to_string(r) + "-" + base;
+      if (!fs::copy_file(so_path, copy, ec) || ec) {
+        throw std::runtime_error(what + ", " + rank + ": cannot copy it to " + copy + ": " +
+                                 ec.message());
+      }
+      copies_.push_back(copy);
+      void* handle = dlopen(copy.c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (handle == nullptr) {
+        throw std::runtime_error(what + ", " + rank + ": cannot load it as a shared object " +
+                                 "(build it with -fPIC -shared): " + loader_error());
+      }
+      handles_.push_back(handle);
+      dlerror();
+      void* entry = dlsym(handle, "main");
+      if (entry == nullptr) {
+        throw std::runtime_error(what + ", " + rank + ": no main exported: " + loader_error());
+      }
+      mains_.push_back(reinterpret_cast<Main>(entry));
+    }
+  } catch (...) {
+    release();
+    throw;
+  }
+}
+
+RankPrograms::~RankPrograms() { release(); }
+
+void RankPrograms::release() noexcept {
+  // Last loaded first: their destructors run in the reverse order of their constructors.
+  for (auto it = handles_.rbegin(); it != handles_.rend(); ++it) dlclose(*it);
+  handles_.clear();
+  mains_.clear();
+  copies_.clear();
+  if (!directory_.empty()) {
+    std::error_code ec;
+    fs::remove_all(directory_, ec);  // nothing to do about a failure in a destructor
+  }
+}
+
+void RankPrograms::check_rank(int rank) const {
+  if (rank < 0 || rank >= ranks()) {
+    throw std::out_of_range("MPI program " + so_path_ + ": rank " + std::to_string(rank) +
+                            " of " + std::to_string(ranks()));
+  }
+}
+
+int RankPrograms::run(int rank, int argc, char** argv) const {
+  check_rank(rank);
+  return mains_[rank](argc, argv);
+}
+
+void* RankPrograms::symbol(int rank, const char* name) const {
+  check_rank(rank);
+  return dlsym(handles_[rank], name);
+}
+
+}  // namespace vmc::mpi
