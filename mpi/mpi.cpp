@@ -142,6 +142,19 @@ void check_count(const char* fn, int count) {
   if (count < 0) fail(fn, MPI_ERR_COUNT, "negative count " + std::to_string(count));
 }
 
+// What every call that moves data checks first, in this order: the rank's session, the
+// communicator, the count, the datatype.
+struct DataCall {
+  CommRef c;
+  TypeInfo t;
+};
+DataCall data_call(const char* fn, MPI_Comm comm, int count, MPI_Datatype datatype) {
+  Node& n = rank_in_session(fn);
+  const CommRef c = comm_of(fn, n, comm);
+  check_count(fn, count);
+  return {c, type_or_fail(fn, datatype)};
+}
+
 void check_buffer(const char* fn, const void* buf, int count) {
   if (buf == nullptr && count > 0) {
     fail(fn, MPI_ERR_BUFFER, "null buffer for " + std::to_string(count) + " items");
@@ -303,10 +316,7 @@ int MPI_Type_size(MPI_Datatype datatype, int* size) {
 int MPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
              MPI_Comm comm) {
   const char* fn = "MPI_Send";
-  Node& n = rank_in_session(fn);
-  const CommRef c = comm_of(fn, n, comm);
-  check_count(fn, count);
-  const TypeInfo t = type_or_fail(fn, datatype);
+  const auto [c, t] = data_call(fn, comm, count, datatype);
   check_buffer(fn, buf, count);
   if (tag < 0) fail(fn, MPI_ERR_TAG, "negative tag " + std::to_string(tag));
   if (dest == MPI_PROC_NULL) return MPI_SUCCESS;
@@ -322,10 +332,7 @@ int MPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest, int ta
 int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
              MPI_Status* status) {
   const char* fn = "MPI_Recv";
-  Node& n = rank_in_session(fn);
-  const CommRef c = comm_of(fn, n, comm);
-  check_count(fn, count);
-  const TypeInfo t = type_or_fail(fn, datatype);
+  const auto [c, t] = data_call(fn, comm, count, datatype);
   check_buffer(fn, buf, count);
   if (source == MPI_ANY_SOURCE) {
     fail(fn, MPI_ERR_UNSUPPORTED_OPERATION,
@@ -370,10 +377,7 @@ int MPI_Barrier(MPI_Comm comm) {
 
 int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   const char* fn = "MPI_Bcast";
-  Node& n = rank_in_session(fn);
-  const CommRef c = comm_of(fn, n, comm);
-  check_count(fn, count);
-  const TypeInfo t = type_or_fail(fn, datatype);
+  const auto [c, t] = data_call(fn, comm, count, datatype);
   check_buffer(fn, buffer, count);
   check_rank(fn, MPI_ERR_ROOT, "root", root, c);
   if (c.world != nullptr) {
@@ -386,10 +390,7 @@ int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                int root, MPI_Comm comm) {
   const char* fn = "MPI_Reduce";
-  Node& n = rank_in_session(fn);
-  const CommRef c = comm_of(fn, n, comm);
-  check_count(fn, count);
-  const TypeInfo t = type_or_fail(fn, datatype);
+  const auto [c, t] = data_call(fn, comm, count, datatype);
   const Op vop = op_or_fail(fn, op, datatype);
   check_rank(fn, MPI_ERR_ROOT, "root", root, c);
   const bool at_root = c.rank() == root;
@@ -419,10 +420,7 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datat
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                   MPI_Op op, MPI_Comm comm) {
   const char* fn = "MPI_Allreduce";
-  Node& n = rank_in_session(fn);
-  const CommRef c = comm_of(fn, n, comm);
-  check_count(fn, count);
-  const TypeInfo t = type_or_fail(fn, datatype);
+  const auto [c, t] = data_call(fn, comm, count, datatype);
   const Op vop = op_or_fail(fn, op, datatype);
   const std::size_t items = static_cast<std::size_t>(count);
   check_buffer(fn, recvbuf, count);
