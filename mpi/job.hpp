@@ -10,14 +10,30 @@
 // library uses (linking the library before them does: the linker then takes what it needs).
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
 namespace vmc::mpi {
 
-// Before a run of `ranks` ranks: every rank not initialized, not finalized. Not during one.
-void begin_job(int ranks);
-// After the run: the ranks that called MPI_Init but not MPI_Finalize.
-std::vector<int> unfinalized_ranks();
+// What a job's ranks share, set by the host before the run.
+struct JobOptions {
+  int ranks = 0;
+  // The algorithm each collective runs, by vmc's operation name ("allreduce" -> "ring",
+  // from `vmc mpirun --coll`); an operation not named runs `auto`.
+  std::map<std::string, std::string> algorithms;
+};
+
+// Before a run: every rank not initialized, not finalized, the options in force. Not during
+// a run.
+void begin_job(const JobOptions& options);
+
+// After the run: what the ranks left.
+struct JobOutcome {
+  std::vector<int> unfinalized;  // called MPI_Init but not MPI_Finalize
+  int abort_rank = -1;           // the first rank that called MPI_Abort, or -1
+  int abort_code = 0;            // ... and the code it gave
+};
+JobOutcome end_job();
 
 }  // namespace vmc::mpi

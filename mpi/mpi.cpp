@@ -233,14 +233,18 @@ void set_status(MPI_Status* status, int source, int tag, std::size_t bytes) {
 
 }  // namespace
 
-void begin_job(int ranks) { g_ranks.assign(static_cast<std::size_t>(ranks), RankState{}); }
+void begin_job(const JobOptions& options) {
+  g_ranks.assign(static_cast<std::size_t>(options.ranks), RankState{});
+}
 
-std::vector<int> unfinalized_ranks() {
-  std::vector<int> r;
+JobOutcome end_job() {
+  JobOutcome out;
   for (std::size_t i = 0; i < g_ranks.size(); ++i) {
-    if (g_ranks[i].initialized && !g_ranks[i].finalized) r.push_back(static_cast<int>(i));
+    if (g_ranks[i].initialized && !g_ranks[i].finalized) {
+      out.unfinalized.push_back(static_cast<int>(i));
+    }
   }
-  return r;
+  return out;
 }
 
 }  // namespace vmc::mpi

@@ -486,6 +486,36 @@ Comm Comm::split(int color, int key) const {
   return result;
 }
 
+Comm Comm::create_group(std::span<const int> members, std::int64_t tag) const {
+  const detail::CommGroup& g = group("create_group");
+  check_abort(*node_);
+  int index = -1;
+  std::vector<bool> seen(g.world.size(), false);
+  for (int i = 0; i < static_cast<int>(members.size()); ++i) {
+    const int r = members[i];
+    if (r < 0 || r >= size()) {
+      fail(*this, "create_group", "member " + std::to_string(r) +
+                                      " is not a rank of this comm (it has " +
+                                      std::to_string(size()) + " ranks)");
+    }
+    if (seen[r]) fail(*this, "create_group", "rank " + std::to_string(r) + " is listed twice");
+    seen[r] = true;
+    if (r == rank_) index = i;
+  }
+  if (index < 0) {
+    fail(*this, "create_group", "the calling rank " + std::to_string(rank_) +
+                                    " is not among the members");
+  }
+  detail::Transport& t = transport_of(*node_);
+  if (const char* refused = t.unsupported(detail::Call::create_group)) {
+    fail(*this, "create_group", refused);
+  }
+  const auto key = std::make_tuple(group_->id, hash_integers(members), tag);
+  const std::uint64_t seq = node_->group_seq[key]++;
+  detail::SplitResult made = t.create_group(*node_, *group_, members, index, seq, tag);
+  return Comm(node_, std::move(made.group), made.rank);
+}
+
 namespace {
 
 std::string describe_signature(const CallSignature& s) {
@@ -494,6 +524,7 @@ std::string describe_signature(const CallSignature& s) {
   if (s.root >= 0) t += " root " + std::to_string(s.root);
   if (s.check_count) t += " count " + std::to_string(s.count);
   t += " item size " + std::to_string(s.item_size);
+  if (!s.type.empty()) t += " (" + s.type + ")";
   return t;
 }
 
@@ -508,6 +539,7 @@ std::string compare_signatures(const CallSignature& mine, const CallSignature& f
       "rank " + std::to_string(my_rank) + " (node " + std::to_string(my_node) + ")";
   const bool same_call = first.operation == mine.operation && first.op == mine.op &&
                          first.root == mine.root && first.item_size == mine.item_size &&
+                         first.type == mine.type &&
                          first.check_count == mine.check_count &&
                          (!mine.check_count || first.count == mine.count);
   if (!same_call) {

@@ -82,6 +82,7 @@ struct CallSignature {
   int root = -1;                   // -1 if the operation has none
   std::uint64_t count = 0;         // the count every node must agree on (0 if none)
   std::size_t item_size = 0;       // bytes per item
+  std::string type;                // the item type's name where the caller has one (MPI_INT)
   bool check_count = true;         // false for v-variants whose counts legitimately differ
   std::uint64_t layout = 0;        // v-variants: a hash of the counts every node must agree on
   std::string algorithm;           // the algorithm this node runs (empty: not checked)
@@ -209,6 +210,12 @@ class Comm {
   // (key, old rank). A negative color returns an invalid Comm (the node joins none).
   // Free in modelled time: it is bookkeeping of the emulator, not a modelled message.
   Comm split(int color, int key) const;
+  // Collective over the members it names only (the others do not call it): the comm ranks
+  // `members`, distinct, in the order given, form a new comm whose rank i is members[i].
+  // Every member passes the same list and tag (calls with another list or tag make other
+  // comms); the calling node must be among them. Free in modelled time, and it does not wait
+  // for the other members.
+  Comm create_group(std::span<const int> members, std::int64_t tag) const;
 
   // Starts a collective call: checks `sig` against the other members (free in modelled
   // time) and returns the first tag of a fresh tag space of 2^20 tags for this call.

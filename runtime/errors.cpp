@@ -19,6 +19,7 @@ std::string BlockedWait::describe() const {
     s << " tag " << tag;
   }
   s << " on comm " << comm;
+  if (!context.empty()) s << ", in " << context;
   return s.str();
 }
 

@@ -22,6 +22,7 @@ struct BlockedWait {
   int peer_world = -1;        // world rank of the awaited source
   long long tag = 0;
   unsigned comm = 0;
+  std::string context;        // the call a front door said it is in (CallContext), or ""
   std::string describe() const;
 };
 

@@ -99,6 +99,22 @@ Node* this_node() {
   return detail::current_node != nullptr ? detail::current_node->handle : nullptr;
 }
 
+CallContext::CallContext(std::string call) {
+  detail::NodeState* n = detail::current_node;
+  if (n == nullptr) return;
+  std::lock_guard lock(n->wait_mutex);
+  if (!n->call_context.empty()) return;
+  n->call_context = std::move(call);
+  set_ = true;
+}
+
+CallContext::~CallContext() {
+  if (!set_) return;
+  detail::NodeState* n = detail::current_node;
+  std::lock_guard lock(n->wait_mutex);
+  n->call_context.clear();
+}
+
 Machine::Machine(MachineConfig config)
     : impl_(std::make_unique<detail::MachineImpl>(std::move(config))) {}
 Machine::~Machine() = default;

@@ -138,6 +138,20 @@ class Node {
 // between nodes sees its own), or null outside every node function.
 Node* this_node();
 
+// While alive, a deadlock report names `call` as what the calling node is in (a front door's
+// own words for its call: "MPI_Recv(source 1, tag 5, MPI_COMM_WORLD)"), beside the runtime's
+// wait. Nested contexts: the outermost is kept. Does nothing outside a node function.
+class CallContext {
+ public:
+  explicit CallContext(std::string call);
+  ~CallContext();
+  CallContext(const CallContext&) = delete;
+  CallContext& operator=(const CallContext&) = delete;
+
+ private:
+  bool set_ = false;
+};
+
 class RunResult {
  public:
   double time() const { return to_seconds(stats_.time); }  // max over nodes, seconds

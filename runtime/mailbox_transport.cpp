@@ -135,6 +135,30 @@ SplitResult MailboxTransport::split(NodeState& self, CommGroup& g, int rank, std
   return result;
 }
 
+SplitResult MailboxTransport::create_group(NodeState&, CommGroup& g, std::span<const int> members,
+                                          int index, std::uint64_t seq, std::int64_t tag) {
+  const auto key = std::make_tuple(hash_integers(members), tag, seq);
+  std::lock_guard lock(g.control_mutex);
+  CommGroup::GroupCall& call = g.groups_made[key];
+  if (call.group == nullptr) {
+    // The first member here makes it; the others take it (nobody waits).
+    auto ng = std::make_shared<CommGroup>();
+    ng->id = machine_.allocate_comm_id();
+    ng->machine = &machine_;
+    ng->local_members = static_cast<int>(members.size());
+    for (int i = 0; i < static_cast<int>(members.size()); ++i) {
+      const int w = g.world[members[i]];
+      ng->world.push_back(w);
+      ng->rank_of[w] = i;
+    }
+    ng->describe_members();
+    call.group = std::move(ng);
+  }
+  SplitResult result{call.group, index};
+  if (++call.departures == static_cast<int>(members.size())) g.groups_made.erase(key);
+  return result;
+}
+
 std::string MailboxTransport::compare_call(NodeState&, CommGroup& g, int rank, std::uint64_t seq,
                                            const CallSignature& mine, CompareCall compare) {
   // The first member to arrive leaves its call for the others to compare theirs with.

@@ -26,6 +26,8 @@ class MailboxTransport : public Transport {
   void pause(NodeState& self, double seconds) override;
   SplitResult split(NodeState& self, CommGroup& g, int rank, std::uint64_t seq, int color,
                     int key) override;
+  SplitResult create_group(NodeState& self, CommGroup& g, std::span<const int> members,
+                           int index, std::uint64_t seq, std::int64_t tag) override;
   std::string compare_call(NodeState& self, CommGroup& g, int rank, std::uint64_t seq,
                            const CallSignature& mine, CompareCall compare) override;
 

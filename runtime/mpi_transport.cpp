@@ -190,6 +190,12 @@ class MpiTransport final : public Transport {
 
   SplitResult split(NodeState& self, CommGroup& g, int rank, std::uint64_t seq, int color,
                     int key) override;
+  const char* unsupported(Call call) const override {
+    if (call == Call::create_group) {
+      return "the MPI transport does not make groups from a list of members yet: use split";
+    }
+    return nullptr;
+  }
   std::string compare_call(NodeState& self, CommGroup& g, int rank, std::uint64_t seq,
                            const CallSignature& mine, CompareCall compare) override;
 

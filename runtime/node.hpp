@@ -17,6 +17,7 @@
 #include <mutex>
 #include <span>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -198,8 +199,15 @@ struct CommGroup {
     int first_rank = 0;
     int seen = 0;
   };
+  // A group made by create_group, until every member of it has taken it.
+  struct GroupCall {
+    std::shared_ptr<CommGroup> group;
+    int departures = 0;
+  };
   std::mutex control_mutex;
   std::map<std::uint64_t, SplitCall> splits;
+  // create_group's calls by (members' hash, tag, the members' count of such calls)
+  std::map<std::tuple<std::uint64_t, std::int64_t, std::uint64_t>, GroupCall> groups_made;
   std::map<std::uint64_t, SignatureCall> signatures;
 };
 
@@ -240,6 +248,7 @@ struct alignas(64) NodeState {
   std::atomic<bool> finished{true};
   std::mutex wait_mutex;
   WaitDescription waiting;  // guarded by wait_mutex
+  std::string call_context;  // guarded by wait_mutex: the front door's call (CallContext)
 
   std::uint64_t sends = 0;  // sends made in this run
   // Nonblocking requests of this run (ids are indices), and the irecvs waiting for their
@@ -254,6 +263,8 @@ struct alignas(64) NodeState {
   std::int64_t answer = 0;  // written by the simulator before `answered`
   std::vector<std::uint64_t> collective_seq;  // per comm id: collective calls made
   std::vector<std::uint64_t> split_seq;       // per comm id: splits made
+  // Groups made by create_group, per (comm id, members' hash, tag): how many this node made.
+  std::map<std::tuple<std::uint32_t, std::uint64_t, std::int64_t>, std::uint64_t> group_seq;
   std::chrono::steady_clock::time_point run_start;
   NodeLog log;
   std::uint64_t perturb_state = 0;  // splitmix64 state of the schedule perturbation

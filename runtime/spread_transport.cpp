@@ -738,9 +738,10 @@ class SpreadTransport final : public VirtualClock {
   const char* unsupported(Call call) const override {
     switch (call) {
       case Call::split:
-        return "a machine spread over MPI processes does not split its groups yet (its "
-               "members' colours and keys would have to be agreed among the processes): run "
-               "on the world, or on the local transport";
+      case Call::create_group:
+        return "a machine spread over MPI processes does not split its groups or make new "
+               "ones yet (their members would have to be agreed among the processes): run on "
+               "the world, or on the local transport";
       case Call::wait_any:
       case Call::test:
         return "a machine spread over MPI processes does not answer wait_any or test on the "

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <stdexcept>
 
 #include "runtime/machine_impl.hpp"
 
@@ -35,6 +36,11 @@ std::size_t Transport::wait_any(NodeState& self, std::span<const std::uint32_t> 
 
 bool Transport::test(NodeState& self, std::uint32_t id, const WaitDescription&) {
   return arrived(self, self.requests[id]);
+}
+
+SplitResult Transport::create_group(NodeState&, CommGroup&, std::span<const int>, int,
+                                    std::uint64_t, std::int64_t) {
+  throw std::logic_error("vmc: this transport does not make groups from a list of members");
 }
 
 Picos Transport::now(NodeState& self, const WaitDescription&) {

@@ -100,7 +100,7 @@ struct SplitResult {
 };
 
 // Calls a transport may not offer (unsupported()).
-enum class Call { split, wait_any, test };
+enum class Call { split, create_group, wait_any, test };
 
 class Transport {
  public:
@@ -170,6 +170,11 @@ class Transport {
   // colour form a group ranked by (key, old rank); a negative colour joins none.
   virtual SplitResult split(NodeState& self, CommGroup& g, int rank, std::uint64_t seq,
                             int color, int key) = 0;
+  // The seq-th create_group of group g with these members (comm ranks of g, in the new
+  // group's order) and tag, by members[index] (self): the new group, made by the first
+  // member to arrive and taken by the others.
+  virtual SplitResult create_group(NodeState& self, CommGroup& g, std::span<const int> members,
+                                   int index, std::uint64_t seq, std::int64_t tag);
   // Collective call `seq` of group g begins on member `rank` (self) with signature `mine`:
   // compare(first, first_rank) with the call of the member it is compared with, and return
   // what compare returned ("" when they agree, or when there is nothing to compare).

@@ -70,7 +70,7 @@ void mpirun_command(const MpirunOptions& o, const std::vector<std::string>& rest
     argv[r].push_back(nullptr);
   }
   std::vector<int> status(p, 0);
-  mpi::begin_job(p);
+  mpi::begin_job({.ranks = p});
   Machine m(config);
   const RunResult result = m.run([&](Node& node) {
     const int r = node.rank();

@@ -11,6 +11,7 @@ namespace vmc {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // Runs fn, expects a RunError, returns it. No wall-clock bound: a fault that is never
 // reported hangs until ctest's timeout, which fails the test under any load.
@@ -91,6 +92,35 @@ TEST(Faults, TwoNodeDeadlockIsReported) {
   EXPECT_THAT(e.what(), HasSubstr("node 0: recv from rank 1 tag 42 on comm 0"));
   EXPECT_THAT(e.what(), HasSubstr("node 1: recv from rank 0 tag 42 on comm 0"));
   expect_healthy(m);
+}
+
+TEST(Faults, DeadlockReportNamesTheFrontDoorsCall) {
+  for (Engine engine : {Engine::threads, Engine::fibers}) {
+    Machine m({.nodes = 3, .engine = engine});
+    RunError e = expect_failure(m, [&](Node& node) {
+      const Comm& c = node.world();
+      int x;
+      if (c.rank() == 2) {
+        // A context left before the wait is not reported.
+        { CallContext gone("MPI_Barrier(MPI_COMM_WORLD)"); }
+        c.recv(std::span<int>(&x, 1), 0, 7);
+        return;
+      }
+      CallContext outer("MPI_Recv(source " + std::to_string(1 - c.rank()) + ")");
+      CallContext inner("not this one: the outermost is kept");
+      c.recv(std::span<int>(&x, 1), 1 - c.rank(), 42);
+    });
+    EXPECT_EQ(e.kind(), RunError::Kind::deadlock);
+    ASSERT_EQ(e.blocked().size(), 3u);
+    EXPECT_THAT(e.what(), HasSubstr("node 0: recv from rank 1 tag 42 on comm 0, in MPI_Recv(source 1)"));
+    EXPECT_THAT(e.what(), HasSubstr("node 1: recv from rank 0 tag 42 on comm 0, in MPI_Recv(source 0)"));
+    for (const BlockedWait& w : e.blocked()) {
+      EXPECT_EQ(w.context.empty(), w.node == 2) << w.describe();
+    }
+    EXPECT_THAT(e.what(), Not(HasSubstr("not this one")));
+    EXPECT_THAT(e.what(), Not(HasSubstr("MPI_Barrier")));
+    expect_healthy(m);
+  }
 }
 
 TEST(Faults, CyclicDeadlockIsReported) {

@@ -317,6 +317,70 @@ TEST(Split, RowsColumnsAndSubsets) {
   }
 }
 
+// create_group: only the members call; each gets the rank of its place in the list; two
+// calls with one list and tag make two groups; another tag, another group.
+TEST(CreateGroup, MembersOnlyInTheOrderGiven) {
+  for (Engine engine : {Engine::threads, Engine::fibers}) {
+    const int p = 9;
+    Machine m({.nodes = p, .engine = engine});
+    std::vector<int> rank_in(p, -1), size_of(p, -1), sum(p, -1), distinct(p, 0);
+    m.run([&](Node& node) {
+      const Comm& w = node.world();
+      const int me = w.rank();
+      if (me % 3 == 0) return;  // 0, 3 and 6 never call
+      // The others, listed backwards.
+      std::vector<int> members;
+      for (int r = p - 1; r >= 0; --r) {
+        if (r % 3 != 0) members.push_back(r);
+      }
+      Comm g = w.create_group(members, 5);
+      Comm again = w.create_group(members, 5);
+      Comm other = w.create_group(members, 6);
+      rank_in[me] = g.rank();
+      size_of[me] = g.size();
+      distinct[me] = g.id() != again.id() && g.id() != other.id() && again.id() != other.id();
+      EXPECT_EQ(g.world_rank(g.rank()), me);
+      // A token around the new group sums its world ranks.
+      int token = 0;
+      const int n = g.size();
+      if (g.rank() == 0) {
+        token = me;
+        g.send(std::span<const int>(&token, 1), 1, 0);
+        g.recv(std::span<int>(&token, 1), n - 1, 0);
+        sum[me] = token;
+      } else {
+        g.recv(std::span<int>(&token, 1), g.rank() - 1, 0);
+        token += me;
+        g.send(std::span<const int>(&token, 1), (g.rank() + 1) % n, 0);
+      }
+    });
+    const std::vector<int> order{8, 7, 5, 4, 2, 1};
+    for (int i = 0; i < static_cast<int>(order.size()); ++i) {
+      EXPECT_EQ(rank_in[order[i]], i);
+      EXPECT_EQ(size_of[order[i]], 6);
+      EXPECT_EQ(distinct[order[i]], 1);
+    }
+    EXPECT_EQ(sum[8], 8 + 7 + 5 + 4 + 2 + 1);
+    EXPECT_EQ(rank_in[0], -1);
+  }
+}
+
+TEST(CreateGroup, RefusesABadList) {
+  Machine m({.nodes = 4});
+  for (const std::vector<int>& bad :
+       {std::vector<int>{0, 4}, std::vector<int>{1, 1}, std::vector<int>{2, 3}}) {
+    std::string error;
+    try {
+      m.run([&](Node& node) {
+        if (node.rank() == 1) node.world().create_group(bad, 0);
+      });
+    } catch (const RunError& e) {
+      error = e.what();
+    }
+    EXPECT_NE(error.find("node 1: create_group: "), std::string::npos) << error;
+  }
+}
+
 TEST(Reuse, ThousandConsecutiveRuns) {
   Machine m({.nodes = 8});
   for (int run = 0; run < 1000; ++run) {
