@@ -1,6 +1,6 @@
 /* vmc's mpi.h: the MPI interface as programs built by vmcc see it (C and C++). Every rank of
  * `vmc mpirun -np P ./prog` is a private copy of the program in one process (mpi/program.hpp);
- * these functions run the calls on the rank's emulated node (mpi/mpi.cpp, libvmc_mpi).
+ * these functions run the calls on the rank's emulated node (libvmc_mpi, the files of mpi/).
  *
  * Written for vmc from the MPI standard's semantics. Handles are ints. What is here: start and
  * end (Init, Initialized, Finalize, Finalized, Abort), ranks and sizes, the clock (Wtime is
