@@ -1,18 +1,22 @@
-// raise_error as the default error handler has it, MPI_ERRORS_ARE_FATAL, for every
-// communicator: the error ends the run, as mpi.cpp's errors do (an exception from the rank's
-// function, whose text names the rank, the function, the error class and the problem). Error
-// handlers that return come with the communicators that carry them.
+// MPI errors: their reports and the error handlers that receive them. Every error is fatal for
+// now (MPI_ERRORS_ARE_FATAL): raise_error ends the run with the report.
 #include "mpi/errors.hpp"
-
-#include <stdexcept>
-#include <string>
 
 #include "runtime/machine.hpp"
 
 namespace vmc::mpi {
-namespace {
 
-const char* error_class_name(int error_class) {
+MpiError::MpiError(const char* function, int error_class, std::string text)
+    : std::runtime_error(error_report(function, error_class, text)),
+      function_(function),
+      class_(error_class),
+      text_(std::move(text)) {}
+
+void fail(const char* function, int error_class, const std::string& text) {
+  throw MpiError(function, error_class, text);
+}
+
+std::string error_class_name(int error_class) {
   switch (error_class) {
     case MPI_SUCCESS: return "MPI_SUCCESS";
     case MPI_ERR_BUFFER: return "MPI_ERR_BUFFER";
@@ -21,33 +25,24 @@ const char* error_class_name(int error_class) {
     case MPI_ERR_TAG: return "MPI_ERR_TAG";
     case MPI_ERR_COMM: return "MPI_ERR_COMM";
     case MPI_ERR_RANK: return "MPI_ERR_RANK";
-    case MPI_ERR_REQUEST: return "MPI_ERR_REQUEST";
     case MPI_ERR_ROOT: return "MPI_ERR_ROOT";
-    case MPI_ERR_GROUP: return "MPI_ERR_GROUP";
     case MPI_ERR_OP: return "MPI_ERR_OP";
-    case MPI_ERR_TOPOLOGY: return "MPI_ERR_TOPOLOGY";
-    case MPI_ERR_DIMS: return "MPI_ERR_DIMS";
     case MPI_ERR_ARG: return "MPI_ERR_ARG";
-    case MPI_ERR_UNKNOWN: return "MPI_ERR_UNKNOWN";
     case MPI_ERR_TRUNCATE: return "MPI_ERR_TRUNCATE";
-    case MPI_ERR_OTHER: return "MPI_ERR_OTHER";
-    case MPI_ERR_INTERN: return "MPI_ERR_INTERN";
-    case MPI_ERR_IN_STATUS: return "MPI_ERR_IN_STATUS";
-    case MPI_ERR_PENDING: return "MPI_ERR_PENDING";
     case MPI_ERR_UNSUPPORTED_OPERATION: return "MPI_ERR_UNSUPPORTED_OPERATION";
-    default: return "MPI error class";
+    default: return "MPI_ERR_OTHER";
   }
 }
 
-}  // namespace
+std::string error_report(const char* function, int error_class, const std::string& text) {
+  const Node* n = this_node();
+  const std::string who = n != nullptr ? "rank " + std::to_string(n->rank()) + ": " : "";
+  return who + function + ": " + error_class_name(error_class) + ": " + text;
+}
 
 int raise_error(const char* function, MPI_Comm /*comm*/, int error_class,
                 const std::string& text) {
-  const Node* n = this_node();
-  const std::string who = n != nullptr ? "rank " + std::to_string(n->rank()) + ": " : "";
-  std::string name = error_class_name(error_class);
-  if (name == "MPI error class") name += " " + std::to_string(error_class);
-  throw std::runtime_error(who + function + ": " + name + ": " + text);
+  throw MpiError(function, error_class, text);
 }
 
 }  // namespace vmc::mpi

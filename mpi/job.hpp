@@ -1,5 +1,5 @@
 // The host's side of the MPI front door (libvmc_mpi): what the program that runs the ranks
-// (vmc mpirun, tests) calls around a run. The MPI functions themselves are in mpi/mpi.cpp
+// (vmc mpirun, tests) calls around a run. The MPI functions themselves are in mpi/*.cpp
 // behind mpi/include/mpi.h.
 //
 // libvmc_mpi is a shared library that the host executable links (so that the program copies
