@@ -45,7 +45,9 @@ int MPI_Initialized(int* flag) {
 
 int MPI_Finalize(void) {
   return mpi_call(MPI_COMM_NULL, [&] {
-    rank_state(rank_in_session("MPI_Finalize")).finalized = true;
+    RankState& s = rank_state(rank_in_session("MPI_Finalize"));
+    finish_point_to_point(s);  // buffered sends still in flight
+    s.finalized = true;
     return MPI_SUCCESS;
   });
 }

@@ -1,82 +1,1227 @@
-// Point to point: sends, receives and their statuses.
+// Point to point over vmc's Comm (runtime/comm.hpp): sends in their four modes, receives,
+// nonblocking calls and their completions, persistent requests, probes, matched probes, cancel,
+// statuses. A message costs what a Comm message of the same size costs: its bytes cross the
+// modelled network, `count` items of the datatype charged beta each.
+//
+// How the MPI calls map onto the runtime:
+// - MPI_ANY_SOURCE and MPI_ANY_TAG are vmc::kAnySource and kAnyTag: on the virtual clock the
+//   simulation decides which message such a receive takes (the one whose send was reached
+//   first in virtual time; at one instant the lower source rank), and Waitany, Testany,
+//   Waitsome, Testsome, Testall, Iprobe and Improbe answer in virtual time, so a program's
+//   matches and times are the same on every run (docs/mpi.md).
+// - Ssend and Issend are synchronous sends (their transfer starts once the receive is posted);
+//   Rsend is a standard send (the receive must be posted first: not checked); Bsend is a
+//   nonblocking send the rank keeps in its attached buffer's account until it completes (its
+//   bytes are copied when it is posted, as the runtime copies every message it posts).
+// - A request's handle indexes the rank's table (mpi/pt2pt.hpp); persistent requests keep
+//   their arguments and post a fresh transfer at each MPI_Start.
+// - Every error is raised through the communicator's error handler (mpi_call): a receive
+//   buffer too small is MPI_ERR_TRUNCATE (the message is taken and dropped), and in a list
+//   completion the failing request's status carries its class (MPI_ERR_IN_STATUS).
+#include "mpi/pt2pt.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <span>
 #include <string>
+#include <vector>
 
+#include "mpi/datatypes.hpp"
 #include "mpi/state.hpp"
+#include "runtime/errors.hpp"
 
-using namespace vmc;
-using namespace vmc::mpi;
-
+namespace vmc::mpi {
 namespace {
 
-void set_status(MPI_Status* status, int source, int tag, std::size_t bytes) {
+// --- arguments ---------------------------------------------------------------------------
+
+// A message's datatype: a predefined one (derived datatypes are not supported yet).
+const PredefinedType& datatype_or_fail(const char* fn, MPI_Datatype datatype) {
+  const PredefinedType* t = predefined_type(datatype);
+  if (t == nullptr) {
+    if (datatype >= VMC_MPI_FIRST_DERIVED_TYPE) {
+      fail(fn, MPI_ERR_TYPE,
+           "datatype " + std::to_string(datatype) +
+               ": derived datatypes are not supported by vmc yet (use a predefined type)");
+    }
+    fail(fn, MPI_ERR_TYPE, "invalid datatype " + std::to_string(datatype));
+  }
+  return *t;
+}
+
+// The bytes `count` items of `t` take in memory, which is what a message of them carries
+// (the padding of the pair types included).
+std::size_t bytes_of(int count, const PredefinedType& t) {
+  return static_cast<std::size_t>(count) * t.extent;
+}
+
+void check_send_tag(const char* fn, int tag) {
+  if (tag < 0) fail(fn, MPI_ERR_TAG, "invalid tag " + std::to_string(tag) + " (negative)");
+  // MPI_TAG_UB is kMaxUserTag, the largest int: no int tag is above it.
+}
+
+void check_receive_tag(const char* fn, int tag) {
+  if (tag != MPI_ANY_TAG) check_send_tag(fn, tag);
+}
+
+void check_destination(const char* fn, int dest, const Comm& c) {
+  if (dest != MPI_PROC_NULL) check_rank(fn, MPI_ERR_RANK, "destination", dest, c);
+}
+
+void check_source(const char* fn, int source, const Comm& c) {
+  if (source != MPI_PROC_NULL && source != MPI_ANY_SOURCE) {
+    check_rank(fn, MPI_ERR_RANK, "source", source, c);
+  }
+}
+
+// The checks every call that moves data makes, in this order: the rank's session, the
+// communicator, the count, the datatype, the buffer.
+struct Checked {
+  RankState& state;
+  const CommEntry& entry;
+  const PredefinedType& type;
+};
+Checked check_data(const char* fn, MPI_Comm comm, const void* buf, int count,
+                   MPI_Datatype datatype) {
+  Node& n = rank_in_session(fn);
+  RankState& s = rank_state(n);
+  const CommEntry& e = comm_or_fail(fn, s, comm);
+  check_count(fn, count);
+  const PredefinedType& t = datatype_or_fail(fn, datatype);
+  check_buffer(fn, buf, count);
+  return {s, e, t};
+}
+
+// "comm 5" or the communicator's name.
+std::string comm_name(MPI_Comm comm, const CommEntry& e) {
+  return e.name.empty() ? "comm " + std::to_string(comm) : e.name;
+}
+
+std::string peer_name(int peer) {
+  if (peer == MPI_ANY_SOURCE) return "MPI_ANY_SOURCE";
+  if (peer == MPI_PROC_NULL) return "MPI_PROC_NULL";
+  return std::to_string(peer);
+}
+
+std::string tag_name(int tag) { return tag == MPI_ANY_TAG ? "MPI_ANY_TAG" : std::to_string(tag); }
+
+// What a deadlock report says a rank is blocked in: "MPI_Recv(source 1, tag 5, MPI_COMM_WORLD)".
+std::string call_text(const char* fn, const char* peer_word, int peer, int tag, MPI_Comm comm,
+                      const CommEntry& e) {
+  return std::string(fn) + "(" + peer_word + " " + peer_name(peer) + ", tag " + tag_name(tag) +
+         ", " + comm_name(comm, e) + ")";
+}
+
+// --- statuses ------------------------------------------------------------------------------
+
+void set_status(MPI_Status* status, int source, int tag, std::size_t bytes, int error,
+                bool cancelled) {
   if (status == MPI_STATUS_IGNORE) return;
   status->MPI_SOURCE = source;
   status->MPI_TAG = tag;
-  status->MPI_ERROR = MPI_SUCCESS;
+  status->MPI_ERROR = error;
+  status->vmc_cancelled = cancelled ? 1 : 0;
   status->vmc_bytes = static_cast<long long>(bytes);
+}
+
+// The empty status (a request to or from MPI_PROC_NULL, an inactive persistent request).
+void set_empty(MPI_Status* status, int source = MPI_ANY_SOURCE) {
+  set_status(status, source, MPI_ANY_TAG, 0, MPI_SUCCESS, false);
+}
+
+void set_from(MPI_Status* status, const vmc::Status& s) {
+  set_status(status, s.source, static_cast<int>(s.tag), s.bytes, MPI_SUCCESS, s.cancelled);
+}
+
+// --- runtime errors in MPI's words --------------------------------------------------------
+
+// Runs a call on the runtime: a receive too small for its message becomes MPI_ERR_TRUNCATE
+// (the status, if any, says what the message was), any other misuse the runtime finds
+// MPI_ERR_OTHER with its words.
+template <class F>
+void on_runtime(const char* fn, MPI_Status* status, F&& f) {
+  try {
+    f();
+  } catch (const TruncationError& e) {
+    set_status(status, e.source(), static_cast<int>(e.tag()), e.bytes(), MPI_ERR_TRUNCATE,
+               false);
+    fail(fn, MPI_ERR_TRUNCATE, e.what());
+  } catch (const UsageError& e) {
+    fail(fn, MPI_ERR_OTHER, e.what());
+  }
+}
+
+// Runs a call whose communicator is known only inside it (a request's): an MpiError goes to
+// the error handler of `comm` as it stands when the error is thrown.
+template <class Body>
+int request_call(MPI_Comm& comm, Body&& body) {
+  try {
+    return body();
+  } catch (const MpiError& e) {
+    return raise_error(e.function(), comm, e.error_class(), e.text());
+  }
+}
+
+// --- requests ------------------------------------------------------------------------------
+
+PointToPointState& p2p(RankState& s) { return s.p2p; }
+
+// The calling rank's state, checked to be in its session (for calls without a communicator).
+RankState& session(const char* fn) { return rank_state(rank_in_session(fn)); }
+
+// The node's world comm: any of the node's comms completes any of its requests.
+const Comm& world_of(RankState& s) { return s.comms.at(MPI_COMM_WORLD).comm; }
+
+MPI_Request new_request(RankState& s) {
+  PointToPointState& p = p2p(s);
+  MPI_Request h;
+  if (!p.free_requests.empty()) {
+    h = p.free_requests.back();
+    p.free_requests.pop_back();
+  } else {
+    h = static_cast<MPI_Request>(p.requests.size());
+    p.requests.emplace_back();
+  }
+  RequestEntry& r = p.requests[static_cast<std::size_t>(h)];
+  r = RequestEntry{};
+  r.in_use = true;
+  return h;
+}
+
+void release_request(RankState& s, MPI_Request h) {
+  p2p(s).requests[static_cast<std::size_t>(h)] = RequestEntry{};
+  p2p(s).free_requests.push_back(h);
+}
+
+RequestEntry& entry(RankState& s, MPI_Request h) {
+  return p2p(s).requests[static_cast<std::size_t>(h)];
+}
+
+// The request a handle names (not MPI_REQUEST_NULL), or MPI_ERR_REQUEST.
+RequestEntry& request_or_fail(const char* fn, RankState& s, MPI_Request h) {
+  PointToPointState& p = p2p(s);
+  if (h <= MPI_REQUEST_NULL || h >= static_cast<MPI_Request>(p.requests.size()) ||
+      !p.requests[static_cast<std::size_t>(h)].in_use) {
+    fail(fn, MPI_ERR_REQUEST,
+         "invalid request " + std::to_string(h) +
+             " (never made by this rank, or already completed and freed: a request is "
+             "completed once)");
+  }
+  return p.requests[static_cast<std::size_t>(h)];
+}
+
+// Posts the transfer of request r (a nonblocking call, or MPI_Start of a persistent one).
+void start(const char* fn, RequestEntry& r) {
+  r.active = true;
+  r.cancel = false;
+  r.proc_null = r.peer == MPI_PROC_NULL;
+  if (r.proc_null) return;
+  const std::size_t bytes = bytes_of(r.count, *predefined_type(r.datatype));
+  on_runtime(fn, nullptr, [&] {
+    if (r.send) {
+      r.request = r.on.isend_raw(r.buffer, bytes, static_cast<std::size_t>(r.count), r.peer,
+                                 r.tag, r.mode);
+    } else {
+      r.request = r.on.irecv_raw(r.buffer, bytes, 1, r.peer == MPI_ANY_SOURCE ? kAnySource : r.peer,
+                                 r.tag == MPI_ANY_TAG ? kAnyTag : r.tag);
+    }
+  });
+}
+
+// A request for a nonblocking or persistent call: its arguments checked and, unless
+// persistent, its transfer posted.
+int make_request(const char* fn, bool send, const void* buf, int count, MPI_Datatype datatype,
+                 int peer, int tag, MPI_Comm comm, SendMode mode, bool persistent,
+                 MPI_Request* request) {
+  return mpi_call(comm, [&] {
+    auto [s, e, t] = check_data(fn, comm, buf, count, datatype);
+    (void)t;
+    if (send) {
+      check_send_tag(fn, tag);
+      check_destination(fn, peer, e.comm);
+    } else {
+      check_receive_tag(fn, tag);
+      check_source(fn, peer, e.comm);
+    }
+    if (request == nullptr) fail(fn, MPI_ERR_ARG, "null request pointer");
+    const MPI_Request h = new_request(s);
+    RequestEntry& r = entry(s, h);
+    r.send = send;
+    r.persistent = persistent;
+    r.comm = comm;
+    r.on = e.comm;
+    r.buffer = const_cast<void*>(buf);
+    r.count = count;
+    r.datatype = datatype;
+    r.peer = peer;
+    r.tag = tag;
+    r.mode = mode;
+    *request = h;
+    if (!persistent) {
+      try {
+        start(fn, r);
+      } catch (...) {
+        release_request(s, h);
+        *request = MPI_REQUEST_NULL;
+        throw;
+      }
+    }
+    return MPI_SUCCESS;
+  });
+}
+
+// After a request's transfer completed (or failed): a nonblocking request is freed and its
+// handle set to MPI_REQUEST_NULL, a persistent one made inactive.
+void retire(RankState& s, MPI_Request* h) {
+  RequestEntry& r = entry(s, *h);
+  r.active = false;
+  r.request = vmc::Request();
+  if (!r.persistent) {
+    release_request(s, *h);
+    *h = MPI_REQUEST_NULL;
+  }
+}
+
+// The status of a completed request from the runtime's (its source in `from`'s ranks).
+void set_completed(MPI_Status* status, const RequestEntry& r, const vmc::Status& got,
+                   const Comm& from) {
+  if (r.send) {
+    set_empty(status);
+    return;
+  }
+  vmc::Status s = got;
+  if (&from != &r.on && s.source >= 0) s.source = r.on.comm_rank(from.world_rank(s.source));
+  set_from(status, s);
+}
+
+// Completes request *h, waiting for its transfer; fills the status; retires it. Its errors
+// are raised through its communicator's handler; returns the class it ended with.
+int complete(const char* fn, RankState& s, MPI_Request* h, MPI_Status* status) {
+  RequestEntry& r = entry(s, *h);
+  MPI_Comm comm = r.comm;
+  int error = MPI_SUCCESS;
+  if (!r.active) {
+    set_empty(status);
+  } else if (r.proc_null) {
+    set_status(status, MPI_PROC_NULL, MPI_ANY_TAG, 0, MPI_SUCCESS, r.cancel && !r.send);
+  } else {
+    vmc::Status got;
+    error = request_call(comm, [&] {
+      on_runtime(fn, status, [&] { r.on.wait(r.request, &got); });
+      return MPI_SUCCESS;
+    });
+    if (error == MPI_SUCCESS) set_completed(status, r, got, r.on);
+  }
+  retire(s, h);
+  return error;
+}
+
+// Inactive and MPI_PROC_NULL requests complete at once, without the runtime.
+bool trivially_complete(const RequestEntry& r) { return !r.active || r.proc_null; }
+
+// The non-null requests of a list, checked, with their places in it.
+struct ListItem {
+  int index;
+  MPI_Request handle;
+};
+std::vector<ListItem> list_items(const char* fn, RankState& s, int count,
+                                 const MPI_Request requests[]) {
+  if (count < 0) fail(fn, MPI_ERR_COUNT, "negative count " + std::to_string(count));
+  if (count > 0 && requests == nullptr) fail(fn, MPI_ERR_ARG, "null array of requests");
+  std::vector<ListItem> items;
+  for (int i = 0; i < count; ++i) {
+    if (requests[i] == MPI_REQUEST_NULL) continue;
+    request_or_fail(fn, s, requests[i]);
+    for (const ListItem& it : items) {
+      if (it.handle == requests[i]) {
+        fail(fn, MPI_ERR_REQUEST,
+             "request " + std::to_string(requests[i]) + " is in the list twice");
+      }
+    }
+    items.push_back({i, requests[i]});
+  }
+  return items;
+}
+
+MPI_Status* status_at(MPI_Status statuses[], int i) {
+  return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+}
+
+// The runtime's requests of a list's transfers that are not trivial, and where each is in
+// the list of items.
+struct Pending {
+  std::vector<vmc::Request> requests;
+  std::vector<int> at;
+};
+Pending pending_of(RankState& s, const std::vector<ListItem>& items) {
+  Pending p;
+  for (int k = 0; k < static_cast<int>(items.size()); ++k) {
+    RequestEntry& r = entry(s, items[static_cast<std::size_t>(k)].handle);
+    if (trivially_complete(r)) continue;
+    p.requests.push_back(r.request);
+    p.at.push_back(k);
+  }
+  return p;
+}
+
+// A listed request the runtime completed (through the world comm: `got` in world ranks).
+void finish_listed(RankState& s, MPI_Request* h, MPI_Status* status, const vmc::Status& got) {
+  set_completed(status, entry(s, *h), got, world_of(s));
+  retire(s, h);
+}
+
+// The error handler that applies to a list: its first request's communicator.
+MPI_Comm list_comm(RankState& s, int count, const MPI_Request requests[]) {
+  for (int i = 0; requests != nullptr && i < count; ++i) {
+    const MPI_Request h = requests[i];
+    if (h > MPI_REQUEST_NULL && h < static_cast<MPI_Request>(p2p(s).requests.size()) &&
+        entry(s, h).in_use) {
+      return entry(s, h).comm;
+    }
+  }
+  return MPI_COMM_WORLD;
+}
+
+// --- buffered sends ------------------------------------------------------------------------
+
+// Completes the buffered sends that have completed by now (in model time), returning their
+// space to the attached buffer.
+void reclaim(RankState& s) {
+  BsendState& b = p2p(s).bsend;
+  if (b.in_flight.empty()) return;
+  std::vector<vmc::Request> rs;
+  for (auto& f : b.in_flight) rs.push_back(f.request);
+  const std::vector<std::size_t> done = world_of(s).test_some(rs);
+  std::vector<BsendState::InFlight> left;
+  for (std::size_t i = 0; i < b.in_flight.size(); ++i) {
+    if (std::find(done.begin(), done.end(), i) == done.end()) left.push_back(b.in_flight[i]);
+  }
+  b.in_flight = std::move(left);
+}
+
+int bsend_space(const BsendState& b) {
+  int used = 0;
+  for (const auto& f : b.in_flight) used += f.bytes;
+  return b.size - used;
+}
+
+void wait_buffered(RankState& s) {
+  BsendState& b = p2p(s).bsend;
+  if (b.in_flight.empty()) return;
+  std::vector<vmc::Request> rs;
+  for (auto& f : b.in_flight) rs.push_back(f.request);
+  CallContext context("MPI_Buffer_detach (its buffered sends in flight)");
+  world_of(s).wait_all(rs);
+  b.in_flight.clear();
+}
+
+// A buffered send: posted at once, its space counted in the attached buffer until it
+// completes.
+void buffered_send(const char* fn, RankState& s, const Comm& c, const void* buf, int count,
+                   const PredefinedType& t, int dest, int tag) {
+  BsendState& b = p2p(s).bsend;
+  const std::size_t bytes = bytes_of(count, t);
+  const long long need = static_cast<long long>(bytes) + MPI_BSEND_OVERHEAD;
+  if (b.buffer == nullptr) {
+    fail(fn, MPI_ERR_BUFFER, "no buffer attached (MPI_Buffer_attach) for a buffered send");
+  }
+  if (need > bsend_space(b)) reclaim(s);
+  if (need > bsend_space(b)) {
+    fail(fn, MPI_ERR_BUFFER,
+         "the attached buffer of " + std::to_string(b.size) + " bytes has " +
+             std::to_string(bsend_space(b)) + " bytes free; this message needs " +
+             std::to_string(need) + " (its " + std::to_string(bytes) +
+             " bytes and MPI_BSEND_OVERHEAD)");
+  }
+  vmc::Request r;
+  on_runtime(fn, nullptr, [&] {
+    r = c.isend_raw(buf, bytes, static_cast<std::size_t>(count), dest, tag);
+  });
+  b.in_flight.push_back({r, static_cast<int>(need)});
+}
+
+// --- matched probes ------------------------------------------------------------------------
+
+MPI_Message new_message(RankState& s, vmc::Request r, MPI_Comm comm, const Comm& on) {
+  auto& ms = p2p(s).messages;
+  // Handles 0 and 1 are MPI_MESSAGE_NULL and MPI_MESSAGE_NO_PROC.
+  if (ms.size() < 2) ms.resize(2);
+  std::size_t h = 2;
+  while (h < ms.size() && ms[h].in_use) ++h;
+  if (h == ms.size()) ms.emplace_back();
+  ms[h] = MessageEntry{true, r, comm, on};
+  return static_cast<MPI_Message>(h);
 }
 
 }  // namespace
 
+void finish_point_to_point(RankState& state) { wait_buffered(state); }
+
+}  // namespace vmc::mpi
+
+using namespace vmc;
+using namespace vmc::mpi;
+
 extern "C" {
 
 int MPI_Type_size(MPI_Datatype datatype, int* size) {
-  *size = static_cast<int>(type_or_fail("MPI_Type_size", datatype).size);
-  return MPI_SUCCESS;
+  return mpi_call(MPI_COMM_SELF, [&] {
+    const PredefinedType& t = datatype_or_fail("MPI_Type_size", datatype);
+    if (size == nullptr) fail("MPI_Type_size", MPI_ERR_ARG, "null size pointer");
+    *size = static_cast<int>(t.size);
+    return MPI_SUCCESS;
+  });
+}
+
+// --- blocking sends --------------------------------------------------------------------------
+
+static int send_call(const char* fn, const void* buf, int count, MPI_Datatype datatype, int dest,
+                     int tag, MPI_Comm comm, SendMode mode, bool buffered) {
+  return mpi_call(comm, [&] {
+    auto [s, e, t] = check_data(fn, comm, buf, count, datatype);
+    check_send_tag(fn, tag);
+    check_destination(fn, dest, e.comm);
+    if (dest == MPI_PROC_NULL) return MPI_SUCCESS;
+    if (buffered) {
+      buffered_send(fn, s, e.comm, buf, count, t, dest, tag);
+      return MPI_SUCCESS;
+    }
+    CallContext context(call_text(fn, "dest", dest, tag, comm, e));
+    on_runtime(fn, nullptr, [&] {
+      e.comm.send_raw(buf, bytes_of(count, t), static_cast<std::size_t>(count), dest, tag, mode);
+    });
+    return MPI_SUCCESS;
+  });
 }
 
 int MPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
              MPI_Comm comm) {
-  const char* fn = "MPI_Send";
-  const auto [c, t] = data_call(fn, comm, count, datatype);
-  check_buffer(fn, buf, count);
-  if (tag < 0) fail(fn, MPI_ERR_TAG, "negative tag " + std::to_string(tag));
-  if (dest == MPI_PROC_NULL) return MPI_SUCCESS;
-  check_rank(fn, MPI_ERR_RANK, "destination", dest, c);
-  if (comm == MPI_COMM_SELF) {
-    fail(fn, MPI_ERR_UNSUPPORTED_OPERATION, "messages on MPI_COMM_SELF are not supported yet");
-  }
-  const std::size_t items = static_cast<std::size_t>(count);
-  c.send_raw(buf, items * t.size, items, dest, static_cast<Tag>(tag));
-  return MPI_SUCCESS;
+  return send_call("MPI_Send", buf, count, datatype, dest, tag, comm, SendMode::standard, false);
 }
+
+int MPI_Ssend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+              MPI_Comm comm) {
+  return send_call("MPI_Ssend", buf, count, datatype, dest, tag, comm, SendMode::synchronous,
+                   false);
+}
+
+int MPI_Rsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+              MPI_Comm comm) {
+  return send_call("MPI_Rsend", buf, count, datatype, dest, tag, comm, SendMode::standard, false);
+}
+
+int MPI_Bsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+              MPI_Comm comm) {
+  return send_call("MPI_Bsend", buf, count, datatype, dest, tag, comm, SendMode::standard, true);
+}
+
+int MPI_Buffer_attach(void* buffer, int size) {
+  const char* fn = "MPI_Buffer_attach";
+  return mpi_call(MPI_COMM_SELF, [&] {
+    BsendState& b = session(fn).p2p.bsend;
+    if (b.buffer != nullptr) fail(fn, MPI_ERR_BUFFER, "a buffer is attached already");
+    if (size < 0) fail(fn, MPI_ERR_ARG, "negative size " + std::to_string(size));
+    if (buffer == nullptr && size > 0) fail(fn, MPI_ERR_BUFFER, "null buffer");
+    b.buffer = buffer != nullptr ? buffer : &b;  // a buffer of size 0 is attached all the same
+    b.size = size;
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Buffer_detach(void* buffer_addr, int* size) {
+  const char* fn = "MPI_Buffer_detach";
+  return mpi_call(MPI_COMM_SELF, [&] {
+    RankState& s = session(fn);
+    BsendState& b = s.p2p.bsend;
+    if (b.buffer == nullptr) fail(fn, MPI_ERR_BUFFER, "no buffer is attached");
+    wait_buffered(s);
+    if (buffer_addr != nullptr) {
+      void* given = b.buffer == &b ? nullptr : b.buffer;
+      std::memcpy(buffer_addr, &given, sizeof given);
+    }
+    if (size != nullptr) *size = b.size;
+    b.buffer = nullptr;
+    b.size = 0;
+    return MPI_SUCCESS;
+  });
+}
+
+// --- blocking receives -------------------------------------------------------------------
 
 int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
              MPI_Status* status) {
   const char* fn = "MPI_Recv";
-  const auto [c, t] = data_call(fn, comm, count, datatype);
-  check_buffer(fn, buf, count);
-  if (source == MPI_ANY_SOURCE) {
-    fail(fn, MPI_ERR_UNSUPPORTED_OPERATION,
-         "MPI_ANY_SOURCE: receives from any source are not supported yet (give the source)");
-  }
-  if (tag == MPI_ANY_TAG) {
-    fail(fn, MPI_ERR_UNSUPPORTED_OPERATION,
-         "MPI_ANY_TAG: receives of any tag are not supported yet (give the tag)");
-  }
-  if (tag < 0) fail(fn, MPI_ERR_TAG, "negative tag " + std::to_string(tag));
-  if (source == MPI_PROC_NULL) {
-    set_status(status, MPI_PROC_NULL, MPI_ANY_TAG, 0);
+  return mpi_call(comm, [&] {
+    auto [s, e, t] = check_data(fn, comm, buf, count, datatype);
+    (void)s;
+    check_receive_tag(fn, tag);
+    check_source(fn, source, e.comm);
+    if (source == MPI_PROC_NULL) {
+      set_empty(status, MPI_PROC_NULL);
+      return MPI_SUCCESS;
+    }
+    CallContext context(call_text(fn, "source", source, tag, comm, e));
+    vmc::Status got;
+    on_runtime(fn, status, [&] {
+      e.comm.recv_raw(buf, bytes_of(count, t), 1, source == MPI_ANY_SOURCE ? kAnySource : source,
+                      tag == MPI_ANY_TAG ? kAnyTag : tag, &got);
+    });
+    set_from(status, got);
     return MPI_SUCCESS;
+  });
+}
+
+// Sendrecv and Sendrecv_replace: the send and the receive at once (a copy of the buffer is
+// sent when it also receives).
+static int sendrecv_call(const char* fn, const void* sendbuf, int sendcount,
+                         MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
+                         int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                         MPI_Comm comm, MPI_Status* status, bool replace) {
+  return mpi_call(comm, [&] {
+    auto [s, e, st] = check_data(fn, comm, sendbuf, sendcount, sendtype);
+    (void)s;
+    check_count(fn, recvcount);
+    const PredefinedType& rt = datatype_or_fail(fn, recvtype);
+    check_buffer(fn, recvbuf, recvcount);
+    check_send_tag(fn, sendtag);
+    check_receive_tag(fn, recvtag);
+    check_destination(fn, dest, e.comm);
+    check_source(fn, source, e.comm);
+    std::vector<unsigned char> copy;
+    if (replace) {
+      const auto* p = static_cast<const unsigned char*>(sendbuf);
+      copy.assign(p, p + bytes_of(sendcount, st));
+      sendbuf = copy.data();
+    }
+    const Comm& c = e.comm;
+    const int from = source == MPI_ANY_SOURCE ? kAnySource : source;
+    const Tag rtag = recvtag == MPI_ANY_TAG ? kAnyTag : recvtag;
+    CallContext context(std::string(fn) + "(dest " + peer_name(dest) + " tag " +
+                        std::to_string(sendtag) + ", source " + peer_name(source) + " tag " +
+                        tag_name(recvtag) + ", " + comm_name(comm, e) + ")");
+    vmc::Status got;
+    on_runtime(fn, status, [&] {
+      if (dest == MPI_PROC_NULL && source == MPI_PROC_NULL) return;
+      if (dest == MPI_PROC_NULL) {
+        c.recv_raw(recvbuf, bytes_of(recvcount, rt), 1, from, rtag, &got);
+      } else if (source == MPI_PROC_NULL) {
+        c.send_raw(sendbuf, bytes_of(sendcount, st), static_cast<std::size_t>(sendcount), dest,
+                   sendtag);
+      } else {
+        c.sendrecv_raw(sendbuf, bytes_of(sendcount, st), static_cast<std::size_t>(sendcount),
+                       dest, sendtag, recvbuf, bytes_of(recvcount, rt), 1, from, rtag, &got);
+      }
+    });
+    if (source == MPI_PROC_NULL) {
+      set_empty(status, MPI_PROC_NULL);
+    } else {
+      set_from(status, got);
+    }
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                 int sendtag, void* recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+                 int recvtag, MPI_Comm comm, MPI_Status* status) {
+  return sendrecv_call("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                       recvcount, recvtype, source, recvtag, comm, status, false);
+}
+
+int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                         int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
+  return sendrecv_call("MPI_Sendrecv_replace", buf, count, datatype, dest, sendtag, buf, count,
+                       datatype, source, recvtag, comm, status, true);
+}
+
+// --- nonblocking calls and persistent requests ---------------------------------------------
+
+int MPI_Isend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+              MPI_Request* request) {
+  return make_request("MPI_Isend", true, buf, count, datatype, dest, tag, comm,
+                      SendMode::standard, false, request);
+}
+
+int MPI_Issend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm, MPI_Request* request) {
+  return make_request("MPI_Issend", true, buf, count, datatype, dest, tag, comm,
+                      SendMode::synchronous, false, request);
+}
+
+int MPI_Irsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm, MPI_Request* request) {
+  return make_request("MPI_Irsend", true, buf, count, datatype, dest, tag, comm,
+                      SendMode::standard, false, request);
+}
+
+int MPI_Ibsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm, MPI_Request* request) {
+  // Buffered: the send is the attached buffer's; the request completes at once.
+  const int err = MPI_Bsend(buf, count, datatype, dest, tag, comm);
+  if (err != MPI_SUCCESS) return err;
+  return make_request("MPI_Ibsend", true, buf, count, datatype, MPI_PROC_NULL, tag, comm,
+                      SendMode::standard, false, request);
+}
+
+int MPI_Irecv(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+              MPI_Request* request) {
+  return make_request("MPI_Irecv", false, buf, count, datatype, source, tag, comm,
+                      SendMode::standard, false, request);
+}
+
+int MPI_Send_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, MPI_Request* request) {
+  return make_request("MPI_Send_init", true, buf, count, datatype, dest, tag, comm,
+                      SendMode::standard, true, request);
+}
+
+int MPI_Ssend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request* request) {
+  return make_request("MPI_Ssend_init", true, buf, count, datatype, dest, tag, comm,
+                      SendMode::synchronous, true, request);
+}
+
+int MPI_Rsend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request* request) {
+  return make_request("MPI_Rsend_init", true, buf, count, datatype, dest, tag, comm,
+                      SendMode::standard, true, request);
+}
+
+int MPI_Recv_init(void* buf, int count, MPI_Datatype datatype, int source, int tag,
+                  MPI_Comm comm, MPI_Request* request) {
+  return make_request("MPI_Recv_init", false, buf, count, datatype, source, tag, comm,
+                      SendMode::standard, true, request);
+}
+
+int MPI_Start(MPI_Request* request) {
+  const char* fn = "MPI_Start";
+  MPI_Comm comm = MPI_COMM_WORLD;
+  return request_call(comm, [&] {
+    RankState& s = session(fn);
+    if (request == nullptr) fail(fn, MPI_ERR_ARG, "null request pointer");
+    RequestEntry& r = request_or_fail(fn, s, *request);
+    comm = r.comm;
+    if (!r.persistent) fail(fn, MPI_ERR_REQUEST, "the request is not persistent");
+    if (r.active) fail(fn, MPI_ERR_REQUEST, "the request is active already (complete it first)");
+    start(fn, r);
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Startall(int count, MPI_Request array_of_requests[]) {
+  MPI_Comm comm = MPI_COMM_WORLD;
+  const int err = request_call(comm, [&] {
+    if (count < 0) fail("MPI_Startall", MPI_ERR_COUNT, "negative count " + std::to_string(count));
+    if (count > 0 && array_of_requests == nullptr) {
+      fail("MPI_Startall", MPI_ERR_ARG, "null array of requests");
+    }
+    return MPI_SUCCESS;
+  });
+  for (int i = 0; err == MPI_SUCCESS && i < count; ++i) {
+    const int e = MPI_Start(&array_of_requests[i]);
+    if (e != MPI_SUCCESS) return e;
   }
-  check_rank(fn, MPI_ERR_RANK, "source", source, c);
-  if (comm == MPI_COMM_SELF) {
-    fail(fn, MPI_ERR_UNSUPPORTED_OPERATION, "messages on MPI_COMM_SELF are not supported yet");
+  return err;
+}
+
+int MPI_Request_free(MPI_Request* request) {
+  const char* fn = "MPI_Request_free";
+  MPI_Comm comm = MPI_COMM_WORLD;
+  return request_call(comm, [&] {
+    RankState& s = session(fn);
+    if (request == nullptr) fail(fn, MPI_ERR_ARG, "null request pointer");
+    RequestEntry& r = request_or_fail(fn, s, *request);
+    comm = r.comm;
+    if (r.active && !r.proc_null) {
+      // The transfer goes on; nobody completes it.
+      on_runtime(fn, nullptr, [&] { r.on.free(r.request); });
+    }
+    release_request(s, *request);
+    *request = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Cancel(MPI_Request* request) {
+  const char* fn = "MPI_Cancel";
+  MPI_Comm comm = MPI_COMM_WORLD;
+  return request_call(comm, [&] {
+    RankState& s = session(fn);
+    if (request == nullptr) fail(fn, MPI_ERR_ARG, "null request pointer");
+    RequestEntry& r = request_or_fail(fn, s, *request);
+    comm = r.comm;
+    if (!r.active) fail(fn, MPI_ERR_REQUEST, "the request is not active");
+    r.cancel = true;
+    // A send is not withdrawn: it completes as it would.
+    if (r.proc_null || r.send) return MPI_SUCCESS;
+    on_runtime(fn, nullptr, [&] { r.on.cancel(r.request); });
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Test_cancelled(const MPI_Status* status, int* flag) {
+  return mpi_call(MPI_COMM_SELF, [&] {
+    if (status == nullptr || flag == nullptr) {
+      fail("MPI_Test_cancelled", MPI_ERR_ARG, "null status or flag");
+    }
+    *flag = status->vmc_cancelled != 0;
+    return MPI_SUCCESS;
+  });
+}
+
+// --- completions ------------------------------------------------------------------------------
+
+int MPI_Wait(MPI_Request* request, MPI_Status* status) {
+  const char* fn = "MPI_Wait";
+  MPI_Comm comm = MPI_COMM_WORLD;
+  return request_call(comm, [&] {
+    RankState& s = session(fn);
+    if (request == nullptr) fail(fn, MPI_ERR_ARG, "null request pointer");
+    if (*request == MPI_REQUEST_NULL) {
+      set_empty(status);
+      return MPI_SUCCESS;
+    }
+    RequestEntry& r = request_or_fail(fn, s, *request);
+    comm = r.comm;
+    const CommEntry& e = s.comms.at(static_cast<std::size_t>(r.comm));
+    CallContext context(call_text(fn, r.send ? "dest" : "source", r.peer, r.tag, r.comm, e));
+    return complete(fn, s, request, status);
+  });
+}
+
+int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
+  const char* fn = "MPI_Test";
+  MPI_Comm comm = MPI_COMM_WORLD;
+  return request_call(comm, [&] {
+    RankState& s = session(fn);
+    if (request == nullptr || flag == nullptr) fail(fn, MPI_ERR_ARG, "null request or flag");
+    *flag = 0;
+    if (*request == MPI_REQUEST_NULL) {
+      *flag = 1;
+      set_empty(status);
+      return MPI_SUCCESS;
+    }
+    RequestEntry& r = request_or_fail(fn, s, *request);
+    comm = r.comm;
+    if (trivially_complete(r)) {
+      *flag = 1;
+      return complete(fn, s, request, status);
+    }
+    vmc::Status got;
+    bool done = false;
+    try {
+      on_runtime(fn, status, [&] { done = r.on.test(r.request, nullptr, &got); });
+    } catch (const MpiError&) {
+      *flag = 1;  // it completed, with an error
+      retire(s, request);
+      throw;
+    }
+    if (!done) return MPI_SUCCESS;
+    *flag = 1;
+    set_completed(status, r, got, r.on);
+    retire(s, request);
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]) {
+  const char* fn = "MPI_Waitall";
+  MPI_Comm comm = MPI_COMM_WORLD;
+  return request_call(comm, [&] {
+    RankState& s = session(fn);
+    comm = list_comm(s, count, array_of_requests);
+    const std::vector<ListItem> items = list_items(fn, s, count, array_of_requests);
+    for (int i = 0; i < count && array_of_statuses != MPI_STATUSES_IGNORE; ++i) {
+      if (array_of_requests[i] == MPI_REQUEST_NULL) set_empty(&array_of_statuses[i]);
+    }
+    CallContext context(std::string(fn) + "(" + std::to_string(items.size()) + " requests)");
+    // Each in turn: the node waits until the last has completed, as for one wait of all.
+    bool failed = false;
+    for (const ListItem& it : items) {
+      MPI_Status* st = status_at(array_of_statuses, it.index);
+      if (complete(fn, s, &array_of_requests[it.index], st) != MPI_SUCCESS) failed = true;
+    }
+    if (failed) fail(fn, MPI_ERR_IN_STATUS, "a request of the list failed (see its status)");
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Waitany(int count, MPI_Request array_of_requests[], int* index, MPI_Status* status) {
+  const char* fn = "MPI_Waitany";
+  MPI_Comm comm = MPI_COMM_WORLD;
+  return request_call(comm, [&] {
+    RankState& s = session(fn);
+    comm = list_comm(s, count, array_of_requests);
+    if (index == nullptr) fail(fn, MPI_ERR_ARG, "null index");
+    const std::vector<ListItem> items = list_items(fn, s, count, array_of_requests);
+    *index = MPI_UNDEFINED;
+    for (const ListItem& it : items) {
+      if (trivially_complete(entry(s, it.handle))) {
+        *index = it.index;
+        return complete(fn, s, &array_of_requests[it.index], status);
+      }
+    }
+    if (items.empty()) {
+      set_empty(status);
+      return MPI_SUCCESS;
+    }
+    const Pending p = pending_of(s, items);
+    CallContext context(std::string(fn) + "(" + std::to_string(items.size()) + " requests)");
+    std::vector<vmc::Request> rs = p.requests;
+    vmc::Status got;
+    std::size_t chosen = 0;
+    on_runtime(fn, status, [&] { chosen = world_of(s).wait_any(rs, &got); });
+    const ListItem& it = items[static_cast<std::size_t>(p.at[chosen])];
+    *index = it.index;
+    finish_listed(s, &array_of_requests[it.index], status, got);
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Testany(int count, MPI_Request array_of_requests[], int* index, int* flag,
+                MPI_Status* status) {
+  const char* fn = "MPI_Testany";
+  MPI_Comm comm = MPI_COMM_WORLD;
+  return request_call(comm, [&] {
+    RankState& s = session(fn);
+    comm = list_comm(s, count, array_of_requests);
+    if (index == nullptr || flag == nullptr) fail(fn, MPI_ERR_ARG, "null index or flag");
+    const std::vector<ListItem> items = list_items(fn, s, count, array_of_requests);
+    *index = MPI_UNDEFINED;
+    *flag = 0;
+    for (const ListItem& it : items) {
+      if (trivially_complete(entry(s, it.handle))) {
+        *index = it.index;
+        *flag = 1;
+        return complete(fn, s, &array_of_requests[it.index], status);
+      }
+    }
+    if (items.empty()) {
+      *flag = 1;
+      set_empty(status);
+      return MPI_SUCCESS;
+    }
+    const Pending p = pending_of(s, items);
+    std::vector<vmc::Request> rs = p.requests;
+    vmc::Status got;
+    std::size_t chosen = 0;
+    bool done = false;
+    on_runtime(fn, status, [&] { done = world_of(s).test_any(rs, chosen, &got); });
+    if (!done) return MPI_SUCCESS;
+    const ListItem& it = items[static_cast<std::size_t>(p.at[chosen])];
+    *index = it.index;
+    *flag = 1;
+    finish_listed(s, &array_of_requests[it.index], status, got);
+    return MPI_SUCCESS;
+  });
+}
+
+// Waitsome and Testsome: every request of the list that has completed (by the first
+// completion, for Waitsome), with their statuses, in the list's order.
+static int some_call(const char* fn, bool wait, int incount, MPI_Request array_of_requests[],
+                     int* outcount, int array_of_indices[], MPI_Status array_of_statuses[]) {
+  MPI_Comm comm = MPI_COMM_WORLD;
+  return request_call(comm, [&] {
+    RankState& s = session(fn);
+    comm = list_comm(s, incount, array_of_requests);
+    if (outcount == nullptr) fail(fn, MPI_ERR_ARG, "null outcount");
+    const std::vector<ListItem> items = list_items(fn, s, incount, array_of_requests);
+    if (items.empty()) {
+      *outcount = MPI_UNDEFINED;
+      return MPI_SUCCESS;
+    }
+    std::vector<std::pair<int, int>> order;  // (list index, index among the pending or -1)
+    for (const ListItem& it : items) {
+      if (trivially_complete(entry(s, it.handle))) order.emplace_back(it.index, -1);
+    }
+    const Pending p = pending_of(s, items);
+    std::vector<vmc::Request> rs = p.requests;
+    std::vector<vmc::Status> got(rs.size());
+    if (!rs.empty()) {
+      const bool block = wait && order.empty();
+      std::vector<std::size_t> done;
+      if (block) {
+        CallContext context(std::string(fn) + "(" + std::to_string(items.size()) + " requests)");
+        on_runtime(fn, nullptr, [&] { done = world_of(s).wait_some(rs, got); });
+      } else {
+        on_runtime(fn, nullptr, [&] { done = world_of(s).test_some(rs, got); });
+      }
+      for (std::size_t j : done) {
+        order.emplace_back(items[static_cast<std::size_t>(p.at[j])].index, static_cast<int>(j));
+      }
+    }
+    std::sort(order.begin(), order.end());
+    int n = 0;
+    for (const auto& [i, j] : order) {
+      MPI_Status* st = status_at(array_of_statuses, n);
+      if (j < 0) {
+        complete(fn, s, &array_of_requests[i], st);
+      } else {
+        finish_listed(s, &array_of_requests[i], st, got[static_cast<std::size_t>(j)]);
+      }
+      if (array_of_indices != nullptr) array_of_indices[n] = i;
+      ++n;
+    }
+    *outcount = n;
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int* outcount,
+                 int array_of_indices[], MPI_Status array_of_statuses[]) {
+  return some_call("MPI_Waitsome", true, incount, array_of_requests, outcount, array_of_indices,
+                   array_of_statuses);
+}
+
+int MPI_Testsome(int incount, MPI_Request array_of_requests[], int* outcount,
+                 int array_of_indices[], MPI_Status array_of_statuses[]) {
+  return some_call("MPI_Testsome", false, incount, array_of_requests, outcount, array_of_indices,
+                   array_of_statuses);
+}
+
+int MPI_Testall(int count, MPI_Request array_of_requests[], int* flag,
+                MPI_Status array_of_statuses[]) {
+  const char* fn = "MPI_Testall";
+  MPI_Comm comm = MPI_COMM_WORLD;
+  return request_call(comm, [&] {
+    RankState& s = session(fn);
+    comm = list_comm(s, count, array_of_requests);
+    if (flag == nullptr) fail(fn, MPI_ERR_ARG, "null flag");
+    const std::vector<ListItem> items = list_items(fn, s, count, array_of_requests);
+    const Pending p = pending_of(s, items);
+    std::vector<vmc::Request> rs = p.requests;
+    std::vector<vmc::Status> got(rs.size());
+    bool all = true;
+    if (!rs.empty()) on_runtime(fn, nullptr, [&] { all = world_of(s).test_all(rs, got); });
+    *flag = all ? 1 : 0;
+    if (!all) return MPI_SUCCESS;
+    for (int i = 0; i < count && array_of_statuses != MPI_STATUSES_IGNORE; ++i) {
+      if (array_of_requests[i] == MPI_REQUEST_NULL) set_empty(&array_of_statuses[i]);
+    }
+    std::size_t j = 0;
+    for (int k = 0; k < static_cast<int>(items.size()); ++k) {
+      const int i = items[static_cast<std::size_t>(k)].index;
+      MPI_Status* st = status_at(array_of_statuses, i);
+      if (j < p.at.size() && p.at[j] == k) {
+        finish_listed(s, &array_of_requests[i], st, got[j]);
+        ++j;
+      } else {
+        complete(fn, s, &array_of_requests[i], st);
+      }
+    }
+    return MPI_SUCCESS;
+  });
+}
+
+// --- probes --------------------------------------------------------------------------------
+
+static int probe_call(const char* fn, int source, int tag, MPI_Comm comm, int* flag,
+                      MPI_Status* status) {
+  return mpi_call(comm, [&] {
+    Node& n = rank_in_session(fn);
+    const CommEntry& e = comm_or_fail(fn, rank_state(n), comm);
+    check_receive_tag(fn, tag);
+    check_source(fn, source, e.comm);
+    if (flag != nullptr) *flag = 0;
+    if (source == MPI_PROC_NULL) {
+      if (flag != nullptr) *flag = 1;
+      set_empty(status, MPI_PROC_NULL);
+      return MPI_SUCCESS;
+    }
+    const int from = source == MPI_ANY_SOURCE ? kAnySource : source;
+    const Tag t = tag == MPI_ANY_TAG ? kAnyTag : tag;
+    vmc::Status got;
+    on_runtime(fn, nullptr, [&] {
+      if (flag == nullptr) {
+        CallContext context(call_text(fn, "source", source, tag, comm, e));
+        got = e.comm.probe(from, t);
+      } else {
+        *flag = e.comm.iprobe(from, t, &got) ? 1 : 0;
+      }
+    });
+    if (flag == nullptr || *flag != 0) set_from(status, got);
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
+  return probe_call("MPI_Probe", source, tag, comm, nullptr, status);
+}
+
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status) {
+  if (flag == nullptr) {
+    return mpi_call(comm, [&]() -> int { fail("MPI_Iprobe", MPI_ERR_ARG, "null flag"); });
   }
-  const std::size_t bytes = c.recv_raw(buf, static_cast<std::size_t>(count) * t.size, t.size,
-                                       source, static_cast<Tag>(tag));
-  set_status(status, source, tag, bytes);
-  return MPI_SUCCESS;
+  return probe_call("MPI_Iprobe", source, tag, comm, flag, status);
+}
+
+static int matched_probe_call(const char* fn, int source, int tag, MPI_Comm comm, int* flag,
+                              MPI_Message* message, MPI_Status* status) {
+  return mpi_call(comm, [&] {
+    Node& n = rank_in_session(fn);
+    RankState& s = rank_state(n);
+    const CommEntry& e = comm_or_fail(fn, s, comm);
+    check_receive_tag(fn, tag);
+    check_source(fn, source, e.comm);
+    if (message == nullptr) fail(fn, MPI_ERR_ARG, "null message pointer");
+    if (flag != nullptr) *flag = 0;
+    *message = MPI_MESSAGE_NULL;
+    if (source == MPI_PROC_NULL) {
+      if (flag != nullptr) *flag = 1;
+      *message = MPI_MESSAGE_NO_PROC;
+      set_empty(status, MPI_PROC_NULL);
+      return MPI_SUCCESS;
+    }
+    const int from = source == MPI_ANY_SOURCE ? kAnySource : source;
+    const Tag t = tag == MPI_ANY_TAG ? kAnyTag : tag;
+    vmc::Status got;
+    vmc::Request r;
+    on_runtime(fn, nullptr, [&] {
+      if (flag == nullptr) {
+        CallContext context(call_text(fn, "source", source, tag, comm, e));
+        r = e.comm.mprobe(from, t, &got);
+      } else {
+        e.comm.improbe(from, t, r, &got);
+      }
+    });
+    if (r.null()) return MPI_SUCCESS;
+    if (flag != nullptr) *flag = 1;
+    *message = new_message(s, r, comm, e.comm);
+    set_from(status, got);
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Status* status) {
+  return matched_probe_call("MPI_Mprobe", source, tag, comm, nullptr, message, status);
+}
+
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* message,
+                MPI_Status* status) {
+  if (flag == nullptr) {
+    return mpi_call(comm, [&]() -> int { fail("MPI_Improbe", MPI_ERR_ARG, "null flag"); });
+  }
+  return matched_probe_call("MPI_Improbe", source, tag, comm, flag, message, status);
+}
+
+// Mrecv and Imrecv: the message becomes a receive into buf (a request of the rank's table).
+static int matched_receive(const char* fn, void* buf, int count, MPI_Datatype datatype,
+                           MPI_Message* message, MPI_Request* request, MPI_Status* status) {
+  MPI_Comm comm = MPI_COMM_WORLD;
+  return request_call(comm, [&] {
+    RankState& s = session(fn);
+    if (message == nullptr) fail(fn, MPI_ERR_ARG, "null message pointer");
+    check_count(fn, count);
+    const PredefinedType& t = datatype_or_fail(fn, datatype);
+    check_buffer(fn, buf, count);
+    if (*message == MPI_MESSAGE_NO_PROC) {
+      *message = MPI_MESSAGE_NULL;
+      if (request != nullptr) {
+        return make_request(fn, false, buf, count, datatype, MPI_PROC_NULL, MPI_ANY_TAG,
+                            MPI_COMM_SELF, SendMode::standard, false, request);
+      }
+      set_empty(status, MPI_PROC_NULL);
+      return MPI_SUCCESS;
+    }
+    auto& ms = s.p2p.messages;
+    if (*message < 2 || *message >= static_cast<MPI_Message>(ms.size()) ||
+        !ms[static_cast<std::size_t>(*message)].in_use) {
+      fail(fn, MPI_ERR_REQUEST, "invalid message " + std::to_string(*message) +
+                                    " (not from MPI_Mprobe or MPI_Improbe, or received already)");
+    }
+    MessageEntry m = ms[static_cast<std::size_t>(*message)];
+    ms[static_cast<std::size_t>(*message)] = MessageEntry{};
+    *message = MPI_MESSAGE_NULL;
+    comm = m.comm;
+    on_runtime(fn, nullptr, [&] { m.on.mrecv_into(m.request, buf, bytes_of(count, t), 1); });
+    const MPI_Request h = new_request(s);
+    RequestEntry& r = entry(s, h);
+    r.comm = m.comm;
+    r.on = m.on;
+    r.active = true;
+    r.request = m.request;
+    r.buffer = buf;
+    r.count = count;
+    r.datatype = datatype;
+    if (request != nullptr) {
+      *request = h;
+      return MPI_SUCCESS;
+    }
+    MPI_Request local = h;
+    return complete(fn, s, &local, status);
+  });
+}
+
+int MPI_Mrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message,
+              MPI_Status* status) {
+  return matched_receive("MPI_Mrecv", buf, count, datatype, message, nullptr, status);
+}
+
+int MPI_Imrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message,
+               MPI_Request* request) {
+  if (request == nullptr) {
+    return mpi_call(MPI_COMM_WORLD,
+                    [&]() -> int { fail("MPI_Imrecv", MPI_ERR_ARG, "null request pointer"); });
+  }
+  return matched_receive("MPI_Imrecv", buf, count, datatype, message, request,
+                         MPI_STATUS_IGNORE);
+}
+
+// --- statuses ------------------------------------------------------------------------------
+
+static int count_of(const char* fn, const MPI_Status* status, MPI_Datatype datatype,
+                    bool elements, MPI_Count* out) {
+  return mpi_call(MPI_COMM_SELF, [&] {
+    const PredefinedType& t = datatype_or_fail(fn, datatype);
+    if (status == MPI_STATUS_IGNORE) fail(fn, MPI_ERR_ARG, "MPI_STATUS_IGNORE given");
+    if (out == nullptr) fail(fn, MPI_ERR_ARG, "null count");
+    const long long bytes = status->vmc_bytes;
+    const long long extent = static_cast<long long>(t.extent);
+    if (extent == 0 || bytes % extent != 0) {
+      *out = MPI_UNDEFINED;
+      return MPI_SUCCESS;
+    }
+    // A pair holds two basic elements.
+    *out = bytes / extent * (elements && t.kind == TypeKind::pair ? 2 : 1);
+    return MPI_SUCCESS;
+  });
 }
 
 int MPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count) {
-  const TypeInfo t = type_or_fail("MPI_Get_count", datatype);
-  if (status == MPI_STATUS_IGNORE) fail("MPI_Get_count", MPI_ERR_ARG, "MPI_STATUS_IGNORE given");
-  const long long bytes = status->vmc_bytes;
-  *count = bytes % static_cast<long long>(t.size) == 0
-               ? static_cast<int>(bytes / static_cast<long long>(t.size))
-               : MPI_UNDEFINED;
-  return MPI_SUCCESS;
+  MPI_Count c = 0;
+  const int err = count_of("MPI_Get_count", status, datatype, false, &c);
+  if (err == MPI_SUCCESS && count != nullptr) *count = static_cast<int>(c);
+  return err;
+}
+
+int MPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype, int* count) {
+  MPI_Count c = 0;
+  const int err = count_of("MPI_Get_elements", status, datatype, true, &c);
+  if (err == MPI_SUCCESS && count != nullptr) *count = static_cast<int>(c);
+  return err;
+}
+
+int MPI_Get_elements_x(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {
+  return count_of("MPI_Get_elements_x", status, datatype, true, count);
+}
+
+int MPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count) {
+  return mpi_call(MPI_COMM_SELF, [&] {
+    const PredefinedType& t = datatype_or_fail("MPI_Status_set_elements", datatype);
+    if (status == nullptr) fail("MPI_Status_set_elements", MPI_ERR_ARG, "null status");
+    const long long per = t.kind == TypeKind::pair ? 2 : 1;
+    status->vmc_bytes = static_cast<long long>(count) / per * static_cast<long long>(t.extent);
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Status_set_cancelled(MPI_Status* status, int flag) {
+  return mpi_call(MPI_COMM_SELF, [&] {
+    if (status == nullptr) fail("MPI_Status_set_cancelled", MPI_ERR_ARG, "null status");
+    status->vmc_cancelled = flag != 0;
+    return MPI_SUCCESS;
+  });
 }
 
 }  // extern "C"

@@ -15,6 +15,7 @@
 
 #include "mpi/errors.hpp"
 #include "mpi/include/mpi.h"
+#include "mpi/pt2pt.hpp"
 #include "runtime/comm.hpp"
 #include "runtime/machine.hpp"
 
@@ -34,8 +35,8 @@ struct RankState {
   bool finalized = false;
   std::vector<CommEntry> comms;
 
-  // --- point to point (mpi/pt2pt.cpp) ---------------------------------------------------
-  // Its state goes here: requests, persistent requests, the attached Bsend buffer.
+  // --- point to point (mpi/pt2pt.cpp): requests, matched messages, the Bsend buffer --------
+  PointToPointState p2p;
 };
 
 // The calling rank's node, or an error: no node runs this thread.

@@ -65,6 +65,7 @@ const detail::CommGroup& Comm::group(const char* call) const {
 
 int Comm::size() const { return static_cast<int>(group("size").world.size()); }
 int Comm::world_rank(int r) const { return group("world_rank").world.at(r); }
+int Comm::comm_rank(int w) const { return group("comm_rank").comm_rank(w); }
 std::span<const int> Comm::members() const { return group("members").world; }
 bool Comm::whole_machine() const { return group("whole_machine").whole; }
 std::uint64_t Comm::members_hash() const { return group("members_hash").world_hash; }
@@ -105,8 +106,13 @@ namespace {
 }
 
 std::string describe_call(const char* op, const char* dir, int peer, Tag tag) {
-  std::string s = std::string(op) + " " + dir + " rank " + std::to_string(peer);
-  if (tag >= kCollectiveTagBase) {
+  const bool receive = dir == std::string("from");
+  std::string s = std::string(op) + " " + dir +
+                  (receive && peer == kAnySource ? std::string(" any rank")
+                                                 : " rank " + std::to_string(peer));
+  if (receive && tag == kAnyTag) {
+    s += " any tag";
+  } else if (tag >= kCollectiveTagBase) {
     s += " (collective tag " + std::to_string((tag - kCollectiveTagBase) >> kCollectiveTagBits) +
          "." + std::to_string(tag & ((Tag{1} << kCollectiveTagBits) - 1)) + ")";
   } else {
@@ -115,7 +121,10 @@ std::string describe_call(const char* op, const char* dir, int peer, Tag tag) {
   return s;
 }
 
-void check_peer(const Comm& c, const char* op, const char* dir, int peer, Tag tag) {
+void check_peer(const Comm& c, const char* op, const char* dir, int peer, Tag tag,
+                bool wildcards = false) {
+  if (wildcards && peer == kAnySource) peer = 0;  // checked: any rank
+  if (wildcards && tag == kAnyTag) tag = 0;
   if (peer < 0 || peer >= c.size()) {
     fail(c, describe_call(op, dir, peer, tag),
          "rank out of range (comm has " + std::to_string(c.size()) + " ranks)");
@@ -147,9 +156,18 @@ void check_send_size(const Comm& c, const char* op, int dest, Tag tag, std::size
   }
 }
 
-// A problem the transport found with a receive: the error names the node and the call.
-void check_received(const Comm& c, const char* op, int source, Tag tag, const Received& got) {
-  if (!got.problem.empty()) fail(c, describe_call(op, "from", source, tag), got.problem);
+// A problem the transport found with a receive: the error names the node and the call (a
+// TruncationError when the message did not fit, naming its sender in the comm's ranks).
+void check_received(const Comm& c, const detail::CommGroup& g, const char* op, int source,
+                    Tag tag, const Received& got) {
+  if (got.problem.empty()) return;
+  const std::string text = c.who() + ": " + describe_call(op, "from", source, tag) + ": " +
+                           got.problem;
+  if (got.truncated) {
+    throw TruncationError(text, got.src >= 0 ? g.comm_rank(got.src) : source,
+                          got.src >= 0 ? got.tag : tag, got.bytes);
+  }
+  throw UsageError(text);
 }
 
 }  // namespace
@@ -174,10 +192,16 @@ Outgoing Comm::outgoing(const void* data, std::size_t bytes, std::size_t items, 
 Incoming Comm::incoming(void* data, std::size_t capacity_bytes, std::size_t item_size, int source,
                         Tag tag, const char* op) const {
   const detail::CommGroup& g = group(op);
-  check_peer(*this, op, "from", source, tag);
+  check_peer(*this, op, "from", source, tag, true);
   check_receive_buffer(data, capacity_bytes, op, source, tag);
   check_abort(*node_);
-  const int src = g.world[source];
+  const bool wild = source == kAnySource || tag == kAnyTag;
+  if (wild) {
+    if (const char* refused = transport_of(*node_).unsupported(detail::Call::wildcard)) {
+      fail(*this, describe_call(op, "from", source, tag), refused);
+    }
+  }
+  const int src = source == kAnySource ? kAnySource : g.world[source];
   if (src == node_->rank && !node_->machine->config.allow_self_messages) {
     fail(*this, describe_call(op, "from", source, tag),
          "a node may not receive from itself (set allow_self_messages)");
@@ -185,17 +209,36 @@ Incoming Comm::incoming(void* data, std::size_t capacity_bytes, std::size_t item
   return Incoming{g, source, src, tag, data, capacity_bytes, item_size, op};
 }
 
-void Comm::send_raw(const void* data, std::size_t bytes, std::size_t items, int dest,
-                    Tag tag) const {
-  const Outgoing out = outgoing(data, bytes, items, dest, tag, "send");
+void Comm::send_raw(const void* data, std::size_t bytes, std::size_t items, int dest, Tag tag,
+                    SendMode mode) const {
+  Outgoing out = outgoing(data, bytes, items, dest, tag, "send");
+  out.synchronous = mode == SendMode::synchronous;
   transport_of(*node_).send(*node_, out);
 }
 
+namespace {
+
+// What a receive took, in the comm's ranks.
+void set_status(const detail::CommGroup& g, Status* status, int src_world, Tag tag,
+                std::size_t bytes, std::size_t items, bool cancelled = false) {
+  if (status == nullptr) return;
+  status->source = g.comm_rank(src_world);
+  status->tag = tag;
+  status->bytes = bytes;
+  status->items = items;
+  status->cancelled = cancelled;
+}
+
+}  // namespace
+
 std::size_t Comm::recv_raw(void* data, std::size_t capacity_bytes, std::size_t item_size,
-                           int source, Tag tag) const {
+                           int source, Tag tag, Status* status) const {
   const Incoming in = incoming(data, capacity_bytes, item_size, source, tag, "recv");
   const Received got = transport_of(*node_).recv(*node_, in);
-  check_received(*this, "recv", source, tag, got);
+  check_received(*this, *group_, "recv", source, tag, got);
+  // A transport that does not say what it took took what was asked for.
+  set_status(*group_, status, got.src >= 0 ? got.src : in.src, got.src >= 0 ? got.tag : tag,
+             got.bytes, got.items);
   return got.bytes;
 }
 
@@ -203,11 +246,21 @@ std::size_t Comm::sendrecv_raw(const void* out_data, std::size_t out_bytes,
                                std::size_t out_items, int dest, void* in_data,
                                std::size_t in_capacity_bytes, std::size_t in_item_size,
                                int source, Tag tag) const {
+  return sendrecv_raw(out_data, out_bytes, out_items, dest, tag, in_data, in_capacity_bytes,
+                      in_item_size, source, tag, nullptr);
+}
+
+std::size_t Comm::sendrecv_raw(const void* out_data, std::size_t out_bytes,
+                               std::size_t out_items, int dest, Tag send_tag, void* in_data,
+                               std::size_t in_capacity_bytes, std::size_t in_item_size,
+                               int source, Tag recv_tag, Status* status) const {
   const Incoming in =
-      incoming(in_data, in_capacity_bytes, in_item_size, source, tag, "sendrecv");
-  const Outgoing out = outgoing(out_data, out_bytes, out_items, dest, tag, "sendrecv");
+      incoming(in_data, in_capacity_bytes, in_item_size, source, recv_tag, "sendrecv");
+  const Outgoing out = outgoing(out_data, out_bytes, out_items, dest, send_tag, "sendrecv");
   const Received got = transport_of(*node_).sendrecv(*node_, out, in);
-  check_received(*this, "sendrecv", source, tag, got);
+  check_received(*this, *group_, "sendrecv", source, recv_tag, got);
+  set_status(*group_, status, got.src >= 0 ? got.src : in.src,
+             got.src >= 0 ? got.tag : recv_tag, got.bytes, got.items);
   return got.bytes;
 }
 
@@ -260,8 +313,9 @@ void Comm::check_receive_buffer(const void* data, std::size_t bytes, const char*
 }
 
 Request Comm::isend_raw(const void* data, std::size_t bytes, std::size_t items, int dest,
-                        Tag tag) const {
-  const Outgoing out = outgoing(data, bytes, items, dest, tag, "isend");
+                        Tag tag, SendMode mode) const {
+  Outgoing out = outgoing(data, bytes, items, dest, tag, "isend");
+  out.synchronous = mode == SendMode::synchronous;
   for (const detail::RequestState& r : node_->requests) {
     if (!r.retired && !r.send && overlap(data, bytes, r.buffer, r.capacity)) {
       fail(*this, describe_call("isend", "to", dest, tag),
@@ -323,7 +377,7 @@ detail::RequestState& Comm::request_state(const Request& req, const char* call) 
   return r;
 }
 
-std::size_t Comm::finish_request(detail::RequestState& r) const {
+std::size_t Comm::finish_request(detail::RequestState& r, Status* status) const {
   detail::Transport& t = transport_of(*node_);
   if (!t.arrived(*node_, r)) {
     t.block(*node_, [&] { return t.arrived(*node_, r); },
@@ -339,77 +393,303 @@ std::size_t Comm::finish_request(detail::RequestState& r) const {
            "its buffer changed while the transfer was in flight (between isend and the wait "
            "or test that completed it)");
     }
+    if (status != nullptr) *status = Status{r.peer, r.tag, 0, 0, false};
     return 0;
   }
-  if (!r.error.empty()) fail(*this, describe_request(r), r.error);
+  if (!r.error.empty()) {
+    const std::string text = who() + ": " + describe_request(r) + ": " + r.error;
+    if (r.truncated) {
+      throw TruncationError(text, group_->comm_rank(r.matched_src), r.matched_tag, r.received);
+    }
+    throw UsageError(text);
+  }
+  if (r.cancelled) {
+    set_status(*group_, status, -1, r.tag, 0, 0, true);
+    if (status != nullptr) status->source = r.peer;
+    return 0;
+  }
+  if (r.matched_src >= 0) {
+    set_status(*group_, status, r.matched_src, r.matched_tag, r.received, r.matched_items);
+  } else {
+    set_status(*group_, status, r.peer_world, r.tag, r.received, r.received / r.item_size);
+  }
   return r.received / r.item_size;
 }
 
-std::size_t Comm::wait(Request& req) const {
+std::size_t Comm::wait(Request& req) const { return wait(req, nullptr); }
+
+std::size_t Comm::wait(Request& req, Status* status) const {
   detail::RequestState& r = request_state(req, "wait");
+  check_matched_has_buffer(r, "wait");
   check_abort(*node_);
   transport_of(*node_).waits(*node_, std::span<const std::uint32_t>(&req.id_, 1));
-  const std::size_t items = finish_request(r);
+  const std::size_t items = finish_request(r, status);
   req = Request();
   return items;
 }
 
-std::vector<std::size_t> Comm::wait_all(std::span<Request> reqs) const {
-  group("wait_all");
-  check_abort(*node_);
+std::vector<std::uint32_t> Comm::request_ids(std::span<const Request> reqs, const char* call,
+                                             std::vector<std::size_t>* at) const {
+  group(call);
   std::vector<std::uint32_t> ids;
-  for (const Request& req : reqs) {
-    if (req.null()) continue;
-    request_state(req, "wait_all");
-    if (std::find(ids.begin(), ids.end(), req.id_) != ids.end()) {
-      fail(*this, "wait_all", "the list holds one request twice");
+  for (std::size_t i = 0; i < reqs.size(); ++i) {
+    if (reqs[i].null()) continue;
+    check_matched_has_buffer(request_state(reqs[i], call), call);
+    if (std::find(ids.begin(), ids.end(), reqs[i].id_) != ids.end()) {
+      fail(*this, call, "the list holds one request twice");
     }
-    ids.push_back(req.id_);
+    ids.push_back(reqs[i].id_);
+    if (at != nullptr) at->push_back(i);
   }
+  return ids;
+}
+
+void Comm::check_matched_has_buffer(const detail::RequestState& r, const char* call) const {
+  if (r.matched_only) {
+    fail(*this, call,
+         "the request stands for a message taken by mprobe or improbe: receive it with "
+         "mrecv first");
+  }
+}
+
+std::vector<std::size_t> Comm::wait_all(std::span<Request> reqs) const {
+  return wait_all(reqs, {});
+}
+
+std::vector<std::size_t> Comm::wait_all(std::span<Request> reqs,
+                                        std::span<Status> statuses) const {
+  const std::vector<std::uint32_t> ids = request_ids(reqs, "wait_all", nullptr);
+  check_abort(*node_);
   if (!ids.empty()) transport_of(*node_).waits(*node_, ids);
   std::vector<std::size_t> items(reqs.size(), 0);
   for (std::size_t i = 0; i < reqs.size(); ++i) {
     if (reqs[i].null()) continue;
-    items[i] = finish_request(node_->requests[reqs[i].id_]);
+    items[i] = finish_request(node_->requests[reqs[i].id_],
+                              i < statuses.size() ? &statuses[i] : nullptr);
     reqs[i] = Request();
   }
   return items;
 }
 
-std::size_t Comm::wait_any(std::span<Request> reqs) const {
-  group("wait_any");
-  check_abort(*node_);
-  std::vector<std::uint32_t> ids;
+std::size_t Comm::wait_any(std::span<Request> reqs) const { return wait_any(reqs, nullptr); }
+
+std::size_t Comm::wait_any(std::span<Request> reqs, Status* status) const {
   std::vector<std::size_t> at;  // index in reqs of each id
-  for (std::size_t i = 0; i < reqs.size(); ++i) {
-    if (reqs[i].null()) continue;
-    request_state(reqs[i], "wait_any");
-    if (std::find(ids.begin(), ids.end(), reqs[i].id_) != ids.end()) {
-      fail(*this, "wait_any", "the list holds one request twice");
-    }
-    ids.push_back(reqs[i].id_);
-    at.push_back(i);
-  }
+  const std::vector<std::uint32_t> ids = request_ids(reqs, "wait_any", &at);
+  check_abort(*node_);
   if (ids.empty()) return kNoRequest;
   detail::Transport& t = transport_of(*node_);
   if (const char* refused = t.unsupported(detail::Call::wait_any)) fail(*this, "wait_any", refused);
   const std::size_t chosen =
       t.wait_any(*node_, ids, WaitDescription{"wait_any", -1, -1, 0, group_->id});
-  finish_request(node_->requests[ids[chosen]]);
+  finish_request(node_->requests[ids[chosen]], status);
   reqs[at[chosen]] = Request();
   return at[chosen];
 }
 
-bool Comm::test(Request& req, std::size_t* items) const {
+std::vector<std::size_t> Comm::wait_some(std::span<Request> reqs,
+                                         std::span<Status> statuses) const {
+  std::vector<std::size_t> at;
+  const std::vector<std::uint32_t> ids = request_ids(reqs, "wait_some", &at);
+  check_abort(*node_);
+  std::vector<std::size_t> done;
+  if (ids.empty()) return done;
+  detail::Transport& t = transport_of(*node_);
+  if (const char* refused = t.unsupported(detail::Call::wait_any)) fail(*this, "wait_some", refused);
+  // The first to complete, then every other one complete by then.
+  const std::size_t first =
+      t.wait_any(*node_, ids, WaitDescription{"wait_some", -1, -1, 0, group_->id});
+  std::vector<std::uint32_t> rest;
+  std::vector<std::size_t> rest_at;
+  for (std::size_t k = 0; k < ids.size(); ++k) {
+    if (k == first) continue;
+    rest.push_back(ids[k]);
+    rest_at.push_back(at[k]);
+  }
+  std::vector<std::int64_t> keys;
+  if (!rest.empty()) {
+    keys = t.test_list(*node_, rest, false, WaitDescription{"wait_some", -1, -1, 0, group_->id});
+  }
+  std::vector<std::size_t> chosen{at[first]};
+  for (std::size_t k = 0; k < rest.size(); ++k) {
+    if (keys[k] >= 0) chosen.push_back(rest_at[k]);
+  }
+  std::sort(chosen.begin(), chosen.end());
+  for (std::size_t i : chosen) {
+    finish_request(node_->requests[reqs[i].id_], i < statuses.size() ? &statuses[i] : nullptr);
+    reqs[i] = Request();
+  }
+  return chosen;
+}
+
+bool Comm::test(Request& req, std::size_t* items) const { return test(req, items, nullptr); }
+
+bool Comm::test(Request& req, std::size_t* items, Status* status) const {
   detail::RequestState& r = request_state(req, "test");
+  check_matched_has_buffer(r, "test");
   check_abort(*node_);
   detail::Transport& t = transport_of(*node_);
   if (const char* refused = t.unsupported(detail::Call::test)) fail(*this, "test", refused);
   if (!t.test(*node_, req.id_, WaitDescription{"test", -1, -1, 0, group_->id})) return false;
-  const std::size_t got = finish_request(r);
+  const std::size_t got = finish_request(r, status);
   if (items != nullptr) *items = got;
   req = Request();
   return true;
+}
+
+std::vector<std::int64_t> Comm::test_keys(std::span<const std::uint32_t> ids, bool all,
+                                          const char* call) const {
+  detail::Transport& t = transport_of(*node_);
+  if (const char* refused = t.unsupported(detail::Call::test)) fail(*this, call, refused);
+  return t.test_list(*node_, ids, all, WaitDescription{call, -1, -1, 0, group_->id});
+}
+
+bool Comm::test_any(std::span<Request> reqs, std::size_t& index, Status* status) const {
+  std::vector<std::size_t> at;
+  const std::vector<std::uint32_t> ids = request_ids(reqs, "test_any", &at);
+  check_abort(*node_);
+  index = kNoRequest;
+  if (ids.empty()) return true;
+  const std::vector<std::int64_t> keys = test_keys(ids, false, "test_any");
+  std::size_t best = ids.size();
+  for (std::size_t k = 0; k < ids.size(); ++k) {
+    if (keys[k] >= 0 && (best == ids.size() || keys[k] < keys[best])) best = k;
+  }
+  if (best == ids.size()) return false;
+  finish_request(node_->requests[ids[best]], status);
+  reqs[at[best]] = Request();
+  index = at[best];
+  return true;
+}
+
+std::vector<std::size_t> Comm::test_some(std::span<Request> reqs,
+                                         std::span<Status> statuses) const {
+  std::vector<std::size_t> at;
+  const std::vector<std::uint32_t> ids = request_ids(reqs, "test_some", &at);
+  check_abort(*node_);
+  std::vector<std::size_t> done;
+  if (ids.empty()) return done;
+  const std::vector<std::int64_t> keys = test_keys(ids, false, "test_some");
+  for (std::size_t k = 0; k < ids.size(); ++k) {
+    if (keys[k] < 0) continue;
+    const std::size_t i = at[k];
+    finish_request(node_->requests[ids[k]], i < statuses.size() ? &statuses[i] : nullptr);
+    reqs[i] = Request();
+    done.push_back(i);
+  }
+  return done;
+}
+
+bool Comm::test_all(std::span<Request> reqs, std::span<Status> statuses) const {
+  std::vector<std::size_t> at;
+  const std::vector<std::uint32_t> ids = request_ids(reqs, "test_all", &at);
+  check_abort(*node_);
+  if (ids.empty()) return true;
+  const std::vector<std::int64_t> keys = test_keys(ids, true, "test_all");
+  for (std::int64_t k : keys) {
+    if (k < 0) return false;
+  }
+  for (std::size_t k = 0; k < ids.size(); ++k) {
+    const std::size_t i = at[k];
+    finish_request(node_->requests[ids[k]], i < statuses.size() ? &statuses[i] : nullptr);
+    reqs[i] = Request();
+  }
+  return true;
+}
+
+void Comm::free(Request& req) const {
+  detail::RequestState& r = request_state(req, "free");
+  check_abort(*node_);
+  // Nobody completes it any more: it no longer counts as open, and its transfer goes on.
+  r.retired = true;
+  --node_->open_requests;
+  req = Request();
+}
+
+bool Comm::cancel(Request& req) const {
+  detail::RequestState& r = request_state(req, "cancel");
+  check_abort(*node_);
+  // A send is never withdrawn; nor a message mprobe took.
+  if (r.send || r.cancelled || r.matched_only || r.held != nullptr) return false;
+  detail::Transport& t = transport_of(*node_);
+  if (const char* refused = t.unsupported(detail::Call::cancel)) fail(*this, "cancel", refused);
+  return t.cancel(*node_, req.id_,
+                  WaitDescription{"cancel", r.peer, r.peer_world, r.tag, group_->id});
+}
+
+bool Comm::iprobe(int source, Tag tag, Status* status) const {
+  const Incoming in = incoming(nullptr, 0, 1, source, tag, "iprobe");
+  detail::Transport& t = transport_of(*node_);
+  if (const char* refused = t.unsupported(detail::Call::probe)) {
+    fail(*this, describe_call("iprobe", "from", source, tag), refused);
+  }
+  const detail::Found f = t.probe(*node_, in, false, WaitDescription{"iprobe", source, in.src, tag, group_->id});
+  if (f.found) set_status(*group_, status, f.src, f.tag, f.bytes, f.items);
+  return f.found;
+}
+
+Status Comm::probe(int source, Tag tag) const {
+  const Incoming in = incoming(nullptr, 0, 1, source, tag, "probe");
+  detail::Transport& t = transport_of(*node_);
+  if (const char* refused = t.unsupported(detail::Call::probe)) {
+    fail(*this, describe_call("probe", "from", source, tag), refused);
+  }
+  const detail::Found f = t.probe(*node_, in, true, WaitDescription{"probe", source, in.src, tag, group_->id});
+  Status status;
+  set_status(*group_, &status, f.src, f.tag, f.bytes, f.items);
+  return status;
+}
+
+Request Comm::matched_probe(int source, Tag tag, bool block, Status* status) const {
+  const char* call = block ? "mprobe" : "improbe";
+  const Incoming in = incoming(nullptr, 0, 1, source, tag, call);
+  detail::Transport& t = transport_of(*node_);
+  if (const char* refused = t.unsupported(detail::Call::probe)) {
+    fail(*this, describe_call(call, "from", source, tag), refused);
+  }
+  const auto id = static_cast<std::uint32_t>(node_->requests.size());
+  detail::RequestState& r = node_->requests.emplace_back();
+  r.comm = group_->id;
+  r.peer = source;
+  r.peer_world = in.src;
+  r.tag = tag;
+  r.matched_only = true;
+  ++node_->open_requests;
+  if (!t.match(*node_, id, in, block, WaitDescription{call, source, in.src, tag, group_->id})) {
+    r.retired = true;
+    --node_->open_requests;
+    return Request();
+  }
+  const detail::Message* m = r.held;
+  set_status(*group_, status, m->src, m->tag, m->bytes, m->items);
+  r.peer = group_->comm_rank(m->src);
+  r.peer_world = m->src;
+  r.tag = m->tag;
+  return Request(node_, id, node_->machine->runs);
+}
+
+Request Comm::mprobe(int source, Tag tag, Status* status) const {
+  return matched_probe(source, tag, true, status);
+}
+
+bool Comm::improbe(int source, Tag tag, Request& message, Status* status) const {
+  message = matched_probe(source, tag, false, status);
+  return !message.null();
+}
+
+void Comm::mrecv_into(Request& message, void* data, std::size_t capacity_bytes,
+                      std::size_t item_size) const {
+  detail::RequestState& r = request_state(message, "mrecv");
+  if (!r.matched_only) {
+    fail(*this, "mrecv", "the request is not a message taken by mprobe or improbe, or it was "
+                         "given a buffer already");
+  }
+  if (item_size == 0) fail(*this, "mrecv", "items of 0 bytes");
+  check_receive_buffer(data, capacity_bytes, "mrecv", r.peer, r.tag);
+  r.buffer = data;
+  r.capacity = capacity_bytes;
+  r.item_size = item_size;
+  r.matched_only = false;
 }
 
 double Comm::now() const {

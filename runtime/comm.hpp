@@ -40,6 +40,26 @@ struct Incoming;
 // User tags are 0..kMaxUserTag (larger ones are refused); collectives use tags above it.
 constexpr Tag kMaxUserTag = (Tag{1} << 31) - 1;
 
+// A receive's or a probe's source and tag may be these (MPI_ANY_SOURCE, MPI_ANY_TAG; a user
+// tag only, never a collective's). Which message such a receive takes is decided in model
+// time: on the virtual clock the message whose send was reached first in virtual time, and at
+// one instant the lower source rank (docs/model.md, "Receives from any source").
+constexpr int kAnySource = -1;
+constexpr Tag kAnyTag = -1;
+
+// What a receive took, or a probe found.
+struct Status {
+  int source = -1;         // comm rank of the sender
+  Tag tag = 0;
+  std::size_t bytes = 0;
+  std::size_t items = 0;   // as the sender counted them (what beta was charged for)
+  bool cancelled = false;  // a receive withdrawn by cancel before a message matched it
+};
+
+// How a send completes: standard (under the eager protocol, without waiting for its
+// receive), or synchronous (MPI_Ssend: its transfer starts only once its receive is posted).
+enum class SendMode { standard, synchronous };
+
 // A nonblocking transfer (Comm::isend, Comm::irecv) until it is completed by wait,
 // wait_all, wait_any or a test that returns true, which make it null. A cheap value: a
 // copy names the same transfer (completing it through one copy and then waiting on
@@ -97,8 +117,10 @@ class Comm {
 
   int rank() const { return rank_; }
   int size() const;
-  // World rank (node id) of comm rank r.
+  // World rank (node id) of comm rank r; the comm rank of world rank w, or -1 if w is not a
+  // member.
   int world_rank(int r) const;
+  int comm_rank(int w) const;
   // Every member's world rank, by comm rank.
   std::span<const int> members() const;
   // Whether the comm is the whole machine with rank r on node r (the world comm, or a split
@@ -184,17 +206,68 @@ class Comm {
   // and over MPI the time measured.
   double now() const;
 
-  // Untyped forms: `items` is what beta is charged for; bytes is the payload.
-  void send_raw(const void* data, std::size_t bytes, std::size_t items, int dest, Tag tag) const;
+  // Untyped forms: `items` is what beta is charged for; bytes is the payload. A receive's
+  // source and tag may be kAnySource and kAnyTag; `status` (if given) gets what it took.
+  void send_raw(const void* data, std::size_t bytes, std::size_t items, int dest, Tag tag,
+                SendMode mode = SendMode::standard) const;
   std::size_t recv_raw(void* data, std::size_t capacity_bytes, std::size_t item_size, int source,
-                       Tag tag) const;
+                       Tag tag, Status* status = nullptr) const;
   std::size_t sendrecv_raw(const void* out, std::size_t out_bytes, std::size_t out_items,
                            int dest, void* in, std::size_t in_capacity_bytes,
                            std::size_t in_item_size, int source, Tag tag) const;
-  Request isend_raw(const void* data, std::size_t bytes, std::size_t items, int dest,
-                    Tag tag) const;
+  // The send and the receive with tags of their own (MPI_Sendrecv).
+  std::size_t sendrecv_raw(const void* out, std::size_t out_bytes, std::size_t out_items,
+                           int dest, Tag send_tag, void* in, std::size_t in_capacity_bytes,
+                           std::size_t in_item_size, int source, Tag recv_tag,
+                           Status* status) const;
+  Request isend_raw(const void* data, std::size_t bytes, std::size_t items, int dest, Tag tag,
+                    SendMode mode = SendMode::standard) const;
   Request irecv_raw(void* data, std::size_t capacity_bytes, std::size_t item_size, int source,
                     Tag tag) const;
+
+  // --- completions with statuses, probes, cancel ------------------------------------------
+  // As wait, wait_all, wait_any and test, with what each receive took in `status` (for a
+  // send: its destination and tag, no bytes).
+  std::size_t wait(Request& r, Status* status) const;
+  std::vector<std::size_t> wait_all(std::span<Request> rs, std::span<Status> statuses) const;
+  std::size_t wait_any(std::span<Request> rs, Status* status) const;
+  bool test(Request& r, std::size_t* items, Status* status) const;
+  // Blocks until at least one non-null request has completed, then completes every one that
+  // has by then (in model time on the virtual clock) and returns their indices, in order;
+  // empty when all are null. statuses (if not empty) is indexed like rs.
+  std::vector<std::size_t> wait_some(std::span<Request> rs,
+                                     std::span<Status> statuses = {}) const;
+  // Whether one of the non-null requests has completed by now: completes the one that
+  // completed first (the lowest index at one instant) and sets `index`; true with index
+  // kNoRequest when all are null.
+  bool test_any(std::span<Request> rs, std::size_t& index, Status* status = nullptr) const;
+  // Completes every non-null request that has completed by now; their indices, in order.
+  std::vector<std::size_t> test_some(std::span<Request> rs,
+                                     std::span<Status> statuses = {}) const;
+  // Whether every non-null request has completed by now; if so completes them all (else
+  // none).
+  bool test_all(std::span<Request> rs, std::span<Status> statuses = {}) const;
+  // Lets go of a request without waiting for it: its transfer goes on (an irecv's message
+  // still lands in its buffer), and nothing may complete it any more.
+  void free(Request& r) const;
+  // Withdraws a receive that no message has matched yet (in model time on the virtual
+  // clock): true when it was withdrawn; the request must still be completed, and its status
+  // then says cancelled. A send, or a receive already matched, is not withdrawn (false).
+  bool cancel(Request& r) const;
+  // Whether a message a receive from (source, tag) would take has arrived, without taking
+  // it (iprobe; a node that probes again with nothing in between moves on to the machine's
+  // next event, as test does); probe waits for one.
+  bool iprobe(int source, Tag tag, Status* status) const;
+  Status probe(int source, Tag tag) const;
+  // A matched probe (MPI_Mprobe): waits for a message a receive from (source, tag) would
+  // take and takes it from matching, so no other receive can; the request returned stands
+  // for it until mrecv gives it a buffer. improbe: the same if one has arrived by now.
+  Request mprobe(int source, Tag tag, Status* status) const;
+  bool improbe(int source, Tag tag, Request& message, Status* status) const;
+  // Receives a message mprobe or improbe took into a buffer: the request becomes an irecv
+  // of it (complete it with wait or test).
+  void mrecv_into(Request& message, void* data, std::size_t capacity_bytes,
+                  std::size_t item_size) const;
 
   // --- local work --------------------------------------------------------------------------
   // Charges the combine of `items` items (items * gamma) to this node's time.
@@ -250,7 +323,15 @@ class Comm {
   // null, another node's, stale or completed); completing it (waits for its transfer, checks
   // the buffers, retires it; returns the items received).
   detail::RequestState& request_state(const Request& req, const char* call) const;
-  std::size_t finish_request(detail::RequestState& r) const;
+  std::size_t finish_request(detail::RequestState& r, Status* status = nullptr) const;
+  // The ids of the non-null requests of a list, each checked (and where each is in the
+  // list); the transport's answer to which of them may complete now.
+  std::vector<std::uint32_t> request_ids(std::span<const Request> reqs, const char* call,
+                                         std::vector<std::size_t>* at) const;
+  std::vector<std::int64_t> test_keys(std::span<const std::uint32_t> ids, bool all,
+                                      const char* call) const;
+  void check_matched_has_buffer(const detail::RequestState& r, const char* call) const;
+  Request matched_probe(int source, Tag tag, bool block, Status* status) const;
   // A receive buffer must not overlap one of a transfer in flight on this node.
   void check_receive_buffer(const void* data, std::size_t bytes, const char* op, int source,
                             Tag tag) const;

@@ -16,7 +16,11 @@ std::string BlockedWait::describe() const {
     s << " to node " << peer_world;  // a send waiting for its ports and links (real clock)
   }
   if (operation != std::string("split") && operation != std::string("collective")) {
-    s << " tag " << tag;
+    if (tag == -1) {
+      s << " any tag";  // kAnyTag
+    } else {
+      s << " tag " << tag;
+    }
   }
   s << " on comm " << comm;
   if (!context.empty()) s << ", in " << context;

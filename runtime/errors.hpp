@@ -1,6 +1,7 @@
 // Errors a run can end with. Every message names the node and the call.
 #pragma once
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -12,6 +13,22 @@ namespace vmc {
 class UsageError : public std::invalid_argument {
  public:
   using std::invalid_argument::invalid_argument;
+};
+
+// A receive whose message does not fit its buffer: the message was taken (and dropped), and
+// this says what it was, so that a caller can report it in its own terms (MPI_ERR_TRUNCATE).
+class TruncationError : public UsageError {
+ public:
+  TruncationError(const std::string& what, int source, long long tag, std::size_t bytes)
+      : UsageError(what), source_(source), tag_(tag), bytes_(bytes) {}
+  int source() const { return source_; }  // comm rank of the sender
+  long long tag() const { return tag_; }
+  std::size_t bytes() const { return bytes_; }  // the message's
+
+ private:
+  int source_;
+  long long tag_;
+  std::size_t bytes_;
 };
 
 // What a node was blocked in when a deadlock was detected.

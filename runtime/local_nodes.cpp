@@ -134,7 +134,7 @@ std::optional<RunError> LocalNodes::watch() {
   }
 
   if (!sim_deadlock.empty() && !failure) {
-    failure.emplace(RunError::Kind::deadlock, sim_deadlock, -1, std::vector<BlockedWait>{});
+    failure.emplace(RunError::Kind::deadlock, sim_deadlock, -1, sim_deadlock_waits);
   }
   if (!errors.empty() && !failure) {
     // Report the first node (lowest rank among those that threw first is not knowable;
@@ -176,6 +176,7 @@ void LocalNodes::reset() {
   remote_logs.clear();
   errors.clear();
   sim_deadlock.clear();
+  sim_deadlock_waits.clear();
   machine.abort.store(false);
   body = nullptr;
 }
@@ -188,7 +189,18 @@ void LocalNodes::wake_resolvers() {
 void LocalNodes::record_deadlock(std::string what) {
   {
     std::lock_guard lock(error_mutex);
-    if (sim_deadlock.empty()) sim_deadlock = std::move(what);
+    if (sim_deadlock.empty()) {
+      // What every node was in when the pass found that none can go on (each is waiting, for
+      // the pass or for a message): the calls a front door named, too.
+      sim_deadlock_waits = blocked_waits();
+      sim_deadlock = std::move(what);
+      bool named = false;
+      for (const BlockedWait& w : sim_deadlock_waits) named = named || !w.context.empty();
+      if (named) {
+        sim_deadlock += "\nthe nodes were in:";
+        for (const BlockedWait& w : sim_deadlock_waits) sim_deadlock += "\n  " + w.describe();
+      }
+    }
   }
   abort_run();
 }

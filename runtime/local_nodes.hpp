@@ -93,6 +93,7 @@ struct LocalNodes {
   std::mutex error_mutex;
   std::vector<ErrorRecord> errors;  // guarded by error_mutex
   std::string sim_deadlock;         // guarded by error_mutex
+  std::vector<BlockedWait> sim_deadlock_waits;  // ... and what each node waited for then
   std::chrono::steady_clock::time_point run_start;
   bool woke_stale = false;  // controller only: the last look woke stale waiters
 

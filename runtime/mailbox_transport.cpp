@@ -32,10 +32,14 @@ Received MailboxTransport::receive(NodeState& self, const Incoming& in) {
   OwnedMessage msg(nodes_.wait_for(self, MatchKey{in.group.id, in.src, in.tag},
                                    WaitDescription{in.op, in.source, in.src, in.tag, in.group.id}));
   Received got;
+  got.src = msg->src;
+  got.tag = msg->tag;
+  got.items = msg->items;
+  got.bytes = msg->bytes;
   got.problem = receive_problem(msg->bytes, msg->items, in.capacity, in.item_size);
+  got.truncated = msg->bytes > in.capacity;
   if (!got.problem.empty()) return got;
   copy_out(*msg, in.data);
-  got.bytes = msg->bytes;
   return got;
 }
 

@@ -194,7 +194,7 @@ class MpiTransport final : public Transport {
     if (call == Call::create_group) {
       return "the MPI transport does not make groups from a list of members yet: use split";
     }
-    return nullptr;
+    return Transport::unsupported(call);
   }
   std::string compare_call(NodeState& self, CommGroup& g, int rank, std::uint64_t seq,
                            const CallSignature& mine, CompareCall compare) override;

@@ -1,6 +1,8 @@
 // A node's mailbox and requests, and a group's members (node.hpp).
 #include "runtime/node.hpp"
 
+#include <utility>
+
 #include "runtime/machine_impl.hpp"
 
 namespace vmc::detail {
@@ -24,7 +26,11 @@ void fill_request(RequestState& r, Message* m) {
   OwnedMessage owned(m);
   r.filled = true;
   r.received = m->bytes;
+  r.matched_src = m->src;
+  r.matched_tag = m->tag;
+  r.matched_items = m->items;
   r.error = receive_problem(m->bytes, m->items, r.capacity, r.item_size);
+  r.truncated = m->bytes > r.capacity;
   if (r.error.empty()) copy_out(*m, r.buffer);
 }
 
@@ -80,6 +86,16 @@ void NodeState::discard_all() {
 }
 
 void NodeState::clear_run() {
+  for (RequestState& r : requests) {
+    if (r.held != nullptr) release(std::exchange(r.held, nullptr));
+  }
+  if (blocking_match != nullptr) release(std::exchange(blocking_match, nullptr));
+  {
+    std::lock_guard lock(decisions_mutex);
+    decisions.clear();
+  }
+  deferred_open = 0;
+  answer_list.clear();
   requests.clear();
   open_requests = 0;
   answered.store(false);

@@ -77,6 +77,7 @@ struct SendRecord {
   std::uint64_t bytes = 0;
   Tag tag = 0;
   std::uint32_t comm = 0;
+  bool synchronous = false;  // it may start only once its receive is posted (MPI_Ssend)
 };
 struct OpRecord {
   enum class Kind : std::uint8_t {
@@ -85,14 +86,28 @@ struct OpRecord {
     wait,                           // wait for every request of a list
     wait_any, test,                 // queries: their answers come from the simulator
     now,                            // query: the node's time (answer in picoseconds)
+    probe,                          // wait for a message a receive would take (not take it)
+    iprobe,                         // query: is there one now (the answer names it)
+    mprobe,                         // wait for a message and bind it to `request`
+    improbe,                        // query: bind one to `request` if there is one now
+    cancel,                         // query: withdraw the receive `request` if unmatched
+    test_list,                      // query: which requests of the list may complete now
   };
   Kind kind = Kind::compute;
   std::uint64_t send_index = 0;  // send, sendrecv, isend: index into this node's sends
-  // recv, sendrecv, irecv: what the receive matches (the k-th receive a node posts for
-  // (comm, source, tag) takes the k-th message the source sent it with that comm and tag)
+  // recv, sendrecv, irecv, the probes: what the receive matches (the k-th receive a node
+  // posts for (comm, source, tag) takes the k-th message the source sent it with that comm
+  // and tag). Source kAnySource or tag kAnyTag: the message is the simulation's to choose.
   std::uint32_t recv_comm = 0;
-  int recv_src = -1;             // world rank
-  Tag recv_tag = 0;
+  int recv_src = -1;             // world rank, or kAnySource
+  Tag recv_tag = 0;              // or kAnyTag (a user tag, never a collective's)
+  // A receive whose match the node waits for the simulation to name (a wildcard, or one
+  // posted behind such a receive): the pass publishes its choice (NodeState::decisions), and
+  // the node then writes the source and tag it took into this record, so that the replay
+  // after the run takes the same message.
+  bool report = false;
+  bool cancelled = false;        // irecv: withdrawn by a cancel that succeeded
+  bool all = false;              // test_list: whether every request must be ready (else any)
   std::uint32_t request = 0;     // isend, irecv: the request posted; test: the one tested
   std::uint32_t list_begin = 0;  // wait, wait_any: requests[list_begin, +list_size) of
   std::uint32_t list_size = 0;   //   NodeLog::request_lists
@@ -124,6 +139,25 @@ struct NodeLog {
 
 // --- requests ------------------------------------------------------------------------------
 
+// A message a probe found (or that a receive took): its sender, tag and size.
+struct Found {
+  bool found = false;
+  int src = -1;  // world rank
+  Tag tag = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t items = 0;
+};
+
+// The simulation's choice for a deferred receive of a node: the message of (comm, src, tag)
+// that is next in the node's mailbox. request: the irecv's id, or -1 for the blocking
+// receive the node is in.
+struct Decision {
+  std::int64_t request = -1;
+  std::uint32_t comm = 0;
+  int src = 0;  // world rank
+  Tag tag = 0;
+};
+
 // A nonblocking transfer as its node sees it (Request is a handle to one). Kept in a
 // deque so its address stays put while the node posts more: real-clock transfer threads
 // write `done` and `event` of isends in flight.
@@ -142,6 +176,19 @@ struct RequestState {
   bool filled = false;
   std::size_t received = 0;        // bytes
   std::string error;               // irecv: the message did not fit (reported at completion)
+  // irecv: what the message it took was (its status), once filled.
+  int matched_src = -1;            // world rank
+  Tag matched_tag = 0;
+  std::size_t matched_items = 0;
+  bool cancelled = false;          // withdrawn before a message matched it (filled, empty)
+  bool truncated = false;          // the message did not fit (error says so)
+  // Virtual clock: its operation in the node's log, and whether its match is the
+  // simulation's to name (a wildcard, or posted behind one); matched_only: bound to a
+  // message by mprobe, whose bytes wait in `held` until a buffer is given.
+  std::size_t log_index = 0;
+  bool deferred = false;
+  bool matched_only = false;
+  Message* held = nullptr;
   // isend: the caller's buffer and a hash of it at posting, checked at completion.
   const void* send_buffer = nullptr;
   std::size_t send_bytes = 0;
@@ -183,6 +230,12 @@ struct CommGroup {
   // signatures are compared among them.
   int local_members = 0;
   void describe_members();  // sets whole and world_hash from world
+  // The comm rank of world rank w, or -1 when w is not a member.
+  int comm_rank(int w) const {
+    if (whole) return w;
+    auto it = rank_of.find(w);
+    return it == rank_of.end() ? -1 : it->second;
+  }
 
   // Control plane: splits and collective signatures, agreed through shared memory.
   struct SplitCall {
@@ -261,6 +314,16 @@ struct alignas(64) NodeState {
   std::mutex log_mutex;
   std::atomic<bool> answered{false};
   std::int64_t answer = 0;  // written by the simulator before `answered`
+  // ... and, for a probe, the message it found; for test_list, a value per request.
+  Found found;
+  std::vector<std::int64_t> answer_list;
+  // The simulation's choices of the messages that deferred receives take, in the order it
+  // made them (it appends under decisions_mutex; the node applies them in order).
+  std::mutex decisions_mutex;
+  std::vector<Decision> decisions;
+  int deferred_open = 0;              // deferred receives not yet matched in the node
+  Message* blocking_match = nullptr;  // a deferred blocking receive's message, once taken
+  std::size_t blocking_log_index = 0;
   std::vector<std::uint64_t> collective_seq;  // per comm id: collective calls made
   std::vector<std::uint64_t> split_seq;       // per comm id: splits made
   // Groups made by create_group, per (comm id, members' hash, tag): how many this node made.

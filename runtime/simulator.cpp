@@ -15,10 +15,23 @@
 // recorded yet, to go on when that node records it (a conservative discrete-event
 // simulation: nothing is ever undone). The answer depends only on the logs, so it is the
 // same on every run. wait_any picks the request that completes first, the lowest index
-// among those completing at one instant; test says whether the request completed at or
-// before the node's time (completions at an instant are taken before the nodes' steps).
-// A test that fails right after a failed test, with nothing in between, moves the node on
-// to the next instant at which anything happens, so a loop of tests ends.
+// among those completing at one instant; test and test_list say whether requests completed
+// at or before the node's time (completions at an instant are taken before the nodes'
+// steps). A query that fails right after a failed query, with nothing in between, moves the
+// node on to the next instant at which anything happens, after the other nodes' steps there,
+// so a loop of tests or probes ends.
+//
+// Receives from any source or of any tag (docs/model.md, "Receives from any source"): the
+// pass matches every message when its send is reached, with the oldest receive posted for it
+// (an exact one, or a wildcard one posted earlier), and every receive when it is posted,
+// with the oldest message waiting for it; a (destination, comm) that has seen a wildcard
+// keeps its unmatched messages in the order the pass reached their sends. A receive the node
+// could not match by itself (a wildcard, or one posted behind such a receive) is logged with
+// `report`: the pass publishes which message it took (NodeState::decisions), the node takes
+// that one from its mailbox and writes its source and tag into its log, so the contention-
+// free replay takes the same messages. Probes answer from the unmatched messages; a cancel
+// withdraws a receive still waiting; a synchronous send (MPI_Ssend) starts, as under the
+// rendezvous protocol, only once its receive is posted.
 //
 // The rules it applies (docs/model.md, the machine model; decisions vmc made are marked *):
 // - A send is requested when its node reaches it. It starts at the earliest simulated time
@@ -106,6 +119,7 @@ struct Msg {
   Tag tag = 0;
   std::uint32_t comm = 0;
   std::uint64_t index = 0;  // among the sender's sends
+  bool sync = false;        // synchronous: starts only once its receive is posted
   MsgState state = MsgState::idle;
   Picos request = 0;        // current hop's request (rendezvous: or when the receive was posted)
   Picos first_request = 0;  // the sender reached the send
@@ -165,8 +179,15 @@ struct NodeSim {
   std::vector<std::int64_t> sent;       // message id of each send, by send index
   std::vector<std::uint32_t> any_list;  // a wait_any in progress: its requests
   bool any = false;
-  bool tested_last = false;  // its last operation was a test that failed at `clock`
-  std::size_t answers = 0;   // queries answered (the replay reads log.answers[answers])
+  bool tested_last = false;  // its last operation was a query that failed at `clock`
+  std::size_t answers = 0;   // query answers given (the replay reads log.answers from here)
+  std::uint64_t posts = 0;   // receives posted: each one's place in the node's order
+  // A probe waiting for a message it matches; an mprobe waiting for its request to be bound.
+  bool probing = false;
+  std::uint32_t probe_comm = 0;
+  int probe_src = -1;
+  Tag probe_tag = 0;
+  int probe_request = -1;
 };
 
 // A receive posted before its message was sent: the node and its request (-1: blocking).
@@ -174,7 +195,24 @@ struct RecvPost {
   int node = 0;
   int request = -1;
   Picos at = 0;
+  std::uint64_t seq = 0;  // its place among the node's receives (the oldest matches first)
+  bool report = false;    // the node waits for the pass to name its message
 };
+// A receive from any source or of any tag, waiting for a message (per destination and comm,
+// oldest first).
+struct WildPost {
+  RecvPost post;
+  int src = -1;  // world rank, or kAnySource
+  Tag tag = 0;   // or kAnyTag
+};
+// Whether a receive from (src, tag) takes a message from `from` with tag `tag`: a wildcard
+// tag takes user tags only, never a collective's.
+inline bool takes(int src, Tag tag, int from, Tag got) {
+  return (src == kAnySource || src == from) && (tag == kAnyTag ? got <= kMaxUserTag : tag == got);
+}
+inline std::uint64_t dest_comm(int dst, std::uint32_t comm) {
+  return (std::uint64_t(std::uint32_t(dst)) << 32) | comm;
+}
 struct MatchKeySim {
   int dst;
   std::uint32_t comm;
@@ -202,6 +240,17 @@ struct Fifo {
   const T& front() const { return items[head]; }
   void pop_front() { ++head; }
   void push_back(const T& x) { items.push_back(x); }
+  // Removes the first element for which pred holds; whether there was one.
+  template <class Pred>
+  bool remove_if_first(Pred pred) {
+    for (std::size_t i = head; i < items.size(); ++i) {
+      if (pred(items[i])) {
+        items.erase(items.begin() + static_cast<std::ptrdiff_t>(i));
+        return true;
+      }
+    }
+    return false;
+  }
   auto begin() const { return items.begin() + static_cast<std::ptrdiff_t>(head); }
   auto end() const { return items.end(); }
 };
@@ -254,7 +303,7 @@ enum class Fetch { op, later, none };  // an operation; not recorded yet; the no
 
 struct Event {
   Picos time;
-  int kind;  // 0: message end, 1: node step
+  int kind;  // 0: message end, 1: node step, 2: a polling node's step (after the others')
   std::int64_t id;
   std::uint64_t version;
   bool operator>(const Event& o) const {
@@ -318,10 +367,11 @@ class Simulator {
       }
       if (!spinners_.empty()) {
         // Nodes that tested twice in a row without success go on at the next instant at
-        // which anything happens.
+        // which anything happens, after the other nodes' steps there (so that they see what
+        // those did: a send a probe looks for).
         if (events_.empty()) stuck();
         const Picos next = events_.top().time;
-        for (int n : spinners_) push({next, 1, n, 0});
+        for (int n : spinners_) push({next, 2, n, 0});
         spinners_.clear();
       }
       if (events_.empty()) {
@@ -358,6 +408,11 @@ class Simulator {
   std::vector<int> spinners_;
   Chunked<Msg> msgs_;  // by id, in the order the sends were reached
   std::unordered_map<MatchKeySim, MatchQueues, MatchKeySimHash> match_;
+  // Receives from any source or of any tag, by (destination, comm), oldest first; and, once
+  // a (destination, comm) has seen one, the messages sent there that no receive has taken
+  // yet, by id (the order in which the pass reached their sends).
+  std::unordered_map<std::uint64_t, std::vector<WildPost>> wild_;
+  std::unordered_map<std::uint64_t, std::set<std::int64_t>> unmatched_;
   std::vector<NodeSim> nodes_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
   std::set<std::tuple<Picos, int, std::uint64_t>> pending_;  // (request, src, index)
@@ -397,6 +452,7 @@ class Simulator {
         break;
       case OpRecord::Kind::wait:
       case OpRecord::Kind::wait_any:
+      case OpRecord::Kind::test_list:
         out.list.assign(l.request_lists.begin() + out.op.list_begin,
                         l.request_lists.begin() + out.op.list_begin + out.op.list_size);
         break;
@@ -418,6 +474,39 @@ class Simulator {
     m_.wake(node);
     return value;
   }
+  // A probe's answer: whether it found a message, and which (the run's pass publishes it).
+  bool answer_found(int n, const Msg* x) {
+    if (!free_ && x != nullptr) {
+      m_.nodes[n]->found = Found{true, x->src, x->tag, x->bytes, x->items};
+    } else if (!free_) {
+      m_.nodes[n]->found = Found{};
+    }
+    return answer(n, x != nullptr ? 1 : 0) != 0;
+  }
+  // test_list's answer: a value per request (the run's pass publishes them together).
+  std::vector<std::int64_t> answer_list(int n, std::vector<std::int64_t> values) {
+    NodeSim& s = nodes_[n];
+    if (free_) {
+      for (std::int64_t& v : values) v = log(n).answers.at(s.answers++);
+      return values;
+    }
+    s.answers += values.size();
+    NodeState& node = *m_.nodes[n];
+    node.answer_list = values;
+    node.answered.store(true, std::memory_order_release);
+    m_.wake(node);
+    return values;
+  }
+  // A deferred receive was matched: the node learns which message it takes.
+  void publish(const RecvPost& r, const Msg& x) {
+    if (!r.report || free_) return;
+    NodeState& node = *m_.nodes[r.node];
+    {
+      std::lock_guard lock(node.decisions_mutex);
+      node.decisions.push_back(Decision{r.request, x.comm, x.src, x.tag});
+    }
+    m_.wake(node);
+  }
 
   bool self(const Msg& x) const { return x.src == x.dst; }
   bool store_and_forward() const { return model_.routing == Routing::store_and_forward; }
@@ -428,8 +517,11 @@ class Simulator {
     return !free_ && model_.worm == Worm::blocking && model_.routing == Routing::wormhole &&
            model_.contention == Contention::exclusive;
   }
-  // Whether x may start as far as its receiver is concerned (rendezvous: it has posted).
-  bool posted(const Msg& x) const { return !rendezvous() || self(x) || x.recv_posted; }
+  // Whether x may start as far as its receiver is concerned (rendezvous, or a synchronous
+  // send: once its receive is posted).
+  bool posted(const Msg& x) const {
+    return (!rendezvous() && !x.sync) || self(x) || x.recv_posted;
+  }
   Picos hop_time(const Msg& x) const {
     return self(x) ? 0 : links_.message(u_, hop_links(x), x.items);
   }
@@ -487,7 +579,9 @@ class Simulator {
 
   // Rendezvous: the receiver posted for x at t, so x is requested (again) from t on.
   void post(Msg& x, Picos t) {
-    if (!rendezvous() || x.state != MsgState::pending || x.hop > 0 || self(x)) return;
+    if ((!rendezvous() && !x.sync) || x.state != MsgState::pending || x.hop > 0 || self(x)) {
+      return;
+    }
     pending_.erase({x.request, x.src, x.index});
     x.request = x.eligible = x.blocked_since = t;
     x.port_blocked = false;
@@ -514,20 +608,26 @@ class Simulator {
     if (blocking_worms()) network_deadlock();
     std::string text;
     int shown = 0;
+    bool synchronous = false;
     for (const auto& [t, src, index] : pending_) {
       const Msg& x = msg(src, index);
       if (posted(x)) continue;
+      synchronous = synchronous || x.sync;
       if (shown++ < 8) {
-        text += "\n  node " + std::to_string(x.src) + ": send tag " + std::to_string(x.tag) +
-                " to node " + std::to_string(x.dst) + " (requested at " +
-                format_duration(to_seconds(x.first_request)) + ")";
+        text += "\n  node " + std::to_string(x.src) + ": " + (x.sync ? "synchronous " : "") +
+                "send tag " + std::to_string(x.tag) + " to node " + std::to_string(x.dst) +
+                " (requested at " + format_duration(to_seconds(x.first_request)) + ")";
       }
     }
     if (shown > 0) {
       throw ScheduleDeadlock(
-          "deadlock under the rendezvous protocol: these sends wait for receives that are "
-          "never posted (their receivers are blocked in sends of their own; with eager "
-          "sends the program completes):" + text);
+          std::string(synchronous && !rendezvous()
+                          ? "deadlock: these synchronous sends wait for receives that are "
+                            "never posted (their receivers are blocked in calls of their own)"
+                          : "deadlock under the rendezvous protocol: these sends wait for "
+                            "receives that are never posted (their receivers are blocked in "
+                            "sends of their own; with eager sends the program completes)") +
+          ":" + text);
     }
     for (const auto& [key, q] : match_) {
       for (const RecvPost& r : q.recvs) {
@@ -539,8 +639,36 @@ class Simulator {
         }
       }
     }
+    for (const auto& [k, posts] : wild_) {
+      for (const WildPost& w : posts) {
+        if (shown++ < 8) {
+          text += "\n  node " + std::to_string(w.post.node) + ": " +
+                  (w.post.request < 0 ? "recv" : "irecv") + " from " +
+                  (w.src == kAnySource ? std::string("any node") : "node " + std::to_string(w.src)) +
+                  (w.tag == kAnyTag ? std::string(" any tag") : " tag " + std::to_string(w.tag)) +
+                  " on comm " + std::to_string(std::uint32_t(k)) + " (posted at " +
+                  format_duration(to_seconds(w.post.at)) + ")";
+        }
+      }
+    }
+    for (int n = 0; n < p_; ++n) {
+      const NodeSim& s = nodes_[n];
+      if (!s.probing && s.probe_request < 0) continue;
+      if (shown++ < 8) {
+        text += "\n  node " + std::to_string(n) + ": " + (s.probing ? "probe" : "mprobe") +
+                " waits for a message";
+        if (s.probing) {
+          text += std::string(" from ") +
+                  (s.probe_src == kAnySource ? std::string("any node")
+                                             : "node " + std::to_string(s.probe_src)) +
+                  (s.probe_tag == kAnyTag ? std::string(" any tag")
+                                          : " tag " + std::to_string(s.probe_tag)) +
+                  " on comm " + std::to_string(s.probe_comm);
+        }
+      }
+    }
     for (int n : spinners_) {
-      if (shown++ < 8) text += "\n  node " + std::to_string(n) + ": tests a request again and again";
+      if (shown++ < 8) text += "\n  node " + std::to_string(n) + ": tests or probes again and again";
     }
     if (shown == 0) {
       throw std::logic_error("vmc simulator: nodes left waiting with no event to free them");
@@ -647,7 +775,8 @@ class Simulator {
         }
         case OpRecord::Kind::irecv:
           grow_requests(n, op.request);
-          post_receive(id, static_cast<int>(op.request), op, t);
+          // The replay leaves out a receive the run withdrew (its cancel completes it).
+          if (!(free_ && op.cancelled)) post_receive(id, static_cast<int>(op.request), op, t);
           break;
         case OpRecord::Kind::wait: {
           n.resume = t;
@@ -690,13 +819,91 @@ class Simulator {
               return true;
             }
             n.crit = std::max(n.crit, q.crit);
-          } else {
-            n.tested_last = true;
-            if (tested_last) {
-              // Two failed tests in a row: on at the next instant anything happens.
-              spinners_.push_back(id);
+          } else if (failed_query(id, tested_last)) {
+            return true;
+          }
+          break;
+        }
+        case OpRecord::Kind::test_list: {
+          std::vector<std::int64_t> keys(f.list.size(), -1);
+          for (std::size_t k = 0; k < keys.size(); ++k) {
+            const Req& q = n.reqs.at(f.list[k]);
+            if (q.done) keys[k] = q.done_at;
+          }
+          keys = answer_list(id, std::move(keys));
+          bool any = false, all = true;
+          n.resume = t;
+          n.resume_crit = n.crit;
+          for (std::size_t k = 0; k < keys.size(); ++k) {
+            const Req& q = n.reqs.at(f.list[k]);
+            any = any || keys[k] >= 0;
+            all = all && keys[k] >= 0;
+            if (keys[k] < 0) continue;
+            if (free_ && !q.done) {
+              await_request(n, f.list[k]);  // the replay keeps the run's answer
+            } else {
+              n.crit = std::max(n.crit, q.crit);
+            }
+          }
+          if (n.outstanding > 0) return true;
+          if (!(op.all ? all : any) && failed_query(id, tested_last)) return true;
+          break;
+        }
+        case OpRecord::Kind::probe: {
+          const std::int64_t m = find_unmatched(id, op.recv_comm, op.recv_src, op.recv_tag);
+          if (free_) answer(id, 1);  // the replay: the run's answer, given now
+          if (m >= 0) {
+            if (!free_) answer_found(id, &msgs_[m]);
+            break;
+          }
+          wait_for_probe(id, op, t);
+          return true;
+        }
+        case OpRecord::Kind::iprobe: {
+          const std::int64_t m = find_unmatched(id, op.recv_comm, op.recv_src, op.recv_tag);
+          const bool found = answer_found(id, m >= 0 ? &msgs_[m] : nullptr);
+          if (found && m < 0) {  // the replay keeps the run's answer: wait for the message
+            wait_for_probe(id, op, t);
+            return true;
+          }
+          if (!found && failed_query(id, tested_last)) return true;
+          break;
+        }
+        case OpRecord::Kind::mprobe:
+          grow_requests(n, op.request);
+          if (!post_receive(id, static_cast<int>(op.request), op, t)) {
+            wait_for_binding(id, static_cast<int>(op.request), t);
+            return true;
+          }
+          break;
+        case OpRecord::Kind::improbe: {
+          grow_requests(n, op.request);
+          bool found = false;
+          if (free_) {
+            found = answer(id, 0) != 0;
+            if (found && !post_receive(id, static_cast<int>(op.request), op, t)) {
+              wait_for_binding(id, static_cast<int>(op.request), t);
               return true;
             }
+          } else {
+            // Bound (and its choice published) before the answer wakes the node.
+            found = find_unmatched(id, op.recv_comm, op.recv_src, op.recv_tag) >= 0 &&
+                    post_receive(id, static_cast<int>(op.request), op, t);
+            answer(id, found ? 1 : 0);
+          }
+          if (!found && failed_query(id, tested_last)) return true;
+          break;
+        }
+        case OpRecord::Kind::cancel: {
+          if (free_) {
+            if (answer(id, 0) != 0) {
+              Req& q = n.reqs.at(op.request);
+              q.done = true;
+              q.done_at = t;
+              q.crit = n.crit;
+            }
+          } else {
+            answer(id, withdraw(id, static_cast<int>(op.request), t) ? 1 : 0);
           }
           break;
         }
@@ -704,12 +911,44 @@ class Simulator {
     }
   }
 
+  // A query that found nothing, right after another that found nothing: the node moves on to
+  // the next instant at which anything happens (so a loop of tests or probes ends). Whether
+  // the node stops here.
+  bool failed_query(int id, bool tested_last) {
+    nodes_[id].tested_last = true;
+    if (!tested_last) return false;
+    spinners_.push_back(id);
+    return true;
+  }
+
+  // Node id waits until a message that `op` would take reaches it (probe).
+  void wait_for_probe(int id, const OpRecord& op, Picos t) {
+    NodeSim& n = nodes_[id];
+    n.probing = true;
+    n.probe_comm = op.recv_comm;
+    n.probe_src = op.recv_src;
+    n.probe_tag = op.recv_tag;
+    n.resume = t;
+    n.resume_crit = n.crit;
+    n.outstanding = 1;
+  }
+
+  // Node id waits until a message is bound to its request (mprobe).
+  void wait_for_binding(int id, int request, Picos t) {
+    NodeSim& n = nodes_[id];
+    n.probe_request = request;
+    n.resume = t;
+    n.resume_crit = n.crit;
+    n.outstanding = 1;
+  }
+
   void grow_requests(NodeSim& n, std::uint32_t r) {
     if (n.reqs.size() <= r) n.reqs.resize(r + 1);
   }
 
   // A send reached by its node at t: the message is requested and matched with the oldest
-  // receive posted for it, if any.
+  // receive posted for it, if any (one for its exact source and tag, or one from any source
+  // or of any tag posted before it); else it waits, and a probe may see it.
   Msg& send_message(int id, const OpRecord& op, const SendRecord& rec, Picos t) {
     Msg& x = msgs_.emplace_back();
     x.id = static_cast<std::int64_t>(msgs_.size()) - 1;
@@ -720,6 +959,7 @@ class Simulator {
     x.tag = rec.tag;
     x.comm = rec.comm;
     x.index = op.send_index;
+    x.sync = rec.synchronous;
     NodeSim& n = nodes_[id];
     if (n.sent.size() != op.send_index) {
       throw std::logic_error("vmc simulator: node " + std::to_string(id) +
@@ -728,33 +968,110 @@ class Simulator {
     n.sent.push_back(x.id);
     auto it = match_.try_emplace(MatchKeySim{x.dst, x.comm, x.src, x.tag}).first;
     MatchQueues& q = it->second;
-    if (!q.recvs.empty()) {
-      const RecvPost r = q.recvs.front();
+    std::vector<WildPost>* wild = nullptr;
+    std::size_t w = 0;
+    if (!wild_.empty()) {
+      auto wit = wild_.find(dest_comm(x.dst, x.comm));
+      if (wit != wild_.end()) {
+        wild = &wit->second;
+        while (w < wild->size() && !takes((*wild)[w].src, (*wild)[w].tag, x.src, x.tag)) ++w;
+        if (w == wild->size()) wild = nullptr;
+      }
+    }
+    bool matched = false;
+    RecvPost r;
+    if (wild != nullptr && (q.recvs.empty() || (*wild)[w].post.seq < q.recvs.front().seq)) {
+      r = (*wild)[w].post;
+      wild->erase(wild->begin() + static_cast<std::ptrdiff_t>(w));
+      if (wild->empty()) wild_.erase(dest_comm(x.dst, x.comm));
+      matched = true;
+    } else if (!q.recvs.empty()) {
+      r = q.recvs.front();
       q.recvs.pop_front();
+      matched = true;
+    }
+    if (matched) {
       if (q.empty()) match_.erase(it);
-      attach(x, r);
+      publish(r, x);
+      attach(x, r, t);
     } else {
       q.sends.push_back(x.id);
+      if (!unmatched_.empty()) {
+        auto uit = unmatched_.find(dest_comm(x.dst, x.comm));
+        if (uit != unmatched_.end()) uit->second.insert(x.id);
+      }
     }
     request(x, t, n.crit);
+    if (!matched) wake_probe(x, t);
     return x;
   }
 
-  // A receive (request -1: blocking) posted by node id at t: it takes the oldest message
-  // sent for it, or waits for the next one.
-  void post_receive(int id, int request, const OpRecord& op, Picos t) {
-    NodeSim& n = nodes_[id];
-    auto it = match_.try_emplace(MatchKeySim{id, op.recv_comm, op.recv_src, op.recv_tag}).first;
-    MatchQueues& q = it->second;
-    const RecvPost r{id, request, t};
-    if (q.sends.empty()) {
-      q.recvs.push_back(r);
-      if (request < 0) ++n.outstanding;
-      return;
+  // The oldest message sent to dst on comm that no receive has taken and that a receive
+  // from (src, tag) would take, or -1.
+  std::int64_t find_unmatched(int dst, std::uint32_t comm, int src, Tag tag) {
+    if (src != kAnySource && tag != kAnyTag) {
+      auto it = match_.find(MatchKeySim{dst, comm, src, tag});
+      return it == match_.end() || it->second.sends.empty() ? -1 : it->second.sends.front();
     }
-    Msg& x = msgs_[q.sends.front()];
-    q.sends.pop_front();
-    if (q.empty()) match_.erase(it);
+    auto [uit, fresh] = unmatched_.try_emplace(dest_comm(dst, comm));
+    if (fresh) {
+      // The first wildcard here: index what waits already.
+      for (const auto& [key, q] : match_) {
+        if (key.dst != dst || key.comm != comm) continue;
+        for (std::int64_t m : q.sends) uit->second.insert(m);
+      }
+    }
+    for (std::int64_t m : uit->second) {
+      if (takes(src, tag, msgs_[m].src, msgs_[m].tag)) return m;
+    }
+    return -1;
+  }
+
+  // Takes x (found by find_unmatched: the oldest of its source and tag) out of matching.
+  void take_unmatched(const Msg& x) {
+    auto it = match_.find(MatchKeySim{x.dst, x.comm, x.src, x.tag});
+    if (it == match_.end() || it->second.sends.empty() || it->second.sends.front() != x.id) {
+      throw std::logic_error("vmc simulator: a message taken out of order");
+    }
+    it->second.sends.pop_front();
+    if (it->second.empty()) match_.erase(it);
+    forget_unmatched(x);
+  }
+  void forget_unmatched(const Msg& x) {
+    if (unmatched_.empty()) return;
+    auto uit = unmatched_.find(dest_comm(x.dst, x.comm));
+    if (uit != unmatched_.end()) uit->second.erase(x.id);
+  }
+
+  // A receive (request -1: blocking) posted by node id at t: it takes the oldest message
+  // sent for it, or waits for the next one. Returns whether it took one.
+  bool post_receive(int id, int request, const OpRecord& op, Picos t) {
+    NodeSim& n = nodes_[id];
+    const RecvPost r{id, request, t, n.posts++, op.report && !free_};
+    std::int64_t found = -1;
+    if (op.recv_src != kAnySource && op.recv_tag != kAnyTag) {
+      auto it = match_.try_emplace(MatchKeySim{id, op.recv_comm, op.recv_src, op.recv_tag}).first;
+      MatchQueues& q = it->second;
+      if (q.sends.empty()) {
+        q.recvs.push_back(r);
+        if (request < 0) ++n.outstanding;
+        return false;
+      }
+      found = q.sends.front();
+      q.sends.pop_front();
+      if (q.empty()) match_.erase(it);
+      forget_unmatched(msgs_[found]);
+    } else {
+      found = find_unmatched(id, op.recv_comm, op.recv_src, op.recv_tag);
+      if (found < 0) {
+        wild_[dest_comm(id, op.recv_comm)].push_back(WildPost{r, op.recv_src, op.recv_tag});
+        if (request < 0) ++n.outstanding;
+        return false;
+      }
+      take_unmatched(msgs_[found]);
+    }
+    Msg& x = msgs_[found];
+    publish(r, x);
     if (x.state == MsgState::done) {
       // It arrived before the receive was posted: the receive completes at once.
       if (request < 0) {
@@ -766,22 +1083,73 @@ class Simulator {
         req.done_at = t;
         req.crit = x.crit;
       }
-      return;
+      return true;
     }
     if (request < 0) ++n.outstanding;
-    attach(x, r);
+    attach(x, r, t);
     post(x, t);
+    return true;
   }
 
-  // Links a message and the receive that takes it.
-  void attach(Msg& x, const RecvPost& r) {
+  // Links a message and the receive that takes it (at t); an mprobe waiting for this
+  // request goes on.
+  void attach(Msg& x, const RecvPost& r, Picos t) {
     x.recv_posted = true;
     if (r.request < 0) {
       x.recv_waiter = r.node;
     } else {
       x.recv_request = r.request;
-      nodes_[r.node].reqs[r.request].msg = x.id;
+      NodeSim& n = nodes_[r.node];
+      n.reqs[r.request].msg = x.id;
+      if (n.probe_request == r.request) {
+        n.probe_request = -1;
+        complete_wait(r.node, t, n.crit);
+      }
     }
+  }
+
+  // x reached its destination and no receive took it: a probe there waiting for such a
+  // message sees it.
+  void wake_probe(const Msg& x, Picos t) {
+    NodeSim& d = nodes_[x.dst];
+    if (!d.probing || d.probe_comm != x.comm || !takes(d.probe_src, d.probe_tag, x.src, x.tag)) {
+      return;
+    }
+    d.probing = false;
+    if (!free_) answer_found(x.dst, &x);  // the replay gave the run's answer at the probe
+    complete_wait(x.dst, t, d.crit);
+  }
+
+  // Withdraws receive request r of node id if no message has taken it yet.
+  bool withdraw(int id, int r, Picos t) {
+    NodeSim& n = nodes_[id];
+    Req& q = n.reqs.at(r);
+    if (q.msg >= 0 || q.done) return false;
+    auto mine = [&](const RecvPost& p) { return p.node == id && p.request == r; };
+    bool found = false;
+    for (auto it = match_.begin(); it != match_.end() && !found; ++it) {
+      if (it->first.dst != id) continue;
+      if (it->second.recvs.remove_if_first(mine)) {
+        found = true;
+        if (it->second.empty()) match_.erase(it);
+        break;
+      }
+    }
+    for (auto it = wild_.begin(); it != wild_.end() && !found; ++it) {
+      auto& v = it->second;
+      auto w = std::find_if(v.begin(), v.end(), [&](const WildPost& p) { return mine(p.post); });
+      if (w != v.end()) {
+        v.erase(w);
+        found = true;
+        if (v.empty()) wild_.erase(it);
+        break;
+      }
+    }
+    if (!found) return false;
+    q.done = true;
+    q.done_at = t;
+    q.crit = n.crit;
+    return true;
   }
 
   // A wait for request r of node n: done already (its time counts), or counted outstanding.

@@ -747,6 +747,12 @@ class SpreadTransport final : public VirtualClock {
         return "a machine spread over MPI processes does not answer wait_any or test on the "
                "virtual clock yet (the answer comes from the discrete-event pass over every "
                "node's log, which runs after the run there): use wait or wait_all";
+      case Call::wildcard:
+      case Call::probe:
+      case Call::cancel:
+        return "a machine spread over MPI processes does not decide receives from any "
+               "source, probes or cancels yet (the answer comes from the discrete-event pass, "
+               "which runs after the run there): name the source and tag";
     }
     return nullptr;
   }

@@ -11,7 +11,23 @@ namespace vmc::detail {
 
 std::string Transport::refuses(const NodeState&, const Outgoing&) const { return {}; }
 
-const char* Transport::unsupported(Call) const { return nullptr; }
+const char* Transport::unsupported(Call call) const {
+  // What only the virtual clock answers so far: it decides them in model time.
+  switch (call) {
+    case Call::wildcard:
+      return "receives from any source or of any tag are offered on the virtual clock only "
+             "(its simulation decides which message comes first): name the source and tag, or "
+             "run on the virtual clock";
+    case Call::probe:
+      return "probes are offered on the virtual clock only (its simulation decides which "
+             "messages have arrived): run on the virtual clock";
+    case Call::cancel:
+      return "cancel is offered on the virtual clock only (its simulation decides whether a "
+             "message matched the receive first): run on the virtual clock";
+    default:
+      return nullptr;
+  }
+}
 
 void Transport::completed(NodeState&, RequestState&) {}
 
@@ -36,6 +52,27 @@ std::size_t Transport::wait_any(NodeState& self, std::span<const std::uint32_t> 
 
 bool Transport::test(NodeState& self, std::uint32_t id, const WaitDescription&) {
   return arrived(self, self.requests[id]);
+}
+
+std::vector<std::int64_t> Transport::test_list(NodeState& self, std::span<const std::uint32_t> ids,
+                                               bool, const WaitDescription&) {
+  std::vector<std::int64_t> keys(ids.size(), -1);
+  for (std::size_t k = 0; k < ids.size(); ++k) {
+    if (arrived(self, self.requests[ids[k]])) keys[k] = 0;
+  }
+  return keys;
+}
+
+Found Transport::probe(NodeState&, const Incoming&, bool, const WaitDescription&) {
+  throw std::logic_error("vmc: this transport does not probe");
+}
+
+bool Transport::match(NodeState&, std::uint32_t, const Incoming&, bool, const WaitDescription&) {
+  throw std::logic_error("vmc: this transport does not probe");
+}
+
+bool Transport::cancel(NodeState&, std::uint32_t, const WaitDescription&) {
+  throw std::logic_error("vmc: this transport does not cancel receives");
 }
 
 SplitResult Transport::create_group(NodeState&, CommGroup&, std::span<const int>, int,

@@ -72,14 +72,15 @@ struct Outgoing {
   std::size_t bytes = 0;
   std::size_t items = 0;  // what beta is charged for
   const char* op = "";    // the call, for what a blocked node waits for
+  bool synchronous = false;  // its transfer starts only once its receive is posted
 };
 
-// A receive posted by node `self`, as Comm checked it.
+// A receive posted by node `self`, as Comm checked it (or a probe: no buffer).
 struct Incoming {
   const CommGroup& group;
-  int source = 0;  // comm rank
-  int src = 0;     // world rank
-  Tag tag = 0;
+  int source = 0;  // comm rank, or kAnySource
+  int src = 0;     // world rank, or kAnySource
+  Tag tag = 0;     // or kAnyTag
   void* data = nullptr;
   std::size_t capacity = 0;  // bytes
   std::size_t item_size = 1;
@@ -89,9 +90,16 @@ struct Incoming {
 // What a receive got: its bytes, or why the message could not be taken (the message was
 // consumed either way).
 struct Received {
-  std::size_t bytes = 0;
+  std::size_t bytes = 0;  // the message's (also when it has a problem)
   std::string problem;
+  bool truncated = false;  // the problem: it does not fit the buffer
+  int src = -1;  // what it took: the sender's world rank, the tag, the sender's item count
+  Tag tag = 0;
+  std::size_t items = 0;
 };
+
+// Whether a receive names neither its source nor its tag exactly.
+inline bool wildcard(const Incoming& in) { return in.src == kAnySource || in.tag == kAnyTag; }
 
 // The new group a member of a split joins (null: it joined none) and its rank there.
 struct SplitResult {
@@ -100,7 +108,7 @@ struct SplitResult {
 };
 
 // Calls a transport may not offer (unsupported()).
-enum class Call { split, create_group, wait_any, test };
+enum class Call { split, create_group, wait_any, test, wildcard, probe, cancel };
 
 class Transport {
  public:
@@ -155,6 +163,21 @@ class Transport {
   // test: whether request id may be completed now (by default: arrived()); `what` is reported
   // if self blocks for the answer and never wakes.
   virtual bool test(NodeState& self, std::uint32_t id, const WaitDescription& what);
+  // test_list: for each request of ids, -1 when it may not be completed now, else a key
+  // that orders completions (the earliest first). `all`: the caller needs every one (a
+  // node whose queries keep failing moves on in model time; what failing means depends on
+  // it). By default arrived() of each (key 0).
+  virtual std::vector<std::int64_t> test_list(NodeState& self, std::span<const std::uint32_t> ids,
+                                              bool all, const WaitDescription& what);
+  // probe: the message a receive `in` (no buffer) would take now, without taking it; with
+  // `block`, waits for one. match: the same, and binds it to request id (an irecv without a
+  // buffer yet, RequestState::matched_only), whose `held` then holds it; whether it bound one.
+  // cancel: withdraws receive request id if no message has matched it; whether it did.
+  // Offered where unsupported() does not refuse Call::probe and Call::cancel.
+  virtual Found probe(NodeState& self, const Incoming& in, bool block, const WaitDescription& what);
+  virtual bool match(NodeState& self, std::uint32_t id, const Incoming& in, bool block,
+                     const WaitDescription& what);
+  virtual bool cancel(NodeState& self, std::uint32_t id, const WaitDescription& what);
   // now: self's time since the run began (by default the wall time since the run began,
   // divided by the machine's time_scale); `what` as for test.
   virtual Picos now(NodeState& self, const WaitDescription& what);

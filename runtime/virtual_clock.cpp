@@ -8,10 +8,20 @@
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 namespace vmc::detail {
 
 namespace {
+
+// What a deferred receive waits for, for a deadlock report.
+WaitDescription deferred_wait(const Incoming& in) {
+  const bool any = in.source == kAnySource;
+  const bool pair = std::string(in.op) == "sendrecv";
+  return WaitDescription{any ? (pair ? "sendrecv from any rank" : "recv from any rank") : in.op,
+                         in.source, in.src, in.tag, in.group.id};
+}
 
 // A receive's operation: what it matches.
 OpRecord receive_op(OpRecord::Kind kind, const Incoming& in) {
@@ -44,7 +54,8 @@ std::uint64_t VirtualClock::post(NodeState& self, const Outgoing& out, Message**
   }
   {
     std::lock_guard lock(self.log_mutex);
-    self.log.sends.push_back({out.dst, out.items, out.bytes, out.tag, out.group.id});
+    self.log.sends.push_back(
+        {out.dst, out.items, out.bytes, out.tag, out.group.id, out.synchronous});
   }
   if (here) {
     deliver(msg, out.dst);
@@ -60,11 +71,13 @@ void VirtualClock::send_elsewhere(Message* msg, const Outgoing& out) {
                          ", which no process runs");
 }
 
-void VirtualClock::log_op(NodeState& self, const OpRecord& op,
-                          std::span<const std::uint32_t> requests) {
+std::size_t VirtualClock::log_op(NodeState& self, const OpRecord& op,
+                                 std::span<const std::uint32_t> requests) {
   bool wake = false;
+  std::size_t index = 0;
   {
     std::lock_guard lock(self.log_mutex);
+    index = self.log.ops.size();
     self.log.ops.push_back(op);
     if (!requests.empty()) {
       self.log.ops.back().list_begin = static_cast<std::uint32_t>(self.log.request_lists.size());
@@ -79,6 +92,7 @@ void VirtualClock::log_op(NodeState& self, const OpRecord& op,
     }
   }
   if (wake) nodes_.wake_resolvers();
+  return index;
 }
 
 void VirtualClock::send(NodeState& self, const Outgoing& out) {
@@ -98,11 +112,129 @@ Received VirtualClock::sendrecv(NodeState& self, const Outgoing& out, const Inco
   // and the loan is taken back below, or on the way out of an error.
   LoanGuard loan(*nodes_.executor, self);
   OpRecord op = receive_op(OpRecord::Kind::sendrecv, in);
+  op.report = defers(self, in);
   op.send_index = post(self, out, &loan.message, false);
-  log_op(self, op);
-  Received got = receive(self, in);
+  const std::size_t index = log_op(self, op);
+  Received got = op.report
+                     ? take_deferred(self, in, index,
+                                     deferred_wait(in))
+                     : receive(self, in);
   if (got.problem.empty()) loan.take_back();  // else the guard takes it back, as on an error
   return got;
+}
+
+Received VirtualClock::recv(NodeState& self, const Incoming& in) {
+  if (!defers(self, in)) return MailboxTransport::recv(self, in);
+  OpRecord op = receive_op(OpRecord::Kind::recv, in);
+  op.report = true;
+  const std::size_t index = log_op(self, op);
+  return take_deferred(self, in, index,
+                       deferred_wait(in));
+}
+
+void VirtualClock::irecv(NodeState& self, std::uint32_t id, const Incoming& in) {
+  if (!defers(self, in)) {
+    MailboxTransport::irecv(self, id, in);
+    return;
+  }
+  OpRecord op = receive_op(OpRecord::Kind::irecv, in);
+  op.request = id;
+  op.report = true;
+  RequestState& r = self.requests[id];
+  r.log_index = log_op(self, op);
+  r.deferred = true;
+  ++self.deferred_open;
+}
+
+bool VirtualClock::defers(NodeState& self, const Incoming& in) {
+  apply_decisions(self);
+  return wildcard(in) || self.deferred_open > 0;
+}
+
+void VirtualClock::record_match(NodeState& self, std::size_t log_index, int src, Tag tag) {
+  std::lock_guard lock(self.log_mutex);
+  OpRecord& op = self.log.ops.at(log_index);
+  op.recv_src = src;
+  op.recv_tag = tag;
+}
+
+void VirtualClock::apply_decisions(NodeState& self) {
+  std::vector<Decision> chosen;
+  {
+    std::lock_guard lock(self.decisions_mutex);
+    if (self.decisions.empty()) return;
+    chosen.swap(self.decisions);
+  }
+  self.drain();
+  for (const Decision& d : chosen) {
+    // The message is here: it entered the mailbox before its send was logged.
+    Message* m = self.take(MatchKey{d.comm, d.src, d.tag});
+    if (m == nullptr) {
+      throw std::logic_error("vmc: node " + std::to_string(self.rank) +
+                             ": the simulation chose a message from node " +
+                             std::to_string(d.src) + " tag " + std::to_string(d.tag) +
+                             " that its mailbox does not hold");
+    }
+    std::size_t log_index = self.blocking_log_index;
+    if (d.request < 0) {
+      self.blocking_match = m;
+    } else {
+      RequestState& r = self.requests[static_cast<std::size_t>(d.request)];
+      log_index = r.log_index;
+      r.deferred = false;
+      if (r.matched_only) {
+        r.held = m;
+      } else {
+        fill_request(r, m);
+      }
+    }
+    --self.deferred_open;
+    record_match(self, log_index, d.src, d.tag);
+  }
+}
+
+Received VirtualClock::take_deferred(NodeState& self, const Incoming& in, std::size_t log_index,
+                                     const WaitDescription& what) {
+  ++self.deferred_open;
+  self.blocking_log_index = log_index;
+  drive_until(
+      self,
+      [&] {
+        apply_decisions(self);
+        return self.blocking_match != nullptr;
+      },
+      what);
+  OwnedMessage msg(std::exchange(self.blocking_match, nullptr));
+  Received got;
+  got.src = msg->src;
+  got.tag = msg->tag;
+  got.items = msg->items;
+  got.bytes = msg->bytes;
+  got.problem = receive_problem(msg->bytes, msg->items, in.capacity, in.item_size);
+  got.truncated = msg->bytes > in.capacity;
+  if (!got.problem.empty()) return got;
+  copy_out(*msg, in.data);
+  return got;
+}
+
+bool VirtualClock::arrived(NodeState& self, RequestState& r) {
+  if (r.send) return sent(r);
+  if (!r.filled) {
+    apply_decisions(self);
+    if (r.held != nullptr && !r.matched_only) fill_request(r, std::exchange(r.held, nullptr));
+    if (!r.filled && !r.deferred) self.drain();
+  }
+  return r.filled;
+}
+
+void VirtualClock::block(NodeState& self, FunctionRef<bool()> ready,
+                         const WaitDescription& what) {
+  // A deferred receive's message comes when the simulation names it: advance it meanwhile.
+  if (self.deferred_open == 0) {
+    MailboxTransport::block(self, ready, what);
+  } else {
+    drive_until(self, ready, what);
+  }
 }
 
 void VirtualClock::isend(NodeState& self, std::uint32_t id, const Outgoing& out) {
@@ -118,7 +250,8 @@ void VirtualClock::receiving(NodeState& self, const Incoming& in, OpRecord::Kind
   // Recorded before it blocks, so the simulation can go on meanwhile.
   OpRecord op = receive_op(kind, in);
   if (kind == OpRecord::Kind::irecv) op.request = request;
-  log_op(self, op);
+  const std::size_t index = log_op(self, op);
+  if (kind == OpRecord::Kind::irecv) self.requests[request].log_index = index;
 }
 
 void VirtualClock::waits(NodeState& self, std::span<const std::uint32_t> ids) {
@@ -155,8 +288,14 @@ Picos VirtualClock::now(NodeState& self, const WaitDescription& what) {
   return resolve(self, what);
 }
 
-std::int64_t VirtualClock::resolve(NodeState& self, const WaitDescription& what) {
+void VirtualClock::drive_until(NodeState& self, FunctionRef<bool()> ready,
+                               const WaitDescription& what) {
   LocalNodes& n = nodes_;
+  {
+    // Said before the first advance, which may find a deadlock and report every node's wait.
+    std::lock_guard lock(self.wait_mutex);
+    self.waiting = what;
+  }
   {
     std::lock_guard lock(n.resolvers_mutex);
     n.resolvers.push_back(self.rank);
@@ -172,7 +311,7 @@ std::int64_t VirtualClock::resolve(NodeState& self, const WaitDescription& what)
   n.block_until(
       self,
       [&] {
-        if (self.answered.load(std::memory_order_acquire)) return true;
+        if (ready()) return true;
         if (machine_.abort.load(std::memory_order_acquire)) throw RunAborted{};
         try {
           std::lock_guard lock(n.sim_mutex);
@@ -186,15 +325,143 @@ std::int64_t VirtualClock::resolve(NodeState& self, const WaitDescription& what)
           n.abort_run();
           throw RunAborted{};
         }
-        return self.answered.load(std::memory_order_acquire);
+        return ready();
       },
       what);
+}
+
+std::int64_t VirtualClock::resolve(NodeState& self, const WaitDescription& what, bool list) {
+  drive_until(
+      self, [&] { return self.answered.load(std::memory_order_acquire); }, what);
   self.answered.store(false, std::memory_order_relaxed);
   {
     std::lock_guard lock(self.log_mutex);
-    self.log.answers.push_back(self.answer);
+    if (list) {
+      self.log.answers.insert(self.log.answers.end(), self.answer_list.begin(),
+                              self.answer_list.end());
+    } else {
+      self.log.answers.push_back(self.answer);
+    }
   }
   return self.answer;
+}
+
+std::vector<std::int64_t> VirtualClock::test_list(NodeState& self,
+                                                  std::span<const std::uint32_t> ids, bool all,
+                                                  const WaitDescription& what) {
+  OpRecord op;
+  op.kind = OpRecord::Kind::test_list;
+  op.all = all;
+  self.answered.store(false, std::memory_order_relaxed);
+  log_op(self, op, ids);
+  resolve(self, what, true);
+  return self.answer_list;
+}
+
+Found VirtualClock::probe(NodeState& self, const Incoming& in, bool block,
+                          const WaitDescription& what) {
+  OpRecord op = receive_op(block ? OpRecord::Kind::probe : OpRecord::Kind::iprobe, in);
+  self.answered.store(false, std::memory_order_relaxed);
+  const std::size_t index = log_op(self, op);
+  if (resolve(self, what) == 0) return Found{};
+  // The replay waits for the same message: a receive from its source and tag would take it.
+  record_match(self, index, self.found.src, self.found.tag);
+  return self.found;
+}
+
+bool VirtualClock::match(NodeState& self, std::uint32_t id, const Incoming& in, bool block,
+                         const WaitDescription& what) {
+  OpRecord op = receive_op(block ? OpRecord::Kind::mprobe : OpRecord::Kind::improbe, in);
+  op.request = id;
+  op.report = true;
+  RequestState& r = self.requests[id];
+  r.deferred = true;
+  ++self.deferred_open;
+  self.answered.store(false, std::memory_order_relaxed);
+  r.log_index = log_op(self, op);
+  if (block) {
+    drive_until(
+        self,
+        [&] {
+          apply_decisions(self);
+          return r.held != nullptr;
+        },
+        what);
+    return true;
+  }
+  if (resolve(self, what) == 0) {
+    // Nothing to take: the simulation posted nothing.
+    r.deferred = false;
+    --self.deferred_open;
+    return false;
+  }
+  apply_decisions(self);  // its choice was published before the answer
+  if (r.held == nullptr) throw std::logic_error("vmc: improbe found a message it did not take");
+  return true;
+}
+
+bool VirtualClock::cancel(NodeState& self, std::uint32_t id, const WaitDescription& what) {
+  RequestState& r = self.requests[id];
+  OpRecord op;
+  op.kind = OpRecord::Kind::cancel;
+  op.request = id;
+  self.answered.store(false, std::memory_order_relaxed);
+  log_op(self, op);
+  if (resolve(self, what) == 0) return false;
+  // Withdrawn in model time: withdraw it here too.
+  apply_decisions(self);
+  const MatchKey key{r.comm, r.peer_world, r.tag};
+  if (r.deferred) {
+    r.deferred = false;
+    --self.deferred_open;
+  } else if (!r.filled) {
+    auto it = self.posted.find(key);
+    if (it != self.posted.end()) {
+      auto& ids = it->second;
+      ids.erase(std::remove(ids.begin(), ids.end(), id), ids.end());
+      if (ids.empty()) self.posted.erase(it);
+    }
+  } else {
+    // Its message came here early (before the cancel in model time, its sender ran ahead):
+    // it goes back to the mailbox, first of its source and tag, for the next receive.
+    for (std::size_t k = id + 1; k < self.requests.size(); ++k) {
+      const RequestState& later = self.requests[k];
+      if (!later.send && later.comm == r.comm && later.peer_world == r.peer_world &&
+          later.tag == r.tag) {
+        throw UsageError("node " + std::to_string(self.rank) +
+                         ": cancel of a receive whose message already arrived here while a "
+                         "later receive from the same source with the same tag is posted: "
+                         "vmc cannot withdraw it (complete the receive instead)");
+      }
+    }
+    if (!r.error.empty()) {
+      throw UsageError("node " + std::to_string(self.rank) +
+                       ": cancel of a receive whose message did not fit its buffer: vmc "
+                       "cannot withdraw it");
+    }
+    auto* m = new Message;
+    m->comm = r.comm;
+    m->src = r.matched_src;
+    m->tag = r.matched_tag;
+    m->items = r.matched_items;
+    m->bytes = r.received;
+    if (machine_.config.data == Data::full && r.received > 0) {
+      m->payload = make_payload(r.received);
+      std::memcpy(m->payload.get(), r.buffer, r.received);
+    }
+    MessageFifo& fifo = self.unexpected[key];
+    m->next = fifo.head;
+    fifo.head = m;
+    if (fifo.tail == nullptr) fifo.tail = m;
+  }
+  r.cancelled = true;
+  r.filled = true;
+  r.received = 0;
+  {
+    std::lock_guard lock(self.log_mutex);
+    self.log.ops.at(r.log_index).cancelled = true;
+  }
+  return true;
 }
 
 void VirtualClock::charge(NodeState& self, Picos duration, std::uint64_t items, Work kind) {

@@ -14,9 +14,21 @@ class VirtualClock : public MailboxTransport {
  public:
   VirtualClock(MachineImpl& m, const NodePlacement& where) : MailboxTransport(m, where) {}
 
+  const char* unsupported(Call) const override { return nullptr; }
   void send(NodeState& self, const Outgoing& out) override;
+  Received recv(NodeState& self, const Incoming& in) override;
   Received sendrecv(NodeState& self, const Outgoing& out, const Incoming& in) override;
   void isend(NodeState& self, std::uint32_t id, const Outgoing& out) override;
+  void irecv(NodeState& self, std::uint32_t id, const Incoming& in) override;
+  bool arrived(NodeState& self, RequestState& r) override;
+  void block(NodeState& self, FunctionRef<bool()> ready, const WaitDescription& what) override;
+  std::vector<std::int64_t> test_list(NodeState& self, std::span<const std::uint32_t> ids,
+                                      bool all, const WaitDescription& what) override;
+  Found probe(NodeState& self, const Incoming& in, bool block,
+              const WaitDescription& what) override;
+  bool match(NodeState& self, std::uint32_t id, const Incoming& in, bool block,
+             const WaitDescription& what) override;
+  bool cancel(NodeState& self, std::uint32_t id, const WaitDescription& what) override;
   void waits(NodeState& self, std::span<const std::uint32_t> ids) override;
   std::size_t wait_any(NodeState& self, std::span<const std::uint32_t> ids,
                        const WaitDescription& what) override;
@@ -39,10 +51,31 @@ class VirtualClock : public MailboxTransport {
   // copied); `to_waiting_only`: lend only to a receiver already blocked waiting for it.
   std::uint64_t post(NodeState& self, const Outgoing& out, Message** lent, bool to_waiting_only);
   // Appends an operation to self's log, and lets the simulation know when it was waiting for
-  // this node's next operation.
-  void log_op(NodeState& self, const OpRecord& op, std::span<const std::uint32_t> requests = {});
-  // The answer of a query self just logged, from the simulation.
-  std::int64_t resolve(NodeState& self, const WaitDescription& what);
+  // this node's next operation. Returns its place in the log.
+  std::size_t log_op(NodeState& self, const OpRecord& op,
+                     std::span<const std::uint32_t> requests = {});
+  // The answer of a query self just logged, from the simulation (recorded in the log for the
+  // replay: one value, or with `list`, answer_list's values).
+  std::int64_t resolve(NodeState& self, const WaitDescription& what, bool list = false);
+  // Blocks self until ready(), advancing the simulation meanwhile (self may be waiting for
+  // what only the simulation can say).
+  void drive_until(NodeState& self, FunctionRef<bool()> ready, const WaitDescription& what);
+
+  // --- receives whose message the simulation names ------------------------------------------
+  // A receive from any source or of any tag cannot take a message by itself: which one comes
+  // first is a matter of model time. It is deferred: its operation is logged with `report`,
+  // and the simulation publishes its choice (NodeState::decisions). So is every receive self
+  // posts while an earlier deferred one has not been matched here yet, so that receives take
+  // messages in the order they were posted (MPI's rule). Whether `in` is deferred (after
+  // applying the choices published so far).
+  bool defers(NodeState& self, const Incoming& in);
+  // Takes the messages the published choices name, in order, into their receives.
+  void apply_decisions(NodeState& self);
+  // A deferred blocking receive (logged at log_index): waits for its message.
+  Received take_deferred(NodeState& self, const Incoming& in, std::size_t log_index,
+                         const WaitDescription& what);
+  // Writes into self's log entry what its receive took or found (for the replay).
+  void record_match(NodeState& self, std::size_t log_index, int src, Tag tag);
 };
 
 }  // namespace vmc::detail

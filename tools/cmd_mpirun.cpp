@@ -54,6 +54,7 @@ void mpirun_command(const MpirunOptions& o, const std::vector<std::string>& rest
   config.clock = parse_clock(o.clock);
   config.time_scale = o.time_scale;
   config.trace = false;
+  config.allow_self_messages = true;  // MPI ranks may send to themselves
   o.engine.apply(config);
   if (config.data == Data::none) {
     throw UsageError("mpirun: an MPI program needs its data: --data none is for vmc run");

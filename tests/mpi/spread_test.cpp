@@ -261,7 +261,7 @@ TEST(Spread, WatchdogEndsARunWithNoProgressAnywhere) {
 TEST(Spread, RefusesWhatItDoesNotOfferWithTheNodeNamed) {
   vmc::Machine& m = spread();
   EXPECT_NE(failure_of(m, [](vmc::Node& node) { node.world().split(0, 0); })
-                .find("does not split its groups yet"),
+                .find("does not split its groups or make new ones yet"),
             std::string::npos);
   const std::string any = failure_of(m, [](vmc::Node& node) {
     const vmc::Comm& c = node.world();

@@ -217,7 +217,8 @@ TEST(Faults, ItemSizeMismatch) {
 
 TEST(Faults, RankOutOfRange) {
   Machine m({.nodes = 3});
-  for (int bad : {-1, 3, 1000}) {
+  // -1 is kAnySource: out of range for a send, a receive from any source otherwise.
+  for (int bad : {-2, -1, 3, 1000}) {
     RunError e = expect_failure(m, [&](Node& node) {
       int x = 0;
       if (node.rank() == 1) node.world().send(std::span<const int>(&x, 1), bad, 0);
@@ -229,7 +230,13 @@ TEST(Faults, RankOutOfRange) {
       int x = 0;
       if (node.rank() == 2) node.world().recv(std::span<int>(&x, 1), bad, 0);
     });
-    EXPECT_THAT(e.what(), HasSubstr("node 2: recv from rank " + std::to_string(bad)));
+    if (bad == kAnySource) {
+      // Nobody sends: a deadlock, reported with the receive from any source.
+      EXPECT_EQ(e.kind(), RunError::Kind::deadlock);
+      EXPECT_THAT(e.what(), HasSubstr("node 2: recv from any node tag 0"));
+    } else {
+      EXPECT_THAT(e.what(), HasSubstr("node 2: recv from rank " + std::to_string(bad)));
+    }
   }
   expect_healthy(m);
 }

@@ -1,0 +1,69 @@
+// What a rank keeps of its point-to-point calls (mpi/pt2pt.cpp): its requests (MPI_Request
+// handles), the messages matched probes took (MPI_Message handles) and the buffer attached for
+// buffered sends. Part of RankState (mpi/state.hpp).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "mpi/include/mpi.h"
+#include "runtime/comm.hpp"
+
+namespace vmc::mpi {
+
+struct RankState;
+
+// An MPI_Request's object. A nonblocking call's request is active from its call until a wait or
+// a test completes it, and is then freed (its handle set to MPI_REQUEST_NULL); a persistent
+// one is made inactive by its completion and freed by MPI_Request_free.
+struct RequestEntry {
+  bool in_use = false;
+  bool send = false;
+  bool persistent = false;
+  bool active = false;
+  bool proc_null = false;  // to or from MPI_PROC_NULL: completes at once, moves nothing
+  bool freed = false;      // MPI_Request_free while active: goes on, nobody completes it
+  bool cancel = false;     // MPI_Cancel was called on it
+  vmc::Request request;    // the runtime's, while active
+  MPI_Comm comm = MPI_COMM_NULL;
+  Comm on;                 // its communicator's comm (kept: the handle may be freed first)
+  // What the call was given (a persistent request starts it again from these).
+  void* buffer = nullptr;
+  int count = 0;
+  MPI_Datatype datatype = MPI_DATATYPE_NULL;
+  int peer = 0;
+  int tag = 0;
+  SendMode mode = SendMode::standard;
+};
+
+// An MPI_Message's object: a message mprobe or improbe took, until mrecv or imrecv.
+struct MessageEntry {
+  bool in_use = false;
+  vmc::Request request;
+  MPI_Comm comm = MPI_COMM_NULL;
+  Comm on;
+};
+
+// The buffer MPI_Buffer_attach gave for buffered sends, and the sends in flight from it.
+struct BsendState {
+  void* buffer = nullptr;
+  int size = 0;
+  struct InFlight {
+    vmc::Request request;
+    int bytes = 0;  // of the buffer it holds, overhead included
+  };
+  std::vector<InFlight> in_flight;
+};
+
+struct PointToPointState {
+  std::vector<RequestEntry> requests{1};  // by handle; 0 is MPI_REQUEST_NULL
+  std::vector<MPI_Request> free_requests;
+  std::vector<MessageEntry> messages{1};  // by handle; 0 is MPI_MESSAGE_NULL
+  BsendState bsend;
+};
+
+// Before MPI_Finalize returns: the buffered sends still in flight are completed (as
+// MPI_Buffer_detach would), so that the rank leaves nothing behind.
+void finish_point_to_point(RankState& state);
+
+}  // namespace vmc::mpi
