@@ -152,6 +152,7 @@ Op op_or_fail(const char* fn, MPI_Op op, MPI_Datatype datatype, const TypeInfo& 
              ")");
   }
   switch (datatype) {
+    case MPI_CHAR: return typed_op<char>(op);
     case MPI_SIGNED_CHAR: case MPI_INT8_T: return typed_op<signed char>(op);
     case MPI_UNSIGNED_CHAR: case MPI_BYTE: case MPI_UINT8_T: return typed_op<unsigned char>(op);
     case MPI_SHORT: case MPI_INT16_T: return typed_op<short>(op);

@@ -137,7 +137,9 @@ MPI_Group add_group(RankState& state, std::vector<int> members) {
 std::optional<TypeInfo> type_info(MPI_Datatype t) {
   using K = TypeKind;
   switch (t) {
-    case MPI_CHAR: return plain<char>("MPI_CHAR", K::character);
+    // A C integer for the reductions too, as MPICH has it (the standard lists it as text
+    // only; MPICH's own tests reduce it with every operation).
+    case MPI_CHAR: return plain<char>("MPI_CHAR", K::c_integer);
     case MPI_SIGNED_CHAR: return plain<signed char>("MPI_SIGNED_CHAR", K::c_integer);
     case MPI_UNSIGNED_CHAR: return plain<unsigned char>("MPI_UNSIGNED_CHAR", K::c_integer);
     case MPI_BYTE: return TypeInfo{"MPI_BYTE", 1, 1, K::byte};

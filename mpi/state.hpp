@@ -119,13 +119,13 @@ MPI_Group add_group(RankState& state, std::vector<int> members);
 // The standard's groups of predefined types, which say which reduction operations a type
 // takes.
 enum class TypeKind {
-  c_integer,       // C's signed and unsigned integers (not MPI_CHAR)
+  c_integer,       // C's signed and unsigned integers, and MPI_CHAR (as MPICH has it)
   floating_point,  // float, double, long double
   complex,         // C's and C++'s complex numbers
   logical,         // MPI_C_BOOL, MPI_CXX_BOOL
   byte,            // MPI_BYTE
   multi_language,  // MPI_AINT, MPI_OFFSET, MPI_COUNT
-  character,       // MPI_CHAR, MPI_WCHAR: text, no reductions
+  character,       // MPI_WCHAR: text, no reductions
   packed,          // MPI_PACKED
   pair,            // a value and an int, for MPI_MAXLOC and MPI_MINLOC
 };

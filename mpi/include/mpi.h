@@ -2,13 +2,16 @@
  * `vmc mpirun -np P ./prog` is a private copy of the program in one process (mpi/program.hpp);
  * these functions run the calls on the rank's emulated node (libvmc_mpi, the files of mpi/).
  *
- * Written for vmc from the MPI standard's semantics. Handles are ints. What is here: start and
- * end (Init, Initialized, Finalize, Finalized, Abort), ranks and sizes, the clock (Wtime is
- * the node's modelled time), blocking send and receive with an explicit source and tag,
- * Get_count, and the collectives Barrier, Bcast, Reduce and Allreduce. Not yet: MPI_ANY_SOURCE
- * and MPI_ANY_TAG in receives (an error that says so), nonblocking calls, communicators other
- * than MPI_COMM_WORLD and MPI_COMM_SELF, derived datatypes, user ops, error handlers (every
- * error is fatal: MPI_ERRORS_ARE_FATAL ends the run naming the rank and the function).
+ * Written for vmc from the MPI standard's semantics. Handles are ints, each rank's own. What is
+ * here: start and end (Init, Init_thread, Initialized, Finalize, Finalized, Abort), the
+ * environment (versions, processor name, the clock: Wtime is the node's modelled time, the
+ * predefined attributes), communicators (WORLD, SELF, dup, split, split_type, create,
+ * create_group, free, compare, names), groups, attributes, error handlers and error strings,
+ * blocking send and receive with an explicit source and tag, Get_count, and the collectives
+ * (Barrier, Bcast, Gather(v), Scatter(v), Allgather(v), Alltoall(v), Reduce, Allreduce,
+ * Reduce_scatter(_block), Scan, Exscan) on the predefined datatypes and operations. Not yet:
+ * MPI_ANY_SOURCE and MPI_ANY_TAG in receives (an error that says so), nonblocking calls,
+ * derived datatypes, user operations, intercommunicators (docs/mpi.md).
  *
  * Link names: each function is declared with the assembler name vmc_<function> (vmc_MPI_Send
  * for MPI_Send), so that a program's calls reach vmc's library and never an MPI library the

@@ -156,6 +156,9 @@ static void test_ops(MPI_Comm comm, int p, int me) {
   MPI_Allreduce(&flag, &any, 1, MPI_C_BOOL, MPI_LOR, comm);
   MPI_Allreduce(&flag, &all, 1, MPI_C_BOOL, MPI_LAND, comm);
   CHECK(any && all == (p == 1), "bool lor %d land %d", any, all);
+  char c = (char)(me % 100), cmax = -1; /* MPI_CHAR reduces as MPICH has it */
+  MPI_Allreduce(&c, &cmax, 1, MPI_CHAR, MPI_MAX, comm);
+  CHECK(cmax == (char)((p - 1) % 100), "char max %d", cmax);
   unsigned u = 1u << me % 31, usum = 0;
   MPI_Allreduce(&u, &usum, 1, MPI_UNSIGNED, MPI_BXOR, comm);
   unsigned eu = 0;
@@ -406,6 +409,30 @@ static void test_reduce_scatter_scan(MPI_Comm comm, int p, int me) {
   free(rc);
 }
 
+/* Every collective with no items and null buffers (a count of 0 makes any buffer valid). */
+static void test_null_buffers(MPI_Comm comm, int p) {
+  int* zeros = calloc((size_t)p, sizeof(int));
+  MPI_Bcast(NULL, 0, MPI_INT, 0, comm);
+  MPI_Reduce(NULL, NULL, 0, MPI_INT, MPI_SUM, 0, comm);
+  MPI_Allreduce(NULL, NULL, 0, MPI_INT, MPI_SUM, comm);
+  MPI_Allreduce(MPI_IN_PLACE, NULL, 0, MPI_INT, MPI_SUM, comm);
+  MPI_Gather(NULL, 0, MPI_INT, NULL, 0, MPI_INT, 0, comm);
+  MPI_Scatter(NULL, 0, MPI_INT, NULL, 0, MPI_INT, 0, comm);
+  MPI_Allgather(NULL, 0, MPI_INT, NULL, 0, MPI_INT, comm);
+  MPI_Alltoall(NULL, 0, MPI_INT, NULL, 0, MPI_INT, comm);
+  MPI_Alltoall(MPI_IN_PLACE, 0, MPI_INT, NULL, 0, MPI_INT, comm);
+  MPI_Allgatherv(NULL, 0, MPI_INT, NULL, zeros, zeros, MPI_INT, comm);
+  MPI_Alltoallv(NULL, zeros, zeros, MPI_INT, NULL, zeros, zeros, MPI_INT, comm);
+  MPI_Gatherv(NULL, 0, MPI_INT, NULL, zeros, zeros, MPI_INT, 0, comm);
+  MPI_Scatterv(NULL, zeros, zeros, MPI_INT, NULL, 0, MPI_INT, 0, comm);
+  MPI_Reduce_scatter(NULL, NULL, zeros, MPI_INT, MPI_SUM, comm);
+  MPI_Reduce_scatter_block(NULL, NULL, 0, MPI_INT, MPI_SUM, comm);
+  MPI_Reduce_scatter_block(MPI_IN_PLACE, NULL, 0, MPI_INT, MPI_SUM, comm);
+  MPI_Scan(NULL, NULL, 0, MPI_INT, MPI_SUM, comm);
+  MPI_Exscan(NULL, NULL, 0, MPI_INT, MPI_SUM, comm);
+  free(zeros);
+}
+
 static void test_comm(MPI_Comm comm, const char* name) {
   int p, me;
   where = name;
@@ -421,6 +448,7 @@ static void test_comm(MPI_Comm comm, const char* name) {
   test_v(comm, p, me);
   test_alltoall(comm, p, me);
   test_reduce_scatter_scan(comm, p, me);
+  test_null_buffers(comm, p);
   MPI_Barrier(comm);
 }
 

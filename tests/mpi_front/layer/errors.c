@@ -85,8 +85,8 @@ int main(int argc, char** argv) {
          "MPI_BAND does not apply to MPI_FLOAT");
   EXPECT(MPI_Allreduce(x, y, 1, MPI_INT, MPI_MAXLOC, MPI_COMM_WORLD), MPI_ERR_OP, "MPI_Allreduce",
          "MPI_MAXLOC does not apply to MPI_INT");
-  EXPECT(MPI_Allreduce(x, y, 1, MPI_CHAR, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_OP, "MPI_Allreduce",
-         "MPI_SUM does not apply to MPI_CHAR");
+  EXPECT(MPI_Allreduce(x, y, 1, MPI_WCHAR, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_OP, "MPI_Allreduce",
+         "MPI_SUM does not apply to MPI_WCHAR");
   EXPECT(MPI_Allreduce(x, y, 1, MPI_INT, 999, MPI_COMM_WORLD), MPI_ERR_OP, "MPI_Allreduce",
          "invalid operation 999");
   EXPECT(MPI_Allreduce(x, y, 1, MPI_INT, MPI_REPLACE, MPI_COMM_WORLD), MPI_ERR_OP, "MPI_Allreduce",
