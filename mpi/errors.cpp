@@ -145,6 +145,12 @@ std::string error_report(const char* function, int error_class, const std::strin
 
 int raise_error(const char* function, MPI_Comm comm, int error_class, const std::string& text) {
   const std::string report = error_report(function, error_class, text);
+  if (this_node() == nullptr) {
+    // A thread of the program's own, not a rank's: no rank, no handler, and an exception would
+    // end the process. The call fails and says so.
+    std::fprintf(stderr, "vmc: %s\n", report.c_str());
+    return error_class;
+  }
   RankState* s = initialized_state();
   if (s == nullptr) throw FatalError(report);
   const int cls = class_of(s, error_class);

@@ -14,7 +14,8 @@ namespace vmc::mpi {
 // Raises `error_class` in `function` (as "MPI_Send") through the error handler of `comm`;
 // `text` says what went wrong. `comm` MPI_COMM_NULL, or a handle that names no live
 // communicator of the rank, raises it on MPI_COMM_SELF (MPI-4.1's rule for errors tied to
-// no communicator); before MPI_Init every error is fatal. The handlers:
+// no communicator); before MPI_Init every error is fatal; on a thread that runs no rank (one
+// the program made) the report goes to stderr and the class is returned. The handlers:
 //   MPI_ERRORS_ARE_FATAL (the default): ends the run, throwing FatalError with the report
 //     "rank R: <function>: <class name>: <text>";
 //   MPI_ERRORS_ABORT: the same, and the job's outcome records the abort (mpi/job.hpp);

@@ -13,7 +13,8 @@ failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 for prog in collectives communicators environment errors fatal timing; do
-  "$vmcc" -Wall -Wextra -Werror "$src/$prog.c" -o "$dir/$prog" || { echo "FAIL: vmcc $prog.c"; exit 1; }
+  "$vmcc" -Wall -Wextra -Werror "$src/$prog.c" -o "$dir/$prog" -lpthread ||
+    { echo "FAIL: vmcc $prog.c"; exit 1; }
 done
 
 expect() {  # expect TEXT CMD...: CMD exits 0 and prints TEXT
@@ -91,6 +92,10 @@ if [ "$part" = all ] || [ "$part" = fatal ]; then
   expect_fatal "MPI_Bcast: MPI_ERR_ROOT: root 99 is not a rank of a communicator of 3 (MPI_ERRORS_ABORT on MPI_COMM_WORLD: the job is aborted)" $f abort-handler
   expect_fatal "MPI_Abort(MPI_COMM_WORLD, 3): the program aborted the job with code 3" $f abort
   case $($f abort 2>&1) in *"rank 2: MPI_Abort"*) ;; *) fail "abort does not name rank 2" ;; esac
+  # A thread of the program's own is no rank: its call fails (MPI_ERR_OTHER), the run goes on.
+  expect "from a thread: 16" $f thread
+  case $($f thread 2>&1) in *"MPI_Comm_rank: MPI_ERR_OTHER: called outside a rank"*) ;;
+    *) fail "thread: no report" ;; esac
   # A deadlock names each waiting rank's MPI call, on both engines.
   for engine in fibers threads; do
     out=$("$vmc" mpirun -np 3 --engine $engine "$dir/fatal" deadlock 2>&1)

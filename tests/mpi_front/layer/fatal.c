@@ -1,10 +1,21 @@
 /* One misuse of MPI per argument, each of which ends the run with a report under the default
  * handler (or MPI_ERRORS_ABORT, or MPI_Abort), or, for "deadlock", a deadlock report that
- * names each waiting rank's MPI call. The test holds the reports' wording.
+ * names each waiting rank's MPI call; "thread" calls MPI from a thread of the program's own,
+ * which is no rank: the call fails, the run goes on. The test holds the reports' wording.
  *
  *   vmcc fatal.c -o fatal && vmc mpirun -np 3 ./fatal count */
 #include <mpi.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <string.h>
+
+static int thread_rc = -1;
+static void* call_from_thread(void* unused) {
+  int r;
+  (void)unused;
+  thread_rc = MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return NULL;
+}
 
 int main(int argc, char** argv) {
   const char* what = argc > 1 ? argv[1] : "";
@@ -38,6 +49,12 @@ int main(int argc, char** argv) {
   }
   if (!strcmp(what, "deadlock") && r != 0) MPI_Bcast(x, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (!strcmp(what, "group")) MPI_Group_size(12345, &p);
+  if (!strcmp(what, "thread")) {
+    pthread_t t;
+    pthread_create(&t, NULL, call_from_thread, NULL);
+    pthread_join(t, NULL);
+    if (r == 0) printf("from a thread: %d\n", thread_rc);
+  }
   MPI_Finalize();
   if (!strcmp(what, "after-finalize")) MPI_Barrier(MPI_COMM_WORLD);
   return 0;
