@@ -1,70 +1,426 @@
-// The collectives: vmc's, with the algorithm `auto` chooses.
+// The collectives: MPI_Barrier, _Bcast, _Gather(v), _Scatter(v), _Allgather(v), _Alltoall(v),
+// _Reduce, _Allreduce, _Reduce_scatter, _Reduce_scatter_block, _Scan and _Exscan on the
+// predefined datatypes and operations, each a call of vmc's collective of the same name.
+//
+// Every call checks its arguments on its rank (errors through the communicator's handler),
+// then compares its signature in MPI's words (operation, root, count, type, op) with the
+// other members' through Comm::begin_collective, free in modelled time: a call whose
+// arguments differ between ranks ends the run naming the ranks and the difference, whatever
+// the error handler (the ranks that came first are already inside the collective). Then it
+// runs vmc's collective with the algorithm the job names for the operation
+// (JobOptions::algorithms, from `vmc mpirun --coll`), or `auto`: selection on the modelled
+// machine, as `vmc run` does. So a collective's virtual time is the time of the same call
+// through vmc's C++ API. The one exception is MPI_Gatherv and MPI_Scatterv: only the root
+// knows every rank's count, so without a named algorithm they run vmc's `linear` row (each
+// rank's block straight to or from the root, which needs no other count, as MPI libraries do);
+// an algorithm named for them first broadcasts the root's counts (a message of p counts,
+// charged as any) so that every rank can run it.
+//
+// While a rank is inside a collective, a vmc::CallContext names the call for a deadlock report:
+// "MPI_Bcast(root 0, 4 x MPI_INT, MPI_COMM_WORLD)".
+#include <algorithm>
+#include <complex>
+#include <concepts>
 #include <cstring>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "collectives/collectives.hpp"
+#include "collectives/execution/run_row.hpp"
+#include "collectives/registry.hpp"
 #include "mpi/state.hpp"
+#include "runtime/errors.hpp"
 
 using namespace vmc;
 using namespace vmc::mpi;
 
 namespace {
 
+// --- reduction operations ------------------------------------------------------------------
+
 const char* op_name(MPI_Op op) {
   switch (op) {
-    case MPI_MAX: return "max";
-    case MPI_MIN: return "min";
-    case MPI_SUM: return "sum";
-    case MPI_PROD: return "prod";
-    case MPI_LAND: return "land";
-    case MPI_BAND: return "band";
-    case MPI_LOR: return "lor";
-    case MPI_BOR: return "bor";
-    case MPI_LXOR: return "lxor";
-    case MPI_BXOR: return "bxor";
+    case MPI_MAX: return "MPI_MAX";
+    case MPI_MIN: return "MPI_MIN";
+    case MPI_SUM: return "MPI_SUM";
+    case MPI_PROD: return "MPI_PROD";
+    case MPI_LAND: return "MPI_LAND";
+    case MPI_BAND: return "MPI_BAND";
+    case MPI_LOR: return "MPI_LOR";
+    case MPI_BOR: return "MPI_BOR";
+    case MPI_LXOR: return "MPI_LXOR";
+    case MPI_BXOR: return "MPI_BXOR";
+    case MPI_MAXLOC: return "MPI_MAXLOC";
+    case MPI_MINLOC: return "MPI_MINLOC";
+    case MPI_REPLACE: return "MPI_REPLACE";
+    case MPI_NO_OP: return "MPI_NO_OP";
     default: return nullptr;
   }
 }
 
-template <class T>
-std::optional<Op> named_op(const char* name) {
-  return ops::named<T>(name);
+// The standard's table of which groups of types each predefined operation takes.
+bool op_applies(MPI_Op op, TypeKind kind) {
+  using K = TypeKind;
+  const bool integer = kind == K::c_integer || kind == K::multi_language;
+  switch (op) {
+    case MPI_MAX:
+    case MPI_MIN: return integer || kind == K::floating_point;
+    case MPI_SUM:
+    case MPI_PROD: return integer || kind == K::floating_point || kind == K::complex;
+    case MPI_LAND:
+    case MPI_LOR:
+    case MPI_LXOR: return kind == K::c_integer || kind == K::logical;
+    case MPI_BAND:
+    case MPI_BOR:
+    case MPI_BXOR: return integer || kind == K::byte;
+    case MPI_MAXLOC:
+    case MPI_MINLOC: return kind == K::pair;
+    default: return false;
+  }
 }
 
-// The vmc op for (op, datatype), or an error: an unknown op, or one the type does not take
-// (bitwise ops on floating point, any op on MPI_BYTE's... MPI allows bitwise ops on bytes).
-Op op_or_fail(const char* fn, MPI_Op op, MPI_Datatype t) {
+const char* applies_to(MPI_Op op) {
+  switch (op) {
+    case MPI_MAX:
+    case MPI_MIN: return "integers and floating point";
+    case MPI_SUM:
+    case MPI_PROD: return "integers, floating point and complex numbers";
+    case MPI_LAND:
+    case MPI_LOR:
+    case MPI_LXOR: return "C integers and logicals";
+    case MPI_BAND:
+    case MPI_BOR:
+    case MPI_BXOR: return "integers and MPI_BYTE";
+    case MPI_MAXLOC:
+    case MPI_MINLOC: return "the value-and-index pairs (MPI_DOUBLE_INT, MPI_2INT, ...)";
+    default: return "no collective (one-sided communication only)";
+  }
+}
+
+// The vmc op of a predefined operation on items of type T (op_applies said it applies).
+template <class T>
+Op typed_op(MPI_Op op) {
+  if constexpr (std::totally_ordered<T>) {
+    if (op == MPI_MAX) return ops::max<T>();
+    if (op == MPI_MIN) return ops::min<T>();
+  }
+  if constexpr (std::is_integral_v<T>) {
+    if (op == MPI_LAND) return ops::land<T>();
+    if (op == MPI_LOR) return ops::lor<T>();
+    if (op == MPI_LXOR) return ops::lxor<T>();
+    if (op == MPI_BAND) return ops::band<T>();
+    if (op == MPI_BOR) return ops::bor<T>();
+    if (op == MPI_BXOR) return ops::bxor<T>();
+  }
+  if (op == MPI_PROD) return ops::prod<T>();
+  return ops::sum<T>();
+}
+
+// A value-and-index pair as C lays it out (mpi/state.cpp's extents are its sizes).
+template <class V>
+struct Pair {
+  V value;
+  int index;
+};
+
+// MPI_MAXLOC and MPI_MINLOC: the larger (smaller) value, with the smaller index on a tie.
+template <class V>
+Op loc_op(MPI_Op op) {
+  const bool max = op == MPI_MAXLOC;
+  return ops::custom<Pair<V>>(max ? "maxloc" : "minloc", true, [max](Pair<V> a, Pair<V> b) {
+    if (a.value == b.value) return Pair<V>{a.value, std::min(a.index, b.index)};
+    const bool a_wins = max ? b.value < a.value : a.value < b.value;
+    return a_wins ? a : b;
+  });
+}
+
+// The vmc op of `op` on `datatype` (t its row), or an error: an unknown operation, or one the
+// standard does not define on the type.
+Op op_or_fail(const char* fn, MPI_Op op, MPI_Datatype datatype, const TypeInfo& t) {
   const char* name = op_name(op);
-  if (name == nullptr) fail(fn, MPI_ERR_OP, "invalid operation " + std::to_string(op));
-  std::optional<Op> r;
-  switch (t) {
-    case MPI_CHAR: r = named_op<char>(name); break;
-    case MPI_SIGNED_CHAR: case MPI_INT8_T: r = named_op<signed char>(name); break;
-    case MPI_UNSIGNED_CHAR: case MPI_BYTE: case MPI_UINT8_T:
-      r = named_op<unsigned char>(name); break;
-    case MPI_SHORT: case MPI_INT16_T: r = named_op<short>(name); break;
-    case MPI_UNSIGNED_SHORT: case MPI_UINT16_T: r = named_op<unsigned short>(name); break;
-    case MPI_INT: case MPI_INT32_T: r = named_op<int>(name); break;
-    case MPI_UNSIGNED: case MPI_UINT32_T: r = named_op<unsigned>(name); break;
-    case MPI_LONG: r = named_op<long>(name); break;
-    case MPI_UNSIGNED_LONG: r = named_op<unsigned long>(name); break;
-    case MPI_LONG_LONG: case MPI_INT64_T: case MPI_AINT: case MPI_OFFSET: case MPI_COUNT:
-      r = named_op<long long>(name); break;
-    case MPI_UNSIGNED_LONG_LONG: case MPI_UINT64_T: r = named_op<unsigned long long>(name); break;
-    case MPI_FLOAT: r = named_op<float>(name); break;
-    case MPI_DOUBLE: r = named_op<double>(name); break;
-    case MPI_LONG_DOUBLE: r = named_op<long double>(name); break;
-    case MPI_C_BOOL: r = named_op<bool>(name); break;
-    case MPI_WCHAR: r = named_op<wchar_t>(name); break;
-    default: fail(fn, MPI_ERR_TYPE, "invalid datatype " + std::to_string(t));
+  if (name == nullptr) {
+    fail(fn, MPI_ERR_OP,
+         op == MPI_OP_NULL ? std::string("MPI_OP_NULL is not an operation")
+                           : "invalid operation " + std::to_string(op) +
+                                 " (vmc knows the predefined operations only)");
   }
-  if (!r) {
-    fail(fn, MPI_ERR_OP, std::string("operation ") + name + " does not apply to " +
-                             type_info(t)->name);
+  if (!op_applies(op, t.kind)) {
+    fail(fn, MPI_ERR_OP,
+         std::string(name) + " does not apply to " + t.name + " (it takes " + applies_to(op) +
+             ")");
   }
-  return *r;
+  switch (datatype) {
+    case MPI_CHAR: return typed_op<char>(op);
+    case MPI_SIGNED_CHAR: case MPI_INT8_T: return typed_op<signed char>(op);
+    case MPI_UNSIGNED_CHAR: case MPI_BYTE: case MPI_UINT8_T: return typed_op<unsigned char>(op);
+    case MPI_SHORT: case MPI_INT16_T: return typed_op<short>(op);
+    case MPI_UNSIGNED_SHORT: case MPI_UINT16_T: return typed_op<unsigned short>(op);
+    case MPI_INT: case MPI_INT32_T: return typed_op<int>(op);
+    case MPI_UNSIGNED: case MPI_UINT32_T: return typed_op<unsigned>(op);
+    case MPI_LONG: return typed_op<long>(op);
+    case MPI_UNSIGNED_LONG: return typed_op<unsigned long>(op);
+    case MPI_LONG_LONG: case MPI_INT64_T: return typed_op<long long>(op);
+    case MPI_UNSIGNED_LONG_LONG: case MPI_UINT64_T: return typed_op<unsigned long long>(op);
+    case MPI_AINT: return typed_op<MPI_Aint>(op);
+    case MPI_OFFSET: return typed_op<MPI_Offset>(op);
+    case MPI_COUNT: return typed_op<MPI_Count>(op);
+    case MPI_FLOAT: return typed_op<float>(op);
+    case MPI_DOUBLE: return typed_op<double>(op);
+    case MPI_LONG_DOUBLE: return typed_op<long double>(op);
+    case MPI_C_BOOL: case MPI_CXX_BOOL: return typed_op<bool>(op);
+    case MPI_C_FLOAT_COMPLEX: case MPI_CXX_FLOAT_COMPLEX:
+      return typed_op<std::complex<float>>(op);
+    case MPI_C_DOUBLE_COMPLEX: case MPI_CXX_DOUBLE_COMPLEX:
+      return typed_op<std::complex<double>>(op);
+    case MPI_C_LONG_DOUBLE_COMPLEX: case MPI_CXX_LONG_DOUBLE_COMPLEX:
+      return typed_op<std::complex<long double>>(op);
+    case MPI_FLOAT_INT: return loc_op<float>(op);
+    case MPI_DOUBLE_INT: return loc_op<double>(op);
+    case MPI_LONG_INT: return loc_op<long>(op);
+    case MPI_2INT: return loc_op<int>(op);
+    case MPI_SHORT_INT: return loc_op<short>(op);
+    case MPI_LONG_DOUBLE_INT: return loc_op<long double>(op);
+    default: fail(fn, MPI_ERR_OP, std::string(name) + " does not apply to " + t.name);
+  }
+}
+
+// --- the call ------------------------------------------------------------------------------
+
+// The options of vmc's `operation`: the algorithm the job names for it (`vmc mpirun --coll
+// allreduce=ring`; MPI's name bcast is broadcast's too), else auto.
+Options options_for(Operation operation) {
+  const std::map<std::string, std::string>& named = job_options().algorithms;
+  auto it = named.find(to_string(operation));
+  if (it == named.end() && operation == Operation::broadcast) it = named.find("bcast");
+  Options options;
+  if (it != named.end()) options.algorithm = it->second;
+  return options;
+}
+
+// A collective call on its rank: the session and the communicator checked.
+struct Collective {
+  const char* fn;
+  RankState& state;
+  MPI_Comm handle;
+  const Comm& comm;
+
+  int rank() const { return comm.rank(); }
+  std::size_t p() const { return static_cast<std::size_t>(comm.size()); }
+};
+
+Collective open(const char* fn, MPI_Comm comm) {
+  RankState& s = session_state(fn);
+  return {fn, s, comm, comm_or_fail(fn, s, comm).comm};
+}
+
+// What the members compare: the call in MPI's words.
+CallSignature signature(const Collective& c, int root, std::size_t count, const TypeInfo& t,
+                        const char* op = nullptr) {
+  CallSignature sig;
+  sig.operation = c.fn;
+  sig.op = op != nullptr ? op : "";
+  sig.root = root;
+  sig.count = count;
+  sig.item_size = t.size;
+  sig.type = t.name;
+  return sig;
+}
+
+// The same for a call whose counts differ between ranks: `counts`, when every rank has them
+// all, must agree.
+CallSignature v_signature(const Collective& c, int root, const TypeInfo& t,
+                          const std::vector<std::size_t>* counts, const char* op = nullptr) {
+  CallSignature sig = signature(c, root, 0, t, op);
+  sig.check_count = false;
+  if (counts != nullptr) sig.layout = hash_integers(std::span<const std::size_t>(*counts));
+  return sig;
+}
+
+// "4 x MPI_INT"
+std::string items(std::size_t n, const TypeInfo& t) { return std::to_string(n) + " x " + t.name; }
+
+// vmc's error text without the node it names first ("node 3 (rank 1 of comm 2): "), which
+// the MPI report names as a rank, and without `operation` when it follows.
+std::string without_who(const std::string& text, const std::string& operation) {
+  std::string rest = text;
+  if (rest.rfind("node ", 0) == 0) {
+    const std::size_t colon = rest.find(": ");
+    if (colon != std::string::npos) rest = rest.substr(colon + 2);
+  }
+  if (rest.rfind(operation + ": ", 0) == 0) rest = rest.substr(operation.size() + 2);
+  return rest;
+}
+
+// Runs the call: its context on the node, its signature compared with the other members', then
+// `run` (vmc's collective). A vmc UsageError (the members' calls differ; an algorithm named
+// that does not apply) ends the run as an MPI report.
+template <class Run>
+void run_collective(const Collective& c, const CallSignature& sig, const std::string& args,
+                    Run&& run) {
+  const CallContext context(std::string(c.fn) + "(" + args + (args.empty() ? "" : ", ") +
+                            comm_label(c.state, c.handle) + ")");
+  try {
+    c.comm.begin_collective(sig);
+  } catch (const UsageError& e) {
+    throw FatalError(error_report(
+        c.fn, MPI_ERR_ARG, "the ranks' calls differ: " + without_who(e.what(), c.fn)));
+  }
+  try {
+    run();
+  } catch (const UsageError& e) {
+    throw FatalError(error_report(c.fn, MPI_ERR_OTHER, without_who(e.what(), "")));
+  }
+}
+
+// --- argument checks -----------------------------------------------------------------------
+
+void check_root(const Collective& c, int root) {
+  check_rank(c.fn, MPI_ERR_ROOT, "root", root, c.comm);
+}
+
+// A buffer where MPI_IN_PLACE has no meaning.
+void check_not_in_place(const char* fn, const void* buf, const char* what) {
+  if (buf == MPI_IN_PLACE) {
+    fail(fn, MPI_ERR_BUFFER, std::string("MPI_IN_PLACE is not allowed as ") + what);
+  }
+}
+
+// A count and a datatype, checked; the type's row.
+TypeInfo counted(const char* fn, int count, MPI_Datatype datatype) {
+  check_count(fn, count);
+  return type_or_fail(fn, datatype);
+}
+
+// The block a rank sends and the block it receives (sendcount x sendtype, recvcount x
+// recvtype) must hold the same items: vmc moves items of one size per call.
+void check_same_block(const char* fn, int sendcount, const TypeInfo& st, int recvcount,
+                      const TypeInfo& rt, const char* where) {
+  if (st.size != rt.size) {
+    fail(fn, MPI_ERR_TYPE,
+         std::string("sendtype ") + st.name + " and recvtype " + rt.name + " differ in size (" +
+             std::to_string(st.size) + " and " + std::to_string(rt.size) + " bytes)");
+  }
+  if (sendcount != recvcount) {
+    fail(fn, MPI_ERR_COUNT,
+         std::string(where) + "sendcount " + std::to_string(sendcount) + " and recvcount " +
+             std::to_string(recvcount) + " differ (a block is sent as it is received)");
+  }
+}
+
+// A vector of p counts (MPI_ERR_COUNT when one is negative) or displacements (MPI_ERR_ARG).
+std::vector<std::size_t> counts_of(const char* fn, const int* v, std::size_t p, const char* what,
+                                   int error_class) {
+  check_arg(fn, v, what);
+  std::vector<std::size_t> out(p);
+  for (std::size_t i = 0; i < p; ++i) {
+    if (v[i] < 0) {
+      fail(fn, error_class,
+           std::string(what) + "[" + std::to_string(i) + "] = " + std::to_string(v[i]) +
+               " is negative");
+    }
+    out[i] = static_cast<std::size_t>(v[i]);
+  }
+  return out;
+}
+
+// The items a buffer laid out by counts and displacements spans (vmc holds an empty block's
+// displacement to it too).
+std::size_t extent_of(const std::vector<std::size_t>& counts,
+                      const std::vector<std::size_t>& displs) {
+  std::size_t end = 0;
+  for (std::size_t i = 0; i < counts.size(); ++i) end = std::max(end, displs[i] + counts[i]);
+  return end;
+}
+
+bool overlap(const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes) {
+  if (a_bytes == 0 || b_bytes == 0 || a == nullptr || b == nullptr) return false;
+  const auto x = reinterpret_cast<std::uintptr_t>(a), y = reinterpret_cast<std::uintptr_t>(b);
+  return x < y + b_bytes && y < x + a_bytes;
+}
+
+void check_no_overlap(const char* fn, const void* send, std::size_t send_bytes, const void* recv,
+                      std::size_t recv_bytes) {
+  if (overlap(send, send_bytes, recv, recv_bytes)) {
+    fail(fn, MPI_ERR_BUFFER,
+         "the send and receive buffers overlap (pass MPI_IN_PLACE as the send buffer instead)");
+  }
+}
+
+// vmc reads a null send buffer of no items as "in place": a send of no items gets an address.
+const void* send_address(const void* buf) {
+  static const unsigned char nothing = 0;
+  return buf != nullptr ? buf : &nothing;
+}
+
+std::size_t size_of(int count) { return static_cast<std::size_t>(count); }
+
+// --- the operations that combine item by item: allreduce, scan, exscan --------------------
+
+using ItemwiseFn = void (*)(const Comm&, const void*, std::size_t, void*, std::size_t,
+                            std::size_t, const Op&, const Options&);
+
+int itemwise(const char* fn, Operation operation, ItemwiseFn call, const void* sendbuf,
+             void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return mpi_call(comm, [&] {
+    const Collective c = open(fn, comm);
+    const TypeInfo t = counted(fn, count, datatype);
+    const Op vop = op_or_fail(fn, op, datatype, t);
+    check_not_in_place(fn, recvbuf, "the receive buffer");
+    const bool in_place = sendbuf == MPI_IN_PLACE;
+    const std::size_t n = size_of(count);
+    check_buffer(fn, recvbuf, count);
+    if (!in_place) {
+      check_buffer(fn, sendbuf, count);
+      check_no_overlap(fn, sendbuf, n * t.size, recvbuf, n * t.size);
+    }
+    run_collective(c, signature(c, -1, n, t, op_name(op)),
+                   items(n, t) + ", " + op_name(op), [&] {
+                     call(c.comm, in_place ? nullptr : send_address(sendbuf), n, recvbuf, n,
+                          t.size, vop, options_for(operation));
+                   });
+    return MPI_SUCCESS;
+  });
+}
+
+// --- gatherv and scatterv: the counts are the root's ---------------------------------------
+
+// Whether the job names an algorithm of `operation` other than `linear` (which needs the
+// counts on every rank).
+bool named_beyond_linear(const Options& options) {
+  return options.algorithm != "auto" && options.algorithm != "linear";
+}
+
+// vmc's `linear` row of gatherv or scatterv on this rank's knowledge: the root's counts and
+// displacements, another rank's own count alone (the row reads no other there).
+void run_linear_v(Operation operation, const Comm& comm, const void* send, void* recv,
+                  std::size_t item_size, int root, const std::vector<std::size_t>& counts,
+                  const std::vector<std::size_t>& displs) {
+  const Algorithm* row = find_algorithm(operation, "linear");
+  Options options;
+  options.algorithm = "linear";
+  Call call = make_call(comm, send, recv, counts[static_cast<std::size_t>(comm.rank())],
+                        item_size, root, options);
+  if (operation == Operation::gatherv) {
+    call.recv_counts = counts;
+    call.recv_displs = displs;
+  } else {
+    call.send_counts = counts;
+    call.send_displs = displs;
+  }
+  run_row(operation, *row, call,
+          make_signature(to_string(operation), nullptr, root, 0, item_size, false));
+}
+
+// The root's counts on every rank: a broadcast of p counts from the root (a modelled
+// message). `counts` holds them at the root.
+std::vector<std::size_t> counts_from_root(const Comm& comm, std::vector<std::size_t> counts,
+                                          int root) {
+  counts.resize(static_cast<std::size_t>(comm.size()));
+  vmc::broadcast(comm, std::span<std::size_t>(counts), root,
+                 options_for(Operation::broadcast));
+  return counts;
 }
 
 }  // namespace
@@ -74,8 +430,10 @@ extern "C" {
 int MPI_Barrier(MPI_Comm comm) {
   const char* fn = "MPI_Barrier";
   return mpi_call(comm, [&] {
-    Node& n = rank_in_session(fn);
-    barrier(comm_or_fail(fn, rank_state(n), comm).comm);
+    const Collective c = open(fn, comm);
+    CallSignature sig;
+    sig.operation = fn;
+    run_collective(c, sig, "", [&] { vmc::detail::barrier_run(c.comm, options_for(Operation::barrier)); });
     return MPI_SUCCESS;
   });
 }
@@ -83,10 +441,17 @@ int MPI_Barrier(MPI_Comm comm) {
 int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   const char* fn = "MPI_Bcast";
   return mpi_call(comm, [&] {
-    const auto [c, t] = data_call(fn, comm, count, datatype);
+    const Collective c = open(fn, comm);
+    const TypeInfo t = counted(fn, count, datatype);
+    check_root(c, root);
+    check_not_in_place(fn, buffer, "MPI_Bcast's buffer");
     check_buffer(fn, buffer, count);
-    check_rank(fn, MPI_ERR_ROOT, "root", root, c);
-    vmc::detail::broadcast_bytes(c, buffer, static_cast<std::size_t>(count), t.size, root, {});
+    const std::size_t n = size_of(count);
+    run_collective(c, signature(c, root, n, t), "root " + std::to_string(root) + ", " + items(n, t),
+                   [&] {
+                     vmc::detail::broadcast_bytes(c.comm, buffer, n, t.size, root,
+                                                  options_for(Operation::broadcast));
+                   });
     return MPI_SUCCESS;
   });
 }
@@ -95,45 +460,455 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datat
                int root, MPI_Comm comm) {
   const char* fn = "MPI_Reduce";
   return mpi_call(comm, [&] {
-    const auto [c, t] = data_call(fn, comm, count, datatype);
-    const Op vop = op_or_fail(fn, op, datatype);
-    check_rank(fn, MPI_ERR_ROOT, "root", root, c);
+    const Collective c = open(fn, comm);
+    const TypeInfo t = counted(fn, count, datatype);
+    const Op vop = op_or_fail(fn, op, datatype, t);
+    check_root(c, root);
     const bool at_root = c.rank() == root;
-    if (sendbuf == MPI_IN_PLACE && !at_root) {
-      fail(fn, MPI_ERR_BUFFER, "MPI_IN_PLACE is for the root only");
+    const bool in_place = sendbuf == MPI_IN_PLACE;
+    if (in_place && !at_root) {
+      fail(fn, MPI_ERR_BUFFER, "MPI_IN_PLACE is the root's send buffer only");
     }
-    const std::size_t items = static_cast<std::size_t>(count);
-    const std::size_t bytes = items * t.size;
-    if (sendbuf != MPI_IN_PLACE) check_buffer(fn, sendbuf, count);
-    if (at_root) check_buffer(fn, recvbuf, count);
-    // vmc's reduce in place: every rank's contribution in one buffer, the result at the root.
-    std::vector<unsigned char> scratch;
-    void* work = recvbuf;
-    if (!at_root) {
-      scratch.assign(static_cast<const unsigned char*>(sendbuf),
-                     static_cast<const unsigned char*>(sendbuf) + bytes);
-      work = scratch.data();
-    } else if (sendbuf != MPI_IN_PLACE && bytes > 0) {
-      std::memmove(recvbuf, sendbuf, bytes);
+    const std::size_t n = size_of(count);
+    if (!in_place) check_buffer(fn, sendbuf, count);
+    if (at_root) {
+      check_not_in_place(fn, recvbuf, "the receive buffer");
+      check_buffer(fn, recvbuf, count);
+      if (!in_place) check_no_overlap(fn, sendbuf, n * t.size, recvbuf, n * t.size);
     }
-    vmc::detail::reduce_bytes(c, nullptr, 0, work, items, t.size, vop, root, {});
+    run_collective(c, signature(c, root, n, t, op_name(op)),
+                   "root " + std::to_string(root) + ", " + items(n, t) + ", " + op_name(op), [&] {
+                     vmc::detail::reduce_bytes(c.comm, in_place ? nullptr : send_address(sendbuf),
+                                               in_place ? 0 : n, at_root ? recvbuf : nullptr,
+                                               at_root ? n : 0, t.size, vop, root,
+                                               options_for(Operation::reduce));
+                   });
     return MPI_SUCCESS;
   });
 }
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                   MPI_Op op, MPI_Comm comm) {
-  const char* fn = "MPI_Allreduce";
+  return itemwise("MPI_Allreduce", Operation::allreduce, vmc::detail::allreduce_bytes, sendbuf,
+                  recvbuf, count, datatype, op, comm);
+}
+
+int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             MPI_Comm comm) {
+  return itemwise("MPI_Scan", Operation::scan, vmc::detail::scan_bytes, sendbuf, recvbuf, count,
+                  datatype, op, comm);
+}
+
+// Rank 0's receive buffer is left as it was (the standard leaves it undefined).
+int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm) {
+  return itemwise("MPI_Exscan", Operation::exscan, vmc::detail::exscan_bytes, sendbuf, recvbuf,
+                  count, datatype, op, comm);
+}
+
+int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  const char* fn = "MPI_Reduce_scatter_block";
   return mpi_call(comm, [&] {
-    const auto [c, t] = data_call(fn, comm, count, datatype);
-    const Op vop = op_or_fail(fn, op, datatype);
-    const std::size_t items = static_cast<std::size_t>(count);
-    check_buffer(fn, recvbuf, count);
-    if (sendbuf != MPI_IN_PLACE) {
-      check_buffer(fn, sendbuf, count);
-      if (items > 0) std::memmove(recvbuf, sendbuf, items * t.size);
+    const Collective c = open(fn, comm);
+    const TypeInfo t = counted(fn, recvcount, datatype);
+    const Op vop = op_or_fail(fn, op, datatype, t);
+    check_not_in_place(fn, recvbuf, "the receive buffer");
+    const bool in_place = sendbuf == MPI_IN_PLACE;
+    const std::size_t n = size_of(recvcount), total = n * c.p();
+    check_buffer(fn, recvbuf, recvcount);
+    // In place, the contributions are the receive buffer's p blocks; vmc reads them from a
+    // copy (a local copy, not modelled: an MPI library's in-place call keeps them in place).
+    std::vector<unsigned char> contributions;
+    const void* send = sendbuf;
+    if (in_place) {
+      contributions.assign(static_cast<const unsigned char*>(recvbuf),
+                           static_cast<const unsigned char*>(recvbuf) + total * t.size);
+      send = contributions.data();
+    } else {
+      check_buffer(fn, sendbuf, recvcount);
+      check_no_overlap(fn, sendbuf, total * t.size, recvbuf, n * t.size);
     }
-    vmc::detail::allreduce_bytes(c, nullptr, 0, recvbuf, items, t.size, vop, {});
+    run_collective(c, signature(c, -1, n, t, op_name(op)), items(n, t) + ", " + op_name(op), [&] {
+      vmc::detail::reduce_scatter_bytes(c.comm, send_address(send), total, recvbuf, n, t.size, {},
+                                        vop, options_for(Operation::reduce_scatter));
+    });
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  const char* fn = "MPI_Reduce_scatter";
+  return mpi_call(comm, [&] {
+    const Collective c = open(fn, comm);
+    const TypeInfo t = type_or_fail(fn, datatype);
+    const Op vop = op_or_fail(fn, op, datatype, t);
+    const std::vector<std::size_t> counts =
+        counts_of(fn, recvcounts, c.p(), "recvcounts", MPI_ERR_COUNT);
+    check_not_in_place(fn, recvbuf, "the receive buffer");
+    const bool in_place = sendbuf == MPI_IN_PLACE;
+    std::size_t total = 0;
+    for (std::size_t k : counts) total += k;
+    const std::size_t mine = counts[static_cast<std::size_t>(c.rank())];
+    check_buffer(fn, recvbuf, static_cast<int>(std::min<std::size_t>(mine, 1)));
+    std::vector<unsigned char> contributions;
+    const void* send = sendbuf;
+    if (in_place) {
+      if (total > 0) check_buffer(fn, recvbuf, 1);
+      contributions.assign(static_cast<const unsigned char*>(recvbuf),
+                           static_cast<const unsigned char*>(recvbuf) + total * t.size);
+      send = contributions.data();
+    } else {
+      if (total > 0) check_buffer(fn, sendbuf, 1);
+      check_no_overlap(fn, sendbuf, total * t.size, recvbuf, mine * t.size);
+    }
+    run_collective(c, v_signature(c, -1, t, &counts, op_name(op)),
+                   items(mine, t) + ", " + op_name(op), [&] {
+                     vmc::detail::reduce_scatter_bytes(c.comm, send_address(send), total, recvbuf,
+                                                       mine, t.size, counts, vop,
+                                                       options_for(Operation::reduce_scatter));
+                   });
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  const char* fn = "MPI_Gather";
+  return mpi_call(comm, [&] {
+    const Collective c = open(fn, comm);
+    check_root(c, root);
+    const bool at_root = c.rank() == root;
+    const bool in_place = sendbuf == MPI_IN_PLACE;
+    if (in_place && !at_root) fail(fn, MPI_ERR_BUFFER, "MPI_IN_PLACE is the root's send buffer only");
+    // The receive arguments count at the root only.
+    int count = sendcount;
+    TypeInfo t = in_place ? TypeInfo{} : counted(fn, sendcount, sendtype);
+    if (at_root) {
+      const TypeInfo rt = counted(fn, recvcount, recvtype);
+      if (in_place) {
+        t = rt;
+        count = recvcount;
+      } else {
+        check_same_block(fn, sendcount, t, recvcount, rt, "at the root, ");
+      }
+      check_not_in_place(fn, recvbuf, "the receive buffer");
+      check_buffer(fn, recvbuf, count);
+    }
+    const std::size_t n = size_of(count), all = n * c.p();
+    if (!in_place) check_buffer(fn, sendbuf, count);
+    if (at_root && !in_place) check_no_overlap(fn, sendbuf, n * t.size, recvbuf, all * t.size);
+    run_collective(c, signature(c, root, n, t), "root " + std::to_string(root) + ", " + items(n, t),
+                   [&] {
+                     const Options options = options_for(Operation::gather);
+                     if (in_place) {
+                       vmc::detail::gather_bytes(c.comm, nullptr, 0, recvbuf, all, t.size, root,
+                                                 true, options);
+                     } else {
+                       vmc::detail::gather_bytes(c.comm, send_address(sendbuf), n,
+                                                 at_root ? recvbuf : nullptr, at_root ? all : 0,
+                                                 t.size, root, false, options);
+                     }
+                   });
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  const char* fn = "MPI_Scatter";
+  return mpi_call(comm, [&] {
+    const Collective c = open(fn, comm);
+    check_root(c, root);
+    const bool at_root = c.rank() == root;
+    const bool in_place = recvbuf == MPI_IN_PLACE;
+    if (in_place && !at_root) {
+      fail(fn, MPI_ERR_BUFFER, "MPI_IN_PLACE is the root's receive buffer only");
+    }
+    // The send arguments count at the root only.
+    int count = recvcount;
+    TypeInfo t = in_place ? TypeInfo{} : counted(fn, recvcount, recvtype);
+    if (at_root) {
+      const TypeInfo st = counted(fn, sendcount, sendtype);
+      if (in_place) {
+        t = st;
+        count = sendcount;
+      } else {
+        check_same_block(fn, sendcount, st, recvcount, t, "at the root, ");
+      }
+      check_not_in_place(fn, sendbuf, "the send buffer");
+      check_buffer(fn, sendbuf, count);
+    }
+    const std::size_t n = size_of(count), all = n * c.p();
+    if (!in_place) check_buffer(fn, recvbuf, count);
+    if (at_root && !in_place) check_no_overlap(fn, sendbuf, all * t.size, recvbuf, n * t.size);
+    run_collective(c, signature(c, root, n, t), "root " + std::to_string(root) + ", " + items(n, t),
+                   [&] {
+                     const Options options = options_for(Operation::scatter);
+                     if (in_place) {
+                       vmc::detail::scatter_bytes(c.comm, sendbuf, all, nullptr, 0, t.size, root,
+                                                  true, options);
+                     } else {
+                       vmc::detail::scatter_bytes(c.comm, at_root ? sendbuf : nullptr,
+                                                  at_root ? all : 0, recvbuf, n, t.size, root,
+                                                  false, options);
+                     }
+                   });
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  const char* fn = "MPI_Allgather";
+  return mpi_call(comm, [&] {
+    const Collective c = open(fn, comm);
+    const bool in_place = sendbuf == MPI_IN_PLACE;
+    const TypeInfo t = counted(fn, recvcount, recvtype);
+    if (!in_place) {
+      check_same_block(fn, sendcount, counted(fn, sendcount, sendtype), recvcount, t, "");
+      check_buffer(fn, sendbuf, sendcount);
+    }
+    check_not_in_place(fn, recvbuf, "the receive buffer");
+    check_buffer(fn, recvbuf, recvcount);
+    const std::size_t n = size_of(recvcount), all = n * c.p();
+    if (!in_place) check_no_overlap(fn, sendbuf, n * t.size, recvbuf, all * t.size);
+    run_collective(c, signature(c, -1, n, t), items(n, t), [&] {
+      const Options options = options_for(Operation::allgather);
+      if (in_place) {
+        vmc::detail::allgather_in_place_bytes(c.comm, recvbuf, all, t.size, options);
+      } else {
+        vmc::detail::allgather_bytes(c.comm, send_address(sendbuf), n, recvbuf, all, t.size,
+                                     options);
+      }
+    });
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  const char* fn = "MPI_Alltoall";
+  return mpi_call(comm, [&] {
+    const Collective c = open(fn, comm);
+    const bool in_place = sendbuf == MPI_IN_PLACE;
+    const TypeInfo t = counted(fn, recvcount, recvtype);
+    if (!in_place) {
+      check_same_block(fn, sendcount, counted(fn, sendcount, sendtype), recvcount, t, "");
+      check_buffer(fn, sendbuf, sendcount);
+    }
+    check_not_in_place(fn, recvbuf, "the receive buffer");
+    check_buffer(fn, recvbuf, recvcount);
+    const std::size_t n = size_of(recvcount), all = n * c.p();
+    // In place, vmc sends from a copy of the receive buffer (a local copy, not modelled).
+    std::vector<unsigned char> blocks;
+    const void* send = sendbuf;
+    if (in_place) {
+      blocks.assign(static_cast<const unsigned char*>(recvbuf),
+                    static_cast<const unsigned char*>(recvbuf) + all * t.size);
+      send = blocks.data();
+    } else {
+      check_no_overlap(fn, sendbuf, all * t.size, recvbuf, all * t.size);
+    }
+    run_collective(c, signature(c, -1, n, t), items(n, t), [&] {
+      vmc::detail::alltoall_bytes(c.comm, send_address(send), all, recvbuf, all, t.size,
+                                  options_for(Operation::alltoall));
+    });
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                   MPI_Comm comm) {
+  const char* fn = "MPI_Allgatherv";
+  return mpi_call(comm, [&] {
+    const Collective c = open(fn, comm);
+    const bool in_place = sendbuf == MPI_IN_PLACE;
+    const TypeInfo t = type_or_fail(fn, recvtype);
+    const std::vector<std::size_t> counts =
+        counts_of(fn, recvcounts, c.p(), "recvcounts", MPI_ERR_COUNT);
+    const std::vector<std::size_t> at = counts_of(fn, displs, c.p(), "displs", MPI_ERR_ARG);
+    const std::size_t mine = counts[static_cast<std::size_t>(c.rank())];
+    if (!in_place) {
+      check_same_block(fn, sendcount, counted(fn, sendcount, sendtype), static_cast<int>(mine), t,
+                       "recvcounts[rank] is this rank's block: ");
+      check_buffer(fn, sendbuf, sendcount);
+    }
+    check_not_in_place(fn, recvbuf, "the receive buffer");
+    const std::size_t capacity = extent_of(counts, at);
+    if (capacity > 0) check_buffer(fn, recvbuf, 1);
+    if (!in_place) check_no_overlap(fn, sendbuf, mine * t.size, recvbuf, capacity * t.size);
+    run_collective(c, v_signature(c, -1, t, &counts), items(mine, t), [&] {
+      vmc::detail::allgatherv_bytes(c.comm, in_place ? nullptr : send_address(sendbuf),
+                                    in_place ? 0 : mine, recvbuf, capacity, t.size, counts, at,
+                                    options_for(Operation::allgatherv));
+    });
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  const char* fn = "MPI_Alltoallv";
+  return mpi_call(comm, [&] {
+    const Collective c = open(fn, comm);
+    const bool in_place = sendbuf == MPI_IN_PLACE;
+    const TypeInfo t = type_or_fail(fn, recvtype);
+    const std::vector<std::size_t> rcounts =
+        counts_of(fn, recvcounts, c.p(), "recvcounts", MPI_ERR_COUNT);
+    const std::vector<std::size_t> rat = counts_of(fn, rdispls, c.p(), "rdispls", MPI_ERR_ARG);
+    const std::size_t r = static_cast<std::size_t>(c.rank());
+    std::vector<std::size_t> scounts = rcounts, sat = rat;
+    if (!in_place) {
+      scounts = counts_of(fn, sendcounts, c.p(), "sendcounts", MPI_ERR_COUNT);
+      sat = counts_of(fn, sdispls, c.p(), "sdispls", MPI_ERR_ARG);
+      check_same_block(fn, static_cast<int>(scounts[r]), type_or_fail(fn, sendtype),
+                       static_cast<int>(rcounts[r]), t,
+                       "the block a rank sends itself: ");
+    }
+    check_not_in_place(fn, recvbuf, "the receive buffer");
+    const std::size_t send_capacity = extent_of(scounts, sat);
+    const std::size_t recv_capacity = extent_of(rcounts, rat);
+    if (recv_capacity > 0) check_buffer(fn, recvbuf, 1);
+    // In place, vmc sends from a copy of the receive buffer (a local copy, not modelled).
+    std::vector<unsigned char> blocks;
+    const void* send = sendbuf;
+    if (in_place) {
+      blocks.assign(static_cast<const unsigned char*>(recvbuf),
+                    static_cast<const unsigned char*>(recvbuf) + recv_capacity * t.size);
+      send = blocks.data();
+    } else {
+      if (send_capacity > 0) check_buffer(fn, sendbuf, 1);
+      check_no_overlap(fn, sendbuf, send_capacity * t.size, recvbuf, recv_capacity * t.size);
+    }
+    run_collective(c, v_signature(c, -1, t, nullptr),
+                   "sends " + items(send_capacity, t), [&] {
+                     vmc::detail::alltoallv_bytes(c.comm, send_address(send), send_capacity,
+                                                  scounts, sat, recvbuf, recv_capacity, rcounts,
+                                                  rat, t.size, options_for(Operation::alltoallv));
+                   });
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                MPI_Comm comm) {
+  const char* fn = "MPI_Gatherv";
+  return mpi_call(comm, [&] {
+    const Collective c = open(fn, comm);
+    check_root(c, root);
+    const bool at_root = c.rank() == root;
+    const bool in_place = sendbuf == MPI_IN_PLACE;
+    if (in_place && !at_root) fail(fn, MPI_ERR_BUFFER, "MPI_IN_PLACE is the root's send buffer only");
+    const std::size_t r = static_cast<std::size_t>(c.rank());
+    // The receive arguments count at the root only; elsewhere the rank knows its own count.
+    std::vector<std::size_t> counts(c.p(), 0), at(c.p(), 0);
+    TypeInfo t = in_place ? TypeInfo{} : counted(fn, sendcount, sendtype);
+    std::size_t capacity = 0;
+    if (at_root) {
+      const TypeInfo rt = type_or_fail(fn, recvtype);
+      counts = counts_of(fn, recvcounts, c.p(), "recvcounts", MPI_ERR_COUNT);
+      at = counts_of(fn, displs, c.p(), "displs", MPI_ERR_ARG);
+      if (!in_place) {
+        check_same_block(fn, sendcount, t, static_cast<int>(counts[r]), rt,
+                         "recvcounts[root] is the root's own block: ");
+      }
+      t = rt;
+      check_not_in_place(fn, recvbuf, "the receive buffer");
+      capacity = extent_of(counts, at);
+      if (capacity > 0) check_buffer(fn, recvbuf, 1);
+    } else {
+      counts[r] = size_of(sendcount);
+    }
+    if (!in_place) check_buffer(fn, sendbuf, sendcount);
+    if (at_root && !in_place) {
+      check_no_overlap(fn, sendbuf, counts[r] * t.size, recvbuf, capacity * t.size);
+    }
+    const Options options = options_for(Operation::gatherv);
+    run_collective(c, v_signature(c, root, t, nullptr),
+                   "root " + std::to_string(root) + ", " + items(counts[r], t), [&] {
+                     const void* send = in_place ? nullptr : send_address(sendbuf);
+                     void* recv = at_root ? recvbuf : nullptr;
+                     if (!named_beyond_linear(options)) {
+                       run_linear_v(Operation::gatherv, c.comm, send, recv, t.size, root, counts,
+                                    at);
+                       return;
+                     }
+                     const std::vector<std::size_t> all = counts_from_root(c.comm, counts, root);
+                     vmc::detail::gatherv_bytes(
+                         c.comm, send, in_place ? 0 : all[r], recv, capacity, all,
+                         at_root ? std::span<const std::size_t>(at)
+                                 : std::span<const std::size_t>(),
+                         t.size, root, options);
+                   });
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+                 MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm) {
+  const char* fn = "MPI_Scatterv";
+  return mpi_call(comm, [&] {
+    const Collective c = open(fn, comm);
+    check_root(c, root);
+    const bool at_root = c.rank() == root;
+    const bool in_place = recvbuf == MPI_IN_PLACE;
+    if (in_place && !at_root) {
+      fail(fn, MPI_ERR_BUFFER, "MPI_IN_PLACE is the root's receive buffer only");
+    }
+    const std::size_t r = static_cast<std::size_t>(c.rank());
+    // The send arguments count at the root only; elsewhere the rank knows its own count.
+    std::vector<std::size_t> counts(c.p(), 0), at(c.p(), 0);
+    TypeInfo t = in_place ? TypeInfo{} : counted(fn, recvcount, recvtype);
+    std::size_t capacity = 0;
+    if (at_root) {
+      const TypeInfo st = type_or_fail(fn, sendtype);
+      counts = counts_of(fn, sendcounts, c.p(), "sendcounts", MPI_ERR_COUNT);
+      at = counts_of(fn, displs, c.p(), "displs", MPI_ERR_ARG);
+      if (!in_place) {
+        check_same_block(fn, static_cast<int>(counts[r]), st, recvcount, t,
+                         "sendcounts[root] is the root's own block: ");
+      }
+      t = st;
+      check_not_in_place(fn, sendbuf, "the send buffer");
+      capacity = extent_of(counts, at);
+      if (capacity > 0) check_buffer(fn, sendbuf, 1);
+    } else {
+      counts[r] = size_of(recvcount);
+    }
+    if (!in_place) check_buffer(fn, recvbuf, recvcount);
+    if (at_root && !in_place) {
+      check_no_overlap(fn, sendbuf, capacity * t.size, recvbuf, counts[r] * t.size);
+    }
+    const Options options = options_for(Operation::scatterv);
+    run_collective(c, v_signature(c, root, t, nullptr),
+                   "root " + std::to_string(root) + ", " + items(counts[r], t), [&] {
+                     const void* send = at_root ? send_address(sendbuf) : nullptr;
+                     void* recv = in_place ? nullptr : recvbuf;
+                     if (!named_beyond_linear(options)) {
+                       run_linear_v(Operation::scatterv, c.comm, send, recv, t.size, root,
+                                    counts, at);
+                       return;
+                     }
+                     const std::vector<std::size_t> all = counts_from_root(c.comm, counts, root);
+                     // vmc's scatterv has no in-place form: the root's own block goes to a
+                     // scratch copy (local, not modelled).
+                     std::vector<unsigned char> own;
+                     if (in_place) {
+                       own.resize(all[r] * t.size);
+                       recv = own.data();
+                     }
+                     vmc::detail::scatterv_bytes(
+                         c.comm, send, capacity, all,
+                         at_root ? std::span<const std::size_t>(at)
+                                 : std::span<const std::size_t>(),
+                         recv, all[r], t.size, root, options);
+                   });
     return MPI_SUCCESS;
   });
 }

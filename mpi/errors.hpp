@@ -12,8 +12,17 @@
 namespace vmc::mpi {
 
 // Raises `error_class` in `function` (as "MPI_Send") through the error handler of `comm`;
-// `text` says what went wrong. MPI_ERRORS_ARE_FATAL, the default, ends the run with
-// "rank R: <function>: <class name>: <text>".
+// `text` says what went wrong. `comm` MPI_COMM_NULL, or a handle that names no live
+// communicator of the rank, raises it on MPI_COMM_SELF (MPI-4.1's rule for errors tied to
+// no communicator); before MPI_Init every error is fatal; on a thread that runs no rank (one
+// the program made) the report goes to stderr and the class is returned. The handlers:
+//   MPI_ERRORS_ARE_FATAL (the default): ends the run, throwing FatalError with the report
+//     "rank R: <function>: <class name>: <text>";
+//   MPI_ERRORS_ABORT: the same, and the job's outcome records the abort (mpi/job.hpp);
+//   MPI_ERRORS_RETURN: returns the class;
+//   a program's (MPI_Comm_create_errhandler): called with the communicator and the code,
+//     then returns the code.
+// `error_class` may also be an error code the program added (MPI_Add_error_code).
 int raise_error(const char* function, MPI_Comm comm, int error_class, const std::string& text);
 
 // An MPI error found by a check (fail, below) on its way to the function's error handler:
@@ -32,10 +41,16 @@ class MpiError : public std::runtime_error {
   std::string text_;
 };
 
+// An error that ends the run (its what() is the report); no MPI function catches it.
+class FatalError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // Throws the MpiError of `function`, `error_class` and `text`.
 [[noreturn]] void fail(const char* function, int error_class, const std::string& text);
 
-// The name of an error class ("MPI_ERR_COUNT"), or of a code a program added.
+// The name of an error class ("MPI_ERR_COUNT"), or of a class or code the program added.
 std::string error_class_name(int error_class);
 
 // "rank R: <function>: <class name>: <text>", R the calling rank when a node runs this.

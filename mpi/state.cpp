@@ -2,17 +2,25 @@
 // calls around a run (job.hpp).
 #include "mpi/state.hpp"
 
-#include "mpi/job.hpp"
+#include <complex>
+#include <mutex>
 
 namespace vmc::mpi {
 namespace {
 
 std::vector<RankState> g_ranks;  // sized by begin_job, before the run
+JobOptions g_options;
+std::mutex g_abort_mutex;
+int g_abort_rank = -1;
+int g_abort_code = 0;
 
 }  // namespace
 
 void begin_job(const JobOptions& options) {
   g_ranks.assign(static_cast<std::size_t>(options.ranks), RankState{});
+  g_options = options;
+  g_abort_rank = -1;
+  g_abort_code = 0;
 }
 
 JobOutcome end_job() {
@@ -22,7 +30,18 @@ JobOutcome end_job() {
       out.unfinalized.push_back(static_cast<int>(i));
     }
   }
+  out.abort_rank = g_abort_rank;
+  out.abort_code = g_abort_code;
   return out;
+}
+
+const JobOptions& job_options() { return g_options; }
+
+void record_abort(int rank, int code) {
+  std::lock_guard lock(g_abort_mutex);
+  if (g_abort_rank >= 0) return;
+  g_abort_rank = rank;
+  g_abort_code = code;
 }
 
 Node& node_or_fail(const char* function) {
@@ -31,10 +50,15 @@ Node& node_or_fail(const char* function) {
     fail(function, MPI_ERR_OTHER,
          "called outside a rank of vmc mpirun (no vmc node runs on this thread)");
   }
+  if (static_cast<std::size_t>(n->rank()) >= g_ranks.size()) {
+    fail(function, MPI_ERR_OTHER,
+         "called on node " + std::to_string(n->rank()) + " of a job of " +
+             std::to_string(g_ranks.size()) + " ranks (mpi::begin_job sizes the job)");
+  }
   return *n;
 }
 
-RankState& rank_state(const Node& node) { return g_ranks.at(node.rank()); }
+RankState& rank_state(const Node& node) { return g_ranks[static_cast<std::size_t>(node.rank())]; }
 
 Node& rank_in_session(const char* function) {
   Node& n = node_or_fail(function);
@@ -44,53 +68,73 @@ Node& rank_in_session(const char* function) {
   return n;
 }
 
-const CommEntry& comm_or_fail(const char* function, RankState& state, MPI_Comm comm) {
-  if (comm <= MPI_COMM_NULL || comm >= static_cast<MPI_Comm>(state.comms.size())) {
-    fail(function, MPI_ERR_COMM, "invalid communicator " + std::to_string(comm));
-  }
+RankState& session_state(const char* function) { return rank_state(rank_in_session(function)); }
+
+const CommEntry* live_comm(const RankState& state, MPI_Comm comm) {
+  if (comm <= MPI_COMM_NULL || comm >= static_cast<MPI_Comm>(state.comms.size())) return nullptr;
   const CommEntry& e = state.comms[static_cast<std::size_t>(comm)];
-  if (e.freed) fail(function, MPI_ERR_COMM, "communicator " + std::to_string(comm) + " was freed");
+  return e.freed ? nullptr : &e;
+}
+
+CommEntry& comm_or_fail(const char* function, RankState& state, MPI_Comm comm) {
+  if (comm == MPI_COMM_NULL) fail(function, MPI_ERR_COMM, "MPI_COMM_NULL is not a communicator");
+  if (comm < MPI_COMM_NULL || comm >= static_cast<MPI_Comm>(state.comms.size())) {
+    fail(function, MPI_ERR_COMM,
+         "invalid communicator " + std::to_string(comm) + " (no communicator of this rank)");
+  }
+  CommEntry& e = state.comms[static_cast<std::size_t>(comm)];
+  if (e.freed) {
+    fail(function, MPI_ERR_COMM,
+         "communicator " + std::to_string(comm) + " was freed (MPI_Comm_free)");
+  }
   return e;
 }
 
-std::optional<TypeInfo> type_info(MPI_Datatype t) {
-  switch (t) {
-    case MPI_CHAR: return TypeInfo{"MPI_CHAR", sizeof(char)};
-    case MPI_SIGNED_CHAR: return TypeInfo{"MPI_SIGNED_CHAR", sizeof(signed char)};
-    case MPI_UNSIGNED_CHAR: return TypeInfo{"MPI_UNSIGNED_CHAR", sizeof(unsigned char)};
-    case MPI_BYTE: return TypeInfo{"MPI_BYTE", 1};
-    case MPI_SHORT: return TypeInfo{"MPI_SHORT", sizeof(short)};
-    case MPI_UNSIGNED_SHORT: return TypeInfo{"MPI_UNSIGNED_SHORT", sizeof(unsigned short)};
-    case MPI_INT: return TypeInfo{"MPI_INT", sizeof(int)};
-    case MPI_UNSIGNED: return TypeInfo{"MPI_UNSIGNED", sizeof(unsigned)};
-    case MPI_LONG: return TypeInfo{"MPI_LONG", sizeof(long)};
-    case MPI_UNSIGNED_LONG: return TypeInfo{"MPI_UNSIGNED_LONG", sizeof(unsigned long)};
-    case MPI_LONG_LONG: return TypeInfo{"MPI_LONG_LONG", sizeof(long long)};
-    case MPI_UNSIGNED_LONG_LONG:
-      return TypeInfo{"MPI_UNSIGNED_LONG_LONG", sizeof(unsigned long long)};
-    case MPI_FLOAT: return TypeInfo{"MPI_FLOAT", sizeof(float)};
-    case MPI_DOUBLE: return TypeInfo{"MPI_DOUBLE", sizeof(double)};
-    case MPI_LONG_DOUBLE: return TypeInfo{"MPI_LONG_DOUBLE", sizeof(long double)};
-    case MPI_INT8_T: return TypeInfo{"MPI_INT8_T", 1};
-    case MPI_UINT8_T: return TypeInfo{"MPI_UINT8_T", 1};
-    case MPI_INT16_T: return TypeInfo{"MPI_INT16_T", 2};
-    case MPI_UINT16_T: return TypeInfo{"MPI_UINT16_T", 2};
-    case MPI_INT32_T: return TypeInfo{"MPI_INT32_T", 4};
-    case MPI_UINT32_T: return TypeInfo{"MPI_UINT32_T", 4};
-    case MPI_INT64_T: return TypeInfo{"MPI_INT64_T", 8};
-    case MPI_UINT64_T: return TypeInfo{"MPI_UINT64_T", 8};
-    case MPI_C_BOOL: return TypeInfo{"MPI_C_BOOL", sizeof(bool)};
-    case MPI_WCHAR: return TypeInfo{"MPI_WCHAR", sizeof(wchar_t)};
-    case MPI_AINT: return TypeInfo{"MPI_AINT", sizeof(MPI_Aint)};
-    case MPI_OFFSET: return TypeInfo{"MPI_OFFSET", sizeof(MPI_Offset)};
-    case MPI_COUNT: return TypeInfo{"MPI_COUNT", sizeof(MPI_Count)};
-    default: return std::nullopt;
+std::string comm_label(const RankState& state, MPI_Comm comm) {
+  if (comm == MPI_COMM_NULL) return "MPI_COMM_NULL";
+  if (comm > MPI_COMM_NULL && comm < static_cast<MPI_Comm>(state.comms.size())) {
+    const std::string& name = state.comms[static_cast<std::size_t>(comm)].name;
+    if (!name.empty()) return name;
   }
+  return "communicator " + std::to_string(comm);
+}
+
+GroupEntry& group_or_fail(const char* function, RankState& state, MPI_Group group) {
+  if (group == MPI_GROUP_NULL) fail(function, MPI_ERR_GROUP, "MPI_GROUP_NULL is not a group");
+  if (group < MPI_GROUP_NULL || group >= static_cast<MPI_Group>(state.groups.size())) {
+    fail(function, MPI_ERR_GROUP,
+         "invalid group " + std::to_string(group) + " (no group of this rank)");
+  }
+  GroupEntry& g = state.groups[static_cast<std::size_t>(group)];
+  if (g.freed) {
+    fail(function, MPI_ERR_GROUP, "group " + std::to_string(group) + " was freed (MPI_Group_free)");
+  }
+  return g;
+}
+
+MPI_Group add_group(RankState& state, std::vector<int> members) {
+  if (members.empty()) return MPI_GROUP_EMPTY;
+  state.groups.push_back(GroupEntry{std::move(members)});
+  return static_cast<MPI_Group>(state.groups.size() - 1);
+}
+
+std::optional<TypeInfo> type_info(MPI_Datatype t) {
+  // The C and C++ types of the predefined table (mpi/datatypes.hpp); not Fortran's.
+  const PredefinedType* p = predefined_type(t);
+  if (p == nullptr || t >= MPI_CHARACTER) return std::nullopt;
+  // MPI_CHAR is a C integer for the reductions too, as MPICH has it (the standard lists it as
+  // text only; MPICH's own tests reduce it with every operation).
+  const TypeKind kind = t == MPI_CHAR ? TypeKind::c_integer : p->kind;
+  return TypeInfo{p->name, p->extent, p->size, kind};
 }
 
 TypeInfo type_or_fail(const char* function, MPI_Datatype t) {
+  if (t == MPI_DATATYPE_NULL) fail(function, MPI_ERR_TYPE, "MPI_DATATYPE_NULL is not a datatype");
   auto info = type_info(t);
-  if (!info) fail(function, MPI_ERR_TYPE, "invalid datatype " + std::to_string(t));
+  if (!info) {
+    fail(function, MPI_ERR_TYPE,
+         "invalid datatype " + std::to_string(t) + " (vmc knows the predefined datatypes only)");
+  }
   return *info;
 }
 
@@ -113,9 +157,13 @@ void check_rank(const char* function, int error_class, const char* what, int r,
   }
 }
 
+void check_arg(const char* function, const void* p, const char* what) {
+  if (p == nullptr) fail(function, MPI_ERR_ARG, std::string(what) + " is a null pointer");
+}
+
 DataCall data_call(const char* function, MPI_Comm comm, int count, MPI_Datatype datatype) {
-  Node& n = rank_in_session(function);
-  const CommEntry& c = comm_or_fail(function, rank_state(n), comm);
+  RankState& s = session_state(function);
+  const CommEntry& c = comm_or_fail(function, s, comm);
   check_count(function, count);
   return {c.comm, type_or_fail(function, datatype)};
 }

@@ -5,39 +5,97 @@
 // The calling rank is the node whose function runs (vmc::this_node()); its world rank is its
 // MPI rank and indexes the table of rank states, which begin_job (mpi/job.hpp) sizes before
 // the run. A rank touches only its own entry, so no lock is needed; handles are per rank (a
-// handle's value on one rank says nothing of another's).
+// handle's value on one rank says nothing of another's). Freed objects keep their entry,
+// marked, so that a call on a freed handle says so.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "mpi/datatypes.hpp"
 #include "mpi/errors.hpp"
 #include "mpi/include/mpi.h"
 #include "mpi/pt2pt.hpp"
+#include "mpi/job.hpp"
 #include "runtime/comm.hpp"
 #include "runtime/machine.hpp"
 
 namespace vmc::mpi {
 
 // A communicator handle's object: index = handle (0 MPI_COMM_NULL, 1 MPI_COMM_WORLD,
-// 2 MPI_COMM_SELF, then the ones the rank made). Freed ones stay, marked, so that a call on
-// them says so.
+// 2 MPI_COMM_SELF, then the ones the rank made).
 struct CommEntry {
   Comm comm;  // vmc's comm (invalid for MPI_COMM_NULL and once freed)
   std::string name;
+  MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
+  std::map<int, void*> attributes;  // keyval -> value, in keyval order
   bool freed = false;
+};
+
+// A group: its members' world ranks, by group rank. 0 MPI_GROUP_NULL, 1 MPI_GROUP_EMPTY.
+struct GroupEntry {
+  std::vector<int> members;
+  bool freed = false;
+};
+
+// An error handler: 0 MPI_ERRHANDLER_NULL, 1 MPI_ERRORS_ARE_FATAL, 2 MPI_ERRORS_RETURN,
+// 3 MPI_ERRORS_ABORT, then the ones MPI_Comm_create_errhandler made (fn set).
+struct ErrhandlerEntry {
+  MPI_Comm_errhandler_function* fn = nullptr;
+  bool freed = false;
+};
+constexpr MPI_Errhandler kPredefinedErrhandlers = 4;
+
+// A key of user attributes (MPI_Comm_create_keyval); keyval = kFirstKeyval + index.
+struct KeyvalEntry {
+  MPI_Comm_copy_attr_function* copy = nullptr;      // null: not copied by MPI_Comm_dup
+  MPI_Comm_delete_attr_function* remove = nullptr;  // null: nothing to do
+  void* extra_state = nullptr;
+  bool freed = false;
+};
+constexpr int kFirstKeyval = 32;  // above the predefined keys (MPI_TAG_UB, ...)
+
+// The values of the predefined attributes; MPI_Comm_get_attr returns their addresses.
+struct PredefinedAttributes {
+  int tag_ub = 0;
+  int host = 0;
+  int io = 0;
+  int wtime_is_global = 0;
+  int universe_size = 0;
+  int lastusedcode = 0;
+  int appnum = 0;
 };
 
 struct RankState {
   bool initialized = false;
   bool finalized = false;
+  int thread_level = MPI_THREAD_SINGLE;  // what MPI_Init_thread provided
   std::vector<CommEntry> comms;
+  std::vector<GroupEntry> groups;
+  std::vector<ErrhandlerEntry> errhandlers;
+  std::vector<KeyvalEntry> keyvals;
+  PredefinedAttributes attributes;
+  // The most recent error of each class on this rank ("MPI_Send: MPI_ERR_COUNT: negative
+  // count -1"), for MPI_Error_string.
+  std::map<int, std::string> last_error;
+  // Error classes and codes the program added (MPI_Add_error_class, _code): code -> class,
+  // and the strings it gave them.
+  std::map<int, int> added_codes;
+  std::map<int, std::string> added_strings;
+  int last_used_code = MPI_ERR_LASTCODE;
 
   // --- point to point (mpi/pt2pt.cpp): requests, matched messages, the Bsend buffer --------
   PointToPointState p2p;
 };
+
+// The job's options (mpi/job.hpp), as begin_job received them.
+const JobOptions& job_options();
+// Records the first rank that aborted the job (MPI_Abort, MPI_ERRORS_ABORT) and its code.
+void record_abort(int rank, int code);
 
 // The calling rank's node, or an error: no node runs this thread.
 Node& node_or_fail(const char* function);
@@ -45,15 +103,30 @@ Node& node_or_fail(const char* function);
 RankState& rank_state(const Node& node);
 // The calling rank, checked to be between MPI_Init and MPI_Finalize.
 Node& rank_in_session(const char* function);
+// The calling rank's state, checked to be between MPI_Init and MPI_Finalize.
+RankState& session_state(const char* function);
 
 // The communicator `comm` names on this rank, or an error (MPI_ERR_COMM): null, unknown or
 // freed.
-const CommEntry& comm_or_fail(const char* function, RankState& state, MPI_Comm comm);
+CommEntry& comm_or_fail(const char* function, RankState& state, MPI_Comm comm);
+// The same, or null when `comm` names no live communicator of this rank.
+const CommEntry* live_comm(const RankState& state, MPI_Comm comm);
+// How a call names `comm` in a report or a call context: its name, or "communicator 5".
+std::string comm_label(const RankState& state, MPI_Comm comm);
+// The group `group` names on this rank, or an error (MPI_ERR_GROUP).
+GroupEntry& group_or_fail(const char* function, RankState& state, MPI_Group group);
+// A new group handle of these members (MPI_GROUP_EMPTY when there are none).
+MPI_Group add_group(RankState& state, std::vector<int> members);
 
-// A predefined datatype: its name and size.
+
+// A predefined datatype: its name, the bytes an item takes in a buffer (its extent: what
+// buffers are laid out and messages sized by) and the bytes of data in it (MPI_Type_size's
+// answer; less than `size` for the pairs, whose value is padded).
 struct TypeInfo {
   const char* name;
   std::size_t size;
+  std::size_t data_size;
+  TypeKind kind;
 };
 std::optional<TypeInfo> type_info(MPI_Datatype t);
 TypeInfo type_or_fail(const char* function, MPI_Datatype t);
@@ -65,6 +138,8 @@ void check_buffer(const char* function, const void* buf, int count);
 // names the argument: "destination", "root").
 void check_rank(const char* function, int error_class, const char* what, int r,
                 const Comm& comm);
+// A pointer argument the call writes to or reads from (MPI_ERR_ARG when null).
+void check_arg(const char* function, const void* p, const char* what);
 
 // What every call that moves data checks first, in this order: the rank's session, the
 // communicator, the count, the datatype.
