@@ -61,6 +61,7 @@ int MPI_Finalized(int* flag) {
 
 int MPI_Abort(MPI_Comm comm, int errorcode) {
   Node& n = node_or_fail("MPI_Abort");
+  record_abort(n.rank(), errorcode);
   throw std::runtime_error("rank " + std::to_string(n.rank()) + " called MPI_Abort(" +
                            (comm == MPI_COMM_SELF ? std::string("MPI_COMM_SELF")
                                                   : std::string("MPI_COMM_WORLD")) +

@@ -2,21 +2,38 @@
 // calls around a run (job.hpp).
 #include "mpi/state.hpp"
 
+#include <mutex>
+
 #include "mpi/job.hpp"
 
 namespace vmc::mpi {
 namespace {
 
 std::vector<RankState> g_ranks;  // sized by begin_job, before the run
+// The first MPI_Abort of the job: its rank (-1: none) and code, for end_job.
+std::mutex g_abort_mutex;
+int g_abort_rank = -1;
+int g_abort_code = 0;
 
 }  // namespace
 
 void begin_job(const JobOptions& options) {
   g_ranks.assign(static_cast<std::size_t>(options.ranks), RankState{});
+  g_abort_rank = -1;
+  g_abort_code = 0;
+}
+
+void record_abort(int rank, int code) {
+  std::lock_guard lock(g_abort_mutex);
+  if (g_abort_rank >= 0) return;
+  g_abort_rank = rank;
+  g_abort_code = code;
 }
 
 JobOutcome end_job() {
   JobOutcome out;
+  out.abort_rank = g_abort_rank;
+  out.abort_code = g_abort_code;
   for (std::size_t i = 0; i < g_ranks.size(); ++i) {
     if (g_ranks[i].initialized && !g_ranks[i].finalized) {
       out.unfinalized.push_back(static_cast<int>(i));

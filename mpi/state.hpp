@@ -41,6 +41,8 @@ struct RankState {
 
 // The calling rank's node, or an error: no node runs this thread.
 Node& node_or_fail(const char* function);
+// Records the first rank that called MPI_Abort and its code, for end_job.
+void record_abort(int rank, int code);
 // The calling rank's state (its node's world rank).
 RankState& rank_state(const Node& node);
 // The calling rank, checked to be between MPI_Init and MPI_Finalize.
