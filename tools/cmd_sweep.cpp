@@ -297,14 +297,14 @@ void add_sweep_command(CLI::App& app) {
                   "with --p a family: hypercube, ring, array, full, tree, mesh or torus")
       ->default_str(kDefaultTopology);
   cmd->add_option("--p", o->nodes,
-                  "node counts (A:B:xK, A:B:+K or a comma list): sweep over p, each "
+                  "node counts (A:B:xK, A:B:+K, A:B or a comma list): sweep over p, each "
                   "--topology a family")
       ->check(list_check("COUNTS", "node-count list"));
   o->call.add_to(cmd, /*with_algorithm=*/false, /*count_flag=*/false);
   cmd->add_option("--algorithms", o->algorithms,
                   "comma-separated registry names (default: every one; those that do not "
                   "apply are skipped and listed)");
-  cmd->add_option("--n", o->lengths, "lengths: A:B:xK, A:B:+K or a comma list")
+  cmd->add_option("--n", o->lengths, "lengths: A:B:xK, A:B:+K, A:B or a comma list")
       ->capture_default_str()
       ->check(list_check("LENGTHS", "length list"));
   add_clock_options(cmd, o->clock, o->time_scale);
