@@ -6,6 +6,12 @@
 #   target_link_libraries(app PRIVATE vmc::vmc)     # vmc::testing: collectives/testing.hpp
 # or `pkg-config --cflags --libs vmc`. In this build tree the same targets exist as
 # vmc::vmc and vmc::testing, with the source root as their include path.
+#
+# The MPI front door: PREFIX/bin/vmcc and vmcxx (they find the headers and the library
+# relative to themselves), libvmc_mpi, the MPI headers under PREFIX/include/vmc/mpi/ (never a
+# bare include/mpi.h that would shadow another MPI's), and for CMake
+#   find_package(vmc REQUIRED COMPONENTS mpi)
+#   vmc_add_mpi_program(ring ring.c)                # or target_link_libraries(... vmc::mpi)
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -54,6 +60,23 @@ if(TARGET vmc_testing)
   install(EXPORT vmcTestingTargets NAMESPACE vmc:: DESTINATION ${VMC_INSTALL_CMAKEDIR})
 endif()
 install(TARGETS vmc RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+
+# The MPI front door. The installed vmc finds libvmc_mpi beside the other libraries.
+file(RELATIVE_PATH vmc_bin_to_lib /${CMAKE_INSTALL_BINDIR} /${CMAKE_INSTALL_LIBDIR})
+set_target_properties(vmc PROPERTIES INSTALL_RPATH "$ORIGIN/${vmc_bin_to_lib}")
+set_target_properties(vmc_mpi PROPERTIES EXPORT_NAME mpi_library)
+set_target_properties(vmc_mpi_interface PROPERTIES EXPORT_NAME mpi)
+set_property(TARGET vmc_mpi_interface APPEND PROPERTY INTERFACE_INCLUDE_DIRECTORIES
+             $<INSTALL_INTERFACE:${VMC_INSTALL_INCLUDEDIR}/mpi>)
+install(TARGETS vmc_mpi vmc_mpi_interface EXPORT vmcMpiTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(EXPORT vmcMpiTargets NAMESPACE vmc:: DESTINATION ${VMC_INSTALL_CMAKEDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/mpi/include/ DESTINATION ${VMC_INSTALL_INCLUDEDIR}/mpi
+        FILES_MATCHING PATTERN "*.h")
+install(PROGRAMS ${PROJECT_BINARY_DIR}/installed/vmcc ${PROJECT_BINARY_DIR}/installed/vmcxx
+        DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/vmc_mpi_program.cmake
+        DESTINATION ${VMC_INSTALL_CMAKEDIR})
 
 # Every header of topology and collectives, but topology's private detail.hpp; runtime's public
 # headers (the others are its internals: node state, the transports; docs/architecture.md).

@@ -167,7 +167,7 @@ int raise_error(const char* function, MPI_Comm comm, int error_class, const std:
     case MPI_ERRORS_RETURN: return error_class;
     case MPI_ERRORS_ARE_FATAL: throw FatalError(report);
     case MPI_ERRORS_ABORT:
-      record_abort(this_node()->rank(), error_class);
+      record_abort(this_node()->rank(), error_class, true);
       throw FatalError(report + " (MPI_ERRORS_ABORT on " + comm_label(*s, target) +
                        ": the job is aborted)");
     default: {

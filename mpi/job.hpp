@@ -31,8 +31,9 @@ void begin_job(const JobOptions& options);
 // After the run: what the ranks left.
 struct JobOutcome {
   std::vector<int> unfinalized;  // called MPI_Init but not MPI_Finalize
-  int abort_rank = -1;           // the first rank that called MPI_Abort, or -1
+  int abort_rank = -1;           // the first rank that aborted the job, or -1
   int abort_code = 0;            // ... and the code it gave
+  bool abort_by_handler = false;  // ... through MPI_ERRORS_ABORT (an error), not MPI_Abort
 };
 JobOutcome end_job();
 

@@ -22,7 +22,16 @@ std::string loader_error() {
 
 }  // namespace
 
-RankPrograms::RankPrograms(const std::string& so_path, int ranks) : so_path_(so_path) {
+std::string to_string(Privatize p) { return p == Privatize::none ? "none" : "copies"; }
+
+Privatize parse_privatize(const std::string& text) {
+  if (text == "copies") return Privatize::copies;
+  if (text == "none") return Privatize::none;
+  throw std::invalid_argument("privatization \"" + text + "\" (expected copies or none)");
+}
+
+RankPrograms::RankPrograms(const std::string& so_path, int ranks, Privatize privatize)
+    : so_path_(so_path), ranks_(ranks), privatize_(privatize) {
   const std::string what = "MPI program " + so_path;
   if (ranks < 1) {
     throw std::runtime_error(what + ": " + std::to_string(ranks) +
@@ -41,10 +50,11 @@ RankPrograms::RankPrograms(const std::string& so_path, int ranks) : so_path_(so_
   directory_ = pattern;
   try {
     const std::string base = fs::path(so_path).filename().string();
-    handles_.reserve(ranks);
-    mains_.reserve(ranks);
-    copies_.reserve(ranks);
-    for (int r = 0; r < ranks; ++r) {
+    const int copies = privatize == Privatize::none ? 1 : ranks;
+    handles_.reserve(copies);
+    mains_.reserve(copies);
+    copies_.reserve(copies);
+    for (int r = 0; r < copies; ++r) {
       const std::string rank = "rank " + std::to_string(r);
       const std::string copy = directory_ + "/" + std::to_string(r) + "-" + base;
       if (!fs::copy_file(so_path, copy, ec) || ec) {
@@ -78,6 +88,7 @@ void RankPrograms::release() noexcept {
   for (auto it = handles_.rbegin(); it != handles_.rend(); ++it) dlclose(*it);
   handles_.clear();
   mains_.clear();
+  ranks_ = 0;
   copies_.clear();
   if (!directory_.empty()) {
     std::error_code ec;
@@ -94,12 +105,16 @@ void RankPrograms::check_rank(int rank) const {
 
 int RankPrograms::run(int rank, int argc, char** argv) const {
   check_rank(rank);
-  return mains_[rank](argc, argv);
+  try {
+    return mains_[copy_of(rank)](argc, argv);
+  } catch (const RankExit& e) {
+    return e.code;
+  }
 }
 
 void* RankPrograms::symbol(int rank, const char* name) const {
   check_rank(rank);
-  return dlsym(handles_[rank], name);
+  return dlsym(handles_[copy_of(rank)], name);
 }
 
 }  // namespace vmc::mpi

@@ -1,10 +1,11 @@
-// RankPrograms: one MPI program loaded once per rank into this process, each rank with its
-// own globals and statics, so that all ranks of `vmc mpirun -np P ./prog` run at once on
-// threads (or fibers) of one process. A prototype of the MPI front door's loader.
+// RankPrograms: one MPI program loaded into this process for every rank of `vmc mpirun -np P
+// ./prog`, so that all ranks run at once on threads (or fibers) of one process, each with its
+// own globals and statics (Privatize::copies, the default) or all sharing one loaded copy
+// (Privatize::none, for thread-safe programs).
 //
-// The program is built as a shared object (-fPIC -shared, `main` exported; vmcc's job). The
-// constructor copies the file P times into a fresh temporary directory (mkdtemp under
-// $TMPDIR, else /tmp), one distinct name per rank, and dlopen()s each copy with
+// The program is built as a shared object (-fPIC -shared, `main` exported; vmcc's job). With
+// copies, the constructor copies the file P times into a fresh temporary directory (mkdtemp
+// under $TMPDIR, else /tmp), one distinct name per rank, and dlopen()s each copy with
 // RTLD_NOW | RTLD_LOCAL. Why copies: the dynamic loader keeps one link map per file (it
 // matches an open request by path and by device and inode, so a second dlopen of the same
 // file, of a hard link or of a symbolic link to it returns the first handle). A distinct
@@ -12,19 +13,24 @@
 // module (a `__thread` variable is per rank and per thread), and its constructors run once
 // per copy. RTLD_LOCAL keeps a copy's symbols out of the global scope, so that no copy binds
 // to another's; RTLD_NOW makes a symbol the program needs and nobody defines an error here,
-// not a crash in the middle of a run.
+// not a crash in the middle of a run. With none, one copy is loaded the same way and every
+// rank calls its main: the program's globals are shared by all ranks, and its `__thread`
+// variables are per thread (under fibers, shared by the ranks of one worker).
 //
 // Not privatized: everything outside the program's own object. The shared libraries it uses
-// (libc's stdio buffers, errno aside, environ, the current directory, rand()'s state,
-// atexit, signal handlers, libm, ...) are loaded once and shared by all ranks; exit() ends
-// every rank. Unresolved symbols of a copy bind to the global scope first: the executable
-// (its exported symbols: link it with ENABLE_EXPORTS / -rdynamic) and the libraries it
-// links; this is how the MPI functions will reach the program. The same rule means that a
-// symbol the program defines and the executable or libc also exports binds to theirs, shared
-// by every rank, unless the program is linked with -Wl,-Bsymbolic (which vmcc should pass;
+// (libc's state: environ, the current directory, rand()'s state, atexit, signal handlers,
+// libm, ...) are loaded once and shared by all ranks. errno is per rank (per thread, and
+// saved at every fiber switch). vmcc links a program so that exit(), abort() and a failed
+// assert() end the calling rank only, and its C stdio output goes through per-rank line
+// buffers (mpi/output.hpp). Unresolved symbols of a copy bind to the global scope first: the
+// executable (its exported symbols: link it with ENABLE_EXPORTS / -rdynamic) and the
+// libraries it links; this is how the MPI functions reach the program. The same rule means
+// that a symbol the program defines and the executable or libc also exports binds to theirs,
+// shared by every rank, unless the program is linked with -Wl,-Bsymbolic (which vmcc passes;
 // tests/mpi_front shows both). A `__thread` variable follows the thread: a rank that moves
-// between threads (a migrating fiber) sees another thread's copy. A program compiled with
-// the initial-exec TLS model takes static TLS per copy, of which glibc has little.
+// between threads (a migrating fiber) would see another thread's copy; vmc's fibers do not
+// move. A program compiled with the initial-exec TLS model takes static TLS per copy, of
+// which glibc has little.
 //
 // Cost, measured on the 2-core development machine (/tmp on disk, ext4; glibc 2.36) by
 // build/tests/mpi_front/measure_load (copy + dlopen + dlsym, per rank, 64 and 256 ranks):
@@ -36,7 +42,8 @@
 // into: the loader's search of the loaded objects at each dlopen, or the disk). Limits:
 // each copy takes 5 memory mappings, so vm.max_map_count (65530 here) stops the loader at
 // about 13,000 copies ("failed to map segment"); an initial-exec TLS program of 128 bytes of
-// TLS loads 13 times, then "cannot allocate memory in static TLS block".
+// TLS loads 13 times, then "cannot allocate memory in static TLS block". A switch between
+// ranks costs nothing extra: each rank runs in its own copy, nothing is remapped.
 #pragma once
 
 #include <string>
@@ -44,23 +51,51 @@
 
 namespace vmc::mpi {
 
+// How a rank's program ends before its main returns. Thrown from the calls that vmcc's link
+// options redirect (mpi/exit.cpp) on a rank's own thread or fiber, up through the program's
+// frames (vmcc compiles with -fexceptions). Neither derives from std::exception, so that a
+// program's `catch (const std::exception&)` does not stop them (a `catch (...)` that does not
+// rethrow would).
+//
+// exit(code), _exit(code), _Exit(code): the rank ends as if main had returned `code`;
+// RankPrograms::run returns it. The other ranks go on.
+struct RankExit {
+  int code = 0;
+};
+// abort() or a failed assert(): the rank fails (as a process would on SIGABRT). `what` says
+// which, with the rank: "rank 2: assertion failed: x.c:12: main: Assertion `x' failed".
+struct RankCrash {
+  std::string what;
+  int signal = 0;  // the signal a process would have died of (SIGABRT)
+};
+
+// Whether every rank gets a private copy of the program's data (copies) or all share one
+// (none: thread-safe programs).
+enum class Privatize { copies, none };
+std::string to_string(Privatize p);
+Privatize parse_privatize(const std::string& text);  // throws std::invalid_argument
+
 class RankPrograms {
  public:
   // The program's entry point as the copies export it.
   using Main = int (*)(int, char**);
 
-  // Copies `so_path` once per rank and loads every copy; runs every copy's constructors.
-  // Throws std::runtime_error naming the file, the rank and the loader's words when the file
-  // cannot be read or copied, is not a shared object (an executable built without -shared,
-  // a text file), needs a symbol nobody defines, or has no `main`; nothing is left behind.
-  RankPrograms(const std::string& so_path, int ranks);
+  // Copies `so_path` once per rank (once in all with Privatize::none) and loads every copy;
+  // runs every copy's constructors. Throws std::runtime_error naming the file, the rank and
+  // the loader's words when the file cannot be read or copied, is not a shared object (an
+  // executable built without -shared, a text file), needs a symbol nobody defines, or has no
+  // `main`; nothing is left behind.
+  RankPrograms(const std::string& so_path, int ranks, Privatize privatize = Privatize::copies);
   // dlclose()s every copy (their destructors run) and removes the directory.
   ~RankPrograms();
   RankPrograms(const RankPrograms&) = delete;
   RankPrograms& operator=(const RankPrograms&) = delete;
 
-  int ranks() const { return static_cast<int>(handles_.size()); }
+  int ranks() const { return ranks_; }
+  Privatize privatize() const { return privatize_; }
   // Calls rank `rank`'s main(argc, argv) on the calling thread; ranks run side by side.
+  // Returns what main returned, or the code the rank gave exit() (RankExit). A RankCrash and
+  // anything else main throws go on up.
   int run(int rank, int argc, char** argv) const;
   // The address of `name` in rank `rank`'s copy (its own symbols and its libraries'), or
   // nullptr: for other entry points, and for tests to read a rank's globals.
@@ -71,8 +106,14 @@ class RankPrograms {
  private:
   void release() noexcept;
   void check_rank(int rank) const;
+  // The copy rank `rank` runs.
+  std::size_t copy_of(int rank) const {
+    return privatize_ == Privatize::none ? 0 : static_cast<std::size_t>(rank);
+  }
 
   std::string so_path_;
+  int ranks_ = 0;
+  Privatize privatize_ = Privatize::copies;
   std::string directory_;
   std::vector<std::string> copies_;
   std::vector<void*> handles_;

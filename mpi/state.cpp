@@ -13,6 +13,7 @@ JobOptions g_options;
 std::mutex g_abort_mutex;
 int g_abort_rank = -1;
 int g_abort_code = 0;
+bool g_abort_by_handler = false;
 
 }  // namespace
 
@@ -21,6 +22,7 @@ void begin_job(const JobOptions& options) {
   g_options = options;
   g_abort_rank = -1;
   g_abort_code = 0;
+  g_abort_by_handler = false;
 }
 
 JobOutcome end_job() {
@@ -32,16 +34,18 @@ JobOutcome end_job() {
   }
   out.abort_rank = g_abort_rank;
   out.abort_code = g_abort_code;
+  out.abort_by_handler = g_abort_by_handler;
   return out;
 }
 
 const JobOptions& job_options() { return g_options; }
 
-void record_abort(int rank, int code) {
+void record_abort(int rank, int code, bool by_handler) {
   std::lock_guard lock(g_abort_mutex);
   if (g_abort_rank >= 0) return;
   g_abort_rank = rank;
   g_abort_code = code;
+  g_abort_by_handler = by_handler;
 }
 
 Node& node_or_fail(const char* function) {

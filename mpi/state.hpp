@@ -94,8 +94,9 @@ struct RankState {
 
 // The job's options (mpi/job.hpp), as begin_job received them.
 const JobOptions& job_options();
-// Records the first rank that aborted the job (MPI_Abort, MPI_ERRORS_ABORT) and its code.
-void record_abort(int rank, int code);
+// Records the first rank that aborted the job (MPI_Abort, or MPI_ERRORS_ABORT: by_handler) and
+// its code.
+void record_abort(int rank, int code, bool by_handler = false);
 
 // The calling rank's node, or an error: no node runs this thread.
 Node& node_or_fail(const char* function);

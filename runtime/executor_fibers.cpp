@@ -14,6 +14,12 @@
 // page under every stack (two mappings each), so an overflow faults instead of corrupting
 // the neighbouring node's stack.
 //
+// errno: every fiber of a worker runs on that worker's thread and so shares its errno. A node
+// keeps its own: switch_to_worker saves errno before the node switches out and restores it
+// when the node is resumed, and a node's fiber starts with errno 0, as a process does. (A
+// node's other thread-local variables are its worker's: a node never moves between workers,
+// so a program loaded once per node sees its own copies of them.)
+//
 // Sanitizers: the switches are announced to AddressSanitizer and ThreadSanitizer, which
 // otherwise lose track of stacks and happens-before across a context switch.
 #include <sys/mman.h>
@@ -22,6 +28,7 @@
 #include <boost/context/fiber.hpp>
 #include <boost/context/stack_context.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 #include <deque>
@@ -247,6 +254,7 @@ class FiberExecutor final : public Executor {
   // From inside node s's fiber: back to its worker until resumed.
   void switch_to_worker(FiberSlot& s) {
     NodeState* self = current_node;
+    const int saved_errno = errno;
     [[maybe_unused]] Worker& k = workers_[s.worker_index];
 #if VMC_ASAN_FIBERS
     __sanitizer_start_switch_fiber(&s.fake_stack, k.stack_bottom, k.stack_size);
@@ -259,6 +267,7 @@ class FiberExecutor final : public Executor {
     __sanitizer_finish_switch_fiber(s.fake_stack, &k.stack_bottom, &k.stack_size);
 #endif
     current_node = self;
+    errno = saved_errno;
   }
 
   // From the worker: runs node `rank` until it parks, yields or returns.
@@ -284,6 +293,7 @@ class FiberExecutor final : public Executor {
                       [this, rank](ctx::fiber&& worker) {
                         FiberSlot& s = slots_[rank - lo_];
                         s.worker = std::move(worker);
+                        errno = 0;
 #if VMC_ASAN_FIBERS
                         Worker& k = workers_[s.worker_index];
                         __sanitizer_finish_switch_fiber(nullptr, &k.stack_bottom,

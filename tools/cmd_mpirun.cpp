@@ -1,101 +1,296 @@
-// `vmc mpirun`: an MPI program built by vmcc, every rank a node of an emulated machine, all of
-// them in this process (mpi/program.hpp loads a private copy of the program per rank;
-// libvmc_mpi runs their MPI calls on vmc).
+// `vmc mpirun`: an MPI program built by vmcc or vmcxx, every rank a node of an emulated
+// machine, all of them in this process (mpi/program.hpp loads the program for every rank;
+// libvmc_mpi runs their MPI calls on vmc, their stdio and exits per rank).
 //
-//   tools/vmcc ring.c -o ring
+//   vmcc ring.c -o ring
 //   vmc mpirun -np 8 --topology ring:8 --alpha 10us --beta 1ns ./ring [ARGS...]
+//   vmc mpirun -np 1:16 --topology mesh ./ring          # every p from 1 to 16, a line each
 //
-// The machine flags are vmc run's. Without --topology the ranks are fully connected
-// (full:P); with it, -np may be left out (P is its node count) and must match when given.
-// Exit status 0 when every rank's main returned 0; otherwise the ranks that did not are
-// named. --stats prints the run's virtual time and messages (on stderr).
+// The machine flags are vmc run's (ModelOptions, the clock, EngineOptions: one definition).
+// Without --topology the ranks are fully connected (full:P); a network (ring:8) fixes P; a
+// family (mesh) takes the shape of each P as vmc sweep --p does. -np takes one count or a list
+// as vmc sweep --p does ("1:64", "1,2,5", "4:64:x2"). One P: the program's output, then what
+// --stats, --json, --trace and --show ask for, and the exit status of mpirun
+// (tools/mpirun_job.hpp). Several: a line per P, then every failing P with the command that
+// reproduces it; the ranks' output is not shown.
 #include <cstdio>
+#include <iostream>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "mpi/job.hpp"
+#include "mpi/output.hpp"
 #include "mpi/program.hpp"
 #include "runtime/machine.hpp"
 #include "tools/commands.hpp"
 #include "tools/model_options.hpp"
+#include "tools/mpirun_job.hpp"
 #include "tools/runner.hpp"
+#include "tools/show.hpp"
 
 namespace vmc::cli {
 namespace {
 
 struct MpirunOptions {
   ModelOptions machine;
-  int np = 0;
+  std::string np;
   std::string clock = "virtual";
   double time_scale = 1.0;
   EngineOptions engine;
   bool stats = false;
+  bool json = false;
+  bool tag_output = false;
+  std::string trace;
+  std::string show;
+  std::string coll;
+  std::string privatize = "copies";
   const CLI::Option* topology_flag = nullptr;
   const CLI::Option* np_flag = nullptr;
 };
 
-void mpirun_command(const MpirunOptions& o, const std::vector<std::string>& rest) {
-  if (rest.empty()) throw UsageError("mpirun: give the program to run (built by vmcc)");
-  MachineConfig config;
-  if (o.topology_flag->count() > 0) {
-    config.topology = o.machine.parsed_topology();
-    if (o.np_flag->count() > 0 && o.np != config.topology->nodes()) {
-      throw UsageError("mpirun: -np " + std::to_string(o.np) + " disagrees with --topology " +
-                       config.topology->spec() + " of " +
-                       std::to_string(config.topology->nodes()) + " nodes");
+// The machine of every job: one per P.
+std::vector<std::shared_ptr<const Topology>> job_networks(const MpirunOptions& o) {
+  const bool np_given = o.np_flag->count() > 0;
+  std::vector<std::size_t> counts;
+  if (np_given) counts = parse_lengths(o.np, "-np list");
+  const bool topology_given = o.topology_flag->count() > 0;
+  if (topology_given && !is_family(o.machine.topology)) {
+    auto network = o.machine.parsed_topology();
+    const std::size_t nodes = static_cast<std::size_t>(network->nodes());
+    if (np_given && (counts.size() != 1 || counts.front() != nodes)) {
+      throw UsageError("mpirun: -np " + o.np + " disagrees with --topology " + network->spec() +
+                       " of " + std::to_string(nodes) + " nodes (a family without its size, "
+                       "e.g. --topology " + network->family() + ", takes any -np)");
     }
-  } else {
-    if (o.np_flag->count() == 0) throw UsageError("mpirun: give -np P (or --topology)");
-    config.topology = parse_topology("full:" + std::to_string(o.np));
+    return {network};
   }
-  config.model = o.machine.model();
-  config.clock = parse_clock(o.clock);
-  config.time_scale = o.time_scale;
-  config.trace = false;
-  config.allow_self_messages = true;  // MPI ranks may send to themselves
-  o.engine.apply(config);
-  if (config.data == Data::none) {
-    throw UsageError("mpirun: an MPI program needs its data: --data none is for vmc run");
+  if (!np_given) {
+    throw UsageError("mpirun: give -np P (or --topology with a network's size, e.g. ring:8)");
   }
+  const std::string family = topology_given ? o.machine.topology : "full";
+  std::vector<std::shared_ptr<const Topology>> networks;
+  for (std::size_t p : counts) networks.push_back(family_network("-np", family, p));
+  return networks;
+}
+
+// What the job runs with besides its machine.
+struct JobSetup {
+  MachineConfig config;  // all but the topology
+  std::string program;
+  std::vector<std::string> args;  // argv, the program first
+  mpi::JobOptions job;
+  mpi::Privatize privatize = mpi::Privatize::copies;
+};
+
+struct JobRun {
+  JobVerdict verdict;
+  std::optional<RunResult> result;
+};
+
+// The ranks' output for the life of a job (mpi/output.hpp), given back on every path.
+class OutputScope {
+ public:
+  OutputScope(int ranks, mpi::OutputMode mode) { mpi::begin_output(ranks, mode); }
+  ~OutputScope() { end(); }
+  void end() {
+    if (!ended_) mpi::end_output();
+    ended_ = true;
+  }
+
+ private:
+  bool ended_ = false;
+};
+
+// Runs the program on `network`, one rank per node.
+JobRun run_job(const JobSetup& setup, std::shared_ptr<const Topology> network,
+               mpi::OutputMode output) {
+  MachineConfig config = setup.config;
+  config.topology = std::move(network);
   check_link_rates(*config.topology, config.model);
   const int p = config.topology->nodes();
-
-  mpi::RankPrograms programs(rest.front(), p);
+  const mpi::RankPrograms programs(setup.program, p, setup.privatize);
   // Every rank its own argv, writable, as a process would have.
-  std::vector<std::vector<std::string>> args(p, rest);
+  std::vector<std::vector<std::string>> args(p, setup.args);
   std::vector<std::vector<char*>> argv(p);
   for (int r = 0; r < p; ++r) {
     for (std::string& a : args[r]) argv[r].push_back(a.data());
     argv[r].push_back(nullptr);
   }
-  std::vector<int> status(p, 0);
-  mpi::begin_job({.ranks = p});
+  JobFacts facts;
+  facts.ranks.resize(p);
+  mpi::JobOptions job = setup.job;
+  job.ranks = p;
+  mpi::begin_job(job);
+  OutputScope scope(p, output);
   Machine m(config);
-  const RunResult result = m.run([&](Node& node) {
-    const int r = node.rank();
-    status[r] = programs.run(r, static_cast<int>(args[r].size()), argv[r].data());
-  });
-  std::fflush(stdout);
-  if (o.stats) {
-    std::fprintf(stderr, "vmc mpirun: %d ranks on %s, %s clock: time %s, messages %llu\n", p,
-                 config.topology->spec().c_str(), o.clock.c_str(),
-                 format_duration(result.time()).c_str(),
-                 static_cast<unsigned long long>(result.stats().messages));
+  JobRun run;
+  try {
+    run.result = m.run([&](Node& node) {
+      const int r = node.rank();
+      RankEnd& end = facts.ranks[r];
+      struct LastLine {  // the rank's last partial line, however it ends
+        int rank;
+        ~LastLine() { mpi::flush_rank_output(rank); }
+      } last_line{r};
+      try {
+        end.status = programs.run(r, static_cast<int>(args[r].size()), argv[r].data()) & 255;
+        end.returned = true;
+      } catch (const mpi::RankCrash& crash) {
+        end.failure = crash.what;
+        end.signal = crash.signal;
+        throw std::runtime_error("rank " + std::to_string(r) + ": " + crash.what);
+      } catch (const std::exception& e) {
+        end.failure = e.what();
+        throw;
+      }
+    });
+  } catch (const RunError& e) {
+    facts.error = e;
   }
-  std::string failed;
-  int count = 0;
-  for (int r = 0; r < p; ++r) {
-    if (status[r] == 0) continue;
-    failed += (failed.empty() ? "" : ", ") + std::to_string(r) + " (" +
-              std::to_string(status[r]) + ")";
-    ++count;
+  scope.end();
+  facts.outcome = mpi::end_job();
+  run.verdict = judge_job(facts);
+  return run;
+}
+
+// The command that runs the job of `network` alone: vmc as it was called, the flags given,
+// the machine by its full name, the program and its arguments.
+std::string reproducing_command(const CLI::App& cmd, const Topology& network,
+                                const JobSetup& setup) {
+  std::string vmc = cmd.get_parent() != nullptr ? cmd.get_parent()->get_name() : "";
+  if (vmc.empty()) vmc = "vmc";
+  std::string line = shell_quote(vmc) + " mpirun -np " + std::to_string(network.nodes()) +
+                     " --topology " + network.spec();
+  for (const CLI::Option* option : cmd.get_options()) {
+    const std::string name = option->get_name();
+    if (option->count() == 0 || name == "--np" || name == "--topology") continue;
+    if (option->get_expected_min() == 0) {
+      line += " " + name;
+      continue;
+    }
+    for (const std::string& value : option->results()) line += " " + name + " " + shell_quote(value);
   }
-  if (count > 0) {
-    throw std::runtime_error("mpirun: " + std::string(count == 1 ? "rank " : "ranks ") + failed +
-                             " returned non-zero from main");
+  for (const std::string& a : setup.args) line += " " + shell_quote(a);
+  return line;
+}
+
+nlohmann::json job_json(const JobSetup& setup, const Topology& network, const JobRun& run) {
+  nlohmann::json j = run.result ? stats_json(run.result->stats(), network) : nlohmann::json::object();
+  j.update({{"program", setup.program},
+            {"p", network.nodes()},
+            {"topology", network.spec()},
+            {"clock", to_string(setup.config.clock)},
+            {"model", describe(setup.config.model)},
+            {"exit", run.verdict.exit_status},
+            {"report", run.verdict.report},
+            {"time_s", run.result ? nlohmann::json(run.result->time()) : nlohmann::json()}});
+  return j;
+}
+
+void print_report(std::FILE* out, const JobVerdict& verdict) {
+  for (const std::string& line : verdict.report) std::fprintf(out, "vmc mpirun: %s\n", line.c_str());
+}
+
+// One P: the program's output as it runs, then the rest.
+void run_one(const MpirunOptions& o, const JobSetup& setup,
+             const std::shared_ptr<const Topology>& network) {
+  const JobRun run = run_job(setup, network, o.tag_output ? mpi::OutputMode::tagged
+                                                          : mpi::OutputMode::lines);
+  if (run.result) {
+    if (!o.trace.empty()) run.result->trace().write_chrome_json(o.trace, network.get());
+    if (!o.show.empty()) {
+      write_file(o.show, show_program_page(setup.program, *network, setup.config.model,
+                                           *run.result));
+    }
+  } else if (!o.trace.empty() || !o.show.empty()) {
+    std::fprintf(stderr, "vmc mpirun: %s not written: the run did not complete\n",
+                 !o.trace.empty() ? o.trace.c_str() : o.show.c_str());
   }
+  if (o.stats && run.result) {
+    std::fprintf(stderr, "vmc mpirun: %d ranks on %s, %s clock\ntime       %s\n",
+                 network->nodes(), network->spec().c_str(),
+                 to_string(setup.config.clock).c_str(), format_duration(run.result->time()).c_str());
+    print_stats(stderr, run.result->stats(), *network);
+  }
+  print_report(stderr, run.verdict);
+  if (o.json) std::cout << job_json(setup, *network, run).dump() << std::endl;
+  if (run.verdict.exit_status != 0) throw ExitStatus(run.verdict.exit_status);
+}
+
+// Several P: a line each, then every failing P with the command that reproduces it.
+void run_each(const MpirunOptions& o, const CLI::App& cmd, const JobSetup& setup,
+              const std::vector<std::shared_ptr<const Topology>>& networks) {
+  if (!o.trace.empty() || !o.show.empty()) {
+    throw UsageError(std::string(!o.trace.empty() ? "--trace" : "--show") +
+                     " writes one run: give -np one count");
+  }
+  if (!o.json) {
+    std::printf("%6s  %4s  %-14s %10s  %-16s %s\n", "p", "exit", "time", "messages", "machine",
+                "result");
+  }
+  std::vector<std::pair<int, std::string>> failures;  // p, the command
+  for (const auto& network : networks) {
+    const JobRun run = run_job(setup, network, mpi::OutputMode::discard);
+    const int p = network->nodes();
+    const bool failed = run.verdict.exit_status != 0;
+    const std::string command = failed ? reproducing_command(cmd, *network, setup) : "";
+    if (failed) failures.emplace_back(p, command);
+    if (o.json) {
+      nlohmann::json j = job_json(setup, *network, run);
+      if (failed) j["command"] = command;
+      std::cout << j.dump() << std::endl;
+      continue;
+    }
+    const std::string time = run.result ? format_duration(run.result->time()) : "-";
+    const std::string messages =
+        run.result ? std::to_string(run.result->stats().messages) : std::string("-");
+    std::printf("%6d  %4d  %-14s %10s  %-16s %s\n", p, run.verdict.exit_status, time.c_str(),
+                messages.c_str(), network->spec().c_str(), run.verdict.summary().c_str());
+    if (o.stats && run.result) print_stats(stdout, run.result->stats(), *network);
+    std::fflush(stdout);
+  }
+  if (failures.empty()) {
+    if (!o.json) std::printf("every p passed (%zu runs)\n", networks.size());
+    return;
+  }
+  std::vector<int> ps;
+  for (const auto& [p, command] : failures) ps.push_back(p);
+  std::FILE* out = o.json ? stderr : stdout;
+  std::fprintf(out, "failed at %zu of %zu p: %s\n", failures.size(), networks.size(),
+               number_list(ps).c_str());
+  for (const auto& [p, command] : failures) std::fprintf(out, "  p = %d: %s\n", p, command.c_str());
+  std::fflush(out);
+  throw ExitStatus(1);
+}
+
+void mpirun_command(const MpirunOptions& o, const CLI::App& cmd,
+                    const std::vector<std::string>& rest) {
+  if (rest.empty()) throw UsageError("mpirun: give the program to run (built by vmcc or vmcxx)");
+  const std::vector<std::shared_ptr<const Topology>> networks = job_networks(o);
+  JobSetup setup;
+  setup.program = rest.front();
+  setup.args = rest;
+  setup.config.model = o.machine.model();
+  setup.config.clock = parse_clock(o.clock);
+  setup.config.time_scale = o.time_scale;
+  setup.config.trace = !o.trace.empty() || !o.show.empty();
+  setup.config.allow_self_messages = true;  // MPI programs send to themselves
+  o.engine.apply(setup.config);
+  if (setup.config.data == Data::none) {
+    throw UsageError("mpirun: an MPI program needs its data: --data none is for vmc run");
+  }
+  if (!o.show.empty() && setup.config.clock != Clock::virtual_time) {
+    throw UsageError("--show replays the virtual clock's trace: leave out --clock real");
+  }
+  if (!o.coll.empty()) setup.job.algorithms = parse_coll(o.coll);
+  setup.privatize = mpi::parse_privatize(o.privatize);
+  if (networks.size() == 1) return run_one(o, setup, networks.front());
+  run_each(o, cmd, setup, networks);
 }
 
 }  // namespace
@@ -104,34 +299,78 @@ void add_mpirun_command(CLI::App& app) {
   auto o = std::make_shared<MpirunOptions>();
   CLI::App* cmd = app.add_subcommand(
       "mpirun", "run an MPI program built by vmcc, every rank a node (-np P PROGRAM [ARGS])");
-  o->np_flag = cmd->add_option("--np", o->np, "ranks (also -np)")->check(int_check(1, 1 << 20));
-  o->machine.add_to(cmd);
+  o->np_flag = cmd->add_option("--np", o->np,
+                               "ranks (also -np): a count, or counts as vmc sweep --p takes "
+                               "them (1:64 every p from 1 to 64, 1,2,5, 4:64:x2): a run each")
+                   ->check(CLI::Validator(
+                       [](std::string& text) -> std::string {
+                         try {
+                           for (std::size_t p : parse_lengths(text, "-np list")) {
+                             if (p == 0) return "-np " + text + ": a job has 1 rank or more";
+                           }
+                         } catch (const std::exception& e) {
+                           return e.what();
+                         }
+                         return {};
+                       },
+                       "P"));
+  o->machine.add_to(cmd, /*families=*/true);
   add_clock_options(cmd, o->clock, o->time_scale);
   o->engine.add_to(cmd);
-  cmd->add_flag("--stats", o->stats, "print the virtual time and the messages on stderr");
+  cmd->add_flag("--stats", o->stats,
+                "print the run's virtual time and statistics as vmc run does (on stderr)");
+  cmd->add_flag("--json", o->json,
+                "print the run as one JSON object after the program's output (one a line per p)");
+  cmd->add_flag("--tag-output", o->tag_output,
+                "prefix every line a rank writes with [1,RANK]<stdout>: or [1,RANK]<stderr>:");
+  cmd->add_option("--trace", o->trace, "write the run's Chrome trace JSON file")
+      ->check(non_empty_check());
+  cmd->add_option("--show", o->show, "write vmc show's web page of the run")
+      ->check(non_empty_check());
+  cmd->add_option("--coll", o->coll,
+                  "the algorithm of each collective, e.g. allreduce=ring,bcast=binomial (vmc "
+                  "list); the others auto")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            try {
+              parse_coll(text);
+            } catch (const std::exception& e) {
+              return e.what();
+            }
+            return {};
+          },
+          "OP=ALGORITHM,..."));
+  cmd->add_option("--privatize", o->privatize,
+                  "copies: every rank its own copy of the program's globals; none: one copy "
+                  "shared by every rank (thread-safe programs)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"copies", "none"}));
   o->topology_flag = cmd->get_option("--topology");
   // PROGRAM and everything after it are the program's: no flag of vmc is read there.
   cmd->prefix_command();
-  cmd->callback([o, cmd] { mpirun_command(*o, cmd->remaining()); });
+  cmd->callback([o, cmd] { mpirun_command(*o, *cmd, cmd->remaining()); });
 }
 
-void mpirun_spell_np(int argc, char** argv) {
+void mpirun_spell_np(const CLI::App& app, int argc, char** argv) {
   static char long_np[] = "--np";
   if (argc < 2 || std::string(argv[1]) != "mpirun") return;
-  // Up to PROGRAM: every flag of mpirun takes a value but --stats and --help.
+  const std::vector<const CLI::App*> found =
+      app.get_subcommands([](const CLI::App* sub) { return sub->get_name() == "mpirun"; });
+  if (found.empty()) return;
+  const CLI::App* cmd = found.front();
+  // Up to PROGRAM: a flag takes the next word as its value unless it is written FLAG=VALUE or
+  // takes none (--stats, --help).
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "-np") {
       argv[i] = long_np;
       ++i;
-    } else if (a == "--stats" || a == "--help" || a == "-h" ||
-               a.find('=') != std::string::npos) {
       continue;
-    } else if (a.size() > 1 && a[0] == '-') {
-      ++i;  // its value
-    } else {
-      return;  // PROGRAM
     }
+    if (a.size() < 2 || a[0] != '-') return;  // PROGRAM
+    if (a.find('=') != std::string::npos || a == "-h" || a == "--help") continue;
+    const CLI::Option* option = cmd->get_option_no_throw(a);
+    if (option == nullptr || option->get_expected_min() > 0) ++i;  // its value
   }
 }
 

@@ -7,7 +7,6 @@
 // --n is MPI's count (see tools/runner.hpp). --check compares every node's result with a
 // sequential reference; matmul is a built-in non-commutative 3x3 integer matrix product,
 // checked in rank order.
-#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -146,42 +145,20 @@ void run_command(const RunOptions& o) {
   const double time = to_seconds(s.time), predicted = to_seconds(out.predicted);
   const std::string topology = m.topology().spec();
   if (o.json) {
-    nlohmann::json j = {{"op", o.call.op},
-                        {"algorithm", out.algorithm},
-                        {"topology", topology},
-                        {"p", m.size()},
-                        {"n", spec.op == Operation::barrier ? 0 : spec.n},
-                        {"clock", o.clock},
-                        {"transport", o.transport},
-                        {"processes", spread ? mpi_world_size() : 1},
-                        {"model", describe(config.model)},
-                        {"time_s", time},
-                        {"predicted_s", predicted},
-                        {"messages", s.messages},
-                        {"startups", s.critical_startups >= 0 ? nlohmann::json(s.critical_startups)
-                                                              : nlohmann::json()},
-                        {"token_wait_s", to_seconds(s.token_wait)},
-                        {"contention_delay_s", to_seconds(s.contention_delay)},
-                        {"contention_critical_delay_s",
-                         s.critical_startups >= 0
-                             ? nlohmann::json(to_seconds(s.contention_critical_delay))
-                             : nlohmann::json()},
-                        {"max_message_delay_s", to_seconds(s.max_message_delay)},
-                        {"max_link_sharers",
-                         s.link_peak.empty()
-                             ? 0
-                             : *std::max_element(s.link_peak.begin(), s.link_peak.end())},
-                        {"correct", out.correct ? nlohmann::json(*out.correct) : nlohmann::json()}};
+    nlohmann::json j = stats_json(s, m.topology());
+    j.update({{"op", o.call.op},
+              {"algorithm", out.algorithm},
+              {"topology", topology},
+              {"p", m.size()},
+              {"n", spec.op == Operation::barrier ? 0 : spec.n},
+              {"clock", o.clock},
+              {"transport", o.transport},
+              {"processes", spread ? mpi_world_size() : 1},
+              {"model", describe(config.model)},
+              {"time_s", time},
+              {"predicted_s", predicted},
+              {"correct", out.correct ? nlohmann::json(*out.correct) : nlohmann::json()}});
     if (!out.detail.empty()) j["detail"] = out.detail;
-    // Per directed link that carried a message: busy time and most messages at once.
-    nlohmann::json links = nlohmann::json::array();
-    for (std::size_t l = 0; l < s.link_busy.size(); ++l) {
-      if (s.link_busy[l] == 0) continue;
-      const DirectedLink d = m.topology().link(static_cast<LinkId>(l));
-      links.push_back({{"from", d.from}, {"to", d.to}, {"busy_s", to_seconds(s.link_busy[l])},
-                       {"most_messages", l < s.link_peak.size() ? s.link_peak[l] : 0}});
-    }
-    j["links"] = links;
     std::cout << j.dump() << "\n";
   } else {
     const std::string length =
@@ -193,36 +170,9 @@ void run_command(const RunOptions& o) {
       std::printf("spread     over %d MPI process%s\n", k, k == 1 ? "" : "es");
     }
     if (!out.detail.empty()) std::printf("chose      %s\n", out.detail.c_str());
-    std::printf("time       %s\npredicted  %s\nmessages   %llu\n", format_duration(time).c_str(),
-                format_duration(predicted).c_str(), static_cast<unsigned long long>(s.messages));
-    if (s.critical_startups >= 0) {
-      std::printf("startups   %d (on the critical path)\n", s.critical_startups);
-    }
-    std::printf("waiting    %s (for links and ports, summed over all messages)\n",
-                format_duration(to_seconds(s.token_wait)).c_str());
-    std::printf("contention %s (summed over all messages; largest for one message %s)\n",
-                format_duration(to_seconds(s.contention_delay)).c_str(),
-                format_duration(to_seconds(s.max_message_delay)).c_str());
-    if (s.critical_startups >= 0) {
-      std::printf("           %s of the run's time (time minus the contention-free %s)\n",
-                  format_duration(to_seconds(s.contention_critical_delay)).c_str(),
-                  format_duration(to_seconds(s.free_time)).c_str());
-    }
-    std::size_t busiest = s.link_busy.size();
-    for (std::size_t l = 0; l < s.link_busy.size(); ++l) {
-      if (s.link_busy[l] > 0 &&
-          (busiest == s.link_busy.size() || s.link_busy[l] > s.link_busy[busiest])) {
-        busiest = l;
-      }
-    }
-    if (busiest < s.link_busy.size()) {
-      const DirectedLink d = m.topology().link(static_cast<LinkId>(busiest));
-      std::printf("links      busiest %d -> %d: busy %s; at most %d message(s) on one link at "
-                  "once\n",
-                  d.from, d.to, format_duration(to_seconds(s.link_busy[busiest])).c_str(),
-                  s.link_peak.empty() ? 0 : *std::max_element(s.link_peak.begin(),
-                                                              s.link_peak.end()));
-    }
+    std::printf("time       %s\npredicted  %s\n", format_duration(time).c_str(),
+                format_duration(predicted).c_str());
+    print_stats(stdout, s, m.topology());
     if (out.correct) std::printf("check      %s\n", *out.correct ? "correct" : "WRONG");
   }
   if (out.correct && !*out.correct) {

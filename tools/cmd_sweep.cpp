@@ -5,7 +5,8 @@
 //       --algorithms reduce_broadcast,recursive_doubling,recursive_halving_doubling,hybrid_optimal
 //       --n 1:65536:x2 --alpha 525us --beta 2us --gamma 0.35us [--clock virtual|real] --csv f.csv
 //
-// Lengths: "A:B:xK" (A, A*K, ... up to B), "A:B:+K" (A, A+K, ...), or a comma list.
+// Lengths: "A:B:xK" (A, A*K, ... up to B), "A:B:+K" (A, A+K, ...), "A:B" (every count from A
+// to B), or a comma list.
 // Networks: --topology again and again puts several on one CSV (its topology column, a curve
 // per algorithm@topology in tools/plot_sweep.sh); --p LIST sweeps over node counts instead,
 // each --topology then a family (hypercube, ring, array, full, tree; mesh and torus take the
@@ -30,7 +31,7 @@ std::vector<std::size_t> parse_lengths(const std::string& text, const char* what
   auto bad = [&](const std::string& why) {
     return std::invalid_argument(std::string("bad ") + what + " \"" + text + "\": " + why);
   };
-  const char* forms = "expected A:B:xK, A:B:+K or a comma list of counts";
+  const char* forms = "expected A:B, A:B:xK, A:B:+K or a comma list of counts";
   auto number = [&](const std::string& s) -> std::size_t {
     std::size_t used = 0;
     unsigned long long v = 0;
@@ -52,8 +53,10 @@ std::vector<std::size_t> parse_lengths(const std::string& text, const char* what
   }
   std::stringstream in(text);
   std::string a, b, step;
-  if (!std::getline(in, a, ':') || !std::getline(in, b, ':') || !std::getline(in, step) ||
-      step.size() < 2) {
+  if (!std::getline(in, a, ':') || !std::getline(in, b, ':')) throw bad(forms);
+  if (std::count(text.begin(), text.end(), ':') == 1) {
+    step = "+1";  // A:B: every count from A to B
+  } else if (!std::getline(in, step) || step.size() < 2) {
     throw bad(forms);
   }
   const std::size_t first = number(a), last = number(b), k = number(step.substr(1));
@@ -100,15 +103,6 @@ std::vector<std::string> split_names(const std::string& text) {
   return names;
 }
 
-// The squarest a x b = p (a <= b).
-std::string squarest(int p) {
-  int a = 1;
-  for (int d = 1; d * d <= p; ++d) {
-    if (p % d == 0) a = d;
-  }
-  return std::to_string(a) + "x" + std::to_string(p / a);
-}
-
 // The networks of a sweep: each --topology as given, or with --p each family at every count.
 std::vector<std::shared_ptr<const Topology>> sweep_networks(const SweepOptions& o) {
   std::vector<std::string> given = o.topologies;
@@ -120,20 +114,12 @@ std::vector<std::shared_ptr<const Topology>> sweep_networks(const SweepOptions& 
   }
   const std::vector<std::size_t> counts = parse_lengths(o.nodes, "node-count list");
   for (const std::string& family : given) {
-    if (family.find(':') != std::string::npos) {
+    if (!is_family(family)) {
       throw UsageError("--topology " + family + ": with --p, name a family without its size "
                        "(hypercube, ring, array, full, tree, mesh or torus)");
     }
     for (std::size_t p : counts) {
-      if (p == 0 || p > 65536) throw UsageError("--p: " + std::to_string(p) + " nodes (1 to 65536)");
-      const int q = static_cast<int>(p);
-      const std::string size = family == "mesh" || family == "torus" ? squarest(q)
-                                                                      : std::to_string(q);
-      try {
-        nets.push_back(parse_topology(family + ":" + size));
-      } catch (const std::exception& e) {
-        throw UsageError("--topology " + family + " with --p: " + e.what());
-      }
+      nets.push_back(family_network("--p", family, p));
     }
   }
   return nets;
@@ -311,14 +297,14 @@ void add_sweep_command(CLI::App& app) {
                   "with --p a family: hypercube, ring, array, full, tree, mesh or torus")
       ->default_str(kDefaultTopology);
   cmd->add_option("--p", o->nodes,
-                  "node counts (A:B:xK, A:B:+K or a comma list): sweep over p, each "
+                  "node counts (A:B:xK, A:B:+K, A:B or a comma list): sweep over p, each "
                   "--topology a family")
       ->check(list_check("COUNTS", "node-count list"));
   o->call.add_to(cmd, /*with_algorithm=*/false, /*count_flag=*/false);
   cmd->add_option("--algorithms", o->algorithms,
                   "comma-separated registry names (default: every one; those that do not "
                   "apply are skipped and listed)");
-  cmd->add_option("--n", o->lengths, "lengths: A:B:xK, A:B:+K or a comma list")
+  cmd->add_option("--n", o->lengths, "lengths: A:B:xK, A:B:+K, A:B or a comma list")
       ->capture_default_str()
       ->check(list_check("LENGTHS", "length list"));
   add_clock_options(cmd, o->clock, o->time_scale);

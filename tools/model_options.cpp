@@ -1,7 +1,9 @@
 #include "tools/model_options.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <iterator>
 #include <cstdlib>
 
 #include "collectives/global_combine/strategy.hpp"
@@ -27,6 +29,9 @@ CLI::Validator parses(Parse parse, const std::string& description) {
 }
 
 std::string in_quotes(const std::string& text) { return "\"" + text + "\""; }
+
+// The network families a command may size itself (family_network).
+constexpr const char* kFamilies[] = {"hypercube", "ring", "array", "full", "tree", "mesh", "torus"};
 
 }  // namespace
 
@@ -132,10 +137,28 @@ std::string requirements_for_cli(const std::string& text) {
   return out;
 }
 
-void ModelOptions::add_to(CLI::App* cmd) {
-  cmd->add_option("--topology", topology, "interconnect, e.g. hypercube:64, mesh:8x8, ring:12")
-      ->capture_default_str()
-      ->check(network_check());
+void ModelOptions::add_to(CLI::App* cmd, bool families) {
+  if (families) {
+    cmd->add_option("--topology", topology,
+                    "interconnect, e.g. hypercube:64, mesh:8x8, ring:12, or a family without "
+                    "its size (hypercube, ring, array, full, tree, mesh, torus): a shape per p")
+        ->check(parses(
+            [](const std::string& s) {
+              if (!is_family(s)) {
+                parse_topology(s);
+              } else if (std::find(std::begin(kFamilies), std::end(kFamilies), s) ==
+                         std::end(kFamilies)) {
+                throw std::invalid_argument("\"" + s + "\" is not a network (e.g. mesh:4x4) " +
+                                            "or a family (hypercube, ring, array, full, tree, " +
+                                            "mesh or torus)");
+              }
+            },
+            "NETWORK"));
+  } else {
+    cmd->add_option("--topology", topology, "interconnect, e.g. hypercube:64, mesh:8x8, ring:12")
+        ->capture_default_str()
+        ->check(network_check());
+  }
   cmd->add_option("--alpha", alpha, "startup per message, with a unit, e.g. 525us")
       ->capture_default_str()
       ->check(duration_check());
@@ -326,6 +349,29 @@ RunSpec CallOptions::spec(const Topology& topology, const Model& model, bool dat
   s.hybrid = hybrid;
   check_spec(s, topology, model);
   return s;
+}
+
+bool is_family(const std::string& spec) { return spec.find(':') == std::string::npos; }
+
+std::shared_ptr<const Topology> family_network(const std::string& flag, const std::string& family,
+                                               std::size_t p) {
+  if (p < 1 || p > 65536) {
+    throw UsageError(flag + ": " + std::to_string(p) + " nodes (1 to 65536)");
+  }
+  std::string size = std::to_string(p);
+  if (family == "mesh" || family == "torus") {
+    int a = 1;
+    const int q = static_cast<int>(p);
+    for (int d = 1; d * d <= q; ++d) {
+      if (q % d == 0) a = d;
+    }
+    size = std::to_string(a) + "x" + std::to_string(q / a);
+  }
+  try {
+    return parse_topology(family + ":" + size);
+  } catch (const std::exception& e) {
+    throw UsageError("--topology " + family + " with " + flag + ": " + e.what());
+  }
 }
 
 std::string link_rate_flag(const LinkRate& r) {

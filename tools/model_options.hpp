@@ -60,8 +60,9 @@ struct ModelOptions {
 
   // Registers --topology, --alpha, --beta, --beta-net, --beta-dim, --beta-level, --beta-up,
   // --beta-down, --gamma, --delta, --port, --routing, --contention, --protocol, --worm,
-  // --short-alpha and --short-items on cmd.
-  void add_to(CLI::App* cmd);
+  // --short-alpha and --short-items on cmd. With `families`, --topology also takes a family
+  // without its size (is_family; the command picks the size).
+  void add_to(CLI::App* cmd, bool families = false);
   Model model() const;
   std::shared_ptr<const Topology> parsed_topology() const { return parse_topology(topology); }
 };
@@ -101,6 +102,14 @@ struct EngineOptions {
   void add_to(CLI::App* cmd);
   void apply(MachineConfig& config) const;
 };
+
+// A network family without its size ("hypercube", "ring", "array", "full", "tree", "mesh",
+// "torus": what `vmc sweep --p` and `vmc mpirun -np A:B` take), and its network of p nodes:
+// mesh and torus take the squarest 2-D shape a x b = p (a <= b), the others p nodes. Throws
+// UsageError naming `flag` when there is none.
+bool is_family(const std::string& spec);
+std::shared_ptr<const Topology> family_network(const std::string& flag, const std::string& family,
+                                               std::size_t p);
 
 // The flag that sets a per-class link rate: --beta-dim, --beta-level, --beta-up, --beta-down.
 std::string link_rate_flag(const LinkRate& r);

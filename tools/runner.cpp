@@ -1,5 +1,6 @@
 #include "tools/runner.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
@@ -262,6 +263,65 @@ RunOutcome run_collective(Machine& m, const RunSpec& o) {
   if (o.type == "double") return run_typed<double>(m, o, o.op);
   throw std::invalid_argument("unknown --type \"" + o.type +
                               "\": expected int32, int64, float or double");
+}
+
+void print_stats(std::FILE* out, const Stats& s, const Topology& topology) {
+  std::fprintf(out, "messages   %llu (%llu bytes)\n", static_cast<unsigned long long>(s.messages),
+               static_cast<unsigned long long>(s.bytes));
+  if (s.critical_startups >= 0) {
+    std::fprintf(out, "startups   %d (on the critical path)\n", s.critical_startups);
+  }
+  std::fprintf(out, "waiting    %s (for links and ports, summed over all messages)\n",
+               format_duration(to_seconds(s.token_wait)).c_str());
+  std::fprintf(out, "contention %s (summed over all messages; largest for one message %s)\n",
+               format_duration(to_seconds(s.contention_delay)).c_str(),
+               format_duration(to_seconds(s.max_message_delay)).c_str());
+  if (s.critical_startups >= 0) {
+    std::fprintf(out, "           %s of the run's time (time minus the contention-free %s)\n",
+                 format_duration(to_seconds(s.contention_critical_delay)).c_str(),
+                 format_duration(to_seconds(s.free_time)).c_str());
+  }
+  std::size_t busiest = s.link_busy.size();
+  for (std::size_t l = 0; l < s.link_busy.size(); ++l) {
+    if (s.link_busy[l] > 0 &&
+        (busiest == s.link_busy.size() || s.link_busy[l] > s.link_busy[busiest])) {
+      busiest = l;
+    }
+  }
+  if (busiest < s.link_busy.size()) {
+    const DirectedLink d = topology.link(static_cast<LinkId>(busiest));
+    std::fprintf(out,
+                 "links      busiest %d -> %d: busy %s; at most %d message(s) on one link at "
+                 "once\n",
+                 d.from, d.to, format_duration(to_seconds(s.link_busy[busiest])).c_str(),
+                 s.link_peak.empty() ? 0 : *std::max_element(s.link_peak.begin(),
+                                                             s.link_peak.end()));
+  }
+}
+
+nlohmann::json stats_json(const Stats& s, const Topology& topology) {
+  nlohmann::json j = {
+      {"messages", s.messages},
+      {"bytes", s.bytes},
+      {"startups", s.critical_startups >= 0 ? nlohmann::json(s.critical_startups)
+                                            : nlohmann::json()},
+      {"token_wait_s", to_seconds(s.token_wait)},
+      {"contention_delay_s", to_seconds(s.contention_delay)},
+      {"contention_critical_delay_s", s.critical_startups >= 0
+                                          ? nlohmann::json(to_seconds(s.contention_critical_delay))
+                                          : nlohmann::json()},
+      {"max_message_delay_s", to_seconds(s.max_message_delay)},
+      {"max_link_sharers",
+       s.link_peak.empty() ? 0 : *std::max_element(s.link_peak.begin(), s.link_peak.end())}};
+  nlohmann::json links = nlohmann::json::array();
+  for (std::size_t l = 0; l < s.link_busy.size(); ++l) {
+    if (s.link_busy[l] == 0) continue;
+    const DirectedLink d = topology.link(static_cast<LinkId>(l));
+    links.push_back({{"from", d.from}, {"to", d.to}, {"busy_s", to_seconds(s.link_busy[l])},
+                     {"most_messages", l < s.link_peak.size() ? s.link_peak[l] : 0}});
+  }
+  j["links"] = links;
+  return j;
 }
 
 }  // namespace vmc::cli

@@ -5,9 +5,12 @@
 // bit, with the sequential reference (collectives/reference/reference.hpp).
 #pragma once
 
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "collectives/registry.hpp"
 #include "runtime/machine.hpp"
@@ -54,5 +57,15 @@ bool commutative(const RunSpec& spec);
 std::size_t data_bytes(const RunSpec& spec, int p);
 // The query the dispatcher builds for this run: what applicability and selection see.
 CostQuery run_query(const Topology& topology, const Model& model, const RunSpec& spec);
+
+// A run's statistics as `vmc run` and `vmc mpirun --stats` print them, one line each after
+// the run's time: messages and bytes, the startups on the critical path (virtual clock), the
+// time messages waited for ports and links, contention (summed, the largest for one message,
+// and what it added to the run's time), and the busiest link.
+void print_stats(std::FILE* out, const Stats& s, const Topology& topology);
+// The same as the fields of a JSON object (`--json`): messages, bytes, startups, token_wait_s,
+// contention_delay_s, contention_critical_delay_s, max_message_delay_s, max_link_sharers and
+// links (per directed link that carried a message: from, to, busy_s, most_messages).
+nlohmann::json stats_json(const Stats& s, const Topology& topology);
 
 }  // namespace vmc::cli

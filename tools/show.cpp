@@ -69,6 +69,49 @@ nlohmann::json holdings_json(const RunSpec& spec, int p) {
   return {{"mode", "items"}, {"root", spec.root}, {"total", spec.n}, {"p", p}};
 }
 
+// What every run's page draws: the network, the model, the messages and combines, the time
+// and the statistics.
+nlohmann::json run_data(const Topology& topology, const Model& model, const RunResult& result) {
+  const Trace& trace = result.trace();
+  const Stats& s = result.stats();
+  nlohmann::json messages = nlohmann::json::array(), combines = nlohmann::json::array();
+  for (const MessageEvent& m : trace.messages) {
+    messages.push_back({m.src, m.dst, m.request, m.start, m.end, m.waited, m.items,
+                        m.contention_delay, m.links});
+  }
+  for (const CombineEvent& c : trace.combines) {
+    combines.push_back({c.node, c.start, c.end, c.items, to_string(c.kind)});
+  }
+  return {{"network", network_json(topology)},
+          {"model", model_json(model)},
+          {"time_ps", s.time},
+          {"stats",
+           {{"messages", s.messages},
+            {"items", s.items},
+            {"combined_items", s.combined_items},
+            {"startups", s.critical_startups},
+            {"token_wait_ps", s.token_wait},
+            {"contention_delay_ps", s.contention_delay},
+            {"contention_critical_delay_ps", s.contention_critical_delay},
+            {"free_time_ps", s.free_time}}},
+          {"messages", messages},
+          {"combines", combines}};
+}
+
+// The page of `data` ({"runs": [...]}) under `title`.
+std::string page(const nlohmann::json& data, const std::string& title) {
+  // Inside <script>, "</" could close the element: JSON allows "<\/" for it.
+  std::string json = data.dump();
+  for (std::size_t at = json.find("</"); at != std::string::npos; at = json.find("</", at)) {
+    json.replace(at, 2, "<\\/");
+  }
+  std::string text = kShowPage;
+  const std::string data_mark = "@VMC_DATA@", title_mark = "@VMC_TITLE@";
+  text.replace(text.find(title_mark), title_mark.size(), "vmc show: " + title);
+  text.replace(text.find(data_mark), data_mark.size(), json);
+  return text;
+}
+
 }  // namespace
 
 ShowRun run_for_show(std::shared_ptr<const Topology> topology, const Model& model, RunSpec spec) {
@@ -85,70 +128,48 @@ ShowRun run_for_show(std::shared_ptr<const Topology> topology, const Model& mode
 }
 
 nlohmann::json show_data(const ShowRun& run) {
-  const Trace& trace = run.outcome.result.trace();
-  const Stats& s = run.outcome.result.stats();
-  nlohmann::json messages = nlohmann::json::array(), combines = nlohmann::json::array();
-  for (const MessageEvent& m : trace.messages) {
-    messages.push_back({m.src, m.dst, m.request, m.start, m.end, m.waited, m.items,
-                        m.contention_delay, m.links});
-  }
-  for (const CombineEvent& c : trace.combines) {
-    combines.push_back({c.node, c.start, c.end, c.items, to_string(c.kind)});
-  }
+  nlohmann::json data = run_data(*run.topology, run.model, run.outcome.result);
   RunSpec chosen = run.spec;
   chosen.algorithm = run.outcome.algorithm;
   const Algorithm& row = *find_algorithm(run.spec.op, run.outcome.algorithm);
   const auto [file, note] = algorithm_note(run.spec.op, run.outcome.algorithm);
   const Claim claim =
       claim_of(row, row_query(run.spec.op, row, run_query(*run.topology, run.model, chosen)));
-  return {{"network", network_json(*run.topology)},
-          {"model", model_json(run.model)},
-          {"op", to_string(run.spec.op)},
-          {"algorithm", run.outcome.algorithm},
-          {"forced", run.spec.algorithm != "auto"},
-          {"detail", run.outcome.detail},
-          {"description", row.description},
-          {"requirements", row.requirements},
-          {"file", file.empty() ? "" : "collectives/" + file},
-          {"note", note},
-          {"claim", to_string(claim)},
-          {"n", run.spec.n},
-          {"root", run.spec.root},
-          {"type", run.spec.type},
-          {"reduction", run.spec.reduction},
-          {"time_ps", s.time},
-          {"predicted_ps", run.outcome.predicted},
-          {"stats",
-           {{"messages", s.messages},
-            {"items", s.items},
-            {"combined_items", s.combined_items},
-            {"startups", s.critical_startups},
-            {"token_wait_ps", s.token_wait},
-            {"contention_delay_ps", s.contention_delay},
-            {"contention_critical_delay_ps", s.contention_critical_delay},
-            {"free_time_ps", s.free_time}}},
-          {"holdings", holdings_json(run.spec, run.topology->nodes())},
-          {"messages", messages},
-          {"combines", combines}};
+  data.update({{"op", to_string(run.spec.op)},
+               {"algorithm", run.outcome.algorithm},
+               {"forced", run.spec.algorithm != "auto"},
+               {"detail", run.outcome.detail},
+               {"description", row.description},
+               {"requirements", row.requirements},
+               {"file", file.empty() ? "" : "collectives/" + file},
+               {"note", note},
+               {"claim", to_string(claim)},
+               {"n", run.spec.n},
+               {"root", run.spec.root},
+               {"type", run.spec.type},
+               {"reduction", run.spec.reduction},
+               {"predicted_ps", run.outcome.predicted},
+               {"holdings", holdings_json(run.spec, run.topology->nodes())}});
+  return data;
 }
 
 std::string show_page(const std::vector<ShowRun>& runs) {
   nlohmann::json data = {{"runs", nlohmann::json::array()}};
   for (const ShowRun& run : runs) data["runs"].push_back(show_data(run));
-  // Inside <script>, "</" could close the element: JSON allows "<\/" for it.
-  std::string json = data.dump();
-  for (std::size_t at = json.find("</"); at != std::string::npos; at = json.find("</", at)) {
-    json.replace(at, 2, "<\\/");
-  }
   std::string title;
   for (const ShowRun& run : runs) {
     title += (title.empty() ? to_string(run.spec.op) + " on " : " and ") + run.topology->spec();
   }
-  std::string page = kShowPage;
-  const std::string data_mark = "@VMC_DATA@", title_mark = "@VMC_TITLE@";
-  page.replace(page.find(title_mark), title_mark.size(), "vmc show: " + title);
-  page.replace(page.find(data_mark), data_mark.size(), json);
-  return page;
+  return page(data, title);
+}
+
+std::string show_program_page(const std::string& program, const Topology& topology,
+                              const Model& model, const RunResult& result) {
+  nlohmann::json run = run_data(topology, model, result);
+  run["program"] = program;
+  run["holdings"] = {{"mode", "contributions"}};
+  const nlohmann::json data = {{"runs", nlohmann::json::array({run})}};
+  return page(data, "MPI program " + program + " on " + topology.spec());
 }
 
 void write_file(const std::string& path, const std::string& text) {

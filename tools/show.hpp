@@ -35,6 +35,11 @@ nlohmann::json show_data(const ShowRun& run);
 // The page: the runs side by side on one time axis.
 std::string show_page(const std::vector<ShowRun>& runs);
 
+// The page of an MPI program's run (vmc mpirun --show): its messages and combines on its
+// network, without an algorithm's formula. `result` must hold a trace.
+std::string show_program_page(const std::string& program, const Topology& topology,
+                              const Model& model, const RunResult& result);
+
 // Writes text to path; a file that cannot be written is an error naming it.
 void write_file(const std::string& path, const std::string& text);
 

@@ -218,23 +218,29 @@ class Panel {
     const run = this.run, net = this.net;
     const box = make("div", { class: "panel" }, container);
     const h2 = make("h2", {}, box);
-    h2.textContent = run.op + " " + run.algorithm + (run.forced ? "" : " (chosen by vmc)") +
-                     " on " + net.spec + " (p = " + net.p + ")";
     const sub = make("div", { class: "sub" }, box);
-    sub.textContent = "n = " + run.n + " " + run.type + " items" +
-        (run.holdings.mode === "items" || run.op === "broadcast" ? ", root " + run.root : "") +
-        (run.detail ? "; " + run.detail : "") + "; " + run.model.text;
     this.countsEl = make("div", { class: "counts" }, box);
     const bar = make("div", { class: "bar", title: "this run's progress" }, box);
     this.barEl = make("div", {}, bar);
     const formula = make("div", { class: "formula" }, box);
-    // The paragraph of the algorithm file's opening comment that gives its cost.
-    const cost = (run.note.match(/(?:^|\n)(Cost[\s\S]*?)(?=\n\s*\n|\n(?:Requires|Order)\b|$)/) ||
-                  [null, ""])[1].trim();
-    formula.textContent = "predicted " + fmt(run.predicted_ps) + " by the cost formula (" +
-        run.claim + " for this run)" + (cost ? "\n" + cost : "") +
-        "\nrun's time " + fmt(run.time_ps) + "; contention " +
+    const timing = "run's time " + fmt(run.time_ps) + "; contention " +
         fmt(run.stats.contention_critical_delay_ps) + " of it";
+    if (run.program !== undefined) {  // an MPI program's run (vmc mpirun --show)
+      h2.textContent = "MPI program " + run.program + " on " + net.spec + " (p = " + net.p + ")";
+      sub.textContent = run.stats.messages + " messages; " + run.model.text;
+      formula.textContent = timing;
+    } else {
+      h2.textContent = run.op + " " + run.algorithm + (run.forced ? "" : " (chosen by vmc)") +
+                       " on " + net.spec + " (p = " + net.p + ")";
+      sub.textContent = "n = " + run.n + " " + run.type + " items" +
+          (run.holdings.mode === "items" || run.op === "broadcast" ? ", root " + run.root : "") +
+          (run.detail ? "; " + run.detail : "") + "; " + run.model.text;
+      // The paragraph of the algorithm file's opening comment that gives its cost.
+      const cost = (run.note.match(/(?:^|\n)(Cost[\s\S]*?)(?=\n\s*\n|\n(?:Requires|Order)\b|$)/) ||
+                    [null, ""])[1].trim();
+      formula.textContent = "predicted " + fmt(run.predicted_ps) + " by the cost formula (" +
+          run.claim + " for this run)" + (cost ? "\n" + cost : "") + "\n" + timing;
+    }
 
     // The picture, scaled so the closest two vertices are about 1.3 units apart.
     const pts = net.vertices;

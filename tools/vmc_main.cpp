@@ -2,7 +2,8 @@
 //
 // Exit codes: 0 success; 1 a run failed (a node threw, a deadlock, a wrong result);
 // 2 a bad command line (an unknown flag, a malformed or out-of-range value), reported on one
-// line of standard error that names the flag.
+// line of standard error that names the flag; vmc mpirun: the job's status as mpirun's
+// (tools/mpirun_job.hpp).
 #include <exception>
 #include <iostream>
 #include <new>
@@ -48,7 +49,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  vmc::cli::mpirun_spell_np(argc, argv);
+  vmc::cli::mpirun_spell_np(app, argc, argv);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -57,6 +58,8 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const vmc::cli::ExitStatus& e) {  // the command said what went wrong
+    return e.status();
   } catch (const CLI::ParseError& e) {
     // Point at the help of the command whose flags were wrong: the top level lists none.
     const std::vector<CLI::App*> commands = app.get_subcommands();

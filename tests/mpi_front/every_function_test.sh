@@ -32,7 +32,7 @@ unsupported() {
   [ $rc -ne 0 ] || fail "$1: the run did not fail: $out"
   case $out in *"every_function: $1 returned"*) fail "$1 returned: $out" ;; esac
   case $out in
-    *"rank 0: $2: MPI_ERR_UNSUPPORTED_OPERATION"*"$2"*) ;;
+    *"rank 0 failed: $2: MPI_ERR_UNSUPPORTED_OPERATION"*"$2"*) ;;
     *) fail "$1: expected rank 0, $2 and MPI_ERR_UNSUPPORTED_OPERATION in: $out" ;;
   esac
 }

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <latch>
 #include <memory>
 #include <stdexcept>
@@ -205,6 +206,21 @@ TEST(RankPrograms, WithoutBsymbolicTheExecutablesDefinitionWins) {
   EXPECT_EQ(global(programs, 0, "vmc_shadowed"), 0);
   for (int r = 0; r < 3; ++r) EXPECT_EQ(global(programs, r, "calls_total"), 1) << r;
   vmc_shadowed = 0;
+}
+
+TEST(RankPrograms, PrivatizeNoneLoadsOneCopyThatEveryRankShares) {
+  ScratchTmpdir tmp;
+  RankPrograms programs(RANK_PROGRAM, 4, vmc::mpi::Privatize::none);
+  EXPECT_EQ(programs.ranks(), 4);
+  EXPECT_EQ(programs.privatize(), vmc::mpi::Privatize::none);
+  EXPECT_EQ(std::distance(fs::directory_iterator(programs.directory()), fs::directory_iterator()),
+            1);
+  for (int r = 0; r < 4; ++r) {
+    EXPECT_EQ(programs.symbol(r, "calls_total"), programs.symbol(0, "calls_total")) << r;
+    EXPECT_EQ(run(programs, r), (r + 1) * 1000 + r) << "the static local counts every rank's call";
+  }
+  EXPECT_EQ(global(programs, 3, "calls_total"), 4);
+  EXPECT_EQ(global(programs, 0, "constructor_runs"), 1);
 }
 
 TEST(RankPrograms, TheDirectoryOfCopiesIsGoneAfterDestruction) {

@@ -325,6 +325,16 @@ TEST(CommandLine, SweepRangesSayWhatIsWrong) {
   expect_refused({"sweep", "--n", "4:8:+0"}, "needs K >= 1");
 }
 
+TEST(CommandLine, ARangeWithoutAStepTakesEveryCount) {
+  const Outcome o = expect_ok({"sweep", "--op", "broadcast", "--topology", "ring:4", "--n",
+                               "2:4", "--algorithms", "binomial"});
+  for (const char* row : {"binomial,2,", "binomial,3,", "binomial,4,"}) {
+    EXPECT_THAT(o.out, HasSubstr(row));
+  }
+  EXPECT_THAT(o.out, ::testing::Not(HasSubstr("binomial,5,")));
+  expect_refused({"sweep", "--n", "4:2"}, "the range A:B runs from A up to B");
+}
+
 TEST(CommandLine, AStrategyOfTheWrongLengthSaysHowManyDigitsPTakes) {
   expect_refused({"run", "--op", "allreduce", "--algorithm", "hybrid", "--strategy", "01",
                   "--topology", "hypercube:64"},

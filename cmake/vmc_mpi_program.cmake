@@ -1,0 +1,34 @@
+# How an MPI program is built for `vmc mpirun`: one definition read by vmc's build (mpi/,
+# tools/vmcc.in) and installed with vmc's CMake package (vmcConfig.cmake includes it).
+#
+# An MPI program is a shared object that vmc mpirun loads once per rank (mpi/program.hpp):
+# position-independent, `main` exported, linked with -Wl,-Bsymbolic (its own symbols bind to
+# its own copy) and with -Wl,--wrap= for the libc calls that act on the whole process, so
+# that they act on the calling rank instead (libvmc_mpi: mpi/stdio.cpp for the C stdio writes,
+# mpi/exit.cpp for exit, abort and a failed assert).
+#
+#   find_package(vmc REQUIRED COMPONENTS mpi)
+#   vmc_add_mpi_program(ring ring.c)       # -> ./ring, for vmc mpirun -np 8 ./ring
+
+set(VMC_MPI_WRAPPED_CALLS
+    printf vprintf fprintf vfprintf __printf_chk __vprintf_chk __fprintf_chk __vfprintf_chk
+    puts fputs fputs_unlocked fputc fputc_unlocked putc putc_unlocked putchar putchar_unlocked
+    fwrite fwrite_unlocked perror
+    exit _exit _Exit abort __assert_fail)
+set(VMC_MPI_PROGRAM_LINK_OPTIONS -Wl,-Bsymbolic)
+foreach(call IN LISTS VMC_MPI_WRAPPED_CALLS)
+  list(APPEND VMC_MPI_PROGRAM_LINK_OPTIONS -Wl,--wrap=${call})
+endforeach()
+# C frames must unwind: a rank's exit() ends it by an exception through them.
+set(VMC_MPI_PROGRAM_C_OPTIONS -fexceptions)
+
+# vmc_add_mpi_program(NAME SOURCES...): the program NAME (a MODULE library named exactly NAME,
+# no lib prefix or .so suffix, as vmcc -o NAME makes it) built against vmc::mpi.
+function(vmc_add_mpi_program name)
+  if(NOT ARGN)
+    message(FATAL_ERROR "vmc_add_mpi_program(${name}): give the program's sources")
+  endif()
+  add_library(${name} MODULE ${ARGN})
+  target_link_libraries(${name} PRIVATE vmc::mpi)
+  set_target_properties(${name} PROPERTIES PREFIX "" SUFFIX "")
+endfunction()

@@ -1,0 +1,60 @@
+/* How a rank can end, chosen by argv[1], for vmc mpirun's exit statuses and reports
+ * (tests/mpi_front/mpirun_test.cpp). Every other rank ends well unless the mode stops it. */
+#undef NDEBUG /* the assert below must be compiled in whatever the build type */
+#include <assert.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char** argv) {
+  const char* mode = argc > 1 ? argv[1] : "";
+  int rank = 0, size = 0, x = 0;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (strcmp(mode, "return3") == 0) {
+    MPI_Finalize();
+    return rank == 2 ? 3 : 0;
+  }
+  if (strcmp(mode, "abort7") == 0) {
+    if (rank == 1) MPI_Abort(MPI_COMM_WORLD, 7);
+    MPI_Barrier(MPI_COMM_WORLD); /* the others wait for rank 1, which never comes */
+  } else if (strcmp(mode, "exit5") == 0) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Finalize();
+    if (rank == 1) exit(5);
+    printf("rank %d returns\n", rank);
+    return 0;
+  } else if (strcmp(mode, "assert") == 0) {
+    assert(rank != 2);
+    MPI_Barrier(MPI_COMM_WORLD);
+  } else if (strcmp(mode, "abort") == 0) {
+    if (rank == 0) abort();
+    MPI_Barrier(MPI_COMM_WORLD);
+  } else if (strcmp(mode, "deadlock") == 0) {
+    /* Ranks 0 and 1 each wait for the other first; the rest finish. */
+    if (rank < 2) {
+      MPI_Recv(&x, 1, MPI_INT, 1 - rank, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(&x, 1, MPI_INT, 1 - rank, 5, MPI_COMM_WORLD);
+    }
+  } else if (strcmp(mode, "mpierror") == 0) {
+    if (rank == 1) MPI_Send(&x, 1, MPI_INT, size + 98, 0, MPI_COMM_WORLD);
+  } else if (strcmp(mode, "nofinalize") == 0) {
+    if (rank == 1) return 0;
+  } else if (strcmp(mode, "afterfinalize") == 0) {
+    MPI_Finalize();
+    if (rank == 1) MPI_Barrier(MPI_COMM_WORLD);
+    return 0;
+  } else if (strcmp(mode, "self") == 0) {
+    /* A message to itself (the machine allows it): sent, then received. */
+    int y = -1;
+    x = 100 + rank;
+    MPI_Send(&x, 1, MPI_INT, rank, 9, MPI_COMM_WORLD);
+    MPI_Recv(&y, 1, MPI_INT, rank, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (y != x) return 1;
+    printf("rank %d got %d from itself\n", rank, y);
+  }
+  MPI_Finalize();
+  return 0;
+}

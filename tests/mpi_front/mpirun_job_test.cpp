@@ -1,0 +1,167 @@
+// What vmc mpirun makes of a job (tools/mpirun_job.hpp), from made-up facts: which exit
+// status wins when several ranks fail, the words of every report, a deadlock in MPI's terms
+// with the calls the MPI layer declared and without, --coll's names and refusals, quoting.
+#include "tools/mpirun_job.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <csignal>
+
+#include "tools/model_options.hpp"
+
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using vmc::BlockedWait;
+using vmc::RunError;
+using vmc::cli::JobFacts;
+using vmc::cli::judge_job;
+using vmc::cli::RankEnd;
+
+JobFacts returned(std::vector<int> statuses) {
+  JobFacts f;
+  for (int s : statuses) f.ranks.push_back(RankEnd{.returned = true, .status = s});
+  return f;
+}
+
+RunError threw(int node) { return RunError(RunError::Kind::node_threw, "node threw", node, {}); }
+
+TEST(JudgeJob, EveryRankReturningZeroIsSuccess) {
+  const auto v = judge_job(returned({0, 0, 0}));
+  EXPECT_EQ(v.exit_status, 0);
+  EXPECT_TRUE(v.report.empty());
+  EXPECT_EQ(v.summary(), "ok");
+}
+
+TEST(JudgeJob, TheLowestRankThatExitedNonZeroGivesTheStatusAndRanksAreGroupedByStatus) {
+  const auto v = judge_job(returned({0, 4, 0, 3, 3}));
+  EXPECT_EQ(v.exit_status, 4);
+  EXPECT_THAT(v.report, ElementsAre("ranks 3, 4 exited with status 3",
+                                    "rank 1 exited with status 4"));
+}
+
+TEST(JudgeJob, MpiAbortsCodeWinsAndACodeOfZeroModulo256IsStillAFailure) {
+  JobFacts f = returned({0, 0});
+  f.ranks[1] = RankEnd{.failure = "rank 1 called MPI_Abort(MPI_COMM_WORLD, 7)"};
+  f.error = threw(1);
+  f.outcome.abort_rank = 1;
+  f.outcome.abort_code = 7;
+  auto v = judge_job(f);
+  EXPECT_EQ(v.exit_status, 7);
+  EXPECT_THAT(v.report, ElementsAre("rank 1 called MPI_Abort with code 7: the job was ended"));
+  f.outcome.abort_code = 256;
+  EXPECT_EQ(judge_job(f).exit_status, 1);
+  f.outcome.abort_code = -1;
+  EXPECT_EQ(judge_job(f).exit_status, 255);
+}
+
+TEST(JudgeJob, ACrashIs128PlusItsSignalAndTheFirstFailingRankComesFirst) {
+  JobFacts f;
+  f.ranks.resize(4);
+  f.ranks[0] = RankEnd{.failure = "rank 0: MPI_Recv: MPI_ERR_RANK: source 9"};
+  f.ranks[2] = RankEnd{.failure = "abort() called", .signal = SIGABRT};
+  f.error = threw(2);
+  const auto v = judge_job(f);
+  EXPECT_EQ(v.exit_status, 134);
+  EXPECT_THAT(v.report,
+              ElementsAre("rank 2 failed: abort() called (a process would have died of SIGABRT)",
+                          "rank 0 failed: MPI_Recv: MPI_ERR_RANK: source 9"));
+}
+
+TEST(JudgeJob, AFailureOutsideEveryRankIsReportedInTheRunsWords) {
+  JobFacts f;
+  f.ranks.resize(2);
+  f.error = RunError(RunError::Kind::node_threw, "node 1 threw: something else", 1, {});
+  const auto v = judge_job(f);
+  EXPECT_EQ(v.exit_status, 1);
+  EXPECT_THAT(v.report, ElementsAre("node 1 threw: something else"));
+}
+
+TEST(JudgeJob, ADeadlockListsEveryBlockedRankAndTheRanksThatReturned) {
+  JobFacts f = returned({0, 0, 0});
+  f.ranks[0] = RankEnd{};
+  f.ranks[1] = RankEnd{};
+  f.error = RunError(RunError::Kind::deadlock, "deadlock", -1,
+                     {BlockedWait{.node = 0, .operation = "recv", .peer = 1, .peer_world = 1,
+                                  .tag = 5, .comm = 0,
+                                  .context = "MPI_Recv(source 1, tag 5, MPI_COMM_WORLD)"},
+                      BlockedWait{.node = 1, .operation = "recv", .peer = 0, .peer_world = 0,
+                                  .tag = 7, .comm = 0}});
+  const auto v = judge_job(f);
+  EXPECT_EQ(v.exit_status, 1);
+  EXPECT_THAT(v.report,
+              ElementsAre(HasSubstr("deadlock: every rank still running is blocked"),
+                          "  rank 0: MPI_Recv(source 1, tag 5, MPI_COMM_WORLD), waiting for rank 1",
+                          "  rank 1: blocked in recv from rank 0, tag 7, communicator 0",
+                          "  rank 2 has returned from main"));
+}
+
+TEST(JudgeJob, ADeadlockFoundByTheVirtualClocksPassKeepsItsWords) {
+  JobFacts f = returned({0, 0});
+  f.error = RunError(RunError::Kind::deadlock, "deadlock in the schedule: ...", -1, {});
+  EXPECT_THAT(judge_job(f).report.front(), "deadlock in the schedule: ...");
+}
+
+TEST(JudgeJob, RanksWithoutMpiFinalizeFailTheJobUnlessTheyFailedAlready) {
+  JobFacts f = returned({0, 0, 2});
+  f.outcome.unfinalized = {0, 2};
+  const auto v = judge_job(f);
+  EXPECT_EQ(v.exit_status, 2);
+  EXPECT_THAT(v.report, ElementsAre("rank 2 exited with status 2",
+                                    "rank 0 returned from main without calling MPI_Finalize"));
+  f.ranks[2].status = 0;
+  EXPECT_EQ(judge_job(f).exit_status, 1);
+  EXPECT_THAT(judge_job(f).report,
+              ElementsAre("ranks 0, 2 returned from main without calling MPI_Finalize"));
+}
+
+TEST(BlockedRankLine, ACollectivesContextWithTheRankItWaitsFor) {
+  EXPECT_EQ(vmc::cli::blocked_rank_line({.node = 3, .operation = "recv", .peer = 1,
+                                         .peer_world = 5, .tag = 1234, .comm = 2,
+                                         .context = "MPI_Bcast(root 0, MPI_COMM_WORLD)"}),
+            "rank 3: MPI_Bcast(root 0, MPI_COMM_WORLD), waiting for rank 5");
+  EXPECT_EQ(vmc::cli::blocked_rank_line({.node = 2, .operation = "split", .comm = 0}),
+            "rank 2: blocked in split, communicator 0");
+  EXPECT_EQ(vmc::cli::blocked_rank_line({.node = 2, .operation = "collective", .comm = 0,
+                                         .context = "MPI_Barrier(MPI_COMM_WORLD)"}),
+            "rank 2: MPI_Barrier(MPI_COMM_WORLD)");
+}
+
+TEST(ParseColl, VmcsAndMpisNamesInAnyCase) {
+  const auto chosen = vmc::cli::parse_coll("allreduce=ring,MPI_Bcast=binomial,"
+                                           "Reduce_Scatter_Block=auto");
+  EXPECT_EQ(chosen, (std::map<std::string, std::string>{{"allreduce", "ring"},
+                                                         {"broadcast", "binomial"},
+                                                         {"reduce_scatter", "auto"}}));
+}
+
+TEST(ParseColl, RefusesWithTheValidNames) {
+  using vmc::cli::UsageError;
+  auto refused = [](const std::string& text) {
+    try {
+      vmc::cli::parse_coll(text);
+    } catch (const UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_THAT(refused("alltoall"), HasSubstr("is not OPERATION=ALGORITHM"));
+  EXPECT_THAT(refused("allreduce="), HasSubstr("is not OPERATION=ALGORITHM"));
+  EXPECT_THAT(refused("gatherr=linear"), HasSubstr("no collective operation \"gatherr\" "
+                                                   "(expected broadcast, reduce, allreduce"));
+  EXPECT_THAT(refused("reduce=nope"), HasSubstr("reduce has no algorithm \"nope\" (expected "
+                                                "auto, "));
+  EXPECT_THAT(refused("bcast=auto,broadcast=binomial"), HasSubstr("broadcast is named twice"));
+}
+
+TEST(ShellQuote, QuotesOnlyWhatNeedsIt) {
+  EXPECT_EQ(vmc::cli::shell_quote("./build/vmc"), "./build/vmc");
+  EXPECT_EQ(vmc::cli::shell_quote("--alpha=1us"), "--alpha=1us");
+  EXPECT_EQ(vmc::cli::shell_quote("two words"), "'two words'");
+  EXPECT_EQ(vmc::cli::shell_quote("it's"), "'it'\\''s'");
+  EXPECT_EQ(vmc::cli::shell_quote(""), "''");
+}
+
+}  // namespace

@@ -1,0 +1,390 @@
+// vmc mpirun as a user meets it: exit statuses and reports (a rank returning non-zero, calling
+// MPI_Abort, exit(), abort(), failing an assert, an MPI error, a deadlock, MPI_Finalize left
+// out), every p in one command (-np ranges, a family's shape per p, the command that
+// reproduces a failing p), whole and tagged lines of output from many ranks at once, --stats,
+// --json, --trace, --show, --coll, --privatize, errno per rank, messages to oneself, and
+// vmcxx. The programs are tests/mpi_front/jobs/, built with vmc_add_mpi_program (lines_cxx.cpp
+// by vmcxx here). Every command runs under timeout(1).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/tools/shell.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using vmc::testing::Outcome;
+using vmc::testing::shell_quoted;
+
+constexpr int kSeconds = 60;
+
+// `vmc mpirun ARGS` (ARGS a shell line) and what it did.
+Outcome mpirun(const std::string& args) {
+  return vmc::testing::run_shell(shell_quoted(VMC_BINARY) + " mpirun " + args, kSeconds);
+}
+
+// A program of tests/mpi_front/jobs/, built.
+std::string job(const char* name) { return shell_quoted(std::string(JOBS_DIR) + "/" + name); }
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// The line of `text` that contains `needle`, or "".
+std::string line_with(const std::string& text, const std::string& needle) {
+  for (const std::string& line : lines_of(text)) {
+    if (line.find(needle) != std::string::npos) return line;
+  }
+  return "";
+}
+
+TEST(MpirunExit, AllRanksReturningZeroIsSuccess) {
+  const Outcome o = mpirun("-np 4 " + job("rank_endings") + " none");
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_EQ(o.err, "");
+}
+
+TEST(MpirunExit, MainReturning3OnRank2ExitsWith3AndNamesRank2) {
+  const Outcome o = mpirun("-np 4 " + job("rank_endings") + " return3");
+  EXPECT_EQ(o.exit_code, 3) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("vmc mpirun: rank 2 exited with status 3\n"));
+}
+
+TEST(MpirunExit, MpiAbortEndsTheJobWithItsCode) {
+  const Outcome o = mpirun("-np 4 " + job("rank_endings") + " abort7");
+  EXPECT_EQ(o.exit_code, 7) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("rank 1 called MPI_Abort with code 7"));
+}
+
+TEST(MpirunExit, ExitEndsTheCallingRankOnlyAsIfMainReturned) {
+  const Outcome o = mpirun("-np 4 " + job("rank_endings") + " exit5");
+  EXPECT_EQ(o.exit_code, 5) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("rank 1 exited with status 5"));
+  // The others went on to the end of their main.
+  for (int r : {0, 2, 3}) EXPECT_THAT(o.out, HasSubstr("rank " + std::to_string(r) + " returns"));
+  EXPECT_THAT(o.out, Not(HasSubstr("rank 1 returns")));
+}
+
+TEST(MpirunExit, AFailedAssertFailsItsRankAndVmcEndsTheRunItself) {
+  const Outcome o = mpirun("-np 4 " + job("rank_endings") + " assert");
+  EXPECT_EQ(o.exit_code, 134) << o.err;  // 128 + SIGABRT, as a shell reports an aborted process
+  // glibc's words on the rank's stderr, then mpirun's report (vmc did not die of the signal).
+  EXPECT_THAT(o.err, HasSubstr("rank_endings.c:"));
+  EXPECT_THAT(o.err, HasSubstr("Assertion `rank != 2' failed."));
+  EXPECT_THAT(o.err, HasSubstr("vmc mpirun: rank 2 failed: assertion failed: "));
+  EXPECT_THAT(o.err, HasSubstr("(a process would have died of SIGABRT)"));
+}
+
+TEST(MpirunExit, AbortFailsItsRank) {
+  const Outcome o = mpirun("-np 3 " + job("rank_endings") + " abort");
+  EXPECT_EQ(o.exit_code, 134) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("vmc mpirun: rank 0 failed: abort() called"));
+}
+
+TEST(MpirunExit, AnMpiErrorFailsTheRankNamingTheFunction) {
+  const Outcome o = mpirun("-np 3 " + job("rank_endings") + " mpierror");
+  EXPECT_EQ(o.exit_code, 1) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("vmc mpirun: rank 1 failed: MPI_Send"));
+  EXPECT_THAT(o.err, HasSubstr("101"));  // the rank it named
+}
+
+TEST(MpirunExit, ADeadlockNamesEachBlockedRanksCallPeerAndTag) {
+  for (const char* engine : {"threads", "fibers"}) {
+    const Outcome o =
+        mpirun(std::string("-np 4 --engine ") + engine + " " + job("rank_endings") + " deadlock");
+    EXPECT_EQ(o.exit_code, 1) << o.err;
+    EXPECT_THAT(o.err, HasSubstr("vmc mpirun: deadlock:"));
+    // Each blocked rank's line names the rank it waits for and the tag (in the MPI call the
+    // MPI layer declared, or in the runtime's words).
+    const std::string rank0 = line_with(o.err, "rank 0: "), rank1 = line_with(o.err, "rank 1: ");
+    EXPECT_THAT(rank0, HasSubstr("rank 1")) << o.err;
+    EXPECT_THAT(rank0, HasSubstr("tag 5")) << o.err;
+    EXPECT_THAT(rank1, HasSubstr("rank 0")) << o.err;
+    EXPECT_THAT(rank1, HasSubstr("tag 5")) << o.err;
+    EXPECT_THAT(o.err, HasSubstr("ranks 2, 3 have returned from main"));
+  }
+}
+
+TEST(MpirunExit, RanksThatLeaveOutMpiFinalizeAreNamed) {
+  const Outcome o = mpirun("-np 3 " + job("rank_endings") + " nofinalize");
+  EXPECT_EQ(o.exit_code, 1) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("rank 1 returned from main without calling MPI_Finalize"));
+}
+
+TEST(MpirunExit, AnMpiCallAfterMpiFinalizeIsNamed) {
+  const Outcome o = mpirun("-np 3 " + job("rank_endings") + " afterfinalize");
+  EXPECT_EQ(o.exit_code, 1) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("rank 1 failed: MPI_Barrier"));
+  EXPECT_THAT(o.err, HasSubstr("after MPI_Finalize"));
+}
+
+TEST(Mpirun, ARankSendsToItself) {
+  const Outcome o = mpirun("-np 3 " + job("rank_endings") + " self");
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_THAT(o.out, HasSubstr("rank 2 got 102 from itself"));
+}
+
+TEST(MpirunRanges, EveryPFromOneTo12FailsExactlyAtOddPWithTheCommandThatReproducesIt) {
+  const Outcome o = mpirun("-np 1:12 --alpha 1us " + job("odd_p"));
+  EXPECT_EQ(o.exit_code, 1) << o.out << o.err;
+  std::set<int> failed, seen;
+  const std::regex row(R"(^\s*(\d+)\s+(\d+)\s+.*full:\d+\s)");
+  for (const std::string& line : lines_of(o.out)) {
+    std::smatch m;
+    if (!std::regex_search(line, m, row)) continue;
+    const int p = std::stoi(m[1]);
+    seen.insert(p);
+    if (m[2] != "0") failed.insert(p);
+  }
+  EXPECT_EQ(seen, (std::set<int>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})) << o.out;
+  EXPECT_EQ(failed, (std::set<int>{1, 3, 5, 7, 9, 11})) << o.out;
+  EXPECT_THAT(o.out, HasSubstr("failed at 6 of 12 p: 1, 3, 5, 7, 9, 11\n"));
+  EXPECT_THAT(o.out, HasSubstr("rank 0 exited with status 1"));
+  // The program's own output is not shown for ranges.
+  EXPECT_THAT(o.out, Not(HasSubstr("expected")));
+  // The command printed for p = 7 runs p = 7 alone and fails the same way.
+  const std::string command = line_with(o.out, "p = 7: ");
+  ASSERT_NE(command, "") << o.out;
+  const std::string line = command.substr(command.find(": ") + 2);
+  EXPECT_THAT(line, HasSubstr("mpirun -np 7 --topology full:7 --alpha 1us "));
+  const Outcome again = vmc::testing::run_shell(line, kSeconds);
+  EXPECT_EQ(again.exit_code, 1) << line << "\n" << again.err;
+  EXPECT_THAT(again.out, HasSubstr("p = 7: sum 21, expected 28"));
+}
+
+TEST(MpirunRanges, AFamilyTakesItsShapePerP) {
+  const Outcome o = mpirun("-np 1:6 --topology mesh " + job("odd_p"));
+  for (const char* shape : {"mesh:1x1", "mesh:1x2", "mesh:1x3", "mesh:2x2", "mesh:1x5",
+                            "mesh:2x3"}) {
+    EXPECT_THAT(o.out, HasSubstr(shape)) << o.out;
+  }
+  EXPECT_THAT(o.out, HasSubstr("mpirun -np 5 --topology mesh:1x5 "));
+  const Outcome even = mpirun("-np 2,4,8,16 --topology hypercube " + job("odd_p"));
+  EXPECT_EQ(even.exit_code, 0) << even.out << even.err;
+  EXPECT_THAT(even.out, HasSubstr("hypercube:16"));
+  EXPECT_THAT(even.out, HasSubstr("every p passed (4 runs)"));
+}
+
+TEST(MpirunRanges, JsonGivesAnObjectPerP) {
+  const Outcome o = mpirun("-np 2:4 --json " + job("odd_p"));
+  EXPECT_EQ(o.exit_code, 1);
+  const std::vector<std::string> lines = lines_of(o.out);
+  ASSERT_EQ(lines.size(), 3u) << o.out;
+  for (int i = 0; i < 3; ++i) {
+    const auto j = nlohmann::json::parse(lines[i]);
+    EXPECT_EQ(j["p"], i + 2);
+    EXPECT_EQ(j["exit"], (i + 2) % 2);
+    EXPECT_EQ(j.contains("command"), (i + 2) % 2 == 1);
+    EXPECT_GT(j["messages"].get<int>(), 0);
+  }
+  EXPECT_THAT(o.err, HasSubstr("failed at 1 of 3 p: 3"));
+}
+
+TEST(MpirunRanges, RefusesWhatWritesOneRun) {
+  const Outcome o = mpirun("-np 1:3 --trace t.json " + job("odd_p"));
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_THAT(o.err, HasSubstr("--trace writes one run"));
+  const Outcome size = mpirun("-np 1:3 --topology ring:4 " + job("odd_p"));
+  EXPECT_EQ(size.exit_code, 2);
+  EXPECT_THAT(size.err, HasSubstr("disagrees with --topology ring:4"));
+}
+
+// Every line of `text` matches `pattern`, whose first group is the rank of the tag and whose
+// second, when it matched, the rank the line itself names: they must agree. Returns how many
+// lines each rank wrote.
+std::map<int, int> whole_lines(const std::string& text, const std::string& pattern) {
+  std::map<int, int> count;
+  const std::regex line_form(pattern);
+  for (const std::string& line : lines_of(text)) {
+    std::smatch m;
+    if (!std::regex_match(line, m, line_form)) {
+      ADD_FAILURE() << "a line not whole: \"" << line << "\"";
+      continue;
+    }
+    if (m[2].matched && m[1] != m[2]) ADD_FAILURE() << "a line of another rank: " << line;
+    ++count[std::stoi(m[1])];
+  }
+  return count;
+}
+
+TEST(MpirunOutput, TagOutputPrefixesEveryLineOfManyRanksWithoutMixingThem) {
+  for (const char* engine : {"threads", "fibers"}) {
+    const Outcome o = mpirun(std::string("-np 8 --tag-output --engine ") + engine + " " +
+                             job("lines") + " 200");
+    ASSERT_EQ(o.exit_code, 0) << o.err;
+    const std::map<int, int> out = whole_lines(
+        o.out, R"(\[1,(\d+)\]<stdout>:(?:rank (\d+) line \d+ of 200|done|no newline at the end))");
+    const std::map<int, int> err =
+        whole_lines(o.err, R"(\[1,(\d+)\]<stderr>:rank (\d+) err \d+)");
+    for (int r = 0; r < 8; ++r) {
+      EXPECT_EQ(out.at(r), 202) << engine;  // 200 lines, "done" and the last partial line
+      EXPECT_EQ(err.at(r), 200) << engine;
+    }
+  }
+}
+
+TEST(MpirunOutput, WithoutTagsLinesAreWholeToo) {
+  const Outcome o = mpirun("-np 6 --engine threads " + job("lines") + " 300");
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const std::regex line_form(R"(rank (\d+) line \d+ of 300|done|no newline at the end)");
+  std::map<int, int> count;
+  for (const std::string& line : lines_of(o.out)) {
+    std::smatch m;
+    if (!std::regex_match(line, m, line_form)) {
+      ADD_FAILURE() << "a line not whole: \"" << line << "\"";
+    } else if (m[1].matched) {
+      ++count[std::stoi(m[1])];
+    }
+  }
+  for (int r = 0; r < 6; ++r) EXPECT_EQ(count[r], 300);
+  EXPECT_EQ(lines_of(o.out).size(), 6u * 302);
+}
+
+TEST(MpirunOutput, VmcxxProgramsCoutAndCerrAreKeptWholeAndTagged) {
+  const fs::path dir = fs::path(::testing::TempDir()) / "vmc_mpirun_cxx";
+  fs::create_directories(dir);
+  const std::string program = (dir / "lines_cxx").string();
+  const Outcome built = vmc::testing::run_shell(
+      shell_quoted(VMCXX) + " -O1 " + shell_quoted(std::string(JOBS_SOURCE_DIR) + "/lines_cxx.cpp") +
+          " -o " + shell_quoted(program),
+      kSeconds);
+  ASSERT_EQ(built.exit_code, 0) << built.err;
+  const Outcome o = mpirun("-np 6 --engine threads --tag-output " + shell_quoted(program));
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const std::map<int, int> out =
+      whole_lines(o.out, R"(\[1,(\d+)\]<stdout>:rank (\d+) (?:cout|printf) \d+)");
+  const std::map<int, int> err = whole_lines(o.err, R"(\[1,(\d+)\]<stderr>:rank (\d+) cerr \d+)");
+  for (int r = 0; r < 6; ++r) {
+    EXPECT_EQ(out.at(r), 100);
+    EXPECT_EQ(err.at(r), 50);
+  }
+  const Outcome show = vmc::testing::run_shell(shell_quoted(VMCXX) + " -show x.cpp", kSeconds);
+  EXPECT_THAT(show.out, HasSubstr("-Wl,-Bsymbolic"));
+  EXPECT_THAT(show.out, HasSubstr("-lvmc_mpi"));
+}
+
+TEST(MpirunStats, StatsPrintTheTimeAndTheStatisticsOfVmcRun) {
+  const Outcome o = mpirun("-np 4 --topology ring:4 --stats " + job("odd_p"));
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_THAT(o.out, HasSubstr("p = 4: sum 10, expected 10"));
+  EXPECT_THAT(o.err, HasSubstr("vmc mpirun: 4 ranks on ring:4, virtual clock\ntime       "));
+  for (const char* line : {"\nmessages   ", " bytes)\n", "\nstartups   ", "\nwaiting    ",
+                           "\ncontention ", "\nlinks      busiest "}) {
+    EXPECT_THAT(o.err, HasSubstr(line));
+  }
+}
+
+TEST(MpirunStats, JsonIsOneObjectAfterTheProgramsOutput) {
+  const Outcome o = mpirun("-np 4 --topology ring:4 --alpha 10us --json " + job("odd_p"));
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const std::vector<std::string> lines = lines_of(o.out);
+  ASSERT_EQ(lines.size(), 2u) << o.out;
+  EXPECT_EQ(lines[0], "p = 4: sum 10, expected 10");
+  const auto j = nlohmann::json::parse(lines[1]);
+  EXPECT_EQ(j["p"], 4);
+  EXPECT_EQ(j["topology"], "ring:4");
+  EXPECT_EQ(j["exit"], 0);
+  EXPECT_GT(j["time_s"].get<double>(), 10e-6);
+  EXPECT_GT(j["messages"].get<int>(), 0);
+  EXPECT_GT(j["bytes"].get<int>(), 0);
+  for (const char* key : {"startups", "token_wait_s", "contention_delay_s", "links", "model"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+  EXPECT_FALSE(j["links"].empty());
+}
+
+TEST(MpirunStats, TraceAndShowWriteTheirFiles) {
+  const fs::path dir = fs::path(::testing::TempDir()) / "vmc_mpirun_files";
+  fs::create_directories(dir);
+  const fs::path trace = dir / "ring.json", page = dir / "ring.html";
+  fs::remove(trace);
+  fs::remove(page);
+  const Outcome o = mpirun("-np 5 --topology ring:5 --trace " + shell_quoted(trace.string()) +
+                           " --show " + shell_quoted(page.string()) + " " + job("odd_p"));
+  EXPECT_EQ(o.exit_code, 1) << o.err;  // odd p: the program's own failure; the run completed
+  const auto j = nlohmann::json::parse(vmc::testing::slurp(trace.string()));
+  EXPECT_FALSE(j["traceEvents"].empty());
+  const std::string html = vmc::testing::slurp(page.string());
+  EXPECT_THAT(html, HasSubstr("<title>vmc show: MPI program "));
+  EXPECT_THAT(html, HasSubstr("odd_p on ring:5</title>"));
+  EXPECT_THAT(html, HasSubstr("\"program\":"));
+}
+
+TEST(MpirunColl, NamesOperationsByVmcsOrMpisNamesAndRefusesUnknownOnes) {
+  const Outcome ok = mpirun("-np 4 --coll allreduce=ring,MPI_Bcast=binomial,barrier=auto " +
+                            job("odd_p"));
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  const Outcome op = mpirun("-np 4 --coll allreduse=ring " + job("odd_p"));
+  EXPECT_EQ(op.exit_code, 2);
+  EXPECT_THAT(op.err, HasSubstr("no collective operation \"allreduse\""));
+  EXPECT_THAT(op.err, HasSubstr("allgather, "));
+  EXPECT_THAT(op.err, HasSubstr("MPI's bcast, reduce_scatter_block"));
+  const Outcome algorithm = mpirun("-np 4 --coll bcast=ring_of_fire " + job("odd_p"));
+  EXPECT_EQ(algorithm.exit_code, 2);
+  EXPECT_THAT(algorithm.err, HasSubstr("broadcast has no algorithm \"ring_of_fire\""));
+  EXPECT_THAT(algorithm.err, HasSubstr("(expected auto, "));
+  EXPECT_THAT(algorithm.err, HasSubstr("binomial"));
+  const Outcome twice = mpirun("-np 4 --coll bcast=binomial,broadcast=auto " + job("odd_p"));
+  EXPECT_EQ(twice.exit_code, 2);
+  EXPECT_THAT(twice.err, HasSubstr("broadcast is named twice"));
+}
+
+TEST(MpirunPrivatize, EveryRankHasItsOwnGlobalsByDefault) {
+  const Outcome o = mpirun("-np 4 " + job("globals"));
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  for (int r = 0; r < 4; ++r) {
+    EXPECT_THAT(o.out, HasSubstr("rank " + std::to_string(r) + " sees " + std::to_string(r + 1)));
+  }
+}
+
+TEST(MpirunPrivatize, NoneSharesOneCopyAmongTheRanks) {
+  for (const char* engine : {"threads", "fibers"}) {
+    const Outcome o =
+        mpirun(std::string("-np 4 --privatize none --engine ") + engine + " " + job("globals"));
+    ASSERT_EQ(o.exit_code, 0) << o.err;
+    for (int r = 0; r < 4; ++r) EXPECT_THAT(o.out, HasSubstr("rank " + std::to_string(r) + " sees 10"));
+  }
+}
+
+TEST(MpirunErrno, EachRankKeepsItsErrnoWhenRanksShareAWorker) {
+  // One worker: every switch between ranks happens on one thread.
+  for (const char* flags : {"--engine fibers --workers 1", "--engine fibers --workers 2",
+                            "--engine threads"}) {
+    const Outcome o = mpirun(std::string("-np 6 ") + flags + " " + job("errno_per_rank"));
+    EXPECT_EQ(o.exit_code, 0) << flags << "\n" << o.err;
+  }
+}
+
+TEST(MpirunWraps, LibvmcMpiDefinesEveryCallVmccWraps) {
+  const Outcome o = vmc::testing::run_shell("nm -D --defined-only " + shell_quoted(LIBVMC_MPI),
+                                            kSeconds);
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  std::istringstream calls(WRAPPED_CALLS);
+  int n = 0;
+  for (std::string call; calls >> call; ++n) {
+    EXPECT_THAT(o.out, HasSubstr(" T __wrap_" + call + "\n")) << call;
+  }
+  EXPECT_GE(n, 20);
+  const Outcome show = vmc::testing::run_shell(shell_quoted(VMCC) + " -show x.c -o x", kSeconds);
+  std::istringstream again(WRAPPED_CALLS);
+  for (std::string call; again >> call;) {
+    EXPECT_THAT(show.out, HasSubstr("-Wl,--wrap=" + call + " ")) << call;
+  }
+}
+
+}  // namespace

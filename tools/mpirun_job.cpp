@@ -1,0 +1,214 @@
+#include "tools/mpirun_job.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <csignal>
+#include <cstring>
+#include <sstream>
+
+#include "collectives/registry.hpp"
+#include "tools/model_options.hpp"
+
+namespace vmc::cli {
+namespace {
+
+std::string ranks_word(const std::vector<int>& ranks) {
+  return (ranks.size() == 1 ? "rank " : "ranks ") + number_list(ranks);
+}
+
+// A failure's text without the "rank R: " it may start with (the MPI layer's errors do).
+std::string without_rank(const std::string& text, int rank) {
+  const std::string prefix = "rank " + std::to_string(rank) + ": ";
+  return text.rfind(prefix, 0) == 0 ? text.substr(prefix.size()) : text;
+}
+
+std::string signal_name(int signal) {
+  if (signal == SIGABRT) return "SIGABRT";
+  const char* name = sigabbrev_np(signal);
+  return name != nullptr ? std::string("SIG") + name : "signal " + std::to_string(signal);
+}
+
+void report_failures(const JobFacts& f, JobVerdict& v, int& status) {
+  const RunError& e = *f.error;
+  std::vector<int> failed;
+  for (int r = 0; r < static_cast<int>(f.ranks.size()); ++r) {
+    // MPI_Abort's rank is named by its own line; an error that aborted through its handler
+    // is a failure like any.
+    const bool called_abort = r == f.outcome.abort_rank && !f.outcome.abort_by_handler;
+    if (!f.ranks[r].failure.empty() && !called_abort) failed.push_back(r);
+  }
+  // The rank the run names first: it failed first.
+  std::stable_partition(failed.begin(), failed.end(), [&](int r) { return r == e.node(); });
+  for (int r : failed) {
+    const RankEnd& end = f.ranks[r];
+    std::string line = "rank " + std::to_string(r) + " failed: " + without_rank(end.failure, r);
+    if (end.signal != 0) line += " (a process would have died of " + signal_name(end.signal) + ")";
+    v.report.push_back(line);
+    if (status == 0) status = end.signal != 0 ? 128 + end.signal : 1;
+  }
+  if (failed.empty() && f.outcome.abort_rank < 0) {
+    v.report.push_back(e.what());  // a failure outside every rank's main
+    if (status == 0) status = 1;
+  }
+}
+
+void report_deadlock(const JobFacts& f, JobVerdict& v) {
+  const RunError& e = *f.error;
+  if (e.blocked().empty()) {
+    v.report.push_back(e.what());  // found by the virtual clock's pass, in its words
+  } else {
+    v.report.push_back("deadlock: every rank still running is blocked in a call that nothing "
+                       "in flight can complete:");
+    for (const BlockedWait& w : e.blocked()) v.report.push_back("  " + blocked_rank_line(w));
+  }
+  std::vector<int> returned;
+  for (int r = 0; r < static_cast<int>(f.ranks.size()); ++r) {
+    if (f.ranks[r].returned) returned.push_back(r);
+  }
+  if (!returned.empty()) {
+    v.report.push_back("  " + ranks_word(returned) + (returned.size() == 1 ? " has" : " have") +
+                       " returned from main");
+  }
+}
+
+// Ranks that exited non-zero, grouped by status; the status of the lowest.
+void report_exits(const JobFacts& f, JobVerdict& v, int& status) {
+  std::map<int, std::vector<int>> by_status;
+  for (int r = 0; r < static_cast<int>(f.ranks.size()); ++r) {
+    const RankEnd& end = f.ranks[r];
+    if (end.returned && end.status != 0) {
+      if (by_status.empty() && status == 0) status = end.status;
+      by_status[end.status].push_back(r);
+    }
+  }
+  for (const auto& [code, ranks] : by_status) {
+    v.report.push_back(ranks_word(ranks) + " exited with status " + std::to_string(code));
+  }
+}
+
+}  // namespace
+
+std::string number_list(const std::vector<int>& numbers) {
+  std::string text;
+  for (int n : numbers) text += (text.empty() ? "" : ", ") + std::to_string(n);
+  return text;
+}
+
+JobVerdict judge_job(const JobFacts& f) {
+  JobVerdict v;
+  int status = 0;
+  const mpi::JobOutcome& o = f.outcome;
+  if (o.abort_rank >= 0) {
+    v.report.push_back("rank " + std::to_string(o.abort_rank) +
+                       (o.abort_by_handler ? "'s error handler MPI_ERRORS_ABORT aborted the job"
+                                           : " called MPI_Abort") +
+                       " with code " + std::to_string(o.abort_code) + ": the job was ended");
+    status = (o.abort_code & 255) != 0 ? (o.abort_code & 255) : 1;
+  }
+  if (f.error) {
+    switch (f.error->kind()) {
+      case RunError::Kind::node_threw: report_failures(f, v, status); break;
+      case RunError::Kind::deadlock: report_deadlock(f, v); break;
+      case RunError::Kind::watchdog: v.report.push_back(f.error->what()); break;
+    }
+    if (status == 0) status = 1;
+  } else {
+    report_exits(f, v, status);
+    std::vector<int> unfinalized;
+    for (int r : o.unfinalized) {
+      if (r < static_cast<int>(f.ranks.size()) && f.ranks[r].status == 0) unfinalized.push_back(r);
+    }
+    if (!unfinalized.empty()) {
+      v.report.push_back(ranks_word(unfinalized) + " returned from main without calling " +
+                         "MPI_Finalize");
+      if (status == 0) status = 1;
+    }
+  }
+  v.exit_status = status;
+  return v;
+}
+
+std::string blocked_rank_line(const BlockedWait& w) {
+  std::string line = "rank " + std::to_string(w.node) + ": ";
+  if (!w.context.empty()) {
+    line += w.context;
+    if (w.peer >= 0) {
+      line += ", waiting for rank " + std::to_string(w.peer_world);
+    } else if (w.peer_world >= 0) {
+      line += ", waiting to send to rank " + std::to_string(w.peer_world);
+    }
+    return line;
+  }
+  line += "blocked in " + w.operation;
+  if (w.peer >= 0) {
+    line += " from rank " + std::to_string(w.peer_world);
+  } else if (w.peer_world >= 0) {
+    line += " to rank " + std::to_string(w.peer_world);
+  }
+  if (w.operation != "split" && w.operation != "collective") {
+    line += ", tag " + std::to_string(w.tag);
+  }
+  return line + ", communicator " + std::to_string(w.comm);
+}
+
+std::map<std::string, std::string> parse_coll(const std::string& text) {
+  // MPI's names where they differ from vmc's.
+  const std::map<std::string, std::string> mpi_names = {{"bcast", "broadcast"},
+                                                        {"reduce_scatter_block", "reduce_scatter"}};
+  auto operations = [&] {
+    std::string names;
+    for (Operation op : all_operations()) names += (names.empty() ? "" : ", ") + to_string(op);
+    std::string aliases;
+    for (const auto& [mpi_name, vmc_name] : mpi_names) aliases += (aliases.empty() ? "" : ", ") + mpi_name;
+    return names + ", or MPI's " + aliases;
+  };
+  std::map<std::string, std::string> chosen;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size()) {
+      throw UsageError("--coll: \"" + item + "\" is not OPERATION=ALGORITHM (e.g. "
+                       "allreduce=ring,bcast=binomial)");
+    }
+    std::string name = item.substr(0, eq);
+    const std::string algorithm = item.substr(eq + 1);
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (name.rfind("mpi_", 0) == 0) name = name.substr(4);
+    if (const auto alias = mpi_names.find(name); alias != mpi_names.end()) name = alias->second;
+    Operation op{};
+    try {
+      op = parse_operation(name);
+    } catch (const std::exception&) {
+      throw UsageError("--coll: no collective operation \"" + item.substr(0, eq) +
+                       "\" (expected " + operations() + ")");
+    }
+    const std::string key = to_string(op);
+    if (algorithm != "auto" && find_algorithm(op, algorithm) == nullptr) {
+      std::string names;
+      for (const Algorithm& row : algorithms(op)) names += ", " + row.name;
+      throw UsageError("--coll " + item + ": " + key + " has no algorithm \"" + algorithm +
+                       "\" (expected auto" + names + ")");
+    }
+    if (!chosen.emplace(key, algorithm).second) {
+      throw UsageError("--coll: " + key + " is named twice");
+    }
+  }
+  if (chosen.empty()) {
+    throw UsageError("--coll: name an OPERATION=ALGORITHM (e.g. allreduce=ring,bcast=binomial)");
+  }
+  return chosen;
+}
+
+std::string shell_quote(const std::string& text) {
+  const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_@%+=:,./-", c) != nullptr;
+  });
+  if (plain) return text;
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+}  // namespace vmc::cli
