@@ -395,7 +395,9 @@ void reclaim(RankState& s) {
   const std::vector<std::size_t> done = world_of(s).test_some(rs);
   std::vector<BsendState::InFlight> left;
   for (std::size_t i = 0; i < b.in_flight.size(); ++i) {
-    if (std::find(done.begin(), done.end(), i) == done.end()) left.push_back(b.in_flight[i]);
+    if (std::find(done.begin(), done.end(), i) == done.end()) {
+      left.push_back(std::move(b.in_flight[i]));
+    }
   }
   b.in_flight = std::move(left);
 }
@@ -434,11 +436,15 @@ void buffered_send(const char* fn, RankState& s, const Comm& c, const void* buf,
              std::to_string(need) + " (its " + std::to_string(bytes) +
              " bytes and MPI_BSEND_OVERHEAD)");
   }
-  vmc::Request r;
+  // Sent from a copy, as from the attached buffer: the program may change its own at once.
+  BsendState::InFlight f;
+  f.bytes = static_cast<int>(need);
+  f.copy.assign(static_cast<const unsigned char*>(buf),
+                static_cast<const unsigned char*>(buf) + bytes);
   on_runtime(fn, nullptr, [&] {
-    r = c.isend_raw(buf, bytes, static_cast<std::size_t>(count), dest, tag);
+    f.request = c.isend_raw(f.copy.data(), bytes, static_cast<std::size_t>(count), dest, tag);
   });
-  b.in_flight.push_back({r, static_cast<int>(need)});
+  b.in_flight.push_back(std::move(f));
 }
 
 // --- matched probes ------------------------------------------------------------------------

@@ -51,6 +51,7 @@ struct BsendState {
   struct InFlight {
     vmc::Request request;
     int bytes = 0;  // of the buffer it holds, overhead included
+    std::vector<unsigned char> copy;  // what it sends: the program may reuse its own buffer
   };
   std::vector<InFlight> in_flight;
 };

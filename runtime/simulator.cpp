@@ -368,9 +368,16 @@ class Simulator {
       if (!spinners_.empty()) {
         // Nodes that tested twice in a row without success go on at the next instant at
         // which anything happens, after the other nodes' steps there (so that they see what
-        // those did: a send a probe looks for).
-        if (events_.empty()) stuck();
-        const Picos next = events_.top().time;
+        // those did: a send a probe looks for). When nothing else can happen, they go on at
+        // this instant: a loop of a bounded number of tests ends by itself; one that keeps
+        // polling while nothing else can happen (kMaxIdlePolls rounds) is a deadlock.
+        Picos next = now_;
+        if (events_.empty()) {
+          if (++idle_polls_ > kMaxIdlePolls) stuck();
+        } else {
+          idle_polls_ = 0;
+          next = events_.top().time;
+        }
         for (int n : spinners_) push({next, 2, n, 0});
         spinners_.clear();
       }
@@ -406,6 +413,9 @@ class Simulator {
   int paused_ = -1;
   bool complete_ = false;
   std::vector<int> spinners_;
+  // Rounds of failed polls in a row with nothing else left to happen.
+  static constexpr std::uint64_t kMaxIdlePolls = 10'000'000;
+  std::uint64_t idle_polls_ = 0;
   Chunked<Msg> msgs_;  // by id, in the order the sends were reached
   std::unordered_map<MatchKeySim, MatchQueues, MatchKeySimHash> match_;
   // Receives from any source or of any tag, by (destination, comm), oldest first; and, once
@@ -668,7 +678,7 @@ class Simulator {
       }
     }
     for (int n : spinners_) {
-      if (shown++ < 8) text += "\n  node " + std::to_string(n) + ": tests or probes again and again";
+      if (shown++ < 8) text += "\n  node " + std::to_string(n) + ": tests or probes again and again while nothing else can happen";
     }
     if (shown == 0) {
       throw std::logic_error("vmc simulator: nodes left waiting with no event to free them");

@@ -338,6 +338,30 @@ TEST(Lists, WaitSomeAndTheTestsAnswerInModelTime) {
   }
 }
 
+TEST(Polling, ABoundedLoopOfTestsEndsWhenNothingElseCanHappen) {
+  // Rank 0's synchronous isend cannot complete until rank 1 posts its receive, which rank 1
+  // does only after rank 0's "go": rank 0's 1000 tests find nothing while nothing else can
+  // happen, and the run goes on (at the same instant) instead of being called a deadlock.
+  for (Engine engine : {Engine::threads, Engine::fibers}) {
+    Machine m(config(2, engine));
+    int failed_tests = 0;
+    m.run([&](Node& node) {
+      const Comm& c = node.world();
+      int x = 5, go = 1;
+      if (c.rank() == 0) {
+        Request r = c.isend_raw(&x, sizeof x, 1, 1, 0, SendMode::synchronous);
+        for (int k = 0; k < 1000; ++k) failed_tests += c.test(r) ? 0 : 1;
+        c.send(std::span<const int>(&go, 1), 1, 1);
+        c.wait(r);
+        return;
+      }
+      c.recv(std::span<int>(&go, 1), 0, 1);
+      c.recv(std::span<int>(&x, 1), 0, 0);
+    });
+    EXPECT_EQ(failed_tests, 1000);
+  }
+}
+
 TEST(Synchronous, ASynchronousSendWaitsForItsReceive) {
   Machine m(config(2, Engine::threads));
   double sent_at = 0;
