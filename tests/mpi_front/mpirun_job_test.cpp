@@ -18,6 +18,7 @@ using vmc::BlockedWait;
 using vmc::RunError;
 using vmc::cli::JobFacts;
 using vmc::cli::judge_job;
+using vmc::cli::number_ranges;
 using vmc::cli::RankEnd;
 
 JobFacts returned(std::vector<int> statuses) {
@@ -40,6 +41,14 @@ TEST(JudgeJob, TheLowestRankThatExitedNonZeroGivesTheStatusAndRanksAreGroupedByS
   EXPECT_EQ(v.exit_status, 4);
   EXPECT_THAT(v.report, ElementsAre("ranks 3, 4 exited with status 3",
                                     "rank 1 exited with status 4"));
+}
+
+TEST(JudgeJob, RunsOfRanksAreWrittenAsRanges) {
+  EXPECT_EQ(number_ranges({0, 1, 2, 3, 5, 7, 8, 10, 11, 12}), "0-3, 5, 7, 8, 10-12");
+  EXPECT_EQ(number_ranges({4}), "4");
+  EXPECT_EQ(number_ranges({}), "");
+  const auto v = judge_job(returned({1, 1, 1, 1, 0, 1}));
+  EXPECT_THAT(v.report, ElementsAre("ranks 0-3, 5 exited with status 1"));
 }
 
 TEST(JudgeJob, MpiAbortsCodeWinsAndACodeOfZeroModulo256IsStillAFailure) {
