@@ -173,42 +173,64 @@ RankState& session(const char* fn) { return rank_state(rank_in_session(fn)); }
 // The node's world comm: any of the node's comms completes any of its requests.
 const Comm& world_of(RankState& s) { return s.comms.at(MPI_COMM_WORLD).comm; }
 
+// A request's handle is its slot in the table and the slot's generation: a slot is reused, but
+// a handle kept past its request's completion (a copy of it, completed once already) names
+// an older generation and is refused, not taken for the slot's new request.
+constexpr int kSlotBits = 20;
+constexpr std::uint32_t kSlots = 1u << kSlotBits;
+constexpr std::uint32_t kGenerations = 1u << (31 - kSlotBits);
+std::size_t slot_of(MPI_Request h) { return static_cast<std::uint32_t>(h) & (kSlots - 1); }
+
 MPI_Request new_request(RankState& s) {
   PointToPointState& p = p2p(s);
-  MPI_Request h;
+  std::size_t slot;
   if (!p.free_requests.empty()) {
-    h = p.free_requests.back();
+    slot = static_cast<std::size_t>(p.free_requests.back());
     p.free_requests.pop_back();
   } else {
-    h = static_cast<MPI_Request>(p.requests.size());
+    slot = p.requests.size();
+    if (slot >= kSlots) {
+      fail("MPI_Request", MPI_ERR_INTERN,
+           "more than " + std::to_string(kSlots - 1) + " requests in use at once on one rank");
+    }
     p.requests.emplace_back();
   }
-  RequestEntry& r = p.requests[static_cast<std::size_t>(h)];
+  RequestEntry& r = p.requests[slot];
+  const std::uint32_t generation = (r.generation + 1) % kGenerations;
   r = RequestEntry{};
   r.in_use = true;
-  return h;
+  r.generation = generation;
+  return static_cast<MPI_Request>((generation << kSlotBits) | slot);
 }
 
 void release_request(RankState& s, MPI_Request h) {
-  p2p(s).requests[static_cast<std::size_t>(h)] = RequestEntry{};
-  p2p(s).free_requests.push_back(h);
+  RequestEntry& r = p2p(s).requests[slot_of(h)];
+  const std::uint32_t generation = r.generation;
+  r = RequestEntry{};
+  r.generation = generation;
+  p2p(s).free_requests.push_back(static_cast<MPI_Request>(slot_of(h)));
 }
 
-RequestEntry& entry(RankState& s, MPI_Request h) {
-  return p2p(s).requests[static_cast<std::size_t>(h)];
+RequestEntry& entry(RankState& s, MPI_Request h) { return p2p(s).requests[slot_of(h)]; }
+
+// Whether handle h names a request in use (of its generation).
+bool live_request(RankState& s, MPI_Request h) {
+  const PointToPointState& p = p2p(s);
+  if (h <= MPI_REQUEST_NULL || slot_of(h) == 0 || slot_of(h) >= p.requests.size()) return false;
+  const RequestEntry& r = p.requests[slot_of(h)];
+  return r.in_use && static_cast<std::uint32_t>(h) >> kSlotBits == r.generation;
 }
 
 // The request a handle names (not MPI_REQUEST_NULL), or MPI_ERR_REQUEST.
 RequestEntry& request_or_fail(const char* fn, RankState& s, MPI_Request h) {
   PointToPointState& p = p2p(s);
-  if (h <= MPI_REQUEST_NULL || h >= static_cast<MPI_Request>(p.requests.size()) ||
-      !p.requests[static_cast<std::size_t>(h)].in_use) {
+  if (!live_request(s, h)) {
     fail(fn, MPI_ERR_REQUEST,
          "invalid request " + std::to_string(h) +
              " (never made by this rank, or already completed and freed: a request is "
              "completed once)");
   }
-  return p.requests[static_cast<std::size_t>(h)];
+  return p.requests[slot_of(h)];
 }
 
 // Posts the transfer of request r (a nonblocking call, or MPI_Start of a persistent one).
@@ -375,8 +397,7 @@ void finish_listed(RankState& s, MPI_Request* h, MPI_Status* status, const vmc::
 MPI_Comm list_comm(RankState& s, int count, const MPI_Request requests[]) {
   for (int i = 0; requests != nullptr && i < count; ++i) {
     const MPI_Request h = requests[i];
-    if (h > MPI_REQUEST_NULL && h < static_cast<MPI_Request>(p2p(s).requests.size()) &&
-        entry(s, h).in_use) {
+    if (live_request(s, h)) {
       return entry(s, h).comm;
     }
   }

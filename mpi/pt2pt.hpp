@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "mpi/include/mpi.h"
@@ -17,6 +18,7 @@ struct RankState;
 // a test completes it, and is then freed (its handle set to MPI_REQUEST_NULL); a persistent
 // one is made inactive by its completion and freed by MPI_Request_free.
 struct RequestEntry {
+  std::uint32_t generation = 0;  // of the slot: a handle names its slot and generation
   bool in_use = false;
   bool send = false;
   bool persistent = false;
