@@ -325,6 +325,58 @@ TEST(MpirunStats, TraceAndShowWriteTheirFiles) {
   EXPECT_THAT(html, HasSubstr("\"program\":"));
 }
 
+// The run data of a vmc show page: its first run's, without what names the run (the program,
+// or the algorithm and its description) and how the page shows what each node holds (an
+// operation's page follows its items from the root; a program's, whatever it sends), which
+// differ by construction.
+nlohmann::json page_run(const fs::path& page) {
+  const std::string html = vmc::testing::slurp(page.string());
+  const std::string open = "<script id=\"vmc-data\" type=\"application/json\">";
+  const auto a = html.find(open);
+  const auto b = html.find("</script>", a);
+  if (a == std::string::npos || b == std::string::npos) return {};
+  auto run = nlohmann::json::parse(html.substr(a + open.size(), b - a - open.size()))["runs"][0];
+  nlohmann::json kept;
+  for (const char* key : {"messages", "combines", "model", "network", "stats", "time_ps"}) {
+    kept[key] = run[key];
+  }
+  return kept;
+}
+
+TEST(MpirunStats, AnMpiCollectivesTraceAndPageAreVmcRunsAndVmcShowsOfTheSameCall) {
+  const fs::path dir = fs::path(::testing::TempDir()) / "vmc_mpirun_same";
+  fs::create_directories(dir);
+  struct Case {
+    std::string machine, args, op;
+  };
+  for (const Case& c : {Case{"hypercube:8", "allreduce 1000", "--op allreduce --n 1000"},
+                        Case{"mesh:3x4", "bcast 77 5", "--op broadcast --n 77 --root 5"},
+                        Case{"ring:6", "allreduce 3", "--op allreduce --n 3"}}) {
+    const fs::path t1 = dir / "mpi.json", t2 = dir / "run.json";
+    const fs::path p1 = dir / "mpi.html", p2 = dir / "show.html";
+    const Outcome mpi = mpirun("--topology " + c.machine + " --trace " + shell_quoted(t1.string()) +
+                               " --show " + shell_quoted(p1.string()) + " " +
+                               job("one_collective") + " " + c.args);
+    ASSERT_EQ(mpi.exit_code, 0) << mpi.err;
+    const std::string vmc = shell_quoted(VMC_BINARY);
+    const Outcome run = vmc::testing::run_shell(
+        vmc + " run --topology " + c.machine + " " + c.op + " --type double --trace " +
+            shell_quoted(t2.string()),
+        kSeconds);
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const Outcome show = vmc::testing::run_shell(
+        vmc + " show --topology " + c.machine + " " + c.op + " --type double -o " +
+            shell_quoted(p2.string()),
+        kSeconds);
+    ASSERT_EQ(show.exit_code, 0) << show.err;
+    // The trace, byte for byte; the page's messages, combines, holdings, statistics and time.
+    EXPECT_EQ(vmc::testing::slurp(t1.string()), vmc::testing::slurp(t2.string())) << c.machine;
+    const nlohmann::json a = page_run(p1), b = page_run(p2);
+    EXPECT_FALSE(a["messages"].empty()) << c.machine;
+    EXPECT_EQ(a, b) << c.machine;
+  }
+}
+
 TEST(MpirunColl, NamesOperationsByVmcsOrMpisNamesAndRefusesUnknownOnes) {
   const Outcome ok = mpirun("-np 4 --coll allreduce=ring,MPI_Bcast=binomial,barrier=auto " +
                             job("odd_p"));
