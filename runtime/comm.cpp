@@ -515,11 +515,16 @@ std::vector<std::size_t> Comm::wait_some(std::span<Request> reqs,
     if (keys[k] >= 0) chosen.push_back(rest_at[k]);
   }
   std::sort(chosen.begin(), chosen.end());
+  finish_listed(reqs, statuses, chosen);
+  return chosen;
+}
+
+void Comm::finish_listed(std::span<Request> reqs, std::span<Status> statuses,
+                         std::span<const std::size_t> chosen) const {
   for (std::size_t i : chosen) {
     finish_request(node_->requests[reqs[i].id_], i < statuses.size() ? &statuses[i] : nullptr);
     reqs[i] = Request();
   }
-  return chosen;
 }
 
 bool Comm::test(Request& req, std::size_t* items) const { return test(req, items, nullptr); }
@@ -571,12 +576,9 @@ std::vector<std::size_t> Comm::test_some(std::span<Request> reqs,
   if (ids.empty()) return done;
   const std::vector<std::int64_t> keys = test_keys(ids, false, "test_some");
   for (std::size_t k = 0; k < ids.size(); ++k) {
-    if (keys[k] < 0) continue;
-    const std::size_t i = at[k];
-    finish_request(node_->requests[ids[k]], i < statuses.size() ? &statuses[i] : nullptr);
-    reqs[i] = Request();
-    done.push_back(i);
+    if (keys[k] >= 0) done.push_back(at[k]);
   }
+  finish_listed(reqs, statuses, done);
   return done;
 }
 
@@ -589,11 +591,7 @@ bool Comm::test_all(std::span<Request> reqs, std::span<Status> statuses) const {
   for (std::int64_t k : keys) {
     if (k < 0) return false;
   }
-  for (std::size_t k = 0; k < ids.size(); ++k) {
-    const std::size_t i = at[k];
-    finish_request(node_->requests[ids[k]], i < statuses.size() ? &statuses[i] : nullptr);
-    reqs[i] = Request();
-  }
+  finish_listed(reqs, statuses, at);
   return true;
 }
 

@@ -331,6 +331,9 @@ class Comm {
   std::vector<std::int64_t> test_keys(std::span<const std::uint32_t> ids, bool all,
                                       const char* call) const;
   void check_matched_has_buffer(const detail::RequestState& r, const char* call) const;
+  // Completes the requests of rs at the indices `chosen`, statuses (if given) alike.
+  void finish_listed(std::span<Request> rs, std::span<Status> statuses,
+                     std::span<const std::size_t> chosen) const;
   Request matched_probe(int source, Tag tag, bool block, Status* status) const;
   // A receive buffer must not overlap one of a transfer in flight on this node.
   void check_receive_buffer(const void* data, std::size_t bytes, const char* op, int source,

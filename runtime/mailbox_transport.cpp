@@ -29,8 +29,13 @@ Message* MailboxTransport::new_message(NodeState& self, const Outgoing& out) {
 }
 
 Received MailboxTransport::receive(NodeState& self, const Incoming& in) {
-  OwnedMessage msg(nodes_.wait_for(self, MatchKey{in.group.id, in.src, in.tag},
-                                   WaitDescription{in.op, in.source, in.src, in.tag, in.group.id}));
+  return take(nodes_.wait_for(self, MatchKey{in.group.id, in.src, in.tag},
+                              WaitDescription{in.op, in.source, in.src, in.tag, in.group.id}),
+              in);
+}
+
+Received MailboxTransport::take(Message* m, const Incoming& in) {
+  OwnedMessage msg(m);
   Received got;
   got.src = msg->src;
   got.tag = msg->tag;

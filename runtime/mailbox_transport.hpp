@@ -53,6 +53,9 @@ class MailboxTransport : public Transport {
   }
   // Waits for the message `in` matches and copies it into the buffer.
   Received receive(NodeState& self, const Incoming& in);
+  // Copies message m (taken from the mailbox) into `in`'s buffer, or says why it cannot; frees
+  // it either way.
+  static Received take(Message* m, const Incoming& in);
 
   MachineImpl& machine_;
   LocalNodes nodes_;

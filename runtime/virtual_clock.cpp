@@ -204,17 +204,7 @@ Received VirtualClock::take_deferred(NodeState& self, const Incoming& in, std::s
         return self.blocking_match != nullptr;
       },
       what);
-  OwnedMessage msg(std::exchange(self.blocking_match, nullptr));
-  Received got;
-  got.src = msg->src;
-  got.tag = msg->tag;
-  got.items = msg->items;
-  got.bytes = msg->bytes;
-  got.problem = receive_problem(msg->bytes, msg->items, in.capacity, in.item_size);
-  got.truncated = msg->bytes > in.capacity;
-  if (!got.problem.empty()) return got;
-  copy_out(*msg, in.data);
-  return got;
+  return take(std::exchange(self.blocking_match, nullptr), in);
 }
 
 bool VirtualClock::arrived(NodeState& self, RequestState& r) {
