@@ -164,7 +164,9 @@ double MPI_Wtime(void) {
   const char* fn = "MPI_Wtime";
   double t = 0;
   mpi_call(MPI_COMM_NULL, [&] {
-    t = node_or_fail(fn).world().now();
+    Node& n = node_or_fail(fn);
+    CallContext context("MPI_Wtime()");
+    t = n.world().now();
     return MPI_SUCCESS;
   });
   return t;

@@ -96,6 +96,10 @@ struct MachineConfig {
   bool allow_self_messages = false;
   // A run in which no node makes progress for this long is ended with a report.
   double watchdog_seconds = 300.0;
+  // Virtual clock: how many polls in a row (failed tests or probes while nothing else can
+  // happen, or reads of the clock with nothing in between) make the run a deadlock, since the
+  // time they wait for never comes.
+  std::uint64_t poll_limit = 10'000'000;
   // Schedule perturbation (testing): when not 0, every node thread pauses for a random
   // short time (up to perturb_max_seconds, or a yield) before each runtime call, drawn
   // from a generator seeded with (perturb_seed, rank, run). Replaying a seed replays the

@@ -182,6 +182,7 @@ struct NodeSim {
   bool tested_last = false;  // its last operation was a query that failed at `clock`
   std::size_t answers = 0;   // query answers given (the replay reads log.answers from here)
   std::uint64_t posts = 0;   // receives posted: each one's place in the node's order
+  std::uint64_t clock_reads = 0;  // now queries in a row with nothing in between
   // A probe waiting for a message it matches; an mprobe waiting for its request to be bound.
   bool probing = false;
   std::uint32_t probe_comm = 0;
@@ -370,10 +371,11 @@ class Simulator {
         // which anything happens, after the other nodes' steps there (so that they see what
         // those did: a send a probe looks for). When nothing else can happen, they go on at
         // this instant: a loop of a bounded number of tests ends by itself; one that keeps
-        // polling while nothing else can happen (kMaxIdlePolls rounds) is a deadlock.
+        // polling while nothing else can happen (MachineConfig::poll_limit rounds) is a
+        // deadlock.
         Picos next = now_;
         if (events_.empty()) {
-          if (++idle_polls_ > kMaxIdlePolls) stuck();
+          if (++idle_polls_ > machine_.config.poll_limit) stuck();
         } else {
           idle_polls_ = 0;
           next = events_.top().time;
@@ -413,9 +415,7 @@ class Simulator {
   int paused_ = -1;
   bool complete_ = false;
   std::vector<int> spinners_;
-  // Rounds of failed polls in a row with nothing else left to happen.
-  static constexpr std::uint64_t kMaxIdlePolls = 10'000'000;
-  std::uint64_t idle_polls_ = 0;
+  std::uint64_t idle_polls_ = 0;  // rounds of failed polls in a row, nothing else left to happen
   Chunked<Msg> msgs_;  // by id, in the order the sends were reached
   std::unordered_map<MatchKeySim, MatchQueues, MatchKeySimHash> match_;
   // Receives from any source or of any tag, by (destination, comm), oldest first; and, once
@@ -742,6 +742,7 @@ class Simulator {
       ++n.pc;
       const bool tested_last = n.tested_last;
       n.tested_last = false;
+      if (op.kind != OpRecord::Kind::now) n.clock_reads = 0;
       switch (op.kind) {
         case OpRecord::Kind::compute: {
           if (op.duration > 0 || op.work_items > 0) {
@@ -816,6 +817,16 @@ class Simulator {
           break;
         }
         case OpRecord::Kind::now:
+          // A node that only reads the clock waits for a time that never comes: virtual
+          // time moves with messages and charged work only.
+          if (++n.clock_reads > machine_.config.poll_limit) {
+            throw ScheduleDeadlock(
+                "node " + std::to_string(id) + " read its clock " +
+                std::to_string(machine_.config.poll_limit) + " times in a row with nothing in between: a "
+                "loop that waits for the clock to pass a value never ends, since virtual time "
+                "moves only with messages and charged work (charge the work, or wait for a "
+                "message instead)");
+          }
           answer(id, t);
           break;
         case OpRecord::Kind::test: {

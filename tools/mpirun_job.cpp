@@ -54,8 +54,16 @@ void report_failures(const JobFacts& f, JobVerdict& v, int& status) {
 
 void report_deadlock(const JobFacts& f, JobVerdict& v) {
   const RunError& e = *f.error;
+  const std::string what = e.what();
   if (e.blocked().empty()) {
-    v.report.push_back(e.what());  // found by the virtual clock's pass, in its words
+    v.report.push_back(what);  // found by the virtual clock's pass, in its words
+  } else if (const auto calls = what.find("\nthe nodes were in:"); calls != std::string::npos) {
+    // Found by the virtual clock's pass, which lists the calls after its own words: its words,
+    // then what each rank was in.
+    std::istringstream lines(what.substr(0, calls));
+    for (std::string line; std::getline(lines, line);) v.report.push_back(line);
+    v.report.push_back("the ranks were in:");
+    for (const BlockedWait& w : e.blocked()) v.report.push_back("  " + blocked_rank_line(w));
   } else {
     v.report.push_back("deadlock: every rank still running is blocked in a call that nothing "
                        "in flight can complete:");

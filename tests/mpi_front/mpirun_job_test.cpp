@@ -113,6 +113,27 @@ TEST(JudgeJob, ADeadlockFoundByTheVirtualClocksPassKeepsItsWords) {
   EXPECT_THAT(judge_job(f).report.front(), "deadlock in the schedule: ...");
 }
 
+TEST(JudgeJob, ADeadlockThePassFoundKeepsItsWordsAndListsTheRanksCalls) {
+  JobFacts f;
+  f.ranks.resize(2);
+  BlockedWait w0;
+  w0.node = 0;
+  w0.operation = "recv from any rank";
+  w0.context = "MPI_Recv(source MPI_ANY_SOURCE, tag 0, MPI_COMM_WORLD)";
+  BlockedWait w1 = w0;
+  w1.node = 1;
+  f.error = RunError(RunError::Kind::deadlock,
+                     "deadlock: no message that could release one will ever be sent:\n"
+                     "  node 1: recv from any node tag 0 on comm 0\n"
+                     "the nodes were in:\n  node 0: ...",
+                     -1, {w0, w1});
+  EXPECT_THAT(judge_job(f).report,
+              ElementsAre("deadlock: no message that could release one will ever be sent:",
+                          "  node 1: recv from any node tag 0 on comm 0", "the ranks were in:",
+                          "  rank 0: MPI_Recv(source MPI_ANY_SOURCE, tag 0, MPI_COMM_WORLD)",
+                          "  rank 1: MPI_Recv(source MPI_ANY_SOURCE, tag 0, MPI_COMM_WORLD)"));
+}
+
 TEST(JudgeJob, RanksWithoutMpiFinalizeFailTheJobUnlessTheyFailedAlready) {
   JobFacts f = returned({0, 0, 2});
   f.outcome.unfinalized = {0, 2};

@@ -362,6 +362,33 @@ TEST(Polling, ABoundedLoopOfTestsEndsWhenNothingElseCanHappen) {
   }
 }
 
+TEST(Polling, ABusyWaitOnTheClockIsADeadlockNotAHang) {
+  // Virtual time moves with messages and charged work only: a loop that waits for the clock
+  // to pass a value never ends, and the run says so (after poll_limit reads in a row).
+  MachineConfig c = config(1, Engine::fibers);
+  c.poll_limit = 1000;
+  Machine m(c);
+  const std::string e = run_error(m, [&](Node& node) {
+    const double t0 = node.world().now();
+    while (node.world().now() - t0 < 1.0) {
+    }
+  });
+  EXPECT_THAT(e, HasSubstr("node 0 read its clock 1000 times in a row with nothing in between"));
+}
+
+TEST(Polling, ALoopOfProbesForWhatNeverComesIsADeadlockNotAHang) {
+  MachineConfig c = config(2, Engine::threads);
+  c.poll_limit = 1000;
+  Machine m(c);
+  const std::string e = run_error(m, [&](Node& node) {
+    if (node.rank() == 0) {
+      while (!node.world().iprobe(kAnySource, 3, nullptr)) {
+      }
+    }
+  });
+  EXPECT_THAT(e, HasSubstr("node 0: tests or probes again and again while nothing else can happen"));
+}
+
 TEST(Synchronous, ASynchronousSendWaitsForItsReceive) {
   Machine m(config(2, Engine::threads));
   double sent_at = 0;
