@@ -115,12 +115,15 @@ std::string call_text(const char* fn, const char* peer_word, int peer, int tag, 
 
 // --- statuses ------------------------------------------------------------------------------
 
+// A status's fields but MPI_ERROR, which a call that completes one request leaves as it was
+// unless the call fails (MPI-4.1 3.2.5: only the calls that complete several set it, and
+// only when they fail with MPI_ERR_IN_STATUS); `error` is written when it is not MPI_SUCCESS.
 void set_status(MPI_Status* status, int source, int tag, std::size_t bytes, int error,
                 bool cancelled) {
   if (status == MPI_STATUS_IGNORE) return;
   status->MPI_SOURCE = source;
   status->MPI_TAG = tag;
-  status->MPI_ERROR = error;
+  if (error != MPI_SUCCESS) status->MPI_ERROR = error;
   status->vmc_cancelled = cancelled ? 1 : 0;
   status->vmc_bytes = static_cast<long long>(bytes);
 }
@@ -864,12 +867,20 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
     }
     CallContext context(std::string(fn) + "(" + std::to_string(items.size()) + " requests)");
     // Each in turn: the node waits until the last has completed, as for one wait of all.
+    std::vector<int> errors(items.size(), MPI_SUCCESS);
     bool failed = false;
-    for (const ListItem& it : items) {
-      MPI_Status* st = status_at(array_of_statuses, it.index);
-      if (complete(fn, s, &array_of_requests[it.index], st) != MPI_SUCCESS) failed = true;
+    for (std::size_t k = 0; k < items.size(); ++k) {
+      MPI_Status* st = status_at(array_of_statuses, items[k].index);
+      errors[k] = complete(fn, s, &array_of_requests[items[k].index], st);
+      failed = failed || errors[k] != MPI_SUCCESS;
     }
-    if (failed) fail(fn, MPI_ERR_IN_STATUS, "a request of the list failed (see its status)");
+    if (failed) {
+      // Every status then says how its request ended.
+      for (std::size_t k = 0; k < items.size() && array_of_statuses != MPI_STATUSES_IGNORE; ++k) {
+        array_of_statuses[items[k].index].MPI_ERROR = errors[k];
+      }
+      fail(fn, MPI_ERR_IN_STATUS, "a request of the list failed (see its status)");
+    }
     return MPI_SUCCESS;
   });
 }

@@ -95,6 +95,11 @@ void NodeState::clear_run() {
     decisions.clear();
   }
   deferred_open = 0;
+  {
+    std::lock_guard lock(decisions_mutex);
+    sync_acks.clear();
+  }
+  sync_open = 0;
   answer_list.clear();
   requests.clear();
   open_requests = 0;

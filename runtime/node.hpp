@@ -189,6 +189,11 @@ struct RequestState {
   bool deferred = false;
   bool matched_only = false;
   Message* held = nullptr;
+  // Virtual clock, a synchronous isend: its place among the node's sends, and whether the
+  // simulation has said that its receive is posted (it completes no earlier).
+  bool synchronous = false;
+  bool sync_done = false;
+  std::uint64_t send_index = 0;
   // isend: the caller's buffer and a hash of it at posting, checked at completion.
   const void* send_buffer = nullptr;
   std::size_t send_bytes = 0;
@@ -322,6 +327,10 @@ struct alignas(64) NodeState {
   std::mutex decisions_mutex;
   std::vector<Decision> decisions;
   int deferred_open = 0;              // deferred receives not yet matched in the node
+  // Synchronous sends whose receive the simulation has found posted (their send indices,
+  // guarded by decisions_mutex), and how many of the node's are still waiting for that.
+  std::vector<std::uint64_t> sync_acks;
+  int sync_open = 0;
   Message* blocking_match = nullptr;  // a deferred blocking receive's message, once taken
   std::size_t blocking_log_index = 0;
   std::vector<std::uint64_t> collective_seq;  // per comm id: collective calls made

@@ -507,6 +507,18 @@ class Simulator {
     m_.wake(node);
     return values;
   }
+  // A synchronous send's receive is posted: its sender may go on in its run (it waits there
+  // for this, so that it follows the order virtual time gives).
+  void acknowledge_sync(const Msg& x) {
+    if (!m_.hosts(x.src)) return;
+    NodeState& node = *m_.nodes[x.src];
+    if (node.finished.load(std::memory_order_acquire)) return;  // the pass after the run
+    {
+      std::lock_guard lock(node.decisions_mutex);
+      node.sync_acks.push_back(x.index);
+    }
+    m_.wake(node);
+  }
   // A deferred receive was matched: the node learns which message it takes.
   void publish(const RecvPost& r, const Msg& x) {
     if (!r.report || free_) return;
@@ -1116,6 +1128,7 @@ class Simulator {
   // request goes on.
   void attach(Msg& x, const RecvPost& r, Picos t) {
     x.recv_posted = true;
+    if (x.sync && !free_) acknowledge_sync(x);
     if (r.request < 0) {
       x.recv_waiter = r.node;
     } else {

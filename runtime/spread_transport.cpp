@@ -758,6 +758,7 @@ class SpreadTransport final : public VirtualClock {
   }
 
  protected:
+  bool simulates_during_run() const override { return false; }
   void send_elsewhere(Message* msg, const Outgoing& out) override {
     send_away(*net_, msg, out.data, out.dst);
   }

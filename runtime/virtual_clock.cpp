@@ -104,6 +104,24 @@ void VirtualClock::send(NodeState& self, const Outgoing& out) {
   op.send_index = post(self, out, &loan.message, true);
   log_op(self, op);
   loan.take_back();
+  if (out.synchronous && simulates_during_run()) {
+    // It returns once its receive is posted, in virtual time: wait for the simulation to
+    // say so, so that the node goes on in the order virtual time gives (a synchronous send
+    // whose receive is never posted is then a deadlock found while the nodes wait).
+    ++self.sync_open;
+    const std::uint64_t index = op.send_index;
+    drive_until(self, [&] { return sync_acked(self, index); },
+                WaitDescription{out.op, -1, out.dst, out.tag, out.group.id});
+    --self.sync_open;
+  }
+}
+
+bool VirtualClock::sync_acked(NodeState& self, std::uint64_t index) {
+  std::lock_guard lock(self.decisions_mutex);
+  auto it = std::find(self.sync_acks.begin(), self.sync_acks.end(), index);
+  if (it == self.sync_acks.end()) return false;
+  self.sync_acks.erase(it);
+  return true;
 }
 
 Received VirtualClock::sendrecv(NodeState& self, const Outgoing& out, const Incoming& in) {
@@ -208,7 +226,14 @@ Received VirtualClock::take_deferred(NodeState& self, const Incoming& in, std::s
 }
 
 bool VirtualClock::arrived(NodeState& self, RequestState& r) {
-  if (r.send) return sent(r);
+  if (r.send) {
+    // A synchronous isend has arrived once its receive is posted (the simulation says).
+    if (r.synchronous && !r.sync_done && sync_acked(self, r.send_index)) {
+      r.sync_done = true;
+      --self.sync_open;
+    }
+    return (!r.synchronous || r.sync_done) && sent(r);
+  }
   if (!r.filled) {
     apply_decisions(self);
     if (r.held != nullptr && !r.matched_only) fill_request(r, std::exchange(r.held, nullptr));
@@ -219,8 +244,9 @@ bool VirtualClock::arrived(NodeState& self, RequestState& r) {
 
 void VirtualClock::block(NodeState& self, FunctionRef<bool()> ready,
                          const WaitDescription& what) {
-  // A deferred receive's message comes when the simulation names it: advance it meanwhile.
-  if (self.deferred_open == 0) {
+  // A deferred receive's message, and the word that a synchronous send's receive is posted,
+  // come from the simulation: advance it meanwhile.
+  if (self.deferred_open == 0 && self.sync_open == 0) {
     MailboxTransport::block(self, ready, what);
   } else {
     drive_until(self, ready, what);
@@ -233,6 +259,12 @@ void VirtualClock::isend(NodeState& self, std::uint32_t id, const Outgoing& out)
   op.send_index = post(self, out, nullptr, false);
   op.request = id;
   log_op(self, op);
+  if (out.synchronous && simulates_during_run()) {
+    RequestState& r = self.requests[id];
+    r.synchronous = true;
+    r.send_index = op.send_index;
+    ++self.sync_open;
+  }
 }
 
 void VirtualClock::receiving(NodeState& self, const Incoming& in, OpRecord::Kind kind,

@@ -74,6 +74,12 @@ class VirtualClock : public MailboxTransport {
   // A deferred blocking receive (logged at log_index): waits for its message.
   Received take_deferred(NodeState& self, const Incoming& in, std::size_t log_index,
                          const WaitDescription& what);
+  // Whether the simulation has said that self's synchronous send `index` found its receive
+  // posted (taking the word).
+  bool sync_acked(NodeState& self, std::uint64_t index);
+  // Whether the simulation runs while the nodes do (queries answered, synchronous sends
+  // waited for): not on a spread machine, whose pass runs after the run.
+  virtual bool simulates_during_run() const { return true; }
   // Writes into self's log entry what its receive took or found (for the replay).
   void record_match(NodeState& self, std::size_t log_index, int src, Tag tag);
 };

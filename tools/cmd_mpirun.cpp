@@ -13,6 +13,8 @@
 // --stats, --json, --trace and --show ask for, and the exit status of mpirun
 // (tools/mpirun_job.hpp). Several: a line per P, then every failing P with the command that
 // reproduces it; the ranks' output is not shown.
+#include <array>
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include "mpi/job.hpp"
 #include "mpi/output.hpp"
@@ -106,6 +109,56 @@ class OutputScope {
   bool ended_ = false;
 };
 
+// While alive, a crash of the process (a rank's program dereferencing a bad pointer, dividing
+// by zero) first says which rank crashed, since every rank is in this one process and dies
+// with it; then the signal does what it would (the process dies of it). Only what is safe in
+// a signal handler: write(2) and the calling thread's node.
+class CrashReport {
+ public:
+  CrashReport() {
+    struct sigaction a {};
+    a.sa_handler = &CrashReport::report;
+    sigemptyset(&a.sa_mask);
+    a.sa_flags = SA_RESETHAND;  // the second time, the signal's own default
+    for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &a, &old_[i]);
+  }
+  ~CrashReport() {
+    for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &old_[i], nullptr);
+  }
+  CrashReport(const CrashReport&) = delete;
+  CrashReport& operator=(const CrashReport&) = delete;
+
+ private:
+  static constexpr std::array<int, 4> kSignals{SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+  static void report(int signal) {
+    char text[160];
+    std::size_t n = 0;
+    auto put = [&](const char* s) {
+      while (*s != '\0' && n < sizeof text) text[n++] = *s++;
+    };
+    put("vmc mpirun: ");
+    if (const Node* node = this_node(); node != nullptr) {
+      char digits[12];
+      int k = 0;
+      for (unsigned r = static_cast<unsigned>(node->rank()); k == 0 || r > 0; r /= 10) {
+        digits[k++] = static_cast<char>('0' + r % 10);
+      }
+      put("rank ");
+      while (k > 0 && n < sizeof text) text[n++] = digits[--k];
+      put(" crashed (");
+    } else {
+      put("crashed outside every rank (");
+    }
+    put(signal == SIGSEGV ? "SIGSEGV" : signal == SIGBUS ? "SIGBUS"
+        : signal == SIGFPE ? "SIGFPE" : "SIGILL");
+    put("): the ranks share vmc's process, so the whole run ends\n");
+    [[maybe_unused]] const ssize_t w = ::write(2, text, n);
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+  }
+  std::array<struct sigaction, kSignals.size()> old_{};
+};
+
 // Runs the program on `network`, one rank per node.
 JobRun run_job(const JobSetup& setup, std::shared_ptr<const Topology> network,
                mpi::OutputMode output) {
@@ -129,6 +182,7 @@ JobRun run_job(const JobSetup& setup, std::shared_ptr<const Topology> network,
   OutputScope scope(p, output);
   Machine m(config);
   JobRun run;
+  const CrashReport crash_report;
   try {
     run.result = m.run([&](Node& node) {
       const int r = node.rank();

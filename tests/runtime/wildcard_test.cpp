@@ -8,6 +8,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -413,6 +414,39 @@ TEST(Synchronous, ASynchronousSendWaitsForItsReceive) {
     c.recv(std::span<int>(&x, 1), 1 - c.rank(), 0);
   });
   EXPECT_THAT(e, HasSubstr("synchronous sends wait for receives that are never posted"));
+}
+
+TEST(Synchronous, ANodeDoesNotRunPastASynchronousSendThatNeverCompletes) {
+  // Rank 0's synchronous send completes only once rank 1 posts its receive, which rank 1
+  // does after rank 0's next message: in virtual time rank 0 never gets past its wait, and
+  // in the run it does not either (it waits there for the simulation), so the deadlock is
+  // found while both wait, with both waits named, and rank 0 never goes on.
+  for (Engine engine : {Engine::threads, Engine::fibers}) {
+    Machine m(config(2, engine));
+    std::atomic<bool> went_on{false};
+    RunError error(RunError::Kind::node_threw, "", -1, {});
+    try {
+      m.run([&](Node& node) {
+        const Comm& c = node.world();
+        int x = 1, go = 0;
+        if (c.rank() == 0) {
+          Request r = c.isend_raw(&x, sizeof x, 1, 1, 5, SendMode::synchronous);
+          c.wait(r);
+          went_on = true;
+          c.send(std::span<const int>(&go, 1), 1, 123);
+        } else {
+          c.recv(std::span<int>(&go, 1), 0, 123);
+          c.recv(std::span<int>(&x, 1), 0, 5);
+        }
+      });
+    } catch (const RunError& e) {
+      error = e;
+    }
+    EXPECT_EQ(error.kind(), RunError::Kind::deadlock) << error.what();
+    EXPECT_THAT(error.what(), HasSubstr("synchronous sends wait for receives that are never posted"));
+    EXPECT_EQ(error.blocked().size(), 2u);
+    EXPECT_FALSE(went_on.load());
+  }
 }
 
 TEST(Refusals, TheRealClockAndTheSpreadMachineSaySo) {
