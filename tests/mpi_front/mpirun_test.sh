@@ -82,6 +82,22 @@ rc=$?
 case $out in *deadlock*"rank 0: MPI_Recv(source MPI_ANY_SOURCE, tag 0, MPI_COMM_WORLD)"*) ;;
   *) fail "any: $out" ;; esac
 
+# The example with a bug: every p from 1 to 64 on hypercubes and on meshes, and exactly the
+# odd p fail, each with the command that runs it alone.
+"$vmcc" "$examples/my_allreduce.c" -o "$dir/my_allreduce" || fail "vmcc my_allreduce.c"
+odd=$(seq 1 2 63 | tr '\n' ',' | sed 's/,$//; s/,/, /g')
+for family in hypercube mesh; do
+  out=$("$vmc" mpirun -np 1:64 --topology $family "$dir/my_allreduce" 2>&1)
+  rc=$?
+  [ $rc -ne 0 ] || fail "my_allreduce -np 1:64 on $family: mpirun exited 0"
+  case $out in *"failed at 32 of 64 p: $odd"*) ;; *) fail "my_allreduce on $family: $out" ;; esac
+  for p in 1 33 63; do
+    case $out in *"p = $p: "*"mpirun -np $p --topology $family:"*) ;;
+      *) fail "my_allreduce on $family: no command for p = $p" ;; esac
+  done
+  case $out in *"p = 2: "*) fail "my_allreduce on $family: p = 2 reported failing" ;; esac
+done
+
 # Program arguments are the program's, flags included.
 out=$("$vmc" mpirun -np 2 "$dir/ring" -np 5 --stats 2>&1) || fail "arguments: $out"
 case $out in *"vmc mpirun:"*) fail "mpirun read the program's --stats: $out" ;; esac
