@@ -5,7 +5,8 @@
 # position-independent, `main` exported, linked with -Wl,-Bsymbolic (its own symbols bind to
 # its own copy) and with -Wl,--wrap= for the libc calls that act on the whole process, so
 # that they act on the calling rank instead (libvmc_mpi: mpi/stdio.cpp for the C stdio writes,
-# mpi/exit.cpp for exit, abort and a failed assert).
+# mpi/exit.cpp for exit, abort and a failed assert; libvmc_mpi_per_rank.a, linked into the
+# program itself, for getopt and its variables: mpi/per_rank.c).
 #
 #   find_package(vmc REQUIRED COMPONENTS mpi)
 #   vmc_add_mpi_program(ring ring.c)       # -> ./ring, for vmc mpirun -np 8 ./ring
@@ -14,7 +15,8 @@ set(VMC_MPI_WRAPPED_CALLS
     printf vprintf fprintf vfprintf __printf_chk __vprintf_chk __fprintf_chk __vfprintf_chk
     puts fputs fputs_unlocked fputc fputc_unlocked putc putc_unlocked putchar putchar_unlocked
     fwrite fwrite_unlocked perror
-    exit _exit _Exit abort __assert_fail)
+    exit _exit _Exit abort __assert_fail
+    getopt getopt_long getopt_long_only __posix_getopt)
 set(VMC_MPI_PROGRAM_LINK_OPTIONS -Wl,-Bsymbolic)
 foreach(call IN LISTS VMC_MPI_WRAPPED_CALLS)
   list(APPEND VMC_MPI_PROGRAM_LINK_OPTIONS -Wl,--wrap=${call})

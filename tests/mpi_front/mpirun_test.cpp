@@ -2,8 +2,8 @@
 // MPI_Abort, exit(), abort(), failing an assert, an MPI error, a deadlock, MPI_Finalize left
 // out), every p in one command (-np ranges, a family's shape per p, the command that
 // reproduces a failing p), whole and tagged lines of output from many ranks at once, --stats,
-// --json, --trace, --show, --coll, --privatize, errno per rank, messages to oneself, and
-// vmcxx. The programs are tests/mpi_front/jobs/, built with vmc_add_mpi_program (lines_cxx.cpp
+// --json, --trace, --show, --coll, --privatize, errno per rank, getopt per rank, messages to
+// oneself, and vmcxx. The programs are tests/mpi_front/jobs/, built with vmc_add_mpi_program (lines_cxx.cpp
 // by vmcxx here). Every command runs under timeout(1).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -422,14 +422,58 @@ TEST(MpirunErrno, EachRankKeepsItsErrnoWhenRanksShareAWorker) {
   }
 }
 
+// Each rank's line of getopt_ranks: "rank R scan S: ...".
+std::string scan_line(int rank, int scan, const std::string& found) {
+  return "rank " + std::to_string(rank) + " scan " + std::to_string(scan) + ": " + found + "\n";
+}
+
+TEST(MpirunGetopt, EveryRankParsesItsOwnArguments) {
+  // Scan 1 before MPI_Init, scan 2 after optind = 1 with a barrier after every call (every
+  // other rank's calls come between two of one rank's), scan 3 after optind = 0.
+  for (const char* engine : {"threads", "fibers"}) {
+    const Outcome o = mpirun(std::string("-np 4 --engine ") + engine + " " + job("getopt_ranks") +
+                             " -n 7 -v --long x");
+    ASSERT_EQ(o.exit_code, 0) << engine << "\n" << o.out << o.err;
+    for (int r = 0; r < 4; ++r) {
+      for (int scan : {1, 2}) {
+        EXPECT_THAT(o.out, HasSubstr(scan_line(r, scan, "n=7 v=1 long=x optind=6 rest=")))
+            << engine << "\n" << o.out;
+      }
+      EXPECT_THAT(o.out, HasSubstr(scan_line(r, 3, "n=3 v=1 long=w optind=5 rest=")))
+          << engine << "\n" << o.out;
+    }
+  }
+}
+
+TEST(MpirunGetopt, GroupedOptionsAndOperandsSurviveOtherRanksCalls) {
+  // -vn7: two options in one argument, whose position libc keeps hidden; "extra": an operand
+  // libc moves after the options. Every rank's scan 2 is rebuilt after other ranks' calls.
+  for (const char* engine : {"threads", "fibers"}) {
+    const Outcome o = mpirun(std::string("-np 3 --engine ") + engine + " " + job("getopt_ranks") +
+                             " -vn7 extra --long=y -v");
+    ASSERT_EQ(o.exit_code, 0) << engine << "\n" << o.out << o.err;
+    for (int r = 0; r < 3; ++r) {
+      for (int scan : {1, 2}) {
+        EXPECT_THAT(o.out, HasSubstr(scan_line(r, scan, "n=7 v=2 long=y optind=4 rest=extra")))
+            << engine << "\n" << o.out;
+      }
+    }
+  }
+}
+
 TEST(MpirunWraps, LibvmcMpiDefinesEveryCallVmccWraps) {
-  const Outcome o = vmc::testing::run_shell("nm -D --defined-only " + shell_quoted(LIBVMC_MPI),
-                                            kSeconds);
-  ASSERT_EQ(o.exit_code, 0) << o.err;
+  // libvmc_mpi, or the archive linked into every program (getopt's).
+  const Outcome library = vmc::testing::run_shell(
+      "nm -D --defined-only " + shell_quoted(LIBVMC_MPI), kSeconds);
+  ASSERT_EQ(library.exit_code, 0) << library.err;
+  const Outcome archive = vmc::testing::run_shell(
+      "nm --defined-only " + shell_quoted(LIBVMC_MPI_PER_RANK), kSeconds);
+  ASSERT_EQ(archive.exit_code, 0) << archive.err;
+  const std::string defined = library.out + archive.out;
   std::istringstream calls(WRAPPED_CALLS);
   int n = 0;
   for (std::string call; calls >> call; ++n) {
-    EXPECT_THAT(o.out, HasSubstr(" T __wrap_" + call + "\n")) << call;
+    EXPECT_THAT(defined, HasSubstr(" T __wrap_" + call + "\n")) << call;
   }
   EXPECT_GE(n, 20);
   const Outcome show = vmc::testing::run_shell(shell_quoted(VMCC) + " -show x.c -o x", kSeconds);
