@@ -25,6 +25,7 @@ enum class TypeKind {
   multi_language,   // MPI_AINT, MPI_OFFSET, MPI_COUNT
   packed,           // MPI_PACKED
   pair,             // a value and an index, for MPI_MAXLOC and MPI_MINLOC
+  bound,            // MPI_LB, MPI_UB: markers of MPI-1's MPI_Type_struct, no data
 };
 
 struct PredefinedType {
@@ -134,6 +135,8 @@ inline constexpr std::array<PredefinedType, VMC_MPI_PREDEFINED_TYPES> kPredefine
     detail::sized(MPI_COMPLEX8, "MPI_COMPLEX8", 8, TypeKind::complex),
     detail::sized(MPI_COMPLEX16, "MPI_COMPLEX16", 16, TypeKind::complex),
     detail::sized(MPI_COMPLEX32, "MPI_COMPLEX32", 32, TypeKind::complex),
+    {MPI_LB, "MPI_LB", 0, 0, TypeKind::bound},
+    {MPI_UB, "MPI_UB", 0, 0, TypeKind::bound},
 }};
 
 // Every row sits at its handle.

@@ -36,18 +36,15 @@ namespace {
 
 // --- arguments ---------------------------------------------------------------------------
 
-// A message's datatype: a predefined one (derived datatypes are not supported yet).
+// A message's datatype: a predefined one (derived datatypes are not supported yet), not one
+// of MPI-1's bound markers.
 const PredefinedType& datatype_or_fail(const char* fn, MPI_Datatype datatype) {
-  const PredefinedType* t = predefined_type(datatype);
-  if (t == nullptr) {
-    if (datatype >= VMC_MPI_FIRST_DERIVED_TYPE) {
-      fail(fn, MPI_ERR_TYPE,
-           "datatype " + std::to_string(datatype) +
-               ": derived datatypes are not supported by vmc yet (use a predefined type)");
-    }
-    fail(fn, MPI_ERR_TYPE, "invalid datatype " + std::to_string(datatype));
+  const PredefinedType& t = predefined_or_fail(fn, datatype);
+  if (t.kind == TypeKind::bound) {
+    fail(fn, MPI_ERR_TYPE,
+         std::string(t.name) + " marks a bound in a datatype's map; it is no type of data");
   }
-  return *t;
+  return t;
 }
 
 // The bytes `count` items of `t` take in memory, which is what a message of them carries
@@ -494,15 +491,6 @@ using namespace vmc;
 using namespace vmc::mpi;
 
 extern "C" {
-
-int MPI_Type_size(MPI_Datatype datatype, int* size) {
-  return mpi_call(MPI_COMM_SELF, [&] {
-    const PredefinedType& t = datatype_or_fail("MPI_Type_size", datatype);
-    if (size == nullptr) fail("MPI_Type_size", MPI_ERR_ARG, "null size pointer");
-    *size = static_cast<int>(t.size);
-    return MPI_SUCCESS;
-  });
-}
 
 // --- blocking sends --------------------------------------------------------------------------
 

@@ -131,6 +131,9 @@ struct TypeInfo {
 };
 std::optional<TypeInfo> type_info(MPI_Datatype t);
 TypeInfo type_or_fail(const char* function, MPI_Datatype t);
+// The row of a predefined datatype (mpi/datatypes.hpp; MPI_LB and MPI_UB too), or an error
+// (MPI_ERR_TYPE): MPI_DATATYPE_NULL, a derived datatype (not supported yet), an unknown handle.
+const PredefinedType& predefined_or_fail(const char* function, MPI_Datatype t);
 
 void check_count(const char* function, int count);
 // A null buffer is an error when it must hold items.

@@ -28,9 +28,10 @@
  * _iflush, the communicator's and the session's attach_buffer, detach_buffer, flush_buffer and
  * iflush_buffer with the _c variants of attach and detach, MPI_Get_hw_resource_info). Left out:
  * the functions MPI-3.0 removed (MPI_Address, MPI_Errhandler_create, _get and _set,
- * MPI_Type_extent, _hindexed, _hvector, _lb, _struct and _ub), the procedures of the Fortran
- * bindings alone (MPI_Sizeof, MPI_F_sync_reg), and the predefined callbacks (MPI_COMM_DUP_FN
- * and the others, which mpi.h declares beside the table). */
+ * MPI_Type_extent, _hindexed, _hvector, _lb, _struct and _ub: vmc_mpi_removed_functions.h
+ * holds them), the procedures of the Fortran bindings alone (MPI_Sizeof, MPI_F_sync_reg), and
+ * the predefined callbacks (MPI_COMM_DUP_FN and the others, which mpi.h declares beside the
+ * table). */
 
 /* 3. Point-to-point communication (86) */
 VMC_MPI_IMPLEMENTED(int, MPI_Bsend, (const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm), (buf, count, datatype, dest, tag, comm), comm)
@@ -131,7 +132,7 @@ VMC_MPI_UNSUPPORTED(int, MPI_Psend_init, (const void* buf, int partitions, MPI_C
 /* 5. Datatypes (56) */
 VMC_MPI_IMPLEMENTED(MPI_Aint, MPI_Aint_add, (MPI_Aint base, MPI_Aint disp), (base, disp), MPI_COMM_NULL)
 VMC_MPI_IMPLEMENTED(MPI_Aint, MPI_Aint_diff, (MPI_Aint addr1, MPI_Aint addr2), (addr1, addr2), MPI_COMM_NULL)
-VMC_MPI_UNSUPPORTED(int, MPI_Get_address, (const void* location, MPI_Aint* address), (location, address), MPI_COMM_NULL)
+VMC_MPI_IMPLEMENTED(int, MPI_Get_address, (const void* location, MPI_Aint* address), (location, address), MPI_COMM_NULL)
 VMC_MPI_IMPLEMENTED(int, MPI_Get_elements, (const MPI_Status* status, MPI_Datatype datatype, int* count), (status, datatype, count), MPI_COMM_NULL)
 VMC_MPI_UNSUPPORTED(int, MPI_Get_elements_c, (const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count), (status, datatype, count), MPI_COMM_NULL)
 VMC_MPI_IMPLEMENTED(int, MPI_Get_elements_x, (const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count), (status, datatype, count), MPI_COMM_NULL)

@@ -3,12 +3,14 @@
 // out), every p in one command (-np ranges, a family's shape per p, the command that
 // reproduces a failing p), whole and tagged lines of output from many ranks at once, --stats,
 // --json, --trace, --show, --coll, --privatize, errno per rank, getopt per rank, messages to
-// oneself, and vmcxx. The programs are tests/mpi_front/jobs/, built with vmc_add_mpi_program (lines_cxx.cpp
+// oneself, MPI-1's removed functions, a program that needs a symbol nobody defines, and
+// vmcxx. The programs are tests/mpi_front/jobs/, built with vmc_add_mpi_program (lines_cxx.cpp
 // by vmcxx here). Every command runs under timeout(1).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <regex>
 #include <set>
@@ -458,6 +460,45 @@ TEST(MpirunGetopt, GroupedOptionsAndOperandsSurviveOtherRanksCalls) {
             << engine << "\n" << o.out;
       }
     }
+  }
+}
+
+TEST(MpirunRemoved, Mpi1FunctionsMpi30RemovedReachVmc) {
+  // Declared by vmc's mpi.h, so that they reach libvmc_mpi, not the other MPI library in
+  // vmc's process, whose MPI_Errhandler_set would end the run ("called before MPI_INIT").
+  const Outcome o = mpirun("-np 3 " + job("mpi1_removed"));
+  EXPECT_EQ(o.exit_code, 0) << o.out << o.err;
+  for (int r = 0; r < 3; ++r) {
+    EXPECT_THAT(o.out, HasSubstr("rank " + std::to_string(r) + ": mpi1 ok\n")) << o.out;
+  }
+}
+
+TEST(MpirunLink, ASymbolNobodyDefinesIsALinkErrorNamingIt) {
+  // vmcc, vmcxx and vmc::mpi link with -Wl,--no-undefined: a function no library defines (an
+  // MPI function mpi.h does not declare, called by its plain name) fails the build, not the
+  // load, and never binds to another library of vmc's process.
+  const fs::path dir = fs::path(::testing::TempDir()) / "vmc_mpirun_undefined";
+  fs::create_directories(dir);
+  for (const char* compiler : {VMCC, VMCXX}) {
+    const fs::path source = dir / (compiler == std::string(VMCC) ? "undefined.c" : "undefined.cpp");
+    {
+      std::ofstream out(source);
+      out << "#include <mpi.h>\n"
+             "int MPI_Not_a_function(int x);\n"
+             "int main(int argc, char** argv) {\n"
+             "  MPI_Init(&argc, &argv);\n"
+             "  MPI_Not_a_function(1);\n"
+             "  return MPI_Finalize();\n"
+             "}\n";
+    }
+    const Outcome built = vmc::testing::run_shell(
+        shell_quoted(compiler) + " " + shell_quoted(source.string()) + " -o " +
+            shell_quoted((dir / "undefined").string()),
+        kSeconds);
+    EXPECT_NE(built.exit_code, 0) << compiler;
+    EXPECT_THAT(built.err, HasSubstr("MPI_Not_a_function")) << compiler;
+    const Outcome show = vmc::testing::run_shell(shell_quoted(compiler) + " -show x.c", kSeconds);
+    EXPECT_THAT(show.out, HasSubstr("-Wl,--no-undefined")) << compiler;
   }
 }
 
