@@ -87,6 +87,9 @@ struct RankState {
   std::map<int, int> added_codes;
   std::map<int, std::string> added_strings;
   int last_used_code = MPI_ERR_LASTCODE;
+  // Names the program gave predefined datatypes (MPI_Type_set_name); the others are named as
+  // mpi.h names them.
+  std::map<MPI_Datatype, std::string> type_names;
 
   // --- point to point (mpi/pt2pt.cpp): requests, matched messages, the Bsend buffer --------
   PointToPointState p2p;

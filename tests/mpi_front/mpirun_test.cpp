@@ -3,8 +3,8 @@
 // out), every p in one command (-np ranges, a family's shape per p, the command that
 // reproduces a failing p), whole and tagged lines of output from many ranks at once, --stats,
 // --json, --trace, --show, --coll, --privatize, errno per rank, getopt per rank, messages to
-// oneself, MPI-1's removed functions, a program that needs a symbol nobody defines, and
-// vmcxx. The programs are tests/mpi_front/jobs/, built with vmc_add_mpi_program (lines_cxx.cpp
+// oneself, point-to-point calls beside the usual ones, MPI-1's removed functions, a program
+// that needs a symbol nobody defines, and vmcxx. The programs are tests/mpi_front/jobs/, built with vmc_add_mpi_program (lines_cxx.cpp
 // by vmcxx here). Every command runs under timeout(1).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -459,6 +459,23 @@ TEST(MpirunGetopt, GroupedOptionsAndOperandsSurviveOtherRanksCalls) {
         EXPECT_THAT(o.out, HasSubstr(scan_line(r, scan, "n=7 v=2 long=y optind=4 rest=extra")))
             << engine << "\n" << o.out;
       }
+    }
+  }
+}
+
+TEST(MpirunPointToPoint, DatatypeQueriesBsendInitGetStatusIsendrecvAndNullTypes) {
+  // jobs/p2p_calls.c: every rank checks them and says "p2p ok"; under the rendezvous protocol
+  // an MPI_Isendrecv must also wait for its send.
+  for (const std::string flags :
+       {"-np 2 --engine threads", "-np 3 --engine fibers",
+        "-np 4 --engine threads --topology ring:4", "-np 3 --engine fibers --protocol rendezvous",
+        "-np 2 --engine threads --protocol rendezvous"}) {
+    const bool rendezvous = flags.find("rendezvous") != std::string::npos;
+    const Outcome o = mpirun(flags + " " + job("p2p_calls") + (rendezvous ? " rendezvous" : ""));
+    EXPECT_EQ(o.exit_code, 0) << flags << "\n" << o.out << o.err;
+    const int p = flags[4] - '0';
+    for (int r = 0; r < p; ++r) {
+      EXPECT_THAT(o.out, HasSubstr("rank " + std::to_string(r) + ": p2p ok\n")) << flags;
     }
   }
 }
