@@ -7,8 +7,8 @@
 # or `pkg-config --cflags --libs vmc`. In this build tree the same targets exist as
 # vmc::vmc and vmc::testing, with the source root as their include path.
 #
-# The MPI front door: PREFIX/bin/vmcc and vmcxx (they find the headers and the library
-# relative to themselves), libvmc_mpi, the MPI headers under PREFIX/include/vmc/mpi/ (never a
+# The MPI front door: PREFIX/bin/vmcc and vmcxx (they find the headers and the libraries
+# relative to themselves), libvmc_mpi and libvmc_mpi_per_rank.a, the MPI headers under PREFIX/include/vmc/mpi/ (never a
 # bare include/mpi.h that would shadow another MPI's), and for CMake
 #   find_package(vmc REQUIRED COMPONENTS mpi)
 #   vmc_add_mpi_program(ring ring.c)                # or target_link_libraries(... vmc::mpi)
@@ -65,11 +65,13 @@ install(TARGETS vmc RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 file(RELATIVE_PATH vmc_bin_to_lib /${CMAKE_INSTALL_BINDIR} /${CMAKE_INSTALL_LIBDIR})
 set_target_properties(vmc PROPERTIES INSTALL_RPATH "$ORIGIN/${vmc_bin_to_lib}")
 set_target_properties(vmc_mpi PROPERTIES EXPORT_NAME mpi_library)
+set_target_properties(vmc_mpi_per_rank PROPERTIES EXPORT_NAME mpi_per_rank)
 set_target_properties(vmc_mpi_interface PROPERTIES EXPORT_NAME mpi)
 set_property(TARGET vmc_mpi_interface APPEND PROPERTY INTERFACE_INCLUDE_DIRECTORIES
              $<INSTALL_INTERFACE:${VMC_INSTALL_INCLUDEDIR}/mpi>)
-install(TARGETS vmc_mpi vmc_mpi_interface EXPORT vmcMpiTargets
-        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS vmc_mpi vmc_mpi_per_rank vmc_mpi_interface EXPORT vmcMpiTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(EXPORT vmcMpiTargets NAMESPACE vmc:: DESTINATION ${VMC_INSTALL_CMAKEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/mpi/include/ DESTINATION ${VMC_INSTALL_INCLUDEDIR}/mpi
         FILES_MATCHING PATTERN "*.h")

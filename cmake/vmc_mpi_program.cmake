@@ -5,7 +5,11 @@
 # position-independent, `main` exported, linked with -Wl,-Bsymbolic (its own symbols bind to
 # its own copy) and with -Wl,--wrap= for the libc calls that act on the whole process, so
 # that they act on the calling rank instead (libvmc_mpi: mpi/stdio.cpp for the C stdio writes,
-# mpi/exit.cpp for exit, abort and a failed assert).
+# mpi/exit.cpp for exit, abort and a failed assert; libvmc_mpi_per_rank.a, linked into the
+# program itself, for getopt and its variables: mpi/per_rank.c). And with -Wl,--no-undefined:
+# a symbol that neither the program nor the libraries it links define is an error when it is
+# linked, naming the symbol, not a failure to load it or, worse, a call that binds by its name
+# to whatever library of vmc's process defines it (an MPI library's MPI_ function).
 #
 #   find_package(vmc REQUIRED COMPONENTS mpi)
 #   vmc_add_mpi_program(ring ring.c)       # -> ./ring, for vmc mpirun -np 8 ./ring
@@ -14,8 +18,9 @@ set(VMC_MPI_WRAPPED_CALLS
     printf vprintf fprintf vfprintf __printf_chk __vprintf_chk __fprintf_chk __vfprintf_chk
     puts fputs fputs_unlocked fputc fputc_unlocked putc putc_unlocked putchar putchar_unlocked
     fwrite fwrite_unlocked perror
-    exit _exit _Exit abort __assert_fail)
-set(VMC_MPI_PROGRAM_LINK_OPTIONS -Wl,-Bsymbolic)
+    exit _exit _Exit abort __assert_fail
+    getopt getopt_long getopt_long_only __posix_getopt)
+set(VMC_MPI_PROGRAM_LINK_OPTIONS -Wl,-Bsymbolic -Wl,--no-undefined)
 foreach(call IN LISTS VMC_MPI_WRAPPED_CALLS)
   list(APPEND VMC_MPI_PROGRAM_LINK_OPTIONS -Wl,--wrap=${call})
 endforeach()

@@ -1,8 +1,10 @@
 // vmc's predefined MPI datatypes, one row per handle: a predefined handle (mpi.h, 1 to
 // VMC_MPI_PREDEFINED_TYPES - 1) is its row's index, so a type's name, size, extent and kind
-// are one lookup away. Size is the bytes of data, extent the span one item takes in an array
-// (they differ for the value-and-index pairs, whose members are padded). Kinds are the
-// standard's groups of types for the reduction operations.
+// are one lookup away. Size is the bytes of data, extent the span one item takes in an array,
+// true extent the span from its first byte of data to its last (they differ for the
+// value-and-index pairs, whose members are padded: MPI_SHORT_INT's 6 bytes of data span 8,
+// and it takes 8). Every lower bound is 0. Kinds are the standard's groups of types for the
+// reduction operations.
 #pragma once
 
 #include <array>
@@ -25,6 +27,7 @@ enum class TypeKind {
   multi_language,   // MPI_AINT, MPI_OFFSET, MPI_COUNT
   packed,           // MPI_PACKED
   pair,             // a value and an index, for MPI_MAXLOC and MPI_MINLOC
+  bound,            // MPI_LB, MPI_UB: markers of MPI-1's MPI_Type_struct, no data
 };
 
 struct PredefinedType {
@@ -33,6 +36,7 @@ struct PredefinedType {
   std::size_t size;
   std::size_t extent;
   TypeKind kind;
+  std::size_t true_extent;
 };
 
 namespace detail {
@@ -45,23 +49,24 @@ struct Pair {
 
 template <class T>
 constexpr PredefinedType plain(MPI_Datatype handle, const char* name, TypeKind kind) {
-  return {handle, name, sizeof(T), sizeof(T), kind};
+  return {handle, name, sizeof(T), sizeof(T), kind, sizeof(T)};
 }
 constexpr PredefinedType sized(MPI_Datatype handle, const char* name, std::size_t size,
                                TypeKind kind) {
-  return {handle, name, size, size, kind};
+  return {handle, name, size, size, kind, size};
 }
 template <class Value, class Index>
 constexpr PredefinedType pair(MPI_Datatype handle, const char* name) {
-  return {handle, name, sizeof(Value) + sizeof(Index), sizeof(Pair<Value, Index>),
-          TypeKind::pair};
+  using Both = Pair<Value, Index>;
+  return {handle, name, sizeof(Value) + sizeof(Index), sizeof(Both), TypeKind::pair,
+          offsetof(Both, index) + sizeof(Index)};
 }
 
 }  // namespace detail
 
 // Fortran's default INTEGER, REAL and LOGICAL are 4 bytes, DOUBLE PRECISION 8.
 inline constexpr std::array<PredefinedType, VMC_MPI_PREDEFINED_TYPES> kPredefinedTypes = {{
-    {MPI_DATATYPE_NULL, "MPI_DATATYPE_NULL", 0, 0, TypeKind::none},
+    {MPI_DATATYPE_NULL, "MPI_DATATYPE_NULL", 0, 0, TypeKind::none, 0},
     detail::plain<char>(MPI_CHAR, "MPI_CHAR", TypeKind::character),
     detail::plain<signed char>(MPI_SIGNED_CHAR, "MPI_SIGNED_CHAR", TypeKind::c_integer),
     detail::plain<unsigned char>(MPI_UNSIGNED_CHAR, "MPI_UNSIGNED_CHAR", TypeKind::c_integer),
@@ -134,6 +139,8 @@ inline constexpr std::array<PredefinedType, VMC_MPI_PREDEFINED_TYPES> kPredefine
     detail::sized(MPI_COMPLEX8, "MPI_COMPLEX8", 8, TypeKind::complex),
     detail::sized(MPI_COMPLEX16, "MPI_COMPLEX16", 16, TypeKind::complex),
     detail::sized(MPI_COMPLEX32, "MPI_COMPLEX32", 32, TypeKind::complex),
+    {MPI_LB, "MPI_LB", 0, 0, TypeKind::bound, 0},
+    {MPI_UB, "MPI_UB", 0, 0, TypeKind::bound, 0},
 }};
 
 // Every row sits at its handle.

@@ -1,7 +1,7 @@
 // Start and end of a rank's MPI session, the clock and the environment's queries:
 // MPI_Init, MPI_Init_thread, MPI_Query_thread, MPI_Is_thread_main, MPI_Initialized,
 // MPI_Finalize, MPI_Finalized, MPI_Abort, MPI_Wtime, MPI_Wtick, MPI_Get_version,
-// MPI_Get_library_version, MPI_Get_processor_name.
+// MPI_Get_library_version, MPI_Get_processor_name, MPI_Pcontrol.
 //
 // Each rank is one thread of control (a node's function), so MPI_Init_thread provides at most
 // MPI_THREAD_FUNNELED: the rank's own thread makes every call. The clock is the node's modelled
@@ -173,6 +173,13 @@ double MPI_Wtime(void) {
 }
 
 double MPI_Wtick(void) { return 1e-12; }  // the clock counts picoseconds
+
+// Profiling control is a profiler's (one that defines MPI_Pcontrol itself); vmc's does
+// nothing, whatever the level, as the standard's default.
+int MPI_Pcontrol(const int level, ...) {
+  (void)level;
+  return MPI_SUCCESS;
+}
 
 int MPI_Get_version(int* version, int* subversion) {
   const char* fn = "MPI_Get_version";

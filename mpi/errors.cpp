@@ -1,7 +1,8 @@
 // MPI errors: their classes, the reports, the error handlers that receive them (errors.hpp),
 // and the MPI functions of error handling: MPI_Comm_create_errhandler, _set_errhandler,
 // _get_errhandler, _call_errhandler, MPI_Errhandler_free, MPI_Error_string, MPI_Error_class,
-// MPI_Add_error_class, _code and _string.
+// MPI_Add_error_class, _code and _string; and MPI-1's names of the first three, which MPI-3.0
+// removed (MPI_Errhandler_create, _set, _get), as the same calls under their own names.
 //
 // Codes and classes: every error vmc raises has a code equal to its class. A program may add
 // classes (above MPI_ERR_LASTCODE) and codes of a class, each with a string; they are the
@@ -202,6 +203,38 @@ ErrhandlerEntry& errhandler_or_fail(const char* fn, RankState& s, MPI_Errhandler
   return e;
 }
 
+int create_errhandler(const char* fn, MPI_Comm_errhandler_function* function,
+                      MPI_Errhandler* errhandler) {
+  return mpi_call(MPI_COMM_NULL, [&] {
+    RankState& s = session_state(fn);
+    check_arg(fn, reinterpret_cast<const void*>(function), "the handler function");
+    check_arg(fn, errhandler, "errhandler");
+    s.errhandlers.push_back(ErrhandlerEntry{function});
+    *errhandler = static_cast<MPI_Errhandler>(s.errhandlers.size() - 1);
+    return MPI_SUCCESS;
+  });
+}
+
+int set_errhandler(const char* fn, MPI_Comm comm, MPI_Errhandler errhandler) {
+  return mpi_call(comm, [&] {
+    RankState& s = session_state(fn);
+    CommEntry& c = comm_or_fail(fn, s, comm);
+    errhandler_or_fail(fn, s, errhandler);
+    c.errhandler = errhandler;
+    return MPI_SUCCESS;
+  });
+}
+
+int get_errhandler(const char* fn, MPI_Comm comm, MPI_Errhandler* errhandler) {
+  return mpi_call(comm, [&] {
+    RankState& s = session_state(fn);
+    const CommEntry& c = comm_or_fail(fn, s, comm);
+    check_arg(fn, errhandler, "errhandler");
+    *errhandler = c.errhandler;
+    return MPI_SUCCESS;
+  });
+}
+
 // Copies `text` into an MPI string argument of `capacity` bytes (the terminating zero
 // included) and sets its length.
 void copy_out(const std::string& text, char* out, int capacity, int* resultlen) {
@@ -217,37 +250,27 @@ extern "C" {
 
 int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function* comm_errhandler_fn,
                                MPI_Errhandler* errhandler) {
-  const char* fn = "MPI_Comm_create_errhandler";
-  return mpi_call(MPI_COMM_NULL, [&] {
-    RankState& s = session_state(fn);
-    check_arg(fn, reinterpret_cast<const void*>(comm_errhandler_fn), "the handler function");
-    check_arg(fn, errhandler, "errhandler");
-    s.errhandlers.push_back(ErrhandlerEntry{comm_errhandler_fn});
-    *errhandler = static_cast<MPI_Errhandler>(s.errhandlers.size() - 1);
-    return MPI_SUCCESS;
-  });
+  return create_errhandler("MPI_Comm_create_errhandler", comm_errhandler_fn, errhandler);
 }
 
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
-  const char* fn = "MPI_Comm_set_errhandler";
-  return mpi_call(comm, [&] {
-    RankState& s = session_state(fn);
-    CommEntry& c = comm_or_fail(fn, s, comm);
-    errhandler_or_fail(fn, s, errhandler);
-    c.errhandler = errhandler;
-    return MPI_SUCCESS;
-  });
+  return set_errhandler("MPI_Comm_set_errhandler", comm, errhandler);
 }
 
 int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler) {
-  const char* fn = "MPI_Comm_get_errhandler";
-  return mpi_call(comm, [&] {
-    RankState& s = session_state(fn);
-    const CommEntry& c = comm_or_fail(fn, s, comm);
-    check_arg(fn, errhandler, "errhandler");
-    *errhandler = c.errhandler;
-    return MPI_SUCCESS;
-  });
+  return get_errhandler("MPI_Comm_get_errhandler", comm, errhandler);
+}
+
+int MPI_Errhandler_create(MPI_Handler_function* function, MPI_Errhandler* errhandler) {
+  return create_errhandler("MPI_Errhandler_create", function, errhandler);
+}
+
+int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler) {
+  return set_errhandler("MPI_Errhandler_set", comm, errhandler);
+}
+
+int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler* errhandler) {
+  return get_errhandler("MPI_Errhandler_get", comm, errhandler);
 }
 
 int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {

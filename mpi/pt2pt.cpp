@@ -1,7 +1,9 @@
 // Point to point over vmc's Comm (runtime/comm.hpp): sends in their four modes, receives,
-// nonblocking calls and their completions, persistent requests, probes, matched probes, cancel,
-// statuses. A message costs what a Comm message of the same size costs: its bytes cross the
-// modelled network, `count` items of the datatype charged beta each.
+// nonblocking calls (MPI_Isendrecv's one request for two transfers among them) and their
+// completions, MPI_Request_get_status, persistent requests (buffered ones too), probes,
+// matched probes, cancel, statuses. A message costs what a Comm message of the same size
+// costs: its bytes cross the modelled network, `count` items of the datatype charged beta
+// each.
 //
 // How the MPI calls map onto the runtime:
 // - MPI_ANY_SOURCE and MPI_ANY_TAG are vmc::kAnySource and kAnyTag: on the virtual clock the
@@ -23,6 +25,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -36,18 +39,27 @@ namespace {
 
 // --- arguments ---------------------------------------------------------------------------
 
-// A message's datatype: a predefined one (derived datatypes are not supported yet).
+// A message's datatype: a predefined one (derived datatypes are not supported yet), not one
+// of MPI-1's bound markers.
 const PredefinedType& datatype_or_fail(const char* fn, MPI_Datatype datatype) {
-  const PredefinedType* t = predefined_type(datatype);
-  if (t == nullptr) {
-    if (datatype >= VMC_MPI_FIRST_DERIVED_TYPE) {
-      fail(fn, MPI_ERR_TYPE,
-           "datatype " + std::to_string(datatype) +
-               ": derived datatypes are not supported by vmc yet (use a predefined type)");
-    }
-    fail(fn, MPI_ERR_TYPE, "invalid datatype " + std::to_string(datatype));
+  const PredefinedType& t = predefined_or_fail(fn, datatype);
+  if (t.kind == TypeKind::bound) {
+    fail(fn, MPI_ERR_TYPE,
+         std::string(t.name) + " marks a bound in a datatype's map; it is no type of data");
   }
-  return *t;
+  return t;
+}
+
+// A message's datatype given its count: MPI_DATATYPE_NULL is taken for no items (MPICH takes
+// it too), as the empty row of the predefined table.
+const PredefinedType& message_type_or_fail(const char* fn, MPI_Datatype datatype, int count) {
+  if (datatype == MPI_DATATYPE_NULL && count == 0) return kPredefinedTypes[0];
+  return datatype_or_fail(fn, datatype);
+}
+
+// The row of a request's datatype (checked when the request was made).
+const PredefinedType& row_of(MPI_Datatype datatype) {
+  return kPredefinedTypes.at(static_cast<std::size_t>(datatype));
 }
 
 // The bytes `count` items of `t` take in memory, which is what a message of them carries
@@ -88,7 +100,7 @@ Checked check_data(const char* fn, MPI_Comm comm, const void* buf, int count,
   RankState& s = rank_state(n);
   const CommEntry& e = comm_or_fail(fn, s, comm);
   check_count(fn, count);
-  const PredefinedType& t = datatype_or_fail(fn, datatype);
+  const PredefinedType& t = message_type_or_fail(fn, datatype, count);
   check_buffer(fn, buf, count);
   return {s, e, t};
 }
@@ -236,13 +248,20 @@ RequestEntry& request_or_fail(const char* fn, RankState& s, MPI_Request h) {
   return p.requests[slot_of(h)];
 }
 
-// Posts the transfer of request r (a nonblocking call, or MPI_Start of a persistent one).
-void start(const char* fn, RequestEntry& r) {
-  r.active = true;
+void buffered_send(const char* fn, RankState& s, const Comm& c, const void* buf, int count,
+                   const PredefinedType& t, int dest, int tag);
+
+// Posts the transfer of request r (a nonblocking call, or MPI_Start of a persistent one). A
+// buffered request's send is made at once from the attached buffer (MPI_ERR_BUFFER when it
+// has no room, and the request stays inactive), and the request is then complete.
+void start(const char* fn, RankState& s, RequestEntry& r) {
   r.cancel = false;
   r.proc_null = r.peer == MPI_PROC_NULL;
-  if (r.proc_null) return;
-  const std::size_t bytes = bytes_of(r.count, *predefined_type(r.datatype));
+  const PredefinedType& t = row_of(r.datatype);
+  if (r.buffered && !r.proc_null) buffered_send(fn, s, r.on, r.buffer, r.count, t, r.peer, r.tag);
+  r.active = true;
+  if (r.proc_null || r.buffered) return;
+  const std::size_t bytes = bytes_of(r.count, t);
   on_runtime(fn, nullptr, [&] {
     if (r.send) {
       r.request = r.on.isend_raw(r.buffer, bytes, static_cast<std::size_t>(r.count), r.peer,
@@ -258,7 +277,7 @@ void start(const char* fn, RequestEntry& r) {
 // persistent, its transfer posted.
 int make_request(const char* fn, bool send, const void* buf, int count, MPI_Datatype datatype,
                  int peer, int tag, MPI_Comm comm, SendMode mode, bool persistent,
-                 MPI_Request* request) {
+                 MPI_Request* request, bool buffered = false) {
   return mpi_call(comm, [&] {
     auto [s, e, t] = check_data(fn, comm, buf, count, datatype);
     (void)t;
@@ -282,10 +301,11 @@ int make_request(const char* fn, bool send, const void* buf, int count, MPI_Data
     r.peer = peer;
     r.tag = tag;
     r.mode = mode;
+    r.buffered = buffered;
     *request = h;
     if (!persistent) {
       try {
-        start(fn, r);
+        start(fn, s, r);
       } catch (...) {
         release_request(s, h);
         *request = MPI_REQUEST_NULL;
@@ -302,6 +322,7 @@ void retire(RankState& s, MPI_Request* h) {
   RequestEntry& r = entry(s, *h);
   r.active = false;
   r.request = vmc::Request();
+  r.send_half = vmc::Request();
   if (!r.persistent) {
     release_request(s, *h);
     *h = MPI_REQUEST_NULL;
@@ -320,6 +341,47 @@ void set_completed(MPI_Status* status, const RequestEntry& r, const vmc::Status&
   set_from(status, s);
 }
 
+// Completes MPI_Isendrecv's send half, if it has one in flight: waits for it, or with
+// `wait` false completes it only if it has completed by now; whether it is done. A send that
+// fails (its buffer changed in flight) lets go of the receive too, so that nothing is left
+// in flight that no call will complete.
+bool finish_send_half(const char* fn, RequestEntry& r, bool wait) {
+  if (r.send_half.null()) return true;
+  bool done = true;
+  try {
+    on_runtime(fn, nullptr, [&] {
+      if (wait) {
+        r.on.wait(r.send_half);
+      } else {
+        done = r.on.test(r.send_half);
+      }
+    });
+  } catch (...) {
+    r.send_half = vmc::Request();
+    if (!r.proc_null && !r.request.null()) {
+      try {
+        r.on.free(r.request);
+      } catch (const UsageError&) {
+        // completed already: nothing in flight
+      }
+      r.request = vmc::Request();
+    }
+    r.proc_null = true;
+    throw;
+  }
+  return done;
+}
+
+// A request's status when it completes without the runtime's: an MPI_PROC_NULL receive's, a
+// send's (buffered).
+void set_trivial(MPI_Status* status, const RequestEntry& r) {
+  if (r.buffered) {
+    set_empty(status);
+  } else {
+    set_status(status, MPI_PROC_NULL, MPI_ANY_TAG, 0, MPI_SUCCESS, r.cancel && !r.send);
+  }
+}
+
 // Completes request *h, waiting for its transfer; fills the status; retires it. Its errors
 // are raised through its communicator's handler; returns the class it ended with.
 int complete(const char* fn, RankState& s, MPI_Request* h, MPI_Status* status) {
@@ -328,22 +390,35 @@ int complete(const char* fn, RankState& s, MPI_Request* h, MPI_Status* status) {
   int error = MPI_SUCCESS;
   if (!r.active) {
     set_empty(status);
-  } else if (r.proc_null) {
-    set_status(status, MPI_PROC_NULL, MPI_ANY_TAG, 0, MPI_SUCCESS, r.cancel && !r.send);
   } else {
-    vmc::Status got;
     error = request_call(comm, [&] {
+      finish_send_half(fn, r, true);
+      if (r.proc_null || r.buffered) {
+        set_trivial(status, r);
+        return MPI_SUCCESS;
+      }
+      vmc::Status got;
       on_runtime(fn, status, [&] { r.on.wait(r.request, &got); });
+      set_completed(status, r, got, r.on);
       return MPI_SUCCESS;
     });
-    if (error == MPI_SUCCESS) set_completed(status, r, got, r.on);
   }
   retire(s, h);
   return error;
 }
 
-// Inactive and MPI_PROC_NULL requests complete at once, without the runtime.
-bool trivially_complete(const RequestEntry& r) { return !r.active || r.proc_null; }
+// Inactive, buffered and MPI_PROC_NULL requests complete at once, without the runtime (an
+// MPI_Isendrecv from MPI_PROC_NULL once its send has completed).
+bool trivially_complete(const RequestEntry& r) {
+  return !r.active || r.buffered || (r.proc_null && r.send_half.null());
+}
+
+// The runtime request a list call waits for or tests of a request that does not complete
+// trivially: MPI_Isendrecv's send half while it is in flight, then its receive. The lists
+// complete a send half by itself and wait on, or test again, for its receive: a request
+// completes when its last half does, so the first request of a list to complete is the one
+// whose last half completes first.
+vmc::Request& exposed(RequestEntry& r) { return r.send_half.null() ? r.request : r.send_half; }
 
 // The non-null requests of a list, checked, with their places in it.
 struct ListItem {
@@ -384,10 +459,18 @@ Pending pending_of(RankState& s, const std::vector<ListItem>& items) {
   for (int k = 0; k < static_cast<int>(items.size()); ++k) {
     RequestEntry& r = entry(s, items[static_cast<std::size_t>(k)].handle);
     if (trivially_complete(r)) continue;
-    p.requests.push_back(r.request);
+    p.requests.push_back(exposed(r));
     p.at.push_back(k);
   }
   return p;
+}
+
+// After a list call's runtime completed the exposed request of r: when that was a send half,
+// it is done, and r waits for its receive still (false); else r's receive completed (true).
+bool last_half_done(RequestEntry& r) {
+  if (r.send_half.null()) return true;
+  r.send_half = vmc::Request();
+  return false;
 }
 
 // A listed request the runtime completed (through the world comm: `got` in world ranks).
@@ -494,15 +577,6 @@ using namespace vmc;
 using namespace vmc::mpi;
 
 extern "C" {
-
-int MPI_Type_size(MPI_Datatype datatype, int* size) {
-  return mpi_call(MPI_COMM_SELF, [&] {
-    const PredefinedType& t = datatype_or_fail("MPI_Type_size", datatype);
-    if (size == nullptr) fail("MPI_Type_size", MPI_ERR_ARG, "null size pointer");
-    *size = static_cast<int>(t.size);
-    return MPI_SUCCESS;
-  });
-}
 
 // --- blocking sends --------------------------------------------------------------------------
 
@@ -612,7 +686,7 @@ static int sendrecv_call(const char* fn, const void* sendbuf, int sendcount,
     auto [s, e, st] = check_data(fn, comm, sendbuf, sendcount, sendtype);
     (void)s;
     check_count(fn, recvcount);
-    const PredefinedType& rt = datatype_or_fail(fn, recvtype);
+    const PredefinedType& rt = message_type_or_fail(fn, recvtype, recvcount);
     check_buffer(fn, recvbuf, recvcount);
     check_send_tag(fn, sendtag);
     check_receive_tag(fn, recvtag);
@@ -663,6 +737,76 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, 
                          int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
   return sendrecv_call("MPI_Sendrecv_replace", buf, count, datatype, dest, sendtag, buf, count,
                        datatype, source, recvtag, comm, status, true);
+}
+
+// Isendrecv and Isendrecv_replace: a send and a receive posted at once, one request for both
+// (RequestEntry: the receive is its transfer, the send its send half), which completes when
+// both have, with the receive's status. _replace sends a copy of the buffer, taken before the
+// receive may write into it.
+static int isendrecv_call(const char* fn, const void* sendbuf, int sendcount,
+                          MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
+                          int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                          MPI_Comm comm, MPI_Request* request, bool replace) {
+  return mpi_call(comm, [&] {
+    auto [s, e, st] = check_data(fn, comm, sendbuf, sendcount, sendtype);
+    check_count(fn, recvcount);
+    const PredefinedType& rt = message_type_or_fail(fn, recvtype, recvcount);
+    check_buffer(fn, recvbuf, recvcount);
+    check_send_tag(fn, sendtag);
+    check_receive_tag(fn, recvtag);
+    check_destination(fn, dest, e.comm);
+    check_source(fn, source, e.comm);
+    if (request == nullptr) fail(fn, MPI_ERR_ARG, "null request pointer");
+    const MPI_Request h = new_request(s);
+    RequestEntry& r = entry(s, h);
+    r.comm = comm;
+    r.on = e.comm;
+    r.buffer = recvbuf;
+    r.count = recvcount;
+    r.datatype = recvcount == 0 && recvtype == MPI_DATATYPE_NULL ? MPI_DATATYPE_NULL : recvtype;
+    r.peer = source;
+    r.tag = recvtag;
+    r.active = true;
+    r.proc_null = source == MPI_PROC_NULL;
+    const std::size_t send_bytes = bytes_of(sendcount, st);
+    if (replace && dest != MPI_PROC_NULL) {
+      const auto* p = static_cast<const unsigned char*>(sendbuf);
+      r.send_copy.assign(p, p + send_bytes);
+      sendbuf = r.send_copy.data();
+    }
+    try {
+      on_runtime(fn, nullptr, [&] {
+        if (dest != MPI_PROC_NULL) {
+          r.send_half = r.on.isend_raw(sendbuf, send_bytes, static_cast<std::size_t>(sendcount),
+                                       dest, sendtag);
+        }
+        if (!r.proc_null) {
+          r.request = r.on.irecv_raw(recvbuf, bytes_of(recvcount, rt), 1,
+                                     source == MPI_ANY_SOURCE ? kAnySource : source,
+                                     recvtag == MPI_ANY_TAG ? kAnyTag : recvtag);
+        }
+      });
+    } catch (...) {
+      if (!r.send_half.null()) r.on.free(r.send_half);
+      release_request(s, h);
+      throw;
+    }
+    *request = h;
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                  int sendtag, void* recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+                  int recvtag, MPI_Comm comm, MPI_Request* request) {
+  return isendrecv_call("MPI_Isendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                        recvcount, recvtype, source, recvtag, comm, request, false);
+}
+
+int MPI_Isendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                          int source, int recvtag, MPI_Comm comm, MPI_Request* request) {
+  return isendrecv_call("MPI_Isendrecv_replace", buf, count, datatype, dest, sendtag, buf, count,
+                        datatype, source, recvtag, comm, request, true);
 }
 
 // --- nonblocking calls and persistent requests ---------------------------------------------
@@ -724,6 +868,14 @@ int MPI_Recv_init(void* buf, int count, MPI_Datatype datatype, int source, int t
                       SendMode::standard, true, request);
 }
 
+// Each MPI_Start is an MPI_Bsend: its message goes from the attached buffer, and the request
+// is complete at once.
+int MPI_Bsend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request* request) {
+  return make_request("MPI_Bsend_init", true, buf, count, datatype, dest, tag, comm,
+                      SendMode::standard, true, request, true);
+}
+
 int MPI_Start(MPI_Request* request) {
   const char* fn = "MPI_Start";
   MPI_Comm comm = MPI_COMM_WORLD;
@@ -734,7 +886,7 @@ int MPI_Start(MPI_Request* request) {
     comm = r.comm;
     if (!r.persistent) fail(fn, MPI_ERR_REQUEST, "the request is not persistent");
     if (r.active) fail(fn, MPI_ERR_REQUEST, "the request is active already (complete it first)");
-    start(fn, r);
+    start(fn, s, r);
     return MPI_SUCCESS;
   });
 }
@@ -763,9 +915,12 @@ int MPI_Request_free(MPI_Request* request) {
     if (request == nullptr) fail(fn, MPI_ERR_ARG, "null request pointer");
     RequestEntry& r = request_or_fail(fn, s, *request);
     comm = r.comm;
-    if (r.active && !r.proc_null) {
-      // The transfer goes on; nobody completes it.
-      on_runtime(fn, nullptr, [&] { r.on.free(r.request); });
+    if (r.active && !r.buffered) {
+      // The transfers go on; nobody completes them.
+      on_runtime(fn, nullptr, [&] {
+        if (!r.send_half.null()) r.on.free(r.send_half);
+        if (!r.proc_null) r.on.free(r.request);
+      });
     }
     release_request(s, *request);
     *request = MPI_REQUEST_NULL;
@@ -786,6 +941,43 @@ int MPI_Cancel(MPI_Request* request) {
     // A send is not withdrawn: it completes as it would.
     if (r.proc_null || r.send) return MPI_SUCCESS;
     on_runtime(fn, nullptr, [&] { r.on.cancel(r.request); });
+    return MPI_SUCCESS;
+  });
+}
+
+// Whether the request has completed, without completing it: it stays as it is, to be completed
+// by a wait or a test (an MPI_Isendrecv's send half, internal, is completed when it has).
+int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
+  const char* fn = "MPI_Request_get_status";
+  MPI_Comm comm = MPI_COMM_WORLD;
+  return request_call(comm, [&] {
+    RankState& s = session(fn);
+    if (flag == nullptr) fail(fn, MPI_ERR_ARG, "null flag");
+    *flag = 0;
+    if (request == MPI_REQUEST_NULL) {
+      *flag = 1;
+      set_empty(status);
+      return MPI_SUCCESS;
+    }
+    RequestEntry& r = request_or_fail(fn, s, request);
+    comm = r.comm;
+    if (!r.active) {
+      *flag = 1;
+      set_empty(status);
+      return MPI_SUCCESS;
+    }
+    if (!finish_send_half(fn, r, false)) return MPI_SUCCESS;
+    if (r.proc_null || r.buffered) {
+      *flag = 1;
+      set_trivial(status, r);
+      return MPI_SUCCESS;
+    }
+    vmc::Status got;
+    bool done = false;
+    on_runtime(fn, nullptr, [&] { done = r.on.completed(r.request, &got); });
+    if (!done) return MPI_SUCCESS;
+    *flag = 1;
+    set_completed(status, r, got, r.on);
     return MPI_SUCCESS;
   });
 }
@@ -841,6 +1033,11 @@ int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
     vmc::Status got;
     bool done = false;
     try {
+      if (!finish_send_half(fn, r, false)) return MPI_SUCCESS;
+      if (trivially_complete(r)) {
+        *flag = 1;
+        return complete(fn, s, request, status);
+      }
       on_runtime(fn, status, [&] { done = r.on.test(r.request, nullptr, &got); });
     } catch (const MpiError&) {
       *flag = 1;  // it completed, with an error
@@ -904,16 +1101,24 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int* index, MPI_Stat
       set_empty(status);
       return MPI_SUCCESS;
     }
-    const Pending p = pending_of(s, items);
     CallContext context(std::string(fn) + "(" + std::to_string(items.size()) + " requests)");
-    std::vector<vmc::Request> rs = p.requests;
-    vmc::Status got;
-    std::size_t chosen = 0;
-    on_runtime(fn, status, [&] { chosen = world_of(s).wait_any(rs, &got); });
-    const ListItem& it = items[static_cast<std::size_t>(p.at[chosen])];
-    *index = it.index;
-    finish_listed(s, &array_of_requests[it.index], status, got);
-    return MPI_SUCCESS;
+    for (;;) {
+      const Pending p = pending_of(s, items);
+      std::vector<vmc::Request> rs = p.requests;
+      vmc::Status got;
+      std::size_t chosen = 0;
+      on_runtime(fn, status, [&] { chosen = world_of(s).wait_any(rs, &got); });
+      const ListItem& it = items[static_cast<std::size_t>(p.at[chosen])];
+      RequestEntry& r = entry(s, it.handle);
+      if (!last_half_done(r)) {
+        if (!trivially_complete(r)) continue;  // its receive is still to come
+        *index = it.index;
+        return complete(fn, s, &array_of_requests[it.index], status);
+      }
+      *index = it.index;
+      finish_listed(s, &array_of_requests[it.index], status, got);
+      return MPI_SUCCESS;
+    }
   });
 }
 
@@ -940,18 +1145,27 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int* index, int* fla
       set_empty(status);
       return MPI_SUCCESS;
     }
-    const Pending p = pending_of(s, items);
-    std::vector<vmc::Request> rs = p.requests;
-    vmc::Status got;
-    std::size_t chosen = 0;
-    bool done = false;
-    on_runtime(fn, status, [&] { done = world_of(s).test_any(rs, chosen, &got); });
-    if (!done) return MPI_SUCCESS;
-    const ListItem& it = items[static_cast<std::size_t>(p.at[chosen])];
-    *index = it.index;
-    *flag = 1;
-    finish_listed(s, &array_of_requests[it.index], status, got);
-    return MPI_SUCCESS;
+    for (;;) {
+      const Pending p = pending_of(s, items);
+      std::vector<vmc::Request> rs = p.requests;
+      vmc::Status got;
+      std::size_t chosen = 0;
+      bool done = false;
+      on_runtime(fn, status, [&] { done = world_of(s).test_any(rs, chosen, &got); });
+      if (!done) return MPI_SUCCESS;
+      const ListItem& it = items[static_cast<std::size_t>(p.at[chosen])];
+      RequestEntry& r = entry(s, it.handle);
+      if (!last_half_done(r)) {
+        if (!trivially_complete(r)) continue;  // its send has completed: test its receive
+        *index = it.index;
+        *flag = 1;
+        return complete(fn, s, &array_of_requests[it.index], status);
+      }
+      *index = it.index;
+      *flag = 1;
+      finish_listed(s, &array_of_requests[it.index], status, got);
+      return MPI_SUCCESS;
+    }
   });
 }
 
@@ -969,34 +1183,57 @@ static int some_call(const char* fn, bool wait, int incount, MPI_Request array_o
       *outcount = MPI_UNDEFINED;
       return MPI_SUCCESS;
     }
-    std::vector<std::pair<int, int>> order;  // (list index, index among the pending or -1)
-    for (const ListItem& it : items) {
-      if (trivially_complete(entry(s, it.handle))) order.emplace_back(it.index, -1);
-    }
-    const Pending p = pending_of(s, items);
-    std::vector<vmc::Request> rs = p.requests;
-    std::vector<vmc::Status> got(rs.size());
-    if (!rs.empty()) {
-      const bool block = wait && order.empty();
+    // The completed requests: list index, and what the runtime gave a completed receive (none:
+    // the request completes without the runtime).
+    std::vector<std::pair<int, std::optional<vmc::Status>>> order;
+    std::vector<ListItem> left = items;
+    for (;;) {
+      std::vector<ListItem> pending;
+      for (const ListItem& it : left) {
+        if (trivially_complete(entry(s, it.handle))) {
+          order.emplace_back(it.index, std::nullopt);
+        } else {
+          pending.push_back(it);
+        }
+      }
+      if (pending.empty()) break;
+      const Pending p = pending_of(s, pending);
+      std::vector<vmc::Request> rs = p.requests;
+      std::vector<vmc::Status> got(rs.size());
       std::vector<std::size_t> done;
-      if (block) {
+      if (wait && order.empty()) {
         CallContext context(std::string(fn) + "(" + std::to_string(items.size()) + " requests)");
         on_runtime(fn, nullptr, [&] { done = world_of(s).wait_some(rs, got); });
       } else {
         on_runtime(fn, nullptr, [&] { done = world_of(s).test_some(rs, got); });
       }
+      // A send half done: its request waits for its receive, tested (or waited for) again.
+      bool sends = false;
+      std::vector<bool> received(pending.size(), false);
       for (std::size_t j : done) {
-        order.emplace_back(items[static_cast<std::size_t>(p.at[j])].index, static_cast<int>(j));
+        const auto k = static_cast<std::size_t>(p.at[j]);
+        if (last_half_done(entry(s, pending[k].handle))) {
+          order.emplace_back(pending[k].index, got[j]);
+          received[k] = true;
+        } else {
+          sends = true;
+        }
       }
+      left.clear();
+      for (std::size_t k = 0; k < pending.size(); ++k) {
+        if (!received[k]) left.push_back(pending[k]);
+      }
+      if (!sends) break;
     }
-    std::sort(order.begin(), order.end());
+    std::sort(order.begin(), order.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
     int n = 0;
-    for (const auto& [i, j] : order) {
+    for (const auto& [i, got] : order) {
       MPI_Status* st = status_at(array_of_statuses, n);
-      if (j < 0) {
-        complete(fn, s, &array_of_requests[i], st);
+      if (got) {
+        finish_listed(s, &array_of_requests[i], st, *got);
       } else {
-        finish_listed(s, &array_of_requests[i], st, got[static_cast<std::size_t>(j)]);
+        complete(fn, s, &array_of_requests[i], st);
       }
       if (array_of_indices != nullptr) array_of_indices[n] = i;
       ++n;
@@ -1027,23 +1264,37 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int* flag,
     comm = list_comm(s, count, array_of_requests);
     if (flag == nullptr) fail(fn, MPI_ERR_ARG, "null flag");
     const std::vector<ListItem> items = list_items(fn, s, count, array_of_requests);
-    const Pending p = pending_of(s, items);
-    std::vector<vmc::Request> rs = p.requests;
+    // Every runtime request of the list's transfers, both halves of an MPI_Isendrecv's: all
+    // complete at once, or none. receive[k]: the index in rs of item k's receive, or -1.
+    std::vector<vmc::Request> rs;
+    std::vector<std::size_t> sends;
+    std::vector<int> receive(items.size(), -1);
+    for (std::size_t k = 0; k < items.size(); ++k) {
+      RequestEntry& r = entry(s, items[k].handle);
+      if (trivially_complete(r)) continue;
+      if (!r.send_half.null()) {
+        sends.push_back(k);
+        rs.push_back(r.send_half);
+      }
+      if (!r.proc_null) {
+        receive[k] = static_cast<int>(rs.size());
+        rs.push_back(r.request);
+      }
+    }
     std::vector<vmc::Status> got(rs.size());
     bool all = true;
     if (!rs.empty()) on_runtime(fn, nullptr, [&] { all = world_of(s).test_all(rs, got); });
     *flag = all ? 1 : 0;
     if (!all) return MPI_SUCCESS;
+    for (std::size_t k : sends) entry(s, items[k].handle).send_half = vmc::Request();
     for (int i = 0; i < count && array_of_statuses != MPI_STATUSES_IGNORE; ++i) {
       if (array_of_requests[i] == MPI_REQUEST_NULL) set_empty(&array_of_statuses[i]);
     }
-    std::size_t j = 0;
-    for (int k = 0; k < static_cast<int>(items.size()); ++k) {
-      const int i = items[static_cast<std::size_t>(k)].index;
+    for (std::size_t k = 0; k < items.size(); ++k) {
+      const int i = items[k].index;
       MPI_Status* st = status_at(array_of_statuses, i);
-      if (j < p.at.size() && p.at[j] == k) {
-        finish_listed(s, &array_of_requests[i], st, got[j]);
-        ++j;
+      if (receive[k] >= 0) {
+        finish_listed(s, &array_of_requests[i], st, got[static_cast<std::size_t>(receive[k])]);
       } else {
         complete(fn, s, &array_of_requests[i], st);
       }
@@ -1151,7 +1402,7 @@ static int matched_receive(const char* fn, void* buf, int count, MPI_Datatype da
     RankState& s = session(fn);
     if (message == nullptr) fail(fn, MPI_ERR_ARG, "null message pointer");
     check_count(fn, count);
-    const PredefinedType& t = datatype_or_fail(fn, datatype);
+    const PredefinedType& t = message_type_or_fail(fn, datatype, count);
     check_buffer(fn, buf, count);
     if (*message == MPI_MESSAGE_NO_PROC) {
       *message = MPI_MESSAGE_NULL;
@@ -1244,14 +1495,67 @@ int MPI_Get_elements_x(const MPI_Status* status, MPI_Datatype datatype, MPI_Coun
   return count_of("MPI_Get_elements_x", status, datatype, true, count);
 }
 
-int MPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count) {
+static int set_elements(const char* fn, MPI_Status* status, MPI_Datatype datatype,
+                        MPI_Count count) {
   return mpi_call(MPI_COMM_SELF, [&] {
-    const PredefinedType& t = datatype_or_fail("MPI_Status_set_elements", datatype);
-    if (status == nullptr) fail("MPI_Status_set_elements", MPI_ERR_ARG, "null status");
+    const PredefinedType& t = datatype_or_fail(fn, datatype);
+    if (status == nullptr) fail(fn, MPI_ERR_ARG, "null status");
+    if (count < 0) fail(fn, MPI_ERR_COUNT, "negative count " + std::to_string(count));
     const long long per = t.kind == TypeKind::pair ? 2 : 1;
-    status->vmc_bytes = static_cast<long long>(count) / per * static_cast<long long>(t.extent);
+    status->vmc_bytes = count / per * static_cast<long long>(t.extent);
     return MPI_SUCCESS;
   });
+}
+
+int MPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count) {
+  return set_elements("MPI_Status_set_elements", status, datatype, count);
+}
+
+int MPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype datatype, MPI_Count count) {
+  return set_elements("MPI_Status_set_elements_x", status, datatype, count);
+}
+
+int MPI_Status_set_elements_c(MPI_Status* status, MPI_Datatype datatype, MPI_Count count) {
+  return set_elements("MPI_Status_set_elements_c", status, datatype, count);
+}
+
+// MPI-4.1's accessors of a status's public fields.
+static int status_field(const char* fn, MPI_Status* status, int MPI_Status::*field, int* out,
+                        const int* in) {
+  return mpi_call(MPI_COMM_SELF, [&] {
+    if (status == nullptr) fail(fn, MPI_ERR_ARG, "null status");
+    if (in != nullptr) {
+      status->*field = *in;
+      return MPI_SUCCESS;
+    }
+    check_arg(fn, out, "the result");
+    *out = status->*field;
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Status_get_source(MPI_Status* status, int* source) {
+  return status_field("MPI_Status_get_source", status, &MPI_Status::MPI_SOURCE, source, nullptr);
+}
+
+int MPI_Status_get_tag(MPI_Status* status, int* tag) {
+  return status_field("MPI_Status_get_tag", status, &MPI_Status::MPI_TAG, tag, nullptr);
+}
+
+int MPI_Status_get_error(MPI_Status* status, int* error) {
+  return status_field("MPI_Status_get_error", status, &MPI_Status::MPI_ERROR, error, nullptr);
+}
+
+int MPI_Status_set_source(MPI_Status* status, int source) {
+  return status_field("MPI_Status_set_source", status, &MPI_Status::MPI_SOURCE, nullptr, &source);
+}
+
+int MPI_Status_set_tag(MPI_Status* status, int tag) {
+  return status_field("MPI_Status_set_tag", status, &MPI_Status::MPI_TAG, nullptr, &tag);
+}
+
+int MPI_Status_set_error(MPI_Status* status, int error) {
+  return status_field("MPI_Status_set_error", status, &MPI_Status::MPI_ERROR, nullptr, &error);
 }
 
 int MPI_Status_set_cancelled(MPI_Status* status, int flag) {

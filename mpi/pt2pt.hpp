@@ -16,7 +16,9 @@ struct RankState;
 
 // An MPI_Request's object. A nonblocking call's request is active from its call until a wait or
 // a test completes it, and is then freed (its handle set to MPI_REQUEST_NULL); a persistent
-// one is made inactive by its completion and freed by MPI_Request_free.
+// one is made inactive by its completion and freed by MPI_Request_free. MPI_Isendrecv's (and
+// _replace's) request is its receive (`request`, or none from MPI_PROC_NULL) and its send
+// (`send_half`, while in flight): it completes when both have, with the receive's status.
 struct RequestEntry {
   std::uint32_t generation = 0;  // of the slot: a handle names its slot and generation
   bool in_use = false;
@@ -26,7 +28,10 @@ struct RequestEntry {
   bool proc_null = false;  // to or from MPI_PROC_NULL: completes at once, moves nothing
   bool freed = false;      // MPI_Request_free while active: goes on, nobody completes it
   bool cancel = false;     // MPI_Cancel was called on it
+  bool buffered = false;   // MPI_Bsend_init's: each start is a buffered send, complete at once
   vmc::Request request;    // the runtime's, while active
+  vmc::Request send_half;  // MPI_Isendrecv's send, until it has completed
+  std::vector<unsigned char> send_copy;  // what MPI_Isendrecv_replace's send sends
   MPI_Comm comm = MPI_COMM_NULL;
   Comm on;                 // its communicator's comm (kept: the handle may be freed first)
   // What the call was given (a persistent request starts it again from these).

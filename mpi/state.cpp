@@ -142,6 +142,18 @@ TypeInfo type_or_fail(const char* function, MPI_Datatype t) {
   return *info;
 }
 
+const PredefinedType& predefined_or_fail(const char* function, MPI_Datatype t) {
+  const PredefinedType* p = predefined_type(t);
+  if (p != nullptr) return *p;
+  if (t == MPI_DATATYPE_NULL) fail(function, MPI_ERR_TYPE, "MPI_DATATYPE_NULL is not a datatype");
+  if (t >= VMC_MPI_FIRST_DERIVED_TYPE) {
+    fail(function, MPI_ERR_TYPE,
+         "datatype " + std::to_string(t) +
+             ": derived datatypes are not supported by vmc yet (use a predefined type)");
+  }
+  fail(function, MPI_ERR_TYPE, "invalid datatype " + std::to_string(t));
+}
+
 void check_count(const char* function, int count) {
   if (count < 0) fail(function, MPI_ERR_COUNT, "negative count " + std::to_string(count));
 }

@@ -87,6 +87,9 @@ struct RankState {
   std::map<int, int> added_codes;
   std::map<int, std::string> added_strings;
   int last_used_code = MPI_ERR_LASTCODE;
+  // Names the program gave predefined datatypes (MPI_Type_set_name); the others are named as
+  // mpi.h names them.
+  std::map<MPI_Datatype, std::string> type_names;
 
   // --- point to point (mpi/pt2pt.cpp): requests, matched messages, the Bsend buffer --------
   PointToPointState p2p;
@@ -131,6 +134,9 @@ struct TypeInfo {
 };
 std::optional<TypeInfo> type_info(MPI_Datatype t);
 TypeInfo type_or_fail(const char* function, MPI_Datatype t);
+// The row of a predefined datatype (mpi/datatypes.hpp; MPI_LB and MPI_UB too), or an error
+// (MPI_ERR_TYPE): MPI_DATATYPE_NULL, a derived datatype (not supported yet), an unknown handle.
+const PredefinedType& predefined_or_fail(const char* function, MPI_Datatype t);
 
 void check_count(const char* function, int count);
 // A null buffer is an error when it must hold items.

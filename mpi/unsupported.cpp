@@ -1,7 +1,8 @@
-// The MPI functions vmc does not implement: every line of the table marked UNSUPPORTED
-// (include/vmc_mpi_functions.h) becomes a definition that raises MPI_ERR_UNSUPPORTED_OPERATION
-// through the error handler of the call's communicator, with a text naming the function. A
-// program that calls one compiles, links and runs up to that call.
+// The MPI functions vmc does not implement: every line of the tables marked UNSUPPORTED
+// (include/vmc_mpi_functions.h, include/vmc_mpi_removed_functions.h) becomes a definition
+// that raises MPI_ERR_UNSUPPORTED_OPERATION through the error handler of the call's
+// communicator, with a text naming the function. A program that calls one compiles, links
+// and runs up to that call.
 #include <string>
 
 #include "mpi/errors.hpp"
@@ -27,6 +28,7 @@ extern "C" {
 #define VMC_MPI_UNSUPPORTED(ret, name, params, args, comm) \
   ret name params { return vmc::mpi::unsupported(#name, comm); }
 #include "mpi/include/vmc_mpi_functions.h"
+#include "mpi/include/vmc_mpi_removed_functions.h"
 #undef VMC_MPI_IMPLEMENTED
 #undef VMC_MPI_UNSUPPORTED
 

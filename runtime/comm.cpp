@@ -377,13 +377,32 @@ detail::RequestState& Comm::request_state(const Request& req, const char* call) 
   return r;
 }
 
-std::size_t Comm::finish_request(detail::RequestState& r, Status* status) const {
+void Comm::await_arrival(detail::RequestState& r) const {
   detail::Transport& t = transport_of(*node_);
   if (!t.arrived(*node_, r)) {
     t.block(*node_, [&] { return t.arrived(*node_, r); },
             WaitDescription{r.send ? "wait for isend" : "wait for irecv", r.send ? -1 : r.peer,
                             r.peer_world, r.tag, r.comm});
   }
+}
+
+void Comm::status_of(const detail::RequestState& r, Status* status) const {
+  if (status == nullptr) return;
+  if (r.send) {
+    *status = Status{r.peer, r.tag, 0, 0, false};
+  } else if (r.cancelled) {
+    set_status(*group_, status, -1, r.tag, 0, 0, true);
+    status->source = r.peer;
+  } else if (r.matched_src >= 0) {
+    set_status(*group_, status, r.matched_src, r.matched_tag, r.received, r.matched_items);
+  } else {
+    set_status(*group_, status, r.peer_world, r.tag, r.received, r.received / r.item_size);
+  }
+}
+
+std::size_t Comm::finish_request(detail::RequestState& r, Status* status) const {
+  detail::Transport& t = transport_of(*node_);
+  await_arrival(r);
   r.retired = true;
   --node_->open_requests;
   t.completed(*node_, r);
@@ -393,7 +412,7 @@ std::size_t Comm::finish_request(detail::RequestState& r, Status* status) const 
            "its buffer changed while the transfer was in flight (between isend and the wait "
            "or test that completed it)");
     }
-    if (status != nullptr) *status = Status{r.peer, r.tag, 0, 0, false};
+    status_of(r, status);
     return 0;
   }
   if (!r.error.empty()) {
@@ -403,17 +422,8 @@ std::size_t Comm::finish_request(detail::RequestState& r, Status* status) const 
     }
     throw UsageError(text);
   }
-  if (r.cancelled) {
-    set_status(*group_, status, -1, r.tag, 0, 0, true);
-    if (status != nullptr) status->source = r.peer;
-    return 0;
-  }
-  if (r.matched_src >= 0) {
-    set_status(*group_, status, r.matched_src, r.matched_tag, r.received, r.matched_items);
-  } else {
-    set_status(*group_, status, r.peer_world, r.tag, r.received, r.received / r.item_size);
-  }
-  return r.received / r.item_size;
+  status_of(r, status);
+  return r.cancelled ? 0 : r.received / r.item_size;
 }
 
 std::size_t Comm::wait(Request& req) const { return wait(req, nullptr); }
@@ -592,6 +602,18 @@ bool Comm::test_all(std::span<Request> reqs, std::span<Status> statuses) const {
     if (k < 0) return false;
   }
   finish_listed(reqs, statuses, at);
+  return true;
+}
+
+bool Comm::completed(const Request& req, Status* status) const {
+  detail::RequestState& r = request_state(req, "completed");
+  check_matched_has_buffer(r, "completed");
+  check_abort(*node_);
+  const std::vector<std::int64_t> keys =
+      test_keys(std::span<const std::uint32_t>(&req.id_, 1), false, "completed");
+  if (keys[0] < 0) return false;
+  await_arrival(r);
+  status_of(r, status);
   return true;
 }
 

@@ -247,6 +247,13 @@ class Comm {
   // Whether every non-null request has completed by now; if so completes them all (else
   // none).
   bool test_all(std::span<Request> rs, std::span<Status> statuses = {}) const;
+  // Whether r has completed by now (in model time on the virtual clock), without completing
+  // it: r stays as it is, to be completed by wait or a test later (MPI_Request_get_status).
+  // When it has, `status` (if given) gets what that completion will give; a receive that
+  // failed (its message did not fit) has completed too, and its error comes with the
+  // completion. Costs no model time, and a node that asks again without doing anything else
+  // in between moves on to the machine's next event, as with test.
+  bool completed(const Request& r, Status* status = nullptr) const;
   // Lets go of a request without waiting for it: its transfer goes on (an irecv's message
   // still lands in its buffer), and nothing may complete it any more.
   void free(Request& r) const;
@@ -324,6 +331,10 @@ class Comm {
   // the buffers, retires it; returns the items received).
   detail::RequestState& request_state(const Request& req, const char* call) const;
   std::size_t finish_request(detail::RequestState& r, Status* status = nullptr) const;
+  // What a completed request's status says (a receive's: what it took).
+  void status_of(const detail::RequestState& r, Status* status) const;
+  // Waits until the transport has delivered what r completed in model time.
+  void await_arrival(detail::RequestState& r) const;
   // The ids of the non-null requests of a list, each checked (and where each is in the
   // list); the transport's answer to which of them may complete now.
   std::vector<std::uint32_t> request_ids(std::span<const Request> reqs, const char* call,

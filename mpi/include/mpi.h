@@ -3,8 +3,9 @@
  * (mpi/program.hpp); these functions run its calls on the rank's emulated node (libvmc_mpi).
  *
  * Written for vmc from the MPI standard. Every function of MPI-4.1 is declared, from one table
- * (vmc_mpi_functions.h, beside this file), so that any MPI program compiles and links; the
- * table says which ones vmc implements. The others return MPI_ERR_UNSUPPORTED_OPERATION through
+ * (vmc_mpi_functions.h, beside this file), so that any MPI program compiles and links, and
+ * the MPI-1 functions MPI-3.0 removed, from another (vmc_mpi_removed_functions.h); the
+ * tables say which ones vmc implements. The others return MPI_ERR_UNSUPPORTED_OPERATION through
  * the communicator's error handler, with a text that names the function (the default handler,
  * MPI_ERRORS_ARE_FATAL, ends the run naming the rank and the function).
  *
@@ -164,7 +165,11 @@ typedef struct MPI_Status {
 #define MPI_COMPLEX8 ((MPI_Datatype)63)
 #define MPI_COMPLEX16 ((MPI_Datatype)64)
 #define MPI_COMPLEX32 ((MPI_Datatype)65)
-#define VMC_MPI_PREDEFINED_TYPES 66
+/* The bounds MPI-1's MPI_Type_struct took as markers (removed in MPI-3.0, as that function was;
+ * MPICH and Open MPI still offer them): no data, size and extent 0. */
+#define MPI_LB ((MPI_Datatype)66)
+#define MPI_UB ((MPI_Datatype)67)
+#define VMC_MPI_PREDEFINED_TYPES 68
 #define VMC_MPI_FIRST_DERIVED_TYPE 256
 
 /* The address 0 (absolute addresses in a datatype). */
@@ -621,6 +626,12 @@ int MPI_DUP_FN(MPI_Comm oldcomm, int keyval, void* extra_state, void* attribute_
 int MPI_NULL_DELETE_FN(MPI_Comm comm, int keyval, void* attribute_val, void* extra_state)
     VMC_MPI_LINK_NAME(MPI_NULL_DELETE_FN);
 
+/* ---- 17. Removed interfaces ---- */
+
+/* The function of MPI-1's MPI_Errhandler_create (the datatypes MPI_LB and MPI_UB are with the
+ * other datatypes). */
+typedef MPI_Comm_errhandler_function MPI_Handler_function;
+
 /* ---- 19. Language bindings ---- */
 
 /* A status as Fortran sees it: an array of MPI_F_STATUS_SIZE integers (MPI_Status_c2f) with
@@ -641,7 +652,10 @@ typedef struct MPI_F08_status {
 #define MPI_F08_STATUS_IGNORE ((MPI_F08_status*)0)
 #define MPI_F08_STATUSES_IGNORE ((MPI_F08_status*)0)
 
-/* ---- The functions: every one of the table, and its PMPI_ name ---- */
+/* ---- The functions: every one of the tables, and its PMPI_ name ---- */
+
+/* vmc_mpi_functions.h holds MPI-4.1's functions; vmc_mpi_removed_functions.h the MPI-1 ones
+ * MPI-3.0 removed, which older programs still call. */
 
 #define VMC_MPI_DECLARE(ret, name, params)      \
   ret name params VMC_MPI_LINK_NAME(name);      \
@@ -649,6 +663,7 @@ typedef struct MPI_F08_status {
 #define VMC_MPI_IMPLEMENTED(ret, name, params, args, comm) VMC_MPI_DECLARE(ret, name, params)
 #define VMC_MPI_UNSUPPORTED(ret, name, params, args, comm) VMC_MPI_DECLARE(ret, name, params)
 #include "vmc_mpi_functions.h"
+#include "vmc_mpi_removed_functions.h"
 #undef VMC_MPI_IMPLEMENTED
 #undef VMC_MPI_UNSUPPORTED
 #undef VMC_MPI_DECLARE

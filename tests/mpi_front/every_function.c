@@ -1,12 +1,13 @@
-/* Every function of vmc's MPI table (mpi/include/vmc_mpi_functions.h) and its PMPI_ name, by
- * address: the array below is made from the table by the preprocessor, so it holds every line
- * of it. Built by vmcc with -Wl,--no-undefined and loaded by `vmc mpirun` (every symbol bound
+/* Every function of vmc's MPI tables (mpi/include/vmc_mpi_functions.h, and the MPI-1 ones
+ * MPI-3.0 removed, vmc_mpi_removed_functions.h) and its PMPI_ name, by address: the array
+ * below is made from the tables by the preprocessor, so it holds every line of them. Built by vmcc with -Wl,--no-undefined and loaded by `vmc mpirun` (every symbol bound
  * at load time), it shows that libvmc_mpi defines them all.
  *
  *   every_function          prints how many addresses it holds, checks the conversions, the
  *                           predefined callbacks and a few PMPI_ forwards, returns 0
  *   every_function NAME     calls the unsupported function NAME (MPI_Win_create,
- *                           PMPI_File_open, MPI_T_init_thread), which must end the run */
+ *                           PMPI_File_open, MPI_T_init_thread, MPI_Type_struct), which must
+ *                           end the run */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +19,7 @@ typedef void (*any_function)(void);
 #define VMC_MPI_UNSUPPORTED VMC_MPI_IMPLEMENTED
 static const any_function functions[] = {
 #include <vmc_mpi_functions.h>
+#include <vmc_mpi_removed_functions.h>
 };
 #undef VMC_MPI_IMPLEMENTED
 #undef VMC_MPI_UNSUPPORTED
@@ -111,6 +113,11 @@ static int call(const char* name) {
   } else if (strcmp(name, "MPI_T_init_thread") == 0) {
     int provided;
     rc = MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+  } else if (strcmp(name, "MPI_Type_struct") == 0) {
+    int lengths[2] = {1, 1};
+    MPI_Aint displacements[2] = {0, 8};
+    MPI_Datatype types[2] = {MPI_INT, MPI_UB}, type;
+    rc = MPI_Type_struct(2, lengths, displacements, types, &type);
   } else {
     printf("every_function: no case for %s\n", name);
     return 2;

@@ -1,11 +1,12 @@
 #!/bin/sh
-# Every MPI function of vmc's table links and loads: every_function.c, built by vmcc with
-# warnings as errors and -Wl,--no-undefined, runs under `vmc mpirun -np 1` and holds as many
-# addresses as the table has lines, twice (MPI_ and PMPI_); an unsupported function, called,
-# ends the run with a report naming the rank, the function and MPI_ERR_UNSUPPORTED_OPERATION.
-#   every_function_test.sh VMC VMCC SOURCE_DIR TABLE
+# Every MPI function of vmc's tables links and loads: every_function.c, built by vmcc with
+# warnings as errors (vmcc links with -Wl,--no-undefined), runs under `vmc mpirun -np 1` and
+# holds as many addresses as the tables have lines, twice (MPI_ and PMPI_); an unsupported
+# function, called, ends the run with a report naming the rank, the function and
+# MPI_ERR_UNSUPPORTED_OPERATION.
+#   every_function_test.sh VMC VMCC SOURCE_DIR TABLE REMOVED_TABLE
 set -u
-vmc=$1 vmcc=$2 source=$3 table=$4
+vmc=$1 vmcc=$2 source=$3 table=$4 removed=$5
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 failures=0
@@ -14,8 +15,8 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 "$vmcc" -std=c99 -Wall -Wextra -pedantic -Werror -Wl,--no-undefined \
   "$source/every_function.c" -o "$dir/every_function" || { echo "FAIL: vmcc"; exit 1; }
 
-lines=$(grep -c '^VMC_MPI_\(IMPLEMENTED\|UNSUPPORTED\)(' "$table")
-[ "$lines" -gt 0 ] || fail "no line of the table in $table"
+lines=$(cat "$table" "$removed" | grep -c '^VMC_MPI_\(IMPLEMENTED\|UNSUPPORTED\)(')
+[ "$lines" -gt 10 ] || fail "no line of the table in $table"
 out=$("$vmc" mpirun -np 1 "$dir/every_function" 2>&1)
 rc=$?
 [ $rc -eq 0 ] || fail "every_function exited $rc: $out"
@@ -39,6 +40,7 @@ unsupported() {
 unsupported MPI_Win_create MPI_Win_create
 unsupported PMPI_File_open MPI_File_open
 unsupported MPI_T_init_thread MPI_T_init_thread
+unsupported MPI_Type_struct MPI_Type_struct
 
 [ $failures -eq 0 ] && echo "all passed"
 exit $((failures > 0))

@@ -3,8 +3,10 @@
 // of them: each line well formed, its arguments the names of its parameters, its communicator
 // the first MPI_Comm parameter; the chapters in order, each sorted and as long as its heading
 // says; and as many functions as MPI-4.1 has (the count the table's opening comment explains),
-// so that a line lost or doubled in a merge fails here. Also vmc's table of predefined
-// datatypes (mpi/datatypes.hpp) against mpi.h's handles.
+// so that a line lost or doubled in a merge fails here. The table of the MPI-1 functions
+// MPI-3.0 removed (mpi/include/vmc_mpi_removed_functions.h) alike: those ten, none of them in
+// MPI-4.1's table. Also vmc's table of predefined datatypes (mpi/datatypes.hpp) against
+// mpi.h's handles.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -41,6 +43,17 @@ constexpr int kImplemented = 0
     ;
 #undef VMC_MPI_IMPLEMENTED
 #undef VMC_MPI_UNSUPPORTED
+
+#define VMC_MPI_IMPLEMENTED(ret, name, params, args, comm) +1
+#define VMC_MPI_UNSUPPORTED(ret, name, params, args, comm) +1
+constexpr int kPreprocessedRemovedLines = 0
+#include "mpi/include/vmc_mpi_removed_functions.h"
+    ;
+#undef VMC_MPI_IMPLEMENTED
+#undef VMC_MPI_UNSUPPORTED
+
+constexpr const char* kTable = VMC_SOURCE_DIR "/mpi/include/vmc_mpi_functions.h";
+constexpr const char* kRemovedTable = VMC_SOURCE_DIR "/mpi/include/vmc_mpi_removed_functions.h";
 
 struct Entry {
   int line = 0;
@@ -83,9 +96,9 @@ std::string parameter_name(const std::string& parameter) {
   return std::regex_search(parameter, m, name) ? m[1].str() : "?";
 }
 
-Table read_table() {
+Table read_table(const char* path = kTable) {
   Table t;
-  std::ifstream in(VMC_SOURCE_DIR "/mpi/include/vmc_mpi_functions.h");
+  std::ifstream in(path);
   EXPECT_TRUE(in) << "cannot read the table";
   static const std::regex entry(
       R"(^VMC_MPI_(IMPLEMENTED|UNSUPPORTED)\(([A-Za-z_][A-Za-z_0-9 ]*), (MPI_\w+), \(([^()]*)\), \(([^()]*)\), (\w+)\)$)");
@@ -162,8 +175,39 @@ TEST(FunctionTable, KnowsTheFunctionsOfEachKind) {
   }
 }
 
+TEST(FunctionTable, TheRemovedTableHoldsTheMpi1FunctionsMpi30Removed) {
+  const Table t = read_table(kRemovedTable);
+  EXPECT_TRUE(t.malformed.empty()) << ::testing::PrintToString(t.malformed);
+  std::vector<std::string> names;
+  for (const Entry& e : t.entries) names.push_back(e.name);
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "MPI_Address", "MPI_Errhandler_create", "MPI_Errhandler_get",
+                       "MPI_Errhandler_set", "MPI_Type_extent", "MPI_Type_hindexed",
+                       "MPI_Type_hvector", "MPI_Type_lb", "MPI_Type_struct", "MPI_Type_ub"}));
+  EXPECT_EQ(kPreprocessedRemovedLines, static_cast<int>(t.entries.size()));
+  ASSERT_EQ(t.chapters.size(), 1u);
+  EXPECT_EQ(t.chapters[0].number, 17);
+  EXPECT_EQ(t.chapters[0].declared, static_cast<int>(t.entries.size()));
+  // What is another name of a call vmc implements is implemented; the constructors are not.
+  for (const Entry& e : t.entries) {
+    EXPECT_EQ(e.implemented, e.name.find("_h") == std::string::npos &&
+                                 e.name.find("_struct") == std::string::npos)
+        << e.name;
+  }
+  std::set<std::string> current;
+  for (const Entry& e : read_table().entries) current.insert(e.name);
+  for (const std::string& name : names) EXPECT_FALSE(current.count(name)) << name;
+}
+
+// Both tables' entries.
+std::vector<Entry> every_entry() {
+  std::vector<Entry> all = read_table().entries;
+  for (const Entry& e : read_table(kRemovedTable).entries) all.push_back(e);
+  return all;
+}
+
 TEST(FunctionTable, ArgumentsAreTheParametersNames) {
-  for (const Entry& e : read_table().entries) {
+  for (const Entry& e : every_entry()) {
     std::vector<std::string> expected;
     for (const std::string& p : split_commas(e.params)) {
       if (const std::string name = parameter_name(p); !name.empty()) expected.push_back(name);
@@ -173,7 +217,7 @@ TEST(FunctionTable, ArgumentsAreTheParametersNames) {
 }
 
 TEST(FunctionTable, TheCommunicatorIsTheFirstMpiCommParameter) {
-  for (const Entry& e : read_table().entries) {
+  for (const Entry& e : every_entry()) {
     std::string first;
     for (const std::string& p : split_commas(e.params)) {
       if (p.rfind("MPI_Comm ", 0) == 0) {
@@ -229,7 +273,7 @@ constexpr NamedHandle kHandles[] = {
     VMC_NAMED(MPI_INTEGER2), VMC_NAMED(MPI_INTEGER4), VMC_NAMED(MPI_INTEGER8),
     VMC_NAMED(MPI_INTEGER16), VMC_NAMED(MPI_REAL2), VMC_NAMED(MPI_REAL4), VMC_NAMED(MPI_REAL8),
     VMC_NAMED(MPI_REAL16), VMC_NAMED(MPI_COMPLEX4), VMC_NAMED(MPI_COMPLEX8),
-    VMC_NAMED(MPI_COMPLEX16), VMC_NAMED(MPI_COMPLEX32)};
+    VMC_NAMED(MPI_COMPLEX16), VMC_NAMED(MPI_COMPLEX32), VMC_NAMED(MPI_LB), VMC_NAMED(MPI_UB)};
 #undef VMC_NAMED
 
 TEST(PredefinedTypes, EveryHandleIsItsRow) {
@@ -240,7 +284,8 @@ TEST(PredefinedTypes, EveryHandleIsItsRow) {
     const vmc::mpi::PredefinedType* row = predefined_type(h.handle);
     ASSERT_NE(row, nullptr) << h.name;
     EXPECT_STREQ(row->name, h.name);
-    EXPECT_GT(row->size, 0u) << h.name;
+    // Every type holds data but MPI-1's bound markers.
+    EXPECT_EQ(row->size > 0, row->kind != vmc::mpi::TypeKind::bound) << h.name;
     EXPECT_LE(row->size, row->extent) << h.name;
   }
   EXPECT_EQ(predefined_type(MPI_DATATYPE_NULL), nullptr);
@@ -270,6 +315,8 @@ TEST(PredefinedTypes, SizesExtentsAndKinds) {
   EXPECT_EQ(predefined_type(MPI_CXX_BOOL)->kind, TypeKind::logical);
   EXPECT_EQ(predefined_type(MPI_COUNT)->kind, TypeKind::multi_language);
   EXPECT_EQ(predefined_type(MPI_BYTE)->kind, TypeKind::byte);
+  EXPECT_EQ(predefined_type(MPI_UB)->kind, TypeKind::bound);
+  EXPECT_EQ(predefined_type(MPI_LB)->extent, 0u);
 }
 
 }  // namespace

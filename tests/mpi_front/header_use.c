@@ -50,6 +50,7 @@ static const size_t callback_types[] = {
     sizeof(MPI_Op_create == (int (*)(MPI_User_function*, int, MPI_Op*))0),
     sizeof(MPI_Comm_create_errhandler ==
            (int (*)(MPI_Comm_errhandler_function*, MPI_Errhandler*))0),
+    sizeof(MPI_Errhandler_create == (int (*)(MPI_Handler_function*, MPI_Errhandler*))0),
     sizeof(MPI_T_event_register_callback ==
            (int (*)(MPI_T_event_registration, MPI_T_cb_safety, MPI_Info, void*,
                     MPI_T_event_cb_function*))0)};
@@ -66,7 +67,7 @@ static const long long datatypes[] = {
     MPI_INTEGER, MPI_REAL, MPI_DOUBLE_PRECISION, MPI_COMPLEX, MPI_DOUBLE_COMPLEX, MPI_2REAL,
     MPI_2DOUBLE_PRECISION, MPI_2INTEGER, MPI_INTEGER1, MPI_INTEGER2, MPI_INTEGER4, MPI_INTEGER8,
     MPI_INTEGER16, MPI_REAL2, MPI_REAL4, MPI_REAL8, MPI_REAL16, MPI_COMPLEX4, MPI_COMPLEX8,
-    MPI_COMPLEX16, MPI_COMPLEX32};
+    MPI_COMPLEX16, MPI_COMPLEX32, MPI_LB, MPI_UB};
 
 static const long long ops[] = {MPI_OP_NULL, MPI_MAX,  MPI_MIN,    MPI_SUM,    MPI_PROD,
                                 MPI_LAND,    MPI_BAND, MPI_LOR,    MPI_BOR,    MPI_LXOR,
@@ -145,7 +146,7 @@ int main(void) {
   void* pointers[8];
 
   check(MPI_VERSION == 4 && MPI_SUBVERSION == 1, "MPI_VERSION 4, MPI_SUBVERSION 1");
-  check(COUNT(callback_types) == 17, "the callback types compiled");
+  check(COUNT(callback_types) == 18, "the callback types compiled");
 
   check_distinct(datatypes, COUNT(datatypes), "datatypes");
   check(COUNT(datatypes) == VMC_MPI_PREDEFINED_TYPES, "VMC_MPI_PREDEFINED_TYPES types");

@@ -2,13 +2,15 @@
 // MPI_Abort, exit(), abort(), failing an assert, an MPI error, a deadlock, MPI_Finalize left
 // out), every p in one command (-np ranges, a family's shape per p, the command that
 // reproduces a failing p), whole and tagged lines of output from many ranks at once, --stats,
-// --json, --trace, --show, --coll, --privatize, errno per rank, messages to oneself, and
-// vmcxx. The programs are tests/mpi_front/jobs/, built with vmc_add_mpi_program (lines_cxx.cpp
+// --json, --trace, --show, --coll, --privatize, errno per rank, getopt per rank, messages to
+// oneself, point-to-point calls beside the usual ones, MPI-1's removed functions, a program
+// that needs a symbol nobody defines, and vmcxx. The programs are tests/mpi_front/jobs/, built with vmc_add_mpi_program (lines_cxx.cpp
 // by vmcxx here). Every command runs under timeout(1).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <regex>
 #include <set>
@@ -422,14 +424,114 @@ TEST(MpirunErrno, EachRankKeepsItsErrnoWhenRanksShareAWorker) {
   }
 }
 
+// Each rank's line of getopt_ranks: "rank R scan S: ...".
+std::string scan_line(int rank, int scan, const std::string& found) {
+  return "rank " + std::to_string(rank) + " scan " + std::to_string(scan) + ": " + found + "\n";
+}
+
+TEST(MpirunGetopt, EveryRankParsesItsOwnArguments) {
+  // Scan 1 before MPI_Init, scan 2 after optind = 1 with a barrier after every call (every
+  // other rank's calls come between two of one rank's), scan 3 after optind = 0.
+  for (const char* engine : {"threads", "fibers"}) {
+    const Outcome o = mpirun(std::string("-np 4 --engine ") + engine + " " + job("getopt_ranks") +
+                             " -n 7 -v --long x");
+    ASSERT_EQ(o.exit_code, 0) << engine << "\n" << o.out << o.err;
+    for (int r = 0; r < 4; ++r) {
+      for (int scan : {1, 2}) {
+        EXPECT_THAT(o.out, HasSubstr(scan_line(r, scan, "n=7 v=1 long=x optind=6 rest=")))
+            << engine << "\n" << o.out;
+      }
+      EXPECT_THAT(o.out, HasSubstr(scan_line(r, 3, "n=3 v=1 long=w optind=5 rest=")))
+          << engine << "\n" << o.out;
+    }
+  }
+}
+
+TEST(MpirunGetopt, GroupedOptionsAndOperandsSurviveOtherRanksCalls) {
+  // -vn7: two options in one argument, whose position libc keeps hidden; "extra": an operand
+  // libc moves after the options. Every rank's scan 2 is rebuilt after other ranks' calls.
+  for (const char* engine : {"threads", "fibers"}) {
+    const Outcome o = mpirun(std::string("-np 3 --engine ") + engine + " " + job("getopt_ranks") +
+                             " -vn7 extra --long=y -v");
+    ASSERT_EQ(o.exit_code, 0) << engine << "\n" << o.out << o.err;
+    for (int r = 0; r < 3; ++r) {
+      for (int scan : {1, 2}) {
+        EXPECT_THAT(o.out, HasSubstr(scan_line(r, scan, "n=7 v=2 long=y optind=4 rest=extra")))
+            << engine << "\n" << o.out;
+      }
+    }
+  }
+}
+
+TEST(MpirunPointToPoint, DatatypeQueriesBsendInitGetStatusIsendrecvAndNullTypes) {
+  // jobs/p2p_calls.c: every rank checks them and says "p2p ok"; under the rendezvous protocol
+  // an MPI_Isendrecv must also wait for its send.
+  for (const std::string flags :
+       {"-np 2 --engine threads", "-np 3 --engine fibers",
+        "-np 4 --engine threads --topology ring:4", "-np 3 --engine fibers --protocol rendezvous",
+        "-np 2 --engine threads --protocol rendezvous"}) {
+    const bool rendezvous = flags.find("rendezvous") != std::string::npos;
+    const Outcome o = mpirun(flags + " " + job("p2p_calls") + (rendezvous ? " rendezvous" : ""));
+    EXPECT_EQ(o.exit_code, 0) << flags << "\n" << o.out << o.err;
+    const int p = flags[4] - '0';
+    for (int r = 0; r < p; ++r) {
+      EXPECT_THAT(o.out, HasSubstr("rank " + std::to_string(r) + ": p2p ok\n")) << flags;
+    }
+  }
+}
+
+TEST(MpirunRemoved, Mpi1FunctionsMpi30RemovedReachVmc) {
+  // Declared by vmc's mpi.h, so that they reach libvmc_mpi, not the other MPI library in
+  // vmc's process, whose MPI_Errhandler_set would end the run ("called before MPI_INIT").
+  const Outcome o = mpirun("-np 3 " + job("mpi1_removed"));
+  EXPECT_EQ(o.exit_code, 0) << o.out << o.err;
+  for (int r = 0; r < 3; ++r) {
+    EXPECT_THAT(o.out, HasSubstr("rank " + std::to_string(r) + ": mpi1 ok\n")) << o.out;
+  }
+}
+
+TEST(MpirunLink, ASymbolNobodyDefinesIsALinkErrorNamingIt) {
+  // vmcc, vmcxx and vmc::mpi link with -Wl,--no-undefined: a function no library defines (an
+  // MPI function mpi.h does not declare, called by its plain name) fails the build, not the
+  // load, and never binds to another library of vmc's process.
+  const fs::path dir = fs::path(::testing::TempDir()) / "vmc_mpirun_undefined";
+  fs::create_directories(dir);
+  for (const char* compiler : {VMCC, VMCXX}) {
+    const fs::path source = dir / (compiler == std::string(VMCC) ? "undefined.c" : "undefined.cpp");
+    {
+      std::ofstream out(source);
+      out << "#include <mpi.h>\n"
+             "int MPI_Not_a_function(int x);\n"
+             "int main(int argc, char** argv) {\n"
+             "  MPI_Init(&argc, &argv);\n"
+             "  MPI_Not_a_function(1);\n"
+             "  return MPI_Finalize();\n"
+             "}\n";
+    }
+    const Outcome built = vmc::testing::run_shell(
+        shell_quoted(compiler) + " " + shell_quoted(source.string()) + " -o " +
+            shell_quoted((dir / "undefined").string()),
+        kSeconds);
+    EXPECT_NE(built.exit_code, 0) << compiler;
+    EXPECT_THAT(built.err, HasSubstr("MPI_Not_a_function")) << compiler;
+    const Outcome show = vmc::testing::run_shell(shell_quoted(compiler) + " -show x.c", kSeconds);
+    EXPECT_THAT(show.out, HasSubstr("-Wl,--no-undefined")) << compiler;
+  }
+}
+
 TEST(MpirunWraps, LibvmcMpiDefinesEveryCallVmccWraps) {
-  const Outcome o = vmc::testing::run_shell("nm -D --defined-only " + shell_quoted(LIBVMC_MPI),
-                                            kSeconds);
-  ASSERT_EQ(o.exit_code, 0) << o.err;
+  // libvmc_mpi, or the archive linked into every program (getopt's).
+  const Outcome library = vmc::testing::run_shell(
+      "nm -D --defined-only " + shell_quoted(LIBVMC_MPI), kSeconds);
+  ASSERT_EQ(library.exit_code, 0) << library.err;
+  const Outcome archive = vmc::testing::run_shell(
+      "nm --defined-only " + shell_quoted(LIBVMC_MPI_PER_RANK), kSeconds);
+  ASSERT_EQ(archive.exit_code, 0) << archive.err;
+  const std::string defined = library.out + archive.out;
   std::istringstream calls(WRAPPED_CALLS);
   int n = 0;
   for (std::string call; calls >> call; ++n) {
-    EXPECT_THAT(o.out, HasSubstr(" T __wrap_" + call + "\n")) << call;
+    EXPECT_THAT(defined, HasSubstr(" T __wrap_" + call + "\n")) << call;
   }
   EXPECT_GE(n, 20);
   const Outcome show = vmc::testing::run_shell(shell_quoted(VMCC) + " -show x.c -o x", kSeconds);

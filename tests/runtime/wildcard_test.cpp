@@ -1,5 +1,6 @@
-// Receives from any source or of any tag, probes, matched probes, cancel, and the list
-// completions (wait_some, test_any, test_some, test_all) on the virtual clock: each decided in
+// Receives from any source or of any tag, probes, matched probes, cancel, the list
+// completions (wait_some, test_any, test_some, test_all) and completed (a query that leaves
+// the request alone) on the virtual clock: each decided in
 // model time, so that the matches and the times are the same on every run, on both engines,
 // whatever the thread schedule (schedule perturbation shuffles it here). Also MPI's rules
 // that hold whatever the time: receives take messages in the order they were posted, a probed
@@ -8,6 +9,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <array>
 #include <atomic>
 #include <numeric>
 #include <string>
@@ -335,6 +337,69 @@ TEST(Lists, WaitSomeAndTheTestsAnswerInModelTime) {
       EXPECT_EQ(x, (std::vector<int>{-1, 1, 2, 3, 4}));
       EXPECT_TRUE(c.test_all(rs));  // all null
       EXPECT_TRUE(c.wait_some(rs).empty());
+    });
+  }
+}
+
+TEST(Lists, CompletedSaysWithoutCompleting) {
+  // Rank 1 sends at 1 ms. Rank 0's completed() is false at first, then a loop of it ends
+  // (each call that finds nothing moves rank 0 on), with the status the wait will give; the
+  // request is still rank 0's to complete, and completing it gives the same. A send request
+  // alike, and a receive whose message does not fit: completed, its error at the wait.
+  for (Engine engine : {Engine::threads, Engine::fibers}) {
+    Machine m(config(2, engine, 3));
+    m.run([&](Node& node) {
+      const Comm& c = node.world();
+      int x = -1, y = 7;
+      if (c.rank() == 1) {
+        node.charge_compute(1e-3);
+        c.send(std::span<const int>(&y, 1), 0, 5);
+        c.send_raw(&y, sizeof y, 1, 0, 6);
+        std::array<int, 2> two{1, 2};
+        c.send(std::span<const int>(two), 0, 8);
+        c.recv(std::span<int>(&y, 1), 0, 9);
+        return;
+      }
+      Request r = c.irecv(std::span<int>(&x, 1), 1, 5);
+      Status st;
+      EXPECT_FALSE(c.completed(r, &st));
+      const double before = c.now();
+      while (!c.completed(r, &st)) {
+      }
+      EXPECT_GE(c.now(), 1e-3);
+      EXPECT_GT(c.now(), before);
+      EXPECT_EQ(st.source, 1);
+      EXPECT_EQ(st.tag, 5);
+      EXPECT_EQ(st.bytes, sizeof(int));
+      EXPECT_EQ(st.items, 1u);
+      EXPECT_FALSE(r.null());
+      EXPECT_TRUE(c.completed(r));  // again: still completed, still not null
+      Status done;
+      EXPECT_EQ(c.wait(r, &done), 1u);
+      EXPECT_TRUE(r.null());
+      EXPECT_EQ(done.source, 1);
+      EXPECT_EQ(done.tag, 5);
+      EXPECT_EQ(x, 7);
+
+      // A send: completed by now once its transfer has ended; test then completes it.
+      Request s = c.isend(std::span<const int>(&y, 1), 1, 9);
+      while (!c.completed(s)) {
+      }
+      EXPECT_TRUE(c.test(s));
+      EXPECT_TRUE(s.null());
+
+      // A receive whose message does not fit: completed; the wait says why.
+      int small = 0;
+      Request t = c.irecv(std::span<int>(&small, 1), 1, 8);
+      Status got;
+      while (!c.completed(t, &got)) {
+      }
+      EXPECT_EQ(got.source, 1);
+      EXPECT_EQ(got.tag, 8);
+      EXPECT_THROW(c.wait(t), TruncationError);
+      int z = 0;
+      c.recv(std::span<int>(&z, 1), 1, 6);
+      EXPECT_THROW(c.completed(t), UsageError);  // completed by the wait already
     });
   }
 }
