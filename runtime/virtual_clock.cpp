@@ -165,7 +165,8 @@ void VirtualClock::irecv(NodeState& self, std::uint32_t id, const Incoming& in) 
 }
 
 bool VirtualClock::defers(NodeState& self, const Incoming& in) {
-  apply_decisions(self);
+  // Choices come for deferred receives only: none open, none to apply (the common case).
+  if (self.deferred_open > 0) apply_decisions(self);
   return wildcard(in) || self.deferred_open > 0;
 }
 
@@ -235,7 +236,7 @@ bool VirtualClock::arrived(NodeState& self, RequestState& r) {
     return (!r.synchronous || r.sync_done) && sent(r);
   }
   if (!r.filled) {
-    apply_decisions(self);
+    if (self.deferred_open > 0) apply_decisions(self);
     if (r.held != nullptr && !r.matched_only) fill_request(r, std::exchange(r.held, nullptr));
     if (!r.filled && !r.deferred) self.drain();
   }
