@@ -31,12 +31,6 @@
 
 namespace vmc::internal {
 
-namespace {
-patterns::RingPlan plan_of(const patterns::MeshShape& shape) {
-  return patterns::prime_factor_rings(shape, patterns::RingOrder::widest_first);
-}
-}  // namespace
-
 void run_allgather_plan(const Call& call, const patterns::RingPlan& plan) {
   const Comm& comm = *call.comm;
   const Blocks blocks = prepare_allgather(call);
@@ -64,15 +58,15 @@ Picos cost_allgather_plan(const CostQuery& q, const patterns::RingPlan& plan) {
 }
 
 void run_allgather_mesh_pfr(const Call& call) {
-  run_allgather_plan(call, plan_of(mesh_shape_of(*call.comm)));
+  run_allgather_plan(call, patterns::prime_factor_rings(mesh_shape_of(*call.comm)));
 }
 
 Picos cost_allgather_mesh_pfr(const CostQuery& q) {
-  return cost_allgather_plan(q, plan_of(mesh_shape_of(q)));
+  return cost_allgather_plan(q, patterns::prime_factor_rings(mesh_shape_of(q)));
 }
 
 Claim claim_allgather_mesh_pfr(const CostQuery& q) {
-  return plan_claim(q, plan_of(mesh_shape_of(q)), false);
+  return plan_claim(q, patterns::prime_factor_rings(mesh_shape_of(q)), false);
 }
 
 Algorithm allgather_mesh_pfr_row() {

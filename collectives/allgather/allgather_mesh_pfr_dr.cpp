@@ -22,10 +22,6 @@
 namespace vmc::internal {
 
 namespace {
-patterns::RingPlan plan_of(const patterns::MeshShape& shape, int h) {
-  return patterns::pfr_dr_rings(shape, h);
-}
-
 const MeshFamily kFamily{
     "mesh_pfr_dr",
     "PFR-DR hybrid collect: prime factors rings for the first phases, whole dimensional "
@@ -35,12 +31,18 @@ const MeshFamily kFamily{
     [](const CostQuery& q) { return patterns::pfr_dr_merges(mesh_shape_of(q)) + 1; },
     [](const CostQuery& q, int h) {
       const patterns::MeshShape shape = mesh_shape_of(q);
-      return patterns::describe_plan(plan_of(shape, h)) +
+      return patterns::describe_plan(patterns::pfr_dr_rings(shape, h)) +
              end_member_note(h, patterns::pfr_dr_merges(shape), "mesh_pfr", "mesh_dr");
     },
-    [](const CostQuery& q, int h) { return cost_allgather_plan(q, plan_of(mesh_shape_of(q), h)); },
-    [](const CostQuery& q, int h) { return plan_claim(q, plan_of(mesh_shape_of(q), h), false); },
-    [](const Call& c, int h) { run_allgather_plan(c, plan_of(mesh_shape_of(*c.comm), h)); },
+    [](const CostQuery& q, int h) {
+      return cost_allgather_plan(q, patterns::pfr_dr_rings(mesh_shape_of(q), h));
+    },
+    [](const CostQuery& q, int h) {
+      return plan_claim(q, patterns::pfr_dr_rings(mesh_shape_of(q), h), false);
+    },
+    [](const Call& c, int h) {
+      run_allgather_plan(c, patterns::pfr_dr_rings(mesh_shape_of(*c.comm), h));
+    },
 };
 }  // namespace
 

@@ -23,24 +23,20 @@
 
 namespace vmc::internal {
 
-namespace {
-patterns::RingPlan plan_of(const patterns::MeshShape& shape) {
-  return patterns::prime_factor_rings(shape, patterns::RingOrder::rank_order);
-}
-}  // namespace
-
 bool applicable_allreduce_mesh_pfr(const CostQuery&) { return true; }
 
 Picos cost_allreduce_mesh_pfr(const CostQuery& q) {
   if (q.n == 0 || q.p == 1) return 0;
-  const patterns::RingPlan plan = plan_of(mesh_shape_of(q));
+  const patterns::RingPlan plan =
+      patterns::prime_factor_rings(mesh_shape_of(q), patterns::RingOrder::rank_order);
   return plan_allreduce_cost(q, plan, 0, charged_sharers(q, plan_sharing(q, plan, false)));
 }
 
 void run_allreduce_mesh_pfr(const Call& call) {
   const Comm& c = *call.comm;
   if (call.n == 0) return;
-  const patterns::RingPlan plan = plan_of(mesh_shape_of(c));
+  const patterns::RingPlan plan =
+      patterns::prime_factor_rings(mesh_shape_of(c), patterns::RingOrder::rank_order);
   auto acc = contribution(call, call.n);
   for (int t = 0; t < plan.phases(); ++t) {
     ring_combine(c, plan, t, acc.data(), call.n, call.item_size, *call.op, call.tag);
@@ -49,7 +45,9 @@ void run_allreduce_mesh_pfr(const Call& call) {
 }
 
 Claim claim_allreduce_mesh_pfr(const CostQuery& q) {
-  return plan_claim(q, plan_of(mesh_shape_of(q)), false);
+  const patterns::RingPlan plan =
+      patterns::prime_factor_rings(mesh_shape_of(q), patterns::RingOrder::rank_order);
+  return plan_claim(q, plan, false);
 }
 
 Algorithm allreduce_mesh_pfr_row() {

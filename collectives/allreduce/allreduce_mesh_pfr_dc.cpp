@@ -19,27 +19,21 @@
 
 namespace vmc::internal {
 
-namespace {
-patterns::RingPlan plan_of(const patterns::MeshShape& shape) {
-  return patterns::prime_factor_rings(shape, patterns::RingOrder::widest_first);
-}
-}  // namespace
-
 bool applicable_allreduce_mesh_pfr_dc(const CostQuery& q) { return q.commutative; }
 
 Picos cost_allreduce_mesh_pfr_dc(const CostQuery& q) {
-  const patterns::RingPlan plan = plan_of(mesh_shape_of(q));
+  const patterns::RingPlan plan = patterns::prime_factor_rings(mesh_shape_of(q));
   return plan_allreduce_cost(q, plan, plan.phases(),
                             charged_sharers(q, plan_sharing(q, plan, false)));
 }
 
 void run_allreduce_mesh_pfr_dc(const Call& call) {
-  const patterns::RingPlan plan = plan_of(mesh_shape_of(*call.comm));
+  const patterns::RingPlan plan = patterns::prime_factor_rings(mesh_shape_of(*call.comm));
   plan_allreduce(call, plan, plan.phases());
 }
 
 Claim claim_allreduce_mesh_pfr_dc(const CostQuery& q) {
-  return plan_claim(q, plan_of(mesh_shape_of(q)), false);
+  return plan_claim(q, patterns::prime_factor_rings(mesh_shape_of(q)), false);
 }
 
 Algorithm allreduce_mesh_pfr_dc_row() {

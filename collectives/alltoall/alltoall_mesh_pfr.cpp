@@ -24,26 +24,20 @@
 
 namespace vmc::internal {
 
-namespace {
-patterns::RingPlan plan_of(const patterns::MeshShape& shape) {
-  return patterns::prime_factor_rings(shape, patterns::RingOrder::widest_first);
-}
-}  // namespace
-
 void run_alltoall_mesh_pfr(const Call& call) {
   const Comm& c = *call.comm;
   copy_items(call.recv, call.send, call.n * c.size(), call.item_size);
-  ring_alltoall(c, plan_of(mesh_shape_of(c)), true, call.recv, call.n, call.item_size,
-                call.tag);
+  ring_alltoall(c, patterns::prime_factor_rings(mesh_shape_of(c)), true, call.recv, call.n,
+                call.item_size, call.tag);
 }
 
 Picos cost_alltoall_mesh_pfr(const CostQuery& q) {
-  const patterns::RingPlan plan = plan_of(mesh_shape_of(q));
+  const patterns::RingPlan plan = patterns::prime_factor_rings(mesh_shape_of(q));
   return ring_alltoall_cost(q, plan, q.n, charged_sharers(q, plan_sharing(q, plan, true)));
 }
 
 Claim claim_alltoall_mesh_pfr(const CostQuery& q) {
-  return plan_claim(q, plan_of(mesh_shape_of(q)), true);
+  return plan_claim(q, patterns::prime_factor_rings(mesh_shape_of(q)), true);
 }
 
 Algorithm alltoall_mesh_pfr_row() {

@@ -76,9 +76,10 @@ inline RingPlan dimensional_rings(const MeshShape& shape) {
 // Prime factors rings (004 §5.2). widest_first: the collect order of 004 §8 (spacing
 // descending; equal spacings by dimension); otherwise rank order (dimension 0 first, each
 // dimension closest first), where the layout is the identity and a reduction over the
-// digits in order combines the ranks in rank order.
+// digits in order combines the ranks in rank order. The mesh_pfr rows of collect,
+// distributed reduction and all-to-all take widest_first, allreduce's rank_order.
 enum class RingOrder { widest_first, rank_order };
-RingPlan prime_factor_rings(const MeshShape& shape, RingOrder order);
+RingPlan prime_factor_rings(const MeshShape& shape, RingOrder order = RingOrder::widest_first);
 
 // The PFR-DR hybrids (004 §8 collect, §10 distributed reduction): a family of plans between
 // prime_factor_rings (widest_first) and dimensional_rings, "partially factoring the

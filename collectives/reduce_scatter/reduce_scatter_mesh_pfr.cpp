@@ -22,13 +22,6 @@
 
 namespace vmc::internal {
 
-namespace {
-patterns::RingPlan plan_of(const patterns::MeshShape& shape) {
-  return patterns::prime_factor_rings(shape, patterns::RingOrder::widest_first);
-}
-
-}  // namespace
-
 void reduce_scatter_plan(const Comm& comm, const patterns::RingPlan& plan, void* buf,
                          std::size_t item_size, const Blocks& blocks, const Op& op, Tag tag) {
   if (plan.identity_layout()) {
@@ -54,7 +47,7 @@ Picos cost_reduce_scatter_plan(const CostQuery& q, const patterns::RingPlan& pla
 }
 
 void run_reduce_scatter_mesh_pfr(const Call& call) {
-  const patterns::RingPlan plan = plan_of(mesh_shape_of(*call.comm));
+  const patterns::RingPlan plan = patterns::prime_factor_rings(mesh_shape_of(*call.comm));
   run_reduce_scatter(call, [&](const Comm& comm, void* buf, std::size_t item_size,
                                const Blocks& blocks, const Op& op, Tag tag) {
     reduce_scatter_plan(comm, plan, buf, item_size, blocks, op, tag);
@@ -62,11 +55,11 @@ void run_reduce_scatter_mesh_pfr(const Call& call) {
 }
 
 Picos cost_reduce_scatter_mesh_pfr(const CostQuery& q) {
-  return cost_reduce_scatter_plan(q, plan_of(mesh_shape_of(q)));
+  return cost_reduce_scatter_plan(q, patterns::prime_factor_rings(mesh_shape_of(q)));
 }
 
 Claim claim_reduce_scatter_mesh_pfr(const CostQuery& q) {
-  return plan_claim(q, plan_of(mesh_shape_of(q)), false);
+  return plan_claim(q, patterns::prime_factor_rings(mesh_shape_of(q)), false);
 }
 
 Algorithm reduce_scatter_mesh_pfr_row() {

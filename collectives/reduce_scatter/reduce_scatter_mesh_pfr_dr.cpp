@@ -20,12 +20,8 @@
 namespace vmc::internal {
 
 namespace {
-patterns::RingPlan plan_of(const patterns::MeshShape& shape, int h) {
-  return patterns::pfr_dr_rings(shape, h);
-}
-
 void run(const Call& call, int h) {
-  const patterns::RingPlan plan = plan_of(mesh_shape_of(*call.comm), h);
+  const patterns::RingPlan plan = patterns::pfr_dr_rings(mesh_shape_of(*call.comm), h);
   run_reduce_scatter(call, [&](const Comm& comm, void* buf, std::size_t item_size,
                                const Blocks& blocks, const Op& op, Tag tag) {
     reduce_scatter_plan(comm, plan, buf, item_size, blocks, op, tag);
@@ -41,13 +37,15 @@ const MeshFamily kFamily{
     [](const CostQuery& q) { return patterns::pfr_dr_merges(mesh_shape_of(q)) + 1; },
     [](const CostQuery& q, int h) {
       const patterns::MeshShape shape = mesh_shape_of(q);
-      return patterns::describe_plan(plan_of(shape, h)) +
+      return patterns::describe_plan(patterns::pfr_dr_rings(shape, h)) +
              end_member_note(h, patterns::pfr_dr_merges(shape), "mesh_pfr", "mesh_dr");
     },
     [](const CostQuery& q, int h) {
-      return cost_reduce_scatter_plan(q, plan_of(mesh_shape_of(q), h));
+      return cost_reduce_scatter_plan(q, patterns::pfr_dr_rings(mesh_shape_of(q), h));
     },
-    [](const CostQuery& q, int h) { return plan_claim(q, plan_of(mesh_shape_of(q), h), false); },
+    [](const CostQuery& q, int h) {
+      return plan_claim(q, patterns::pfr_dr_rings(mesh_shape_of(q), h), false);
+    },
     run,
 };
 }  // namespace
