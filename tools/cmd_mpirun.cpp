@@ -13,8 +13,10 @@
 // --stats, --json, --trace and --show ask for, and the exit status of mpirun
 // (tools/mpirun_job.hpp). Several: a line per P, then every failing P with the command that
 // reproduces it; the ranks' output is not shown.
+#include <algorithm>
 #include <array>
 #include <csignal>
+#include <cstddef>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -24,6 +26,7 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "mpi/job.hpp"
@@ -159,11 +162,26 @@ class CrashReport {
   std::array<struct sigaction, kSignals.size()> old_{};
 };
 
+// The stack each rank's main runs on: what a process of this host gets (the soft limit of
+// RLIMIT_STACK, 8 MiB where it is unlimited), from 256 KiB to 64 MiB. Programs keep large
+// arrays on the stack (MPICH's tests do), which the fibers engine's default of 256 KiB would
+// overflow; a stack is only address space until a rank touches it.
+std::size_t rank_stack_bytes() {
+  constexpr std::size_t kUnlimited = std::size_t{8} << 20;
+  rlimit limit{};
+  std::size_t bytes = kUnlimited;
+  if (getrlimit(RLIMIT_STACK, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+    bytes = static_cast<std::size_t>(limit.rlim_cur);
+  }
+  return std::clamp(bytes, std::size_t{256} << 10, std::size_t{64} << 20);
+}
+
 // Runs the program on `network`, one rank per node.
 JobRun run_job(const JobSetup& setup, std::shared_ptr<const Topology> network,
                mpi::OutputMode output) {
   MachineConfig config = setup.config;
   config.topology = std::move(network);
+  if (config.stack_bytes == 0) config.stack_bytes = rank_stack_bytes();
   check_link_rates(*config.topology, config.model);
   const int p = config.topology->nodes();
   const mpi::RankPrograms programs(setup.program, p, setup.privatize);

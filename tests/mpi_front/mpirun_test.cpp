@@ -73,6 +73,18 @@ TEST(MpirunExit, MpiAbortEndsTheJobWithItsCode) {
   EXPECT_THAT(o.err, HasSubstr("rank 1 called MPI_Abort with code 7"));
 }
 
+// A rank's stack is a process's (the host's soft limit, 8 MiB where it is unlimited; from
+// 256 KiB to 64 MiB): a 2 MiB frame, as MPICH's tests keep, fits on both engines (the fibers
+// engine's own default, 256 KiB, would not).
+TEST(MpirunExit, ARanksStackHoldsWhatAProcesssHolds) {
+  for (const char* engine : {"fibers", "threads"}) {
+    const Outcome big = mpirun("-np 3 --engine " + std::string(engine) + " " +
+                               job("rank_endings") + " bigstack");
+    EXPECT_EQ(big.exit_code, 0) << engine << ": " << big.err;
+    EXPECT_THAT(big.out, HasSubstr("rank 2 used 2 MiB of stack")) << engine;
+  }
+}
+
 TEST(MpirunExit, ExitEndsTheCallingRankOnlyAsIfMainReturned) {
   const Outcome o = mpirun("-np 4 " + job("rank_endings") + " exit5");
   EXPECT_EQ(o.exit_code, 5) << o.err;

@@ -7,6 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A frame of 2 MiB, as a process's 8 MiB stack holds (MPICH's tests keep arrays this size
+ * on the stack). */
+static int big_frame(int rank) {
+  volatile char big[2 << 20];
+  for (size_t i = 0; i < sizeof big; i += 4096) big[i] = (char)rank;
+  return big[sizeof big - 4096] == (char)rank ? 0 : 1;
+}
+
 int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "";
   int rank = 0, size = 0, x = 0;
@@ -46,6 +54,9 @@ int main(int argc, char** argv) {
     MPI_Finalize();
     if (rank == 1) MPI_Barrier(MPI_COMM_WORLD);
     return 0;
+  } else if (strcmp(mode, "bigstack") == 0) {
+    if (big_frame(rank) != 0) return 1;
+    printf("rank %d used 2 MiB of stack\n", rank);
   } else if (strcmp(mode, "self") == 0) {
     /* A message to itself (the machine allows it): sent, then received. */
     int y = -1;
