@@ -105,6 +105,29 @@ Checked check_data(const char* fn, MPI_Comm comm, const void* buf, int count,
   return {s, e, t};
 }
 
+// The checks of a call that sends and receives (MPI_Sendrecv, MPI_Isendrecv and their
+// _replace forms): check_data's on the send side, then the receive side's count, datatype and
+// buffer, the tags, the destination and the source.
+struct CheckedPair {
+  RankState& state;
+  const CommEntry& entry;
+  const PredefinedType& send_type;
+  const PredefinedType& recv_type;
+};
+CheckedPair check_sendrecv(const char* fn, MPI_Comm comm, const void* sendbuf, int sendcount,
+                           MPI_Datatype sendtype, int dest, int sendtag, const void* recvbuf,
+                           int recvcount, MPI_Datatype recvtype, int source, int recvtag) {
+  auto [s, e, st] = check_data(fn, comm, sendbuf, sendcount, sendtype);
+  check_count(fn, recvcount);
+  const PredefinedType& rt = message_type_or_fail(fn, recvtype, recvcount);
+  check_buffer(fn, recvbuf, recvcount);
+  check_send_tag(fn, sendtag);
+  check_receive_tag(fn, recvtag);
+  check_destination(fn, dest, e.comm);
+  check_source(fn, source, e.comm);
+  return {s, e, st, rt};
+}
+
 // "comm 5" or the communicator's name.
 std::string comm_name(MPI_Comm comm, const CommEntry& e) {
   return e.name.empty() ? "comm " + std::to_string(comm) : e.name;
@@ -683,15 +706,9 @@ static int sendrecv_call(const char* fn, const void* sendbuf, int sendcount,
                          int recvcount, MPI_Datatype recvtype, int source, int recvtag,
                          MPI_Comm comm, MPI_Status* status, bool replace) {
   return mpi_call(comm, [&] {
-    auto [s, e, st] = check_data(fn, comm, sendbuf, sendcount, sendtype);
+    auto [s, e, st, rt] = check_sendrecv(fn, comm, sendbuf, sendcount, sendtype, dest, sendtag,
+                                         recvbuf, recvcount, recvtype, source, recvtag);
     (void)s;
-    check_count(fn, recvcount);
-    const PredefinedType& rt = message_type_or_fail(fn, recvtype, recvcount);
-    check_buffer(fn, recvbuf, recvcount);
-    check_send_tag(fn, sendtag);
-    check_receive_tag(fn, recvtag);
-    check_destination(fn, dest, e.comm);
-    check_source(fn, source, e.comm);
     std::vector<unsigned char> copy;
     if (replace) {
       const auto* p = static_cast<const unsigned char*>(sendbuf);
@@ -748,14 +765,8 @@ static int isendrecv_call(const char* fn, const void* sendbuf, int sendcount,
                           int recvcount, MPI_Datatype recvtype, int source, int recvtag,
                           MPI_Comm comm, MPI_Request* request, bool replace) {
   return mpi_call(comm, [&] {
-    auto [s, e, st] = check_data(fn, comm, sendbuf, sendcount, sendtype);
-    check_count(fn, recvcount);
-    const PredefinedType& rt = message_type_or_fail(fn, recvtype, recvcount);
-    check_buffer(fn, recvbuf, recvcount);
-    check_send_tag(fn, sendtag);
-    check_receive_tag(fn, recvtag);
-    check_destination(fn, dest, e.comm);
-    check_source(fn, source, e.comm);
+    auto [s, e, st, rt] = check_sendrecv(fn, comm, sendbuf, sendcount, sendtype, dest, sendtag,
+                                         recvbuf, recvcount, recvtype, source, recvtag);
     if (request == nullptr) fail(fn, MPI_ERR_ARG, "null request pointer");
     const MPI_Request h = new_request(s);
     RequestEntry& r = entry(s, h);
