@@ -1,16 +1,20 @@
 // The fibers executor (executor.hpp): every node a Boost.Context fiber pinned to one of a
 // few worker threads (node r to worker r mod W).
 //
-// A worker waits for a run, makes its nodes' fibers (on stacks kept for the machine's
-// life), and then resumes runnable fibers from its queue until all of them have returned.
+// A worker waits for a run, queues its nodes, and then resumes runnable fibers from its queue
+// until all of them have returned. A node's fiber is made when the node is first resumed, on
+// a stack the worker takes from its free stacks (the most recently freed first), and its
+// stack goes back when the fiber returns: a node that returns without waiting lends its stack
+// to the next, so a run touches as many stacks as it has nodes alive at once (two for a
+// machine whose nodes do nothing; one per node when every node waits, as in an allreduce).
 // A node parks by switching back to its worker; unpark puts it back on its worker's queue.
 // A node's state is running, notified (a wake came while it ran: its next park returns at
 // once) or parked (switched out, waiting for a wake). Only a node's own worker resumes it,
 // so a fiber that has marked itself parked but not yet switched out is never resumed early.
 //
-// Stacks: one anonymous mapping holds every node's stack, so a machine of 65,536 nodes
-// takes one memory mapping, not 65,536 (the kernel allows about 65,000 per process). Pages
-// are committed as a stack first touches them. Machines of up to 16,384 nodes get a guard
+// Stacks: one anonymous mapping holds a stack per node, so a machine of 65,536 nodes takes
+// one memory mapping, not 65,536 (the kernel allows about 65,000 per process). Pages are
+// committed as a stack first touches them, and stay for the machine's life. Machines of up to 16,384 nodes get a guard
 // page under every stack (two mappings each), so an overflow faults instead of corrupting
 // the neighbouring node's stack.
 //
@@ -37,6 +41,7 @@
 #include <string>
 #include <system_error>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "runtime/executor.hpp"
@@ -135,7 +140,9 @@ struct alignas(64) FiberSlot {
   ctx::fiber worker;  // its worker, while the node runs
   std::atomic<int> state{kRunning};
   bool done = true;
+  bool started = false;  // its fiber has been made in this run
   int worker_index = 0;
+  int stack_slot = -1;   // the slab's stack it runs on, from its start until it returns
   ctx::stack_context stack;
 #if VMC_ASAN_FIBERS
   void* fake_stack = nullptr;
@@ -163,6 +170,9 @@ struct alignas(64) Worker {
   explicit Worker(int spins) : ready(0, spins) {}
   moodycamel::LightweightSemaphore start{0, 64};
   std::vector<int> nodes;                       // the nodes pinned to this worker
+  // The slab's stacks this worker lends to its fibers (as many as it has nodes), the next to
+  // lend last: the stack freed most recently, whose pages are warm.
+  std::vector<int> free_stacks;
 #if VMC_ASAN_FIBERS
   void* fake_stack = nullptr;
   const void* stack_bottom = nullptr;
@@ -182,11 +192,16 @@ class FiberExecutor final : public Executor {
     for (int r = m.lo; r < m.hi; ++r) {
       const int i = r - lo_;
       slots_[i].worker_index = i % workers;
-      slots_[i].stack = slab_.stack(i);
       workers_[i % workers].nodes.push_back(r);
 #if VMC_TSAN_FIBERS
       slots_[i].tsan = __tsan_create_fiber(0);
 #endif
+    }
+    for (Worker& k : workers_) {
+      // Its nodes' slots, the lowest lent first.
+      for (auto it = k.nodes.rbegin(); it != k.nodes.rend(); ++it) {
+        k.free_stacks.push_back(*it - lo_);
+      }
     }
     int w = 0;
     try {
@@ -322,9 +337,9 @@ class FiberExecutor final : public Executor {
       if (stopping_.load(std::memory_order_acquire)) return;
       for (int r : k.nodes) {
         slots_[r - lo_].done = false;
-        slots_[r - lo_].fiber = make_fiber(r);
-        k.queue.enqueue(r);
+        slots_[r - lo_].started = false;
       }
+      k.queue.enqueue_bulk(k.nodes.begin(), k.nodes.size());
       std::size_t live = k.nodes.size();
       while (live > 0) {
         int r = -1;
@@ -332,8 +347,21 @@ class FiberExecutor final : public Executor {
           k.ready.wait(10'000);  // a hint: the queue is looked at again either way
           continue;
         }
+        FiberSlot& s = slots_[r - lo_];
+        if (!s.started) {
+          // A node is queued once before it starts (a wake before then is kept in its state).
+          s.started = true;
+          s.stack_slot = k.free_stacks.back();
+          k.free_stacks.pop_back();
+          s.stack = slab_.stack(s.stack_slot);
+          s.fiber = make_fiber(r);
+        }
         resume(k, r);
-        if (slots_[r - lo_].done) --live;
+        if (s.done) {
+          --live;
+          // The fiber has left its stack (Boost.Context gives it back on return).
+          k.free_stacks.push_back(std::exchange(s.stack_slot, -1));
+        }
       }
       while (k.ready.tryWait()) {
       }

@@ -108,20 +108,33 @@ std::optional<RunError> LocalNodes::watch() {
   std::uint64_t suspect_activity = ~0ull;
   std::uint64_t last_activity = activity.load();
   auto last_progress = std::chrono::steady_clock::now();
+  // A look reads every node of this process (a few ms for 65,536 nodes): the controller
+  // waits at least ten times as long as its last look took, so that it takes no more than
+  // about a tenth of a core from the nodes, however many there are.
+  long look_us = 0;
   while (running.load(std::memory_order_acquire) > 0) {
     // Every 10 ms; 2 ms while a deadlock is suspected or stale waiters were just woken, so
-    // a deadlock is reported about 15 ms after the last activity.
-    controller.wait(suspect_activity != ~0ull || woke_stale ? 2'000 : 10'000);
+    // a deadlock is reported about 15 ms after the last activity (on a machine of a few
+    // thousand nodes; later on larger ones, by the pacing above).
+    const long wait_us = suspect_activity != ~0ull || woke_stale ? 2'000 : 10'000;
+    controller.wait(std::max(wait_us, 10 * look_us));
     woke_stale = false;
     if (running.load(std::memory_order_acquire) == 0) break;
     if (machine.abort.load()) continue;
     std::uint64_t a = activity.load();
     auto now = std::chrono::steady_clock::now();
     if (a != last_activity) {
+      // Something happened since the last look: no deadlock yet, and no node to read.
       last_activity = a;
       last_progress = now;
+      suspect_activity = ~0ull;
+      continue;
     }
-    if (blocked_confirmed(a, suspect_activity)) {
+    const bool confirmed = blocked_confirmed(a, suspect_activity);
+    look_us = static_cast<long>(std::chrono::duration_cast<std::chrono::microseconds>(
+                                    std::chrono::steady_clock::now() - now)
+                                    .count());
+    if (confirmed) {
       failure.emplace(deadlock_error(blocked_waits()));
       abort_run();
       continue;
@@ -224,7 +237,11 @@ bool LocalNodes::deadlocked() {
   std::uint64_t a = activity.load(std::memory_order_seq_cst);
   int blocked = 0;
   bool stale = false;
-  for (auto& n : local()) {
+  // From the last node down: the nodes a fiber worker has not started yet are the last ones,
+  // and one of them ends the look at once.
+  const auto mine = local();
+  for (auto it = mine.rbegin(); it != mine.rend(); ++it) {
+    const auto& n = *it;
     if (n->finished.load(std::memory_order_seq_cst)) continue;
     const std::uint64_t stamp = n->blocked_stamp.load(std::memory_order_seq_cst);
     if (stamp == 0) return false;  // running

@@ -35,32 +35,28 @@ void fill_request(RequestState& r, Message* m) {
 }
 
 std::size_t NodeState::drain() {
-  Message* batch[32];
   std::size_t total = 0;
-  for (;;) {
-    std::size_t got = incoming.try_dequeue_bulk(batch, 32);
-    for (std::size_t i = 0; i < got; ++i) {
-      Message* m = batch[i];
-      const MatchKey key{m->comm, m->src, m->tag};
-      if (!posted.empty()) {
-        // The oldest irecv posted for it takes it.
-        auto it = posted.find(key);
-        if (it != posted.end()) {
-          fill_request(requests[it->second.front()], m);
-          it->second.pop_front();
-          if (it->second.empty()) posted.erase(it);
-          continue;
-        }
+  for (Message* m = incoming.take_all(); m != nullptr; ++total) {
+    Message* const after = std::exchange(m->next, nullptr);
+    const MatchKey key{m->comm, m->src, m->tag};
+    if (!posted.empty()) {
+      // The oldest irecv posted for it takes it.
+      auto it = posted.find(key);
+      if (it != posted.end()) {
+        fill_request(requests[it->second.front()], m);
+        it->second.pop_front();
+        if (it->second.empty()) posted.erase(it);
+        m = after;
+        continue;
       }
-      MessageFifo& fifo = unexpected[key];
-      m->next = nullptr;
-      if (fifo.tail != nullptr) fifo.tail->next = m;
-      else fifo.head = m;
-      fifo.tail = m;
     }
-    total += got;
-    if (got < 32) return total;
+    MessageFifo& fifo = unexpected[key];
+    if (fifo.tail != nullptr) fifo.tail->next = m;
+    else fifo.head = m;
+    fifo.tail = m;
+    m = after;
   }
+  return total;
 }
 
 Message* NodeState::take(const MatchKey& key) {

@@ -6,7 +6,7 @@
 
 #include <atomic>
 #include <chrono>
-#include <concurrentqueue/concurrentqueue.h>
+#include <concurrentqueue/concurrentqueue.h>  // lightweightsemaphore.h needs it first
 #include <concurrentqueue/lightweightsemaphore.h>
 #include <cstddef>
 #include <cstdint>
@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <tuple>
@@ -65,6 +66,36 @@ struct MatchKeyHash {
     h ^= std::uint64_t(k.tag) * 0x9E3779B97F4A7C15ull;
     return std::size_t(h ^ (h >> 29));
   }
+};
+
+// A node's incoming messages: any thread enqueues, only the owner takes. An intrusive list
+// through Message::next (a push is one compare-and-swap; the owner takes the whole list with
+// one exchange), so an empty mailbox is one pointer and allocates nothing: a machine of a
+// million nodes pays 8 bytes per node for its mailboxes, not a queue's blocks.
+class Inbox {
+ public:
+  void enqueue(Message* m) {
+    m->next = head_.load(std::memory_order_relaxed);
+    while (!head_.compare_exchange_weak(m->next, m, std::memory_order_release,
+                                        std::memory_order_relaxed)) {
+    }
+  }
+  // Every message enqueued so far, oldest first (null: none), linked through next.
+  Message* take_all() {
+    if (head_.load(std::memory_order_relaxed) == nullptr) return nullptr;
+    Message* newest = head_.exchange(nullptr, std::memory_order_acquire);
+    Message* oldest = nullptr;
+    while (newest != nullptr) {
+      Message* next = newest->next;
+      newest->next = oldest;
+      oldest = newest;
+      newest = next;
+    }
+    return oldest;
+  }
+
+ private:
+  std::atomic<Message*> head_{nullptr};  // the newest message
 };
 
 // --- the virtual clock's log ---------------------------------------------------------------
@@ -159,8 +190,7 @@ struct Decision {
 };
 
 // A nonblocking transfer as its node sees it (Request is a handle to one). Kept in a
-// deque so its address stays put while the node posts more: real-clock transfer threads
-// write `done` and `event` of isends in flight.
+// RequestTable, so its address stays put while the node posts more.
 struct RequestState {
   bool send = false;
   bool retired = false;            // completed by wait, wait_any or test (handles are null)
@@ -201,6 +231,53 @@ struct RequestState {
   // Real clock isend: the transfer thread sets done when the message has been delivered.
   std::atomic<bool> done{false};
   MessageEvent event;
+};
+
+// A node's requests by id (indices from 0, in the order posted). Each stays at its address
+// while the node posts more (real-clock transfer threads write `done` and `event` of isends
+// in flight), and nothing is allocated before the first request: a node that posts none
+// costs two words.
+class RequestTable {
+ public:
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  RequestState& operator[](std::size_t i) { return *chunks_[i / kChunk]->at[i % kChunk]; }
+  const RequestState& operator[](std::size_t i) const {
+    return *chunks_[i / kChunk]->at[i % kChunk];
+  }
+  RequestState& emplace_back() {
+    if (size_ == chunks_.size() * kChunk) chunks_.push_back(std::make_unique<Chunk>());
+    const std::size_t i = size_++;
+    return chunks_[i / kChunk]->at[i % kChunk].emplace();
+  }
+  void clear() {
+    chunks_.clear();
+    size_ = 0;
+  }
+
+  template <class Table, class T>
+  struct Iterator {
+    Table* table;
+    std::size_t i;
+    T& operator*() const { return (*table)[i]; }
+    Iterator& operator++() {
+      ++i;
+      return *this;
+    }
+    bool operator==(const Iterator& o) const { return i == o.i; }
+  };
+  Iterator<RequestTable, RequestState> begin() { return {this, 0}; }
+  Iterator<RequestTable, RequestState> end() { return {this, size_}; }
+  Iterator<const RequestTable, const RequestState> begin() const { return {this, 0}; }
+  Iterator<const RequestTable, const RequestState> end() const { return {this, size_}; }
+
+ private:
+  static constexpr std::size_t kChunk = 16;
+  struct Chunk {
+    std::optional<RequestState> at[kChunk];
+  };
+  std::vector<std::unique_ptr<Chunk>> chunks_;
+  std::size_t size_ = 0;
 };
 
 // Why a message of `bytes` bytes (`items` items) cannot be received into `capacity` bytes of
@@ -290,8 +367,8 @@ struct alignas(64) NodeState {
   // The Node the user's function was given, during its call (vmc::this_node()).
   Node* handle = nullptr;
 
-  // Mailbox: any thread enqueues, only the owner dequeues.
-  moodycamel::ConcurrentQueue<Message*> incoming;
+  // Mailbox: any thread enqueues, only the owner takes.
+  Inbox incoming;
   std::unordered_map<MatchKey, MessageFifo, MatchKeyHash> unexpected;
   // Threads engine: where a blocked node sleeps. The executor spins before it sleeps, and
   // only while the awake nodes do not outnumber the cores (executor_threads.cpp), so the
@@ -311,7 +388,7 @@ struct alignas(64) NodeState {
   std::uint64_t sends = 0;  // sends made in this run
   // Nonblocking requests of this run (ids are indices), and the irecvs waiting for their
   // message per match key, oldest first (a message that arrives goes to the oldest).
-  std::deque<RequestState> requests;
+  RequestTable requests;
   std::unordered_map<MatchKey, std::deque<std::uint32_t>, MatchKeyHash> posted;
   std::size_t open_requests = 0;  // posted, not yet retired
   // Virtual time: the log is appended under log_mutex, since the simulator may read it
