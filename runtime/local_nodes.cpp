@@ -13,7 +13,6 @@
 namespace vmc::detail {
 
 NodeArena::NodeArena(std::size_t count) {
-  static_assert(sizeof(NodeState) % alignof(NodeState) == 0);
   // Small pages: asking for huge ones (MADV_HUGEPAGE) made a million nodes faster to run but
   // five times slower to make, the kernel compacting memory to find them.
   bytes_ = std::max<std::size_t>(1, count * sizeof(NodeState));
