@@ -206,7 +206,7 @@ for op in $ops; do
       if [[ "$v" =~ ^[0-9] && "$s" =~ ^[0-9] ]]; then
         read -r vw vk vv <<< "$v"
         read -r sw sk sv <<< "$s"
-        wall_ratio="$(awk -v v="$vw" -v s="$sw" 'BEGIN { printf "%.1fx", s / (v > 0.005 ? v : 0.005) }')"
+        wall_ratio="$(awk -v v="$vw" -v s="$sw" 'BEGIN { r = s / (v > 0.005 ? v : 0.005); printf (r < 0.1 ? "%.2fx" : "%.1fx"), r }')"
         memory_ratio="$(awk -v v="$vk" -v s="$sk" 'BEGIN { printf "%.2fx", s / v }')"
         virtual="$vv / $sv us"
       fi
