@@ -146,7 +146,7 @@ write_page() {
     echo "$load_start at the start and $load_end at the end (other work was running: the"
     echo "ratios, each of two runs made one after the other, are the figures to read)."
     echo
-    echo "Each row is one program (bench/peers/peer_OP_loop.c: a warm-up call, then $calls calls"
+    echo "Each row is one program (bench/peers/peer_*_loop.c, OP in the name: a warm-up call, then $calls calls"
     echo "of OP on floats, BYTES per message, per block for alltoall) at P ranks, built with"
     echo "\`smpicc\` and with \`vmcc\` from the same source, run as a whole process by \`smpirun\`"
     echo "and by \`vmc mpirun\` with data (every rank checks its result), timed by \`/usr/bin/time"
