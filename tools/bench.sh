@@ -12,6 +12,9 @@
 #   - SimGrid's SMPI simulating a 1 MiB-per-node allreduce on 1,024 nodes, against
 #     `vmc run` of the same call: whole processes (set-up and the one call), wall time and
 #     peak memory from /usr/bin/time.
+# With VMC_BENCH_SMPI=1 it then runs tools/bench_smpi.sh (about 20 minutes; it installs
+# SimGrid when missing): the same MPI programs (allreduce, bcast and alltoall loops) under
+# smpirun and vmc mpirun, p = 16 to 4,096, written to docs/bench-smpi.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake --build build --target bench_collectives vmc -j "$(nproc)"
@@ -95,3 +98,6 @@ fi
   fi
 } > docs/bench.md
 echo "wrote docs/bench.md"
+if [ "${VMC_BENCH_SMPI:-0}" = 1 ]; then
+  tools/bench_smpi.sh
+fi

@@ -1,0 +1,219 @@
+#!/usr/bin/env bash
+# vmc against SimGrid's SMPI on the same MPI programs: bench/peers/peer_{allreduce,bcast,
+# alltoall}_loop.c, built once with SimGrid's smpicc and once with vmc's vmcc, each run as a
+# whole process under `smpirun` and under `vmc mpirun`, timed from outside by /usr/bin/time
+# (wall time and peak resident memory), every run capped by `timeout`. Writes the table to
+# docs/bench-smpi.md (or $VMC_SMPI_OUT). Never part of the tests; tools/bench.sh calls it.
+#
+#   tools/bench_smpi.sh                                   (after tools/setup.sh)
+#   VMC_SMPI_P="16 64" VMC_SMPI_LENGTHS="8 1048576" VMC_SMPI_OPS=allreduce tools/bench_smpi.sh
+#
+# Settings (environment):
+#   VMC_SMPI_OPS       collectives (allreduce bcast alltoall)
+#   VMC_SMPI_LENGTHS   bytes per message (8 512 32768 1048576); alltoall: per block
+#   VMC_SMPI_P         ranks (16 64 256 1024 4096)
+#   VMC_SMPI_CALLS     calls timed per run, after one warm-up call (10)
+#   VMC_SMPI_TIMEOUT   seconds a run may take before it is stopped (60)
+#   VMC_SMPI_MAX_MIB   the largest sum of the ranks' buffers run, in MiB (4096): a
+#                      configuration that needs more is listed as not run, with its need
+#   VMC_SMPI_SELECTOR  SMPI's collective selector (default: SMPI's own default; ompi and
+#                      mpich pick Open MPI's and MPICH's algorithms, closer to vmc's in
+#                      virtual time, but their first MPI_Allreduce sets up the communicator
+#                      in a time that grows faster than P: 21 s at 512 ranks here)
+#
+# The machine model, the same on both sides: 1 us per message, 10 GB/s (beta 0.4 ns per
+# float), reductions free (gamma 0), every pair of ranks one hop apart, a rank sending and
+# receiving at once, messages sharing a link's bandwidth:
+#   vmc mpirun -np P --topology full --port duplex --contention shared
+#              --alpha 1us --beta 0.4ns --gamma 0
+#   smpirun -np P -platform cluster-P.xml -hostfile hosts-P   (a flat cluster: one private
+#              link per host, 0.5 us and 10 GBps each, split duplex, so a message crosses two)
+#              --cfg=smpi/simulate-computation:no   (time between MPI calls is not benchmarked)
+#              --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1   (no size-dependent factors)
+#              --cfg=smpi/coll-selector:default   (VMC_SMPI_SELECTOR)
+# smpirun's own defaults otherwise: privatization on (a copy of the program per rank, as
+# vmc), eager sends below 64 KiB. vmc picks its algorithms as it does by default (auto).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ops="${VMC_SMPI_OPS:-allreduce bcast alltoall}"
+lengths="${VMC_SMPI_LENGTHS:-8 512 32768 1048576}"
+ranks="${VMC_SMPI_P:-16 64 256 1024 4096}"
+calls="${VMC_SMPI_CALLS:-10}"
+limit="${VMC_SMPI_TIMEOUT:-60}"
+max_mib="${VMC_SMPI_MAX_MIB:-4096}"
+out_md="${VMC_SMPI_OUT:-docs/bench-smpi.md}"
+command_line="tools/bench_smpi.sh"
+for v in VMC_SMPI_OPS VMC_SMPI_LENGTHS VMC_SMPI_P VMC_SMPI_CALLS VMC_SMPI_TIMEOUT VMC_SMPI_MAX_MIB \
+         VMC_SMPI_SELECTOR; do
+  if [ -n "${!v:-}" ]; then command_line="$v=\"${!v}\" $command_line"; fi
+done
+
+# SimGrid and GNU time from Debian when missing, as tools/setup.sh installs its packages
+# (Debian's libsimgrid-dev holds smpicc and smpirun; "simgrid" only names it there).
+missing=()
+for p in libsimgrid-dev time; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "tools/bench_smpi.sh: installing ${missing[*]}"
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}"
+fi
+
+cmake --build build --target vmc vmcc vmc_mpi vmc_mpi_per_rank -j "$(nproc)" > /dev/null
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+for op in $ops; do
+  smpicc -O2 -o "$work/${op}_smpi" "bench/peers/peer_${op}_loop.c" 2> "$work/smpicc.log" ||
+    { cat "$work/smpicc.log"; exit 1; }
+  ./build/vmcc -O2 -o "$work/${op}_vmc" "bench/peers/peer_${op}_loop.c"
+done
+
+platform() {  # P: a flat cluster of P hosts and its hostfile
+  {
+    echo "<?xml version='1.0'?>"
+    echo '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">'
+    echo '<platform version="4.1">'
+    echo "  <cluster id=\"vmc\" prefix=\"node-\" suffix=\"\" radical=\"0-$(($1 - 1))\" speed=\"1Gf\""
+    echo '           bw="10GBps" lat="0.5us" sharing_policy="SPLITDUPLEX"/>'
+    echo '</platform>'
+  } > "$work/cluster-$1.xml"
+  for ((i = 0; i < $1; ++i)); do echo "node-$i"; done > "$work/hosts-$1"
+}
+
+vmc_model=(--topology full --port duplex --contention shared --alpha 1us --beta 0.4ns --gamma 0)
+smpi_cfg=(--cfg=smpi/simulate-computation:no --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1
+          "--cfg=smpi/coll-selector:${VMC_SMPI_SELECTOR:-default}")
+
+# measure TOOL OP BYTES P: one whole process; prints "wall_s peak_kib virtual_us" or
+# "timeout" or "failed: the last line of its output".
+measure() {
+  local tool="$1" op="$2" bytes="$3" p="$4" log="$work/run.log" rc=0
+  if [ "$tool" = smpi ]; then
+    timeout -k 10 "$limit" /usr/bin/time -f '%e %M' -o "$work/time" \
+      smpirun -np "$p" -platform "$work/cluster-$p.xml" -hostfile "$work/hosts-$p" \
+      "${smpi_cfg[@]}" "$work/${op}_smpi" "$bytes" "$calls" > "$log" 2>&1 || rc=$?
+  else
+    timeout -k 10 "$limit" /usr/bin/time -f '%e %M' -o "$work/time" \
+      ./build/vmc mpirun -np "$p" "${vmc_model[@]}" \
+      "$work/${op}_vmc" "$bytes" "$calls" > "$log" 2>&1 || rc=$?
+  fi
+  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    echo timeout
+  elif [ "$rc" -ne 0 ]; then
+    echo "failed: exit $rc: $(grep -v '\[xbt_cfg/INFO\]\|smpi_config/INFO' "$log" | tail -1 | cut -c1-160)"
+  else
+    read -r wall kib < <(tail -1 "$work/time")
+    echo "$wall $kib $(awk '/^virtual_us_per_call/ { print $2 }' "$log")"
+  fi
+}
+
+# vmc mpirun's timing-only mode, when it has one: one probe, its refusal kept for the page.
+timing_only=""
+if ! probe="$(./build/vmc mpirun -np 2 --data none "$work/${ops%% *}_vmc" 8 1 2>&1)"; then
+  timing_only="${probe:-refused without a message}"
+fi
+
+human() {  # bytes: 8 B, 32 KiB, 1 MiB
+  awk -v b="$1" 'BEGIN { if (b >= 1048576) printf "%g MiB", b / 1048576;
+                         else if (b >= 1024) printf "%g KiB", b / 1024; else printf "%d B", b }'
+}
+cell() {  # a measurement's cell: wall time and memory, or what happened
+  case "$1" in
+    timeout) echo "did not finish in $limit s" ;;
+    failed*|"not run"*) echo "$1" ;;
+    *) awk -v w="${1%% *}" -v k="$(echo "$1" | cut -d' ' -f2)" \
+         'BEGIN { printf "%.2f s, %.0f MiB", w, k / 1024 }' ;;
+  esac
+}
+
+# write_page: the page from the rows so far (after each row, so that a stopped run leaves
+# what it measured).
+write_page() {
+  local elapsed=$(( $(date -u +%s) - started )) load_end
+  load_end="$(cut -d' ' -f1-3 /proc/loadavg)"
+  {
+    echo "# vmc against SimGrid's SMPI on the same MPI programs"
+    echo
+    echo "Written by \`$command_line\` on $(nproc) cores ($(uname -m)), $(date -u +%Y-%m-%d),"
+    echo "$(smpirun --version 2>/dev/null | head -1 | sed 's/SimGrid version/SimGrid/'), in $elapsed s; load average"
+    echo "$load_start at the start and $load_end at the end (other work was running: the"
+    echo "ratios, each of two runs made one after the other, are the figures to read)."
+    echo
+    echo "Each row is one program (bench/peers/peer_*_loop.c, OP in the name: a warm-up call, then $calls calls"
+    echo "of OP on floats, BYTES per message, per block for alltoall) at P ranks, built with"
+    echo "\`smpicc\` and with \`vmcc\` from the same source, run as a whole process by \`smpirun\`"
+    echo "and by \`vmc mpirun\` with data (every rank checks its result), timed by \`/usr/bin/time"
+    echo "-f '%e %M'\` (wall time, peak resident memory), each run stopped after $limit s. A ratio"
+    echo "is SMPI's over vmc's: above 1, vmc is faster or smaller. *Virtual per call* is each"
+    echo "tool's simulated time per call on rank 0 (vmc / SMPI): the same machine, but each tool"
+    echo "picks its own algorithms (vmc \`auto\`, SMPI its selector), so they differ where those do."
+    echo "After a run that did not finish or failed, the same row is not run at larger P."
+    echo
+    echo "The machine model, the same on both sides (tools/bench_smpi.sh says why):"
+    echo
+    echo "    vmc mpirun -np P ${vmc_model[*]} PROGRAM BYTES $calls"
+    echo "    smpirun -np P -platform cluster-P.xml -hostfile hosts-P ${smpi_cfg[*]} PROGRAM BYTES $calls"
+    echo
+    echo "cluster-P.xml: \`<cluster radical=\"0-(P-1)\" speed=\"1Gf\" bw=\"10GBps\" lat=\"0.5us\""
+    echo "sharing_policy=\"SPLITDUPLEX\"/>\` (a message crosses two private links: 1 us, 10 GB/s)."
+    echo
+    if [ -n "$timing_only" ]; then
+      echo "Timing only: \`vmc mpirun --data none\` is refused (\"$(echo "$timing_only" | tail -1 | sed 's/^vmc: //')\"),"
+      echo "so vmc runs with data only; SMPI always moves the data (no \`SMPI_SHARED_MALLOC\`)."
+      echo
+    else
+      echo "vmc runs with data only (\`vmc mpirun --data none\` is accepted, not measured here);"
+      echo "SMPI always moves the data (no \`SMPI_SHARED_MALLOC\`)."
+      echo
+    fi
+    echo "| op | length | P | vmc mpirun | smpirun | wall SMPI/vmc | memory SMPI/vmc | virtual per call |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+    cat "$rows"
+  } > "$out_md"
+}
+
+load_start="$(cut -d' ' -f1-3 /proc/loadavg)"
+started="$(date -u +%s)"
+rows="$work/rows"
+: > "$rows"
+for op in $ops; do
+  for bytes in $lengths; do
+    smpi_stop="" vmc_stop=""
+    for p in $ranks; do
+      blocks=1
+      if [ "$op" = alltoall ]; then blocks="$p"; fi
+      need_mib=$(( 2 * bytes * blocks * p / 1048576 ))
+      label="| $op | $(human "$bytes") | $p"
+      if [ "$need_mib" -gt "$max_mib" ]; then
+        echo "$label | not run: the ranks' buffers take $need_mib MiB (> VMC_SMPI_MAX_MIB) | | | | |" >> "$rows"
+        write_page
+        continue
+      fi
+      platform "$p"
+      v="${vmc_stop:-$(measure vmc "$op" "$bytes" "$p")}"
+      s="${smpi_stop:-$(measure smpi "$op" "$bytes" "$p")}"
+      echo "$op $bytes $p vmc: $v | smpi: $s"
+      case "$v" in [0-9]*) ;; *) vmc_stop="${vmc_stop:-not run: ended badly at P = $p}" ;; esac
+      case "$s" in [0-9]*) ;; *) smpi_stop="${smpi_stop:-not run: ended badly at P = $p}" ;; esac
+      wall_ratio="" memory_ratio="" virtual=""
+      if [[ "$v" =~ ^[0-9] && "$s" =~ ^[0-9] ]]; then
+        read -r vw vk vv <<< "$v"
+        read -r sw sk sv <<< "$s"
+        wall_ratio="$(awk -v v="$vw" -v s="$sw" 'BEGIN { r = s / (v > 0.005 ? v : 0.005); printf (r < 0.1 ? "%.2fx" : "%.1fx"), r }')"
+        memory_ratio="$(awk -v v="$vk" -v s="$sk" 'BEGIN { printf "%.2fx", s / v }')"
+        virtual="$vv / $sv us"
+      fi
+      echo "$label | $(cell "$v") | $(cell "$s") | $wall_ratio | $memory_ratio | $virtual |" >> "$rows"
+      write_page
+    done
+  done
+done
+write_page
+echo "wrote $out_md"
