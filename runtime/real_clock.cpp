@@ -38,7 +38,8 @@
 // posted.
 //
 // Every real wait ends early when the run is aborted (a node threw, a deadlock, the
-// watchdog): sleeps to a deadline wait on a condition variable that aborting() wakes.
+// watchdog): sleeps to a deadline wait on the run's abort word, which aborting() sets and
+// wakes (RealNetwork::sleep_until).
 //
 // An isend's transfer runs on a transfer thread (a pool that grows to the most transfers
 // ever in flight at once and is kept for the machine's life), with the same rules; the
@@ -49,8 +50,8 @@
 // the host has not run yet for a while must not be taken for a deadlock).
 //
 // Contention delay (Stats::contention_delay), measured here as on the virtual clock but
-// from the modelled quantities, so that it is not confused with the host's noise: the time
-// a transfer waited with its ports free but a link held (exclusive), plus the modelled
+// from the modelled quantities, so that it is not confused with the host's noise: the due
+// time a transfer waited with its ports free but a link held (exclusive), plus the modelled
 // stretch of its n beta part by sharing (shared). The critical-path delay is not measured.
 #include <algorithm>
 #include <condition_variable>
@@ -67,6 +68,7 @@
 
 #ifdef __linux__
 #include <linux/futex.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -560,6 +562,11 @@ void RealNetwork::transfer(NodeState& src, int dst, Message* raw, Picos asked,
 }
 
 void RealNetwork::work() {
+#ifdef __linux__
+  // As the node threads (executor_threads.cpp): the tightest timer the kernel offers, not
+  // its default slack of 50 us on every sleep of a transfer.
+  prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+#endif
   std::unique_lock lock(jobs_mutex);
   for (;;) {
     ++idle;
