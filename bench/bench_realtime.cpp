@@ -7,7 +7,8 @@
 // --n 1000 --alpha 1ms --beta 1us --clock real` (the first run of `auto` also pays for its
 // selection in wall time; the median is of runs after it has decided).
 //
-//   ./build/bench/bench_realtime [repetitions]      (default 5)
+//   ./build/bench/bench_realtime [repetitions] [case]    (default 5; case: the cases whose
+//                                                         name contains this text)
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -62,6 +63,7 @@ void ring_shift(vmc::Node& node) {
 
 int main(int argc, char** argv) {
   const int repetitions = argc > 1 ? std::max(1, std::atoi(argv[1])) : 5;
+  const std::string only = argc > 2 ? argv[2] : "";
   const vmc::Model ipsc{.alpha = 525e-6, .beta = 2e-6, .gamma = 0.35e-6,
                         .port = vmc::Port::exchange, .routing = vmc::Routing::wormhole};
   const vmc::Model slow{.alpha = 2e-3, .beta = 0, .gamma = 0, .port = vmc::Port::exchange,
@@ -87,6 +89,7 @@ int main(int argc, char** argv) {
   std::printf("%-52s %-13s %6s %11s %8s %8s\n", "case", "topology", "scale", "virtual",
               "best", "median");
   for (const Case& c : cases) {
+    if (c.name.find(only) == std::string::npos) continue;
     vmc::Machine v({.topology = vmc::parse_topology(c.topology), .model = c.model,
                     .trace = false});
     vmc::Machine real({.topology = vmc::parse_topology(c.topology), .model = c.model,
