@@ -387,11 +387,12 @@ void RealNetwork::wait_tokens(NodeState* node, std::unique_lock<std::mutex>& loc
 // Each sleeper waits alone, on the kernel's timer for its own absolute deadline (Linux: a
 // futex wait on `aborted` with a CLOCK_MONOTONIC deadline, which is steady_clock's; aborting
 // wakes them all). Not on one condition variable: with due times, the nodes of a step share
-// their deadline, and 64 sleepers timing out at once on one condition variable each retake
-// its mutex in turn, a convoy measured on 2 cores at a median of 0.34-0.41 ms and a 90th
-// percentile of 3.7-12 ms late, against 0.25-0.28 ms and 0.44 ms for 64 futex waits (the
-// host waking 64 threads on 2 cores). Elsewhere: sleeps of at most 1 ms, the abort looked
-// at between them.
+// their deadline, and sleepers timing out at once on one condition variable each retake its
+// mutex in turn. 64 threads sharing 30 deadlines on 2 busy cores, alternated 12 times (load
+// average 16): late by a median of 0.32 ms and a 90th percentile of 4.5 ms (medians over the
+// rounds) on one condition variable, 0.28 ms and 3.8 ms on futexes; most of either is the
+// host waking 64 threads on 2 cores, which the due times take out of the next wait.
+// Elsewhere than Linux: sleeps of at most 1 ms, the abort looked at between them.
 void RealNetwork::sleep_until(const NodeState& n, Picos due) {
   // time_scale is at most 1e3 and due at most 9e6 s (now_real), so this stays below 1e10 s.
   const auto deadline = n.run_start + std::chrono::ceil<WallClock::duration>(
