@@ -10,13 +10,20 @@
 // delivered to it and its isends completed (RealNetwork::due_), the ports and links it takes
 // (the due end of whoever held them last) and, under rendezvous, its receive posted; never
 // later than now. So the host's share of a step (a thread woken tens of microseconds after
-// its deadline, a receiver woken after its message, bookkeeping, nodes started one after the
-// other) is taken out of the next wait instead of adding up over the steps: with waits
-// measured from wake-ups, each step lost a wake-up or two, and 000's Fig. 7 allreduce on 64
-// nodes read 1.4 to 1.5 times its model at time scale 1 on 2 cores. Due times only ever lie
-// at or after the model's time for the same event (each is the latest of its dependencies,
-// each due at or after its model time), and the run's time is still the wall clock when the
-// last node returns, so a run is never faster than the model. The trace's request, start and
+// its deadline, a receiver woken after its message, nodes started one after the other) is
+// taken out of the next wait instead of adding up over the steps: with waits measured from
+// wake-ups, each step lost a wake-up or two, and 000's Fig. 7 allreduce on 64 nodes read 1.4
+// to 1.5 times its model at time scale 1 on 2 cores.
+// A node's own work counts in full: the real time its code runs between two of its calls
+// (its computation, an automatic selection's simulations, vmc's bookkeeping on its thread)
+// is added to the due time its latest wait ended at (RealNetwork::ready, stop and resume:
+// each call in which the node may wait, or takes in a message or a request, restarts the
+// count when it returns). Only the host's lag, from a wait's due time to the moment its
+// thread runs again, is taken out; a node that computes for C between a receive and a send
+// sends no earlier than C after the receive was due. Due times only ever lie at or after
+// the model's time for the same event (each is the latest of its dependencies, each due at
+// or after its model time, plus real work the model does not see), and the run's time is
+// still the wall clock when the last node returns, so a run is never faster than the model. The trace's request, start and
 // end of a message and of a charge are its due times (modelled time, as on the virtual clock);
 // what the host added is the run's time minus the model's.
 //
@@ -106,7 +113,11 @@ class RealNetwork final : public NetworkHooks {
   // until it is due to end (scaled), and delivers; records the event in the sender's log, or
   // in `out` (an isend's request). `asked`: when the sender asked to send, in modelled time.
   void transfer(NodeState& src, int dst, Message* msg, Picos asked, MessageEvent* out = nullptr);
-  void send(NodeState& src, int dst, Message* msg) { transfer(src, dst, msg, ready(src)); }
+  void send(NodeState& src, int dst, Message* msg) {
+    const Picos asked = stop(src);
+    transfer(src, dst, msg, asked);
+    resume(src);
+  }
   // An isend: the same transfer run by a transfer thread beside the node, which then sets
   // req.event and req.done and wakes the node.
   void isend(NodeState& src, int dst, Message* msg, RequestState& req);
@@ -117,12 +128,32 @@ class RealNetwork final : public NetworkHooks {
   std::vector<int> link_peak();
   Picos now(const NodeState& n) const { return now_real(n, m_.config.time_scale); }
   // When node n may next act by the model: the latest due time of what it depends on so far,
-  // never later than now.
+  // or the model's time it stood at when its latest wait returned plus the real time its own
+  // code has run since, whichever is later; never later than now. Node n's thread only.
   Picos ready(const NodeState& n) const {
-    return std::min(now(n), due_[n.rank].load(std::memory_order_acquire));
+    const Picos t = now(n);
+    const Lap& lap = laps_[n.rank];
+    return std::min(t, std::max(due_[n.rank].load(std::memory_order_acquire),
+                                lap.base + (t - lap.since)));
+  }
+  // Node n's thread is about to wait (or to take in what it waited for): its own time so far
+  // becomes its base, which the wait does not advance. When it may act (ready).
+  Picos stop(const NodeState& n) {
+    Lap& lap = laps_[n.rank];
+    lap.base = ready(n);
+    return lap.base;
+  }
+  // Its wait has returned: the base is raised to the due time of what it waited for (and of
+  // anything else it depends on by now), and its own time counts again from now. The time
+  // between the due time and now, the host's lag in waking it, is not counted.
+  void resume(const NodeState& n) {
+    Lap& lap = laps_[n.rank];
+    lap.since = now(n);
+    lap.base = std::max(lap.base, due_[n.rank].load(std::memory_order_acquire));
   }
 
   // NetworkHooks
+  void starting(NodeState& n) override { laps_[n.rank] = Lap{0, now(n)}; }
   void returned(NodeState& n) override;
   bool moving() override;
   void aborting() override;
@@ -170,6 +201,14 @@ class RealNetwork final : public NetworkHooks {
   // the partner it was held for: exchange shares it) or out-port and in-port, by the port
   // model.
   std::unique_ptr<std::atomic<Picos>[]> due_;
+  // Per node, its own time (written and read by its thread only; a cache line each, as the
+  // threads write theirs at every call): the real time its latest wait returned (as now())
+  // and the model's time it then stood at.
+  struct alignas(64) Lap {
+    Picos base = 0;
+    Picos since = 0;
+  };
+  std::unique_ptr<Lap[]> laps_;
   const PortHold port_hold_;
   const bool partner_shares_;
   std::vector<Picos> link_free;
@@ -198,6 +237,7 @@ class RealNetwork final : public NetworkHooks {
 RealNetwork::RealNetwork(MachineImpl& m, LocalNodes& nodes)
     : m_(m), nodes_(nodes), ports(m.config.model.port, m.p),
       links(m.uses_links ? m.topology->link_count() : 0), due_(new std::atomic<Picos>[m.p]()),
+      laps_(new Lap[m.p]),
       port_hold_(port_hold(m.config.model.port)),
       partner_shares_(partner_shares_port(m.config.model.port)),
       link_free(m.uses_links ? m.topology->link_count() : 0, 0), out_free(m.p, 0),
@@ -599,10 +639,11 @@ void RealNetwork::work() {
 }
 
 void RealNetwork::compute(NodeState& node, Picos duration, std::uint64_t items, Work kind) {
-  const Picos start = ready(node);
+  const Picos start = stop(node);
   const Picos end = checked_add(start, duration);
   sleep_until(node, end);
   depends(node.rank, end);
+  resume(node);
   node.log.combines.push_back({node.rank, items, start, end, kind});
 }
 
@@ -633,13 +674,46 @@ class RealClock final : public MailboxTransport {
     }
   }
 
+  // Every call in which self may wait counts its own time around the wait (RealNetwork::stop
+  // and resume): what its code does between calls counts in full, the wait by the model.
+  Received recv(NodeState& self, const Incoming& in) override {
+    net_.stop(self);
+    Received got = MailboxTransport::recv(self, in);
+    net_.resume(self);
+    return got;
+  }
+
   Received sendrecv(NodeState& self, const Outgoing& out, const Incoming& in) override {
     // The send holds its tokens for its duration; the partner's message arrives meanwhile.
     // The receive is posted first, so that under rendezvous the partner's send may start
     // while this node's own send waits for the partner's receive.
     net_.post_receive(self, in.group.id, in.src, in.tag);
     send(self, out);
-    return receive(self, in);
+    net_.stop(self);
+    Received got = receive(self, in);
+    net_.resume(self);
+    return got;
+  }
+
+  void block(NodeState& self, FunctionRef<bool()> ready, const WaitDescription& what) override {
+    net_.stop(self);
+    MailboxTransport::block(self, ready, what);
+    net_.resume(self);
+  }
+
+  SplitResult split(NodeState& self, CommGroup& g, int rank, std::uint64_t seq, int color,
+                    int key) override {
+    net_.stop(self);
+    SplitResult joined = MailboxTransport::split(self, g, rank, seq, color, key);
+    net_.resume(self);
+    return joined;
+  }
+
+  // A perturbation's pause is the host's delay, not the node's work.
+  void pause(NodeState& self, double seconds) override {
+    net_.stop(self);
+    MailboxTransport::pause(self, seconds);
+    net_.resume(self);
   }
 
   void isend(NodeState& self, std::uint32_t id, const Outgoing& out) override {
@@ -654,6 +728,10 @@ class RealClock final : public MailboxTransport {
   }
 
   void completed(NodeState& self, RequestState& r) override {
+    // Self takes in what the request waited for (an irecv's message, an isend's transfer),
+    // whether or not it had to wait (block): from its due time on, if that is later.
+    net_.stop(self);
+    net_.resume(self);
     // An isend's measured transfer (none for a message to itself).
     if (r.send && r.peer_world != self.rank) self.log.messages.push_back(std::move(r.event));
   }
