@@ -23,9 +23,10 @@
 // sends no earlier than C after the receive was due. Due times only ever lie at or after
 // the model's time for the same event (each is the latest of its dependencies, each due at
 // or after its model time, plus real work the model does not see), and the run's time is
-// still the wall clock when the last node returns, so a run is never faster than the model. The trace's request, start and
-// end of a message and of a charge are its due times (modelled time, as on the virtual clock);
-// what the host added is the run's time minus the model's.
+// still the wall clock when the last node returns, so a run is never faster than the model.
+// The trace's request, start and end of a message and of a charge are its due times
+// (modelled time, as on the virtual clock, plus the node's own work); what the host added is
+// the run's time minus the model's.
 //
 // The resource rules are those of the simulator (simulator.cpp), by the same rule
 // (runtime/ports.hpp): ports by the port model, links by the routing, taken all at once
