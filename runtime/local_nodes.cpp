@@ -93,6 +93,7 @@ void LocalNodes::start(const NodeBody& run_body) {
 void LocalNodes::run_node(int rank) {
   NodeState& self = *nodes[rank];
   try {
+    if (hooks != nullptr) hooks->starting(self);
     (*body)(self);
   } catch (const RunAborted&) {
     // Another node failed or the run deadlocked; the controller reports it.

@@ -35,6 +35,8 @@ namespace vmc::detail {
 class NetworkHooks {
  public:
   virtual ~NetworkHooks() = default;
+  // Node n's function is about to run; called on its thread.
+  virtual void starting(NodeState&) {}
   // Node n's function has returned or thrown; called on its thread, before it counts as
   // finished.
   virtual void returned(NodeState&) {}

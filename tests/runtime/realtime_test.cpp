@@ -5,6 +5,8 @@
 // measurement, not a test: bench/bench_realtime reports the ratio of real to virtual time.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <span>
 #include <vector>
 
 #include "runtime/machine.hpp"
@@ -72,6 +74,50 @@ TEST(Model, RealTimeTokensSerialiseContendedMessages) {
   const MessageEvent& second = &first == &messages[0] ? messages[1] : messages[0];
   EXPECT_GE(second.start - first.start, to_picos(2e-3 - kTimerResolution))
       << "the shared link was held twice at once";
+}
+
+// Real work a node's own code does between its calls takes real time on the real clock: a
+// node that computes before its first send starts it no earlier than that computation's end,
+// and one that computes between a receive and a send starts the send no earlier than the
+// receive's end plus the computation. So the last receiver finishes no earlier than both
+// computations plus both messages' modelled time.
+TEST(Model, RealTimeCountsANodesOwnWorkBetweenCalls) {
+  constexpr double kAlpha = 2e-3;
+  constexpr double kWork = 20e-3;
+  Model model{.alpha = kAlpha, .beta = 0, .port = Port::duplex, .routing = Routing::wormhole};
+  Machine m({.topology = parse_topology("hypercube:4"), .model = model,
+             .clock = Clock::real_time});
+  // Real work: the thread spins on the clock (no vmc call) for `seconds`.
+  auto work = [](double seconds) {
+    const auto until = std::chrono::steady_clock::now() +
+                       std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                           std::chrono::duration<double>(seconds));
+    while (std::chrono::steady_clock::now() < until) {
+    }
+  };
+  auto r = m.run([&](Node& node) {
+    const Comm& c = node.world();
+    std::vector<int> data(4, 1);
+    if (c.rank() == 0) {
+      work(kWork);
+      c.send(std::span<const int>(data), 1, 0);
+    }
+    if (c.rank() == 1) {
+      c.recv(std::span<int>(data), 0, 0);
+      work(kWork);
+      c.send(std::span<const int>(data), 3, 0);
+    }
+    if (c.rank() == 3) c.recv(std::span<int>(data), 1, 0);
+  });
+  EXPECT_GE(r.time(), 2 * kWork + 2 * kAlpha - kTimerResolution) << "real " << r.time() << " s";
+  const std::vector<MessageEvent>& messages = r.trace().messages;
+  ASSERT_EQ(messages.size(), 2u);
+  const MessageEvent& first = messages[0].src == 0 ? messages[0] : messages[1];
+  const MessageEvent& second = &first == &messages[0] ? messages[1] : messages[0];
+  EXPECT_EQ(second.src, 1);
+  EXPECT_GE(first.start, to_picos(kWork - kTimerResolution)) << "node 0's work was hidden";
+  EXPECT_GE(second.start - first.end, to_picos(kWork - kTimerResolution))
+      << "node 1's work between its receive and its send was hidden";
 }
 
 }  // namespace
