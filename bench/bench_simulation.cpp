@@ -15,7 +15,8 @@
 // many moodycamel ConcurrentQueue enqueue/dequeue pairs as the case has messages (the cost of
 // handing one message over, nothing simulated).
 //
-//   ./build/bench/bench_simulation              (VMC_BENCH_MESSAGES=N for longer runs)
+//   ./build/bench/bench_simulation              (VMC_BENCH_MESSAGES=N for longer runs,
+//                                               VMC_BENCH_CASE=allreduce:1024 for one case)
 //
 // Never part of the tests: a benchmark asserts nothing about time.
 #include <chrono>
@@ -152,12 +153,16 @@ void run_case(Op op, int p, bool data, std::uint64_t target) {
 int main() {
   std::uint64_t target = 300'000;
   if (const char* env = std::getenv("VMC_BENCH_MESSAGES")) target = std::strtoull(env, nullptr, 10);
+  const char* only = std::getenv("VMC_BENCH_CASE");  // e.g. allreduce:1024
   std::printf("| operation | p      | data | messages     | msgs/s   | vs queue   | queue M/s | bytes/msg | KiB/node |\n"
               "|-----------|--------|------|--------------|----------|------------|-----------|-----------|----------|\n");
   for (const bool data : {false, true}) {
     for (const int p : {64, 1024, 16384}) {
       for (const Op op : {Op::alltoall, Op::allreduce, Op::broadcast}) {
         if (op == Op::alltoall && p > 1024) continue;
+        if (only != nullptr && std::string(only) != std::string(name(op)) + ":" + std::to_string(p)) {
+          continue;
+        }
         run_case(op, p, data, target);
       }
     }

@@ -76,6 +76,7 @@ std::size_t VirtualClock::log_op(NodeState& self, const OpRecord& op,
                                  std::span<const std::uint32_t> requests) {
   bool wake = false;
   bool advance = false;
+  bool far_ahead = false;
   std::size_t index = 0;
   {
     std::lock_guard lock(self.log_mutex);
@@ -94,23 +95,32 @@ std::size_t VirtualClock::log_op(NodeState& self, const OpRecord& op,
     if (++self.log.since_advance == stream_every_) {
       self.log.since_advance = 0;
       advance = simulates_during_run();
+      // The pass has not reached most of what this node logged: it is behind the nodes.
+      far_ahead = self.log.ops.size() - self.log.ops.base() > kFarAhead * stream_every_;
     }
   }
   if (wake) nodes_.wake_resolvers();
-  if (advance) stream(self);
+  if (advance) stream(self, far_ahead);
   return index;
 }
 
 std::uint32_t VirtualClock::stream_every() {
   const char* env = std::getenv("VMC_STREAM_EVERY");
-  if (env == nullptr) return 128;
+  if (env == nullptr) return 64;
   return static_cast<std::uint32_t>(std::strtoul(env, nullptr, 10));
 }
 
-void VirtualClock::stream(NodeState&) {
-  // Whoever holds the simulation is advancing it already: no node waits for another here.
-  std::unique_lock lock(nodes_.sim_mutex, std::try_to_lock);
-  if (!lock.owns_lock()) return;
+void VirtualClock::stream(NodeState&, bool far_ahead) {
+  // Whoever holds the simulation is advancing it already: a node waits for it only when the
+  // pass is far behind it (so that the logs hold what is in flight, not what the nodes
+  // could run ahead while one core simulates). The pass never waits for a node: it stops
+  // at the first operation not logged yet.
+  std::unique_lock lock(nodes_.sim_mutex, std::defer_lock);
+  if (far_ahead) {
+    lock.lock();
+  } else if (!lock.try_lock()) {
+    return;
+  }
   if (nodes_.sim == nullptr) nodes_.sim = start_simulation(nodes_, true);
   stream_simulation(*nodes_.sim);
 }

@@ -60,7 +60,10 @@ class VirtualClock : public MailboxTransport {
   // pass; 0: never, the pass after the run, to measure it).
   std::uint32_t stream_every_ = stream_every();
   static std::uint32_t stream_every();
-  void stream(NodeState& self);
+  // A node whose log holds more than kFarAhead * stream_every_ operations the pass has not
+  // reached waits for the simulation's lock and advances it (backpressure).
+  static constexpr std::uint32_t kFarAhead = 4;
+  void stream(NodeState& self, bool far_ahead);
   // The answer of a query self just logged, from the simulation (recorded in the log for the
   // replay: one value, or with `list`, answer_list's values).
   std::int64_t resolve(NodeState& self, const WaitDescription& what, bool list = false);
