@@ -137,22 +137,67 @@ struct OpRecord {
   // the node then writes the source and tag it took into this record, so that the replay
   // after the run takes the same message.
   bool report = false;
+  bool recorded = false;         // the node has written in what its receive took or found
   bool cancelled = false;        // irecv: withdrawn by a cancel that succeeded
   bool all = false;              // test_list: whether every request must be ready (else any)
   std::uint32_t request = 0;     // isend, irecv: the request posted; test: the one tested
-  std::uint32_t list_begin = 0;  // wait, wait_any: requests[list_begin, +list_size) of
+  std::uint64_t list_begin = 0;  // wait, wait_any: requests[list_begin, +list_size) of
   std::uint32_t list_size = 0;   //   NodeLog::request_lists
   Picos duration = 0;            // compute
   std::uint64_t work_items = 0;  // compute: items combined or rearranged
   Work work = Work::compute;     // compute: which kind of local work
 };
+// One of a log's sequences: indexed from the start of the run, while the simulation drops
+// what every pass over it has consumed (the first `base` entries), so that a run's log holds
+// what the passes have not reached yet, not the whole run (simulator.cpp).
+template <class T>
+class LogVector {
+ public:
+  std::uint64_t size() const { return base_ + items_.size(); }
+  std::uint64_t base() const { return base_; }
+  bool holds(std::uint64_t i) const { return i >= base_ && i < size(); }
+  T& operator[](std::uint64_t i) { return items_[i - base_]; }
+  const T& operator[](std::uint64_t i) const { return items_[i - base_]; }
+  T& back() { return items_.back(); }
+  void push_back(const T& x) { items_.push_back(x); }
+  template <class It>
+  void append(It first, It last) {
+    items_.insert(items_.end(), first, last);
+  }
+  // Forgets the entries before i (consumed).
+  void drop_before(std::uint64_t i) {
+    while (base_ < i && !items_.empty()) {
+      items_.pop_front();
+      ++base_;
+    }
+  }
+  void clear() {
+    items_.clear();
+    items_.shrink_to_fit();
+    base_ = 0;
+  }
+  // The whole sequence, none dropped (a spread machine's logs travel after the run).
+  std::vector<T> to_vector() const { return std::vector<T>(items_.begin(), items_.end()); }
+  void assign(const std::vector<T>& v) {
+    items_.assign(v.begin(), v.end());
+    base_ = 0;
+  }
+
+ private:
+  std::deque<T> items_;
+  std::uint64_t base_ = 0;
+};
+
 struct NodeLog {
-  std::vector<OpRecord> ops;
-  std::vector<SendRecord> sends;
-  std::vector<std::uint32_t> request_lists;
+  LogVector<OpRecord> ops;
+  LogVector<SendRecord> sends;
+  LogVector<std::uint32_t> request_lists;
   // The answers the node got to its queries (wait_any, test), in order: the contention-
   // free replay (simulator.cpp) follows them.
-  std::vector<std::int64_t> answers;
+  LogVector<std::int64_t> answers;
+  // Operations appended since the node last offered to advance the simulation (the pass
+  // runs while the nodes do: virtual_clock.cpp, log_op).
+  std::uint32_t since_advance = 0;
   // Real time only: what happened, measured.
   std::vector<MessageEvent> messages;
   std::vector<CombineEvent> combines;
@@ -162,6 +207,7 @@ struct NodeLog {
     sends.clear();
     request_lists.clear();
     answers.clear();
+    since_advance = 0;
     messages.clear();
     combines.clear();
     finish = 0;

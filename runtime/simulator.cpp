@@ -89,6 +89,8 @@
 // holds the monotone case over every algorithm.
 #include <algorithm>
 #include <deque>
+#include <exception>
+#include <memory>
 #include <new>
 #include <queue>
 #include <set>
@@ -176,7 +178,12 @@ struct NodeSim {
   int crit = 0;
   bool finished = false;
   std::vector<Req> reqs;                // by request id
-  std::vector<std::int64_t> sent;       // message id of each send, by send index
+  std::uint64_t sends = 0;              // sends reached
+  // What the pass has copied out of the node's log: operations [0, pc), sends [0, sends_used),
+  // request lists [0, lists_used), answers [0, answers) (the log drops what both passes
+  // have used).
+  std::uint64_t sends_used = 0;
+  std::uint64_t lists_used = 0;
   std::vector<std::uint32_t> any_list;  // a wait_any in progress: its requests
   bool any = false;
   bool tested_last = false;  // its last operation was a query that failed at `clock`
@@ -239,7 +246,13 @@ struct Fifo {
   std::size_t head = 0;
   bool empty() const { return head == items.size(); }
   const T& front() const { return items[head]; }
-  void pop_front() { ++head; }
+  void pop_front() {
+    // A key that never empties (a stream of messages with one tag) drops what it has read.
+    if (++head >= 64 && head * 2 >= items.size()) {
+      items.erase(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(head));
+      head = 0;
+    }
+  }
   void push_back(const T& x) { items.push_back(x); }
   // Removes the first element for which pred holds; whether there was one.
   template <class Pred>
@@ -265,6 +278,8 @@ struct MatchQueues {
 // messages), in chunks of 256: one allocation per 256 messages, where a deque makes one
 // per two. The chunks come from oneTBB's scalable allocator, which keeps freed memory for
 // the next run instead of handing it back to the system (fresh pages cost a fault each).
+// An element the pass is done with is released; a chunk whose elements all are is freed, so
+// that what is kept is what is in flight (and the chunks of the few that linger).
 template <class T>
 class Chunked {
  public:
@@ -272,11 +287,18 @@ class Chunked {
   Chunked(const Chunked&) = delete;
   Chunked& operator=(const Chunked&) = delete;
   ~Chunked() {
-    for (std::size_t i = 0; i < size_; ++i) (*this)[i].~T();
-    for (T* c : chunks_) alloc_.deallocate(c, kChunk);
+    for (std::size_t c = 0; c < chunks_.size(); ++c) {
+      if (chunks_[c] == nullptr) continue;
+      const std::size_t used = std::min(kChunk, size_ - c * kChunk);
+      for (std::size_t i = 0; i < used; ++i) chunks_[c][i].~T();
+      alloc_.deallocate(chunks_[c], kChunk);
+    }
   }
   T& emplace_back() {
-    if (size_ % kChunk == 0) chunks_.push_back(alloc_.allocate(kChunk));
+    if (size_ % kChunk == 0) {
+      chunks_.push_back(alloc_.allocate(kChunk));
+      released_.push_back(0);
+    }
     T* slot = chunks_.back() + size_ % kChunk;
     ::new (static_cast<void*>(slot)) T();
     ++size_;
@@ -285,11 +307,22 @@ class Chunked {
   T& operator[](std::size_t i) { return chunks_[i / kChunk][i % kChunk]; }
   const T& operator[](std::size_t i) const { return chunks_[i / kChunk][i % kChunk]; }
   std::size_t size() const { return size_; }
+  // Whether element i may still be read: false once its chunk has been freed.
+  bool alive(std::size_t i) const { return chunks_[i / kChunk] != nullptr; }
+  // Element i will not be read again (each is released at most once).
+  void release(std::size_t i) {
+    const std::size_t c = i / kChunk;
+    if (++released_[c] < kChunk) return;
+    for (std::size_t k = 0; k < kChunk; ++k) chunks_[c][k].~T();
+    alloc_.deallocate(chunks_[c], kChunk);
+    chunks_[c] = nullptr;
+  }
 
  private:
   static constexpr std::size_t kChunk = 256;
   PoolAllocator<T> alloc_;
   std::vector<T*> chunks_;
+  std::vector<std::uint16_t> released_;  // per chunk
   std::size_t size_ = 0;
 };
 
@@ -299,7 +332,29 @@ struct Fetched {
   OpRecord op;
   SendRecord send;
   std::vector<std::uint32_t> list;
+  // The replay: the answers the run's query got (read under the log's lock, as the node
+  // appends more), and how many of them it has taken.
+  std::vector<std::int64_t> answers;
+  std::size_t next_answer = 0;
 };
+
+// How many answers the replay reads for op (its query's, from NodeLog::answers).
+std::uint64_t answers_read(const OpRecord& op) {
+  switch (op.kind) {
+    case OpRecord::Kind::wait_any:
+    case OpRecord::Kind::test:
+    case OpRecord::Kind::now:
+    case OpRecord::Kind::probe:
+    case OpRecord::Kind::iprobe:
+    case OpRecord::Kind::improbe:
+    case OpRecord::Kind::cancel:
+      return 1;
+    case OpRecord::Kind::test_list:
+      return op.list_size;
+    default:
+      return 0;
+  }
+}
 enum class Fetch { op, later, none };  // an operation; not recorded yet; the node is done
 
 struct Event {
@@ -334,6 +389,14 @@ class Simulator {
     stats_.node_time.assign(p_, 0);
     trace_.nodes = p_;
     for (int n = 0; n < p_; ++n) push({0, 1, n, 0});
+  }
+
+  // Streaming: the logs drop what this pass and `partner` (if any) have both used; `lead`:
+  // the run's pass, when this is the contention-free replay running beside it.
+  void stream(const Simulator* partner, const Simulator* lead) {
+    streaming_ = true;
+    partner_ = partner;
+    lead_ = lead;
   }
 
   // Whether links ever changed the schedule; if not, the contention-free pass is this one.
@@ -408,6 +471,13 @@ class Simulator {
   // statistics never need them, and a run without them allocates nothing per message.
   bool record_ = true;
   bool links_mattered_ = false;  // a link held up a request or was shared
+  // Streaming (the pass runs while the nodes do, and the logs drop what it has used): the
+  // other pass over the same logs, whose use the logs wait for too (null: none); for the
+  // replay, the run's pass (lead_), which says whether an irecv was withdrawn.
+  bool streaming_ = false;
+  const Simulator* partner_ = nullptr;
+  const Simulator* lead_ = nullptr;
+  Fetched* fetched_ = nullptr;  // the operation step() works on (its answers)
   // Where advance() stands: the instant in progress, the node whose step waits for an
   // operation (-1: none), whether the pass is over.
   Picos now_ = 0;
@@ -425,15 +495,15 @@ class Simulator {
   std::unordered_map<std::uint64_t, std::set<std::int64_t>> unmatched_;
   std::vector<NodeSim> nodes_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
-  std::set<std::tuple<Picos, int, std::uint64_t>> pending_;  // (request, src, index)
+  std::set<std::tuple<Picos, int, std::uint64_t, std::int64_t>> pending_;  // (request, src, index, id)
   PortOccupancy ports_;  // the ports messages hold (runtime/ports.hpp)
   LinkOccupancy held_;   // the links messages hold: exclusive, or shared (counted)
   std::vector<std::int64_t> link_owner_;  // blocking worms: the message holding each link
   std::vector<std::vector<std::int64_t>> link_users_;  // shared: active messages per link
 
   void push(Event e) { events_.push(e); }
-  const NodeLog& log(int n) const { return m_.log_of(n); }
-  Msg& msg(int src, std::uint64_t index) { return msgs_[nodes_[src].sent[index]]; }
+  // The pass drops what it has used from the logs (streaming), so it holds them writable.
+  NodeLog& log_of(int n) { return const_cast<NodeLog&>(m_.log_of(n)); }
   std::int64_t id_of(const Msg& x) const { return x.id; }
 
   // Copies node n's operation number pc out of its log. A node still running may not have
@@ -441,42 +511,114 @@ class Simulator {
   // lock, so that the node's next append sees it and wakes whoever waits for an answer).
   // A spread machine's pass runs after the run, on process 0, over every process's logs
   // (LocalNodes::log_of): a node of another process has finished.
+  //
+  // While the run goes on (streaming), the log drops what this pass and its partner (the
+  // contention-free replay beside it, if any) have both copied out; and the replay takes an
+  // operation only once it is final: its answers are in the log, what the node's receive
+  // took is written in, and an irecv is known to be matched or withdrawn in the run's pass.
   Fetch fetch(int n, std::size_t pc, Fetched& out) {
     NodeState* node = m_.hosts(n) ? m_.nodes[n].get() : nullptr;
     std::unique_lock<std::mutex> lock;
-    if (node != nullptr && !node->finished.load(std::memory_order_acquire)) {
-      lock = std::unique_lock(node->log_mutex);
-    }
-    const NodeLog& l = m_.log_of(n);
+    const bool running = node != nullptr && !node->finished.load(std::memory_order_acquire);
+    if (running) lock = std::unique_lock(node->log_mutex);
+    NodeLog& l = log_of(n);
     if (pc >= l.ops.size()) {
-      if (node == nullptr || node->finished.load(std::memory_order_acquire)) return Fetch::none;
-      m_.sim_waits_for.store(n, std::memory_order_release);
+      if (!running) return Fetch::none;
+      if (!free_) m_.sim_waits_for.store(n, std::memory_order_release);
       return Fetch::later;
     }
     out.op = l.ops[pc];
+    if (running && lead_ != nullptr && !final_in_log(n, out.op, l)) return Fetch::later;
+    NodeSim& s = nodes_[n];
     switch (out.op.kind) {
       case OpRecord::Kind::send:
       case OpRecord::Kind::sendrecv:
       case OpRecord::Kind::isend:
         out.send = l.sends[out.op.send_index];
+        s.sends_used = out.op.send_index + 1;
         break;
       case OpRecord::Kind::wait:
       case OpRecord::Kind::wait_any:
       case OpRecord::Kind::test_list:
-        out.list.assign(l.request_lists.begin() + out.op.list_begin,
-                        l.request_lists.begin() + out.op.list_begin + out.op.list_size);
+        out.list.resize(out.op.list_size);
+        for (std::uint32_t k = 0; k < out.op.list_size; ++k) {
+          out.list[k] = l.request_lists[out.op.list_begin + k];
+        }
+        s.lists_used = out.op.list_begin + out.op.list_size;
         break;
       default:
         break;
     }
+    out.answers.clear();
+    out.next_answer = 0;
+    if (free_) {
+      const std::uint64_t first = s.answers, last = first + answers_read(out.op);
+      for (std::uint64_t k = first; k < last && l.answers.holds(k); ++k) {
+        out.answers.push_back(l.answers[k]);
+      }
+    }
+    if (streaming_) drop_used(n, pc + 1, l);
     return Fetch::op;
+  }
+
+  // Streaming: node n's log forgets what both passes have copied out (this one up to
+  // operation pc, not yet counted in its NodeSim).
+  void drop_used(int n, std::size_t pc, NodeLog& l) const {
+    const NodeSim& s = nodes_[n];
+    std::uint64_t ops = pc, sends = s.sends_used, lists = s.lists_used;
+    std::uint64_t answers = free_ ? s.answers : l.answers.size();
+    if (partner_ != nullptr) {
+      const NodeSim& o = partner_->nodes_[n];
+      ops = std::min<std::uint64_t>(ops, o.pc);
+      sends = std::min(sends, o.sends_used);
+      lists = std::min(lists, o.lists_used);
+      if (partner_->free_) answers = std::min<std::uint64_t>(answers, o.answers);
+    }
+    l.ops.drop_before(ops);
+    l.sends.drop_before(sends);
+    l.request_lists.drop_before(lists);
+    l.answers.drop_before(answers);
+  }
+
+  // The replay beside a running node: whether op is final in its log (see fetch).
+  bool final_in_log(int n, OpRecord& op, const NodeLog& l) const {
+    const NodeSim& s = nodes_[n];
+    if (s.answers + answers_read(op) > l.answers.size()) return false;
+    switch (op.kind) {
+      case OpRecord::Kind::irecv: {
+        // Withdrawn or not is known once the run's pass has matched it or withdrawn it.
+        const auto& reqs = lead_->nodes_[n].reqs;
+        if (op.request >= reqs.size()) return false;
+        const Req& q = reqs[op.request];
+        if (q.msg < 0 && !q.done) return false;
+        op.cancelled = q.msg < 0;
+        return op.cancelled || !op.report || op.recorded;
+      }
+      case OpRecord::Kind::probe:
+      case OpRecord::Kind::iprobe:
+        return l.answers[s.answers] == 0 || op.recorded;
+      case OpRecord::Kind::improbe:
+        return l.answers[s.answers] == 0 || op.recorded;
+      default:
+        return !op.report || op.recorded;
+    }
+  }
+
+  // The replay: the next answer the run's query got, from node n's log.
+  std::int64_t logged_answer(int n) {
+    if (fetched_ == nullptr || fetched_->next_answer >= fetched_->answers.size()) {
+      throw std::out_of_range("vmc simulator: node " + std::to_string(n) +
+                              "'s log holds no answer to its query");
+    }
+    ++nodes_[n].answers;
+    return fetched_->answers[fetched_->next_answer++];
   }
 
   // A query's answer: published to the waiting node in the run's pass; read back from the
   // node's log in the contention-free replay.
   std::int64_t answer(int n, std::int64_t value) {
     NodeSim& s = nodes_[n];
-    if (free_) return log(n).answers.at(s.answers++);
+    if (free_) return logged_answer(n);
     ++s.answers;
     NodeState& node = *m_.nodes[n];
     node.answer = value;
@@ -497,7 +639,7 @@ class Simulator {
   std::vector<std::int64_t> answer_list(int n, std::vector<std::int64_t> values) {
     NodeSim& s = nodes_[n];
     if (free_) {
-      for (std::int64_t& v : values) v = log(n).answers.at(s.answers++);
+      for (std::int64_t& v : values) v = logged_answer(n);
       return values;
     }
     s.answers += values.size();
@@ -596,7 +738,7 @@ class Simulator {
                                 std::to_string(x.items) + " items to node " +
                                 std::to_string(x.dst) + ": " + e.what());
     }
-    pending_.insert({t, x.src, x.index});
+    pending_.insert({t, x.src, x.index, x.id});
   }
 
   // Rendezvous: the receiver posted for x at t, so x is requested (again) from t on.
@@ -604,10 +746,10 @@ class Simulator {
     if ((!rendezvous() && !x.sync) || x.state != MsgState::pending || x.hop > 0 || self(x)) {
       return;
     }
-    pending_.erase({x.request, x.src, x.index});
+    pending_.erase({x.request, x.src, x.index, x.id});
     x.request = x.eligible = x.blocked_since = t;
     x.port_blocked = false;
-    pending_.insert({t, x.src, x.index});
+    pending_.insert({t, x.src, x.index, x.id});
   }
 
   Picos after(Picos t, Picos d, int node) const {
@@ -631,8 +773,8 @@ class Simulator {
     std::string text;
     int shown = 0;
     bool synchronous = false;
-    for (const auto& [t, src, index] : pending_) {
-      const Msg& x = msg(src, index);
+    for (const auto& [t, src, index, id] : pending_) {
+      const Msg& x = msgs_[id];
       if (posted(x)) continue;
       synchronous = synchronous || x.sync;
       if (shown++ < 8) {
@@ -710,8 +852,8 @@ class Simulator {
       const DirectedLink d = topo.link(l);
       return std::to_string(d.from) + "->" + std::to_string(d.to);
     };
-    for (const auto& [t, src, index] : pending_) {
-      const Msg& x = msgs_[nodes_[src].sent[index]];
+    for (const auto& [t, src, index, id] : pending_) {
+      const Msg& x = msgs_[id];
       // Those that hold links and wait (a worm waiting with nothing held is a bystander).
       if (x.links_held == 0 || x.links_held == x.route.size()) continue;
       const LinkId l = x.route[x.links_held];
@@ -741,6 +883,11 @@ class Simulator {
     n.clock = t;
     if (n.any) finish_any(id, t);
     Fetched f;
+    fetched_ = &f;
+    struct Unset {
+      Fetched*& p;
+      ~Unset() { p = nullptr; }
+    } unset{fetched_};
     for (;;) {
       switch (fetch(id, n.pc, f)) {
         case Fetch::later: return false;
@@ -994,11 +1141,11 @@ class Simulator {
     x.index = op.send_index;
     x.sync = rec.synchronous;
     NodeSim& n = nodes_[id];
-    if (n.sent.size() != op.send_index) {
+    if (n.sends != op.send_index) {
       throw std::logic_error("vmc simulator: node " + std::to_string(id) +
                              "'s sends are out of order");
     }
-    n.sent.push_back(x.id);
+    ++n.sends;
     auto it = match_.try_emplace(MatchKeySim{x.dst, x.comm, x.src, x.tag}).first;
     MatchQueues& q = it->second;
     std::vector<WildPost>* wild = nullptr;
@@ -1116,6 +1263,7 @@ class Simulator {
         req.done_at = t;
         req.crit = x.crit;
       }
+      msgs_.release(static_cast<std::size_t>(x.id));  // sent, received: done with
       return true;
     }
     if (request < 0) ++n.outstanding;
@@ -1274,7 +1422,7 @@ class Simulator {
     std::vector<int> waiting_on_link;
     for (int pass = 0; pass < 2; ++pass) {
       for (auto it = pending_.begin(); it != pending_.end();) {
-        Msg& x = msg(std::get<1>(*it), std::get<2>(*it));
+        Msg& x = msgs_[std::get<3>(*it)];
         const bool awaited = x.recv_posted;
         if (awaited != (pass == 0) || !posted(x)) {
           ++it;
@@ -1309,8 +1457,8 @@ class Simulator {
     }
     // What holds up each request that is left, until the next instant: its ports (the
     // algorithm's own schedule under the port model) or its links (contention).
-    for (const auto& [r, src, index] : pending_) {
-      Msg& x = msg(src, index);
+    for (const auto& [r, src, index, id] : pending_) {
+      Msg& x = msgs_[id];
       if (x.port_blocked) x.port_wait += t - x.blocked_since;
       x.blocked_since = t;
       x.port_blocked = posted(x) && !ports_free(x);
@@ -1417,6 +1565,7 @@ class Simulator {
   }
 
   void end_event(const Event& e, Picos t) {
+    if (!msgs_.alive(static_cast<std::size_t>(e.id))) return;  // superseded, and since freed
     Msg& x = msgs_[e.id];
     if (x.state != MsgState::active || e.version != x.version) return;  // superseded
     const auto links = hop_links(x);
@@ -1442,7 +1591,7 @@ class Simulator {
       x.state = MsgState::pending;
       x.request = x.blocked_since = t;
       x.port_blocked = false;
-      pending_.insert({t, x.src, x.index});
+      pending_.insert({t, x.src, x.index, x.id});
       return;
     }
     take_ports(x, -1);
@@ -1466,6 +1615,10 @@ class Simulator {
     if (x.send_request >= 0) complete_request(x.src, x.send_request, t, x.crit);
     if (x.recv_waiter >= 0) complete_wait(x.recv_waiter, t, x.crit);
     if (x.recv_request >= 0) complete_request(x.dst, x.recv_request, t, x.crit);
+    // Its route is no longer needed; once a receive has it too, nothing is.
+    std::vector<LinkId>().swap(x.route);
+    std::vector<Picos>().swap(x.link_taken);
+    if (x.recv_posted) msgs_.release(static_cast<std::size_t>(x.id));
   }
 
   void finish() {
@@ -1496,17 +1649,63 @@ struct Simulation {
   Stats stats;
   Trace trace;
   Simulator pass;
+  // Streaming where links are used: the contention-free replay, run beside the pass (its
+  // time is wanted if links turn out to have mattered, and the logs are gone by then).
+  Stats free_stats;
+  Trace free_trace;
+  std::unique_ptr<Simulator> replay;
+  std::exception_ptr error;  // what the pass threw: it throws it again when advanced
+  // What the replay threw (it then stops): reported only if its time is wanted.
+  std::exception_ptr replay_error;
   explicit Simulation(LocalNodes& m) : pass(m, stats, trace) {}
+  int advance() {
+    if (error) std::rethrow_exception(error);
+    int waits = -1;
+    try {
+      waits = pass.advance();
+    } catch (...) {
+      error = std::current_exception();
+      throw;
+    }
+    if (replay && !replay_error) {
+      try {
+        replay->advance();
+      } catch (...) {
+        replay_error = std::current_exception();
+      }
+    }
+    return waits;
+  }
 };
 
 void SimulationDeleter::operator()(Simulation* s) const { delete s; }
 
-SimulationPtr start_simulation(LocalNodes& m) { return SimulationPtr(new Simulation(m)); }
+SimulationPtr start_simulation(LocalNodes& m, bool streaming) {
+  SimulationPtr s(new Simulation(m));
+  if (streaming) {
+    if (m.machine.uses_links) {
+      s->replay = std::make_unique<Simulator>(m, s->free_stats, s->free_trace, true);
+      s->replay->stream(&s->pass, &s->pass);
+      s->pass.stream(s->replay.get(), nullptr);
+    } else {
+      s->pass.stream(nullptr, nullptr);
+    }
+  }
+  return s;
+}
 
-int advance_simulation(Simulation& s) { return s.pass.advance(); }
+int advance_simulation(Simulation& s) { return s.advance(); }
+
+void stream_simulation(Simulation& s) {
+  try {
+    s.advance();
+  } catch (...) {
+    // Kept: thrown again by the next advance, where the run's end reports it.
+  }
+}
 
 void finish_simulation(LocalNodes& m, Simulation& s, Stats& stats, Trace& trace) {
-  if (s.pass.advance() >= 0) {
+  if (s.advance() >= 0) {
     throw std::logic_error("vmc simulator: a node's log ended before its node finished");
   }
   stats = std::move(s.stats);
@@ -1516,8 +1715,16 @@ void finish_simulation(LocalNodes& m, Simulation& s, Stats& stats, Trace& trace)
     // The run's time minus the time of the same logs replayed without contention.
     Stats free_stats;
     Trace free_trace;
-    Simulator replay(m, free_stats, free_trace, true);
-    replay.advance();
+    if (s.replay) {
+      if (s.replay_error) std::rethrow_exception(s.replay_error);
+      if (s.replay->advance() >= 0) {
+        throw std::logic_error("vmc simulator: the replay's logs ended before their nodes");
+      }
+      free_stats = std::move(s.free_stats);
+    } else {
+      Simulator replay(m, free_stats, free_trace, true);
+      replay.advance();
+    }
     stats.free_time = free_stats.time;
     stats.contention_critical_delay = stats.time - free_stats.time;
   } else {

@@ -516,9 +516,10 @@ void gather_logs(SpreadNetwork& net, LocalNodes& m) {
   if (net.rank != 0) {
     Writer w;
     for (auto& n : m.local()) {
-      w.put_vector(n->log.ops);
-      w.put_vector(n->log.sends);
-      w.put_vector(n->log.request_lists);
+      // Whole: a spread machine's pass runs after the run, and drops nothing.
+      w.put_vector(n->log.ops.to_vector());
+      w.put_vector(n->log.sends.to_vector());
+      w.put_vector(n->log.request_lists.to_vector());
     }
     send_bytes(w.out, 0, net.control);
     return;
@@ -529,9 +530,15 @@ void gather_logs(SpreadNetwork& net, LocalNodes& m) {
     Reader r{bytes.data(), bytes.data() + bytes.size()};
     for (int node = net.first[k]; node < net.first[k + 1]; ++node) {
       NodeLog& log = m.remote_logs[node];
-      r.get_vector(log.ops);
-      r.get_vector(log.sends);
-      r.get_vector(log.request_lists);
+      std::vector<OpRecord> ops;
+      std::vector<SendRecord> sends;
+      std::vector<std::uint32_t> lists;
+      r.get_vector(ops);
+      r.get_vector(sends);
+      r.get_vector(lists);
+      log.ops.assign(ops);
+      log.sends.assign(sends);
+      log.request_lists.assign(lists);
     }
   }
 }
@@ -684,7 +691,7 @@ void watch_rounds(SpreadNetwork& net, LocalNodes& m, Stats& stats, Trace& trace)
   if (net.rank == 0) {
     try {
       std::lock_guard lock(m.sim_mutex);
-      if (m.sim == nullptr) m.sim = start_simulation(m);
+      if (m.sim == nullptr) m.sim = start_simulation(m, false);
       finish_simulation(m, *m.sim, stats, trace);
       w.put<int>(0);
       put_stats(w, stats);

@@ -6,6 +6,7 @@
 #include "runtime/virtual_clock.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -74,25 +75,54 @@ void VirtualClock::send_elsewhere(Message* msg, const Outgoing& out) {
 std::size_t VirtualClock::log_op(NodeState& self, const OpRecord& op,
                                  std::span<const std::uint32_t> requests) {
   bool wake = false;
+  bool advance = false;
+  bool far_ahead = false;
   std::size_t index = 0;
   {
     std::lock_guard lock(self.log_mutex);
     index = self.log.ops.size();
     self.log.ops.push_back(op);
     if (!requests.empty()) {
-      self.log.ops.back().list_begin = static_cast<std::uint32_t>(self.log.request_lists.size());
+      self.log.ops.back().list_begin = self.log.request_lists.size();
       self.log.ops.back().list_size = static_cast<std::uint32_t>(requests.size());
-      self.log.request_lists.insert(self.log.request_lists.end(), requests.begin(),
-                                    requests.end());
+      self.log.request_lists.append(requests.begin(), requests.end());
     }
     // The simulation may be waiting for exactly this (see Simulator::fetch).
     if (nodes_.sim_waits_for.load(std::memory_order_acquire) == self.rank) {
       nodes_.sim_waits_for.store(-1, std::memory_order_release);
       wake = true;
     }
+    if (++self.log.since_advance == stream_every_) {
+      self.log.since_advance = 0;
+      advance = simulates_during_run();
+      // The pass has not reached most of what this node logged: it is behind the nodes.
+      far_ahead = self.log.ops.size() - self.log.ops.base() > kFarAhead * stream_every_;
+    }
   }
   if (wake) nodes_.wake_resolvers();
+  if (advance) stream(self, far_ahead);
   return index;
+}
+
+std::uint32_t VirtualClock::stream_every() {
+  const char* env = std::getenv("VMC_STREAM_EVERY");
+  if (env == nullptr) return 64;
+  return static_cast<std::uint32_t>(std::strtoul(env, nullptr, 10));
+}
+
+void VirtualClock::stream(NodeState&, bool far_ahead) {
+  // Whoever holds the simulation is advancing it already: a node waits for it only when the
+  // pass is far behind it (so that the logs hold what is in flight, not what the nodes
+  // could run ahead while one core simulates). The pass never waits for a node: it stops
+  // at the first operation not logged yet.
+  std::unique_lock lock(nodes_.sim_mutex, std::defer_lock);
+  if (far_ahead) {
+    lock.lock();
+  } else if (!lock.try_lock()) {
+    return;
+  }
+  if (nodes_.sim == nullptr) nodes_.sim = start_simulation(nodes_, true);
+  stream_simulation(*nodes_.sim);
 }
 
 void VirtualClock::send(NodeState& self, const Outgoing& out) {
@@ -172,9 +202,11 @@ bool VirtualClock::defers(NodeState& self, const Incoming& in) {
 
 void VirtualClock::record_match(NodeState& self, std::size_t log_index, int src, Tag tag) {
   std::lock_guard lock(self.log_mutex);
-  OpRecord& op = self.log.ops.at(log_index);
+  if (!self.log.ops.holds(log_index)) return;  // every pass is past it (streaming)
+  OpRecord& op = self.log.ops[log_index];
   op.recv_src = src;
   op.recv_tag = tag;
+  op.recorded = true;
 }
 
 void VirtualClock::apply_decisions(NodeState& self) {
@@ -338,7 +370,7 @@ void VirtualClock::drive_until(NodeState& self, FunctionRef<bool()> ready,
         if (machine_.abort.load(std::memory_order_acquire)) throw RunAborted{};
         try {
           std::lock_guard lock(n.sim_mutex);
-          if (n.sim == nullptr) n.sim = start_simulation(n);
+          if (n.sim == nullptr) n.sim = start_simulation(n, simulates_during_run());
           advance_simulation(*n.sim);
         } catch (const ScheduleDeadlock& e) {
           n.record_deadlock(e.what());
@@ -360,8 +392,7 @@ std::int64_t VirtualClock::resolve(NodeState& self, const WaitDescription& what,
   {
     std::lock_guard lock(self.log_mutex);
     if (list) {
-      self.log.answers.insert(self.log.answers.end(), self.answer_list.begin(),
-                              self.answer_list.end());
+      self.log.answers.append(self.answer_list.begin(), self.answer_list.end());
     } else {
       self.log.answers.push_back(self.answer);
     }
@@ -482,7 +513,8 @@ bool VirtualClock::cancel(NodeState& self, std::uint32_t id, const WaitDescripti
   r.received = 0;
   {
     std::lock_guard lock(self.log_mutex);
-    self.log.ops.at(r.log_index).cancelled = true;
+    // The replay beside the run learns it from the run's pass once it is past it.
+    if (self.log.ops.holds(r.log_index)) self.log.ops[r.log_index].cancelled = true;
   }
   return true;
 }
@@ -500,7 +532,9 @@ void VirtualClock::charge(NodeState& self, Picos duration, std::uint64_t items, 
 void VirtualClock::measure(Stats& stats, Trace& trace) {
   try {
     std::lock_guard lock(nodes_.sim_mutex);
-    if (nodes_.sim == nullptr) nodes_.sim = start_simulation(nodes_);
+    // Not started during the run (a short one): the pass after it, the replay only if
+    // links mattered.
+    if (nodes_.sim == nullptr) nodes_.sim = start_simulation(nodes_, false);
     finish_simulation(nodes_, *nodes_.sim, stats, trace);
   } catch (const std::exception& e) {
     // A time that does not fit, or a rendezvous deadlock: the run ends with a report and

@@ -54,6 +54,16 @@ class VirtualClock : public MailboxTransport {
   // this node's next operation. Returns its place in the log.
   std::size_t log_op(NodeState& self, const OpRecord& op,
                      std::span<const std::uint32_t> requests = {});
+  // Every stream_every_ operations a node offers to advance the simulation (if no one else
+  // is): the pass consumes the logs as the run goes, so they hold what it has not reached.
+  // VMC_STREAM_EVERY=N overrides it (N = 1: at every operation, to test the streaming
+  // pass; 0: never, the pass after the run, to measure it).
+  std::uint32_t stream_every_ = stream_every();
+  static std::uint32_t stream_every();
+  // A node whose log holds more than kFarAhead * stream_every_ operations the pass has not
+  // reached waits for the simulation's lock and advances it (backpressure).
+  static constexpr std::uint32_t kFarAhead = 4;
+  void stream(NodeState& self, bool far_ahead);
   // The answer of a query self just logged, from the simulation (recorded in the log for the
   // replay: one value, or with `list`, answer_list's values).
   std::int64_t resolve(NodeState& self, const WaitDescription& what, bool list = false);

@@ -271,8 +271,11 @@ void print_report(std::FILE* out, const JobVerdict& verdict) {
 // One P: the program's output as it runs, then the rest.
 void run_one(const MpirunOptions& o, const JobSetup& setup,
              const std::shared_ptr<const Topology>& network) {
+  HostCost cost;
+  cost.start();
   const JobRun run = run_job(setup, network, o.tag_output ? mpi::OutputMode::tagged
                                                           : mpi::OutputMode::lines);
+  cost.stop();
   if (run.result) {
     if (!o.trace.empty()) run.result->trace().write_chrome_json(o.trace, network.get());
     if (!o.show.empty()) {
@@ -288,6 +291,7 @@ void run_one(const MpirunOptions& o, const JobSetup& setup,
                  network->nodes(), network->spec().c_str(),
                  to_string(setup.config.clock).c_str(), format_duration(run.result->time()).c_str());
     print_stats(stderr, run.result->stats(), *network);
+    print_host_cost(stderr, cost, run.result->stats().messages);
   }
   print_report(stderr, run.verdict);
   if (o.json) std::cout << job_json(setup, *network, run).dump() << std::endl;

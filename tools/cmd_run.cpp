@@ -32,6 +32,7 @@ struct RunOptions {
   std::string trace;
   bool json = false;
   bool check = false;
+  bool stats = false;
   std::string transport = "local";
   int repeat = 20;
   const CLI::Option* topology_flag = nullptr;  // given or not
@@ -131,7 +132,10 @@ void run_command(const RunOptions& o) {
     throw UsageError("--check needs the data: it cannot be used with --data none");
   }
   Machine m(config);
+  HostCost cost;
+  cost.start();
   RunOutcome out = run_collective(m, spec);
+  cost.stop();
   // Spread over MPI processes: process 0 (the one running node 0) has the trace and prints.
   const bool spread = config.transport == Transport::spread;
   if (spread && !m.hosts(0)) {
@@ -159,6 +163,10 @@ void run_command(const RunOptions& o) {
               {"predicted_s", predicted},
               {"correct", out.correct ? nlohmann::json(*out.correct) : nlohmann::json()}});
     if (!out.detail.empty()) j["detail"] = out.detail;
+    if (o.stats) {
+      j["host_wall_s"] = cost.wall_s;
+      j["host_peak_growth_bytes"] = cost.peak_growth_bytes;
+    }
     std::cout << j.dump() << "\n";
   } else {
     const std::string length =
@@ -173,6 +181,7 @@ void run_command(const RunOptions& o) {
     std::printf("time       %s\npredicted  %s\n", format_duration(time).c_str(),
                 format_duration(predicted).c_str());
     print_stats(stdout, s, m.topology());
+    if (o.stats) print_host_cost(stdout, cost, s.messages);
     if (out.correct) std::printf("check      %s\n", *out.correct ? "correct" : "WRONG");
   }
   if (out.correct && !*out.correct) {
@@ -192,6 +201,9 @@ void add_run_command(CLI::App& app) {
   cmd->add_flag("--check", o->check, "compare with a sequential reference");
   cmd->add_option("--trace", o->trace, "write a Chrome trace JSON file")->check(non_empty_check());
   cmd->add_flag("--json", o->json, "print one JSON object");
+  cmd->add_flag("--stats", o->stats,
+                "also print what the run cost the host: simulated messages per second of wall "
+                "time, and bytes of host memory per message (peak resident growth)");
   cmd->add_option("--transport", o->transport,
                   "local (the emulated machine); mpi: under mpirun, one node per process, the "
                   "algorithm timed beside MPI's own collective on the same data; spread: under "

@@ -1,6 +1,8 @@
 #include "tools/runner.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <sys/resource.h>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
@@ -263,6 +265,40 @@ RunOutcome run_collective(Machine& m, const RunSpec& o) {
   if (o.type == "double") return run_typed<double>(m, o, o.op);
   throw std::invalid_argument("unknown --type \"" + o.type +
                               "\": expected int32, int64, float or double");
+}
+
+namespace {
+std::int64_t peak_resident_bytes() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<std::int64_t>(u.ru_maxrss) * 1024;  // Linux: kilobytes
+}
+double steady_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+}  // namespace
+
+void HostCost::start() {
+  peak_before = peak_resident_bytes();
+  started = steady_seconds();
+}
+
+void HostCost::stop() {
+  wall_s = steady_seconds() - started;
+  peak_growth_bytes = peak_resident_bytes() - peak_before;
+}
+
+void print_host_cost(std::FILE* out, const HostCost& cost, std::uint64_t messages) {
+  const double m = static_cast<double>(messages);
+  std::fprintf(out, "host       %llu messages in %s of wall time: %.0f messages/s\n",
+               static_cast<unsigned long long>(messages), format_duration(cost.wall_s).c_str(),
+               cost.wall_s > 0 ? m / cost.wall_s : 0.0);
+  std::fprintf(out,
+               "           peak resident memory grew %.1f MB over the run: %.0f bytes per "
+               "message\n",
+               static_cast<double>(cost.peak_growth_bytes) / 1e6,
+               messages > 0 ? static_cast<double>(cost.peak_growth_bytes) / m : 0.0);
 }
 
 void print_stats(std::FILE* out, const Stats& s, const Topology& topology) {

@@ -63,6 +63,21 @@ CostQuery run_query(const Topology& topology, const Model& model, const RunSpec&
 // time messages waited for ports and links, contention (summed, the largest for one message,
 // and what it added to the run's time), and the busiest link.
 void print_stats(std::FILE* out, const Stats& s, const Topology& topology);
+// What a run cost the host (`vmc run --stats`, `vmc mpirun --stats`): its wall time and how
+// much the process's peak resident memory grew, from start() to stop(). The growth is a
+// measurement, not a count: memory a run reuses (freed by an earlier phase) does not show.
+struct HostCost {
+  void start();
+  void stop();
+  double wall_s = 0;
+  std::int64_t peak_growth_bytes = 0;
+  double started = 0;  // steady clock, seconds
+  std::int64_t peak_before = 0;
+};
+// One line: simulated messages per second of wall time, and bytes of host memory per
+// message (peak resident growth over messages).
+void print_host_cost(std::FILE* out, const HostCost& cost, std::uint64_t messages);
+
 // The same as the fields of a JSON object (`--json`): messages, bytes, startups, token_wait_s,
 // contention_delay_s, contention_critical_delay_s, max_message_delay_s, max_link_sharers and
 // links (per directed link that carried a message: from, to, busy_s, most_messages).
