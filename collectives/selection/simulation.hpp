@@ -22,6 +22,15 @@ namespace vmc {
 // Whether selection simulates (a topology is known, p <= 4096, not inside a simulation).
 bool selection_simulates(const CostQuery& q);
 
+// How many private runs one choice for q may make (a hybrid family's choice of member, or
+// the choice of a row): a budget of kSimulatedNodeRuns nodes over the machine's size, so
+// it shrinks with p (64 runs at 64 nodes, 4 at 1,024, 1 at 4,096, none above or where
+// selection_simulates says no). A private run costs the host about what the caller's own
+// run does (making and ending the machine's nodes), so a budget that did not shrink would
+// make selection the larger part of a large run.
+constexpr int kSimulatedNodeRuns = 4096;
+int simulation_budget(const CostQuery& q);
+
 // What a run on a private machine measured: the virtual time, and the work the emulation
 // itself did (bytes moved by messages plus bytes combined and rearranged; then messages),
 // which breaks ties between algorithms of equal time (on the default zero-cost model every
