@@ -5,7 +5,8 @@
 // no earlier run used (n, n + 1, ...; the forced run the same length), and pays for its
 // choice as a program's first call of a shape does. Prints per case the pick, the time of
 // the choice alone (choose() on a fresh shape), the auto and forced wall times (medians)
-// and auto / forced - 1: selection's share.
+// and auto / forced - 1 (selection's share), then the same in CPU seconds of the process
+// (steadier where other work loads the host).
 //
 //   ./build/bench/bench_selection                    p = 1,024 and 16,384
 //   ./build/bench/bench_selection 1024 16384 65536   the p given (65,536: about a minute)
@@ -17,6 +18,7 @@
 #include <cstdlib>
 #include <string>
 #include <vector>
+#include <sys/resource.h>
 
 #include "collectives/collectives.hpp"
 #include "collectives/selection/selection.hpp"
@@ -32,6 +34,19 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
+// The process's CPU seconds so far (user and system, every thread): on a host other work
+// loads, a steadier measure of what a run cost than its wall time.
+double cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  auto s = [](const timeval& t) { return double(t.tv_sec) + 1e-6 * double(t.tv_usec); };
+  return s(u.ru_utime) + s(u.ru_stime);
+}
+
+struct Cost {
+  double wall = 0, cpu = 0;
+};
+
 // vmc run's default model (525 us, 2 us, 0.35 us; exchange port, wormhole).
 vmc::Model cli_model() { return {.alpha = 525e-6, .beta = 2e-6, .gamma = 0.35e-6}; }
 
@@ -45,9 +60,10 @@ vmc::CostQuery query(vmc::Operation op, const vmc::Topology& t, int p, std::size
 // Wall seconds of one machine made, run once with one call of op by every node through the
 // public call (the row `options` names, or auto) and ended: what `vmc run --data none`
 // does, without the process. Buffers are nowhere memory (runtime/scratch.hpp).
-double one_run(vmc::Operation op, const std::string& spec, std::size_t n,
-               const vmc::Options& options) {
+Cost one_run(vmc::Operation op, const std::string& spec, std::size_t n,
+             const vmc::Options& options) {
   const Clock::time_point t0 = Clock::now();
+  const double c0 = cpu_seconds();
   vmc::Machine m({.topology = vmc::parse_topology(spec), .model = cli_model(), .trace = false,
                   .data = vmc::Data::none});
   const std::size_t np = n * static_cast<std::size_t>(m.size());
@@ -72,7 +88,7 @@ double one_run(vmc::Operation op, const std::string& spec, std::size_t n,
       default: break;
     }
   });
-  return seconds_since(t0);
+  return {seconds_since(t0), cpu_seconds() - c0};
 }
 
 struct Case {
@@ -94,20 +110,24 @@ void measure(const Case& c, std::size_t& n, int repeats) {
     forced.algorithm = pick.row->member_row;
     forced.hybrid = pick.member;
   }
-  std::vector<double> with_auto, with_forced;
+  std::vector<double> auto_wall, forced_wall, auto_cpu, forced_cpu;
   for (int k = 0; k < repeats; ++k, ++n) {
-    with_forced.push_back(one_run(c.op, spec, n, forced));
-    with_auto.push_back(one_run(c.op, spec, n, {}));  // n not chosen before: selection pays
+    const Cost f = one_run(c.op, spec, n, forced);
+    const Cost a = one_run(c.op, spec, n, {});  // n not chosen before: selection pays
+    forced_wall.push_back(f.wall), forced_cpu.push_back(f.cpu);
+    auto_wall.push_back(a.wall), auto_cpu.push_back(a.cpu);
   }
   auto median = [](std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
   };
-  const double a = median(with_auto), f = median(with_forced);
-  std::printf("%-10s %6d  %-28s %9.3f %9.3f %9.3f %+8.1f%%\n", vmc::to_string(c.op).c_str(), c.p,
+  const double a = median(auto_wall), f = median(forced_wall);
+  const double ac = median(auto_cpu), fc = median(forced_cpu);
+  std::printf("%-10s %6d  %-22s %8.3f %8.3f %8.3f %+7.1f%% %8.3f %8.3f %+7.1f%%\n",
+              vmc::to_string(c.op).c_str(), c.p,
               (forced.algorithm + (pick.member >= 0 ? " " + std::to_string(pick.member) : ""))
                   .c_str(),
-              choice_s, a, f, 100.0 * (a / f - 1.0));
+              choice_s, a, f, 100.0 * (a / f - 1.0), ac, fc, 100.0 * (ac / fc - 1.0));
   std::fflush(stdout);
 }
 
@@ -120,8 +140,9 @@ int main(int argc, char** argv) {
   std::printf("selection's share of wall time: timing-only runs of one call on hypercube:p, "
               "n about 256, vmc run's model; auto (a call shape not chosen before) against the "
               "pick forced, medians of 3 alternated runs\n");
-  std::printf("%-10s %6s  %-28s %9s %9s %9s %9s\n", "operation", "p", "pick (member)",
-              "choice s", "auto s", "forced s", "share");
+  std::printf("%-10s %6s  %-22s %8s %8s %8s %8s %8s %8s %8s\n", "operation", "p",
+              "pick (member)", "choice s", "auto s", "forced s", "share", "auto cpu",
+              "forc cpu", "share");
   std::size_t n = 256;
   for (int p : ps) {
     for (vmc::Operation op : {vmc::Operation::broadcast, vmc::Operation::allreduce,

@@ -106,7 +106,9 @@ bool selection_simulates(const CostQuery& q) {
 
 int simulation_budget(const CostQuery& q) {
   if (!selection_simulates(q)) return 0;
-  return kSimulatedNodeRuns / q.topology->nodes();
+  const long long nodes = q.topology->nodes();
+  const long long share = static_cast<long long>(kBudgetScale) * kBudgetScale / (nodes * nodes);
+  return static_cast<int>(share);
 }
 
 Picos time_operation(Machine& m, Operation op, const CostQuery& q) {

@@ -23,12 +23,13 @@ namespace vmc {
 bool selection_simulates(const CostQuery& q);
 
 // How many private runs one choice for q may make (a hybrid family's choice of member, or
-// the choice of a row): a budget of kSimulatedNodeRuns nodes over the machine's size, so
-// it shrinks with p (64 runs at 64 nodes, 4 at 1,024, 1 at 4,096, none above or where
-// selection_simulates says no). A private run costs the host about what the caller's own
-// run does (making and ending the machine's nodes), so a budget that did not shrink would
-// make selection the larger part of a large run.
-constexpr int kSimulatedNodeRuns = 4096;
+// one round of the choice of a row): (kBudgetScale / nodes)^2, so it shrinks with p: 64 runs
+// at 64 nodes, 27 at 97, 4 at 256, 1 at 512, none above 512 nodes (nor where
+// selection_simulates says no). A private run of p nodes costs the host about what the
+// caller's own run does (making, running and ending p nodes), so the runs' share of the
+// caller's run, about the budget itself, falls as 1/p^2, and is none where a single run
+// would already double the caller's wall time.
+constexpr int kBudgetScale = 512;
 int simulation_budget(const CostQuery& q);
 
 // What a run on a private machine measured: the virtual time, and the work the emulation
