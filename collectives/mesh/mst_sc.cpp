@@ -131,9 +131,10 @@ bool in_line_phase(const ScSplit& s, int me, int root, int t) {
   }
   return true;
 }
+// The members of me's MST group, computed as the tree asks for them (s outlives the view).
 TreeView group_view(const ScSplit& s, const MstTree& tree, int me) {
-  TreeView view{&tree, std::vector<int>(s.group.size()), s.group_index(me)};
-  for (int g = 0; g < s.group.size(); ++g) view.members[g] = s.group_member(me, g);
+  TreeView view{&tree, {}, s.group_index(me)};
+  view.rank_of = [&s, me](int g) { return s.group_member(me, g); };
   return view;
 }
 // The MST phase's units: interleaved groups share dimension j's links p0 at a time.

@@ -14,11 +14,27 @@ std::size_t Blocks::max() const {
 }
 
 std::size_t Blocks::range_total(int first, int len) const {
-  std::size_t s = 0;
   const int p = size();
-  for (int i = 0; i < len; ++i) s += counts[(first + i) % p];
-  return s;
+  if (len <= 0) return 0;
+  if (prefix.size() != counts.size() + 1) {
+    std::size_t s = 0;
+    for (int i = 0; i < len; ++i) s += counts[(first + i) % p];
+    return s;
+  }
+  const std::size_t laps = static_cast<std::size_t>(len / p);
+  const int f = first % p, rest = len % p;
+  std::size_t s = laps * prefix[p];
+  if (f + rest <= p) return s + prefix[f + rest] - prefix[f];
+  return s + prefix[p] - prefix[f] + prefix[f + rest - p];
 }
+
+namespace {
+std::vector<std::size_t> prefix_sums(std::span<const std::size_t> counts) {
+  std::vector<std::size_t> out(counts.size() + 1, 0);
+  for (std::size_t i = 0; i < counts.size(); ++i) out[i + 1] = out[i] + counts[i];
+  return out;
+}
+}  // namespace
 
 Blocks Blocks::even(std::size_t n, int p) {
   std::vector<std::size_t> c(p);
@@ -30,6 +46,7 @@ Blocks Blocks::even(std::size_t n, int p) {
 Blocks Blocks::contiguous(std::span<const std::size_t> counts) {
   Blocks b;
   b.counts.assign(counts.begin(), counts.end());
+  b.prefix = prefix_sums(counts);
   b.displs.resize(counts.size());
   std::size_t d = 0;
   for (std::size_t i = 0; i < counts.size(); ++i) {
@@ -44,6 +61,7 @@ Blocks Blocks::explicit_layout(std::span<const std::size_t> counts,
   Blocks b;
   b.counts.assign(counts.begin(), counts.end());
   b.displs.assign(displs.begin(), displs.end());
+  b.prefix = prefix_sums(counts);
   return b;
 }
 

@@ -18,6 +18,9 @@ namespace vmc::internal {
 struct Blocks {
   std::vector<std::size_t> counts;
   std::vector<std::size_t> displs;
+  // prefix[b]: the sum of counts[0 .. b-1] (p + 1 entries), which the factories below fill
+  // so that range_total costs O(1), not O(len) (cost formulas sum p ranges a step).
+  std::vector<std::size_t> prefix;
 
   int size() const { return static_cast<int>(counts.size()); }
   std::size_t total() const;  // sum of counts

@@ -25,23 +25,39 @@ CostQuery member_query(const CostQuery& q, int i) {
 
 // The member of least simulated time, each run as the family's given row with
 // Options::hybrid = i (ties: less emulation work, then the lower formula, then the lower
-// index); empty when a member is too large to simulate.
+// index); empty when a member is too large to simulate, or when more members are worth
+// running than `budget` private runs allow. A member whose formula is exact or
+// a lower bound and exceeds another member's exact formula (a time that member is known to
+// take) cannot win or tie, and is not run.
 std::optional<int> least_simulated_member(Operation op, const Algorithm& given,
-                                          const CostQuery& q, int members) {
-  std::vector<std::optional<SimulatedRun>> runs(static_cast<std::size_t>(members));
-  internal::parallel_each(runs.size(), [&](std::size_t i) {
-    CostQuery m = member_query(q, static_cast<int>(i));
+                                          const CostQuery& q, int members, int budget) {
+  std::vector<Picos> formula(static_cast<std::size_t>(members));
+  std::vector<Claim> claim(formula.size());
+  std::optional<Picos> known;
+  for (int i = 0; i < members; ++i) {
+    const std::size_t k = static_cast<std::size_t>(i);
+    formula[k] = given.cost(member_query(q, i));
+    claim[k] = claim_of(given, member_query(q, i));
+    if (claim[k] == Claim::exact && (!known || formula[k] < *known)) known = formula[k];
+  }
+  std::vector<std::size_t> run;  // the members worth running
+  for (std::size_t k = 0; k < formula.size(); ++k) {
+    if (!(known && claim[k] != Claim::estimate && formula[k] > *known)) run.push_back(k);
+  }
+  if (run.size() > static_cast<std::size_t>(budget)) return std::nullopt;
+  std::vector<std::optional<SimulatedRun>> runs(formula.size());
+  internal::parallel_each(run.size(), [&](std::size_t j) {
+    CostQuery m = member_query(q, static_cast<int>(run[j]));
     m.options.algorithm = given.name;
-    runs[i] = simulated_run(op, given, m);
+    runs[run[j]] = simulated_run(op, given, m);
   });
   std::optional<int> best;
   std::tuple<Picos, std::uint64_t, Picos> best_order{};
-  for (int i = 0; i < members; ++i) {
-    const std::optional<SimulatedRun>& r = runs[static_cast<std::size_t>(i)];
+  for (std::size_t k : run) {
+    const std::optional<SimulatedRun>& r = runs[k];
     if (!r) return std::nullopt;
-    const std::tuple<Picos, std::uint64_t, Picos> order{r->time, r->work_bytes,
-                                                        given.cost(member_query(q, i))};
-    if (!best || order < best_order) best = i, best_order = order;
+    const std::tuple<Picos, std::uint64_t, Picos> order{r->time, r->work_bytes, formula[k]};
+    if (!best || order < best_order) best = static_cast<int>(k), best_order = order;
   }
   return best;
 }
@@ -89,8 +105,11 @@ int chosen_member(Operation op, const Algorithm& row, const CostQuery& q) {
   const Algorithm* given = find_algorithm(op, row.member_row);
   if (given == nullptr) return -1;
   std::optional<int> best;
+  // Within the choice's budget of private runs (simulation_budget: it shrinks with p): a
+  // family with more members worth running than that takes its least formula, as above
+  // 4096 nodes.
   if (simulates && !every_member_exact(*given, base, members)) {
-    best = least_simulated_member(op, *given, base, members);
+    best = least_simulated_member(op, *given, base, members, simulation_budget(base));
   }
   if (!best) {
     best = least_cost_member(members, [&](int i) { return given->cost(member_query(base, i)); });

@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -34,28 +35,66 @@ SelectionCache& selection_cache() {
   return cache;
 }
 
-// Which candidates selection must simulate, with every candidate's formula in `formula`.
-// A formula that is exact or a lower bound (its claim) says the run takes at least that
-// long; a candidate whose such formula exceeds the least exact formula (a time some
-// candidate is known to take) cannot win or tie, and is not simulated: on hypercube:4096
-// the ring allreduce of one item, 49 million messages, loses to recursive doubling by its
-// formula alone.
-std::vector<bool> worth_simulating(Operation op, const std::vector<const Algorithm*>& candidates,
-                                   const CostQuery& q, std::vector<Picos>& formula) {
-  formula.resize(candidates.size());
-  std::vector<Claim> claim(candidates.size());
-  std::optional<Picos> known;
+// Every candidate's formula (as the row runs for q) and what it claims.
+struct Formulas {
+  std::vector<Picos> time;
+  std::vector<Claim> claim;
+};
+Formulas formulas(Operation op, const std::vector<const Algorithm*>& candidates,
+                  const CostQuery& q) {
+  Formulas f{std::vector<Picos>(candidates.size()), std::vector<Claim>(candidates.size())};
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     const CostQuery as_run = row_query(op, *candidates[i], q);
-    formula[i] = candidates[i]->cost(as_run);
-    claim[i] = claim_of(*candidates[i], as_run);
-    if (claim[i] == Claim::exact && (!known || formula[i] < *known)) known = formula[i];
+    f.time[i] = candidates[i]->cost(as_run);
+    f.claim[i] = claim_of(*candidates[i], as_run);
   }
-  std::vector<bool> simulate(candidates.size(), true);
+  return f;
+}
+
+// Whether candidate i's formula says its run takes longer than `known` (a time some
+// candidate is known to take): an exact or lower-bound formula above it cannot win or tie.
+bool ruled_out(const Formulas& f, std::size_t i, std::optional<Picos> known) {
+  return known && f.claim[i] != Claim::estimate && f.time[i] > *known;
+}
+
+// Candidates' runs on private machines, the most promising first: in increasing order of
+// formula (a lower bound where the claim says so), a batch of as many as the host has
+// cores at a time, side by side (oneTBB). Before each batch, a candidate ruled out by the
+// least time known so far (an exact formula, or a run made) is dropped: on hypercube:4096
+// the ring allreduce of one item, 49 million messages, loses to recursive doubling by its
+// formula alone. At most `budget` runs are made (simulation_budget); a candidate left
+// without one is judged by its formula. The runs a candidate did not get leave its entry
+// empty.
+std::vector<std::optional<SimulatedRun>> simulate_candidates(
+    Operation op, const std::vector<const Algorithm*>& candidates, const CostQuery& q,
+    const Formulas& f, int budget) {
+  std::vector<std::optional<SimulatedRun>> runs(candidates.size());
+  std::optional<Picos> known;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
-    if (known && claim[i] != Claim::estimate && formula[i] > *known) simulate[i] = false;
+    if (f.claim[i] == Claim::exact && (!known || f.time[i] < *known)) known = f.time[i];
   }
-  return simulate;
+  std::vector<std::size_t> order(candidates.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return f.time[a] < f.time[b]; });
+  const std::size_t batch = std::max(1u, std::thread::hardware_concurrency());
+  std::size_t next = 0, made = 0;
+  while (next < order.size() && made < static_cast<std::size_t>(budget)) {
+    std::vector<std::size_t> now;
+    for (; next < order.size() && now.size() < batch &&
+           made + now.size() < static_cast<std::size_t>(budget);
+         ++next) {
+      if (!ruled_out(f, order[next], known)) now.push_back(order[next]);
+    }
+    internal::parallel_each(now.size(), [&](std::size_t k) {
+      runs[now[k]] = simulated_run(op, *candidates[now[k]], q);
+    });
+    made += now.size();
+    for (std::size_t i : now) {
+      if (runs[i] && (!known || runs[i]->time < *known)) known = runs[i]->time;
+    }
+  }
+  return runs;
 }
 
 }  // namespace
@@ -116,14 +155,10 @@ const Algorithm& select_algorithm(Operation op, const CostQuery& q) {
   for (const Algorithm& a : table) {
     if (a.applicable(q)) candidates.push_back(&a);
   }
-  std::vector<std::optional<SimulatedRun>> runs(candidates.size());
-  std::vector<Picos> time(candidates.size());
-  const std::vector<bool> simulate = worth_simulating(op, candidates, q, time);
-  if (selection_simulates(q)) {
-    internal::parallel_each(candidates.size(), [&](std::size_t i) {
-      if (simulate[i]) runs[i] = simulated_run(op, *candidates[i], q);
-    });
-  }
+  const Formulas f = formulas(op, candidates, q);
+  std::vector<Picos> time = f.time;
+  const std::vector<std::optional<SimulatedRun>> runs =
+      simulate_candidates(op, candidates, q, f, simulation_budget(q));
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     if (runs[i]) time[i] = runs[i]->time;
   }
@@ -142,17 +177,16 @@ const Algorithm& select_algorithm(Operation op, const CostQuery& q) {
     host.units = CostUnits(host.model);
     std::vector<const Algorithm*> tied_rows;
     for (std::size_t i : tied) tied_rows.push_back(candidates[i]);
-    std::vector<Picos> host_time(tied.size());
-    const std::vector<bool> simulate_host = worth_simulating(op, tied_rows, host, host_time);
-    internal::parallel_each(tied.size(), [&](std::size_t k) {
+    const Formulas host_f = formulas(op, tied_rows, host);
+    const std::vector<std::optional<SimulatedRun>> host_runs =
+        simulate_candidates(op, tied_rows, host, host_f, simulation_budget(host));
+    for (std::size_t k = 0; k < tied.size(); ++k) {
       const std::size_t i = tied[k];
       // Simulated where the run is small enough and might win, else the formula on the
       // host's model.
-      std::optional<SimulatedRun> h;
-      if (simulate_host[k]) h = simulated_run(op, *candidates[i], host);
-      order[i] = {h ? h->time : host_time[k], runs[i] ? runs[i]->work_bytes : 0,
-                  runs[i] ? runs[i]->messages : 0};
-    });
+      order[i] = {host_runs[k] ? host_runs[k]->time : host_f.time[k],
+                  runs[i] ? runs[i]->work_bytes : 0, runs[i] ? runs[i]->messages : 0};
+    }
   }
   const Algorithm* best = nullptr;
   std::size_t best_i = 0;

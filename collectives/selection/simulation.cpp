@@ -104,6 +104,13 @@ bool selection_simulates(const CostQuery& q) {
          !inside_simulation(q.topology);
 }
 
+int simulation_budget(const CostQuery& q) {
+  if (!selection_simulates(q)) return 0;
+  const long long nodes = q.topology->nodes();
+  const long long share = static_cast<long long>(kBudgetScale) * kBudgetScale / (nodes * nodes);
+  return static_cast<int>(share);
+}
+
 Picos time_operation(Machine& m, Operation op, const CostQuery& q) {
   return run_operation(m, op, q).time_ps();
 }
@@ -124,6 +131,15 @@ RunResult run_operation(Machine& m, Operation op, const CostQuery& q) {
 
 std::optional<SimulatedRun> simulated_run(Operation op, const Algorithm& a, const CostQuery& q) {
   if (!selection_simulates(q)) return std::nullopt;
+  // A family's `_optimal` row runs the member chosen for q as the family's given row runs
+  // it (Options::hybrid handed down): the same run, simulated once under the given row.
+  if (a.members != nullptr && q.options.hybrid < 0) {
+    if (const Algorithm* given = find_algorithm(op, a.member_row)) {
+      CostQuery m = row_query(op, a, q);
+      m.options.algorithm = given->name;
+      if (m.options.hybrid >= 0) return simulated_run(op, *given, m);
+    }
+  }
   const std::string key = query_key(op, q) + '|' + a.name;
   SimulationCache& c = cache();
   std::promise<std::optional<SimulatedRun>> made;

@@ -22,6 +22,16 @@ namespace vmc {
 // Whether selection simulates (a topology is known, p <= 4096, not inside a simulation).
 bool selection_simulates(const CostQuery& q);
 
+// How many private runs one choice for q may make (a hybrid family's choice of member, or
+// one round of the choice of a row): (kBudgetScale / nodes)^2, so it shrinks with p: 64 runs
+// at 64 nodes, 27 at 97, 4 at 256, 1 at 512, none above 512 nodes (nor where
+// selection_simulates says no). A private run of p nodes costs the host about what the
+// caller's own run does (making, running and ending p nodes), so the runs' share of the
+// caller's run, about the budget itself, falls as 1/p^2, and is none where a single run
+// would already double the caller's wall time.
+constexpr int kBudgetScale = 512;
+int simulation_budget(const CostQuery& q);
+
 // What a run on a private machine measured: the virtual time, and the work the emulation
 // itself did (bytes moved by messages plus bytes combined and rearranged; then messages),
 // which breaks ties between algorithms of equal time (on the default zero-cost model every
