@@ -833,10 +833,10 @@ std::string describe_signature(const CallSignature& s) {
 std::string compare_signatures(const CallSignature& mine, const CallSignature& first,
                                std::uint64_t seq, int my_rank, int my_node, int first_rank,
                                int first_node) {
-  const std::string other =
-      "rank " + std::to_string(first_rank) + " (node " + std::to_string(first_node) + ")";
-  const std::string me =
-      "rank " + std::to_string(my_rank) + " (node " + std::to_string(my_node) + ")";
+  // The names of the two ranks are made only for a mismatch: this runs on every collective.
+  const auto who = [](int rank, int node) {
+    return "rank " + std::to_string(rank) + " (node " + std::to_string(node) + ")";
+  };
   const bool same_call = first.operation == mine.operation && first.op == mine.op &&
                          first.root == mine.root && first.item_size == mine.item_size &&
                          first.type == mine.type &&
@@ -844,18 +844,20 @@ std::string compare_signatures(const CallSignature& mine, const CallSignature& f
                          (!mine.check_count || first.count == mine.count);
   if (!same_call) {
     return "collective call " + std::to_string(seq) + " on this comm is " +
-           describe_signature(mine) + ", but " + other + " called " + describe_signature(first);
+           describe_signature(mine) + ", but " + who(first_rank, first_node) + " called " +
+           describe_signature(first);
   }
   if (first.layout != mine.layout) {
     return "collective call " + std::to_string(seq) + " (" + mine.operation +
-           "): the counts differ from those of " + other +
+           "): the counts differ from those of " + who(first_rank, first_node) +
            " (every member must pass the same counts)";
   }
   if (first.algorithm != mine.algorithm) {
     return "collective call " + std::to_string(seq) + " (" + mine.operation +
-           "): the algorithms differ: " + me + " chose " +
-           (mine.algorithm.empty() ? std::string("none") : mine.algorithm) + ", " + other +
-           " chose " + (first.algorithm.empty() ? std::string("none") : first.algorithm) +
+           "): the algorithms differ: " + who(my_rank, my_node) + " chose " +
+           (mine.algorithm.empty() ? std::string("none") : mine.algorithm) + ", " +
+           who(first_rank, first_node) + " chose " +
+           (first.algorithm.empty() ? std::string("none") : first.algorithm) +
            " (give every member the same options)";
   }
   return "";

@@ -32,6 +32,8 @@
 #include <boost/context/fiber.hpp>
 #include <boost/context/stack_context.hpp>
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
@@ -152,22 +154,39 @@ struct alignas(64) FiberSlot {
 #endif
 };
 
-// How many times an idle worker looks at its semaphore before it sleeps in the kernel. There
+// How many times an idle worker looks at its queue before it sleeps in the kernel. There
 // is one worker per core, so a spinning worker takes no core a runnable node needs; a
 // hand-off between nodes on two workers then costs a cache-line transfer, not a 25-35 us
 // wake-up of a halted core. Chosen with bench_collectives (8-byte allreduce on 2, 16 and 64
-// nodes); VMC_WORKER_SPINS=N overrides it, to measure again.
+// nodes); VMC_WORKER_SPINS=N overrides it, to measure again. A spinning worker yields its
+// core every kYieldEvery looks, so a runnable thread (another worker, another process) is
+// not kept waiting by it, and a busy host gets no spinning at all (host_busy).
+constexpr int kYieldEvery = 256;
+
 int worker_spins() {
   const char* env = std::getenv("VMC_WORKER_SPINS");
   if (env != nullptr && *env != '\0') return std::max(0, std::atoi(env));
   return 20000;
 }
 
+// Whether other work holds the host's cores: the one-minute load average, less the `ours`
+// threads this machine may be spinning on, is at least the number of cores. Spinning then
+// only takes time slices from runnable threads, ours among them.
+bool host_busy(int ours) {
+  std::FILE* f = std::fopen("/proc/loadavg", "r");
+  if (f == nullptr) return false;
+  double load = 0;
+  const bool read = std::fscanf(f, "%lf", &load) == 1;
+  std::fclose(f);
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return read && load - ours >= cores;
+}
+
 struct alignas(64) Worker {
   std::thread thread;
   moodycamel::ConcurrentQueue<int> queue;       // runnable nodes of this worker
   moodycamel::LightweightSemaphore ready;  // counts pushes to `queue`
-  explicit Worker(int spins) : ready(0, spins) {}
+  Worker() : ready(0, 0) {}  // the worker spins itself (worker_main), on its queue
   moodycamel::LightweightSemaphore start{0, 64};
   std::vector<int> nodes;                       // the nodes pinned to this worker
   // The slab's stacks this worker lends to its fibers (as many as it has nodes), the next to
@@ -187,8 +206,7 @@ class FiberExecutor final : public Executor {
  public:
   FiberExecutor(LocalNodes& m, int workers, std::size_t stack_bytes)
       : m_(m), lo_(m.lo), slab_(std::max(1, m.hi - m.lo), stack_bytes), slots_(m.hi - m.lo) {
-    // On an oversubscribed host an idle worker sleeps at once.
-    for (int w = 0; w < workers; ++w) workers_.emplace_back(m.oversubscribed ? 0 : worker_spins());
+    for (int w = 0; w < workers; ++w) workers_.emplace_back();
     for (int r = m.lo; r < m.hi; ++r) {
       const int i = r - lo_;
       slots_[i].worker_index = i % workers;
@@ -220,6 +238,15 @@ class FiberExecutor final : public Executor {
   }
 
   void start_run() override {
+    // On an oversubscribed host an idle worker sleeps at once. The host's load is looked at
+    // again at most every kLoadRecheck, not at every run (a run can take microseconds).
+    const auto now = std::chrono::steady_clock::now();
+    if (now - load_checked_ >= kLoadRecheck) {
+      load_checked_ = now;
+      const bool busy = m_.oversubscribed || (workers_.size() > 1 &&
+                                              host_busy(static_cast<int>(workers_.size())));
+      spins_.store(busy ? 0 : spin_budget_, std::memory_order_relaxed);
+    }
     for (Worker& k : workers_) k.start.signal();
   }
 
@@ -344,7 +371,7 @@ class FiberExecutor final : public Executor {
       while (live > 0) {
         int r = -1;
         if (!k.queue.try_dequeue(r)) {
-          k.ready.wait(10'000);  // a hint: the queue is looked at again either way
+          idle(k);
           continue;
         }
         FiberSlot& s = slots_[r - lo_];
@@ -368,6 +395,18 @@ class FiberExecutor final : public Executor {
     }
   }
 
+  // An idle worker: looks at its queue up to spins_ times, yielding its core every
+  // kYieldEvery looks, then sleeps on its semaphore (bounded: the queue is looked at again
+  // either way, the semaphore being a hint).
+  void idle(Worker& k) {
+    const int spins = spins_.load(std::memory_order_relaxed);
+    for (int i = 1; i <= spins; ++i) {
+      if (k.queue.size_approx() != 0) return;
+      if (i % kYieldEvery == 0) std::this_thread::yield();
+    }
+    k.ready.wait(10'000);
+  }
+
   void stop() {
     stopping_.store(true, std::memory_order_release);
     for (Worker& k : workers_) k.start.signal();
@@ -382,6 +421,10 @@ class FiberExecutor final : public Executor {
   std::vector<FiberSlot> slots_;
   std::deque<Worker> workers_;  // a deque: a Worker does not move
   std::atomic<bool> stopping_{false};
+  static constexpr std::chrono::milliseconds kLoadRecheck{100};
+  const int spin_budget_ = worker_spins();
+  std::atomic<int> spins_{0};  // this run's (start_run)
+  std::chrono::steady_clock::time_point load_checked_{};
 };
 
 }  // namespace

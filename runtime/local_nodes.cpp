@@ -23,6 +23,25 @@ NodeArena::NodeArena(std::size_t count) {
 
 NodeArena::~NodeArena() { munmap(base_, bytes_); }
 
+namespace {
+
+// The workers of a fibers machine whose configuration says 0 (automatic): one per core this
+// process has, but a single one for a machine of one or two nodes. Two nodes hand off at
+// every step of every call; on one worker a hand-off is a context switch (tens of
+// nanoseconds), on two it crosses threads and, on a loaded host, waits for the other worker
+// to be scheduled (bench_collectives: allreduce/fibers/2/8B). Larger machines keep a worker
+// per core so their nodes' copies and reductions run in parallel.
+// VMC_WORKERS=N overrides the automatic count, to measure again.
+int automatic_workers(int local_nodes, int processes_here) {
+  const char* env = std::getenv("VMC_WORKERS");
+  if (env != nullptr && *env != '\0') return std::max(1, std::atoi(env));
+  if (local_nodes <= 2) return 1;
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return std::max(1, cores / processes_here);
+}
+
+}  // namespace
+
 LocalNodes::LocalNodes(MachineImpl& m, const NodePlacement& where)
     : machine(m), p(m.p), lo(where.lo), hi(where.hi), arena(static_cast<std::size_t>(hi - lo)),
       oversubscribed(where.oversubscribed) {
@@ -59,10 +78,7 @@ LocalNodes::LocalNodes(MachineImpl& m, const NodePlacement& where)
   }
   if (engine == Engine::fibers) {
     int workers = config.workers;
-    if (workers == 0) {
-      workers = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-      workers = std::max(1, workers / where.processes_here);
-    }
+    if (workers == 0) workers = automatic_workers(hi - lo, where.processes_here);
     workers = std::max(1, std::min(workers, hi - lo));
     executor = make_fiber_executor(*this, workers,
                                    config.stack_bytes != 0 ? config.stack_bytes : 256 << 10);

@@ -116,8 +116,9 @@ struct MachineConfig {
   // Whether the members' calls of a collective are compared (Comm::begin_collective): free
   // on the local transport; over MPI one broadcast per call, which a timing run may leave out.
   bool check_calls = true;
-  // Fibers: worker threads (0: one per core the process may use, at most one per node)
-  // and bytes of stack per node (0: 256 KiB; at least 64 KiB).
+  // Fibers: worker threads (0: one per core the process may use, at most one per node, and
+  // one for a machine of one or two nodes) and bytes of stack per node (0: 256 KiB; at
+  // least 64 KiB).
   int workers = 0;
   std::size_t stack_bytes = 0;
 };
