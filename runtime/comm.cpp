@@ -91,13 +91,12 @@ std::string Comm::who() const {
   return s;
 }
 
-namespace {
-// Collective calls the calling node is inside (nested calls count once each).
-thread_local int collective_depth = 0;
-}  // namespace
-
-Comm::CollectiveScope::CollectiveScope(const Comm&) { ++collective_depth; }
-Comm::CollectiveScope::~CollectiveScope() { --collective_depth; }
+// The node's own count (NodeState::collective_depth), not its thread's: fibers of several
+// nodes take turns on one worker thread, each inside its own calls.
+Comm::CollectiveScope::CollectiveScope(const Comm& comm) : node_(comm.node_) {
+  ++node_->collective_depth;
+}
+Comm::CollectiveScope::~CollectiveScope() { --node_->collective_depth; }
 
 namespace {
 
@@ -121,8 +120,9 @@ std::string describe_call(const char* op, const char* dir, int peer, Tag tag) {
   return s;
 }
 
+// in_collective: the calling node is inside a collective call (CollectiveScope).
 void check_peer(const Comm& c, const char* op, const char* dir, int peer, Tag tag,
-                bool wildcards = false) {
+                bool in_collective, bool wildcards = false) {
   if (wildcards && peer == kAnySource) peer = 0;  // checked: any rank
   if (wildcards && tag == kAnyTag) tag = 0;
   if (peer < 0 || peer >= c.size()) {
@@ -132,7 +132,7 @@ void check_peer(const Comm& c, const char* op, const char* dir, int peer, Tag ta
   if (tag < 0) fail(c, describe_call(op, dir, peer, tag), "tag is negative");
   // Tags above the user range belong to collective calls: a user message with one could
   // be taken by a collective (or take one of its messages).
-  if (tag > kMaxUserTag && (collective_depth == 0 || tag < kCollectiveTagBase)) {
+  if (tag > kMaxUserTag && (!in_collective || tag < kCollectiveTagBase)) {
     fail(c, std::string(op) + " " + dir + " rank " + std::to_string(peer) + " tag " +
                 std::to_string(tag),
          "tag is above the largest user tag " + std::to_string(kMaxUserTag) +
@@ -175,7 +175,7 @@ void check_received(const Comm& c, const detail::CommGroup& g, const char* op, i
 Outgoing Comm::outgoing(const void* data, std::size_t bytes, std::size_t items, int dest, Tag tag,
                         const char* op) const {
   const detail::CommGroup& g = group(op);
-  check_peer(*this, op, "to", dest, tag);
+  check_peer(*this, op, "to", dest, tag, node_->collective_depth > 0);
   check_send_size(*this, op, dest, tag, bytes, items);
   check_abort(*node_);
   const int dst = g.world[dest];
@@ -192,7 +192,7 @@ Outgoing Comm::outgoing(const void* data, std::size_t bytes, std::size_t items, 
 Incoming Comm::incoming(void* data, std::size_t capacity_bytes, std::size_t item_size, int source,
                         Tag tag, const char* op) const {
   const detail::CommGroup& g = group(op);
-  check_peer(*this, op, "from", source, tag, true);
+  check_peer(*this, op, "from", source, tag, node_->collective_depth > 0, true);
   check_receive_buffer(data, capacity_bytes, op, source, tag);
   check_abort(*node_);
   const bool wild = source == kAnySource || tag == kAnyTag;

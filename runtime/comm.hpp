@@ -314,6 +314,9 @@ class Comm {
     ~CollectiveScope();
     CollectiveScope(const CollectiveScope&) = delete;
     CollectiveScope& operator=(const CollectiveScope&) = delete;
+
+   private:
+    detail::NodeState* node_;
   };
 
  private:

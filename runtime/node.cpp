@@ -96,6 +96,7 @@ void NodeState::clear_run() {
     sync_acks.clear();
   }
   sync_open = 0;
+  collective_depth = 0;
   answer_list.clear();
   requests.clear();
   open_requests = 0;

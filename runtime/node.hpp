@@ -457,6 +457,7 @@ struct alignas(64) NodeState {
   Message* blocking_match = nullptr;  // a deferred blocking receive's message, once taken
   std::size_t blocking_log_index = 0;
   std::vector<std::uint64_t> collective_seq;  // per comm id: collective calls made
+  int collective_depth = 0;  // collective calls the node is inside (Comm::CollectiveScope)
   std::vector<std::uint64_t> split_seq;       // per comm id: splits made
   // Groups made by create_group, per (comm id, members' hash, tag): how many this node made.
   std::map<std::tuple<std::uint32_t, std::uint64_t, std::int64_t>, std::uint64_t> group_seq;
