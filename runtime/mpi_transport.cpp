@@ -27,6 +27,7 @@
 #include <chrono>
 #include <cstring>
 #include <limits>
+#include <span>
 #include <thread>
 
 #include "runtime/machine_impl.hpp"
@@ -248,6 +249,9 @@ class MpiTransport final : public Transport {
   RunEnd end_run();
   // Every member of the group gets rank 0's `mine` (collective call signatures).
   std::string agree(const MpiChannels& ch, const std::string& mine, const WaitDescription& what);
+  // Waits for the requests of a run's start, which every process makes: bounded by the
+  // watchdog, and not ended by another process's notice of failure (block's are).
+  void await_start(std::span<MPI_Request> rs, const char* what);
   // Blocks until the MPI request completes (bounded like every wait).
   void wait_request(MPI_Request& r, const WaitDescription& what) {
     block(*self_, [&] {
@@ -364,6 +368,21 @@ bool MpiTransport::take_notices() {
   }
 }
 
+void MpiTransport::await_start(std::span<MPI_Request> rs, const char* what) {
+  const auto start = std::chrono::steady_clock::now();
+  for (int done = 0; !done;) {
+    check(MPI_Testall(int(rs.size()), rs.data(), &done, MPI_STATUSES_IGNORE), "MPI_Testall");
+    const double waited =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!done && waited > m_.config.watchdog_seconds) {
+      throw UsageError(std::string("MPI transport: not every process ") + what +
+                       " within the watchdog time (" +
+                       std::to_string(m_.config.watchdog_seconds) + " s)");
+    }
+    if (!done) back_off(waited, spin_);
+  }
+}
+
 std::shared_ptr<MpiChannels> MpiTransport::begin_run() {
   auto world = std::make_shared<MpiChannels>();
   // The three at once: one round among the processes instead of three.
@@ -372,17 +391,7 @@ std::shared_ptr<MpiChannels> MpiTransport::begin_run() {
   check(MPI_Comm_idup(base_, &world->collective, &dups[1]), "MPI_Comm_idup");
   check(MPI_Comm_idup(base_, &control_, &dups[2]), "MPI_Comm_idup");
   // Bounded like every wait: a process that never starts the run ends it here by the watchdog.
-  const auto start = std::chrono::steady_clock::now();
-  for (int done = 0; !done;) {
-    check(MPI_Testall(3, dups, &done, MPI_STATUSES_IGNORE), "MPI_Testall");
-    const double waited =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (!done && waited > m_.config.watchdog_seconds) {
-      throw UsageError("MPI transport: not every process started the run within the watchdog "
-                       "time (" + std::to_string(m_.config.watchdog_seconds) + " s)");
-    }
-    if (!done) back_off(waited, spin_);
-  }
+  await_start(dups, "started the run");
   for (MPI_Comm c : {world->user, world->collective, control_}) {
     MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
   }
@@ -392,9 +401,12 @@ std::shared_ptr<MpiChannels> MpiTransport::begin_run() {
   origin_report_.clear();
   notices_.clear();
   // Every process starts its node's function together: the run's time is measured from here.
+  // Not abortable by a notice (block takes them): every process reaches this barrier, so it
+  // completes, and a process that passed it first may already have failed and sent its
+  // notice; the notice is taken in the run, whose end reports it. Bounded by the watchdog.
   MPI_Request barrier = MPI_REQUEST_NULL;
   check(MPI_Ibarrier(control_, &barrier), "MPI_Ibarrier");
-  wait_request(barrier, WaitDescription{"the start of the run", -1, -1, 0, 0});
+  await_start(std::span(&barrier, 1), "reached the start of the run");
   run_start_ = MPI_Wtime();
   return world;
 }
