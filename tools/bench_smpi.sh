@@ -51,20 +51,8 @@ done
 
 # SimGrid and GNU time from Debian when missing, as tools/setup.sh installs its packages
 # (Debian's libsimgrid-dev holds smpicc and smpirun; "simgrid" only names it there).
-missing=()
-for p in libsimgrid-dev time; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$p")
-  fi
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "tools/bench_smpi.sh: installing ${missing[*]}"
-  sudo=""
-  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    "${missing[@]}"
-fi
+source tools/debian_packages.sh
+install_missing_packages "tools/bench_smpi.sh" libsimgrid-dev time
 
 cmake --build build --target vmc vmcc vmc_mpi vmc_mpi_per_rank -j "$(nproc)" > /dev/null
 work="$(mktemp -d)"

@@ -11,20 +11,8 @@ cd "$(dirname "$0")/.."
 packages=(cmake g++ make pkg-config libtbb-dev libconcurrentqueue-dev libgtest-dev libgmock-dev
           librapidcheck-dev libbenchmark-dev libboost-context-dev libcli11-dev nlohmann-json3-dev gnuplot-nox
           chromium libopenmpi-dev openmpi-bin)
-missing=()
-for p in "${packages[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$p")
-  fi
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "vmc setup: installing ${missing[*]}"
-  sudo=""
-  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    "${missing[@]}"
-fi
+source tools/debian_packages.sh
+install_missing_packages "vmc setup" "${packages[@]}"
 
 preset="${VMC_PRESET:-release}"
 case "$preset" in
