@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/process_memory.hpp"
 #include "collectives/collectives.hpp"
 #include "runtime/machine.hpp"
 #include "runtime/scratch.hpp"
@@ -75,27 +76,8 @@ void BM_run(benchmark::State& state, Engine engine, int p) {
       double(state.iterations()), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
-// A line "Key:   N kB" of /proc/self/status, in KiB (0 if absent).
-long status_kib(const char* key) {
-  std::FILE* f = std::fopen("/proc/self/status", "r");
-  if (f == nullptr) return 0;
-  char line[256];
-  long kib = 0;
-  const std::size_t len = std::strlen(key);
-  while (std::fgets(line, sizeof line, f) != nullptr) {
-    if (std::strncmp(line, key, len) == 0 && line[len] == ':') kib = std::atol(line + len + 1);
-  }
-  std::fclose(f);
-  return kib;
-}
-
-// Resets the peak resident set size (VmHWM) to the current one (Linux: clear_refs 5).
-void reset_peak_rss() {
-  if (std::FILE* f = std::fopen("/proc/self/clear_refs", "w")) {
-    std::fputs("5", f);
-    std::fclose(f);
-  }
-}
+using vmc::bench::reset_peak_rss;
+using vmc::bench::status_kib;
 
 // A timing-only run on a large machine: time per call and peak memory per node.
 void BM_timing_only(benchmark::State& state, vmc::Operation op, int p, std::size_t n) {

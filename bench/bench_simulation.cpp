@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/process_memory.hpp"
 #include "collectives/collectives.hpp"
 #include "runtime/machine.hpp"
 #include "runtime/scratch.hpp"
@@ -37,29 +38,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-long status_kib(const char* field) {
-  std::FILE* f = std::fopen("/proc/self/status", "r");
-  if (f == nullptr) return 0;
-  char line[256];
-  long value = 0;
-  const std::size_t len = std::strlen(field);
-  while (std::fgets(line, sizeof line, f) != nullptr) {
-    if (std::strncmp(line, field, len) == 0 && line[len] == ':') {
-      value = std::strtol(line + len + 1, nullptr, 10);
-      break;
-    }
-  }
-  std::fclose(f);
-  return value;
-}
-
-// Lets VmHWM start again from the current resident memory (Linux).
-void reset_peak() {
-  if (std::FILE* f = std::fopen("/proc/self/clear_refs", "w")) {
-    std::fputs("5", f);
-    std::fclose(f);
-  }
-}
+using vmc::bench::status_kib;
 
 // Seconds for `pairs` enqueue/dequeue pairs of one pointer on one thread.
 double queue_baseline(std::uint64_t pairs) {
@@ -103,7 +82,7 @@ void run_case(Op op, int p, bool data, std::uint64_t target) {
                   .data = data ? vmc::Data::full : vmc::Data::none});
   const double base_s = queue_baseline(per_call * calls);
   const long rss_before = status_kib("VmRSS");
-  reset_peak();
+  vmc::bench::reset_peak_rss();
   const auto start = Clock::now();
   vmc::RunResult r = m.run([&](vmc::Node& node) {
     const vmc::Comm& c = node.world();
