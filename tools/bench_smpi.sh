@@ -195,7 +195,8 @@ write_page() {
     echo "the source), which SMPI does not copy between ranks; reductions are still computed."
     echo "\`SMPI_SHARED_MALLOC\` itself needs the source changed, so it is not used."
     echo
-    for mode in $modes; do table "$mode"; done
+    local each
+    for each in $modes; do table "$each"; done
   } > "$out_md"
 }
 
