@@ -254,21 +254,27 @@ std::string without_who(const std::string& text, const std::string& operation) {
 }
 
 // Runs the call: its context on the node, its signature compared with the other members', then
-// `run` (vmc's collective). A vmc UsageError (the members' calls differ; an algorithm named
-// that does not apply) ends the run as an MPI report.
+// `run` (vmc's collective; given the call's key, SharedKey, when it takes one). A vmc
+// UsageError (the members' calls differ; an algorithm named that does not apply) ends the run
+// as an MPI report.
 template <class Run>
 void run_collective(const Collective& c, const CallSignature& sig, const std::string& args,
                     Run&& run) {
   const CallContext context(std::string(c.fn) + "(" + args + (args.empty() ? "" : ", ") +
                             comm_label(c.state, c.handle) + ")");
+  Tag tag = 0;
   try {
-    c.comm.begin_collective(sig);
+    tag = c.comm.begin_collective(sig);
   } catch (const UsageError& e) {
     throw FatalError(error_report(
         c.fn, MPI_ERR_ARG, "the ranks' calls differ: " + without_who(e.what(), c.fn)));
   }
   try {
-    run();
+    if constexpr (std::is_invocable_v<Run, SharedKey>) {
+      run(SharedKey{c.comm.id(), tag});
+    } else {
+      run();
+    }
   } catch (const UsageError& e) {
     throw FatalError(error_report(c.fn, MPI_ERR_OTHER, without_who(e.what(), "")));
   }
@@ -414,12 +420,16 @@ void run_linear_v(Operation operation, const Comm& comm, const void* send, void*
 }
 
 // The root's counts on every rank: a broadcast of p counts from the root (a modelled
-// message). `counts` holds them at the root.
+// message). `counts` holds them at the root. A timing-only run's broadcast carries nothing:
+// the counts go through the job (share_values), the broadcast charged all the same.
 std::vector<std::size_t> counts_from_root(const Comm& comm, std::vector<std::size_t> counts,
-                                          int root) {
+                                          int root, SharedKey key) {
   counts.resize(static_cast<std::size_t>(comm.size()));
+  const bool moves_data = comm.moves_data();
+  if (!moves_data && comm.rank() == root) share_values(key, counts, comm.size() - 1);
   vmc::broadcast(comm, std::span<std::size_t>(counts), root,
                  options_for(Operation::broadcast));
+  if (!moves_data && comm.rank() != root) return take_shared_values(key);
   return counts;
 }
 
@@ -830,7 +840,8 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
     }
     const Options options = options_for(Operation::gatherv);
     run_collective(c, v_signature(c, root, t, nullptr),
-                   "root " + std::to_string(root) + ", " + items(counts[r], t), [&] {
+                   "root " + std::to_string(root) + ", " + items(counts[r], t),
+                   [&](SharedKey key) {
                      const void* send = in_place ? nullptr : send_address(sendbuf);
                      void* recv = at_root ? recvbuf : nullptr;
                      if (!named_beyond_linear(options)) {
@@ -838,7 +849,8 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
                                     at);
                        return;
                      }
-                     const std::vector<std::size_t> all = counts_from_root(c.comm, counts, root);
+                     const std::vector<std::size_t> all =
+                         counts_from_root(c.comm, counts, root, key);
                      vmc::detail::gatherv_bytes(
                          c.comm, send, in_place ? 0 : all[r], recv, capacity, all,
                          at_root ? std::span<const std::size_t>(at)
@@ -887,7 +899,8 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
     }
     const Options options = options_for(Operation::scatterv);
     run_collective(c, v_signature(c, root, t, nullptr),
-                   "root " + std::to_string(root) + ", " + items(counts[r], t), [&] {
+                   "root " + std::to_string(root) + ", " + items(counts[r], t),
+                   [&](SharedKey key) {
                      const void* send = at_root ? send_address(sendbuf) : nullptr;
                      void* recv = in_place ? nullptr : recvbuf;
                      if (!named_beyond_linear(options)) {
@@ -895,7 +908,8 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
                                     counts, at);
                        return;
                      }
-                     const std::vector<std::size_t> all = counts_from_root(c.comm, counts, root);
+                     const std::vector<std::size_t> all =
+                         counts_from_root(c.comm, counts, root, key);
                      // vmc's scatterv has no in-place form: the root's own block goes to a
                      // scratch copy (local, not modelled).
                      std::vector<unsigned char> own;

@@ -3,7 +3,10 @@
 #include "mpi/state.hpp"
 
 #include <complex>
+#include <map>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 
 namespace vmc::mpi {
 namespace {
@@ -15,6 +18,14 @@ int g_abort_rank = -1;
 int g_abort_code = 0;
 bool g_abort_by_handler = false;
 
+// share_values' table: each entry's values and the readers yet to take them.
+struct Shared {
+  std::vector<std::size_t> values;
+  int readers = 0;
+};
+std::mutex g_shared_mutex;
+std::map<SharedKey, Shared> g_shared;
+
 }  // namespace
 
 void begin_job(const JobOptions& options) {
@@ -23,6 +34,8 @@ void begin_job(const JobOptions& options) {
   g_abort_rank = -1;
   g_abort_code = 0;
   g_abort_by_handler = false;
+  std::lock_guard lock(g_shared_mutex);
+  g_shared.clear();
 }
 
 JobOutcome end_job() {
@@ -39,6 +52,25 @@ JobOutcome end_job() {
 }
 
 const JobOptions& job_options() { return g_options; }
+
+void share_values(SharedKey key, std::vector<std::size_t> values, int readers) {
+  if (readers <= 0) return;
+  std::lock_guard lock(g_shared_mutex);
+  g_shared[key] = Shared{std::move(values), readers};
+}
+
+std::vector<std::size_t> take_shared_values(SharedKey key) {
+  std::lock_guard lock(g_shared_mutex);
+  auto it = g_shared.find(key);
+  if (it == g_shared.end()) {
+    throw std::logic_error("mpi: values of comm " + std::to_string(key.comm) + " tag " +
+                           std::to_string(key.tag) + " taken before they were shared");
+  }
+  if (--it->second.readers > 0) return it->second.values;
+  std::vector<std::size_t> values = std::move(it->second.values);
+  g_shared.erase(it);
+  return values;
+}
 
 void record_abort(int rank, int code, bool by_handler) {
   std::lock_guard lock(g_abort_mutex);

@@ -9,6 +9,7 @@
 // marked, so that a call on a freed handle says so.
 #pragma once
 
+#include <compare>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -100,6 +101,21 @@ const JobOptions& job_options();
 // Records the first rank that aborted the job (MPI_Abort, or MPI_ERRORS_ABORT: by_handler) and
 // its code.
 void record_abort(int rank, int code, bool by_handler = false);
+
+// Timing-only runs (vmc mpirun --data none) copy no payload, so a message the MPI layer sends
+// for its own bookkeeping (the root's counts of MPI_Gatherv and MPI_Scatterv, broadcast so that
+// every rank can run a named algorithm) carries nothing. Its values go through the job instead,
+// while the message is still sent and charged: the sender shares them under the call's key
+// (its comm's id and the tag begin_collective gave the call) before it sends, each of `readers`
+// ranks takes them once the message has reached it (so they are there by then), and the last
+// reader erases them. begin_job forgets what a run that ended early left.
+struct SharedKey {
+  std::uint32_t comm = 0;
+  Tag tag = 0;
+  auto operator<=>(const SharedKey&) const = default;
+};
+void share_values(SharedKey key, std::vector<std::size_t> values, int readers);
+std::vector<std::size_t> take_shared_values(SharedKey key);
 
 // The calling rank's node, or an error: no node runs this thread.
 Node& node_or_fail(const char* function);

@@ -2,7 +2,9 @@
 # vmc against SimGrid's SMPI on the same MPI programs: bench/peers/peer_{allreduce,bcast,
 # alltoall}_loop.c, built once with SimGrid's smpicc and once with vmc's vmcc, each run as a
 # whole process under `smpirun` and under `vmc mpirun`, timed from outside by /usr/bin/time
-# (wall time and peak resident memory), every run capped by `timeout`. Writes the table to
+# (wall time and peak resident memory), every run capped by `timeout`: once with data (every
+# rank checks its result) and once timing only (`vmc mpirun --data none` against smpirun with
+# every buffer of the program shared, below; no rank checks). Writes the two tables to
 # docs/bench-smpi.md (or $VMC_SMPI_OUT). Never part of the tests; tools/bench.sh calls it.
 #
 #   tools/bench_smpi.sh                                   (after tools/setup.sh)
@@ -12,6 +14,7 @@
 #   VMC_SMPI_OPS       collectives (allreduce bcast alltoall)
 #   VMC_SMPI_LENGTHS   bytes per message (8 512 32768 1048576); alltoall: per block
 #   VMC_SMPI_P         ranks (16 64 256 1024 4096)
+#   VMC_SMPI_MODES     data (with data), timing (timing only), or both (data timing)
 #   VMC_SMPI_CALLS     calls timed per run, after one warm-up call (10)
 #   VMC_SMPI_TIMEOUT   seconds a run may take before it is stopped (60)
 #   VMC_SMPI_MAX_MIB   the largest sum of the ranks' buffers run, in MiB (4096): a
@@ -33,19 +36,29 @@
 #              --cfg=smpi/coll-selector:default   (VMC_SMPI_SELECTOR)
 # smpirun's own defaults otherwise: privatization on (a copy of the program per rank, as
 # vmc), eager sends below 64 KiB. vmc picks its algorithms as it does by default (auto).
+#
+# Timing only. vmc: `vmc mpirun --data none` (no payload copied, no reduction computed).
+# SMPI has no such mode for an unmodified program; its closest setting is
+#   --cfg=smpi/auto-shared-malloc-thresh:1 --cfg=smpi/shared-malloc:global
+# (SimGrid's docs, "Automatically share allocations" and "Factorize malloc()s"): smpicc turns
+# the program's malloc into SMPI's, and every allocation of 1 byte or more is then one shared
+# block of memory for all ranks (SMPI_SHARED_MALLOC without changing the source), which SMPI
+# does not copy between ranks. SMPI_SHARED_MALLOC itself is a change to the source, so not
+# used. Both run the programs with a third argument, nocheck (bench/peers/peer_loop.h).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ops="${VMC_SMPI_OPS:-allreduce bcast alltoall}"
 lengths="${VMC_SMPI_LENGTHS:-8 512 32768 1048576}"
 ranks="${VMC_SMPI_P:-16 64 256 1024 4096}"
+modes="${VMC_SMPI_MODES:-data timing}"
 calls="${VMC_SMPI_CALLS:-10}"
 limit="${VMC_SMPI_TIMEOUT:-60}"
 max_mib="${VMC_SMPI_MAX_MIB:-4096}"
 out_md="${VMC_SMPI_OUT:-docs/bench-smpi.md}"
 command_line="tools/bench_smpi.sh"
-for v in VMC_SMPI_OPS VMC_SMPI_LENGTHS VMC_SMPI_P VMC_SMPI_CALLS VMC_SMPI_TIMEOUT VMC_SMPI_MAX_MIB \
-         VMC_SMPI_SELECTOR; do
+for v in VMC_SMPI_OPS VMC_SMPI_LENGTHS VMC_SMPI_P VMC_SMPI_MODES VMC_SMPI_CALLS VMC_SMPI_TIMEOUT \
+         VMC_SMPI_MAX_MIB VMC_SMPI_SELECTOR; do
   if [ -n "${!v:-}" ]; then command_line="$v=\"${!v}\" $command_line"; fi
 done
 
@@ -78,19 +91,27 @@ platform() {  # P: a flat cluster of P hosts and its hostfile
 vmc_model=(--topology full --port duplex --contention shared --alpha 1us --beta 0.4ns --gamma 0)
 smpi_cfg=(--cfg=smpi/simulate-computation:no --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1
           "--cfg=smpi/coll-selector:${VMC_SMPI_SELECTOR:-default}")
+vmc_timing=(--data none)
+smpi_timing=(--cfg=smpi/auto-shared-malloc-thresh:1 --cfg=smpi/shared-malloc:global)
 
-# measure TOOL OP BYTES P: one whole process; prints "wall_s peak_kib virtual_us" or
-# "timeout" or "failed: the last line of its output".
+# measure TOOL MODE OP BYTES P: one whole process (MODE data or timing); prints "wall_s
+# peak_kib virtual_us" or "timeout" or "failed: the last line of its output".
 measure() {
-  local tool="$1" op="$2" bytes="$3" p="$4" log="$work/run.log" rc=0
+  local tool="$1" mode="$2" op="$3" bytes="$4" p="$5" log="$work/run.log" rc=0
+  local extra=() check=()
+  if [ "$mode" = timing ]; then
+    check=(nocheck)
+    if [ "$tool" = smpi ]; then extra=("${smpi_timing[@]}"); else extra=("${vmc_timing[@]}"); fi
+  fi
   if [ "$tool" = smpi ]; then
     timeout -k 10 "$limit" /usr/bin/time -f '%e %M' -o "$work/time" \
       smpirun -np "$p" -platform "$work/cluster-$p.xml" -hostfile "$work/hosts-$p" \
-      "${smpi_cfg[@]}" "$work/${op}_smpi" "$bytes" "$calls" > "$log" 2>&1 || rc=$?
+      "${smpi_cfg[@]}" "${extra[@]}" "$work/${op}_smpi" "$bytes" "$calls" "${check[@]}" \
+      > "$log" 2>&1 || rc=$?
   else
     timeout -k 10 "$limit" /usr/bin/time -f '%e %M' -o "$work/time" \
-      ./build/vmc mpirun -np "$p" "${vmc_model[@]}" \
-      "$work/${op}_vmc" "$bytes" "$calls" > "$log" 2>&1 || rc=$?
+      ./build/vmc mpirun -np "$p" "${vmc_model[@]}" "${extra[@]}" \
+      "$work/${op}_vmc" "$bytes" "$calls" "${check[@]}" > "$log" 2>&1 || rc=$?
   fi
   if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
     echo timeout
@@ -101,12 +122,6 @@ measure() {
     echo "$wall $kib $(awk '/^virtual_us_per_call/ { print $2 }' "$log")"
   fi
 }
-
-# vmc mpirun's timing-only mode, when it has one: one probe, its refusal kept for the page.
-timing_only=""
-if ! probe="$(./build/vmc mpirun -np 2 --data none "$work/${ops%% *}_vmc" 8 1 2>&1)"; then
-  timing_only="${probe:-refused without a message}"
-fi
 
 human() {  # bytes: 8 B, 32 KiB, 1 MiB
   awk -v b="$1" 'BEGIN { if (b >= 1048576) printf "%g MiB", b / 1048576;
@@ -119,6 +134,27 @@ cell() {  # a measurement's cell: wall time and memory, or what happened
     *) awk -v w="${1%% *}" -v k="$(echo "$1" | cut -d' ' -f2)" \
          'BEGIN { printf "%.2f s, %.0f MiB", w, k / 1024 }' ;;
   esac
+}
+
+# table MODE: the page's table of one mode, from its rows so far.
+table() {
+  local rows_file="$work/rows-$1"
+  if [ "$1" = data ]; then
+    echo "### With data"
+    echo
+    echo "\`vmc mpirun\` against \`smpirun\` as above; every rank checks its result."
+  else
+    echo "### Timing only"
+    echo
+    echo "\`vmc mpirun ${vmc_timing[*]}\` against \`smpirun ${smpi_timing[*]}\` (above), every"
+    echo "program given \`nocheck\`. *Virtual per call* is vmc's timing-only time, its time with data"
+    echo "(the table above, when it ran) and SMPI's: vmc's first two are equal by construction."
+  fi
+  echo
+  echo "| op | length | P | vmc mpirun | smpirun | wall SMPI/vmc | memory SMPI/vmc | virtual per call |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+  if [ -s "$rows_file" ]; then cat "$rows_file"; fi
+  echo
 }
 
 # write_page: the page from the rows so far (after each row, so that a stopped run leaves
@@ -137,12 +173,12 @@ write_page() {
     echo "Each row is one program (bench/peers/peer_*_loop.c, OP in the name: a warm-up call, then $calls calls"
     echo "of OP on floats, BYTES per message, per block for alltoall) at P ranks, built with"
     echo "\`smpicc\` and with \`vmcc\` from the same source, run as a whole process by \`smpirun\`"
-    echo "and by \`vmc mpirun\` with data (every rank checks its result), timed by \`/usr/bin/time"
-    echo "-f '%e %M'\` (wall time, peak resident memory), each run stopped after $limit s. A ratio"
-    echo "is SMPI's over vmc's: above 1, vmc is faster or smaller. *Virtual per call* is each"
-    echo "tool's simulated time per call on rank 0 (vmc / SMPI): the same machine, but each tool"
-    echo "picks its own algorithms (vmc \`auto\`, SMPI its selector), so they differ where those do."
-    echo "After a run that did not finish or failed, the same row is not run at larger P."
+    echo "and by \`vmc mpirun\`, timed by \`/usr/bin/time -f '%e %M'\` (wall time, peak resident"
+    echo "memory), each run stopped after $limit s. A ratio is SMPI's over vmc's: above 1, vmc is"
+    echo "faster or smaller. *Virtual per call* is each tool's simulated time per call on rank 0:"
+    echo "the same machine, but each tool picks its own algorithms (vmc \`auto\`, SMPI its"
+    echo "selector), so they differ where those do. After a run that did not finish or failed,"
+    echo "the same row is not run at larger P."
     echo
     echo "The machine model, the same on both sides (tools/bench_smpi.sh says why):"
     echo
@@ -152,54 +188,65 @@ write_page() {
     echo "cluster-P.xml: \`<cluster radical=\"0-(P-1)\" speed=\"1Gf\" bw=\"10GBps\" lat=\"0.5us\""
     echo "sharing_policy=\"SPLITDUPLEX\"/>\` (a message crosses two private links: 1 us, 10 GB/s)."
     echo
-    if [ -n "$timing_only" ]; then
-      echo "Timing only: \`vmc mpirun --data none\` is refused (\"$(echo "$timing_only" | tail -1 | sed 's/^vmc: //')\"),"
-      echo "so vmc runs with data only; SMPI always moves the data (no \`SMPI_SHARED_MALLOC\`)."
-      echo
-    else
-      echo "vmc runs with data only (\`vmc mpirun --data none\` is accepted, not measured here);"
-      echo "SMPI always moves the data (no \`SMPI_SHARED_MALLOC\`)."
-      echo
-    fi
-    echo "| op | length | P | vmc mpirun | smpirun | wall SMPI/vmc | memory SMPI/vmc | virtual per call |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|"
-    cat "$rows"
+    echo "Timing only: vmc's \`--data none\` copies no payload and computes no reduction. SMPI has"
+    echo "no such mode for an unmodified program; its closest is \`${smpi_timing[*]}\`:"
+    echo "smpicc turns the program's malloc into SMPI's, and every allocation of 1 byte or more"
+    echo "becomes one block of memory shared by all ranks (\`SMPI_SHARED_MALLOC\` without changing"
+    echo "the source), which SMPI does not copy between ranks; reductions are still computed."
+    echo "\`SMPI_SHARED_MALLOC\` itself needs the source changed, so it is not used."
+    echo
+    local each
+    for each in $modes; do table "$each"; done
   } > "$out_md"
 }
 
 load_start="$(cut -d' ' -f1-3 /proc/loadavg)"
 started="$(date -u +%s)"
-rows="$work/rows"
-: > "$rows"
-for op in $ops; do
-  for bytes in $lengths; do
-    smpi_stop="" vmc_stop=""
-    for p in $ranks; do
-      blocks=1
-      if [ "$op" = alltoall ]; then blocks="$p"; fi
-      need_mib=$(( 2 * bytes * blocks * p / 1048576 ))
-      label="| $op | $(human "$bytes") | $p"
-      if [ "$need_mib" -gt "$max_mib" ]; then
-        echo "$label | not run: the ranks' buffers take $need_mib MiB (> VMC_SMPI_MAX_MIB) | | | | |" >> "$rows"
+for mode in $modes; do : > "$work/rows-$mode"; done
+# the virtual time per call of vmc's run with data, by "op bytes p", for the timing table
+declare -A vmc_virtual
+for mode in $modes; do
+  rows="$work/rows-$mode"
+  for op in $ops; do
+    for bytes in $lengths; do
+      smpi_stop="" vmc_stop=""
+      for p in $ranks; do
+        blocks=1
+        if [ "$op" = alltoall ]; then blocks="$p"; fi
+        need_mib=$(( 2 * bytes * blocks * p / 1048576 ))
+        label="| $op | $(human "$bytes") | $p"
+        # Timing only, SMPI's buffers are shared and vmc's receive buffers are never written,
+        # so only the send buffers, which every rank fills, take memory.
+        if [ "$mode" = timing ]; then need_mib=$(( need_mib / 2 )); fi
+        if [ "$need_mib" -gt "$max_mib" ]; then
+          echo "$label | not run: the ranks' buffers take $need_mib MiB (> VMC_SMPI_MAX_MIB) | | | | |" >> "$rows"
+          write_page
+          continue
+        fi
+        platform "$p"
+        v="${vmc_stop:-$(measure vmc "$mode" "$op" "$bytes" "$p")}"
+        s="${smpi_stop:-$(measure smpi "$mode" "$op" "$bytes" "$p")}"
+        echo "$mode $op $bytes $p vmc: $v | smpi: $s"
+        case "$v" in [0-9]*) ;; *) vmc_stop="${vmc_stop:-not run: ended badly at P = $p}" ;; esac
+        case "$s" in [0-9]*) ;; *) smpi_stop="${smpi_stop:-not run: ended badly at P = $p}" ;; esac
+        wall_ratio="" memory_ratio="" virtual=""
+        if [[ "$v" =~ ^[0-9] ]]; then
+          read -r vw vk vv <<< "$v"
+          if [ "$mode" = data ]; then vmc_virtual["$op $bytes $p"]="$vv"; fi
+        fi
+        if [[ "$v" =~ ^[0-9] && "$s" =~ ^[0-9] ]]; then
+          read -r sw sk sv <<< "$s"
+          wall_ratio="$(awk -v v="$vw" -v s="$sw" 'BEGIN { r = s / (v > 0.005 ? v : 0.005); printf (r < 0.1 ? "%.2fx" : "%.1fx"), r }')"
+          memory_ratio="$(awk -v v="$vk" -v s="$sk" 'BEGIN { printf "%.2fx", s / v }')"
+          if [ "$mode" = data ]; then
+            virtual="$vv / $sv us"
+          else
+            virtual="$vv / ${vmc_virtual["$op $bytes $p"]:--} / $sv us"
+          fi
+        fi
+        echo "$label | $(cell "$v") | $(cell "$s") | $wall_ratio | $memory_ratio | $virtual |" >> "$rows"
         write_page
-        continue
-      fi
-      platform "$p"
-      v="${vmc_stop:-$(measure vmc "$op" "$bytes" "$p")}"
-      s="${smpi_stop:-$(measure smpi "$op" "$bytes" "$p")}"
-      echo "$op $bytes $p vmc: $v | smpi: $s"
-      case "$v" in [0-9]*) ;; *) vmc_stop="${vmc_stop:-not run: ended badly at P = $p}" ;; esac
-      case "$s" in [0-9]*) ;; *) smpi_stop="${smpi_stop:-not run: ended badly at P = $p}" ;; esac
-      wall_ratio="" memory_ratio="" virtual=""
-      if [[ "$v" =~ ^[0-9] && "$s" =~ ^[0-9] ]]; then
-        read -r vw vk vv <<< "$v"
-        read -r sw sk sv <<< "$s"
-        wall_ratio="$(awk -v v="$vw" -v s="$sw" 'BEGIN { r = s / (v > 0.005 ? v : 0.005); printf (r < 0.1 ? "%.2fx" : "%.1fx"), r }')"
-        memory_ratio="$(awk -v v="$vk" -v s="$sk" 'BEGIN { printf "%.2fx", s / v }')"
-        virtual="$vv / $sv us"
-      fi
-      echo "$label | $(cell "$v") | $(cell "$s") | $wall_ratio | $memory_ratio | $virtual |" >> "$rows"
-      write_page
+      done
     done
   done
 done

@@ -11,7 +11,12 @@
 // family (mesh) takes the shape of each P as vmc sweep --p does. -np takes one count or a list
 // as vmc sweep --p does ("1:64", "1,2,5", "4:64:x2"). One P: the program's output, then what
 // --stats, --json, --trace and --show ask for, and the exit status of mpirun
-// (tools/mpirun_job.hpp). Several: a line per P, then every failing P with the command that
+// (tools/mpirun_job.hpp).
+//
+// --data none is a timing-only run (docs/mpi.md, "Timing-only runs"): every call is timed as
+// with data, but no payload is copied and no reduction computed, so a receive buffer keeps what
+// it held. A program whose control flow depends on received values then runs differently; that
+// is the user's choice. Several: a line per P, then every failing P with the command that
 // reproduces it; the ranks' output is not shown.
 #include <algorithm>
 #include <array>
@@ -357,9 +362,6 @@ void mpirun_command(const MpirunOptions& o, const CLI::App& cmd,
   setup.config.trace = !o.trace.empty() || !o.show.empty();
   setup.config.allow_self_messages = true;  // MPI programs send to themselves
   o.engine.apply(setup.config);
-  if (setup.config.data == Data::none) {
-    throw UsageError("mpirun: an MPI program needs its data: --data none is for vmc run");
-  }
   if (!o.show.empty() && setup.config.clock != Clock::virtual_time) {
     throw UsageError("--show replays the virtual clock's trace: leave out --clock real");
   }
@@ -393,6 +395,10 @@ void add_mpirun_command(CLI::App& app) {
   o->machine.add_to(cmd, /*families=*/true);
   add_clock_options(cmd, o->clock, o->time_scale);
   o->engine.add_to(cmd);
+  cmd->get_option("--data")->description(
+      "full, or none: timing only: every call timed as with data, but no payload copied and "
+      "no reduction computed (receive buffers keep what they held; a program whose control "
+      "flow depends on received values runs differently)");
   cmd->add_flag("--stats", o->stats,
                 "print the run's virtual time and statistics as vmc run does (on stderr)");
   cmd->add_flag("--json", o->json,

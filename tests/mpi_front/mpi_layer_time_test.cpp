@@ -2,12 +2,16 @@
 // `vmc run` shapes it) takes the virtual time of the same call through vmc's C++ API on the
 // same machine, to the picosecond, with the same messages, for every algorithm of the
 // operation's registry table that applies (named to the program as `vmc mpirun --coll` names
-// it, through mpi::JobOptions::algorithms) and for `auto`.
+// it, through mpi::JobOptions::algorithms) and for `auto`. And a timing-only run of the program
+// (`vmc mpirun --data none`: no payload copied, no reduction computed) takes the time of its run
+// with data, for every row of every operation (gatherv's and scatterv's named rows too, whose
+// counts the MPI layer broadcasts).
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "collectives/collectives.hpp"
@@ -40,18 +44,19 @@ Model model_of(Port port, Routing routing, Contention contention) {
   return m;
 }
 
-MachineConfig config_of(const Shape& s) {
+MachineConfig config_of(const Shape& s, Data data = Data::full) {
   MachineConfig c;
   c.topology = parse_topology(s.topology);
   c.model = s.model;
   c.trace = false;
+  c.data = data;
   return c;
 }
 
 // The program's run: every rank's main(timing OP N ROOT) under a job that names `algorithm`.
 RunResult mpi_run(const Shape& s, const std::string& algorithm,
-                  const mpi::RankPrograms& programs) {
-  Machine m(config_of(s));
+                  const mpi::RankPrograms& programs, Data data = Data::full) {
+  Machine m(config_of(s, data));
   const int p = m.size();
   mpi::JobOptions job{.ranks = p};
   if (algorithm != "auto") job.algorithms[to_string(s.op)] = algorithm;
@@ -117,9 +122,12 @@ RunResult api_run(const Shape& s, const std::string& algorithm) {
 
 // The rows of op's table that apply to the shape (a family's member rows aside: they need a
 // member named), and auto. Gatherv and scatterv: linear, which the MPI layer runs when no
-// algorithm is named (only the root knows the counts), so no other row gives vmc's time.
-std::vector<std::string> algorithms_for(const Shape& s) {
-  if (s.op == Operation::gatherv || s.op == Operation::scatterv) return {"auto", "linear"};
+// algorithm is named (only the root knows the counts), so no other row gives vmc's time
+// (unless `every_row`: every row that applies).
+std::vector<std::string> algorithms_for(const Shape& s, bool every_row = false) {
+  if (!every_row && (s.op == Operation::gatherv || s.op == Operation::scatterv)) {
+    return {"auto", "linear"};
+  }
   Machine m(config_of(s));
   std::vector<std::string> names = {"auto"};
   const CostQuery q = make_query(m.topology(), m.config().model, m.size(),
@@ -170,6 +178,37 @@ TEST(MpiLayerTime, EveryAlgorithmOfEveryCollectiveTakesTheCppApisTime) {
     }
   }
   EXPECT_GT(compared, 100);
+  std::printf("%d calls compared\n", compared);
+}
+
+// Timing only: the same program on the same machine with Data::none takes the time of its run
+// with data to the picosecond, with the same messages and bytes, for every row that applies.
+// Gatherv's and scatterv's named rows broadcast the root's counts first: a timing-only
+// broadcast carries nothing, so the MPI layer hands the counts over beside it
+// (mpi::share_values); without that, the ranks would run the row on counts they do not have.
+TEST(MpiLayerTime, TimingOnlyTakesTheTimeOfTheRunWithData) {
+  const std::vector<std::pair<std::string, Model>> machines = {
+      {"hypercube:8", model_of(Port::exchange, Routing::wormhole, Contention::exclusive)},
+      {"mesh:3x4", model_of(Port::duplex, Routing::store_and_forward, Contention::shared)},
+  };
+  int compared = 0;
+  for (const auto& [topology, model] : machines) {
+    const int p = parse_topology(topology)->nodes();
+    const mpi::RankPrograms programs(LAYER_TIMING_PROGRAM, p);
+    for (Operation op : all_operations()) {
+      const Shape s{topology, model, op, 100, 1};
+      for (const std::string& algorithm : algorithms_for(s, /*every_row=*/true)) {
+        SCOPED_TRACE(topology + " " + to_string(op) + " " + algorithm);
+        const RunResult full = mpi_run(s, algorithm, programs, Data::full);
+        const RunResult none = mpi_run(s, algorithm, programs, Data::none);
+        EXPECT_EQ(none.time_ps(), full.time_ps());
+        EXPECT_EQ(none.stats().messages, full.stats().messages);
+        EXPECT_EQ(none.stats().bytes, full.stats().bytes);
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 60);
   std::printf("%d calls compared\n", compared);
 }
 

@@ -1,0 +1,61 @@
+#!/bin/sh
+# vmc mpirun --data none (a timing-only run, docs/mpi.md) on every conformance program and
+# example: each built with vmcc and run with data and timing only, at p = 5 (ring, fibers) and
+# 8 (hypercube, threads, rendezvous protocol). A timing-only run must
+# end as the program ends it, never as vmc would end a broken run: exit 0, or 1 with every
+# rank's report "exited with status 1" (the programs check their results, which a timing-only
+# run does not compute: their checks fail), no crash, deadlock, MPI error or sanitizer report.
+# And its virtual time, messages and bytes must be those of the run with data: no program
+# here lets its communication depend on what it receives.
+#   data_none_test.sh VMC VMCC CONFORMANCE_DIR EXAMPLES_DIR
+set -u
+vmc=$1 vmcc=$2 conformance=$3 examples=$4
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+failures=0
+runs=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+limit=
+command -v timeout > /dev/null 2>&1 && limit="timeout 300"
+
+# The run's JSON line, reduced to "exit time messages bytes" and its report lines.
+summary() {
+  python3 -c '
+import json, sys
+lines = [l for l in sys.stdin.read().splitlines() if l.startswith("{")]
+if not lines:
+    print("no JSON")
+    sys.exit()
+j = json.loads(lines[-1])
+print(j["exit"], j.get("time_s"), j.get("messages"), j.get("bytes"))
+for r in j["report"]:
+    print(r)'
+}
+
+for source in "$conformance"/*.c "$examples"/*.c; do
+  name=$(basename "$source" .c)
+  "$vmcc" -O1 "$source" -o "$dir/$name" -lm 2> "$dir/$name.log" ||
+    { fail "vmcc $source: $(cat "$dir/$name.log")"; continue; }
+  for machine in "--topology ring:5 --engine fibers" \
+                 "--topology hypercube:8 --engine threads --protocol rendezvous"; do
+    runs=$((runs + 1))
+    # shellcheck disable=SC2086
+    with=$($limit "$vmc" mpirun $machine --json "$dir/$name" 2> "$dir/err" | summary)
+    # shellcheck disable=SC2086
+    none=$($limit "$vmc" mpirun $machine --data none --json "$dir/$name" 2> "$dir/err" | summary)
+    command="vmc mpirun $machine --data none $name"
+    case $none in
+      "0 "* | "1 "*) ;;
+      *) fail "$command: $(echo "$none" | head -3)"; continue ;;
+    esac
+    echo "$none" | tail -n +2 | grep -v 'exited with status 1$' > "$dir/reports"
+    if [ -s "$dir/reports" ]; then fail "$command: $(head -3 "$dir/reports")"; fi
+    if grep -q 'Sanitizer\|runtime error:' "$dir/err"; then
+      fail "$command: $(grep -m 3 'Sanitizer\|runtime error:' "$dir/err")"
+    fi
+    [ "$(echo "$none" | head -1 | cut -d' ' -f2-)" = "$(echo "$with" | head -1 | cut -d' ' -f2-)" ] ||
+      fail "$command: time, messages, bytes $(echo "$none" | head -1 | cut -d' ' -f2-); with data $(echo "$with" | head -1 | cut -d' ' -f2-)"
+  done
+done
+echo "$runs programs and machines run with data and timing only, $failures failed"
+[ "$failures" -eq 0 ]
