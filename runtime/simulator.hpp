@@ -27,7 +27,8 @@ using SimulationPtr = std::unique_ptr<Simulation, SimulationDeleter>;
 // A pass over the logs of `nodes` (and, on a spread machine's process 0 after the run, of the
 // other processes' nodes: LocalNodes::log_of). streaming: the pass runs while the nodes do
 // (every node of the machine in this process) and the logs drop what it has used; the
-// contention-free replay then runs beside it where links are used.
+// contention-free replay then runs beside it where links are used (from the start, or forked
+// from the pass the first time the two would part: simulator.cpp, fork_replay).
 SimulationPtr start_simulation(LocalNodes& nodes, bool streaming);
 // Advances as far as the logs allow; returns the node whose next operation it waits for,
 // or -1 when the pass is complete. Throws ScheduleDeadlock when nodes wait for what can
