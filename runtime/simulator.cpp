@@ -243,7 +243,7 @@ struct MatchKeySimHash {
 // index (a deque would allocate a block for each).
 template <class T>
 struct Fifo {
-  std::vector<T> items;
+  std::vector<T, PoolAllocator<T>> items;
   std::size_t head = 0;
   bool empty() const { return head == items.size(); }
   const T& front() const { return items[head]; }
@@ -522,7 +522,11 @@ class Simulator {
   std::vector<int> spinners_;
   std::uint64_t idle_polls_ = 0;  // rounds of failed polls in a row, nothing else left to happen
   Chunked<Msg> msgs_;  // by id, in the order the sends were reached
-  std::unordered_map<MatchKeySim, MatchQueues, MatchKeySimHash> match_;
+  // Their entries, and the pending set's, come and go with every message: from the scalable
+  // allocator (runtime/message.hpp), not malloc.
+  std::unordered_map<MatchKeySim, MatchQueues, MatchKeySimHash, std::equal_to<MatchKeySim>,
+                     PoolAllocator<std::pair<const MatchKeySim, MatchQueues>>>
+      match_;
   // Receives from any source or of any tag, by (destination, comm), oldest first; and, once
   // a (destination, comm) has seen one, the messages sent there that no receive has taken
   // yet, by id (the order in which the pass reached their sends).
@@ -530,11 +534,16 @@ class Simulator {
   std::unordered_map<std::uint64_t, std::set<std::int64_t>> unmatched_;
   std::vector<NodeSim> nodes_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
-  std::set<std::tuple<Picos, int, std::uint64_t, std::int64_t>> pending_;  // (request, src, index, id)
+  using PendingKey = std::tuple<Picos, int, std::uint64_t, std::int64_t>;  // (request, src, index, id)
+  std::set<PendingKey, std::less<PendingKey>, PoolAllocator<PendingKey>> pending_;
   PortOccupancy ports_;  // the ports messages hold (runtime/ports.hpp)
   LinkOccupancy held_;   // the links messages hold: exclusive, or shared (counted)
   std::vector<std::int64_t> link_owner_;  // blocking worms: the message holding each link
   std::vector<std::vector<std::int64_t>> link_users_;  // shared: active messages per link
+  // Routes of ended messages, their vectors kept for the next ones (no allocation per
+  // message); at most kSpareRoutes.
+  static constexpr std::size_t kSpareRoutes = 4096;
+  std::vector<std::vector<LinkId>> spare_routes_;
 
   void push(Event e) { events_.push(e); }
   // The pass drops what it has used from the logs (streaming), so it holds them writable.
@@ -797,7 +806,13 @@ class Simulator {
     x.state = MsgState::pending;
     x.request = x.first_request = x.eligible = x.blocked_since = t;
     x.crit = crit + (self(x) ? 0 : 1);
-    if (!self(x) && machine_.uses_links) machine_.topology->route(x.src, x.dst, x.route);
+    if (!self(x) && machine_.uses_links) {
+      if (!spare_routes_.empty()) {
+        x.route = std::move(spare_routes_.back());
+        spare_routes_.pop_back();
+      }
+      machine_.topology->route(x.src, x.dst, x.route);
+    }
     try {
       x.free_time = free_time(x);
     } catch (const std::overflow_error& e) {
@@ -1685,7 +1700,12 @@ class Simulator {
     if (x.send_request >= 0) complete_request(x.src, x.send_request, t, x.crit);
     if (x.recv_waiter >= 0) complete_wait(x.recv_waiter, t, x.crit);
     if (x.recv_request >= 0) complete_request(x.dst, x.recv_request, t, x.crit);
-    // Its route is no longer needed; once a receive has it too, nothing is.
+    // Its route is no longer needed (its vector goes to the next message's route); once a
+    // receive has it too, nothing is.
+    if (x.route.capacity() > 0 && spare_routes_.size() < kSpareRoutes) {
+      x.route.clear();
+      spare_routes_.push_back(std::move(x.route));
+    }
     std::vector<LinkId>().swap(x.route);
     std::vector<Picos>().swap(x.link_taken);
     if (x.recv_posted) msgs_.release(static_cast<std::size_t>(x.id));
