@@ -433,6 +433,8 @@ class Simulator {
 
   // Whether links ever changed the schedule; if not, the contention-free pass is this one.
   bool links_mattered() const { return links_mattered_; }
+  // Operations taken from the logs so far.
+  std::uint64_t taken() const { return taken_; }
   bool complete() const { return complete_; }
 
   // Processes events in time order as far as the logs allow. Returns the node whose next
@@ -510,6 +512,7 @@ class Simulator {
   const Simulator* partner_ = nullptr;
   const Simulator* lead_ = nullptr;
   Fetched* fetched_ = nullptr;  // the operation step() works on (its answers)
+  std::uint64_t taken_ = 0;     // operations fetched
   // Makes the contention-free replay from this pass, once (see fork_replay); empty: none
   // to make.
   std::function<void(int paused)> fork_;
@@ -603,6 +606,7 @@ class Simulator {
       }
     }
     if (streaming_) drop_used(n, pc + 1, l);
+    ++taken_;
     return Fetch::op;
   }
 
@@ -1802,12 +1806,15 @@ SimulationPtr start_simulation(LocalNodes& m, bool streaming) {
 
 int advance_simulation(Simulation& s) { return s.advance(); }
 
-void stream_simulation(Simulation& s) {
+bool stream_simulation(Simulation& s) {
+  if (s.error) return false;
+  const std::uint64_t before = s.pass.taken();
   try {
     s.advance();
   } catch (...) {
     // Kept: thrown again by the next advance, where the run's end reports it.
   }
+  return s.pass.taken() != before;
 }
 
 void finish_simulation(LocalNodes& m, Simulation& s, Stats& stats, Trace& trace) {

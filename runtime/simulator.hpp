@@ -34,9 +34,10 @@ SimulationPtr start_simulation(LocalNodes& nodes, bool streaming);
 // or -1 when the pass is complete. Throws ScheduleDeadlock when nodes wait for what can
 // never happen, std::overflow_error when a time does not fit.
 int advance_simulation(Simulation& s);
-// advance_simulation called by a node in passing (its log grew): what the pass throws is
-// kept, and thrown by the next advance (the end of the run reports it).
-void stream_simulation(Simulation& s);
+// advance_simulation called in passing (by a node whose log grew, or an idle worker): what the
+// pass throws is kept, and thrown by the next advance (the end of the run reports it).
+// Whether the pass took any operation.
+bool stream_simulation(Simulation& s);
 // After the run: completes the pass (and the contention-free replay when links mattered)
 // and hands over its statistics and trace.
 void finish_simulation(LocalNodes& nodes, Simulation& s, Stats& stats, Trace& trace);

@@ -125,6 +125,16 @@ void VirtualClock::stream(NodeState&, bool far_ahead) {
   stream_simulation(*nodes_.sim);
 }
 
+bool VirtualClock::advance_while_idle() {
+  // The pass runs on the idle worker, beside the nodes the other workers run, instead of
+  // inside one of the nodes (stream). Only a pass the run started (a short run keeps its
+  // pass for after the run), and never waiting for it.
+  if (!simulates_during_run()) return false;
+  std::unique_lock lock(nodes_.sim_mutex, std::try_to_lock);
+  if (!lock.owns_lock() || nodes_.sim == nullptr) return false;
+  return stream_simulation(*nodes_.sim);
+}
+
 void VirtualClock::send(NodeState& self, const Outgoing& out) {
   // A receiver already waiting copies straight from the caller's buffer, once; the loan is
   // taken back before the send returns, so the caller may reuse its buffer.
