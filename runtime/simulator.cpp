@@ -512,6 +512,9 @@ class Simulator {
   const Simulator* partner_ = nullptr;
   const Simulator* lead_ = nullptr;
   Fetched* fetched_ = nullptr;  // the operation step() works on (its answers)
+  // Where step() copies each operation out: one for the pass's life, not one (cleared, its
+  // vectors allocated) per step.
+  Fetched fetch_buffer_;
   std::uint64_t taken_ = 0;     // operations fetched
   // Makes the contention-free replay from this pass, once (see fork_replay); empty: none
   // to make.
@@ -968,7 +971,7 @@ class Simulator {
     NodeSim& n = nodes_[id];
     n.clock = t;
     if (n.any) finish_any(id, t);
-    Fetched f;
+    Fetched& f = fetch_buffer_;
     fetched_ = &f;
     struct Unset {
       Fetched*& p;
