@@ -292,7 +292,9 @@ class Chunked {
       if (o.chunks_[c] == nullptr) continue;
       chunks_[c] = alloc_.allocate(kChunk);
       const std::size_t used = std::min(kChunk, size_ - c * kChunk);
-      for (std::size_t i = 0; i < used; ++i) ::new (static_cast<void*>(chunks_[c] + i)) T(o.chunks_[c][i]);
+      for (std::size_t i = 0; i < used; ++i) {
+        ::new (static_cast<void*>(chunks_[c] + i)) T(o.chunks_[c][i]);
+      }
     }
   }
   Chunked& operator=(const Chunked&) = delete;
@@ -540,7 +542,8 @@ class Simulator {
   std::unordered_map<std::uint64_t, std::set<std::int64_t>> unmatched_;
   std::vector<NodeSim> nodes_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
-  using PendingKey = std::tuple<Picos, int, std::uint64_t, std::int64_t>;  // (request, src, index, id)
+  // (request, src, index, id)
+  using PendingKey = std::tuple<Picos, int, std::uint64_t, std::int64_t>;
   std::set<PendingKey, std::less<PendingKey>, PoolAllocator<PendingKey>> pending_;
   PortOccupancy ports_;  // the ports messages hold (runtime/ports.hpp)
   LinkOccupancy held_;   // the links messages hold: exclusive, or shared (counted)
