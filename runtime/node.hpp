@@ -184,7 +184,7 @@ class LogVector {
   }
 
  private:
-  std::deque<T, PoolAllocator<T>> items_;  // blocks from the scalable allocator
+  std::deque<T> items_;
   std::uint64_t base_ = 0;
 };
 
