@@ -395,10 +395,14 @@ class FiberExecutor final : public Executor {
     }
   }
 
-  // An idle worker: looks at its queue up to spins_ times, yielding its core every
+  // An idle worker: does the machine's idle work if there is some (LocalNodes::idle_work), else
+// looks at its queue up to spins_ times, yielding its core every
   // kYieldEvery looks, then sleeps on its semaphore (bounded: the queue is looked at again
   // either way, the semaphore being a hint).
   void idle(Worker& k) {
+    // Work beside the nodes first (the virtual clock's simulation, while another worker runs
+    // the nodes that feed it).
+    if (m_.idle_work && m_.idle_work()) return;
     const int spins = spins_.load(std::memory_order_relaxed);
     for (int i = 1; i <= spins; ++i) {
       if (k.queue.size_approx() != 0) return;

@@ -15,6 +15,7 @@
 #include <concurrentqueue/concurrentqueue.h>
 #include <concurrentqueue/lightweightsemaphore.h>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -130,6 +131,10 @@ struct LocalNodes {
   std::atomic<int> sim_waits_for{-1};
   std::mutex resolvers_mutex;
   std::vector<int> resolvers;  // guarded by resolvers_mutex
+  // What a fiber worker with no runnable node does before it spins or sleeps: the virtual
+  // clock advances the simulation if no one else is (runtime/virtual_clock.cpp). Whether it
+  // got anywhere (the worker then looks at its queue and calls it again). Empty: nothing.
+  std::function<bool()> idle_work;
 
   bool hosts(int r) const { return r >= lo && r < hi; }
   std::span<NodePtr> local() {

@@ -415,7 +415,9 @@ struct alignas(64) NodeState {
 
   // Mailbox: any thread enqueues, only the owner takes.
   Inbox incoming;
-  std::unordered_map<MatchKey, MessageFifo, MatchKeyHash> unexpected;
+  std::unordered_map<MatchKey, MessageFifo, MatchKeyHash, std::equal_to<MatchKey>,
+                     PoolAllocator<std::pair<const MatchKey, MessageFifo>>>
+      unexpected;
   // Threads engine: where a blocked node sleeps. The executor spins before it sleeps, and
   // only while the awake nodes do not outnumber the cores (executor_threads.cpp), so the
   // semaphore itself does not spin. Unused by the fibers engine.

@@ -90,6 +90,7 @@
 #include <algorithm>
 #include <deque>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <new>
 #include <queue>
@@ -242,7 +243,7 @@ struct MatchKeySimHash {
 // index (a deque would allocate a block for each).
 template <class T>
 struct Fifo {
-  std::vector<T> items;
+  std::vector<T, PoolAllocator<T>> items;
   std::size_t head = 0;
   bool empty() const { return head == items.size(); }
   const T& front() const { return items[head]; }
@@ -284,7 +285,18 @@ template <class T>
 class Chunked {
  public:
   Chunked() = default;
-  Chunked(const Chunked&) = delete;
+  // A copy of every chunk not freed yet (the contention-free replay forked from the pass).
+  Chunked(const Chunked& o) : released_(o.released_), size_(o.size_) {
+    chunks_.assign(o.chunks_.size(), nullptr);
+    for (std::size_t c = 0; c < o.chunks_.size(); ++c) {
+      if (o.chunks_[c] == nullptr) continue;
+      chunks_[c] = alloc_.allocate(kChunk);
+      const std::size_t used = std::min(kChunk, size_ - c * kChunk);
+      for (std::size_t i = 0; i < used; ++i) {
+        ::new (static_cast<void*>(chunks_[c] + i)) T(o.chunks_[c][i]);
+      }
+    }
+  }
   Chunked& operator=(const Chunked&) = delete;
   ~Chunked() {
     for (std::size_t c = 0; c < chunks_.size(); ++c) {
@@ -391,6 +403,28 @@ class Simulator {
     for (int n = 0; n < p_; ++n) push({0, 1, n, 0});
   }
 
+  // The contention-free replay forked from the run's pass `lead` (see fork_replay): its
+  // state, taken while links have held up no request and every operation the pass has taken
+  // is one the replay takes alike. `paused`: the node whose step the replay goes on with
+  // (the pass forked it there), or -1.
+  Simulator(const Simulator& lead, Stats& stats, Trace& trace, int paused)
+      : m_(lead.m_), machine_(lead.machine_), model_(lead.model_), u_(lead.u_),
+        links_(lead.links_), stats_(stats), trace_(trace), p_(lead.p_), free_(true),
+        record_(false), now_(lead.now_), in_instant_(lead.in_instant_), paused_(paused),
+        complete_(lead.complete_), spinners_(lead.spinners_), idle_polls_(lead.idle_polls_),
+        msgs_(lead.msgs_), match_(lead.match_), wild_(lead.wild_),
+        unmatched_(lead.unmatched_), nodes_(lead.nodes_), events_(lead.events_),
+        pending_(lead.pending_), ports_(lead.ports_) {
+    stats_ = lead.stats_;
+    // Links never hold the replay up: it takes none.
+    held_ = LinkOccupancy(static_cast<int>(lead.stats_.link_busy.size()));
+  }
+
+  // Streaming, where links are used and the replay has not been made yet: `fork` makes it
+  // from this pass (Simulator(lead, ..., paused)) the first time the two would part (see
+  // fork_replay).
+  void fork_replay_with(std::function<void(int paused)> fork) { fork_ = std::move(fork); }
+
   // Streaming: the logs drop what this pass and `partner` (if any) have both used; `lead`:
   // the run's pass, when this is the contention-free replay running beside it.
   void stream(const Simulator* partner, const Simulator* lead) {
@@ -401,6 +435,8 @@ class Simulator {
 
   // Whether links ever changed the schedule; if not, the contention-free pass is this one.
   bool links_mattered() const { return links_mattered_; }
+  // Operations taken from the logs so far.
+  std::uint64_t taken() const { return taken_; }
   bool complete() const { return complete_; }
 
   // Processes events in time order as far as the logs allow. Returns the node whose next
@@ -478,6 +514,13 @@ class Simulator {
   const Simulator* partner_ = nullptr;
   const Simulator* lead_ = nullptr;
   Fetched* fetched_ = nullptr;  // the operation step() works on (its answers)
+  // Where step() copies each operation out: one for the pass's life, not one (cleared, its
+  // vectors allocated) per step.
+  Fetched fetch_buffer_;
+  std::uint64_t taken_ = 0;     // operations fetched
+  // Makes the contention-free replay from this pass, once (see fork_replay); empty: none
+  // to make.
+  std::function<void(int paused)> fork_;
   // Where advance() stands: the instant in progress, the node whose step waits for an
   // operation (-1: none), whether the pass is over.
   Picos now_ = 0;
@@ -487,7 +530,11 @@ class Simulator {
   std::vector<int> spinners_;
   std::uint64_t idle_polls_ = 0;  // rounds of failed polls in a row, nothing else left to happen
   Chunked<Msg> msgs_;  // by id, in the order the sends were reached
-  std::unordered_map<MatchKeySim, MatchQueues, MatchKeySimHash> match_;
+  // Their entries, and the pending set's, come and go with every message: from the scalable
+  // allocator (runtime/message.hpp), not malloc.
+  std::unordered_map<MatchKeySim, MatchQueues, MatchKeySimHash, std::equal_to<MatchKeySim>,
+                     PoolAllocator<std::pair<const MatchKeySim, MatchQueues>>>
+      match_;
   // Receives from any source or of any tag, by (destination, comm), oldest first; and, once
   // a (destination, comm) has seen one, the messages sent there that no receive has taken
   // yet, by id (the order in which the pass reached their sends).
@@ -495,11 +542,17 @@ class Simulator {
   std::unordered_map<std::uint64_t, std::set<std::int64_t>> unmatched_;
   std::vector<NodeSim> nodes_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
-  std::set<std::tuple<Picos, int, std::uint64_t, std::int64_t>> pending_;  // (request, src, index, id)
+  // (request, src, index, id)
+  using PendingKey = std::tuple<Picos, int, std::uint64_t, std::int64_t>;
+  std::set<PendingKey, std::less<PendingKey>, PoolAllocator<PendingKey>> pending_;
   PortOccupancy ports_;  // the ports messages hold (runtime/ports.hpp)
   LinkOccupancy held_;   // the links messages hold: exclusive, or shared (counted)
   std::vector<std::int64_t> link_owner_;  // blocking worms: the message holding each link
   std::vector<std::vector<std::int64_t>> link_users_;  // shared: active messages per link
+  // Routes of ended messages, their vectors kept for the next ones (no allocation per
+  // message); at most kSpareRoutes.
+  static constexpr std::size_t kSpareRoutes = 4096;
+  std::vector<std::vector<LinkId>> spare_routes_;
 
   void push(Event e) { events_.push(e); }
   // The pass drops what it has used from the logs (streaming), so it holds them writable.
@@ -528,6 +581,7 @@ class Simulator {
       return Fetch::later;
     }
     out.op = l.ops[pc];
+    if (fork_ && parts_passes(out.op)) fork_replay(n);
     if (running && lead_ != nullptr && !final_in_log(n, out.op, l)) return Fetch::later;
     NodeSim& s = nodes_[n];
     switch (out.op.kind) {
@@ -558,7 +612,39 @@ class Simulator {
       }
     }
     if (streaming_) drop_used(n, pc + 1, l);
+    ++taken_;
     return Fetch::op;
+  }
+
+  // The contention-free replay made lazily. It takes the decisions the run's pass takes for
+  // as long as no link has held a request up and every operation the pass has met is one
+  // both passes take alike (parts_passes: no query, whose answer the replay reads from the
+  // log, and no receive whose message the pass names). Until then the replay's state would
+  // be the pass's own, so the pass runs alone and, the first time either happens, makes the
+  // replay from its state (a copy) and from then on runs with it beside; most runs never
+  // need it. `paused`: the node whose step the pass is in (its operation `pc` fetched but
+  // not taken), which the replay goes on with; -1 from arbitrate (the replay arbitrates the
+  // instant again: nothing the pass did in it so far depended on links).
+  void fork_replay(int paused) {
+    if (!fork_) return;
+    const std::function<void(int)> fork = std::move(fork_);
+    fork_ = nullptr;
+    fork(paused);
+  }
+  static bool parts_passes(const OpRecord& op) {
+    if (op.report) return true;
+    switch (op.kind) {
+      case OpRecord::Kind::compute:
+      case OpRecord::Kind::send:
+      case OpRecord::Kind::recv:
+      case OpRecord::Kind::sendrecv:
+      case OpRecord::Kind::isend:
+      case OpRecord::Kind::irecv:
+      case OpRecord::Kind::wait:
+        return false;
+      default:
+        return true;
+    }
   }
 
   // Streaming: node n's log forgets what both passes have copied out (this one up to
@@ -730,7 +816,13 @@ class Simulator {
     x.state = MsgState::pending;
     x.request = x.first_request = x.eligible = x.blocked_since = t;
     x.crit = crit + (self(x) ? 0 : 1);
-    if (!self(x) && machine_.uses_links) machine_.topology->route(x.src, x.dst, x.route);
+    if (!self(x) && machine_.uses_links) {
+      if (!spare_routes_.empty()) {
+        x.route = std::move(spare_routes_.back());
+        spare_routes_.pop_back();
+      }
+      machine_.topology->route(x.src, x.dst, x.route);
+    }
     try {
       x.free_time = free_time(x);
     } catch (const std::overflow_error& e) {
@@ -882,7 +974,7 @@ class Simulator {
     NodeSim& n = nodes_[id];
     n.clock = t;
     if (n.any) finish_any(id, t);
-    Fetched f;
+    Fetched& f = fetch_buffer_;
     fetched_ = &f;
     struct Unset {
       Fetched*& p;
@@ -1076,7 +1168,9 @@ class Simulator {
         }
         case OpRecord::Kind::cancel: {
           if (free_) {
-            if (answer(id, 0) != 0) {
+            // A replay forked from the pass after the receive was posted withdraws it (one
+            // beside the run from its start left it out: fetch).
+            if (answer(id, 0) != 0 && !withdraw(id, static_cast<int>(op.request), t)) {
               Req& q = n.reqs.at(op.request);
               q.done = true;
               q.done_at = t;
@@ -1441,6 +1535,7 @@ class Simulator {
         if (!shared() && !free_) {
           for (LinkId l : hop_links(x)) {
             if (!held_.free(l)) {
+              if (!links_mattered_) fork_replay(-1);
               links_free = false;
               links_mattered_ = true;
               waiting_on_link.push_back(l);
@@ -1615,7 +1710,12 @@ class Simulator {
     if (x.send_request >= 0) complete_request(x.src, x.send_request, t, x.crit);
     if (x.recv_waiter >= 0) complete_wait(x.recv_waiter, t, x.crit);
     if (x.recv_request >= 0) complete_request(x.dst, x.recv_request, t, x.crit);
-    // Its route is no longer needed; once a receive has it too, nothing is.
+    // Its route is no longer needed (its vector goes to the next message's route); once a
+    // receive has it too, nothing is.
+    if (x.route.capacity() > 0 && spare_routes_.size() < kSpareRoutes) {
+      x.route.clear();
+      spare_routes_.push_back(std::move(x.route));
+    }
     std::vector<LinkId>().swap(x.route);
     std::vector<Picos>().swap(x.link_taken);
     if (x.recv_posted) msgs_.release(static_cast<std::size_t>(x.id));
@@ -1650,7 +1750,9 @@ struct Simulation {
   Trace trace;
   Simulator pass;
   // Streaming where links are used: the contention-free replay, run beside the pass (its
-  // time is wanted if links turn out to have mattered, and the logs are gone by then).
+  // time is wanted if links turn out to have mattered, and the logs are gone by then). Under
+  // exclusive links without blocking worms it is forked from the pass when first needed
+  // (Simulator::fork_replay), so a run in which links never hold anyone up simulates once.
   Stats free_stats;
   Trace free_trace;
   std::unique_ptr<Simulator> replay;
@@ -1682,8 +1784,22 @@ void SimulationDeleter::operator()(Simulation* s) const { delete s; }
 
 SimulationPtr start_simulation(LocalNodes& m, bool streaming) {
   SimulationPtr s(new Simulation(m));
+  const Model& model = m.machine.config.model;
+  // Links that never share and never hold a worm's partial route: the replay can be forked
+  // from the pass when it is first needed (Simulator::fork_replay).
+  const bool forkable = model.contention == Contention::exclusive &&
+                        !(model.worm == Worm::blocking && model.routing == Routing::wormhole);
   if (streaming) {
-    if (m.machine.uses_links) {
+    if (m.machine.uses_links && forkable) {
+      Simulation* sim = s.get();
+      sim->pass.fork_replay_with([sim](int paused) {
+        sim->replay =
+            std::make_unique<Simulator>(sim->pass, sim->free_stats, sim->free_trace, paused);
+        sim->replay->stream(&sim->pass, &sim->pass);
+        sim->pass.stream(sim->replay.get(), nullptr);
+      });
+      s->pass.stream(nullptr, nullptr);
+    } else if (m.machine.uses_links) {
       s->replay = std::make_unique<Simulator>(m, s->free_stats, s->free_trace, true);
       s->replay->stream(&s->pass, &s->pass);
       s->pass.stream(s->replay.get(), nullptr);
@@ -1696,12 +1812,15 @@ SimulationPtr start_simulation(LocalNodes& m, bool streaming) {
 
 int advance_simulation(Simulation& s) { return s.advance(); }
 
-void stream_simulation(Simulation& s) {
+bool stream_simulation(Simulation& s) {
+  if (s.error) return false;
+  const std::uint64_t before = s.pass.taken();
   try {
     s.advance();
   } catch (...) {
     // Kept: thrown again by the next advance, where the run's end reports it.
   }
+  return s.pass.taken() != before;
 }
 
 void finish_simulation(LocalNodes& m, Simulation& s, Stats& stats, Trace& trace) {

@@ -110,19 +110,36 @@ std::uint32_t VirtualClock::stream_every() {
   return static_cast<std::uint32_t>(std::strtoul(env, nullptr, 10));
 }
 
-void VirtualClock::stream(NodeState&, bool far_ahead) {
+void VirtualClock::stream(NodeState& self, bool far_ahead) {
   // Whoever holds the simulation is advancing it already: a node waits for it only when the
   // pass is far behind it (so that the logs hold what is in flight, not what the nodes
   // could run ahead while one core simulates). The pass never waits for a node: it stops
   // at the first operation not logged yet.
-  std::unique_lock lock(nodes_.sim_mutex, std::defer_lock);
-  if (far_ahead) {
-    lock.lock();
-  } else if (!lock.try_lock()) {
-    return;
+  {
+    std::unique_lock lock(nodes_.sim_mutex, std::defer_lock);
+    if (far_ahead) {
+      lock.lock();
+    } else if (!lock.try_lock()) {
+      return;
+    }
+    if (nodes_.sim == nullptr) nodes_.sim = start_simulation(nodes_, true);
+    stream_simulation(*nodes_.sim);
   }
-  if (nodes_.sim == nullptr) nodes_.sim = start_simulation(nodes_, true);
-  stream_simulation(*nodes_.sim);
+  // A node far ahead of the pass is usually one that never blocks (a broadcast's root: its
+  // sends return at once), and what holds the pass back is the nodes it sends to, waiting
+  // behind it on its worker: it lets them run before it goes on, so that its messages are
+  // taken as they come instead of piling up in their mailboxes for the whole run.
+  if (far_ahead) nodes_.executor->yield(self);
+}
+
+bool VirtualClock::advance_while_idle() {
+  // The pass runs on the idle worker, beside the nodes the other workers run, instead of
+  // inside one of the nodes (stream). Only a pass the run started (a short run keeps its
+  // pass for after the run), and never waiting for it.
+  if (!simulates_during_run()) return false;
+  std::unique_lock lock(nodes_.sim_mutex, std::try_to_lock);
+  if (!lock.owns_lock() || nodes_.sim == nullptr) return false;
+  return stream_simulation(*nodes_.sim);
 }
 
 void VirtualClock::send(NodeState& self, const Outgoing& out) {

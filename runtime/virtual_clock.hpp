@@ -12,7 +12,9 @@ namespace vmc::detail {
 
 class VirtualClock : public MailboxTransport {
  public:
-  VirtualClock(MachineImpl& m, const NodePlacement& where) : MailboxTransport(m, where) {}
+  VirtualClock(MachineImpl& m, const NodePlacement& where) : MailboxTransport(m, where) {
+    nodes_.idle_work = [this] { return advance_while_idle(); };
+  }
 
   const char* unsupported(Call) const override { return nullptr; }
   void send(NodeState& self, const Outgoing& out) override;
@@ -64,6 +66,9 @@ class VirtualClock : public MailboxTransport {
   // reached waits for the simulation's lock and advances it (backpressure).
   static constexpr std::uint32_t kFarAhead = 4;
   void stream(NodeState& self, bool far_ahead);
+  // A fiber worker with nothing to run advances the simulation if no one else holds it
+  // (LocalNodes::idle_work); whether the pass took anything.
+  bool advance_while_idle();
   // The answer of a query self just logged, from the simulation (recorded in the log for the
   // replay: one value, or with `list`, answer_list's values).
   std::int64_t resolve(NodeState& self, const WaitDescription& what, bool list = false);

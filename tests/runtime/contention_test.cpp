@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -293,6 +294,59 @@ TEST(Contention, LinksNeverSpeedUpAScheduleWithoutWaits) {
     }
   }
   EXPECT_GT(checked, sanitized ? 30 : 300);
+}
+
+// The contention-free replay is forked from the run's pass the first time links hold a request
+// up, or the pass meets a query (runtime/simulator.cpp, fork_replay). Figure 1(b)'s messages
+// A = 0 -> 6 sent `rounds` times, and B = 1 -> 3 (which shares a link with A) only once node
+// 0's token reaches node 1 late in the run; with `query`, node 6 reads its clock half way,
+// before any contention. The pass run beside the nodes at every operation (stream_every "1")
+// and the one after the run ("0") give the same times, and the replay's is the time of the
+// same program with direct routing (no links at all).
+RunResult late_contention(const char* stream_every, bool query,
+                          Routing routing = Routing::wormhole) {
+  constexpr int rounds = 120, late = 100;
+  ::setenv("VMC_STREAM_EVERY", stream_every, 1);
+  struct Unset {
+    ~Unset() { ::unsetenv("VMC_STREAM_EVERY"); }
+  } unset;
+  Model model{.alpha = kAlpha, .beta = kBeta, .port = Port::duplex, .routing = routing};
+  Machine m({.topology = parse_topology("mesh:4x3"), .model = model});
+  return m.run([&](Node& node) {
+    const Comm& c = node.world();
+    std::vector<int> data(100, 1);
+    for (int k = 0; k < rounds; ++k) {
+      if (c.rank() == 0 && k == late) c.send(std::span<const int>(data), 1, rounds);
+      if (c.rank() == 0) c.send(std::span<const int>(data), 6, k);
+      if (c.rank() == 6) c.recv(std::span<int>(data), 0, k);
+      if (c.rank() == 6 && query && k == late / 2) (void)c.now();
+    }
+    if (c.rank() == 1) {
+      c.recv(std::span<int>(data), 0, rounds);
+      for (int k = 0; k < rounds - late; ++k) c.send(std::span<const int>(data), 3, k);
+    }
+    if (c.rank() == 3) {
+      for (int k = 0; k < rounds - late; ++k) c.recv(std::span<int>(data), 1, k);
+    }
+  });
+}
+
+TEST(Contention, TheReplayForkedFromThePassGivesTheTimesOfOneAfterTheRun) {
+  for (const bool query : {false, true}) {
+    const RunResult beside = late_contention("1", query);
+    const RunResult after = late_contention("0", query);
+    const RunResult direct = late_contention("1", query, Routing::direct);
+    const Stats& a = beside.stats();
+    const Stats& b = after.stats();
+    EXPECT_GT(a.contention_critical_delay, 0) << "query " << query;
+    EXPECT_EQ(a.time, b.time) << "query " << query;
+    EXPECT_EQ(a.free_time, b.free_time) << "query " << query;
+    EXPECT_EQ(a.free_time, direct.stats().time) << "query " << query;
+    EXPECT_EQ(a.contention_critical_delay, b.contention_critical_delay) << "query " << query;
+    EXPECT_EQ(a.contention_delay, b.contention_delay) << "query " << query;
+    EXPECT_EQ(a.token_wait, b.token_wait) << "query " << query;
+    EXPECT_EQ(a.node_time, b.node_time) << "query " << query;
+  }
 }
 
 // What the property does not cover: with eager sends under duplex ports, a message the
