@@ -13,7 +13,9 @@
 //                  benchmark added, over p);
 //   Open MPI       with VMC_PEERS=FILE (lines "openmpi/allreduce/P/SIZE us-per-call", which
 //                  tools/bench.sh measures with bench/peers/peer_allreduce.c): the same
-//                  allreduce rows over Open MPI's MPI_Allreduce on this host.
+//                  allreduce rows over Open MPI's MPI_Allreduce on this host; and
+//                  "vmc_mpirun/allreduce/2/8B", the same program through vmc's MPI
+//                  interface (vmcc, vmc mpirun: whole processes, their difference per call).
 //
 //   ./build/bench/bench_collectives                 (tools/bench.sh runs it and writes the
 //   ./build/bench/bench_collectives --benchmark_filter=allreduce     table in docs/)
@@ -225,6 +227,9 @@ int main(int argc, char** argv) {
       ratio("8 B allreduce, " + ps + " nodes, auto (fibers) / Open MPI MPI_Allreduce",
             "allreduce/fibers/" + ps + "/8B/auto", "openmpi/allreduce/" + ps + "/8B");
     }
+    // The same program as Open MPI's, through vmc's MPI interface (vmcc, vmc mpirun).
+    ratio("8 B allreduce, 2 nodes, MPI_Allreduce under vmc mpirun / Open MPI MPI_Allreduce",
+          "vmc_mpirun/allreduce/2/8B", "openmpi/allreduce/2/8B");
   }
   for (int p : {2, 64, 1024}) {
     const std::string ps = std::to_string(p);

@@ -220,7 +220,7 @@ CallSignature signature(const Collective& c, int root, std::size_t count, const 
                         const char* op = nullptr) {
   CallSignature sig;
   sig.operation = c.fn;
-  sig.op = op != nullptr ? op : "";
+  if (op != nullptr) sig.op = op;
   sig.root = root;
   sig.count = count;
   sig.item_size = t.size;
@@ -256,12 +256,30 @@ std::string without_who(const std::string& text, const std::string& operation) {
 // Runs the call: its context on the node, its signature compared with the other members', then
 // `run` (vmc's collective; given the call's key, SharedKey, when it takes one). A vmc
 // UsageError (the members' calls differ; an algorithm named that does not apply) ends the run
-// as an MPI report.
-template <class Run>
-void run_collective(const Collective& c, const CallSignature& sig, const std::string& args,
+// as an MPI report. `args`: the call's arguments as the
+// context names them, a text or a function that makes it; the context's text is made only
+// if a deadlock report asks for it (a small call builds no text).
+template <class Args, class Run>
+void run_collective(const Collective& c, const CallSignature& sig, const Args& args,
                     Run&& run) {
-  const CallContext context(std::string(c.fn) + "(" + args + (args.empty() ? "" : ", ") +
-                            comm_label(c.state, c.handle) + ")");
+  struct Described {
+    const Collective* c;
+    const Args* args;
+  };
+  const Described described{&c, &args};
+  const CallContext context(
+      [](const void* arg) {
+        const Described& d = *static_cast<const Described*>(arg);
+        std::string text;
+        if constexpr (std::is_invocable_v<const Args&>) {
+          text = (*d.args)();
+        } else {
+          text = *d.args;
+        }
+        return std::string(d.c->fn) + "(" + text + (text.empty() ? "" : ", ") +
+               comm_label(d.c->state, d.c->handle) + ")";
+      },
+      &described);
   Tag tag = 0;
   try {
     tag = c.comm.begin_collective(sig);
@@ -382,7 +400,7 @@ int itemwise(const char* fn, Operation operation, ItemwiseFn call, const void* s
       check_no_overlap(fn, sendbuf, n * t.size, recvbuf, n * t.size);
     }
     run_collective(c, signature(c, -1, n, t, op_name(op)),
-                   items(n, t) + ", " + op_name(op), [&] {
+                   [&] { return items(n, t) + ", " + op_name(op); }, [&] {
                      call(c.comm, in_place ? nullptr : send_address(sendbuf), n, recvbuf, n,
                           t.size, vop, options_for(operation));
                    });
@@ -416,7 +434,7 @@ void run_linear_v(Operation operation, const Comm& comm, const void* send, void*
     call.send_displs = displs;
   }
   run_row(operation, *row, call,
-          make_signature(to_string(operation), nullptr, root, 0, item_size, false));
+          make_signature(traits(operation).name, nullptr, root, 0, item_size, false));
 }
 
 // The root's counts on every rank: a broadcast of p counts from the root (a modelled

@@ -819,12 +819,12 @@ Comm Comm::create_group(std::span<const int> members, std::int64_t tag) const {
 namespace {
 
 std::string describe_signature(const CallSignature& s) {
-  std::string t = s.operation;
-  if (!s.op.empty()) t += " with op " + s.op;
+  std::string t(s.operation);
+  if (!s.op.empty()) (t += " with op ") += s.op;
   if (s.root >= 0) t += " root " + std::to_string(s.root);
   if (s.check_count) t += " count " + std::to_string(s.count);
   t += " item size " + std::to_string(s.item_size);
-  if (!s.type.empty()) t += " (" + s.type + ")";
+  if (!s.type.empty()) ((t += " (") += s.type) += ")";
   return t;
 }
 
@@ -848,16 +848,16 @@ std::string compare_signatures(const CallSignature& mine, const CallSignature& f
            describe_signature(first);
   }
   if (first.layout != mine.layout) {
-    return "collective call " + std::to_string(seq) + " (" + mine.operation +
+    return "collective call " + std::to_string(seq) + " (" + std::string(mine.operation) +
            "): the counts differ from those of " + who(first_rank, first_node) +
            " (every member must pass the same counts)";
   }
   if (first.algorithm != mine.algorithm) {
-    return "collective call " + std::to_string(seq) + " (" + mine.operation +
+    return "collective call " + std::to_string(seq) + " (" + std::string(mine.operation) +
            "): the algorithms differ: " + who(my_rank, my_node) + " chose " +
-           (mine.algorithm.empty() ? std::string("none") : mine.algorithm) + ", " +
+           (mine.algorithm.empty() ? std::string("none") : std::string(mine.algorithm)) + ", " +
            who(first_rank, first_node) + " chose " +
-           (first.algorithm.empty() ? std::string("none") : first.algorithm) +
+           (first.algorithm.empty() ? std::string("none") : std::string(first.algorithm)) +
            " (give every member the same options)";
   }
   return "";
@@ -866,7 +866,7 @@ std::string compare_signatures(const CallSignature& mine, const CallSignature& f
 }  // namespace
 
 Tag Comm::begin_collective(const CallSignature& sig) const {
-  group(sig.operation.c_str());
+  if (group_ == nullptr) group(std::string(sig.operation).c_str());  // throws
   check_abort(*node_);
   detail::CommGroup& g = *group_;
   const std::uint64_t seq = next_seq(node_->collective_seq, g.id);
@@ -875,7 +875,7 @@ Tag Comm::begin_collective(const CallSignature& sig) const {
         return compare_signatures(sig, first, seq, rank_, node_->rank, first_rank,
                                   g.world[first_rank]);
       });
-  if (!mismatch.empty()) fail(*this, sig.operation, mismatch);
+  if (!mismatch.empty()) fail(*this, std::string(sig.operation), mismatch);
   return kCollectiveTagBase + static_cast<Tag>(seq << kCollectiveTagBits);
 }
 

@@ -18,6 +18,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -96,16 +97,19 @@ inline std::uint64_t hash_members(std::span<const int> members) {
 
 // What every member of a comm must agree on when it enters a collective call. Compared
 // across the comm at no cost in modelled time; a mismatch is an error naming the node.
+// Built on every call, so it holds views, not copies: each text must outlive the call of
+// begin_collective it is given to (names from static tables, the call's Op and row); the
+// transport keeps a copy of the first member's (detail::KeptSignature).
 struct CallSignature {
-  std::string operation;           // "allreduce"
-  std::string op;                  // reduction op name, or empty
+  std::string_view operation;      // "allreduce"
+  std::string_view op;             // reduction op name, or empty
   int root = -1;                   // -1 if the operation has none
   std::uint64_t count = 0;         // the count every node must agree on (0 if none)
   std::size_t item_size = 0;       // bytes per item
-  std::string type;                // the item type's name where the caller has one (MPI_INT)
+  std::string_view type;           // the item type's name where the caller has one (MPI_INT)
   bool check_count = true;         // false for v-variants whose counts legitimately differ
   std::uint64_t layout = 0;        // v-variants: a hash of the counts every node must agree on
-  std::string algorithm;           // the algorithm this node runs (empty: not checked)
+  std::string_view algorithm;      // the algorithm this node runs (empty: not checked)
 };
 
 class Comm {

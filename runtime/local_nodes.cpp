@@ -316,7 +316,7 @@ std::vector<BlockedWait> LocalNodes::blocked_waits() {
     if (n->finished.load(std::memory_order_seq_cst)) continue;
     std::lock_guard lock(n->wait_mutex);
     const WaitDescription& w = n->waiting;
-    waits.push_back({n->rank, w.operation, w.peer, w.peer_world, w.tag, w.comm, n->call_context});
+    waits.push_back({n->rank, w.operation, w.peer, w.peer_world, w.tag, w.comm, n->context_text()});
   }
   return waits;
 }

@@ -103,8 +103,18 @@ CallContext::CallContext(std::string call) {
   detail::NodeState* n = detail::current_node;
   if (n == nullptr) return;
   std::lock_guard lock(n->wait_mutex);
-  if (!n->call_context.empty()) return;
+  if (!n->call_context.empty() || n->call_describe != nullptr) return;
   n->call_context = std::move(call);
+  set_ = true;
+}
+
+CallContext::CallContext(Describe describe, const void* arg) {
+  detail::NodeState* n = detail::current_node;
+  if (n == nullptr) return;
+  std::lock_guard lock(n->wait_mutex);
+  if (!n->call_context.empty() || n->call_describe != nullptr) return;
+  n->call_describe = describe;
+  n->call_describe_arg = arg;
   set_ = true;
 }
 
@@ -113,6 +123,8 @@ CallContext::~CallContext() {
   detail::NodeState* n = detail::current_node;
   std::lock_guard lock(n->wait_mutex);
   n->call_context.clear();
+  n->call_describe = nullptr;
+  n->call_describe_arg = nullptr;
 }
 
 Machine::Machine(MachineConfig config)

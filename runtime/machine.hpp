@@ -149,6 +149,11 @@ Node* this_node();
 class CallContext {
  public:
   explicit CallContext(std::string call);
+  // The same, its text made only if a report asks for it: describe(arg), on the thread that
+  // makes the report while this node is inside the call (so arg and what it points to must
+  // not change during the call). For a call made often: nothing is built per call.
+  using Describe = std::string (*)(const void* arg);
+  CallContext(Describe describe, const void* arg);
   ~CallContext();
   CallContext(const CallContext&) = delete;
   CallContext& operator=(const CallContext&) = delete;

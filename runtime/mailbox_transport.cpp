@@ -170,18 +170,30 @@ SplitResult MailboxTransport::create_group(NodeState&, CommGroup& g, std::span<c
 
 std::string MailboxTransport::compare_call(NodeState&, CommGroup& g, int rank, std::uint64_t seq,
                                            const CallSignature& mine, CompareCall compare) {
-  // The first member to arrive leaves its call for the others to compare theirs with.
+  // The first member to arrive leaves its call for the others to compare theirs with: a
+  // copy kept in an entry reused from an earlier call where there is one.
   std::lock_guard lock(g.control_mutex);
-  auto [it, inserted] = g.signatures.try_emplace(seq);
-  auto& call = it->second;
+  auto it = g.signatures.find(seq);
   std::string mismatch;
-  if (inserted) {
-    call.sig = mine;
-    call.first_rank = rank;
+  if (it == g.signatures.end()) {
+    if (g.spare_signatures.empty()) {
+      it = g.signatures.try_emplace(seq).first;
+    } else {
+      auto entry = std::move(g.spare_signatures.back());
+      g.spare_signatures.pop_back();
+      entry.key() = seq;
+      entry.mapped().seen = 0;
+      it = g.signatures.insert(std::move(entry)).position;
+    }
+    it->second.sig.keep(mine);
+    it->second.first_rank = rank;
   } else {
-    mismatch = compare(call.sig, call.first_rank);
+    mismatch = compare(it->second.sig.view(), it->second.first_rank);
   }
-  if (++call.seen == g.local_members) g.signatures.erase(it);
+  if (++it->second.seen == g.local_members) {
+    auto entry = g.signatures.extract(it);
+    if (g.spare_signatures.size() < 4) g.spare_signatures.push_back(std::move(entry));
+  }
   return mismatch;
 }
 

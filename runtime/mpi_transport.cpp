@@ -95,11 +95,16 @@ std::string received_problem(const MpiDone& d, std::size_t capacity, std::size_t
 // A signature as text and back, to send it over MPI (fields apart by a unit separator).
 std::string encode_signature(const CallSignature& s) {
   const char sep = '\x1f';
-  return s.operation + sep + s.op + sep + std::to_string(s.root) + sep + std::to_string(s.count) +
-         sep + std::to_string(s.item_size) + sep + (s.check_count ? "1" : "0") + sep +
-         std::to_string(s.layout) + sep + s.algorithm;
+  std::string text(s.operation);
+  text += sep;
+  text += s.op;
+  text += sep + std::to_string(s.root) + sep + std::to_string(s.count) + sep +
+          std::to_string(s.item_size) + sep + (s.check_count ? "1" : "0") + sep +
+          std::to_string(s.layout) + sep;
+  text += s.algorithm;
+  return text;
 }
-CallSignature decode_signature(const std::string& text) {
+KeptSignature decode_signature(const std::string& text) {
   std::vector<std::string> f(1);
   for (char ch : text) {
     if (ch == '\x1f') {
@@ -108,15 +113,15 @@ CallSignature decode_signature(const std::string& text) {
       f.back() += ch;
     }
   }
-  CallSignature s;
+  KeptSignature s;
   if (f.size() != 8) return s;  // cannot happen: every member encodes alike
   s.operation = f[0];
   s.op = f[1];
-  s.root = std::stoi(f[2]);
-  s.count = std::stoull(f[3]);
-  s.item_size = std::stoull(f[4]);
-  s.check_count = f[5] == "1";
-  s.layout = std::stoull(f[6]);
+  s.fields.root = std::stoi(f[2]);
+  s.fields.count = std::stoull(f[3]);
+  s.fields.item_size = std::stoull(f[4]);
+  s.fields.check_count = f[5] == "1";
+  s.fields.layout = std::stoull(f[6]);
   s.algorithm = f[7];
   return s;
 }
@@ -523,7 +528,7 @@ std::string MpiTransport::compare_call(NodeState&, CommGroup& g, int, std::uint6
   if (!m_.config.check_calls) return "";
   const std::string first = agree(channels_of(g), encode_signature(mine),
                                   WaitDescription{"collective", -1, -1, 0, g.id});
-  return compare(decode_signature(first), 0);
+  return compare(decode_signature(first).view(), 0);
 }
 
 SplitResult MpiTransport::split(NodeState& self, CommGroup& g, int, std::uint64_t, int color,

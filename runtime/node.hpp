@@ -343,6 +343,29 @@ struct GroupChannels {
   virtual ~GroupChannels() = default;
 };
 
+// A copy of a CallSignature that owns its texts, kept by a transport for the members that
+// arrive later. Assigning a new call to a kept copy reuses its texts' storage, so the
+// signatures of a run's calls cost no allocation once the first few are made.
+struct KeptSignature {
+  std::string operation, op, type, algorithm;
+  CallSignature fields;  // the numbers; its views are set by view()
+  void keep(const CallSignature& s) {
+    operation.assign(s.operation);
+    op.assign(s.op);
+    type.assign(s.type);
+    algorithm.assign(s.algorithm);
+    fields = s;
+  }
+  CallSignature view() const {
+    CallSignature s = fields;
+    s.operation = operation;
+    s.op = op;
+    s.type = type;
+    s.algorithm = algorithm;
+    return s;
+  }
+};
+
 // Shared state of one group of nodes. Created by the machine (world) or by split.
 struct CommGroup {
   std::uint32_t id = 0;
@@ -376,7 +399,7 @@ struct CommGroup {
     std::vector<int> new_rank;
   };
   struct SignatureCall {
-    CallSignature sig;
+    KeptSignature sig;
     int first_rank = 0;
     int seen = 0;
   };
@@ -390,6 +413,9 @@ struct CommGroup {
   // create_group's calls by (members' hash, tag, the members' count of such calls)
   std::map<std::tuple<std::uint64_t, std::int64_t, std::uint64_t>, GroupCall> groups_made;
   std::map<std::uint64_t, SignatureCall> signatures;
+  // Entries of `signatures` whose calls every member has compared, kept for reuse (their
+  // nodes and texts' storage): a few, as many as calls are open at once.
+  std::vector<std::map<std::uint64_t, SignatureCall>::node_type> spare_signatures;
 };
 
 // --- nodes ---------------------------------------------------------------------------------
@@ -432,6 +458,13 @@ struct alignas(64) NodeState {
   std::mutex wait_mutex;
   WaitDescription waiting;  // guarded by wait_mutex
   std::string call_context;  // guarded by wait_mutex: the front door's call (CallContext)
+  // Guarded by wait_mutex: the same, made when asked (CallContext's lazy form): the text is
+  // call_describe(call_describe_arg) when call_describe is set.
+  std::string (*call_describe)(const void*) = nullptr;
+  const void* call_describe_arg = nullptr;
+  std::string context_text() const {  // under wait_mutex
+    return call_describe != nullptr ? call_describe(call_describe_arg) : call_context;
+  }
 
   std::uint64_t sends = 0;  // sends made in this run
   // Nonblocking requests of this run (ids are indices), and the irecvs waiting for their

@@ -8,7 +8,8 @@
 #
 # The peers, when installed (apt-get install libopenmpi-dev openmpi-bin libsimgrid-dev time;
 # re-run tools/setup.sh so that CMake builds bench/peers/peer_allreduce.c):
-#   - Open MPI's MPI_Allreduce on this host (mpirun), beside the same allreduce rows;
+#   - Open MPI's MPI_Allreduce on this host (mpirun), beside the same allreduce rows, and
+#     the same program built with vmcc under `vmc mpirun` (the MPI interface's small call);
 #   - SimGrid's SMPI simulating a 1 MiB-per-node allreduce on 1,024 nodes, against
 #     `vmc run` of the same call: whole processes (set-up and the one call), wall time and
 #     peak memory from /usr/bin/time.
@@ -17,7 +18,7 @@
 # smpirun and vmc mpirun, p = 16 to 4,096, written to docs/bench-smpi.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmake --build build --target bench_collectives vmc -j "$(nproc)"
+cmake --build build --target bench_collectives vmc vmcc vmc_mpi vmc_mpi_per_rank -j "$(nproc)"
 out="$(mktemp)"
 peers="$(mktemp)"
 work="$(mktemp -d)"
@@ -34,6 +35,26 @@ if [ -x build/bench/peer_allreduce ] && command -v mpirun >/dev/null; then
   echo "openmpi/allreduce/2/8B $(openmpi 2 8 20000)" >> "$peers"
   echo "openmpi/allreduce/16/8B $(openmpi 16 8 200)" >> "$peers"
   echo "openmpi/allreduce/64/8B $(openmpi 64 8 50)" >> "$peers"
+  # The same program through vmc's MPI interface (vmcc, vmc mpirun). MPI_Wtime is virtual
+  # time there, so the host's time per call is taken from whole processes: one with the
+  # warm-up call only, one with 5 x 20,000 more; their difference over the calls.
+  if [ -x build/vmcc ]; then
+    ./build/vmcc -O2 -o "$work/peer_allreduce_vmc" bench/peers/peer_allreduce.c
+    vmc_mpirun() {  # ranks bytes calls: seconds of the whole process
+      local t0 t1
+      t0="$(date +%s.%N)"
+      ./build/vmc mpirun -np "$1" "$work/peer_allreduce_vmc" "$2" "$3" > /dev/null
+      t1="$(date +%s.%N)"
+      awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }'
+    }
+    vmc_per_call() {  # ranks bytes: microseconds per call
+      local none many
+      none="$(vmc_mpirun "$1" "$2" 0)"
+      many="$(vmc_mpirun "$1" "$2" 20000)"
+      awk -v a="$none" -v b="$many" 'BEGIN { printf "%.3f", (b - a) / (5 * 20000) * 1e6 }'
+    }
+    echo "vmc_mpirun/allreduce/2/8B $(vmc_per_call 2 8)" >> "$peers"
+  fi
   cat "$peers"
 else
   echo "tools/bench.sh: no Open MPI (mpirun and build/bench/peer_allreduce): no peer rows"

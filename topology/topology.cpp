@@ -3,6 +3,7 @@
 // file only reads "family:size" and reports precisely what was expected when it cannot.
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -33,6 +34,11 @@ int ceil_log2(long long n) {
 LinkClass Topology::link_class(LinkId id) const {
   detail::check_link(*this, id, link_count());
   return {};
+}
+
+std::uint64_t Topology::next_identity() {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
 }
 
 std::string Topology::family() const {

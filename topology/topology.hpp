@@ -92,6 +92,14 @@ class Topology {
   virtual std::string routing() const { return "deterministic"; }
   // The family, the part of spec() before the colon: "mesh", "torus", "hypercube", ...
   std::string family() const;
+  // A number no other topology object made in this process has (a copy has its original's,
+  // being equal to it; topologies do not change once made): what a per-call cache compares
+  // instead of building spec().
+  std::uint64_t identity() const { return identity_; }
+
+ private:
+  static std::uint64_t next_identity();
+  std::uint64_t identity_ = next_identity();
 };
 
 // Thrown for a malformed or impossible spec; the message says what was expected.

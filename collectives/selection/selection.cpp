@@ -2,13 +2,16 @@
 #include "collectives/selection/selection.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <tuple>
+#include <utility>
 #include <unordered_map>
 #include <vector>
 
@@ -207,9 +210,176 @@ const Algorithm& select_algorithm(Operation op, const CostQuery& q) {
   return *cache.chosen.emplace(key, best).first->second;
 }
 
+namespace {
+
+// A call shape as choose() remembers it per thread, in plain values: everything query_key
+// writes (the topology by its identity, a finer key than its spec), the row named, whether
+// selection simulates, and the registrations the choice was made with. A call that repeats
+// a shape (a program's loop) is answered from here without building a text or taking a
+// lock; a shape not found here takes the remembered choices behind select_algorithm and
+// chosen_member (keyed by query_key), so a pick is the same with or without this memo.
+struct Shape {
+  Operation op = Operation::barrier;
+  bool simulates = false;
+  std::uint64_t registrations = 0;
+  std::uint64_t topology = 0;
+  int p = 0;
+  std::size_t n = 0;
+  int root = 0;
+  std::size_t item_size = 0;
+  bool commutative = true, in_place = false;
+  CostUnits units;
+  std::vector<LinkRate> link_rates;
+  Port port{};
+  Routing routing{};
+  Contention contention{};
+  Protocol protocol{};
+  Worm worm{};
+  std::string algorithm;
+  std::size_t segment_items = 0;
+  std::vector<int> strategy;
+  int hybrid = -1;
+  std::vector<std::size_t> counts;  // up to 16; longer ones by size and hash, as query_key
+  std::size_t counts_size = 0;
+  std::uint64_t counts_hash = 0;
+  std::size_t members_size = 0;
+  std::uint64_t members_hash = 0;
+  std::uint64_t fingerprint = 0;  // of the scalars above: what a lookup compares first
+  Choice choice;
+};
+
+constexpr std::size_t kLongCounts = 16;
+
+bool same_units(const CostUnits& a, const CostUnits& b) {
+  return a.alpha == b.alpha && a.beta == b.beta && a.beta_net == b.beta_net &&
+         a.gamma == b.gamma && a.delta == b.delta && a.short_alpha == b.short_alpha &&
+         a.short_max_items == b.short_max_items;
+}
+
+std::uint64_t members_hash_of(const CostQuery& q) {
+  if (q.members.empty()) return 0;
+  return q.members_hash != 0 ? q.members_hash : hash_members(q.members);
+}
+
+std::uint64_t fingerprint(Operation op, const CostQuery& q, bool simulates) {
+  const std::uint64_t v[] = {static_cast<std::uint64_t>(op), simulates,
+                             q.topology != nullptr ? q.topology->identity() : 0,
+                             static_cast<std::uint64_t>(q.p), q.n,
+                             static_cast<std::uint64_t>(q.root), q.item_size,
+                             static_cast<std::uint64_t>(q.units.alpha),
+                             static_cast<std::uint64_t>(q.units.beta), q.counts.size(),
+                             q.members.size()};
+  return hash_integers(std::span<const std::uint64_t>(v));
+}
+
+bool matches(const Shape& s, Operation op, const CostQuery& q, bool simulates,
+             std::uint64_t registrations, std::uint64_t print) {
+  if (s.fingerprint != print || s.op != op || s.simulates != simulates ||
+      s.registrations != registrations ||
+      s.topology != (q.topology != nullptr ? q.topology->identity() : 0) || s.p != q.p ||
+      s.n != q.n || s.root != q.root || s.item_size != q.item_size ||
+      s.commutative != q.commutative || s.in_place != q.in_place ||
+      !same_units(s.units, q.units) || s.port != q.model.port ||
+      s.routing != q.model.routing || s.contention != q.model.contention ||
+      s.protocol != q.model.protocol || s.worm != q.model.worm ||
+      s.link_rates != q.model.link_rates || s.algorithm != q.options.algorithm ||
+      s.segment_items != q.options.segment_items || s.strategy != q.options.strategy ||
+      s.hybrid != q.options.hybrid || s.counts_size != q.counts.size() ||
+      s.members_size != q.members.size()) {
+    return false;
+  }
+  if (q.counts.size() <= kLongCounts) {
+    if (!std::equal(s.counts.begin(), s.counts.end(), q.counts.begin())) return false;
+  } else if (s.counts_hash != hash_integers(std::span<const std::size_t>(q.counts))) {
+    return false;
+  }
+  return s.members_hash == members_hash_of(q);
+}
+
+Shape shape_of(Operation op, const CostQuery& q, bool simulates, std::uint64_t registrations,
+               std::uint64_t print, Choice choice) {
+  Shape s;
+  s.op = op;
+  s.simulates = simulates;
+  s.registrations = registrations;
+  s.topology = q.topology != nullptr ? q.topology->identity() : 0;
+  s.p = q.p;
+  s.n = q.n;
+  s.root = q.root;
+  s.item_size = q.item_size;
+  s.commutative = q.commutative;
+  s.in_place = q.in_place;
+  s.units = q.units;
+  s.link_rates = q.model.link_rates;
+  s.port = q.model.port;
+  s.routing = q.model.routing;
+  s.contention = q.model.contention;
+  s.protocol = q.model.protocol;
+  s.worm = q.model.worm;
+  s.algorithm = q.options.algorithm;
+  s.segment_items = q.options.segment_items;
+  s.strategy = q.options.strategy;
+  s.hybrid = q.options.hybrid;
+  s.counts_size = q.counts.size();
+  if (q.counts.size() <= kLongCounts) {
+    s.counts = q.counts;
+  } else {
+    s.counts_hash = hash_integers(std::span<const std::size_t>(q.counts));
+  }
+  s.members_size = q.members.size();
+  s.members_hash = members_hash_of(q);
+  s.fingerprint = print;
+  s.choice = choice;
+  return s;
+}
+
+// The shapes this thread chose last: a few, the latest looked at first, the oldest
+// replaced (a loop over twenty lengths fits).
+struct RememberedShapes {
+  static constexpr std::size_t kShapes = 32;
+  std::vector<Shape> shapes;
+  std::size_t latest = 0;
+  const Choice* find(Operation op, const CostQuery& q, bool simulates,
+                     std::uint64_t registrations, std::uint64_t print) {
+    if (shapes.empty()) return nullptr;
+    if (matches(shapes[latest], op, q, simulates, registrations, print)) {
+      return &shapes[latest].choice;
+    }
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+      if (i != latest && matches(shapes[i], op, q, simulates, registrations, print)) {
+        latest = i;
+        return &shapes[i].choice;
+      }
+    }
+    return nullptr;
+  }
+  void remember(Shape s) {
+    if (shapes.size() < kShapes) {
+      shapes.push_back(std::move(s));
+      latest = shapes.size() - 1;
+    } else {
+      latest = (latest + 1) % kShapes;
+      shapes[latest] = std::move(s);
+    }
+  }
+};
+
+}  // namespace
+
 Choice choose(Operation op, const CostQuery& q) {
+  if (q.options.custom != nullptr) {  // a row not in the registry: nothing is remembered
+    const Algorithm& row = select_algorithm(op, q);
+    return {&row, chosen_member(op, row, q)};
+  }
+  thread_local RememberedShapes remembered;
+  const bool simulates = selection_simulates(q);
+  const std::uint64_t registered = registrations();
+  const std::uint64_t print = fingerprint(op, q, simulates);
+  if (const Choice* c = remembered.find(op, q, simulates, registered, print)) return *c;
   const Algorithm& row = select_algorithm(op, q);
-  return {&row, chosen_member(op, row, q)};
+  const Choice choice{&row, chosen_member(op, row, q)};
+  remembered.remember(shape_of(op, q, simulates, registered, print, choice));
+  return choice;
 }
 
 }  // namespace vmc

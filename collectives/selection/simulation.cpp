@@ -1,6 +1,7 @@
 // Simulated runs of rows on private machines (simulation.hpp).
 #include "collectives/selection/simulation.hpp"
 
+#include <atomic>
 #include <future>
 #include <map>
 #include <mutex>
@@ -23,6 +24,9 @@ namespace {
 struct SimulationMachines {
   std::mutex mutex;
   std::multiset<const Topology*> running;
+  // running.size(), read without the lock by a call that wants to know whether any
+  // simulation runs at all (none, on every call of a program that chose its shapes).
+  std::atomic<std::size_t> count{0};
 };
 SimulationMachines& simulation_machines() {
   static SimulationMachines s;
@@ -30,6 +34,9 @@ SimulationMachines& simulation_machines() {
 }
 bool inside_simulation(const Topology* t) {
   SimulationMachines& s = simulation_machines();
+  // A machine marked running was marked before its nodes started, so a call on it sees
+  // the count its marking raised.
+  if (s.count.load(std::memory_order_acquire) == 0) return false;
   std::lock_guard lock(s.mutex);
   return s.running.count(t) != 0;
 }
@@ -41,11 +48,13 @@ struct InsideSimulation {
     SimulationMachines& s = simulation_machines();
     std::lock_guard lock(s.mutex);
     s.running.insert(t);
+    s.count.store(s.running.size(), std::memory_order_release);
   }
   ~InsideSimulation() {
     SimulationMachines& s = simulation_machines();
     std::lock_guard lock(s.mutex);
     s.running.erase(s.running.find(topology));
+    s.count.store(s.running.size(), std::memory_order_release);
   }
 };
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "collectives/op.hpp"
 #include "collectives/vocabulary/query.hpp"
@@ -46,12 +47,12 @@ inline Call make_call(const Comm& comm, const void* send, void* recv, std::size_
 }
 
 // What the members of a call's group compare before it runs (runtime/comm.hpp).
-inline CallSignature make_signature(const std::string& operation, const Op* op, int root,
+inline CallSignature make_signature(std::string_view operation, const Op* op, int root,
                                     std::uint64_t count, std::size_t item_size,
                                     bool check_count = true) {
   CallSignature sig;
   sig.operation = operation;
-  sig.op = op != nullptr ? op->name() : "";
+  if (op != nullptr) sig.op = op->name();
   sig.root = root;
   sig.count = count;
   sig.item_size = item_size;

@@ -195,6 +195,37 @@ TEST(Selection, AutoIsNeverBeatenOnAGroup) {
   }
 }
 
+// choose() remembers the shapes of calls per thread (selection.cpp): what it answers for a
+// repeated shape, for the same shape on another topology object of the same spec, and for
+// shapes that differ only in the model or the length, is what selection itself picks.
+TEST(Selection, RememberedChoicesAreSelectionsPicks) {
+  const std::vector<Model> models = {{.alpha = 525e-6, .beta = 2e-6, .gamma = 0.35e-6},
+                                     {.alpha = 1e-3, .beta = 1e-9},
+                                     {.alpha = 1e-9, .beta = 1e-3, .port = Port::duplex}};
+  for (const char* spec : {"mesh:4x4", "hypercube:16", "full:16"}) {
+    const auto topology = parse_topology(spec);
+    const auto same_spec = parse_topology(spec);
+    EXPECT_NE(topology->identity(), same_spec->identity()) << spec;
+    for (int round = 0; round < 2; ++round) {
+      for (const Model& model : models) {
+        for (Operation op : {Operation::broadcast, Operation::allreduce}) {
+          for (std::size_t n : {std::size_t{1}, std::size_t{4096}}) {
+            const CostQuery q = make_query(*topology, model, 16, n, 0, sizeof(float), true, {});
+            const Algorithm& row = select_algorithm(op, q);
+            const Choice choice = choose(op, q);
+            EXPECT_EQ(choice.row, &row) << spec << " " << to_string(op) << " n=" << n;
+            EXPECT_EQ(choice.member, chosen_member(op, row, q)) << spec << " " << row.name;
+            const Choice other = choose(
+                op, make_query(*same_spec, model, 16, n, 0, sizeof(float), true, {}));
+            EXPECT_EQ(other.row, choice.row) << spec << " " << to_string(op) << " n=" << n;
+            EXPECT_EQ(other.member, choice.member) << spec << " " << row.name;
+          }
+        }
+      }
+    }
+  }
+}
+
 // A query of p nodes that names no members stands for the topology's first p nodes, in the
 // simulation as in the formulas.
 TEST(Selection, AQueryWithoutMembersIsTheFirstPNodes) {

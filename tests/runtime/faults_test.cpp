@@ -322,5 +322,36 @@ TEST(Faults, CollectiveSignatureMismatchNamesTheNode) {
   expect_healthy(m);
 }
 
+// The first member's call is kept in an entry reused from earlier calls (its texts' storage
+// too): after calls whose texts were longer and shorter, a mismatch still names it whole.
+TEST(Faults, CollectiveSignatureMismatchAfterReusedEntries) {
+  Machine m({.nodes = 4});
+  RunError e = expect_failure(m, [&](Node& node) {
+    const Comm& c = node.world();
+    for (int k = 0; k < 8; ++k) {
+      const CallSignature agreed{.operation = k % 2 == 0 ? "allreduce" : "reduce",
+                                 .op = k % 2 == 0 ? "an_op_with_a_name_longer_than_sso" : "sum",
+                                 .root = -1, .count = static_cast<std::uint64_t>(k),
+                                 .item_size = 4};
+      c.begin_collective(agreed);
+    }
+    CallSignature sig{.operation = "allreduce", .op = "max", .root = -1, .count = 10,
+                      .item_size = 4};
+    int x = 0;
+    if (c.rank() != 2) {
+      c.begin_collective(sig);
+      c.send(std::span<const int>(&x, 1), 2, 0);  // node 2 enters last
+    } else {
+      for (int r : {0, 1, 3}) c.recv(std::span<int>(&x, 1), r, 0);
+      sig.op = "min";
+      c.begin_collective(sig);
+    }
+  });
+  EXPECT_THAT(e.what(), HasSubstr("node 2: allreduce: collective call 8 on this comm is "
+                                  "allreduce with op min count 10 item size 4, but rank "));
+  EXPECT_THAT(e.what(), HasSubstr(" called allreduce with op max count 10 item size 4"));
+  expect_healthy(m);
+}
+
 }  // namespace
 }  // namespace vmc
