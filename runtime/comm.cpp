@@ -54,9 +54,9 @@ void check_abort(NodeState& n) {
 
 }  // namespace
 
-const detail::CommGroup& Comm::group(const char* call) const {
+const detail::CommGroup& Comm::group(std::string_view call) const {
   if (group_ == nullptr) {
-    throw UsageError(who() + ": " + call +
+    throw UsageError(who() + ": " + std::string(call) +
                      ": called on an invalid Comm (default-constructed, or the result of split "
                      "with a negative colour on a node that joined no group)");
   }
@@ -866,7 +866,7 @@ std::string compare_signatures(const CallSignature& mine, const CallSignature& f
 }  // namespace
 
 Tag Comm::begin_collective(const CallSignature& sig) const {
-  if (group_ == nullptr) group(std::string(sig.operation).c_str());  // throws
+  group(sig.operation);
   check_abort(*node_);
   detail::CommGroup& g = *group_;
   const std::uint64_t seq = next_seq(node_->collective_seq, g.id);

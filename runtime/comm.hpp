@@ -357,7 +357,7 @@ class Comm {
   void check_receive_buffer(const void* data, std::size_t bytes, const char* op, int source,
                             Tag tag) const;
   // The group, or a UsageError naming `call` when this Comm is invalid.
-  const detail::CommGroup& group(const char* call) const;
+  const detail::CommGroup& group(std::string_view call) const;
   detail::NodeState* node_ = nullptr;
   std::shared_ptr<detail::CommGroup> group_;
   int rank_ = -1;
