@@ -9,6 +9,11 @@ namespace vmc {
 std::string BlockedWait::describe() const {
   std::ostringstream s;
   s << "node " << node << ": " << operation;
+  if (operation == detail::kRunningNode) {
+    s << " (in none of vmc's waits)";
+    if (!context.empty()) s << ", in " << context;
+    return s.str();
+  }
   if (peer >= 0) {
     s << " from rank " << peer;
     if (peer_world != peer) s << " (node " << peer_world << ")";
@@ -45,10 +50,13 @@ RunError deadlock_error(std::vector<BlockedWait> waits) {
   return RunError(RunError::Kind::deadlock, text, -1, std::move(waits));
 }
 
-RunError watchdog_error(double seconds) {
-  return RunError(RunError::Kind::watchdog,
-                  "no progress for " + std::to_string(seconds) + " s: the run was ended", -1,
-                  std::vector<BlockedWait>{});
+RunError watchdog_error(double seconds, std::vector<BlockedWait> nodes,
+                        const std::string& where) {
+  std::string text = "no progress for " + std::to_string(seconds) + " s" + where +
+                     ": the run was ended";
+  if (!nodes.empty()) text += "; its unfinished nodes:";
+  for (const auto& w : nodes) text += "\n  " + w.describe();
+  return RunError(RunError::Kind::watchdog, text, -1, std::move(nodes));
 }
 
 }  // namespace detail

@@ -173,7 +173,7 @@ std::optional<RunError> LocalNodes::watch() {
     }
     if (std::chrono::duration<double>(now - last_progress).count() >
         machine.config.watchdog_seconds) {
-      failure.emplace(watchdog_error(machine.config.watchdog_seconds));
+      failure.emplace(watchdog_error(machine.config.watchdog_seconds, blocked_waits(true)));
       abort_run();
     }
   }
@@ -310,10 +310,14 @@ bool LocalNodes::blocked_confirmed(std::uint64_t a, std::uint64_t& suspect) {
   return false;
 }
 
-std::vector<BlockedWait> LocalNodes::blocked_waits() {
+std::vector<BlockedWait> LocalNodes::blocked_waits(bool running_too) {
   std::vector<BlockedWait> waits;
   for (auto& n : local()) {
     if (n->finished.load(std::memory_order_seq_cst)) continue;
+    if (running_too && n->blocked_stamp.load(std::memory_order_seq_cst) == 0) {
+      waits.push_back({n->rank, kRunningNode, -1, -1, 0, 0, n->context_text()});
+      continue;
+    }
     std::lock_guard lock(n->wait_mutex);
     const WaitDescription& w = n->waiting;
     waits.push_back({n->rank, w.operation, w.peer, w.peer_world, w.tag, w.comm, n->context_text()});

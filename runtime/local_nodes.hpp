@@ -170,8 +170,9 @@ struct LocalNodes {
   // activity `a` on an earlier look (`suspect`, ~0 when none; updated here) and every blocked
   // node has looked again since. The controller's look for a deadlock, on one process or many.
   bool blocked_confirmed(std::uint64_t a, std::uint64_t& suspect);
-  // What this process's unfinished nodes wait for.
-  std::vector<BlockedWait> blocked_waits();
+  // What this process's unfinished nodes wait for; with `running_too`, a node not in a wait
+  // at the moment is listed as running (the watchdog's report: what moves and what waits).
+  std::vector<BlockedWait> blocked_waits(bool running_too = false);
   // Controller: wakes every unfinished node without counting it as activity, and whether
   // each has parked again since.
   void nudge_blocked_nodes();

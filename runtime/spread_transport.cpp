@@ -37,7 +37,8 @@
 //   - two rounds in a row with every unfinished node blocked, as many messages received as
 //     sent (nothing in flight) and the same activity everywhere: a deadlock, reported with
 //     every blocked node of every process;
-//   - no activity anywhere for the watchdog time: the watchdog's report.
+//   - no activity anywhere for the watchdog time: the watchdog's report, with what every
+//     unfinished node of every process was doing (running, or the wait it was in).
 // Before the machine is reset, the processes wait until every message sent was received, so
 // that none is left to be matched by the next run.
 //
@@ -629,12 +630,14 @@ void watch_rounds(SpreadNetwork& net, LocalNodes& m, Stats& stats, Trace& trace)
   }
 
   std::vector<BlockedWait> waits;
-  if (verdict == Verdict::deadlock) waits = m.blocked_waits();
+  if (verdict == Verdict::deadlock || verdict == Verdict::watchdog) {
+    waits = m.blocked_waits(verdict == Verdict::watchdog);
+  }
   if (verdict != Verdict::finished) m.abort_run();
   while (m.running.load(std::memory_order_acquire) > 0) m.controller.wait(10'000);
   drain(net);
 
-  if (verdict == Verdict::failed || verdict == Verdict::deadlock) {
+  if (verdict != Verdict::finished) {
     // Every process's errors and blocked nodes, in process order, to every process.
     Writer w;
     {
@@ -680,9 +683,13 @@ void watch_rounds(SpreadNetwork& net, LocalNodes& m, Stats& stats, Trace& trace)
       m.fail(RunError(RunError::Kind::node_threw, threw_report(e.node, e.what, errors.size()),
                           e.node, std::vector<BlockedWait>{}));
     }
+    if (verdict == Verdict::watchdog) {
+      m.fail(watchdog_error(m.machine.config.watchdog_seconds, std::move(waits),
+                            " on any of the " + std::to_string(net.size) +
+                                " processes of the spread machine"));
+    }
     m.fail(deadlock_error(std::move(waits)));
   }
-  if (verdict == Verdict::watchdog) m.fail(watchdog_error(m.machine.config.watchdog_seconds));
 
   // Every node returned: process 0 runs the discrete-event pass over every node's log and
   // tells every process what it found.

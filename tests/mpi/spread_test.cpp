@@ -255,6 +255,10 @@ TEST(Spread, WatchdogEndsARunWithNoProgressAnywhere) {
       },
       &kind);
   EXPECT_EQ(kind, vmc::RunError::Kind::watchdog) << report;
+  // Every process's nodes, in one report: what moves and what waits.
+  EXPECT_NE(report.find("processes of the spread machine"), std::string::npos) << report;
+  EXPECT_NE(report.find("node 4: running (in none of vmc's waits)"), std::string::npos) << report;
+  EXPECT_NE(report.find("node 0: recv from rank 4 tag 0"), std::string::npos) << report;
   EXPECT_TRUE(same_everywhere(m, report));
 }
 

@@ -2,10 +2,12 @@
 // the watchdog or a failing node ends them. Each leaves the machine usable.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "runtime/machine.hpp"
@@ -134,6 +136,35 @@ TEST(Limits, WatchdogEndsARealClockSleep) {
   // The tokens it held are released for the next run.
   auto r = m.run([](Node& node) { node.charge_compute(0); });
   EXPECT_EQ(r.stats().messages, 0u);
+}
+
+// The watchdog's report says what every unfinished node was doing: node 2 computes for real
+// (outside any wait of vmc), the others wait for its message; on both engines.
+TEST(Limits, WatchdogReportNamesWhatEachNodeDoes) {
+  for (Engine engine : {Engine::fibers, Engine::threads}) {
+    Machine m({.nodes = 3, .watchdog_seconds = 0.2, .engine = engine});
+    try {
+      m.run([](Node& node) {
+        const Comm& c = node.world();
+        int x = 0;
+        if (c.rank() == 2) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+          c.send(std::span<const int>(&x, 1), 0, 5);
+          c.send(std::span<const int>(&x, 1), 1, 5);
+        } else {
+          c.recv(std::span<int>(&x, 1), 2, 5);
+        }
+      });
+      ADD_FAILURE() << "expected the watchdog";
+    } catch (const RunError& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(e.kind(), RunError::Kind::watchdog) << what;
+      EXPECT_NE(what.find("node 2: running (in none of vmc's waits)"), std::string::npos) << what;
+      EXPECT_NE(what.find("node 0: recv from rank 2 tag 5"), std::string::npos) << what;
+      EXPECT_NE(what.find("node 1: recv from rank 2 tag 5"), std::string::npos) << what;
+      EXPECT_EQ(e.blocked().size(), 3u) << what;
+    }
+  }
 }
 
 // A node that throws ends the others' real sleeps (a long compute, a long message).
