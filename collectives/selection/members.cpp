@@ -28,7 +28,8 @@ CostQuery member_query(const CostQuery& q, int i) {
 // index); empty when a member is too large to simulate, or when more members are worth
 // running than `budget` private runs allow. A member whose formula is exact or
 // a lower bound and exceeds another member's exact formula (a time that member is known to
-// take) cannot win or tie, and is not run.
+// take) cannot win or tie, and is not run; nor is one whose formula is exact and above the
+// least time (it is run when it ties, for what its run measures).
 std::optional<int> least_simulated_member(Operation op, const Algorithm& given,
                                           const CostQuery& q, int members, int budget) {
   std::vector<Picos> formula(static_cast<std::size_t>(members));
@@ -45,15 +46,34 @@ std::optional<int> least_simulated_member(Operation op, const Algorithm& given,
     if (!(known && claim[k] != Claim::estimate && formula[k] > *known)) run.push_back(k);
   }
   if (run.size() > static_cast<std::size_t>(budget)) return std::nullopt;
+  // A member whose formula is exact takes its formula's time: it is run only if it ties for
+  // the least time (the tie is broken by what the runs measured).
   std::vector<std::optional<SimulatedRun>> runs(formula.size());
-  internal::parallel_each(run.size(), [&](std::size_t j) {
-    CostQuery m = member_query(q, static_cast<int>(run[j]));
-    m.options.algorithm = given.name;
-    runs[run[j]] = simulated_run(op, given, m);
-  });
+  auto simulate = [&](const std::vector<std::size_t>& which) {
+    internal::parallel_each(which.size(), [&](std::size_t j) {
+      CostQuery m = member_query(q, static_cast<int>(which[j]));
+      m.options.algorithm = given.name;
+      runs[which[j]] = simulated_run(op, given, m);
+    });
+  };
+  std::vector<std::size_t> now, deferred;
+  for (std::size_t k : run) (claim[k] == Claim::exact ? deferred : now).push_back(k);
+  simulate(now);
+  std::optional<Picos> least;
+  for (std::size_t k : run) {
+    if (claim[k] != Claim::exact && !runs[k]) return std::nullopt;
+    const Picos t = claim[k] == Claim::exact ? formula[k] : runs[k]->time;
+    if (!least || t < *least) least = t;
+  }
+  std::vector<std::size_t> tied;
+  for (std::size_t k : deferred) {
+    if (formula[k] == *least) tied.push_back(k);
+  }
+  simulate(tied);
   std::optional<int> best;
   std::tuple<Picos, std::uint64_t, Picos> best_order{};
   for (std::size_t k : run) {
+    if (claim[k] == Claim::exact && formula[k] != *least) continue;  // slower: cannot win
     const std::optional<SimulatedRun>& r = runs[k];
     if (!r) return std::nullopt;
     const std::tuple<Picos, std::uint64_t, Picos> order{r->time, r->work_bytes, formula[k]};

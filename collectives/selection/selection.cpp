@@ -65,13 +65,19 @@ bool ruled_out(const Formulas& f, std::size_t i, std::optional<Picos> known) {
 // cores at a time, side by side (oneTBB). Before each batch, a candidate ruled out by the
 // least time known so far (an exact formula, or a run made) is dropped: on hypercube:4096
 // the ring allreduce of one item, 49 million messages, loses to recursive doubling by its
-// formula alone. At most `budget` runs are made (simulation_budget); a candidate left
-// without one is judged by its formula. The runs a candidate did not get leave its entry
-// empty.
-std::vector<std::optional<SimulatedRun>> simulate_candidates(
-    Operation op, const std::vector<const Algorithm*>& candidates, const CostQuery& q,
-    const Formulas& f, int budget) {
-  std::vector<std::optional<SimulatedRun>> runs(candidates.size());
+// formula alone. At most `budget` runs are counted (simulation_budget); a candidate left
+// without one is judged by its formula. A candidate whose formula is exact is counted but
+// not run: its run would take its formula's time, already known; it is marked `deferred`,
+// and run only if it ties for the least time (the tie is broken by what the runs measured).
+// The runs a candidate did not get leave its entry empty.
+struct CandidateRuns {
+  std::vector<std::optional<SimulatedRun>> runs;
+  std::vector<char> deferred;  // counted, not run: an exact formula (see above)
+};
+CandidateRuns simulate_candidates(Operation op, const std::vector<const Algorithm*>& candidates,
+                                  const CostQuery& q, const Formulas& f, int budget) {
+  CandidateRuns out{std::vector<std::optional<SimulatedRun>>(candidates.size()),
+                    std::vector<char>(candidates.size(), 0)};
   std::optional<Picos> known;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     if (f.claim[i] == Claim::exact && (!known || f.time[i] < *known)) known = f.time[i];
@@ -89,15 +95,36 @@ std::vector<std::optional<SimulatedRun>> simulate_candidates(
          ++next) {
       if (!ruled_out(f, order[next], known)) now.push_back(order[next]);
     }
-    internal::parallel_each(now.size(), [&](std::size_t k) {
-      runs[now[k]] = simulated_run(op, *candidates[now[k]], q);
+    std::vector<std::size_t> run;
+    for (std::size_t i : now) {
+      if (f.claim[i] == Claim::exact) {
+        out.deferred[i] = 1;
+      } else {
+        run.push_back(i);
+      }
+    }
+    internal::parallel_each(run.size(), [&](std::size_t k) {
+      out.runs[run[k]] = simulated_run(op, *candidates[run[k]], q);
     });
     made += now.size();
-    for (std::size_t i : now) {
-      if (runs[i] && (!known || runs[i]->time < *known)) known = runs[i]->time;
+    for (std::size_t i : run) {
+      if (out.runs[i] && (!known || out.runs[i]->time < *known)) known = out.runs[i]->time;
     }
   }
-  return runs;
+  return out;
+}
+
+// The deferred runs among `which`, made now (side by side).
+void run_deferred(Operation op, const std::vector<const Algorithm*>& candidates,
+                  const CostQuery& q, const std::vector<std::size_t>& which, CandidateRuns& c) {
+  std::vector<std::size_t> run;
+  for (std::size_t i : which) {
+    if (c.deferred[i]) run.push_back(i);
+  }
+  internal::parallel_each(run.size(), [&](std::size_t k) {
+    c.runs[run[k]] = simulated_run(op, *candidates[run[k]], q);
+    c.deferred[run[k]] = 0;
+  });
 }
 
 }  // namespace
@@ -160,8 +187,8 @@ const Algorithm& select_algorithm(Operation op, const CostQuery& q) {
   }
   const Formulas f = formulas(op, candidates, q);
   std::vector<Picos> time = f.time;
-  const std::vector<std::optional<SimulatedRun>> runs =
-      simulate_candidates(op, candidates, q, f, simulation_budget(q));
+  CandidateRuns made = simulate_candidates(op, candidates, q, f, simulation_budget(q));
+  const std::vector<std::optional<SimulatedRun>>& runs = made.runs;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     if (runs[i]) time[i] = runs[i]->time;
   }
@@ -181,8 +208,11 @@ const Algorithm& select_algorithm(Operation op, const CostQuery& q) {
     std::vector<const Algorithm*> tied_rows;
     for (std::size_t i : tied) tied_rows.push_back(candidates[i]);
     const Formulas host_f = formulas(op, tied_rows, host);
+    // On the host's model only times are compared: an exact formula's needs no run.
     const std::vector<std::optional<SimulatedRun>> host_runs =
-        simulate_candidates(op, tied_rows, host, host_f, simulation_budget(host));
+        simulate_candidates(op, tied_rows, host, host_f, simulation_budget(host)).runs;
+    // What the tied candidates' runs measured, for those whose runs were deferred.
+    run_deferred(op, candidates, q, tied, made);
     for (std::size_t k = 0; k < tied.size(); ++k) {
       const std::size_t i = tied[k];
       // Simulated where the run is small enough and might win, else the formula on the
