@@ -15,7 +15,15 @@
 // node's mailbox and wakes the node. One thread calls MPI for the nodes, so a node never
 // waits in MPI (a fiber that did would stall its worker's other nodes) and the MPI library
 // sees one sender per process. The thread that runs the machine calls MPI too, to agree on
-// the run's end, so MPI runs with MPI_THREAD_MULTIPLE. Messages between two nodes keep their
+// the run's end, so MPI runs with MPI_THREAD_MULTIPLE; but the two never call it at once (one
+// mutex, SpreadNetwork::mpi_mutex). The library moves a message's bytes on whichever thread
+// calls it: without the mutex, a message the progress thread receives could be copied into
+// its buffer by the machine's thread testing a round, and the node that reads the buffer
+// would be ordered after that copy only by the library's own atomics, which ThreadSanitizer
+// does not see (it took every word of the buffer for a race in Open MPI, and checking them one
+// by one against its suppressions outlasted the watchdog for a 1 MiB message). Under the
+// mutex, every copy into a buffer happens before a release of the mutex that the node's read
+// comes after. Messages between two nodes keep their
 // order: a node's messages leave its process in the order it sent them (one queue, FIFO per
 // producing thread; a node always runs on one thread), and MPI does not let a message
 // overtake an earlier one between two processes on one communicator and tag.
@@ -56,6 +64,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <thread>
 #include <type_traits>
 
@@ -195,6 +204,9 @@ struct SpreadNetwork {
   MPI_Comm control = MPI_COMM_NULL;  // rounds and the end of a run (the machine's thread's)
   double spin = 2e-3;                // how long an idle progress thread yields before it sleeps
 
+  // Held by each thread for its MPI calls (see the top of this file): the progress thread for
+  // each pass over its queues, the machine's thread for each of its calls.
+  mutable std::mutex mpi_mutex;
   moodycamel::ConcurrentQueue<Queued> outbox;
   // VMC_SPREAD_SEND=direct (to measure the choice): nodes post their own MPI_Isend, and the
   // progress thread only completes them (handed over here) and receives.
@@ -226,6 +238,7 @@ struct SpreadNetwork {
     auto idle_since = std::chrono::steady_clock::now();
     while (!stopping.load(std::memory_order_acquire)) {
       bool did = false;
+      std::unique_lock mpi_lock(mpi_mutex);
       std::pair<MPI_Request, Message*> handed[64];
       for (std::size_t got; (got = posted.try_dequeue_bulk(handed, 64)) > 0;) {
         for (std::size_t i = 0; i < got; ++i) {
@@ -281,6 +294,7 @@ struct SpreadNetwork {
         deliver(std::move(bytes), static_cast<std::size_t>(length));
         did = true;
       }
+      mpi_lock.unlock();
       const auto now = std::chrono::steady_clock::now();
       if (did) {
         idle_since = now;
@@ -299,6 +313,7 @@ struct SpreadNetwork {
       const double pause = std::min(500e-6, std::max(20e-6, idle / 100));
       outbox_signal.wait(static_cast<std::int64_t>(pause * 1e6));
     }
+    const std::lock_guard mpi_lock(mpi_mutex);
     for (std::size_t i = 0; i < requests.size(); ++i) {
       MPI_Cancel(&requests[i]);
       MPI_Wait(&requests[i], MPI_STATUS_IGNORE);
@@ -416,6 +431,7 @@ void send_away(SpreadNetwork& net, Message* msg, const void* data, int dst) {
   net.sent.fetch_add(1, std::memory_order_seq_cst);
   const int length = static_cast<int>(carried + sizeof t);
   if (net.direct) {
+    const std::lock_guard mpi_lock(net.mpi_mutex);
     MPI_Request r = MPI_REQUEST_NULL;
     check(MPI_Isend(msg->payload.get(), length, MPI_BYTE, net.process_of(dst), kDataTag, net.data,
                     &r),
@@ -433,6 +449,7 @@ namespace {
 
 bool everywhere_among(SpreadNetwork& net, bool mine) {
   int all = mine ? 1 : 0;
+  const std::lock_guard mpi_lock(net.mpi_mutex);
   check(MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_LAND, net.control), "MPI_Allreduce");
   return all != 0;
 }
@@ -441,10 +458,16 @@ bool everywhere_among(SpreadNetwork& net, bool mine) {
 void begin_run(SpreadNetwork& net) {
   // Every process arrives (bounded: a process that never starts the run ends it here).
   MPI_Request barrier = MPI_REQUEST_NULL;
-  check(MPI_Ibarrier(net.control, &barrier), "MPI_Ibarrier");
+  {
+    const std::lock_guard mpi_lock(net.mpi_mutex);
+    check(MPI_Ibarrier(net.control, &barrier), "MPI_Ibarrier");
+  }
   const auto start = std::chrono::steady_clock::now();
   for (int done = 0;;) {
-    check(MPI_Test(&barrier, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    {
+      const std::lock_guard mpi_lock(net.mpi_mutex);
+      check(MPI_Test(&barrier, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    }
     if (done) return;
     const double waited =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -462,14 +485,19 @@ void drain(SpreadNetwork& net) {
   for (;;) {
     std::uint64_t counts[2] = {net.sent.load(std::memory_order_seq_cst),
                                net.received.load(std::memory_order_seq_cst)};
-    check(MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_UINT64_T, MPI_SUM, net.control),
-          "MPI_Allreduce");
+    {
+      const std::lock_guard mpi_lock(net.mpi_mutex);
+      check(MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_UINT64_T, MPI_SUM, net.control),
+            "MPI_Allreduce");
+    }
     if (counts[0] == counts[1]) return;
     std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
 }
 
-void send_bytes(const std::vector<char>& bytes, int to, MPI_Comm comm) {
+void send_bytes(const std::vector<char>& bytes, int to, const SpreadNetwork& net) {
+  const MPI_Comm comm = net.control;
+  const std::lock_guard mpi_lock(net.mpi_mutex);
   std::uint64_t size = bytes.size();
   check(MPI_Send(&size, 1, MPI_UINT64_T, to, kLogTag, comm), "MPI_Send");
   for (std::size_t at = 0; at < bytes.size(); at += kChunk) {
@@ -478,7 +506,9 @@ void send_bytes(const std::vector<char>& bytes, int to, MPI_Comm comm) {
   }
 }
 
-std::vector<char> receive_bytes(int from, MPI_Comm comm) {
+std::vector<char> receive_bytes(int from, const SpreadNetwork& net) {
+  const MPI_Comm comm = net.control;
+  const std::lock_guard mpi_lock(net.mpi_mutex);
   std::uint64_t size = 0;
   check(MPI_Recv(&size, 1, MPI_UINT64_T, from, kLogTag, comm, MPI_STATUS_IGNORE), "MPI_Recv");
   std::vector<char> bytes(size);
@@ -492,6 +522,7 @@ std::vector<char> receive_bytes(int from, MPI_Comm comm) {
 
 // Process `root`'s bytes to every process.
 std::vector<char> broadcast_from(int root, std::vector<char> bytes, const SpreadNetwork& net) {
+  const std::lock_guard mpi_lock(net.mpi_mutex);
   std::uint64_t size = bytes.size();
   check(MPI_Bcast(&size, 1, MPI_UINT64_T, root, net.control), "MPI_Bcast");
   bytes.resize(size);
@@ -522,12 +553,12 @@ void gather_logs(SpreadNetwork& net, LocalNodes& m) {
       w.put_vector(n->log.sends.to_vector());
       w.put_vector(n->log.request_lists.to_vector());
     }
-    send_bytes(w.out, 0, net.control);
+    send_bytes(w.out, 0, net);
     return;
   }
   m.remote_logs.assign(m.p, NodeLog{});
   for (int k = 1; k < net.size; ++k) {
-    const std::vector<char> bytes = receive_bytes(k, net.control);
+    const std::vector<char> bytes = receive_bytes(k, net);
     Reader r{bytes.data(), bytes.data() + bytes.size()};
     for (int node = net.first[k]; node < net.first[k + 1]; ++node) {
       NodeLog& log = m.remote_logs[node];
@@ -576,12 +607,16 @@ void watch_rounds(SpreadNetwork& net, LocalNodes& m, Stats& stats, Trace& trace)
       out[kFailed] = failed ? 1 : 0;
       out[kStalled] = stalled ? 1 : 0;
       out[kActivity] = static_cast<std::int64_t>(a);
+      const std::lock_guard mpi_lock(net.mpi_mutex);
       check(MPI_Iallreduce(out, in, kFields, MPI_INT64_T, MPI_SUM, net.control, &round),
             "MPI_Iallreduce");
       round_start = Clock::now();
     }
     int done = 0;
-    check(MPI_Test(&round, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    {
+      const std::lock_guard mpi_lock(net.mpi_mutex);
+      check(MPI_Test(&round, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    }
     if (!done) {
       if (std::chrono::duration<double>(Clock::now() - round_start).count() >
           m.machine.config.watchdog_seconds) {
