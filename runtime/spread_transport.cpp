@@ -215,6 +215,12 @@ struct SpreadNetwork {
   moodycamel::LightweightSemaphore outbox_signal{0, 0};
   std::atomic<std::uint64_t> sent{0}, received{0};  // messages to and from other processes
   std::atomic<bool> stopping{false};
+  // Whether this machine runs (from begin_run to drain): only then does its progress thread
+  // call MPI. An idle machine's thread that went on polling would call into the MPI library
+  // beside another machine's run in this process, and the library would move that machine's
+  // bytes on it, past the other machine's mpi_mutex (see the top of this file). Set under
+  // mpi_mutex, so that the thread's calls end with a pass begun before the machine stopped.
+  std::atomic<bool> active{false};
   std::thread progress;
 
   // Joins the machine's processes (MPI_THREAD_MULTIPLE), and finds this process's block.
@@ -239,6 +245,11 @@ struct SpreadNetwork {
     while (!stopping.load(std::memory_order_acquire)) {
       bool did = false;
       std::unique_lock mpi_lock(mpi_mutex);
+      if (!active.load(std::memory_order_acquire)) {
+        mpi_lock.unlock();
+        outbox_signal.wait(1'000);  // woken by stop (bounded either way)
+        continue;
+      }
       std::pair<MPI_Request, Message*> handed[64];
       for (std::size_t got; (got = posted.try_dequeue_bulk(handed, 64)) > 0;) {
         for (std::size_t i = 0; i < got; ++i) {
@@ -456,6 +467,10 @@ bool everywhere_among(SpreadNetwork& net, bool mine) {
 
 // Every process starts the run together (a bounded wait).
 void begin_run(SpreadNetwork& net) {
+  {
+    const std::lock_guard mpi_lock(net.mpi_mutex);
+    net.active.store(true, std::memory_order_release);
+  }
   // Every process arrives (bounded: a process that never starts the run ends it here).
   MPI_Request barrier = MPI_REQUEST_NULL;
   {
@@ -671,6 +686,10 @@ void watch_rounds(SpreadNetwork& net, LocalNodes& m, Stats& stats, Trace& trace)
   if (verdict != Verdict::finished) m.abort_run();
   while (m.running.load(std::memory_order_acquire) > 0) m.controller.wait(10'000);
   drain(net);
+  {
+    const std::lock_guard mpi_lock(net.mpi_mutex);
+    net.active.store(false, std::memory_order_release);
+  }
 
   if (verdict != Verdict::finished) {
     // Every process's errors and blocked nodes, in process order, to every process.
