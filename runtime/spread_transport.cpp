@@ -218,9 +218,10 @@ struct SpreadNetwork {
   // Whether this machine runs (from begin_run to drain): only then does its progress thread
   // call MPI. An idle machine's thread that went on polling would call into the MPI library
   // beside another machine's run in this process, and the library would move that machine's
-  // bytes on it, past the other machine's mpi_mutex (see the top of this file). Set under
-  // mpi_mutex, so that the thread's calls end with a pass begun before the machine stopped.
-  std::atomic<bool> active{false};
+  // bytes on it, past the other machine's mpi_mutex (see the top of this file). Guarded by
+  // mpi_mutex, so that the thread's calls end with a pass begun before the machine stopped;
+  // begin_run wakes the thread (outbox_signal).
+  bool active = false;
   std::thread progress;
 
   // Joins the machine's processes (MPI_THREAD_MULTIPLE), and finds this process's block.
@@ -245,9 +246,10 @@ struct SpreadNetwork {
     while (!stopping.load(std::memory_order_acquire)) {
       bool did = false;
       std::unique_lock mpi_lock(mpi_mutex);
-      if (!active.load(std::memory_order_acquire)) {
+      if (!active) {
         mpi_lock.unlock();
-        outbox_signal.wait(1'000);  // woken by stop (bounded either way)
+        outbox_signal.wait(100'000);  // woken by begin_run and by stop (bounded either way)
+        idle_since = std::chrono::steady_clock::now();
         continue;
       }
       std::pair<MPI_Request, Message*> handed[64];
@@ -467,16 +469,14 @@ bool everywhere_among(SpreadNetwork& net, bool mine) {
 
 // Every process starts the run together (a bounded wait).
 void begin_run(SpreadNetwork& net) {
-  {
-    const std::lock_guard mpi_lock(net.mpi_mutex);
-    net.active.store(true, std::memory_order_release);
-  }
   // Every process arrives (bounded: a process that never starts the run ends it here).
   MPI_Request barrier = MPI_REQUEST_NULL;
   {
     const std::lock_guard mpi_lock(net.mpi_mutex);
+    net.active = true;
     check(MPI_Ibarrier(net.control, &barrier), "MPI_Ibarrier");
   }
+  net.outbox_signal.signal();  // the progress thread, from its idle wait
   const auto start = std::chrono::steady_clock::now();
   for (int done = 0;;) {
     {
@@ -688,7 +688,7 @@ void watch_rounds(SpreadNetwork& net, LocalNodes& m, Stats& stats, Trace& trace)
   drain(net);
   {
     const std::lock_guard mpi_lock(net.mpi_mutex);
-    net.active.store(false, std::memory_order_release);
+    net.active = false;
   }
 
   if (verdict != Verdict::finished) {

@@ -74,6 +74,14 @@ struct CandidateRuns {
   std::vector<std::optional<SimulatedRun>> runs;
   std::vector<char> deferred;  // counted, not run: an exact formula (see above)
 };
+// Runs the candidates listed in `which` side by side, into runs.
+void run_each(Operation op, const std::vector<const Algorithm*>& candidates, const CostQuery& q,
+              const std::vector<std::size_t>& which,
+              std::vector<std::optional<SimulatedRun>>& runs) {
+  internal::parallel_each(which.size(), [&](std::size_t k) {
+    runs[which[k]] = simulated_run(op, *candidates[which[k]], q);
+  });
+}
 CandidateRuns simulate_candidates(Operation op, const std::vector<const Algorithm*>& candidates,
                                   const CostQuery& q, const Formulas& f, int budget) {
   CandidateRuns out{std::vector<std::optional<SimulatedRun>>(candidates.size()),
@@ -103,9 +111,7 @@ CandidateRuns simulate_candidates(Operation op, const std::vector<const Algorith
         run.push_back(i);
       }
     }
-    internal::parallel_each(run.size(), [&](std::size_t k) {
-      out.runs[run[k]] = simulated_run(op, *candidates[run[k]], q);
-    });
+    run_each(op, candidates, q, run, out.runs);
     made += now.size();
     for (std::size_t i : run) {
       if (out.runs[i] && (!known || out.runs[i]->time < *known)) known = out.runs[i]->time;
@@ -121,10 +127,7 @@ void run_deferred(Operation op, const std::vector<const Algorithm*>& candidates,
   for (std::size_t i : which) {
     if (c.deferred[i]) run.push_back(i);
   }
-  internal::parallel_each(run.size(), [&](std::size_t k) {
-    c.runs[run[k]] = simulated_run(op, *candidates[run[k]], q);
-    c.deferred[run[k]] = 0;
-  });
+  run_each(op, candidates, q, run, c.runs);
 }
 
 }  // namespace
