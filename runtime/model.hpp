@@ -123,6 +123,7 @@ struct Model {
   // `short_alpha` instead of alpha. Off when short_max_items is 0.
   double short_alpha = 0.0;
   std::size_t short_max_items = 0;
+  bool operator==(const Model&) const = default;
 };
 
 // The model in integer picoseconds, as the simulator and the cost formulas use it.

@@ -2,8 +2,10 @@
 #include "collectives/selection/simulation.hpp"
 
 #include <atomic>
+#include <deque>
 #include <future>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -72,6 +74,67 @@ SimulationCache& cache() {
   return c;
 }
 
+// Private machines kept for the next simulation on the same topology and model. Making and
+// ending a machine costs more than a short run on it (its worker threads, the mapping of
+// its stacks and a guard page under each), and a call shape's first choice simulates
+// several candidates on one topology and model, often on several threads at once (each
+// takes a machine of its own). A machine goes back only after a run that succeeded. At
+// most kKeptMachines machines of kKeptNodes nodes in all are kept, the least recently used
+// dropped first, so what stays is a few MiB (the stack pages the runs touched) and two
+// sleeping worker threads per machine. The pool lives until the process ends (never
+// destroyed: machines must not be ended after the statics their nodes use).
+class MachinePool {
+ public:
+  std::unique_ptr<Machine> take(const std::string& spec, const Model& model, Data data) {
+    {
+      std::lock_guard lock(mutex_);
+      for (auto it = kept_.begin(); it != kept_.end(); ++it) {
+        if (it->spec == spec && it->data == data && it->model == model) {
+          std::unique_ptr<Machine> m = std::move(it->machine);
+          nodes_ -= m->size();
+          kept_.erase(it);
+          return m;
+        }
+      }
+    }
+    return std::make_unique<Machine>(MachineConfig{
+        .topology = parse_topology(spec), .model = model, .trace = false, .data = data});
+  }
+  void give_back(std::unique_ptr<Machine> m) {
+    if (m->size() > kKeptNodes) return;
+    std::vector<std::unique_ptr<Machine>> dropped;  // ended outside the lock
+    {
+      std::lock_guard lock(mutex_);
+      nodes_ += m->size();
+      kept_.push_back(Kept{m->topology().spec(), m->config().model, m->config().data,
+                           std::move(m)});
+      while (kept_.size() > kKeptMachines || nodes_ > kKeptNodes) {
+        nodes_ -= kept_.front().machine->size();
+        dropped.push_back(std::move(kept_.front().machine));
+        kept_.pop_front();
+      }
+    }
+  }
+
+ private:
+  static constexpr std::size_t kKeptMachines = 8;
+  static constexpr int kKeptNodes = 2048;
+  struct Kept {
+    std::string spec;
+    Model model;
+    Data data;
+    std::unique_ptr<Machine> machine;
+  };
+  std::mutex mutex_;
+  std::deque<Kept> kept_;  // oldest first
+  int nodes_ = 0;
+};
+
+MachinePool& machine_pool() {
+  static MachinePool* pool = new MachinePool;
+  return *pool;
+}
+
 std::optional<SimulatedRun> run_simulation(Operation op, const Algorithm& a,
                                           const CostQuery& q) {
   try {
@@ -89,16 +152,19 @@ std::optional<SimulatedRun> run_simulation(Operation op, const Algorithm& a,
     forced.options.algorithm = a.name;
     // Timing only where the row allows it: the time and the statistics of the run with
     // data, without the data.
-    Machine m({.topology = parse_topology(q.topology->spec()),
-               .model = q.model,
-               .trace = false,
-               .data = runs_timing_only(op, a) ? Data::none : Data::full});
-    const InsideSimulation inside(&m.topology());
-    const RunResult r = run_on_machine(m, op, a, forced);
-    const Stats& s = r.stats();
-    return SimulatedRun{r.time_ps(),
-                        s.bytes + (s.combined_items + s.rearranged_items) * q.item_size,
-                        s.messages};
+    std::unique_ptr<Machine> m = machine_pool().take(
+        q.topology->spec(), q.model, runs_timing_only(op, a) ? Data::none : Data::full);
+    std::optional<SimulatedRun> made;
+    {
+      const InsideSimulation inside(&m->topology());
+      const RunResult r = run_on_machine(*m, op, a, forced);
+      const Stats& s = r.stats();
+      made = SimulatedRun{r.time_ps(),
+                          s.bytes + (s.combined_items + s.rearranged_items) * q.item_size,
+                          s.messages};
+    }
+    machine_pool().give_back(std::move(m));
+    return made;
   } catch (const std::exception&) {
     // Counts that do not fit p, or sizes the algorithm refuses: selection uses its formula.
     return std::nullopt;

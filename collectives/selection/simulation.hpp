@@ -26,7 +26,8 @@ bool selection_simulates(const CostQuery& q);
 // one round of the choice of a row): (kBudgetScale / nodes)^2, so it shrinks with p: 64 runs
 // at 64 nodes, 27 at 97, 4 at 256, 1 at 512, none above 512 nodes (nor where
 // selection_simulates says no). A private run of p nodes costs the host about what the
-// caller's own run does (making, running and ending p nodes), so the runs' share of the
+// caller's own run does (running p nodes; the private machines are kept for the next
+// simulation on the same topology and model, up to 2,048 nodes), so the runs' share of the
 // caller's run, about the budget itself, falls as 1/p^2, and is none where a single run
 // would already double the caller's wall time.
 constexpr int kBudgetScale = 512;

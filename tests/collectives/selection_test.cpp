@@ -121,6 +121,30 @@ TEST(Selection, SimulatedCostIsTheMeasuredTime) {
   EXPECT_FALSE(selection_simulates(none));  // no topology: formulas only
 }
 
+// Selection keeps its private machines for the next simulation on the same topology and
+// model: a simulation after others on other models, and after others of the same model, is
+// still the time of a run on a fresh machine of its own model.
+TEST(Selection, SimulationsOnKeptMachinesAreRunsOnTheirOwnModel) {
+  auto mesh = parse_topology("mesh:4x4");
+  const Algorithm* row = find_algorithm(Operation::allreduce, "recursive_doubling");
+  ASSERT_NE(row, nullptr);
+  const Algorithm& a = *row;
+  std::size_t n = 100;
+  for (int round = 0; round < 2; ++round) {
+    for (const double alpha : {10e-6, 20e-6, 40e-6}) {
+      const Model model{.alpha = alpha, .beta = 1e-6, .gamma = 0.1e-6};
+      CostQuery q = make_query(*mesh, model, 16, ++n, 0, sizeof(float), true, {});
+      std::optional<Picos> simulated = simulated_cost(Operation::allreduce, a, q);
+      ASSERT_TRUE(simulated.has_value());
+      Machine fresh({.topology = parse_topology("mesh:4x4"), .model = model, .trace = false});
+      cli::RunOutcome out = cli::run_collective(
+          fresh, cli::RunSpec{.op = Operation::allreduce, .algorithm = a.name, .n = n,
+                              .type = "float"});
+      EXPECT_EQ(*simulated, out.result.time_ps()) << "alpha " << alpha << ", n " << n;
+    }
+  }
+}
+
 // A group: the members of `group` (world ranks, in comm rank order) run op with one
 // algorithm (or auto) through the public calls, the other nodes idle. Returns the run's
 // virtual time and, through `chosen`, what each member's make_query would select.
