@@ -5,9 +5,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "mpi/include/mpi.h"
+#include "mpi/typemap.hpp"
 #include "runtime/comm.hpp"
 
 namespace vmc::mpi {
@@ -38,6 +40,12 @@ struct RequestEntry {
   void* buffer = nullptr;
   int count = 0;
   MPI_Datatype datatype = MPI_DATATYPE_NULL;
+  // The datatype's typemap (its own copy, `kept`, for a derived one: the program may free
+  // the handle while the request is in flight), and, for a type that does not lie in memory
+  // as it packs, the packed bytes a send sent or a receive takes before they are unpacked.
+  const Typemap* map = nullptr;
+  std::shared_ptr<const Typemap> kept;
+  std::vector<unsigned char> staging;
   int peer = 0;
   int tag = 0;
   SendMode mode = SendMode::standard;
