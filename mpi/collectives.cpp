@@ -1,6 +1,17 @@
 // The collectives: MPI_Barrier, _Bcast, _Gather(v), _Scatter(v), _Allgather(v), _Alltoall(v),
-// _Reduce, _Allreduce, _Reduce_scatter, _Reduce_scatter_block, _Scan and _Exscan on the
-// predefined datatypes and operations, each a call of vmc's collective of the same name.
+// _Reduce, _Allreduce, _Reduce_scatter, _Reduce_scatter_block, _Scan and _Exscan, each a call
+// of vmc's collective of the same name; and the user operations (MPI_Op_create, _free,
+// _commutative, MPI_Reduce_local).
+//
+// Datatypes: a predefined datatype is what vmc moves, one item per item. A derived one moves
+// as units of its one basic type (a vector of 3 ints: 3 MPI_INT to an item) or, when its
+// elements mix, as bytes; a buffer whose type does not lie in memory as it packs is packed
+// before the call and unpacked after it (Packed; delta per element, as point to point), so the
+// two sides may use different types of one signature. A predefined op combines a derived type
+// of one basic type element by element; a user op combines whole items of the datatype the
+// program passed, with its function called as MPI promises (user_op). vmc's algorithms
+// combine a non-commutative op in rank order, and selection (`auto`) is given the op's
+// commutativity, so it never picks an algorithm that needs a commutative one.
 //
 // Every call checks its arguments on its rank (errors through the communicator's handler),
 // then compares its signature in MPI's words (operation, root, count, type, op) with the
@@ -463,10 +474,70 @@ std::vector<std::size_t> in_units(const std::vector<std::size_t>& v, const Moved
   return out;
 }
 
-// --- reductions on derived datatypes ------------------------------------------------------
+// --- reductions on derived datatypes and user operations ----------------------------------
+
+// A user's operation on whole items of `datatype` (map): MPI's call of the function,
+// user_fn(invec, inoutvec, &len, &datatype), with invec the operand of the lower ranks and
+// the items as the datatype lays them out (unpacked from vmc's packed items and packed back
+// when it does not lie as it packs).
+Op user_op(const UserOpEntry& u, MPI_Datatype datatype, const Typemap& map) {
+  const std::size_t item = map.packed;
+  MPI_User_function* fn = u.fn;
+  MPI_User_function_c* fn_c = u.fn_c;
+  auto call = [fn, fn_c, datatype](void* in, void* inout, std::size_t n) {
+    MPI_Datatype dt = datatype;
+    if (fn_c != nullptr) {
+      MPI_Count len = static_cast<MPI_Count>(n);
+      fn_c(in, inout, &len, &dt);
+    } else {
+      int len = static_cast<int>(n);
+      fn(in, inout, &len, &dt);
+    }
+  };
+  const Typemap* m = &map;
+  return Op("MPI_Op_create's op", u.commutative, item,
+            [call, m, item](const void* a, const void* b, void* out, std::size_t n) {
+              if (n == 0) return;
+              if (m->contiguous) {
+                std::vector<unsigned char> tmp;
+                void* inout = out;
+                if (out == a) {
+                  tmp.assign(static_cast<const unsigned char*>(b),
+                             static_cast<const unsigned char*>(b) + n * item);
+                  inout = tmp.data();
+                } else if (out != b) {
+                  std::memcpy(out, b, n * item);
+                }
+                call(const_cast<void*>(a), inout, n);
+                if (inout != out) std::memcpy(out, inout, n * item);
+                return;
+              }
+              // The items as the datatype lays them out, item k at base + k * extent.
+              const auto span = static_cast<std::size_t>(
+                  static_cast<MPI_Aint>(n - 1) * m->extent() + m->true_extent());
+              std::vector<unsigned char> x(span), y(span);
+              unsigned char* xb = x.data() - m->true_lb;
+              unsigned char* yb = y.data() - m->true_lb;
+              unpack(*m, static_cast<const unsigned char*>(a), n * item, xb);
+              unpack(*m, static_cast<const unsigned char*>(b), n * item, yb);
+              call(xb, yb, n);
+              pack(*m, yb, n, static_cast<unsigned char*>(out));
+            });
+}
+
+const UserOpEntry* user_op_entry(const char* fn, const RankState& s, MPI_Op op) {
+  if (op < VMC_MPI_FIRST_USER_OP) return nullptr;
+  const auto i = static_cast<std::size_t>(op - VMC_MPI_FIRST_USER_OP);
+  if (i >= s.ops.size()) {
+    fail(fn, MPI_ERR_OP, "invalid operation " + std::to_string(op) +
+                             " (neither predefined nor made by MPI_Op_create on this rank)");
+  }
+  if (s.ops[i].freed) fail(fn, MPI_ERR_OP, "operation " + std::to_string(op) + " was freed");
+  return &s.ops[i];
+}
 
 // A reduction's datatype and op: a predefined op element by element on the datatype's one
-// basic type (MPI_ERR_OP when its elements mix).
+// basic type (MPI_ERR_OP when its elements mix), or a user's op on whole items.
 struct Reduction {
   Moved m;
   Op op;
@@ -474,6 +545,15 @@ struct Reduction {
 };
 
 Reduction reduction(const Collective& c, MPI_Datatype datatype, MPI_Op op) {
+  if (const UserOpEntry* u = user_op_entry(c.fn, c.state, op)) {
+    const Typemap& map = moved_typemap(c.fn, c.state, datatype);
+    const char* name = datatype < VMC_MPI_FIRST_DERIVED_TYPE
+                           ? predefined_type(datatype)->name
+                           : "a derived datatype";
+    Moved m{&map, TypeInfo{name, map.packed, map.size, TypeKind::none}, 1, datatype,
+            !map.contiguous};
+    return {m, user_op(*u, datatype, map), u->name.c_str()};
+  }
   Moved m = moved_type(c, datatype);
   if (m.derived && m.map->basic != m.basic) {
     fail(c.fn, MPI_ERR_OP,
@@ -1238,6 +1318,108 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
                    });
     return MPI_SUCCESS;
   });
+}
+
+// --- user operations -----------------------------------------------------------------------
+
+static int op_create(const char* fn, MPI_User_function* user_fn, MPI_User_function_c* user_fn_c,
+                     int commute, MPI_Op* op) {
+  return mpi_call(MPI_COMM_SELF, [&] {
+    RankState& s = session_state(fn);
+    if (user_fn == nullptr && user_fn_c == nullptr) fail(fn, MPI_ERR_ARG, "user_fn is null");
+    check_arg(fn, op, "op");
+    *op = static_cast<MPI_Op>(VMC_MPI_FIRST_USER_OP + s.ops.size());
+    s.ops.push_back(UserOpEntry{user_fn, user_fn_c, commute != 0, false,
+                                "user operation " + std::to_string(*op)});
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op) {
+  return op_create("MPI_Op_create", user_fn, nullptr, commute, op);
+}
+
+int MPI_Op_create_c(MPI_User_function_c* user_fn, int commute, MPI_Op* op) {
+  return op_create("MPI_Op_create_c", nullptr, user_fn, commute, op);
+}
+
+int MPI_Op_free(MPI_Op* op) {
+  const char* fn = "MPI_Op_free";
+  return mpi_call(MPI_COMM_SELF, [&] {
+    RankState& s = session_state(fn);
+    check_arg(fn, op, "op");
+    if (user_op_entry(fn, s, *op) == nullptr) {
+      fail(fn, MPI_ERR_OP, std::string(op_name(*op) != nullptr ? op_name(*op) : "MPI_OP_NULL") +
+                               " is predefined: it cannot be freed");
+    }
+    s.ops[static_cast<std::size_t>(*op - VMC_MPI_FIRST_USER_OP)].freed = true;
+    *op = MPI_OP_NULL;
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Op_commutative(MPI_Op op, int* commute) {
+  const char* fn = "MPI_Op_commutative";
+  return mpi_call(MPI_COMM_SELF, [&] {
+    RankState& s = session_state(fn);
+    check_arg(fn, commute, "commute");
+    if (const UserOpEntry* u = user_op_entry(fn, s, op)) {
+      *commute = u->commutative ? 1 : 0;
+    } else if (op_name(op) != nullptr) {
+      *commute = 1;
+    } else {
+      fail(fn, MPI_ERR_OP, "MPI_OP_NULL is not an operation");
+    }
+    return MPI_SUCCESS;
+  });
+}
+
+// inoutbuf = inbuf op inoutbuf, on the calling rank alone (free in modelled time, as a
+// program's own loop would be were it not charged: vmc charges no combine it does not model).
+extern "C++" template <class Int>
+int reduce_local(const char* fn, const void* inbuf, void* inoutbuf, Int count,
+                        MPI_Datatype datatype, MPI_Op op) {
+  return mpi_call(MPI_COMM_SELF, [&] {
+    RankState& s = session_state(fn);
+    if (count < 0) fail(fn, MPI_ERR_COUNT, "negative count " + std::to_string(count));
+    const auto items = static_cast<std::size_t>(count);
+    if (items > 0 && (inbuf == nullptr || inoutbuf == nullptr)) {
+      fail(fn, MPI_ERR_BUFFER, "null buffer for " + std::to_string(count) + " items");
+    }
+    if (const UserOpEntry* u = user_op_entry(fn, s, op)) {
+      moved_typemap(fn, s, datatype);
+      MPI_Datatype dt = datatype;
+      if (items == 0) return MPI_SUCCESS;
+      if (u->fn_c != nullptr) {
+        MPI_Count len = static_cast<MPI_Count>(count);
+        u->fn_c(const_cast<void*>(inbuf), inoutbuf, &len, &dt);
+      } else {
+        int len = static_cast<int>(count);
+        u->fn(const_cast<void*>(inbuf), inoutbuf, &len, &dt);
+      }
+      return MPI_SUCCESS;
+    }
+    const Collective c{fn, s, MPI_COMM_SELF, s.comms.at(MPI_COMM_SELF).comm};
+    const Reduction r = reduction(c, datatype, op);
+    if (items == 0) return MPI_SUCCESS;
+    const std::size_t n = r.m.units(items);
+    std::vector<unsigned char> a(n * r.m.unit.size), b(n * r.m.unit.size);
+    pack(*r.m.map, inbuf, items, a.data());
+    pack(*r.m.map, inoutbuf, items, b.data());
+    r.op.apply(a.data(), b.data(), b.data(), n);
+    unpack(*r.m.map, b.data(), b.size(), inoutbuf);
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op) {
+  return reduce_local("MPI_Reduce_local", inbuf, inoutbuf, count, datatype, op);
+}
+
+int MPI_Reduce_local_c(const void* inbuf, void* inoutbuf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Op op) {
+  return reduce_local("MPI_Reduce_local_c", inbuf, inoutbuf, count, datatype, op);
 }
 
 }  // extern "C"

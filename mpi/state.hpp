@@ -93,6 +93,7 @@ struct UserOpEntry {
   MPI_User_function_c* fn_c = nullptr;
   bool commutative = true;
   bool freed = false;
+  std::string name;  // "user operation 32": how a collective's signature names it
 };
 
 struct RankState {
