@@ -966,6 +966,9 @@ int MPI_Request_free(MPI_Request* request) {
         if (!r.send_half.null()) r.on.free(r.send_half);
         if (!r.proc_null) r.on.free(r.request);
       });
+      for (std::vector<unsigned char>* copy : {&r.staging, &r.send_copy}) {
+        if (!copy->empty()) s.p2p.orphaned_copies.push_back(std::move(*copy));
+      }
     }
     release_request(s, *request);
     *request = MPI_REQUEST_NULL;

@@ -76,6 +76,10 @@ struct PointToPointState {
   std::vector<MPI_Request> free_requests;
   std::vector<MessageEntry> messages{1};  // by handle; 0 is MPI_MESSAGE_NULL
   BsendState bsend;
+  // The packed copies of requests freed in flight (MPI_Request_free): their transfers go on
+  // and use them (a send's is checked when it completes, a receive lands in its copy), so
+  // they live on to the rank's end. A receive freed so is never unpacked into its buffer.
+  std::vector<std::vector<unsigned char>> orphaned_copies;
 };
 
 // Before MPI_Finalize returns: the buffered sends still in flight are completed (as

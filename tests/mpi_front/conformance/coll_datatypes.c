@@ -5,8 +5,11 @@
  * Then the predefined operations element by element on derived types: MPI_SUM on `vec` and
  * on a contiguous type, MPI_MAX through the scans, MPI_MINLOC on a contiguous type of
  * MPI_2INT, through MPI_Reduce (every root), MPI_Allreduce (in place too),
- * MPI_Reduce_scatter_block, MPI_Reduce_scatter, MPI_Scan and MPI_Exscan. */
+ * MPI_Reduce_scatter_block, MPI_Reduce_scatter, MPI_Scan and MPI_Exscan. And every
+ * constructor (shapes.h) through MPI_Bcast, MPI_Gather, MPI_Scatter, MPI_Allgather,
+ * MPI_Alltoall and MPI_Allreduce, against plain ints both ways round. */
 #include "conformance.h"
+#include "shapes.h"
 
 enum { K = 3, EXT = 5, HOLE = -1 }; /* vec: K ints at 0, 2, 4 of EXT */
 
@@ -390,6 +393,139 @@ static void reductions(void) {
   free(r);
 }
 
+/* --- every constructor ---------------------------------------------------------------------- */
+
+/* Item `it` of a buffer of s holds element j = base + j. */
+static void expect_item(const shaped* s, const int* buf, int it, int base, const char* what) {
+  MPI_Aint lb, ext;
+  MPI_Type_get_extent(s->type, &lb, &ext);
+  const int stride = (int)(ext / (MPI_Aint)sizeof(int));
+  for (int j = 0; j < s->n; ++j) {
+    CHECK(buf[it * stride + s->at[j]] == base + j, "%s (%s): item %d element %d is %d, expected %d",
+          what, s->name, it, j, buf[it * stride + s->at[j]], base + j);
+  }
+}
+
+/* Only `items` items' elements were written into a buffer of `len` ints filled with -1. */
+static void expect_holes(const shaped* s, const int* buf, int len, int items, const char* what) {
+  int written = 0;
+  for (int i = 0; i < len; ++i) written += buf[i] != -1;
+  CHECK(written == items * s->n, "%s (%s): %d ints written, expected %d", what, s->name, written,
+        items * s->n);
+}
+
+static void fill(int* buf, int len) {
+  for (int i = 0; i < len; ++i) buf[i] = -1;
+}
+
+static void every_constructor(void) {
+  shaped shapes[16];
+  const int count = make_shapes(shapes);
+  for (int i = 0; i < count; ++i) {
+    const shaped* s = &shapes[i];
+    const int n = s->n, root = i % size;
+    const int span1 = span_of_items(s, 1) + 1, spanp = span_of_items(s, size) + 1;
+    int* t1 = conf_alloc(sizeof(int) * (size_t)span1);
+    int* tp = conf_alloc(sizeof(int) * (size_t)spanp);
+    int* i1 = conf_alloc(sizeof(int) * (size_t)n);
+    int* ip = conf_alloc(sizeof(int) * (size_t)(n * size));
+    /* Bcast: the root's type, then the others'. */
+    fill(t1, span1);
+    if (rank == root) {
+      fill_items(s, t1, 1, 7 * root);
+      CHECK_MPI(MPI_Bcast(t1, 1, s->type, root, MPI_COMM_WORLD));
+    } else {
+      CHECK_MPI(MPI_Bcast(i1, n, MPI_INT, root, MPI_COMM_WORLD));
+      for (int j = 0; j < n; ++j) {
+        CHECK(i1[j] == 7 * root + j, "MPI_Bcast(%s to ints)[%d] = %d", s->name, j, i1[j]);
+      }
+    }
+    fill(t1, span1);
+    if (rank == root) {
+      for (int j = 0; j < n; ++j) i1[j] = 7 * root + j;
+      CHECK_MPI(MPI_Bcast(i1, n, MPI_INT, root, MPI_COMM_WORLD));
+    } else {
+      CHECK_MPI(MPI_Bcast(t1, 1, s->type, root, MPI_COMM_WORLD));
+      expect_item(s, t1, 0, 7 * root, "MPI_Bcast(ints to type)");
+      expect_holes(s, t1, span1, 1, "MPI_Bcast(ints to type)");
+    }
+    /* Gather and Allgather: rank r's item holds r * n + j. */
+    fill(t1, span1);
+    fill_items(s, t1, 1, rank * n);
+    CHECK_MPI(MPI_Gather(t1, 1, s->type, ip, n, MPI_INT, root, MPI_COMM_WORLD));
+    for (int j = 0; rank == root && j < n * size; ++j) {
+      CHECK(ip[j] == j, "MPI_Gather(%s to ints)[%d] = %d", s->name, j, ip[j]);
+    }
+    for (int j = 0; j < n; ++j) i1[j] = rank * n + j;
+    fill(tp, spanp);
+    CHECK_MPI(MPI_Gather(i1, n, MPI_INT, tp, 1, s->type, root, MPI_COMM_WORLD));
+    if (rank == root) {
+      expect_items(s, tp, size, 0, spanp, "MPI_Gather(ints to type)");
+    }
+    CHECK_MPI(MPI_Allgather(t1, 1, s->type, ip, n, MPI_INT, MPI_COMM_WORLD));
+    for (int j = 0; j < n * size; ++j) {
+      CHECK(ip[j] == j, "MPI_Allgather(%s to ints)[%d] = %d", s->name, j, ip[j]);
+    }
+    fill(tp, spanp);
+    CHECK_MPI(MPI_Allgather(i1, n, MPI_INT, tp, 1, s->type, MPI_COMM_WORLD));
+    expect_items(s, tp, size, 0, spanp, "MPI_Allgather(ints to type)");
+    /* Scatter: item r of the root's to rank r. */
+    fill(tp, spanp);
+    fill_items(s, tp, size, 0);
+    CHECK_MPI(MPI_Scatter(tp, 1, s->type, i1, n, MPI_INT, root, MPI_COMM_WORLD));
+    for (int j = 0; j < n; ++j) {
+      CHECK(i1[j] == rank * n + j, "MPI_Scatter(%s to ints)[%d] = %d", s->name, j, i1[j]);
+    }
+    for (int j = 0; j < n * size; ++j) ip[j] = j;
+    fill(t1, span1);
+    CHECK_MPI(MPI_Scatter(ip, n, MPI_INT, t1, 1, s->type, root, MPI_COMM_WORLD));
+    expect_item(s, t1, 0, rank * n, "MPI_Scatter(ints to type)");
+    expect_holes(s, t1, span1, 1, "MPI_Scatter(ints to type)");
+    /* Alltoall: rank q's block for rank r holds 1000 q + r n + j. */
+    fill(tp, spanp);
+    for (int r = 0; r < size; ++r) {
+      MPI_Aint lb, ext;
+      MPI_Type_get_extent(s->type, &lb, &ext);
+      const int stride = (int)(ext / (MPI_Aint)sizeof(int));
+      for (int j = 0; j < n; ++j) tp[r * stride + s->at[j]] = 1000 * rank + r * n + j;
+    }
+    CHECK_MPI(MPI_Alltoall(tp, 1, s->type, ip, n, MPI_INT, MPI_COMM_WORLD));
+    for (int q = 0; q < size; ++q) {
+      for (int j = 0; j < n; ++j) {
+        CHECK(ip[q * n + j] == 1000 * q + rank * n + j, "MPI_Alltoall(%s to ints)[%d][%d] = %d",
+              s->name, q, j, ip[q * n + j]);
+      }
+    }
+    for (int r = 0; r < size; ++r) {
+      for (int j = 0; j < n; ++j) ip[r * n + j] = 1000 * rank + r * n + j;
+    }
+    fill(tp, spanp);
+    CHECK_MPI(MPI_Alltoall(ip, n, MPI_INT, tp, 1, s->type, MPI_COMM_WORLD));
+    for (int q = 0; q < size; ++q) {
+      expect_item(s, tp, q, 1000 * q + rank * n, "MPI_Alltoall(ints to type)");
+    }
+    expect_holes(s, tp, spanp, size, "MPI_Alltoall(ints to type)");
+#ifndef OPEN_MPI /* Open MPI 4.1 refuses predefined ops on derived types */
+    /* Allreduce, MPI_SUM: element j of rank r is r + j. */
+    fill(t1, span1);
+    fill_items(s, t1, 1, rank);
+    fill(tp, spanp);
+    CHECK_MPI(MPI_Allreduce(t1, tp, 1, s->type, MPI_SUM, MPI_COMM_WORLD));
+    for (int j = 0; j < n; ++j) {
+      const int want = size * (size - 1) / 2 + size * j;
+      CHECK(tp[s->at[j]] == want, "MPI_Allreduce(%s, MPI_SUM) element %d = %d, expected %d",
+            s->name, j, tp[s->at[j]], want);
+    }
+    expect_holes(s, tp, spanp, 1, "MPI_Allreduce(type, MPI_SUM)");
+#endif
+    free(t1);
+    free(tp);
+    free(i1);
+    free(ip);
+  }
+  for (int i = 0; i < count; ++i) MPI_Type_free(&shapes[i].type);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -413,6 +549,7 @@ int main(int argc, char** argv) {
   all_to_all(1);
   all_to_all(0);
   mixed_types();
+  every_constructor();
 #ifndef OPEN_MPI /* Open MPI 4.1 refuses predefined ops on derived types, which MPI-4.1 allows */
   reductions();
 #else
