@@ -1,6 +1,17 @@
 // The collectives: MPI_Barrier, _Bcast, _Gather(v), _Scatter(v), _Allgather(v), _Alltoall(v),
-// _Reduce, _Allreduce, _Reduce_scatter, _Reduce_scatter_block, _Scan and _Exscan on the
-// predefined datatypes and operations, each a call of vmc's collective of the same name.
+// _Reduce, _Allreduce, _Reduce_scatter, _Reduce_scatter_block, _Scan and _Exscan, each a call
+// of vmc's collective of the same name; and the user operations (MPI_Op_create, _free,
+// _commutative, MPI_Reduce_local).
+//
+// Datatypes: a predefined datatype is what vmc moves, one item per item. A derived one moves
+// as units of its one basic type (a vector of 3 ints: 3 MPI_INT to an item) or, when its
+// elements mix, as bytes; a buffer whose type does not lie in memory as it packs is packed
+// before the call and unpacked after it (Packed; delta per element, as point to point), so the
+// two sides may use different types of one signature. A predefined op combines a derived type
+// of one basic type element by element; a user op combines whole items of the datatype the
+// program passed, with its function called as MPI promises (user_op). vmc's algorithms
+// combine a non-commutative op in rank order, and selection (`auto`) is given the op's
+// commutativity, so it never picks an algorithm that needs a commutative one.
 //
 // Every call checks its arguments on its rank (errors through the communicator's handler),
 // then compares its signature in MPI's words (operation, root, count, type, op) with the
@@ -239,7 +250,9 @@ CallSignature v_signature(const Collective& c, int root, const TypeInfo& t,
 }
 
 // "4 x MPI_INT"
-std::string items(std::size_t n, const TypeInfo& t) { return std::to_string(n) + " x " + t.name; }
+std::string items_text(std::size_t n, const TypeInfo& t) {
+  return std::to_string(n) + " x " + t.name;
+}
 
 // vmc's error text without the node it names first ("node 3 (rank 1 of comm 2): "), which
 // the MPI report names as a rank, and without `operation` when it follows.
@@ -311,12 +324,6 @@ void check_not_in_place(const char* fn, const void* buf, const char* what) {
   }
 }
 
-// A count and a datatype, checked; the type's row.
-TypeInfo counted(const char* fn, int count, MPI_Datatype datatype) {
-  check_count(fn, count);
-  return type_or_fail(fn, datatype);
-}
-
 // The block a rank sends and the block it receives (sendcount x sendtype, recvcount x
 // recvtype) must hold the same items: vmc moves items of one size per call.
 void check_same_block(const char* fn, int sendcount, const TypeInfo& st, int recvcount,
@@ -331,6 +338,231 @@ void check_same_block(const char* fn, int sendcount, const TypeInfo& st, int rec
          std::string(where) + "sendcount " + std::to_string(sendcount) + " and recvcount " +
              std::to_string(recvcount) + " differ (a block is sent as it is received)");
   }
+}
+
+// --- derived datatypes: what vmc moves -------------------------------------------------------
+
+// A buffer argument's datatype as vmc's collective moves it: `unit`, a predefined type (the
+// datatype's one basic type, or MPI_BYTE when its elements mix), `per` of them to an item.
+// A predefined datatype is its own unit, one to an item, so its call is vmc's as before.
+struct Moved {
+  const Typemap* map = nullptr;
+  TypeInfo unit{};
+  std::size_t per = 1;
+  MPI_Datatype basic = MPI_DATATYPE_NULL;  // the unit's handle
+  bool derived = false;
+
+  std::size_t units(std::size_t items) const { return items * per; }
+};
+
+Moved moved_type(const Collective& c, MPI_Datatype datatype) {
+  if (datatype < VMC_MPI_FIRST_DERIVED_TYPE) {
+    const TypeInfo t = type_or_fail(c.fn, datatype);
+    return {&predefined_typemap(datatype), t, 1, datatype, false};
+  }
+  const Typemap& map = moved_typemap(c.fn, c.state, datatype);
+  if (map.basic != MPI_DATATYPE_NULL) {
+    if (auto t = type_info(map.basic)) return {&map, *t, map.elements, map.basic, true};
+  }
+  return {&map, *type_info(MPI_BYTE), map.packed, MPI_BYTE, true};
+}
+
+// A count and a datatype, checked.
+Moved counted(const Collective& c, int count, MPI_Datatype datatype) {
+  check_count(c.fn, count);
+  return moved_type(c, datatype);
+}
+
+// The bytes `items` items take from their buffer's start, for the overlap check: a datatype
+// that lies as it packs only (a derived one with holes is not checked).
+std::size_t span_of(const Moved& m, std::size_t items) {
+  return m.map->contiguous ? m.units(items) * m.unit.size : 0;
+}
+
+// The block a rank sends and the block it receives must have one signature: vmc moves them
+// as the same units.
+void check_same_signature(const char* fn, int sendcount, const Moved& st, int recvcount,
+                          const Moved& rt, const char* where) {
+  if (!st.derived && !rt.derived) {
+    check_same_block(fn, sendcount, st.unit, recvcount, rt.unit, where);
+    return;
+  }
+  const std::size_t sent = st.units(static_cast<std::size_t>(sendcount));
+  const std::size_t taken = rt.units(static_cast<std::size_t>(recvcount));
+  auto text = [&] {
+    return std::string(where) + "the send signature " + std::to_string(sendcount) + " x (" +
+           signature_text(*st.map) + ") and the receive signature " + std::to_string(recvcount) +
+           " x (" + signature_text(*rt.map) + ")";
+  };
+  if (std::strcmp(st.unit.name, rt.unit.name) != 0 && sent > 0 && taken > 0) {
+    fail(fn, MPI_ERR_TYPE, text() + " differ in their basic types");
+  }
+  if (sent > taken) fail(fn, MPI_ERR_TRUNCATE, text() + ": the message is longer");
+  if (sent < taken) fail(fn, MPI_ERR_COUNT, text() + ": the message is shorter");
+}
+
+// The layout of a buffer argument: `items` items back to back, or blocks of counts[i] items
+// at displacements displs[i] (in items) with room for `items`.
+struct Layout {
+  std::size_t items = 0;
+  const std::vector<std::size_t>* counts = nullptr;
+  const std::vector<std::size_t>* displs = nullptr;
+};
+
+// A buffer argument as vmc moves it: the program's own when its datatype lies in memory as
+// it packs, else a packed copy, made before the call from what it holds (charged delta per
+// element when it is data the rank sends) and unpacked after it into the program's buffer
+// (charged delta per element).
+class Packed {
+ public:
+  Packed(const Comm& comm, const Moved& m, Layout layout)
+      : comm_(comm), map_(*m.map), layout_(layout) {}
+
+  // What vmc reads.
+  const void* read(const void* buf) { return stage(const_cast<void*>(buf), true); }
+  // What vmc writes; `sends` when it reads it first (in place).
+  void* write(void* buf, bool sends) { return stage(buf, sends); }
+  // After the call: the packed copy into the program's buffer.
+  void finish(void* buf) {
+    if (data_.empty() || buf == nullptr) return;
+    each_block([&](std::size_t at, std::size_t n) {
+      unpack(map_, data_.data() + at * map_.packed, n * map_.packed,
+             static_cast<unsigned char*>(buf) + static_cast<MPI_Aint>(at) * map_.extent());
+    });
+    comm_.charge_rearrange(elements());
+  }
+
+ private:
+  void* stage(void* buf, bool charge) {
+    if (map_.contiguous || buf == nullptr || buf == MPI_IN_PLACE || layout_.items == 0) {
+      return buf;
+    }
+    data_.assign(layout_.items * map_.packed, 0);
+    each_block([&](std::size_t at, std::size_t n) {
+      pack(map_, static_cast<const unsigned char*>(buf) + static_cast<MPI_Aint>(at) * map_.extent(),
+           n, data_.data() + at * map_.packed);
+    });
+    if (charge) comm_.charge_rearrange(elements());
+    return data_.data();
+  }
+  template <class F>
+  void each_block(F&& f) const {
+    if (layout_.counts == nullptr) {
+      f(0, layout_.items);
+      return;
+    }
+    for (std::size_t i = 0; i < layout_.counts->size(); ++i) {
+      if ((*layout_.counts)[i] > 0) f((*layout_.displs)[i], (*layout_.counts)[i]);
+    }
+  }
+  std::size_t elements() const {
+    std::size_t n = 0;
+    each_block([&](std::size_t, std::size_t k) { n += k; });
+    return n * map_.elements;
+  }
+
+  const Comm& comm_;
+  const Typemap& map_;
+  Layout layout_;
+  std::vector<unsigned char> data_;
+};
+
+// Counts or displacements in items of a datatype, in its units.
+std::vector<std::size_t> in_units(const std::vector<std::size_t>& v, const Moved& m) {
+  std::vector<std::size_t> out(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) out[i] = m.units(v[i]);
+  return out;
+}
+
+// --- reductions on derived datatypes and user operations ----------------------------------
+
+// A user's operation on whole items of `datatype` (map): MPI's call of the function,
+// user_fn(invec, inoutvec, &len, &datatype), with invec the operand of the lower ranks and
+// the items as the datatype lays them out (unpacked from vmc's packed items and packed back
+// when it does not lie as it packs).
+Op user_op(const UserOpEntry& u, MPI_Datatype datatype, const Typemap& map) {
+  const std::size_t item = map.packed;
+  MPI_User_function* fn = u.fn;
+  MPI_User_function_c* fn_c = u.fn_c;
+  auto call = [fn, fn_c, datatype](void* in, void* inout, std::size_t n) {
+    MPI_Datatype dt = datatype;
+    if (fn_c != nullptr) {
+      MPI_Count len = static_cast<MPI_Count>(n);
+      fn_c(in, inout, &len, &dt);
+    } else {
+      int len = static_cast<int>(n);
+      fn(in, inout, &len, &dt);
+    }
+  };
+  const Typemap* m = &map;
+  return Op("MPI_Op_create's op", u.commutative, item,
+            [call, m, item](const void* a, const void* b, void* out, std::size_t n) {
+              if (n == 0) return;
+              if (m->contiguous) {
+                std::vector<unsigned char> tmp;
+                void* inout = out;
+                if (out == a) {
+                  tmp.assign(static_cast<const unsigned char*>(b),
+                             static_cast<const unsigned char*>(b) + n * item);
+                  inout = tmp.data();
+                } else if (out != b) {
+                  std::memcpy(out, b, n * item);
+                }
+                call(const_cast<void*>(a), inout, n);
+                if (inout != out) std::memcpy(out, inout, n * item);
+                return;
+              }
+              // The items as the datatype lays them out, item k at base + k * extent.
+              const auto span = static_cast<std::size_t>(
+                  static_cast<MPI_Aint>(n - 1) * m->extent() + m->true_extent());
+              std::vector<unsigned char> x(span), y(span);
+              unsigned char* xb = x.data() - m->true_lb;
+              unsigned char* yb = y.data() - m->true_lb;
+              unpack(*m, static_cast<const unsigned char*>(a), n * item, xb);
+              unpack(*m, static_cast<const unsigned char*>(b), n * item, yb);
+              call(xb, yb, n);
+              pack(*m, yb, n, static_cast<unsigned char*>(out));
+            });
+}
+
+const UserOpEntry* user_op_entry(const char* fn, const RankState& s, MPI_Op op) {
+  if (op < VMC_MPI_FIRST_USER_OP) return nullptr;
+  const auto i = static_cast<std::size_t>(op - VMC_MPI_FIRST_USER_OP);
+  if (i >= s.ops.size()) {
+    fail(fn, MPI_ERR_OP, "invalid operation " + std::to_string(op) +
+                             " (neither predefined nor made by MPI_Op_create on this rank)");
+  }
+  if (s.ops[i].freed) fail(fn, MPI_ERR_OP, "operation " + std::to_string(op) + " was freed");
+  return &s.ops[i];
+}
+
+// A reduction's datatype and op: a predefined op element by element on the datatype's one
+// basic type (MPI_ERR_OP when its elements mix), or a user's op on whole items.
+struct Reduction {
+  Moved m;
+  Op op;
+  const char* label;
+};
+
+Reduction reduction(const Collective& c, MPI_Datatype datatype, MPI_Op op) {
+  if (const UserOpEntry* u = user_op_entry(c.fn, c.state, op)) {
+    const Typemap& map = moved_typemap(c.fn, c.state, datatype);
+    const char* name = datatype < VMC_MPI_FIRST_DERIVED_TYPE
+                           ? predefined_type(datatype)->name
+                           : "a derived datatype";
+    Moved m{&map, TypeInfo{name, map.packed, map.size, TypeKind::none}, 1, datatype,
+            !map.contiguous};
+    return {m, user_op(*u, datatype, map), u->name.c_str()};
+  }
+  Moved m = moved_type(c, datatype);
+  if (m.derived && m.map->basic != m.basic) {
+    fail(c.fn, MPI_ERR_OP,
+         std::string(op_name(op) != nullptr ? op_name(op) : "the operation") +
+             " combines element by element a datatype of one basic type (or of pairs); " +
+             type_label(c.state, datatype) + "'s elements are " + signature_text(*m.map));
+  }
+  Op vop = op_or_fail(c.fn, op, m.basic, m.unit);
+  return {m, std::move(vop), op_name(op)};
 }
 
 // A vector of p counts (MPI_ERR_COUNT when one is negative) or displacements (MPI_ERR_ARG).
@@ -389,20 +621,24 @@ int itemwise(const char* fn, Operation operation, ItemwiseFn call, const void* s
              void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   return mpi_call(comm, [&] {
     const Collective c = open(fn, comm);
-    const TypeInfo t = counted(fn, count, datatype);
-    const Op vop = op_or_fail(fn, op, datatype, t);
+    check_count(fn, count);
+    const Reduction r = reduction(c, datatype, op);
+    const TypeInfo& t = r.m.unit;
     check_not_in_place(fn, recvbuf, "the receive buffer");
     const bool in_place = sendbuf == MPI_IN_PLACE;
-    const std::size_t n = size_of(count);
+    const std::size_t items = size_of(count), n = r.m.units(items);
     check_buffer(fn, recvbuf, count);
     if (!in_place) {
       check_buffer(fn, sendbuf, count);
-      check_no_overlap(fn, sendbuf, n * t.size, recvbuf, n * t.size);
+      check_no_overlap(fn, sendbuf, span_of(r.m, items), recvbuf, span_of(r.m, items));
     }
-    run_collective(c, signature(c, -1, n, t, op_name(op)),
-                   [&] { return items(n, t) + ", " + op_name(op); }, [&] {
-                     call(c.comm, in_place ? nullptr : send_address(sendbuf), n, recvbuf, n,
-                          t.size, vop, options_for(operation));
+    run_collective(c, signature(c, -1, n, t, r.label),
+                   [&] { return items_text(n, t) + ", " + r.label; }, [&] {
+                     Packed send(c.comm, r.m, {items}), recv(c.comm, r.m, {items});
+                     const void* in = in_place ? nullptr : send_address(send.read(sendbuf));
+                     void* out = recv.write(recvbuf, in_place);
+                     call(c.comm, in, n, out, n, t.size, r.op, options_for(operation));
+                     recv.finish(recvbuf);
                    });
     return MPI_SUCCESS;
   });
@@ -470,15 +706,19 @@ int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
   const char* fn = "MPI_Bcast";
   return mpi_call(comm, [&] {
     const Collective c = open(fn, comm);
-    const TypeInfo t = counted(fn, count, datatype);
+    const Moved m = counted(c, count, datatype);
+    const TypeInfo& t = m.unit;
     check_root(c, root);
     check_not_in_place(fn, buffer, "MPI_Bcast's buffer");
     check_buffer(fn, buffer, count);
-    const std::size_t n = size_of(count);
-    run_collective(c, signature(c, root, n, t), "root " + std::to_string(root) + ", " + items(n, t),
-                   [&] {
-                     vmc::detail::broadcast_bytes(c.comm, buffer, n, t.size, root,
+    const std::size_t items = size_of(count), n = m.units(items);
+    run_collective(c, signature(c, root, n, t),
+                   "root " + std::to_string(root) + ", " + items_text(n, t), [&] {
+                     Packed b(c.comm, m, {items});
+                     void* data = b.write(buffer, c.rank() == root);
+                     vmc::detail::broadcast_bytes(c.comm, data, n, t.size, root,
                                                   options_for(Operation::broadcast));
+                     if (c.rank() != root) b.finish(buffer);
                    });
     return MPI_SUCCESS;
   });
@@ -489,27 +729,34 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datat
   const char* fn = "MPI_Reduce";
   return mpi_call(comm, [&] {
     const Collective c = open(fn, comm);
-    const TypeInfo t = counted(fn, count, datatype);
-    const Op vop = op_or_fail(fn, op, datatype, t);
+    check_count(fn, count);
+    const Reduction r = reduction(c, datatype, op);
+    const TypeInfo& t = r.m.unit;
     check_root(c, root);
     const bool at_root = c.rank() == root;
     const bool in_place = sendbuf == MPI_IN_PLACE;
     if (in_place && !at_root) {
       fail(fn, MPI_ERR_BUFFER, "MPI_IN_PLACE is the root's send buffer only");
     }
-    const std::size_t n = size_of(count);
+    const std::size_t items = size_of(count), n = r.m.units(items);
     if (!in_place) check_buffer(fn, sendbuf, count);
     if (at_root) {
       check_not_in_place(fn, recvbuf, "the receive buffer");
       check_buffer(fn, recvbuf, count);
-      if (!in_place) check_no_overlap(fn, sendbuf, n * t.size, recvbuf, n * t.size);
+      if (!in_place) {
+        check_no_overlap(fn, sendbuf, span_of(r.m, items), recvbuf, span_of(r.m, items));
+      }
     }
-    run_collective(c, signature(c, root, n, t, op_name(op)),
-                   "root " + std::to_string(root) + ", " + items(n, t) + ", " + op_name(op), [&] {
-                     vmc::detail::reduce_bytes(c.comm, in_place ? nullptr : send_address(sendbuf),
-                                               in_place ? 0 : n, at_root ? recvbuf : nullptr,
-                                               at_root ? n : 0, t.size, vop, root,
+    run_collective(c, signature(c, root, n, t, r.label),
+                   "root " + std::to_string(root) + ", " + items_text(n, t) + ", " + r.label,
+                   [&] {
+                     Packed send(c.comm, r.m, {items}), recv(c.comm, r.m, {items});
+                     const void* in = in_place ? nullptr : send_address(send.read(sendbuf));
+                     void* out = at_root ? recv.write(recvbuf, in_place) : nullptr;
+                     vmc::detail::reduce_bytes(c.comm, in, in_place ? 0 : n, out,
+                                               at_root ? n : 0, t.size, r.op, root,
                                                options_for(Operation::reduce));
+                     if (at_root) recv.finish(recvbuf);
                    });
     return MPI_SUCCESS;
   });
@@ -539,27 +786,32 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
   const char* fn = "MPI_Reduce_scatter_block";
   return mpi_call(comm, [&] {
     const Collective c = open(fn, comm);
-    const TypeInfo t = counted(fn, recvcount, datatype);
-    const Op vop = op_or_fail(fn, op, datatype, t);
+    check_count(fn, recvcount);
+    const Reduction r = reduction(c, datatype, op);
+    const TypeInfo& t = r.m.unit;
     check_not_in_place(fn, recvbuf, "the receive buffer");
     const bool in_place = sendbuf == MPI_IN_PLACE;
-    const std::size_t n = size_of(recvcount), total = n * c.p();
+    const std::size_t items = size_of(recvcount), n = r.m.units(items), total = n * c.p();
     check_buffer(fn, recvbuf, recvcount);
-    // In place, the contributions are the receive buffer's p blocks; vmc reads them from a
-    // copy (a local copy, not modelled: an MPI library's in-place call keeps them in place).
-    std::vector<unsigned char> contributions;
-    const void* send = sendbuf;
-    if (in_place) {
-      contributions.assign(static_cast<const unsigned char*>(recvbuf),
-                           static_cast<const unsigned char*>(recvbuf) + total * t.size);
-      send = contributions.data();
-    } else {
+    if (!in_place) {
       check_buffer(fn, sendbuf, recvcount);
-      check_no_overlap(fn, sendbuf, total * t.size, recvbuf, n * t.size);
+      check_no_overlap(fn, sendbuf, span_of(r.m, items * c.p()), recvbuf, span_of(r.m, items));
     }
-    run_collective(c, signature(c, -1, n, t, op_name(op)), items(n, t) + ", " + op_name(op), [&] {
-      vmc::detail::reduce_scatter_bytes(c.comm, send_address(send), total, recvbuf, n, t.size, {},
-                                        vop, options_for(Operation::reduce_scatter));
+    run_collective(c, signature(c, -1, n, t, r.label), items_text(n, t) + ", " + r.label, [&] {
+      Packed send(c.comm, r.m, {items * c.p()}), recv(c.comm, r.m, {items});
+      // In place, the contributions are the receive buffer's p blocks; vmc reads them from a
+      // copy (a local copy, not modelled: an MPI library's in-place call keeps them in place).
+      std::vector<unsigned char> contributions;
+      const void* in = send.read(sendbuf);
+      if (in_place) {
+        const auto* all = static_cast<const unsigned char*>(send.read(recvbuf));
+        contributions.assign(all, all + total * t.size);
+        in = contributions.data();
+      }
+      void* out = recv.write(recvbuf, false);
+      vmc::detail::reduce_scatter_bytes(c.comm, send_address(in), total, out, n, t.size, {}, r.op,
+                                        options_for(Operation::reduce_scatter));
+      recv.finish(recvbuf);
     });
     return MPI_SUCCESS;
   });
@@ -570,32 +822,41 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
   const char* fn = "MPI_Reduce_scatter";
   return mpi_call(comm, [&] {
     const Collective c = open(fn, comm);
-    const TypeInfo t = type_or_fail(fn, datatype);
-    const Op vop = op_or_fail(fn, op, datatype, t);
-    const std::vector<std::size_t> counts =
+    const Reduction r = reduction(c, datatype, op);
+    const TypeInfo& t = r.m.unit;
+    const std::vector<std::size_t> counts_items =
         counts_of(fn, recvcounts, c.p(), "recvcounts", MPI_ERR_COUNT);
+    const std::vector<std::size_t> counts = in_units(counts_items, r.m);
     check_not_in_place(fn, recvbuf, "the receive buffer");
     const bool in_place = sendbuf == MPI_IN_PLACE;
-    std::size_t total = 0;
-    for (std::size_t k : counts) total += k;
-    const std::size_t mine = counts[static_cast<std::size_t>(c.rank())];
-    check_buffer(fn, recvbuf, static_cast<int>(std::min<std::size_t>(mine, 1)));
-    std::vector<unsigned char> contributions;
-    const void* send = sendbuf;
+    std::size_t total_items = 0;
+    for (std::size_t k : counts_items) total_items += k;
+    const std::size_t total = r.m.units(total_items);
+    const std::size_t mine_items = counts_items[static_cast<std::size_t>(c.rank())];
+    const std::size_t mine = r.m.units(mine_items);
+    check_buffer(fn, recvbuf, static_cast<int>(std::min<std::size_t>(mine_items, 1)));
     if (in_place) {
       if (total > 0) check_buffer(fn, recvbuf, 1);
-      contributions.assign(static_cast<const unsigned char*>(recvbuf),
-                           static_cast<const unsigned char*>(recvbuf) + total * t.size);
-      send = contributions.data();
     } else {
       if (total > 0) check_buffer(fn, sendbuf, 1);
-      check_no_overlap(fn, sendbuf, total * t.size, recvbuf, mine * t.size);
+      check_no_overlap(fn, sendbuf, span_of(r.m, total_items), recvbuf,
+                       span_of(r.m, mine_items));
     }
-    run_collective(c, v_signature(c, -1, t, &counts, op_name(op)),
-                   items(mine, t) + ", " + op_name(op), [&] {
-                     vmc::detail::reduce_scatter_bytes(c.comm, send_address(send), total, recvbuf,
-                                                       mine, t.size, counts, vop,
+    run_collective(c, v_signature(c, -1, t, &counts, r.label),
+                   items_text(mine, t) + ", " + r.label, [&] {
+                     Packed send(c.comm, r.m, {total_items}), recv(c.comm, r.m, {mine_items});
+                     std::vector<unsigned char> contributions;
+                     const void* in = send.read(sendbuf);
+                     if (in_place) {
+                       const auto* all = static_cast<const unsigned char*>(send.read(recvbuf));
+                       contributions.assign(all, all + total * t.size);
+                       in = contributions.data();
+                     }
+                     void* out = recv.write(recvbuf, false);
+                     vmc::detail::reduce_scatter_bytes(c.comm, send_address(in), total, out,
+                                                       mine, t.size, counts, r.op,
                                                        options_for(Operation::reduce_scatter));
+                     recv.finish(recvbuf);
                    });
     return MPI_SUCCESS;
   });
@@ -611,33 +872,45 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
     const bool in_place = sendbuf == MPI_IN_PLACE;
     if (in_place && !at_root) fail(fn, MPI_ERR_BUFFER, "MPI_IN_PLACE is the root's send buffer only");
     // The receive arguments count at the root only.
-    int count = sendcount;
-    TypeInfo t = in_place ? TypeInfo{} : counted(fn, sendcount, sendtype);
+    Moved sm = in_place ? Moved{} : counted(c, sendcount, sendtype);
+    Moved rm;
+    std::size_t n = in_place ? 0 : sm.units(size_of(sendcount));
     if (at_root) {
-      const TypeInfo rt = counted(fn, recvcount, recvtype);
+      rm = counted(c, recvcount, recvtype);
       if (in_place) {
-        t = rt;
-        count = recvcount;
+        n = rm.units(size_of(recvcount));
       } else {
-        check_same_block(fn, sendcount, t, recvcount, rt, "at the root, ");
+        check_same_signature(fn, sendcount, sm, recvcount, rm, "at the root, ");
       }
       check_not_in_place(fn, recvbuf, "the receive buffer");
-      check_buffer(fn, recvbuf, count);
+      check_buffer(fn, recvbuf, in_place ? recvcount : sendcount);
     }
-    const std::size_t n = size_of(count), all = n * c.p();
-    if (!in_place) check_buffer(fn, sendbuf, count);
-    if (at_root && !in_place) check_no_overlap(fn, sendbuf, n * t.size, recvbuf, all * t.size);
-    run_collective(c, signature(c, root, n, t), "root " + std::to_string(root) + ", " + items(n, t),
-                   [&] {
+    const TypeInfo t = in_place ? rm.unit : sm.unit;
+    const std::size_t all = n * c.p();
+    if (!in_place) check_buffer(fn, sendbuf, sendcount);
+    if (at_root && !in_place) {
+      check_no_overlap(fn, sendbuf, span_of(sm, size_of(sendcount)), recvbuf,
+                       span_of(rm, size_of(recvcount) * c.p()));
+    }
+    run_collective(c, signature(c, root, n, t),
+                   "root " + std::to_string(root) + ", " + items_text(n, t), [&] {
                      const Options options = options_for(Operation::gather);
-                     if (in_place) {
-                       vmc::detail::gather_bytes(c.comm, nullptr, 0, recvbuf, all, t.size, root,
-                                                 true, options);
-                     } else {
-                       vmc::detail::gather_bytes(c.comm, send_address(sendbuf), n,
-                                                 at_root ? recvbuf : nullptr, at_root ? all : 0,
-                                                 t.size, root, false, options);
+                     std::optional<Packed> recv;
+                     void* out = nullptr;
+                     if (at_root) {
+                       recv.emplace(c.comm, rm, Layout{size_of(recvcount) * c.p()});
+                       out = recv->write(recvbuf, in_place);
                      }
+                     if (in_place) {
+                       vmc::detail::gather_bytes(c.comm, nullptr, 0, out, all, t.size, root, true,
+                                                 options);
+                     } else {
+                       Packed send(c.comm, sm, {size_of(sendcount)});
+                       vmc::detail::gather_bytes(c.comm, send_address(send.read(sendbuf)), n,
+                                                 out, at_root ? all : 0, t.size, root, false,
+                                                 options);
+                     }
+                     if (at_root) recv->finish(recvbuf);
                    });
     return MPI_SUCCESS;
   });
@@ -655,32 +928,44 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
       fail(fn, MPI_ERR_BUFFER, "MPI_IN_PLACE is the root's receive buffer only");
     }
     // The send arguments count at the root only.
-    int count = recvcount;
-    TypeInfo t = in_place ? TypeInfo{} : counted(fn, recvcount, recvtype);
+    Moved rm = in_place ? Moved{} : counted(c, recvcount, recvtype);
+    Moved sm;
+    std::size_t n = in_place ? 0 : rm.units(size_of(recvcount));
     if (at_root) {
-      const TypeInfo st = counted(fn, sendcount, sendtype);
+      sm = counted(c, sendcount, sendtype);
       if (in_place) {
-        t = st;
-        count = sendcount;
+        n = sm.units(size_of(sendcount));
       } else {
-        check_same_block(fn, sendcount, st, recvcount, t, "at the root, ");
+        check_same_signature(fn, sendcount, sm, recvcount, rm, "at the root, ");
       }
       check_not_in_place(fn, sendbuf, "the send buffer");
-      check_buffer(fn, sendbuf, count);
+      check_buffer(fn, sendbuf, in_place ? sendcount : recvcount);
     }
-    const std::size_t n = size_of(count), all = n * c.p();
-    if (!in_place) check_buffer(fn, recvbuf, count);
-    if (at_root && !in_place) check_no_overlap(fn, sendbuf, all * t.size, recvbuf, n * t.size);
-    run_collective(c, signature(c, root, n, t), "root " + std::to_string(root) + ", " + items(n, t),
-                   [&] {
+    const TypeInfo t = in_place ? sm.unit : rm.unit;
+    const std::size_t all = n * c.p();
+    if (!in_place) check_buffer(fn, recvbuf, recvcount);
+    if (at_root && !in_place) {
+      check_no_overlap(fn, sendbuf, span_of(sm, size_of(sendcount) * c.p()), recvbuf,
+                       span_of(rm, size_of(recvcount)));
+    }
+    run_collective(c, signature(c, root, n, t),
+                   "root " + std::to_string(root) + ", " + items_text(n, t), [&] {
                      const Options options = options_for(Operation::scatter);
+                     std::optional<Packed> send;
+                     const void* in = nullptr;
+                     if (at_root) {
+                       send.emplace(c.comm, sm, Layout{size_of(sendcount) * c.p()});
+                       in = send->read(sendbuf);
+                     }
                      if (in_place) {
-                       vmc::detail::scatter_bytes(c.comm, sendbuf, all, nullptr, 0, t.size, root,
-                                                  true, options);
+                       vmc::detail::scatter_bytes(c.comm, in, all, nullptr, 0, t.size, root, true,
+                                                  options);
                      } else {
-                       vmc::detail::scatter_bytes(c.comm, at_root ? sendbuf : nullptr,
-                                                  at_root ? all : 0, recvbuf, n, t.size, root,
+                       Packed recv(c.comm, rm, {size_of(recvcount)});
+                       vmc::detail::scatter_bytes(c.comm, in, at_root ? all : 0,
+                                                  recv.write(recvbuf, false), n, t.size, root,
                                                   false, options);
+                       recv.finish(recvbuf);
                      }
                    });
     return MPI_SUCCESS;
@@ -693,23 +978,33 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
   return mpi_call(comm, [&] {
     const Collective c = open(fn, comm);
     const bool in_place = sendbuf == MPI_IN_PLACE;
-    const TypeInfo t = counted(fn, recvcount, recvtype);
+    const Moved rm = counted(c, recvcount, recvtype);
+    const TypeInfo& t = rm.unit;
+    Moved sm;
     if (!in_place) {
-      check_same_block(fn, sendcount, counted(fn, sendcount, sendtype), recvcount, t, "");
+      sm = counted(c, sendcount, sendtype);
+      check_same_signature(fn, sendcount, sm, recvcount, rm, "");
       check_buffer(fn, sendbuf, sendcount);
     }
     check_not_in_place(fn, recvbuf, "the receive buffer");
     check_buffer(fn, recvbuf, recvcount);
-    const std::size_t n = size_of(recvcount), all = n * c.p();
-    if (!in_place) check_no_overlap(fn, sendbuf, n * t.size, recvbuf, all * t.size);
-    run_collective(c, signature(c, -1, n, t), items(n, t), [&] {
+    const std::size_t n = rm.units(size_of(recvcount)), all = n * c.p();
+    if (!in_place) {
+      check_no_overlap(fn, sendbuf, span_of(sm, size_of(sendcount)), recvbuf,
+                       span_of(rm, size_of(recvcount) * c.p()));
+    }
+    run_collective(c, signature(c, -1, n, t), items_text(n, t), [&] {
       const Options options = options_for(Operation::allgather);
+      Packed recv(c.comm, rm, {size_of(recvcount) * c.p()});
+      void* out = recv.write(recvbuf, in_place);
       if (in_place) {
-        vmc::detail::allgather_in_place_bytes(c.comm, recvbuf, all, t.size, options);
+        vmc::detail::allgather_in_place_bytes(c.comm, out, all, t.size, options);
       } else {
-        vmc::detail::allgather_bytes(c.comm, send_address(sendbuf), n, recvbuf, all, t.size,
-                                     options);
+        Packed send(c.comm, sm, {size_of(sendcount)});
+        vmc::detail::allgather_bytes(c.comm, send_address(send.read(sendbuf)), n, out, all,
+                                     t.size, options);
       }
+      recv.finish(recvbuf);
     });
     return MPI_SUCCESS;
   });
@@ -721,27 +1016,39 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   return mpi_call(comm, [&] {
     const Collective c = open(fn, comm);
     const bool in_place = sendbuf == MPI_IN_PLACE;
-    const TypeInfo t = counted(fn, recvcount, recvtype);
+    const Moved rm = counted(c, recvcount, recvtype);
+    const TypeInfo& t = rm.unit;
+    Moved sm;
     if (!in_place) {
-      check_same_block(fn, sendcount, counted(fn, sendcount, sendtype), recvcount, t, "");
+      sm = counted(c, sendcount, sendtype);
+      check_same_signature(fn, sendcount, sm, recvcount, rm, "");
       check_buffer(fn, sendbuf, sendcount);
     }
     check_not_in_place(fn, recvbuf, "the receive buffer");
     check_buffer(fn, recvbuf, recvcount);
-    const std::size_t n = size_of(recvcount), all = n * c.p();
-    // In place, vmc sends from a copy of the receive buffer (a local copy, not modelled).
-    std::vector<unsigned char> blocks;
-    const void* send = sendbuf;
-    if (in_place) {
-      blocks.assign(static_cast<const unsigned char*>(recvbuf),
-                    static_cast<const unsigned char*>(recvbuf) + all * t.size);
-      send = blocks.data();
-    } else {
-      check_no_overlap(fn, sendbuf, all * t.size, recvbuf, all * t.size);
+    const std::size_t n = rm.units(size_of(recvcount)), all = n * c.p();
+    if (!in_place) {
+      check_no_overlap(fn, sendbuf, span_of(sm, size_of(sendcount) * c.p()), recvbuf,
+                       span_of(rm, size_of(recvcount) * c.p()));
     }
-    run_collective(c, signature(c, -1, n, t), items(n, t), [&] {
-      vmc::detail::alltoall_bytes(c.comm, send_address(send), all, recvbuf, all, t.size,
+    run_collective(c, signature(c, -1, n, t), items_text(n, t), [&] {
+      Packed recv(c.comm, rm, {size_of(recvcount) * c.p()});
+      void* out = recv.write(recvbuf, in_place);
+      // In place, vmc sends from a copy of the receive buffer (a local copy, not modelled).
+      std::vector<unsigned char> blocks;
+      const void* in = nullptr;
+      std::optional<Packed> send;
+      if (in_place) {
+        blocks.assign(static_cast<const unsigned char*>(out),
+                      static_cast<const unsigned char*>(out) + all * t.size);
+        in = blocks.data();
+      } else {
+        send.emplace(c.comm, sm, Layout{size_of(sendcount) * c.p()});
+        in = send->read(sendbuf);
+      }
+      vmc::detail::alltoall_bytes(c.comm, send_address(in), all, out, all, t.size,
                                   options_for(Operation::alltoall));
+      recv.finish(recvbuf);
     });
     return MPI_SUCCESS;
   });
@@ -754,24 +1061,38 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
   return mpi_call(comm, [&] {
     const Collective c = open(fn, comm);
     const bool in_place = sendbuf == MPI_IN_PLACE;
-    const TypeInfo t = type_or_fail(fn, recvtype);
-    const std::vector<std::size_t> counts =
+    const Moved rm = moved_type(c, recvtype);
+    const TypeInfo& t = rm.unit;
+    const std::vector<std::size_t> counts_items =
         counts_of(fn, recvcounts, c.p(), "recvcounts", MPI_ERR_COUNT);
-    const std::vector<std::size_t> at = counts_of(fn, displs, c.p(), "displs", MPI_ERR_ARG);
-    const std::size_t mine = counts[static_cast<std::size_t>(c.rank())];
+    const std::vector<std::size_t> at_items = counts_of(fn, displs, c.p(), "displs", MPI_ERR_ARG);
+    const std::vector<std::size_t> counts = in_units(counts_items, rm);
+    const std::vector<std::size_t> at = in_units(at_items, rm);
+    const std::size_t mine_items = counts_items[static_cast<std::size_t>(c.rank())];
+    const std::size_t mine = rm.units(mine_items);
+    Moved sm;
     if (!in_place) {
-      check_same_block(fn, sendcount, counted(fn, sendcount, sendtype), static_cast<int>(mine), t,
-                       "recvcounts[rank] is this rank's block: ");
+      sm = counted(c, sendcount, sendtype);
+      check_same_signature(fn, sendcount, sm, static_cast<int>(mine_items), rm,
+                           "recvcounts[rank] is this rank's block: ");
       check_buffer(fn, sendbuf, sendcount);
     }
     check_not_in_place(fn, recvbuf, "the receive buffer");
-    const std::size_t capacity = extent_of(counts, at);
+    const std::size_t capacity_items = extent_of(counts_items, at_items);
+    const std::size_t capacity = rm.units(capacity_items);
     if (capacity > 0) check_buffer(fn, recvbuf, 1);
-    if (!in_place) check_no_overlap(fn, sendbuf, mine * t.size, recvbuf, capacity * t.size);
-    run_collective(c, v_signature(c, -1, t, &counts), items(mine, t), [&] {
-      vmc::detail::allgatherv_bytes(c.comm, in_place ? nullptr : send_address(sendbuf),
-                                    in_place ? 0 : mine, recvbuf, capacity, t.size, counts, at,
+    if (!in_place) {
+      check_no_overlap(fn, sendbuf, span_of(sm, size_of(sendcount)), recvbuf,
+                       span_of(rm, capacity_items));
+    }
+    run_collective(c, v_signature(c, -1, t, &counts), items_text(mine, t), [&] {
+      Packed recv(c.comm, rm, {capacity_items, &counts_items, &at_items});
+      void* out = recv.write(recvbuf, in_place);
+      Packed send(c.comm, in_place ? rm : sm, {in_place ? 0 : size_of(sendcount)});
+      vmc::detail::allgatherv_bytes(c.comm, in_place ? nullptr : send_address(send.read(sendbuf)),
+                                    in_place ? 0 : mine, out, capacity, t.size, counts, at,
                                     options_for(Operation::allgatherv));
+      recv.finish(recvbuf);
     });
     return MPI_SUCCESS;
   });
@@ -784,39 +1105,66 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
   return mpi_call(comm, [&] {
     const Collective c = open(fn, comm);
     const bool in_place = sendbuf == MPI_IN_PLACE;
-    const TypeInfo t = type_or_fail(fn, recvtype);
-    const std::vector<std::size_t> rcounts =
+    const Moved rm = moved_type(c, recvtype);
+    const TypeInfo& t = rm.unit;
+    const std::vector<std::size_t> rcounts_items =
         counts_of(fn, recvcounts, c.p(), "recvcounts", MPI_ERR_COUNT);
-    const std::vector<std::size_t> rat = counts_of(fn, rdispls, c.p(), "rdispls", MPI_ERR_ARG);
+    const std::vector<std::size_t> rat_items =
+        counts_of(fn, rdispls, c.p(), "rdispls", MPI_ERR_ARG);
     const std::size_t r = static_cast<std::size_t>(c.rank());
-    std::vector<std::size_t> scounts = rcounts, sat = rat;
+    std::vector<std::size_t> scounts_items = rcounts_items, sat_items = rat_items;
+    Moved sm = rm;
     if (!in_place) {
-      scounts = counts_of(fn, sendcounts, c.p(), "sendcounts", MPI_ERR_COUNT);
-      sat = counts_of(fn, sdispls, c.p(), "sdispls", MPI_ERR_ARG);
-      check_same_block(fn, static_cast<int>(scounts[r]), type_or_fail(fn, sendtype),
-                       static_cast<int>(rcounts[r]), t,
-                       "the block a rank sends itself: ");
+      scounts_items = counts_of(fn, sendcounts, c.p(), "sendcounts", MPI_ERR_COUNT);
+      sat_items = counts_of(fn, sdispls, c.p(), "sdispls", MPI_ERR_ARG);
+      sm = moved_type(c, sendtype);
+      check_same_signature(fn, static_cast<int>(scounts_items[r]), sm,
+                           static_cast<int>(rcounts_items[r]), rm,
+                           "the block a rank sends itself: ");
+      if (!sm.derived && !rm.derived) {
+        // as before derived types: the types' sizes agree (checked above)
+      } else if (std::strcmp(sm.unit.name, rm.unit.name) != 0) {
+        fail(fn, MPI_ERR_TYPE, "sendtype and recvtype differ in their basic types");
+      }
     }
     check_not_in_place(fn, recvbuf, "the receive buffer");
-    const std::size_t send_capacity = extent_of(scounts, sat);
-    const std::size_t recv_capacity = extent_of(rcounts, rat);
+    const std::size_t send_capacity_items = extent_of(scounts_items, sat_items);
+    const std::size_t recv_capacity_items = extent_of(rcounts_items, rat_items);
+    const std::size_t send_capacity = sm.units(send_capacity_items);
+    const std::size_t recv_capacity = rm.units(recv_capacity_items);
     if (recv_capacity > 0) check_buffer(fn, recvbuf, 1);
-    // In place, vmc sends from a copy of the receive buffer (a local copy, not modelled).
-    std::vector<unsigned char> blocks;
-    const void* send = sendbuf;
-    if (in_place) {
-      blocks.assign(static_cast<const unsigned char*>(recvbuf),
-                    static_cast<const unsigned char*>(recvbuf) + recv_capacity * t.size);
-      send = blocks.data();
-    } else {
+    if (!in_place) {
       if (send_capacity > 0) check_buffer(fn, sendbuf, 1);
-      check_no_overlap(fn, sendbuf, send_capacity * t.size, recvbuf, recv_capacity * t.size);
+      check_no_overlap(fn, sendbuf, span_of(sm, send_capacity_items), recvbuf,
+                       span_of(rm, recv_capacity_items));
     }
-    run_collective(c, v_signature(c, -1, t, nullptr),
-                   "sends " + items(send_capacity, t), [&] {
-                     vmc::detail::alltoallv_bytes(c.comm, send_address(send), send_capacity,
-                                                  scounts, sat, recvbuf, recv_capacity, rcounts,
-                                                  rat, t.size, options_for(Operation::alltoallv));
+    const std::vector<std::size_t> scounts = in_units(scounts_items, sm);
+    const std::vector<std::size_t> sat = in_units(sat_items, sm);
+    const std::vector<std::size_t> rcounts = in_units(rcounts_items, rm);
+    const std::vector<std::size_t> rat = in_units(rat_items, rm);
+    run_collective(c, v_signature(c, -1, t, nullptr), "sends " + items_text(send_capacity, t),
+                   [&] {
+                     Packed recv(c.comm, rm, {recv_capacity_items, &rcounts_items, &rat_items});
+                     void* out = recv.write(recvbuf, in_place);
+                     // In place, vmc sends from a copy of the receive buffer (a local copy,
+                     // not modelled).
+                     std::vector<unsigned char> blocks;
+                     const void* in = nullptr;
+                     std::optional<Packed> send;
+                     if (in_place) {
+                       blocks.assign(static_cast<const unsigned char*>(out),
+                                     static_cast<const unsigned char*>(out) +
+                                         recv_capacity * t.size);
+                       in = blocks.data();
+                     } else {
+                       send.emplace(c.comm, sm,
+                                    Layout{send_capacity_items, &scounts_items, &sat_items});
+                       in = send->read(sendbuf);
+                     }
+                     vmc::detail::alltoallv_bytes(c.comm, send_address(in), send_capacity,
+                                                  scounts, sat, out, recv_capacity, rcounts, rat,
+                                                  t.size, options_for(Operation::alltoallv));
+                     recv.finish(recvbuf);
                    });
     return MPI_SUCCESS;
   });
@@ -834,46 +1182,60 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
     if (in_place && !at_root) fail(fn, MPI_ERR_BUFFER, "MPI_IN_PLACE is the root's send buffer only");
     const std::size_t r = static_cast<std::size_t>(c.rank());
     // The receive arguments count at the root only; elsewhere the rank knows its own count.
-    std::vector<std::size_t> counts(c.p(), 0), at(c.p(), 0);
-    TypeInfo t = in_place ? TypeInfo{} : counted(fn, sendcount, sendtype);
-    std::size_t capacity = 0;
+    std::vector<std::size_t> counts_items(c.p(), 0), at_items(c.p(), 0);
+    Moved sm = in_place ? Moved{} : counted(c, sendcount, sendtype);
+    Moved rm = sm;
+    std::size_t capacity_items = 0;
     if (at_root) {
-      const TypeInfo rt = type_or_fail(fn, recvtype);
-      counts = counts_of(fn, recvcounts, c.p(), "recvcounts", MPI_ERR_COUNT);
-      at = counts_of(fn, displs, c.p(), "displs", MPI_ERR_ARG);
+      rm = moved_type(c, recvtype);
+      counts_items = counts_of(fn, recvcounts, c.p(), "recvcounts", MPI_ERR_COUNT);
+      at_items = counts_of(fn, displs, c.p(), "displs", MPI_ERR_ARG);
       if (!in_place) {
-        check_same_block(fn, sendcount, t, static_cast<int>(counts[r]), rt,
-                         "recvcounts[root] is the root's own block: ");
+        check_same_signature(fn, sendcount, sm, static_cast<int>(counts_items[r]), rm,
+                             "recvcounts[root] is the root's own block: ");
       }
-      t = rt;
       check_not_in_place(fn, recvbuf, "the receive buffer");
-      capacity = extent_of(counts, at);
-      if (capacity > 0) check_buffer(fn, recvbuf, 1);
+      capacity_items = extent_of(counts_items, at_items);
+      if (capacity_items > 0) check_buffer(fn, recvbuf, 1);
     } else {
-      counts[r] = size_of(sendcount);
+      counts_items[r] = size_of(sendcount);
     }
+    // The units: the receive type's at the root, the send type's elsewhere.
+    const Moved& um = at_root ? rm : sm;
+    const TypeInfo t = um.unit;
+    std::vector<std::size_t> counts = in_units(counts_items, um), at = in_units(at_items, um);
+    if (!at_root) counts[r] = sm.units(size_of(sendcount));
+    const std::size_t capacity = um.units(capacity_items);
     if (!in_place) check_buffer(fn, sendbuf, sendcount);
     if (at_root && !in_place) {
-      check_no_overlap(fn, sendbuf, counts[r] * t.size, recvbuf, capacity * t.size);
+      check_no_overlap(fn, sendbuf, span_of(sm, size_of(sendcount)), recvbuf,
+                       span_of(rm, capacity_items));
     }
     const Options options = options_for(Operation::gatherv);
     run_collective(c, v_signature(c, root, t, nullptr),
-                   "root " + std::to_string(root) + ", " + items(counts[r], t),
+                   "root " + std::to_string(root) + ", " + items_text(counts[r], t),
                    [&](SharedKey key) {
-                     const void* send = in_place ? nullptr : send_address(sendbuf);
-                     void* recv = at_root ? recvbuf : nullptr;
-                     if (!named_beyond_linear(options)) {
-                       run_linear_v(Operation::gatherv, c.comm, send, recv, t.size, root, counts,
-                                    at);
-                       return;
+                     std::optional<Packed> recv;
+                     void* out = nullptr;
+                     if (at_root) {
+                       recv.emplace(c.comm, rm, Layout{capacity_items, &counts_items, &at_items});
+                       out = recv->write(recvbuf, in_place);
                      }
-                     const std::vector<std::size_t> all =
-                         counts_from_root(c.comm, counts, root, key);
-                     vmc::detail::gatherv_bytes(
-                         c.comm, send, in_place ? 0 : all[r], recv, capacity, all,
-                         at_root ? std::span<const std::size_t>(at)
-                                 : std::span<const std::size_t>(),
-                         t.size, root, options);
+                     Packed send(c.comm, in_place ? rm : sm, {in_place ? 0 : size_of(sendcount)});
+                     const void* in = in_place ? nullptr : send_address(send.read(sendbuf));
+                     if (!named_beyond_linear(options)) {
+                       run_linear_v(Operation::gatherv, c.comm, in, out, t.size, root, counts,
+                                    at);
+                     } else {
+                       const std::vector<std::size_t> all =
+                           counts_from_root(c.comm, counts, root, key);
+                       vmc::detail::gatherv_bytes(
+                           c.comm, in, in_place ? 0 : all[r], out, capacity, all,
+                           at_root ? std::span<const std::size_t>(at)
+                                   : std::span<const std::size_t>(),
+                           t.size, root, options);
+                     }
+                     if (at_root) recv->finish(recvbuf);
                    });
     return MPI_SUCCESS;
   });
@@ -893,56 +1255,171 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
     }
     const std::size_t r = static_cast<std::size_t>(c.rank());
     // The send arguments count at the root only; elsewhere the rank knows its own count.
-    std::vector<std::size_t> counts(c.p(), 0), at(c.p(), 0);
-    TypeInfo t = in_place ? TypeInfo{} : counted(fn, recvcount, recvtype);
-    std::size_t capacity = 0;
+    std::vector<std::size_t> counts_items(c.p(), 0), at_items(c.p(), 0);
+    Moved rm = in_place ? Moved{} : counted(c, recvcount, recvtype);
+    Moved sm = rm;
+    std::size_t capacity_items = 0;
     if (at_root) {
-      const TypeInfo st = type_or_fail(fn, sendtype);
-      counts = counts_of(fn, sendcounts, c.p(), "sendcounts", MPI_ERR_COUNT);
-      at = counts_of(fn, displs, c.p(), "displs", MPI_ERR_ARG);
+      sm = moved_type(c, sendtype);
+      counts_items = counts_of(fn, sendcounts, c.p(), "sendcounts", MPI_ERR_COUNT);
+      at_items = counts_of(fn, displs, c.p(), "displs", MPI_ERR_ARG);
       if (!in_place) {
-        check_same_block(fn, static_cast<int>(counts[r]), st, recvcount, t,
-                         "sendcounts[root] is the root's own block: ");
+        check_same_signature(fn, static_cast<int>(counts_items[r]), sm, recvcount, rm,
+                             "sendcounts[root] is the root's own block: ");
       }
-      t = st;
       check_not_in_place(fn, sendbuf, "the send buffer");
-      capacity = extent_of(counts, at);
-      if (capacity > 0) check_buffer(fn, sendbuf, 1);
+      capacity_items = extent_of(counts_items, at_items);
+      if (capacity_items > 0) check_buffer(fn, sendbuf, 1);
     } else {
-      counts[r] = size_of(recvcount);
+      counts_items[r] = size_of(recvcount);
     }
+    const Moved& um = at_root ? sm : rm;
+    const TypeInfo t = um.unit;
+    std::vector<std::size_t> counts = in_units(counts_items, um), at = in_units(at_items, um);
+    if (!at_root) counts[r] = rm.units(size_of(recvcount));
+    const std::size_t capacity = um.units(capacity_items);
     if (!in_place) check_buffer(fn, recvbuf, recvcount);
     if (at_root && !in_place) {
-      check_no_overlap(fn, sendbuf, capacity * t.size, recvbuf, counts[r] * t.size);
+      check_no_overlap(fn, sendbuf, span_of(sm, capacity_items), recvbuf,
+                       span_of(rm, size_of(recvcount)));
     }
     const Options options = options_for(Operation::scatterv);
     run_collective(c, v_signature(c, root, t, nullptr),
-                   "root " + std::to_string(root) + ", " + items(counts[r], t),
+                   "root " + std::to_string(root) + ", " + items_text(counts[r], t),
                    [&](SharedKey key) {
-                     const void* send = at_root ? send_address(sendbuf) : nullptr;
-                     void* recv = in_place ? nullptr : recvbuf;
+                     std::optional<Packed> send;
+                     const void* in = nullptr;
+                     if (at_root) {
+                       send.emplace(c.comm, sm, Layout{capacity_items, &counts_items, &at_items});
+                       in = send_address(send->read(sendbuf));
+                     }
+                     Packed recv(c.comm, in_place ? sm : rm, {in_place ? 0 : size_of(recvcount)});
+                     void* out = in_place ? nullptr : recv.write(recvbuf, false);
                      if (!named_beyond_linear(options)) {
-                       run_linear_v(Operation::scatterv, c.comm, send, recv, t.size, root,
-                                    counts, at);
-                       return;
+                       run_linear_v(Operation::scatterv, c.comm, in, out, t.size, root, counts,
+                                    at);
+                     } else {
+                       const std::vector<std::size_t> all =
+                           counts_from_root(c.comm, counts, root, key);
+                       // vmc's scatterv has no in-place form: the root's own block goes to a
+                       // scratch copy (local, not modelled).
+                       std::vector<unsigned char> own;
+                       if (in_place) {
+                         own.resize(all[r] * t.size);
+                         out = own.data();
+                       }
+                       vmc::detail::scatterv_bytes(
+                           c.comm, in, capacity, all,
+                           at_root ? std::span<const std::size_t>(at)
+                                   : std::span<const std::size_t>(),
+                           out, all[r], t.size, root, options);
                      }
-                     const std::vector<std::size_t> all =
-                         counts_from_root(c.comm, counts, root, key);
-                     // vmc's scatterv has no in-place form: the root's own block goes to a
-                     // scratch copy (local, not modelled).
-                     std::vector<unsigned char> own;
-                     if (in_place) {
-                       own.resize(all[r] * t.size);
-                       recv = own.data();
-                     }
-                     vmc::detail::scatterv_bytes(
-                         c.comm, send, capacity, all,
-                         at_root ? std::span<const std::size_t>(at)
-                                 : std::span<const std::size_t>(),
-                         recv, all[r], t.size, root, options);
+                     if (!in_place) recv.finish(recvbuf);
                    });
     return MPI_SUCCESS;
   });
+}
+
+// --- user operations -----------------------------------------------------------------------
+
+static int op_create(const char* fn, MPI_User_function* user_fn, MPI_User_function_c* user_fn_c,
+                     int commute, MPI_Op* op) {
+  return mpi_call(MPI_COMM_SELF, [&] {
+    RankState& s = session_state(fn);
+    if (user_fn == nullptr && user_fn_c == nullptr) fail(fn, MPI_ERR_ARG, "user_fn is null");
+    check_arg(fn, op, "op");
+    *op = static_cast<MPI_Op>(VMC_MPI_FIRST_USER_OP + s.ops.size());
+    s.ops.push_back(UserOpEntry{user_fn, user_fn_c, commute != 0, false,
+                                "user operation " + std::to_string(*op)});
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op) {
+  return op_create("MPI_Op_create", user_fn, nullptr, commute, op);
+}
+
+int MPI_Op_create_c(MPI_User_function_c* user_fn, int commute, MPI_Op* op) {
+  return op_create("MPI_Op_create_c", nullptr, user_fn, commute, op);
+}
+
+int MPI_Op_free(MPI_Op* op) {
+  const char* fn = "MPI_Op_free";
+  return mpi_call(MPI_COMM_SELF, [&] {
+    RankState& s = session_state(fn);
+    check_arg(fn, op, "op");
+    if (user_op_entry(fn, s, *op) == nullptr) {
+      fail(fn, MPI_ERR_OP, std::string(op_name(*op) != nullptr ? op_name(*op) : "MPI_OP_NULL") +
+                               " is predefined: it cannot be freed");
+    }
+    s.ops[static_cast<std::size_t>(*op - VMC_MPI_FIRST_USER_OP)].freed = true;
+    *op = MPI_OP_NULL;
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Op_commutative(MPI_Op op, int* commute) {
+  const char* fn = "MPI_Op_commutative";
+  return mpi_call(MPI_COMM_SELF, [&] {
+    RankState& s = session_state(fn);
+    check_arg(fn, commute, "commute");
+    if (const UserOpEntry* u = user_op_entry(fn, s, op)) {
+      *commute = u->commutative ? 1 : 0;
+    } else if (op_name(op) != nullptr) {
+      *commute = 1;
+    } else {
+      fail(fn, MPI_ERR_OP, "MPI_OP_NULL is not an operation");
+    }
+    return MPI_SUCCESS;
+  });
+}
+
+// inoutbuf = inbuf op inoutbuf, on the calling rank alone (free in modelled time, as a
+// program's own loop would be were it not charged: vmc charges no combine it does not model).
+extern "C++" template <class Int>
+int reduce_local(const char* fn, const void* inbuf, void* inoutbuf, Int count,
+                        MPI_Datatype datatype, MPI_Op op) {
+  return mpi_call(MPI_COMM_SELF, [&] {
+    RankState& s = session_state(fn);
+    if (count < 0) fail(fn, MPI_ERR_COUNT, "negative count " + std::to_string(count));
+    const auto items = static_cast<std::size_t>(count);
+    if (items > 0 && (inbuf == nullptr || inoutbuf == nullptr)) {
+      fail(fn, MPI_ERR_BUFFER, "null buffer for " + std::to_string(count) + " items");
+    }
+    if (const UserOpEntry* u = user_op_entry(fn, s, op)) {
+      moved_typemap(fn, s, datatype);
+      MPI_Datatype dt = datatype;
+      if (items == 0) return MPI_SUCCESS;
+      if (u->fn_c != nullptr) {
+        MPI_Count len = static_cast<MPI_Count>(count);
+        u->fn_c(const_cast<void*>(inbuf), inoutbuf, &len, &dt);
+      } else {
+        int len = static_cast<int>(count);
+        u->fn(const_cast<void*>(inbuf), inoutbuf, &len, &dt);
+      }
+      return MPI_SUCCESS;
+    }
+    const Collective c{fn, s, MPI_COMM_SELF, s.comms.at(MPI_COMM_SELF).comm};
+    const Reduction r = reduction(c, datatype, op);
+    if (items == 0) return MPI_SUCCESS;
+    const std::size_t n = r.m.units(items);
+    std::vector<unsigned char> a(n * r.m.unit.size), b(n * r.m.unit.size);
+    pack(*r.m.map, inbuf, items, a.data());
+    pack(*r.m.map, inoutbuf, items, b.data());
+    r.op.apply(a.data(), b.data(), b.data(), n);
+    unpack(*r.m.map, b.data(), b.size(), inoutbuf);
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op) {
+  return reduce_local("MPI_Reduce_local", inbuf, inoutbuf, count, datatype, op);
+}
+
+int MPI_Reduce_local_c(const void* inbuf, void* inoutbuf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Op op) {
+  return reduce_local("MPI_Reduce_local_c", inbuf, inoutbuf, count, datatype, op);
 }
 
 }  // extern "C"

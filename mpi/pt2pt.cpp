@@ -39,33 +39,43 @@ namespace {
 
 // --- arguments ---------------------------------------------------------------------------
 
-// A message's datatype: a predefined one (derived datatypes are not supported yet), not one
-// of MPI-1's bound markers.
-const PredefinedType& datatype_or_fail(const char* fn, MPI_Datatype datatype) {
-  const PredefinedType& t = predefined_or_fail(fn, datatype);
-  if (t.kind == TypeKind::bound) {
-    fail(fn, MPI_ERR_TYPE,
-         std::string(t.name) + " marks a bound in a datatype's map; it is no type of data");
-  }
-  return t;
+// The bytes `count` items of `t` take packed, which is what a message of them carries (the
+// padding of the pair types included).
+std::size_t bytes_of(int count, const Typemap& t) {
+  return static_cast<std::size_t>(count) * t.packed;
 }
 
-// A message's datatype given its count: MPI_DATATYPE_NULL is taken for no items (MPICH takes
-// it too), as the empty row of the predefined table.
-const PredefinedType& message_type_or_fail(const char* fn, MPI_Datatype datatype, int count) {
-  if (datatype == MPI_DATATYPE_NULL && count == 0) return kPredefinedTypes[0];
-  return datatype_or_fail(fn, datatype);
+// The items beta is charged for: the message's predefined elements (a pair is one).
+std::size_t items_of(int count, const Typemap& t) {
+  return static_cast<std::size_t>(count) * t.elements;
 }
 
-// The row of a request's datatype (checked when the request was made).
-const PredefinedType& row_of(MPI_Datatype datatype) {
-  return kPredefinedTypes.at(static_cast<std::size_t>(datatype));
+// What a send sends: the program's buffer when its type lies in memory as it packs, else the
+// packed copy made in `copy` (charged delta per element: the model's rearrangement).
+const void* packed_send(const Comm& c, const Typemap& t, const void* buf, int count,
+                        std::vector<unsigned char>& copy) {
+  if (t.contiguous || count == 0) return buf;
+  copy.resize(bytes_of(count, t));
+  pack(t, buf, static_cast<std::size_t>(count), copy.data());
+  c.charge_rearrange(items_of(count, t));
+  return copy.data();
 }
 
-// The bytes `count` items of `t` take in memory, which is what a message of them carries
-// (the padding of the pair types included).
-std::size_t bytes_of(int count, const PredefinedType& t) {
-  return static_cast<std::size_t>(count) * t.extent;
+// Where a receive lands: the program's buffer when its type lies in memory as it packs, else
+// `staging` (unpacked by deliver once the message is in).
+void* receive_into(const Typemap& t, void* buf, int count, std::vector<unsigned char>& staging) {
+  if (t.contiguous || count == 0) return buf;
+  staging.resize(bytes_of(count, t));
+  return staging.data();
+}
+
+// The `bytes` a receive took into staging, unpacked into the program's buffer (charged delta
+// per element).
+void deliver(const Comm& c, const Typemap& t, const std::vector<unsigned char>& staging,
+             std::size_t bytes, void* buf) {
+  if (t.contiguous || staging.empty() || bytes == 0) return;
+  unpack(t, staging.data(), bytes, buf);
+  c.charge_rearrange(t.packed == 0 ? 0 : (bytes * t.elements + t.packed - 1) / t.packed);
 }
 
 void check_send_tag(const char* fn, int tag) {
@@ -92,7 +102,7 @@ void check_source(const char* fn, int source, const Comm& c) {
 struct Checked {
   RankState& state;
   const CommEntry& entry;
-  const PredefinedType& type;
+  const Typemap& type;
 };
 Checked check_data(const char* fn, MPI_Comm comm, const void* buf, int count,
                    MPI_Datatype datatype) {
@@ -100,7 +110,7 @@ Checked check_data(const char* fn, MPI_Comm comm, const void* buf, int count,
   RankState& s = rank_state(n);
   const CommEntry& e = comm_or_fail(fn, s, comm);
   check_count(fn, count);
-  const PredefinedType& t = message_type_or_fail(fn, datatype, count);
+  const Typemap& t = moved_typemap(fn, s, datatype, count);
   check_buffer(fn, buf, count);
   return {s, e, t};
 }
@@ -111,15 +121,15 @@ Checked check_data(const char* fn, MPI_Comm comm, const void* buf, int count,
 struct CheckedPair {
   RankState& state;
   const CommEntry& entry;
-  const PredefinedType& send_type;
-  const PredefinedType& recv_type;
+  const Typemap& send_type;
+  const Typemap& recv_type;
 };
 CheckedPair check_sendrecv(const char* fn, MPI_Comm comm, const void* sendbuf, int sendcount,
                            MPI_Datatype sendtype, int dest, int sendtag, const void* recvbuf,
                            int recvcount, MPI_Datatype recvtype, int source, int recvtag) {
   auto [s, e, st] = check_data(fn, comm, sendbuf, sendcount, sendtype);
   check_count(fn, recvcount);
-  const PredefinedType& rt = message_type_or_fail(fn, recvtype, recvcount);
+  const Typemap& rt = moved_typemap(fn, s, recvtype, recvcount);
   check_buffer(fn, recvbuf, recvcount);
   check_send_tag(fn, sendtag);
   check_receive_tag(fn, recvtag);
@@ -272,7 +282,7 @@ RequestEntry& request_or_fail(const char* fn, RankState& s, MPI_Request h) {
 }
 
 void buffered_send(const char* fn, RankState& s, const Comm& c, const void* buf, int count,
-                   const PredefinedType& t, int dest, int tag);
+                   const Typemap& t, int dest, int tag);
 
 // Posts the transfer of request r (a nonblocking call, or MPI_Start of a persistent one). A
 // buffered request's send is made at once from the attached buffer (MPI_ERR_BUFFER when it
@@ -280,17 +290,18 @@ void buffered_send(const char* fn, RankState& s, const Comm& c, const void* buf,
 void start(const char* fn, RankState& s, RequestEntry& r) {
   r.cancel = false;
   r.proc_null = r.peer == MPI_PROC_NULL;
-  const PredefinedType& t = row_of(r.datatype);
+  const Typemap& t = *r.map;
   if (r.buffered && !r.proc_null) buffered_send(fn, s, r.on, r.buffer, r.count, t, r.peer, r.tag);
   r.active = true;
   if (r.proc_null || r.buffered) return;
   const std::size_t bytes = bytes_of(r.count, t);
   on_runtime(fn, nullptr, [&] {
     if (r.send) {
-      r.request = r.on.isend_raw(r.buffer, bytes, static_cast<std::size_t>(r.count), r.peer,
-                                 r.tag, r.mode);
+      const void* out = packed_send(r.on, t, r.buffer, r.count, r.staging);
+      r.request = r.on.isend_raw(out, bytes, items_of(r.count, t), r.peer, r.tag, r.mode);
     } else {
-      r.request = r.on.irecv_raw(r.buffer, bytes, 1, r.peer == MPI_ANY_SOURCE ? kAnySource : r.peer,
+      void* in = receive_into(t, r.buffer, r.count, r.staging);
+      r.request = r.on.irecv_raw(in, bytes, 1, r.peer == MPI_ANY_SOURCE ? kAnySource : r.peer,
                                  r.tag == MPI_ANY_TAG ? kAnyTag : r.tag);
     }
   });
@@ -303,7 +314,6 @@ int make_request(const char* fn, bool send, const void* buf, int count, MPI_Data
                  MPI_Request* request, bool buffered = false) {
   return mpi_call(comm, [&] {
     auto [s, e, t] = check_data(fn, comm, buf, count, datatype);
-    (void)t;
     if (send) {
       check_send_tag(fn, tag);
       check_destination(fn, peer, e.comm);
@@ -321,6 +331,9 @@ int make_request(const char* fn, bool send, const void* buf, int count, MPI_Data
     r.buffer = const_cast<void*>(buf);
     r.count = count;
     r.datatype = datatype;
+    r.map = &t;
+    r.kept = kept_typemap(s, datatype);
+    if (r.kept) r.map = r.kept.get();
     r.peer = peer;
     r.tag = tag;
     r.mode = mode;
@@ -423,6 +436,7 @@ int complete(const char* fn, RankState& s, MPI_Request* h, MPI_Status* status) {
       vmc::Status got;
       on_runtime(fn, status, [&] { r.on.wait(r.request, &got); });
       set_completed(status, r, got, r.on);
+      if (!r.send) deliver(r.on, *r.map, r.staging, got.bytes, r.buffer);
       return MPI_SUCCESS;
     });
   }
@@ -498,7 +512,9 @@ bool last_half_done(RequestEntry& r) {
 
 // A listed request the runtime completed (through the world comm: `got` in world ranks).
 void finish_listed(RankState& s, MPI_Request* h, MPI_Status* status, const vmc::Status& got) {
-  set_completed(status, entry(s, *h), got, world_of(s));
+  RequestEntry& r = entry(s, *h);
+  set_completed(status, r, got, world_of(s));
+  if (!r.send) deliver(r.on, *r.map, r.staging, got.bytes, r.buffer);
   retire(s, h);
 }
 
@@ -551,7 +567,7 @@ void wait_buffered(RankState& s) {
 // A buffered send: posted at once, its space counted in the attached buffer until it
 // completes.
 void buffered_send(const char* fn, RankState& s, const Comm& c, const void* buf, int count,
-                   const PredefinedType& t, int dest, int tag) {
+                   const Typemap& t, int dest, int tag) {
   BsendState& b = p2p(s).bsend;
   const std::size_t bytes = bytes_of(count, t);
   const long long need = static_cast<long long>(bytes) + MPI_BSEND_OVERHEAD;
@@ -569,10 +585,14 @@ void buffered_send(const char* fn, RankState& s, const Comm& c, const void* buf,
   // Sent from a copy, as from the attached buffer: the program may change its own at once.
   BsendState::InFlight f;
   f.bytes = static_cast<int>(need);
-  f.copy.assign(static_cast<const unsigned char*>(buf),
-                static_cast<const unsigned char*>(buf) + bytes);
+  if (t.contiguous || count == 0) {
+    f.copy.assign(static_cast<const unsigned char*>(buf),
+                  static_cast<const unsigned char*>(buf) + bytes);
+  } else {
+    packed_send(c, t, buf, count, f.copy);
+  }
   on_runtime(fn, nullptr, [&] {
-    f.request = c.isend_raw(f.copy.data(), bytes, static_cast<std::size_t>(count), dest, tag);
+    f.request = c.isend_raw(f.copy.data(), bytes, items_of(count, t), dest, tag);
   });
   b.in_flight.push_back(std::move(f));
 }
@@ -615,8 +635,10 @@ static int send_call(const char* fn, const void* buf, int count, MPI_Datatype da
       return MPI_SUCCESS;
     }
     CallContext context(call_text(fn, "dest", dest, tag, comm, e));
+    std::vector<unsigned char> copy;
+    const void* out = packed_send(e.comm, t, buf, count, copy);
     on_runtime(fn, nullptr, [&] {
-      e.comm.send_raw(buf, bytes_of(count, t), static_cast<std::size_t>(count), dest, tag, mode);
+      e.comm.send_raw(out, bytes_of(count, t), items_of(count, t), dest, tag, mode);
     });
     return MPI_SUCCESS;
   });
@@ -690,11 +712,14 @@ int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, M
     }
     CallContext context(call_text(fn, "source", source, tag, comm, e));
     vmc::Status got;
+    std::vector<unsigned char> staging;
+    void* in = receive_into(t, buf, count, staging);
     on_runtime(fn, status, [&] {
-      e.comm.recv_raw(buf, bytes_of(count, t), 1, source == MPI_ANY_SOURCE ? kAnySource : source,
+      e.comm.recv_raw(in, bytes_of(count, t), 1, source == MPI_ANY_SOURCE ? kAnySource : source,
                       tag == MPI_ANY_TAG ? kAnyTag : tag, &got);
     });
     set_from(status, got);
+    deliver(e.comm, t, staging, got.bytes, buf);
     return MPI_SUCCESS;
   });
 }
@@ -709,13 +734,16 @@ static int sendrecv_call(const char* fn, const void* sendbuf, int sendcount,
     auto [s, e, st, rt] = check_sendrecv(fn, comm, sendbuf, sendcount, sendtype, dest, sendtag,
                                          recvbuf, recvcount, recvtype, source, recvtag);
     (void)s;
-    std::vector<unsigned char> copy;
-    if (replace) {
+    const Comm& c = e.comm;
+    std::vector<unsigned char> copy, staging;
+    if (replace && st.contiguous) {
       const auto* p = static_cast<const unsigned char*>(sendbuf);
       copy.assign(p, p + bytes_of(sendcount, st));
       sendbuf = copy.data();
+    } else if (dest != MPI_PROC_NULL) {
+      sendbuf = packed_send(c, st, sendbuf, sendcount, copy);
     }
-    const Comm& c = e.comm;
+    void* in = source == MPI_PROC_NULL ? recvbuf : receive_into(rt, recvbuf, recvcount, staging);
     const int from = source == MPI_ANY_SOURCE ? kAnySource : source;
     const Tag rtag = recvtag == MPI_ANY_TAG ? kAnyTag : recvtag;
     CallContext context(std::string(fn) + "(dest " + peer_name(dest) + " tag " +
@@ -725,19 +753,19 @@ static int sendrecv_call(const char* fn, const void* sendbuf, int sendcount,
     on_runtime(fn, status, [&] {
       if (dest == MPI_PROC_NULL && source == MPI_PROC_NULL) return;
       if (dest == MPI_PROC_NULL) {
-        c.recv_raw(recvbuf, bytes_of(recvcount, rt), 1, from, rtag, &got);
+        c.recv_raw(in, bytes_of(recvcount, rt), 1, from, rtag, &got);
       } else if (source == MPI_PROC_NULL) {
-        c.send_raw(sendbuf, bytes_of(sendcount, st), static_cast<std::size_t>(sendcount), dest,
-                   sendtag);
+        c.send_raw(sendbuf, bytes_of(sendcount, st), items_of(sendcount, st), dest, sendtag);
       } else {
-        c.sendrecv_raw(sendbuf, bytes_of(sendcount, st), static_cast<std::size_t>(sendcount),
-                       dest, sendtag, recvbuf, bytes_of(recvcount, rt), 1, from, rtag, &got);
+        c.sendrecv_raw(sendbuf, bytes_of(sendcount, st), items_of(sendcount, st), dest, sendtag,
+                       in, bytes_of(recvcount, rt), 1, from, rtag, &got);
       }
     });
     if (source == MPI_PROC_NULL) {
       set_empty(status, MPI_PROC_NULL);
     } else {
       set_from(status, got);
+      deliver(c, rt, staging, got.bytes, recvbuf);
     }
     return MPI_SUCCESS;
   });
@@ -775,24 +803,30 @@ static int isendrecv_call(const char* fn, const void* sendbuf, int sendcount,
     r.buffer = recvbuf;
     r.count = recvcount;
     r.datatype = recvcount == 0 && recvtype == MPI_DATATYPE_NULL ? MPI_DATATYPE_NULL : recvtype;
+    r.map = &rt;
+    r.kept = kept_typemap(s, r.datatype);
+    if (r.kept) r.map = r.kept.get();
     r.peer = source;
     r.tag = recvtag;
     r.active = true;
     r.proc_null = source == MPI_PROC_NULL;
     const std::size_t send_bytes = bytes_of(sendcount, st);
-    if (replace && dest != MPI_PROC_NULL) {
+    if (replace && dest != MPI_PROC_NULL && st.contiguous) {
       const auto* p = static_cast<const unsigned char*>(sendbuf);
       r.send_copy.assign(p, p + send_bytes);
       sendbuf = r.send_copy.data();
+    } else if (dest != MPI_PROC_NULL) {
+      sendbuf = packed_send(r.on, st, sendbuf, sendcount, r.send_copy);
     }
+    void* in = r.proc_null ? recvbuf : receive_into(rt, recvbuf, recvcount, r.staging);
     try {
       on_runtime(fn, nullptr, [&] {
         if (dest != MPI_PROC_NULL) {
-          r.send_half = r.on.isend_raw(sendbuf, send_bytes, static_cast<std::size_t>(sendcount),
-                                       dest, sendtag);
+          r.send_half = r.on.isend_raw(sendbuf, send_bytes, items_of(sendcount, st), dest,
+                                       sendtag);
         }
         if (!r.proc_null) {
-          r.request = r.on.irecv_raw(recvbuf, bytes_of(recvcount, rt), 1,
+          r.request = r.on.irecv_raw(in, bytes_of(recvcount, rt), 1,
                                      source == MPI_ANY_SOURCE ? kAnySource : source,
                                      recvtag == MPI_ANY_TAG ? kAnyTag : recvtag);
         }
@@ -932,6 +966,9 @@ int MPI_Request_free(MPI_Request* request) {
         if (!r.send_half.null()) r.on.free(r.send_half);
         if (!r.proc_null) r.on.free(r.request);
       });
+      for (std::vector<unsigned char>* copy : {&r.staging, &r.send_copy}) {
+        if (!copy->empty()) s.p2p.orphaned_copies.push_back(std::move(*copy));
+      }
     }
     release_request(s, *request);
     *request = MPI_REQUEST_NULL;
@@ -1413,7 +1450,7 @@ static int matched_receive(const char* fn, void* buf, int count, MPI_Datatype da
     RankState& s = session(fn);
     if (message == nullptr) fail(fn, MPI_ERR_ARG, "null message pointer");
     check_count(fn, count);
-    const PredefinedType& t = message_type_or_fail(fn, datatype, count);
+    const Typemap& t = moved_typemap(fn, s, datatype, count);
     check_buffer(fn, buf, count);
     if (*message == MPI_MESSAGE_NO_PROC) {
       *message = MPI_MESSAGE_NULL;
@@ -1434,7 +1471,9 @@ static int matched_receive(const char* fn, void* buf, int count, MPI_Datatype da
     ms[static_cast<std::size_t>(*message)] = MessageEntry{};
     *message = MPI_MESSAGE_NULL;
     comm = m.comm;
-    on_runtime(fn, nullptr, [&] { m.on.mrecv_into(m.request, buf, bytes_of(count, t), 1); });
+    std::vector<unsigned char> staging;
+    void* in = receive_into(t, buf, count, staging);
+    on_runtime(fn, nullptr, [&] { m.on.mrecv_into(m.request, in, bytes_of(count, t), 1); });
     const MPI_Request h = new_request(s);
     RequestEntry& r = entry(s, h);
     r.comm = m.comm;
@@ -1444,6 +1483,10 @@ static int matched_receive(const char* fn, void* buf, int count, MPI_Datatype da
     r.buffer = buf;
     r.count = count;
     r.datatype = datatype;
+    r.map = &t;
+    r.kept = kept_typemap(s, datatype);
+    if (r.kept) r.map = r.kept.get();
+    r.staging = std::move(staging);  // the receive's buffer moves with it
     if (request != nullptr) {
       *request = h;
       return MPI_SUCCESS;
@@ -1470,20 +1513,39 @@ int MPI_Imrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message
 
 // --- statuses ------------------------------------------------------------------------------
 
+// The typemap of a status query's datatype: a predefined one's needs no session, a derived
+// one is the calling rank's; MPI_LB and MPI_UB hold no data.
+static const Typemap& status_typemap(const char* fn, MPI_Datatype datatype) {
+  if (datatype != MPI_DATATYPE_NULL && predefined_type(datatype) != nullptr) {
+    if (datatype == MPI_LB || datatype == MPI_UB) {
+      fail(fn, MPI_ERR_TYPE,
+           std::string(predefined_type(datatype)->name) +
+               " marks a bound in a datatype's map; it is no type of data");
+    }
+    return predefined_typemap(datatype);
+  }
+  return any_typemap(fn, session(fn), datatype);
+}
+
 static int count_of(const char* fn, const MPI_Status* status, MPI_Datatype datatype,
                     bool elements, MPI_Count* out) {
   return mpi_call(MPI_COMM_SELF, [&] {
-    const PredefinedType& t = datatype_or_fail(fn, datatype);
+    const Typemap& t = status_typemap(fn, datatype);
     if (status == MPI_STATUS_IGNORE) fail(fn, MPI_ERR_ARG, "MPI_STATUS_IGNORE given");
     if (out == nullptr) fail(fn, MPI_ERR_ARG, "null count");
     const long long bytes = status->vmc_bytes;
-    const long long extent = static_cast<long long>(t.extent);
-    if (extent == 0 || bytes % extent != 0) {
-      *out = MPI_UNDEFINED;
+    if (elements) {
+      // A pair holds two basic elements; a message may end inside an item, not an element.
+      const long long n = elements_in(t, static_cast<std::size_t>(bytes));
+      *out = n < 0 ? MPI_UNDEFINED : n;
       return MPI_SUCCESS;
     }
-    // A pair holds two basic elements.
-    *out = bytes / extent * (elements && t.kind == TypeKind::pair ? 2 : 1);
+    const auto packed = static_cast<long long>(t.packed);
+    if (packed == 0) {
+      *out = bytes == 0 && datatype >= VMC_MPI_FIRST_DERIVED_TYPE ? 0 : MPI_UNDEFINED;
+    } else {
+      *out = bytes % packed != 0 ? MPI_UNDEFINED : bytes / packed;
+    }
     return MPI_SUCCESS;
   });
 }
@@ -1509,11 +1571,27 @@ int MPI_Get_elements_x(const MPI_Status* status, MPI_Datatype datatype, MPI_Coun
 static int set_elements(const char* fn, MPI_Status* status, MPI_Datatype datatype,
                         MPI_Count count) {
   return mpi_call(MPI_COMM_SELF, [&] {
-    const PredefinedType& t = datatype_or_fail(fn, datatype);
+    const Typemap& t = status_typemap(fn, datatype);
     if (status == nullptr) fail(fn, MPI_ERR_ARG, "null status");
     if (count < 0) fail(fn, MPI_ERR_COUNT, "negative count " + std::to_string(count));
-    const long long per = t.kind == TypeKind::pair ? 2 : 1;
-    status->vmc_bytes = count / per * static_cast<long long>(t.extent);
+    // The bytes of `count` basic elements packed: whole items, then the elements of the last.
+    long long per_item = 0;
+    for (const Run& r : t.runs) {
+      per_item += static_cast<long long>(r.count) *
+                  (predefined_type(r.type)->kind == TypeKind::pair ? 2 : 1);
+    }
+    long long bytes = per_item == 0 ? 0 : count / per_item * static_cast<long long>(t.packed);
+    long long left = per_item == 0 ? 0 : count % per_item;
+    for (const Run& r : t.runs) {
+      if (left <= 0) break;
+      const PredefinedType& e = *predefined_type(r.type);
+      const long long per = e.kind == TypeKind::pair ? 2 : 1;
+      const long long take = std::min(left / per, static_cast<long long>(r.count));
+      bytes += take * static_cast<long long>(e.extent);
+      left -= take * per;
+      if (take < static_cast<long long>(r.count)) break;
+    }
+    status->vmc_bytes = bytes;
     return MPI_SUCCESS;
   });
 }

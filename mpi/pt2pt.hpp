@@ -5,9 +5,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "mpi/include/mpi.h"
+#include "mpi/typemap.hpp"
 #include "runtime/comm.hpp"
 
 namespace vmc::mpi {
@@ -38,6 +40,12 @@ struct RequestEntry {
   void* buffer = nullptr;
   int count = 0;
   MPI_Datatype datatype = MPI_DATATYPE_NULL;
+  // The datatype's typemap (its own copy, `kept`, for a derived one: the program may free
+  // the handle while the request is in flight), and, for a type that does not lie in memory
+  // as it packs, the packed bytes a send sent or a receive takes before they are unpacked.
+  const Typemap* map = nullptr;
+  std::shared_ptr<const Typemap> kept;
+  std::vector<unsigned char> staging;
   int peer = 0;
   int tag = 0;
   SendMode mode = SendMode::standard;
@@ -68,6 +76,10 @@ struct PointToPointState {
   std::vector<MPI_Request> free_requests;
   std::vector<MessageEntry> messages{1};  // by handle; 0 is MPI_MESSAGE_NULL
   BsendState bsend;
+  // The packed copies of requests freed in flight (MPI_Request_free): their transfers go on
+  // and use them (a send's is checked when it completes, a receive lands in its copy), so
+  // they live on to the rank's end. A receive freed so is never unpacked into its buffer.
+  std::vector<std::vector<unsigned char>> orphaned_copies;
 };
 
 // Before MPI_Finalize returns: the buffered sends still in flight are completed (as

@@ -186,6 +186,70 @@ const PredefinedType& predefined_or_fail(const char* function, MPI_Datatype t) {
   fail(function, MPI_ERR_TYPE, "invalid datatype " + std::to_string(t));
 }
 
+namespace {
+
+// The entry of derived handle t, or null when t names none of this rank's.
+const DatatypeEntry* find_derived(const RankState& state, MPI_Datatype t) {
+  if (t < VMC_MPI_FIRST_DERIVED_TYPE) return nullptr;
+  const auto i = static_cast<std::size_t>(t - VMC_MPI_FIRST_DERIVED_TYPE);
+  return i < state.datatypes.size() ? &state.datatypes[i] : nullptr;
+}
+
+}  // namespace
+
+const DatatypeEntry* derived_entry(const char* function, const RankState& state,
+                                   MPI_Datatype t) {
+  if (predefined_type(t) != nullptr) return nullptr;
+  if (t == MPI_DATATYPE_NULL) fail(function, MPI_ERR_TYPE, "MPI_DATATYPE_NULL is not a datatype");
+  const DatatypeEntry* e = find_derived(state, t);
+  if (e == nullptr) {
+    fail(function, MPI_ERR_TYPE, "invalid datatype " + std::to_string(t) +
+                                     " (neither predefined nor made by this rank)");
+  }
+  if (e->freed) {
+    fail(function, MPI_ERR_TYPE,
+         "datatype " + std::to_string(t) + " was freed (MPI_Type_free)");
+  }
+  return e;
+}
+
+const Typemap& any_typemap(const char* function, const RankState& state, MPI_Datatype t) {
+  const DatatypeEntry* e = derived_entry(function, state, t);
+  return e != nullptr ? *e->map : predefined_typemap(t);
+}
+
+const Typemap& moved_typemap(const char* function, const RankState& state, MPI_Datatype t,
+                             long long count) {
+  if (t == MPI_DATATYPE_NULL && count == 0) return predefined_typemap(MPI_DATATYPE_NULL);
+  const DatatypeEntry* e = derived_entry(function, state, t);
+  if (e == nullptr) {
+    if (t == MPI_LB || t == MPI_UB) {
+      fail(function, MPI_ERR_TYPE,
+           std::string(kPredefinedTypes[static_cast<std::size_t>(t)].name) +
+               " marks a bound in a datatype's map; it is no type of data");
+    }
+    return predefined_typemap(t);
+  }
+  if (!e->committed) {
+    fail(function, MPI_ERR_TYPE,
+         type_label(state, t) + " is not committed (MPI_Type_commit it before communication)");
+  }
+  return *e->map;
+}
+
+std::shared_ptr<const Typemap> kept_typemap(const RankState& state, MPI_Datatype t) {
+  const DatatypeEntry* e = find_derived(state, t);
+  return e != nullptr ? e->map : nullptr;
+}
+
+std::string type_label(const RankState& state, MPI_Datatype t) {
+  if (const PredefinedType* p = predefined_type(t)) return p->name;
+  std::string label = "datatype " + std::to_string(t);
+  const DatatypeEntry* e = find_derived(state, t);
+  if (e != nullptr && !e->name.empty()) label += " (\"" + e->name + "\")";
+  return label;
+}
+
 void check_count(const char* function, int count) {
   if (count < 0) fail(function, MPI_ERR_COUNT, "negative count " + std::to_string(count));
 }

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@
 #include "mpi/include/mpi.h"
 #include "mpi/pt2pt.hpp"
 #include "mpi/job.hpp"
+#include "mpi/typemap.hpp"
 #include "runtime/comm.hpp"
 #include "runtime/machine.hpp"
 
@@ -71,6 +73,29 @@ struct PredefinedAttributes {
   int appnum = 0;
 };
 
+// A derived datatype's handle (VMC_MPI_FIRST_DERIVED_TYPE + index): its typemap (shared: a
+// request in flight keeps it past MPI_Type_free), how it was made (MPI_Type_get_envelope and
+// _get_contents: the constructor's integers, addresses and old types), its name.
+struct DatatypeEntry {
+  std::shared_ptr<const Typemap> map;
+  int combiner = MPI_COMBINER_NAMED;
+  std::vector<int> ints;
+  std::vector<MPI_Aint> addresses;
+  std::vector<MPI_Datatype> types;
+  std::string name;
+  bool committed = false;
+  bool freed = false;
+};
+
+// A user's reduction (MPI_Op_create, _c): handle VMC_MPI_FIRST_USER_OP + index.
+struct UserOpEntry {
+  MPI_User_function* fn = nullptr;
+  MPI_User_function_c* fn_c = nullptr;
+  bool commutative = true;
+  bool freed = false;
+  std::string name;  // "user operation 32": how a collective's signature names it
+};
+
 struct RankState {
   bool initialized = false;
   bool finalized = false;
@@ -91,6 +116,8 @@ struct RankState {
   // Names the program gave predefined datatypes (MPI_Type_set_name); the others are named as
   // mpi.h names them.
   std::map<MPI_Datatype, std::string> type_names;
+  std::vector<DatatypeEntry> datatypes;  // derived datatypes, by handle
+  std::vector<UserOpEntry> ops;          // user operations, by handle
 
   // --- point to point (mpi/pt2pt.cpp): requests, matched messages, the Bsend buffer --------
   PointToPointState p2p;
@@ -153,6 +180,23 @@ TypeInfo type_or_fail(const char* function, MPI_Datatype t);
 // The row of a predefined datatype (mpi/datatypes.hpp; MPI_LB and MPI_UB too), or an error
 // (MPI_ERR_TYPE): MPI_DATATYPE_NULL, a derived datatype (not supported yet), an unknown handle.
 const PredefinedType& predefined_or_fail(const char* function, MPI_Datatype t);
+
+// The typemap of a datatype a call moves (MPI_ERR_TYPE: null, unknown, freed, MPI_LB or
+// MPI_UB, or a derived type not committed). MPI_DATATYPE_NULL is taken for no items when
+// `count` is 0 (MPICH takes it too).
+const Typemap& moved_typemap(const char* function, const RankState& state, MPI_Datatype t,
+                             long long count = -1);
+// The typemap of any live datatype (uncommitted ones and the bound markers too), for queries
+// and constructors (MPI_ERR_TYPE: null, unknown, freed).
+const Typemap& any_typemap(const char* function, const RankState& state, MPI_Datatype t);
+// The entry of a live derived datatype, or null for a predefined one (MPI_ERR_TYPE: null,
+// unknown, freed).
+const DatatypeEntry* derived_entry(const char* function, const RankState& state,
+                                   MPI_Datatype t);
+// A derived datatype's shared typemap (null for a predefined one), for a request to keep.
+std::shared_ptr<const Typemap> kept_typemap(const RankState& state, MPI_Datatype t);
+// How a report names a datatype: "MPI_INT", "datatype 257 (\"row\")".
+std::string type_label(const RankState& state, MPI_Datatype t);
 
 void check_count(const char* function, int count);
 // A null buffer is an error when it must hold items.

@@ -9,9 +9,10 @@
  * vmc_ link name like every other MPI function. The ones that are another name for a function
  * vmc implements are implemented as that function: MPI_Errhandler_create, _get and _set are
  * MPI_Comm_create_errhandler, _get_errhandler and _set_errhandler; MPI_Address is
- * MPI_Get_address; MPI_Type_extent, _lb and _ub answer on the predefined datatypes (and
- * MPI_LB and MPI_UB, mpi.h). The constructors of derived datatypes are not supported, as
- * their MPI-4.1 forms are not.
+ * MPI_Get_address; MPI_Type_extent, _lb and _ub are MPI_Type_get_extent's answers (on MPI_LB
+ * and MPI_UB, mpi.h, too); MPI_Type_hvector, _hindexed and _struct are
+ * MPI_Type_create_hvector, _hindexed and _struct (MPI_Type_struct takes the MPI_LB and MPI_UB
+ * markers, as MPI_Type_create_struct does in vmc).
  *
  * Order: by name in byte order. How many: 10. */
 
@@ -21,8 +22,8 @@ VMC_MPI_IMPLEMENTED(int, MPI_Errhandler_create, (MPI_Handler_function* function,
 VMC_MPI_IMPLEMENTED(int, MPI_Errhandler_get, (MPI_Comm comm, MPI_Errhandler* errhandler), (comm, errhandler), comm)
 VMC_MPI_IMPLEMENTED(int, MPI_Errhandler_set, (MPI_Comm comm, MPI_Errhandler errhandler), (comm, errhandler), comm)
 VMC_MPI_IMPLEMENTED(int, MPI_Type_extent, (MPI_Datatype datatype, MPI_Aint* extent), (datatype, extent), MPI_COMM_NULL)
-VMC_MPI_UNSUPPORTED(int, MPI_Type_hindexed, (int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype* newtype), (count, array_of_blocklengths, array_of_displacements, oldtype, newtype), MPI_COMM_NULL)
-VMC_MPI_UNSUPPORTED(int, MPI_Type_hvector, (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype* newtype), (count, blocklength, stride, oldtype, newtype), MPI_COMM_NULL)
+VMC_MPI_IMPLEMENTED(int, MPI_Type_hindexed, (int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype* newtype), (count, array_of_blocklengths, array_of_displacements, oldtype, newtype), MPI_COMM_NULL)
+VMC_MPI_IMPLEMENTED(int, MPI_Type_hvector, (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype* newtype), (count, blocklength, stride, oldtype, newtype), MPI_COMM_NULL)
 VMC_MPI_IMPLEMENTED(int, MPI_Type_lb, (MPI_Datatype datatype, MPI_Aint* displacement), (datatype, displacement), MPI_COMM_NULL)
-VMC_MPI_UNSUPPORTED(int, MPI_Type_struct, (int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[], MPI_Datatype* newtype), (count, array_of_blocklengths, array_of_displacements, array_of_types, newtype), MPI_COMM_NULL)
+VMC_MPI_IMPLEMENTED(int, MPI_Type_struct, (int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[], MPI_Datatype* newtype), (count, array_of_blocklengths, array_of_displacements, array_of_types, newtype), MPI_COMM_NULL)
 VMC_MPI_IMPLEMENTED(int, MPI_Type_ub, (MPI_Datatype datatype, MPI_Aint* displacement), (datatype, displacement), MPI_COMM_NULL)
