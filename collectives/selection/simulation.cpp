@@ -81,8 +81,8 @@ SimulationCache& cache() {
 // takes a machine of its own). A machine goes back only after a run that succeeded. At
 // most kKeptMachines machines of kKeptNodes nodes in all are kept, the least recently used
 // dropped first, so what stays is a few MiB (the stack pages the runs touched) and two
-// sleeping worker threads per machine. The pool lives until the process ends (never
-// destroyed: machines must not be ended after the statics their nodes use).
+// sleeping worker threads per machine. The pool ends its machines when the process exits
+// (a machine left alive would hold its nodes' memory where the leak checker cannot see it).
 class MachinePool {
  public:
   std::unique_ptr<Machine> take(const std::string& spec, const Model& model, Data data) {
@@ -131,8 +131,8 @@ class MachinePool {
 };
 
 MachinePool& machine_pool() {
-  static MachinePool* pool = new MachinePool;
-  return *pool;
+  static MachinePool pool;
+  return pool;
 }
 
 std::optional<SimulatedRun> run_simulation(Operation op, const Algorithm& a,
