@@ -1,8 +1,8 @@
 /* An MPI-1 program: it calls functions that MPI-3.0 removed, which must reach vmc's library
  * (vmc mpirun's process also holds another MPI library, whose functions have the same plain
  * names): error handlers set, got and made by their MPI-1 names; addresses, extents and bounds
- * of predefined datatypes, MPI_LB and MPI_UB among them; MPI_Type_struct, which vmc does not
- * support (it returns MPI_ERR_UNSUPPORTED_OPERATION under MPI_ERRORS_RETURN). Each rank prints
+ * of predefined datatypes, MPI_LB and MPI_UB among them; MPI_Type_struct with an MPI_UB marker
+ * (a double whose upper bound the marker sets) and MPI_Type_extent of it. Each rank prints
  * "rank R: mpi1 ok" when everything held, else what did not, and returns 1. */
 #include <mpi.h>
 #include <stdio.h>
@@ -76,8 +76,17 @@ int main(int argc, char** argv) {
         "MPI_LB and MPI_UB span nothing");
   check(MPI_Type_extent(MPI_DATATYPE_NULL, &extent) == MPI_ERR_TYPE,
         "MPI_Type_extent(MPI_DATATYPE_NULL) is MPI_ERR_TYPE");
+  displacements[1] = 2 * (MPI_Aint)sizeof(double);
   rc = MPI_Type_struct(2, lengths, displacements, types, &made);
-  check(rc == MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Type_struct is not supported");
+  check(rc == MPI_SUCCESS, "MPI_Type_struct");
+  if (rc == MPI_SUCCESS) {
+    int size = 0;
+    check(MPI_Type_extent(made, &extent) == MPI_SUCCESS &&
+              extent == 2 * (MPI_Aint)sizeof(double) &&
+              MPI_Type_size(made, &size) == MPI_SUCCESS && size == (int)sizeof(double),
+          "MPI_Type_struct: the MPI_UB marker sets the extent, the double the size");
+    check(MPI_Type_free(&made) == MPI_SUCCESS && made == MPI_DATATYPE_NULL, "MPI_Type_free");
+  }
 
   if (failures == 0) printf("rank %d: mpi1 ok\n", rank);
   MPI_Finalize();
