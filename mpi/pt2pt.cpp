@@ -45,9 +45,17 @@ std::size_t bytes_of(int count, const Typemap& t) {
   return static_cast<std::size_t>(count) * t.packed;
 }
 
-// The items beta is charged for: the message's predefined elements (a pair is one).
-std::size_t items_of(int count, const Typemap& t) {
+// The predefined elements of `count` items of `t` (a pair is one): what packing and
+// unpacking them is charged delta for.
+std::size_t elements_of(int count, const Typemap& t) {
   return static_cast<std::size_t>(count) * t.elements;
+}
+
+// The items a message of them is charged beta for, as the collectives move the type: its
+// predefined elements when they are all of one type, else its bytes (the runtime's items
+// are of one size: a struct of an int and 28 chars is 32 items of a byte, not 29).
+std::size_t items_of(int count, const Typemap& t) {
+  return t.basic != MPI_DATATYPE_NULL ? elements_of(count, t) : bytes_of(count, t);
 }
 
 // What a send sends: the program's buffer when its type lies in memory as it packs, else the
@@ -57,7 +65,7 @@ const void* packed_send(const Comm& c, const Typemap& t, const void* buf, int co
   if (t.contiguous || count == 0) return buf;
   copy.resize(bytes_of(count, t));
   pack(t, buf, static_cast<std::size_t>(count), copy.data());
-  c.charge_rearrange(items_of(count, t));
+  c.charge_rearrange(elements_of(count, t));
   return copy.data();
 }
 

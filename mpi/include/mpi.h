@@ -19,6 +19,7 @@
 #ifndef VMC_MPI_H
 #define VMC_MPI_H
 
+#include <stddef.h> /* offsetof and size_t, which programs that build struct types expect */
 #include <stdint.h> /* intptr_t, for MPI_Aint */
 
 #ifdef __cplusplus

@@ -343,6 +343,67 @@ static void point_to_point(const shaped* s) {
   }
 }
 
+/* Structs whose elements have different sizes, point to point (blocking and nonblocking): a
+ * record of a length and 28 chars, and a char before a double (offsetof from mpi.h's
+ * <stddef.h>, as programs written for other MPI libraries expect). */
+struct record {
+  int len;
+  char s[28];
+};
+struct char_double {
+  char c;
+  double d;
+};
+
+static void mixed_structs(void) {
+  int lengths[2] = {1, 28};
+  MPI_Aint at[2] = {offsetof(struct record, len), offsetof(struct record, s)};
+  MPI_Datatype types[2] = {MPI_INT, MPI_CHAR}, rec, cd;
+  CHECK_MPI(MPI_Type_create_struct(2, lengths, at, types, &rec));
+  CHECK_MPI(MPI_Type_commit(&rec));
+  int one[2] = {1, 1};
+  MPI_Aint cd_at[2] = {offsetof(struct char_double, c), offsetof(struct char_double, d)};
+  MPI_Datatype cd_types[2] = {MPI_CHAR, MPI_DOUBLE};
+  CHECK_MPI(MPI_Type_create_struct(2, one, cd_at, cd_types, &cd));
+  CHECK_MPI(MPI_Type_commit(&cd));
+
+  struct record out[3], in[3];
+  struct char_double cd_out[2], cd_in[2];
+  memset(out, 0, sizeof out);
+  memset(in, 0, sizeof in);
+  for (int i = 0; i < 3; ++i) {
+    out[i].len = 1000 * rank + i;
+    snprintf(out[i].s, sizeof out[i].s, "rank %d record %d", rank, i);
+  }
+  for (int i = 0; i < 2; ++i) {
+    cd_out[i].c = (char)('a' + rank % 26);
+    cd_out[i].d = rank + 0.5 * i;
+    cd_in[i].c = 0;
+    cd_in[i].d = -1;
+  }
+  MPI_Status status;
+  CHECK_MPI(MPI_Sendrecv(out, 3, rec, next, 6, in, 3, rec, prev, 6, MPI_COMM_WORLD, &status));
+  int count = -1;
+  MPI_Get_count(&status, rec, &count);
+  CHECK(count == 3, "records: MPI_Get_count %d, expected 3", count);
+  for (int i = 0; i < 3; ++i) {
+    char want[28];
+    snprintf(want, sizeof want, "rank %d record %d", prev, i);
+    CHECK(in[i].len == 1000 * prev + i && strcmp(in[i].s, want) == 0,
+          "record %d from rank %d: %d \"%s\"", i, prev, in[i].len, in[i].s);
+  }
+  MPI_Request rq[2];
+  CHECK_MPI(MPI_Irecv(cd_in, 2, cd, prev, 7, MPI_COMM_WORLD, &rq[0]));
+  CHECK_MPI(MPI_Isend(cd_out, 2, cd, next, 7, MPI_COMM_WORLD, &rq[1]));
+  CHECK_MPI(MPI_Waitall(2, rq, MPI_STATUSES_IGNORE));
+  for (int i = 0; i < 2; ++i) {
+    CHECK(cd_in[i].c == (char)('a' + prev % 26) && cd_in[i].d == prev + 0.5 * i,
+          "char and double %d from rank %d: '%c' %g", i, prev, cd_in[i].c, cd_in[i].d);
+  }
+  MPI_Type_free(&rec);
+  MPI_Type_free(&cd);
+}
+
 /* --- errors --------------------------------------------------------------------------------- */
 
 static void expect_class(int rc, int cls, const char* what) {
@@ -427,6 +488,7 @@ int main(int argc, char** argv) {
   const int k = make_shapes(shapes);
   for (int i = 0; i < k; ++i) point_to_point(&shapes[i]);
   for (int i = 0; i < k; ++i) MPI_Type_free(&shapes[i].type);
+  mixed_structs();
   errors();
   return conf_finish();
 }
