@@ -467,6 +467,17 @@ class Packed {
   std::vector<unsigned char> data_;
 };
 
+// What a reduce-scatter combines: the send buffer (packed), or in place the receive buffer's
+// p blocks, which vmc reads from `copy` (`bytes` of them; a local copy, not modelled: an MPI
+// library's in-place call keeps them in place).
+const void* contributions(Packed& send, const void* sendbuf, void* recvbuf, std::size_t bytes,
+                          std::vector<unsigned char>& copy) {
+  if (sendbuf != MPI_IN_PLACE) return send.read(sendbuf);
+  const auto* all = static_cast<const unsigned char*>(send.read(recvbuf));
+  copy.assign(all, all + bytes);
+  return copy.data();
+}
+
 // Counts or displacements in items of a datatype, in its units.
 std::vector<std::size_t> in_units(const std::vector<std::size_t>& v, const Moved& m) {
   std::vector<std::size_t> out(v.size());
@@ -799,15 +810,8 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
     }
     run_collective(c, signature(c, -1, n, t, r.label), items_text(n, t) + ", " + r.label, [&] {
       Packed send(c.comm, r.m, {items * c.p()}), recv(c.comm, r.m, {items});
-      // In place, the contributions are the receive buffer's p blocks; vmc reads them from a
-      // copy (a local copy, not modelled: an MPI library's in-place call keeps them in place).
-      std::vector<unsigned char> contributions;
-      const void* in = send.read(sendbuf);
-      if (in_place) {
-        const auto* all = static_cast<const unsigned char*>(send.read(recvbuf));
-        contributions.assign(all, all + total * t.size);
-        in = contributions.data();
-      }
+      std::vector<unsigned char> copy;
+      const void* in = contributions(send, sendbuf, recvbuf, total * t.size, copy);
       void* out = recv.write(recvbuf, false);
       vmc::detail::reduce_scatter_bytes(c.comm, send_address(in), total, out, n, t.size, {}, r.op,
                                         options_for(Operation::reduce_scatter));
@@ -845,13 +849,8 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
     run_collective(c, v_signature(c, -1, t, &counts, r.label),
                    items_text(mine, t) + ", " + r.label, [&] {
                      Packed send(c.comm, r.m, {total_items}), recv(c.comm, r.m, {mine_items});
-                     std::vector<unsigned char> contributions;
-                     const void* in = send.read(sendbuf);
-                     if (in_place) {
-                       const auto* all = static_cast<const unsigned char*>(send.read(recvbuf));
-                       contributions.assign(all, all + total * t.size);
-                       in = contributions.data();
-                     }
+                     std::vector<unsigned char> copy;
+                     const void* in = contributions(send, sendbuf, recvbuf, total * t.size, copy);
                      void* out = recv.write(recvbuf, false);
                      vmc::detail::reduce_scatter_bytes(c.comm, send_address(in), total, out,
                                                        mine, t.size, counts, r.op,
@@ -1121,9 +1120,9 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
       check_same_signature(fn, static_cast<int>(scounts_items[r]), sm,
                            static_cast<int>(rcounts_items[r]), rm,
                            "the block a rank sends itself: ");
-      if (!sm.derived && !rm.derived) {
-        // as before derived types: the types' sizes agree (checked above)
-      } else if (std::strcmp(sm.unit.name, rm.unit.name) != 0) {
+      // Two predefined types need only agree in size (checked above); a derived one moves
+      // as units of its basic type, which the other side's must be.
+      if ((sm.derived || rm.derived) && std::strcmp(sm.unit.name, rm.unit.name) != 0) {
         fail(fn, MPI_ERR_TYPE, "sendtype and recvtype differ in their basic types");
       }
     }

@@ -143,21 +143,25 @@ int vector(const char* fn, Int count, Int blocklength, Stride stride, MPI_Dataty
   });
 }
 
-// indexed (displacements in items of the old type) and hindexed (in bytes); with one
-// blocklength for all (`lengths` null) the _block forms.
+// indexed (displacements in items of the old type) and hindexed (in bytes), a length per
+// block; with `one_length`, the _block forms: `blocklength` for every block (`lengths` unused).
 template <class Int, class Disp>
 int indexed(const char* fn, Int count, const Int* lengths, Int blocklength, const Disp* displs,
-            MPI_Datatype oldtype, MPI_Datatype* newtype, bool bytes) {
+            MPI_Datatype oldtype, MPI_Datatype* newtype, bool bytes, bool one_length) {
   return construct(fn, newtype, [&](RankState& s) {
     const std::size_t n = count_arg(fn, count, "count");
-    if (lengths == nullptr) count_arg(fn, blocklength, "blocklength");
+    if (one_length) {
+      count_arg(fn, blocklength, "blocklength");
+    } else {
+      check_array(fn, lengths, n, "array_of_blocklengths");
+    }
     check_array(fn, displs, n, "array_of_displacements");
     const Typemap& old = old_type(fn, s, oldtype);
     std::vector<Block> blocks;
     for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t len = lengths != nullptr
-                                  ? count_arg(fn, lengths[i], "array_of_blocklengths[i]")
-                                  : static_cast<std::size_t>(blocklength);
+      const std::size_t len = one_length
+                                  ? static_cast<std::size_t>(blocklength)
+                                  : count_arg(fn, lengths[i], "array_of_blocklengths[i]");
       const MPI_Aint at = bytes ? static_cast<MPI_Aint>(displs[i])
                                 : static_cast<MPI_Aint>(displs[i]) * old.extent();
       blocks.push_back({at, len, &old});
@@ -166,13 +170,13 @@ int indexed(const char* fn, Int count, const Int* lengths, Int blocklength, cons
     std::vector<MPI_Aint> addresses;
     std::vector<int> ints;
     const int combiner =
-        lengths != nullptr ? (bytes ? MPI_COMBINER_HINDEXED : MPI_COMBINER_INDEXED)
-                           : (bytes ? MPI_COMBINER_HINDEXED_BLOCK : MPI_COMBINER_INDEXED_BLOCK);
+        one_length ? (bytes ? MPI_COMBINER_HINDEXED_BLOCK : MPI_COMBINER_INDEXED_BLOCK)
+                   : (bytes ? MPI_COMBINER_HINDEXED : MPI_COMBINER_INDEXED);
     ints.push_back(static_cast<int>(count));
-    if (lengths != nullptr) {
-      for (std::size_t i = 0; i < n; ++i) ints.push_back(static_cast<int>(lengths[i]));
-    } else {
+    if (one_length) {
       ints.push_back(static_cast<int>(blocklength));
+    } else {
+      for (std::size_t i = 0; i < n; ++i) ints.push_back(static_cast<int>(lengths[i]));
     }
     for (std::size_t i = 0; i < n; ++i) {
       if (bytes) {
@@ -487,73 +491,54 @@ int MPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count 
 int MPI_Type_indexed(int count, const int array_of_blocklengths[],
                      const int array_of_displacements[], MPI_Datatype oldtype,
                      MPI_Datatype* newtype) {
-  const char* fn = "MPI_Type_indexed";
-  if (count > 0 && array_of_blocklengths == nullptr) {
-    return mpi_call(MPI_COMM_SELF,
-                    [&]() -> int { fail(fn, MPI_ERR_ARG, "array_of_blocklengths is null"); });
-  }
-  return indexed(fn, count, array_of_blocklengths, 0, array_of_displacements, oldtype, newtype,
-                 false);
+  return indexed("MPI_Type_indexed", count, array_of_blocklengths, 0, array_of_displacements,
+                 oldtype, newtype, false, false);
 }
 int MPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
                        const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
                        MPI_Datatype* newtype) {
-  const char* fn = "MPI_Type_indexed_c";
-  if (count > 0 && array_of_blocklengths == nullptr) {
-    return mpi_call(MPI_COMM_SELF,
-                    [&]() -> int { fail(fn, MPI_ERR_ARG, "array_of_blocklengths is null"); });
-  }
-  return indexed(fn, count, array_of_blocklengths, MPI_Count{0}, array_of_displacements, oldtype,
-                 newtype, false);
+  return indexed("MPI_Type_indexed_c", count, array_of_blocklengths, MPI_Count{0},
+                 array_of_displacements, oldtype, newtype, false, false);
 }
 
 int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
                              const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                              MPI_Datatype* newtype) {
-  const char* fn = "MPI_Type_create_hindexed";
-  if (count > 0 && array_of_blocklengths == nullptr) {
-    return mpi_call(MPI_COMM_SELF,
-                    [&]() -> int { fail(fn, MPI_ERR_ARG, "array_of_blocklengths is null"); });
-  }
-  return indexed(fn, count, array_of_blocklengths, 0, array_of_displacements, oldtype, newtype,
-                 true);
+  return indexed("MPI_Type_create_hindexed", count, array_of_blocklengths, 0,
+                 array_of_displacements, oldtype, newtype, true, false);
 }
 int MPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
                                const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
                                MPI_Datatype* newtype) {
-  const char* fn = "MPI_Type_create_hindexed_c";
-  if (count > 0 && array_of_blocklengths == nullptr) {
-    return mpi_call(MPI_COMM_SELF,
-                    [&]() -> int { fail(fn, MPI_ERR_ARG, "array_of_blocklengths is null"); });
-  }
-  return indexed(fn, count, array_of_blocklengths, MPI_Count{0}, array_of_displacements, oldtype,
-                 newtype, true);
+  return indexed("MPI_Type_create_hindexed_c", count, array_of_blocklengths, MPI_Count{0},
+                 array_of_displacements, oldtype, newtype, true, false);
 }
 
 int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
                                   MPI_Datatype oldtype, MPI_Datatype* newtype) {
   return indexed("MPI_Type_create_indexed_block", count, static_cast<const int*>(nullptr),
-                 blocklength, array_of_displacements, oldtype, newtype, false);
+                 blocklength, array_of_displacements, oldtype, newtype, false, true);
 }
 int MPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
                                     const MPI_Count array_of_displacements[],
                                     MPI_Datatype oldtype, MPI_Datatype* newtype) {
-  return indexed("MPI_Type_create_indexed_block_c", count, static_cast<const MPI_Count*>(nullptr),
-                 blocklength, array_of_displacements, oldtype, newtype, false);
+  return indexed("MPI_Type_create_indexed_block_c", count,
+                 static_cast<const MPI_Count*>(nullptr), blocklength, array_of_displacements,
+                 oldtype, newtype, false, true);
 }
 
 int MPI_Type_create_hindexed_block(int count, int blocklength,
                                    const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                                    MPI_Datatype* newtype) {
   return indexed("MPI_Type_create_hindexed_block", count, static_cast<const int*>(nullptr),
-                 blocklength, array_of_displacements, oldtype, newtype, true);
+                 blocklength, array_of_displacements, oldtype, newtype, true, true);
 }
 int MPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
                                      const MPI_Count array_of_displacements[],
                                      MPI_Datatype oldtype, MPI_Datatype* newtype) {
   return indexed("MPI_Type_create_hindexed_block_c", count,
                  static_cast<const MPI_Count*>(nullptr), blocklength, array_of_displacements,
-                 oldtype, newtype, true);
+                 oldtype, newtype, true, true);
 }
 
 int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
@@ -612,8 +597,8 @@ int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype o
 int MPI_Type_hindexed(int count, const int array_of_blocklengths[],
                       const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                       MPI_Datatype* newtype) {
-  return MPI_Type_create_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype,
-                                  newtype);
+  return indexed("MPI_Type_hindexed", count, array_of_blocklengths, 0, array_of_displacements,
+                 oldtype, newtype, true, false);
 }
 int MPI_Type_struct(int count, const int array_of_blocklengths[],
                     const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[],

@@ -58,6 +58,13 @@ std::size_t items_of(int count, const Typemap& t) {
   return t.basic != MPI_DATATYPE_NULL ? elements_of(count, t) : bytes_of(count, t);
 }
 
+// A request's typemap: a derived type's own shared copy (which outlives MPI_Type_free while
+// the request is in flight), else `t`, a predefined type's.
+void keep_typemap(const RankState& s, RequestEntry& r, MPI_Datatype datatype, const Typemap& t) {
+  r.kept = kept_typemap(s, datatype);
+  r.map = r.kept != nullptr ? r.kept.get() : &t;
+}
+
 // What a send sends: the program's buffer when its type lies in memory as it packs, else the
 // packed copy made in `copy` (charged delta per element: the model's rearrangement).
 const void* packed_send(const Comm& c, const Typemap& t, const void* buf, int count,
@@ -339,9 +346,7 @@ int make_request(const char* fn, bool send, const void* buf, int count, MPI_Data
     r.buffer = const_cast<void*>(buf);
     r.count = count;
     r.datatype = datatype;
-    r.map = &t;
-    r.kept = kept_typemap(s, datatype);
-    if (r.kept) r.map = r.kept.get();
+    keep_typemap(s, r, datatype, t);
     r.peer = peer;
     r.tag = tag;
     r.mode = mode;
@@ -811,9 +816,7 @@ static int isendrecv_call(const char* fn, const void* sendbuf, int sendcount,
     r.buffer = recvbuf;
     r.count = recvcount;
     r.datatype = recvcount == 0 && recvtype == MPI_DATATYPE_NULL ? MPI_DATATYPE_NULL : recvtype;
-    r.map = &rt;
-    r.kept = kept_typemap(s, r.datatype);
-    if (r.kept) r.map = r.kept.get();
+    keep_typemap(s, r, r.datatype, rt);
     r.peer = source;
     r.tag = recvtag;
     r.active = true;
@@ -1491,9 +1494,7 @@ static int matched_receive(const char* fn, void* buf, int count, MPI_Datatype da
     r.buffer = buf;
     r.count = count;
     r.datatype = datatype;
-    r.map = &t;
-    r.kept = kept_typemap(s, datatype);
-    if (r.kept) r.map = r.kept.get();
+    keep_typemap(s, r, datatype, t);
     r.staging = std::move(staging);  // the receive's buffer moves with it
     if (request != nullptr) {
       *request = h;
@@ -1525,12 +1526,7 @@ int MPI_Imrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message
 // one is the calling rank's; MPI_LB and MPI_UB hold no data.
 static const Typemap& status_typemap(const char* fn, MPI_Datatype datatype) {
   if (datatype != MPI_DATATYPE_NULL && predefined_type(datatype) != nullptr) {
-    if (datatype == MPI_LB || datatype == MPI_UB) {
-      fail(fn, MPI_ERR_TYPE,
-           std::string(predefined_type(datatype)->name) +
-               " marks a bound in a datatype's map; it is no type of data");
-    }
-    return predefined_typemap(datatype);
+    return data_typemap(fn, datatype);
   }
   return any_typemap(fn, session(fn), datatype);
 }

@@ -169,21 +169,9 @@ TypeInfo type_or_fail(const char* function, MPI_Datatype t) {
   auto info = type_info(t);
   if (!info) {
     fail(function, MPI_ERR_TYPE,
-         "invalid datatype " + std::to_string(t) + " (vmc knows the predefined datatypes only)");
+         "invalid datatype " + std::to_string(t) + " (neither predefined nor made by this rank)");
   }
   return *info;
-}
-
-const PredefinedType& predefined_or_fail(const char* function, MPI_Datatype t) {
-  const PredefinedType* p = predefined_type(t);
-  if (p != nullptr) return *p;
-  if (t == MPI_DATATYPE_NULL) fail(function, MPI_ERR_TYPE, "MPI_DATATYPE_NULL is not a datatype");
-  if (t >= VMC_MPI_FIRST_DERIVED_TYPE) {
-    fail(function, MPI_ERR_TYPE,
-         "datatype " + std::to_string(t) +
-             ": derived datatypes are not supported by vmc yet (use a predefined type)");
-  }
-  fail(function, MPI_ERR_TYPE, "invalid datatype " + std::to_string(t));
 }
 
 namespace {
@@ -218,18 +206,20 @@ const Typemap& any_typemap(const char* function, const RankState& state, MPI_Dat
   return e != nullptr ? *e->map : predefined_typemap(t);
 }
 
+const Typemap& data_typemap(const char* function, MPI_Datatype predefined) {
+  if (predefined == MPI_LB || predefined == MPI_UB) {
+    fail(function, MPI_ERR_TYPE,
+         std::string(kPredefinedTypes[static_cast<std::size_t>(predefined)].name) +
+             " marks a bound in a datatype's map; it is no type of data");
+  }
+  return predefined_typemap(predefined);
+}
+
 const Typemap& moved_typemap(const char* function, const RankState& state, MPI_Datatype t,
                              long long count) {
   if (t == MPI_DATATYPE_NULL && count == 0) return predefined_typemap(MPI_DATATYPE_NULL);
   const DatatypeEntry* e = derived_entry(function, state, t);
-  if (e == nullptr) {
-    if (t == MPI_LB || t == MPI_UB) {
-      fail(function, MPI_ERR_TYPE,
-           std::string(kPredefinedTypes[static_cast<std::size_t>(t)].name) +
-               " marks a bound in a datatype's map; it is no type of data");
-    }
-    return predefined_typemap(t);
-  }
+  if (e == nullptr) return data_typemap(function, t);
   if (!e->committed) {
     fail(function, MPI_ERR_TYPE,
          type_label(state, t) + " is not committed (MPI_Type_commit it before communication)");
@@ -273,11 +263,5 @@ void check_arg(const char* function, const void* p, const char* what) {
   if (p == nullptr) fail(function, MPI_ERR_ARG, std::string(what) + " is a null pointer");
 }
 
-DataCall data_call(const char* function, MPI_Comm comm, int count, MPI_Datatype datatype) {
-  RankState& s = session_state(function);
-  const CommEntry& c = comm_or_fail(function, s, comm);
-  check_count(function, count);
-  return {c.comm, type_or_fail(function, datatype)};
-}
 
 }  // namespace vmc::mpi

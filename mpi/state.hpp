@@ -177,15 +177,15 @@ struct TypeInfo {
 };
 std::optional<TypeInfo> type_info(MPI_Datatype t);
 TypeInfo type_or_fail(const char* function, MPI_Datatype t);
-// The row of a predefined datatype (mpi/datatypes.hpp; MPI_LB and MPI_UB too), or an error
-// (MPI_ERR_TYPE): MPI_DATATYPE_NULL, a derived datatype (not supported yet), an unknown handle.
-const PredefinedType& predefined_or_fail(const char* function, MPI_Datatype t);
 
 // The typemap of a datatype a call moves (MPI_ERR_TYPE: null, unknown, freed, MPI_LB or
 // MPI_UB, or a derived type not committed). MPI_DATATYPE_NULL is taken for no items when
 // `count` is 0 (MPICH takes it too).
 const Typemap& moved_typemap(const char* function, const RankState& state, MPI_Datatype t,
                              long long count = -1);
+// The typemap of a predefined datatype that holds data (MPI_ERR_TYPE for MPI_LB and MPI_UB,
+// the bound markers).
+const Typemap& data_typemap(const char* function, MPI_Datatype predefined);
 // The typemap of any live datatype (uncommitted ones and the bound markers too), for queries
 // and constructors (MPI_ERR_TYPE: null, unknown, freed).
 const Typemap& any_typemap(const char* function, const RankState& state, MPI_Datatype t);
@@ -207,14 +207,6 @@ void check_rank(const char* function, int error_class, const char* what, int r,
                 const Comm& comm);
 // A pointer argument the call writes to or reads from (MPI_ERR_ARG when null).
 void check_arg(const char* function, const void* p, const char* what);
-
-// What every call that moves data checks first, in this order: the rank's session, the
-// communicator, the count, the datatype.
-struct DataCall {
-  const Comm& comm;
-  TypeInfo t;
-};
-DataCall data_call(const char* function, MPI_Comm comm, int count, MPI_Datatype datatype);
 
 // Runs an MPI function's body, which returns its result (MPI_SUCCESS) or throws MpiError
 // (fail); an MpiError is raised through the error handler of `comm` and its class returned.
