@@ -549,10 +549,17 @@ const UserOpEntry* user_op_entry(const char* fn, const RankState& s, MPI_Op op) 
 
 // A reduction's datatype and op: a predefined op element by element on the datatype's one
 // basic type (MPI_ERR_OP when its elements mix), or a user's op on whole items.
+// A user's op on a derived datatype runs on a comm weighted by the type's units to an item
+// (Comm::weighted), so that beta, gamma and delta are charged per element, as a predefined
+// op on the same type is, while vmc's algorithm splits the buffers only between whole items.
 struct Reduction {
   Moved m;
   Op op;
   const char* label;
+  std::optional<Comm> weighted;
+
+  // The comm vmc's collective runs on.
+  const Comm& on(const Comm& comm) const { return weighted ? *weighted : comm; }
 };
 
 Reduction reduction(const Collective& c, MPI_Datatype datatype, MPI_Op op) {
@@ -563,7 +570,14 @@ Reduction reduction(const Collective& c, MPI_Datatype datatype, MPI_Op op) {
                            : "a derived datatype";
     Moved m{&map, TypeInfo{name, map.packed, map.size, TypeKind::none}, 1, datatype,
             !map.contiguous};
-    return {m, user_op(*u, datatype, map), u->name.c_str()};
+    std::optional<Comm> weighted;
+    if (datatype >= VMC_MPI_FIRST_DERIVED_TYPE) {
+      // Its units to an item, as a predefined op on it would move it (elements of its one
+      // basic type, or bytes when they mix).
+      const std::size_t per = moved_type(c, datatype).per;
+      if (per > 1) weighted = c.comm.weighted(per);
+    }
+    return {m, user_op(*u, datatype, map), u->name.c_str(), std::move(weighted)};
   }
   Moved m = moved_type(c, datatype);
   if (m.derived && m.map->basic != m.basic) {
@@ -648,7 +662,7 @@ int itemwise(const char* fn, Operation operation, ItemwiseFn call, const void* s
                      Packed send(c.comm, r.m, {items}), recv(c.comm, r.m, {items});
                      const void* in = in_place ? nullptr : send_address(send.read(sendbuf));
                      void* out = recv.write(recvbuf, in_place);
-                     call(c.comm, in, n, out, n, t.size, r.op, options_for(operation));
+                     call(r.on(c.comm), in, n, out, n, t.size, r.op, options_for(operation));
                      recv.finish(recvbuf);
                    });
     return MPI_SUCCESS;
@@ -764,7 +778,7 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datat
                      Packed send(c.comm, r.m, {items}), recv(c.comm, r.m, {items});
                      const void* in = in_place ? nullptr : send_address(send.read(sendbuf));
                      void* out = at_root ? recv.write(recvbuf, in_place) : nullptr;
-                     vmc::detail::reduce_bytes(c.comm, in, in_place ? 0 : n, out,
+                     vmc::detail::reduce_bytes(r.on(c.comm), in, in_place ? 0 : n, out,
                                                at_root ? n : 0, t.size, r.op, root,
                                                options_for(Operation::reduce));
                      if (at_root) recv.finish(recvbuf);
@@ -813,8 +827,8 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
       std::vector<unsigned char> copy;
       const void* in = contributions(send, sendbuf, recvbuf, total * t.size, copy);
       void* out = recv.write(recvbuf, false);
-      vmc::detail::reduce_scatter_bytes(c.comm, send_address(in), total, out, n, t.size, {}, r.op,
-                                        options_for(Operation::reduce_scatter));
+      vmc::detail::reduce_scatter_bytes(r.on(c.comm), send_address(in), total, out, n, t.size,
+                                        {}, r.op, options_for(Operation::reduce_scatter));
       recv.finish(recvbuf);
     });
     return MPI_SUCCESS;
@@ -852,8 +866,8 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
                      std::vector<unsigned char> copy;
                      const void* in = contributions(send, sendbuf, recvbuf, total * t.size, copy);
                      void* out = recv.write(recvbuf, false);
-                     vmc::detail::reduce_scatter_bytes(c.comm, send_address(in), total, out,
-                                                       mine, t.size, counts, r.op,
+                     vmc::detail::reduce_scatter_bytes(r.on(c.comm), send_address(in), total,
+                                                       out, mine, t.size, counts, r.op,
                                                        options_for(Operation::reduce_scatter));
                      recv.finish(recvbuf);
                    });

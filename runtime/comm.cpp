@@ -71,8 +71,25 @@ bool Comm::whole_machine() const { return group("whole_machine").whole; }
 std::uint64_t Comm::members_hash() const { return group("members_hash").world_hash; }
 
 std::uint32_t Comm::id() const { return group("id").id; }
-const Model& Comm::model() const { return group("model").machine->config.model; }
-const CostUnits& Comm::units() const { return group("units").machine->units; }
+namespace detail {
+
+struct WeightedCosts {
+  std::uint32_t weight;
+  Model model;
+  CostUnits units;
+};
+
+}  // namespace detail
+
+const Model& Comm::model() const {
+  const detail::CommGroup& g = group("model");
+  return weighted_ ? weighted_->model : g.machine->config.model;
+}
+const CostUnits& Comm::units() const {
+  const detail::CommGroup& g = group("units");
+  return weighted_ ? weighted_->units : g.machine->units;
+}
+std::size_t Comm::weight() const { return weighted_ ? weighted_->weight : 1; }
 const Topology& Comm::topology() const { return *group("topology").machine->topology; }
 bool Comm::moves_data() const { return group("moves_data").machine->config.data == Data::full; }
 std::string Comm::who() const {
@@ -176,6 +193,7 @@ Outgoing Comm::outgoing(const void* data, std::size_t bytes, std::size_t items, 
                         const char* op) const {
   const detail::CommGroup& g = group(op);
   check_peer(*this, op, "to", dest, tag, node_->collective_depth > 0);
+  if (weighted_) items *= weighted_->weight;
   check_send_size(*this, op, dest, tag, bytes, items);
   check_abort(*node_);
   const int dst = g.world[dest];
@@ -744,11 +762,13 @@ void charge(NodeState& n, Picos duration, std::uint64_t items, Work kind) {
 
 void Comm::charge_combine(std::size_t items) const {
   group("charge_combine");
+  if (weighted_) items *= weighted_->weight;
   charge(*node_, node_->machine->units.combine(items), items, Work::combine);
 }
 
 void Comm::charge_rearrange(std::size_t items) const {
   group("charge_rearrange");
+  if (weighted_) items *= weighted_->weight;
   charge(*node_, node_->machine->units.rearrange(items), items, Work::rearrange);
 }
 
@@ -780,6 +800,7 @@ Comm Comm::split(int color, int key) const {
   Comm result;
   if (joined.group != nullptr) {
     result = Comm(node_, std::move(joined.group), joined.rank);
+    result.weighted_ = weighted_;
   } else {
     result.node_ = node_;  // invalid, but its errors can name the node
   }
@@ -813,7 +834,30 @@ Comm Comm::create_group(std::span<const int> members, std::int64_t tag) const {
   const auto key = std::make_tuple(group_->id, hash_integers(members), tag);
   const std::uint64_t seq = node_->group_seq[key]++;
   detail::SplitResult made = t.create_group(*node_, *group_, members, index, seq, tag);
-  return Comm(node_, std::move(made.group), made.rank);
+  Comm result(node_, std::move(made.group), made.rank);
+  result.weighted_ = weighted_;
+  return result;
+}
+
+Comm Comm::weighted(std::size_t weight) const {
+  const detail::CommGroup& g = group("weighted");
+  if (weight == 0 || weight > std::numeric_limits<std::uint32_t>::max()) {
+    fail(*this, "weighted", "weight " + std::to_string(weight) + " is not in 1..2^32-1");
+  }
+  Comm result = *this;
+  result.weighted_.reset();
+  if (weight > 1) {
+    const CostUnits& u = g.machine->units;
+    CostUnits w = u;
+    w.beta = checked_mul(u.beta, weight, "weighted beta");
+    w.beta_net = checked_mul(u.beta_net, weight, "weighted beta_net");
+    w.gamma = checked_mul(u.gamma, weight, "weighted gamma");
+    w.delta = checked_mul(u.delta, weight, "weighted delta");
+    w.short_max_items = u.short_max_items / weight;
+    result.weighted_ = std::make_shared<const detail::WeightedCosts>(detail::WeightedCosts{
+        static_cast<std::uint32_t>(weight), weighted_model(g.machine->config.model, weight), w});
+  }
+  return result;
 }
 
 namespace {

@@ -32,6 +32,7 @@ class Topology;
 namespace detail {
 struct NodeState;
 struct RequestState;
+struct WeightedCosts;
 struct CommGroup;
 struct MachineImpl;
 struct Outgoing;
@@ -305,6 +306,17 @@ class Comm {
   // time) and returns the first tag of a fresh tag space of 2^20 tags for this call.
   Tag begin_collective(const CallSignature& sig) const;
 
+  // The same comm, on which every item a send moves, a combine combines and a rearrangement
+  // rearranges is charged as `weight` items (beta, gamma and delta, and the short-message
+  // limit, count weight times the items): a reduction whose items are records of `weight`
+  // elements (MPI's user operation on a derived datatype) is charged per element, while its
+  // algorithm splits buffers only between whole items. Its model() and units() are the
+  // machine's per weighted item (weighted_model), so that selection and the algorithms' plans
+  // see what the run is charged. A send's bytes must be a whole number of weighted items.
+  // Comms split or made from it keep the weight; 1 is the default.
+  Comm weighted(std::size_t weight) const;
+  std::size_t weight() const;
+
   // Error text prefix naming this node: "node 3 (rank 1 of comm 2)"; on an invalid Comm,
   // the node that holds it when known ("node 3 (invalid comm)").
   std::string who() const;
@@ -361,6 +373,8 @@ class Comm {
   detail::NodeState* node_ = nullptr;
   std::shared_ptr<detail::CommGroup> group_;
   int rank_ = -1;
+  // weighted(): what each item is charged as, and the model and units scaled so (null: 1).
+  std::shared_ptr<const detail::WeightedCosts> weighted_;
 };
 
 }  // namespace vmc

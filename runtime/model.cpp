@@ -43,6 +43,17 @@ Picos checked_mul(Picos a, std::uint64_t n, const char* what) {
 
 double to_seconds(Picos t) { return static_cast<double>(t) / static_cast<double>(kPicosPerSecond); }
 
+Model weighted_model(Model m, std::size_t weight) {
+  const auto w = static_cast<double>(weight);
+  m.beta *= w;
+  if (m.beta_net) *m.beta_net *= w;
+  for (LinkRate& r : m.link_rates) r.beta_net *= w;
+  m.gamma *= w;
+  m.delta *= w;
+  m.short_max_items /= weight;
+  return m;
+}
+
 CostUnits::CostUnits(const Model& m)
     : alpha(to_picos(m.alpha)),
       beta(to_picos(m.beta)),

@@ -127,6 +127,11 @@ struct Model {
 };
 
 // The model in integer picoseconds, as the simulator and the cost formulas use it.
+// The model per item of `weight` items (Comm::weighted): every per-item time (beta, beta_net
+// and the link rates', gamma, delta) weight times, and the short-message limit in items of
+// weight items.
+Model weighted_model(Model m, std::size_t weight);
+
 struct CostUnits {
   Picos alpha = 0;
   Picos beta = 0;      // per item out of a node (beta_node)

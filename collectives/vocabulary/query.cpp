@@ -24,6 +24,7 @@ CostQuery make_query(const Comm& comm, std::size_t n, int root, std::size_t item
                      const Op* op, bool in_place, const Options& options) {
   CostQuery q = make_query(comm.topology(), comm.model(), comm.size(), n, root, item_size,
                            op == nullptr || op->commutative(), options);
+  if (comm.weight() != 1) q.units = comm.units();  // exact: the charges' own units
   q.in_place = in_place;
   if (!comm.whole_machine()) {
     q.members = comm.members();

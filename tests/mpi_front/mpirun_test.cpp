@@ -492,6 +492,31 @@ TEST(MpirunPointToPoint, DatatypeQueriesBsendInitGetStatusIsendrecvAndNullTypes)
   }
 }
 
+TEST(MpirunUserOp, AUserOpOnRecordsOfADerivedTypeIsChargedPerElementAsAPredefinedOp) {
+  // jobs/user_op_time.c: every reduction on 480 ints, as MPI_SUM on MPI_INT, as a user's sum
+  // on MPI_INT and as a user's sum on 120 records of a contiguous type of 4 MPI_INT. vmc's
+  // algorithm splits the records' buffers only between whole records, but beta, gamma and
+  // delta are charged per element, so the three take one virtual time, with `auto` and with
+  // named algorithms that split the vector (recursive halving, rings) or do not.
+  for (const std::string flags :
+       {"-np 8 --topology hypercube:8", "-np 6 --topology mesh:2x3",
+        "-np 7 --topology torus:7", "-np 5 --topology ring:5",
+        "-np 8 --coll allreduce=recursive_doubling,reduce_scatter=recursive_halving",
+        "-np 5 --topology ring:5 --coll allreduce=ring,reduce=binomial,scan=linear"}) {
+    std::map<std::string, double> time;
+    for (const char* mode : {"predefined", "user", "records"}) {
+      const Outcome o = mpirun(flags + " --json " + job("user_op_time") + " " + mode);
+      ASSERT_EQ(o.exit_code, 0) << flags << " " << mode << "\n" << o.out << o.err;
+      EXPECT_THAT(o.out, HasSubstr("user_op_time ok\n")) << flags << " " << mode;
+      const auto j = nlohmann::json::parse(lines_of(o.out).back());
+      time[mode] = j["time_s"].get<double>();
+    }
+    EXPECT_GT(time["predefined"], 0) << flags;
+    EXPECT_EQ(time["user"], time["predefined"]) << flags;
+    EXPECT_EQ(time["records"], time["predefined"]) << flags;
+  }
+}
+
 TEST(MpirunRemoved, Mpi1FunctionsMpi30RemovedReachVmc) {
   // Declared by vmc's mpi.h, so that they reach libvmc_mpi, not the other MPI library in
   // vmc's process, whose MPI_Errhandler_set would end the run ("called before MPI_INIT").
