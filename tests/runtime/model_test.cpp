@@ -321,6 +321,50 @@ TEST(Model, ShortMessageStartup) {
   }
 }
 
+// Comm::weighted: records of 4 floats sent, combined and rearranged on a comm weighted by 4
+// cost what 4 times as many floats cost on the plain comm (the short-message limit counted
+// in floats too), a comm split from it keeps the weight, and its model and units are the
+// machine's per record.
+TEST(Model, AWeightedCommChargesEachItemAsWeightItems) {
+  Model model = hypercube_model();
+  model.short_alpha = 75e-6;
+  model.short_max_items = 25;
+  model.delta = 0.1e-6;
+  Machine m({.nodes = 2, .model = model});
+  struct Record {
+    float x[4];
+  };
+  for (std::size_t records : {6, 7}) {  // 24 floats start up short, 28 do not
+    auto plain = m.run([&](Node& node) {
+      std::vector<float> x(4 * records);
+      const Comm& c = node.world();
+      if (c.rank() == 0) c.send(std::span<const float>(x), 1, 0);
+      else c.recv(std::span<float>(x), 0, 0);
+      c.charge_combine(x.size());
+      c.charge_rearrange(x.size());
+    });
+    auto weighted = m.run([&](Node& node) {
+      std::vector<Record> x(records);
+      const Comm c = node.world().weighted(4).split(0, node.rank());
+      EXPECT_EQ(c.weight(), 4u);
+      EXPECT_EQ(c.units().beta, 4 * node.world().units().beta);
+      EXPECT_EQ(c.units().short_max_items, 6u);
+      EXPECT_EQ(c.model().gamma, 4 * node.world().model().gamma);
+      if (c.rank() == 0) c.send(std::span<const Record>(x), 1, 0);
+      else c.recv(std::span<Record>(x), 0, 0);
+      c.charge_combine(x.size());
+      c.charge_rearrange(x.size());
+    });
+    EXPECT_EQ(weighted.time_ps(), plain.time_ps()) << records << " records";
+    EXPECT_EQ(weighted.stats().combined_items, plain.stats().combined_items);
+    EXPECT_EQ(weighted.stats().items, plain.stats().items);
+  }
+  m.run([&](Node& node) {
+    EXPECT_EQ(node.world().weight(), 1u);
+    EXPECT_THROW(node.world().weighted(0), UsageError);
+  });
+}
+
 // A program with plenty of contention: all-to-all on a mesh, uneven lengths.
 RunResult contended(Machine& m) {
   const int p = m.size();
