@@ -29,6 +29,8 @@
 
 namespace vmc::mpi {
 
+struct ProcessTopology;  // mpi/topology.hpp
+
 // A communicator handle's object: index = handle (0 MPI_COMM_NULL, 1 MPI_COMM_WORLD,
 // 2 MPI_COMM_SELF, then the ones the rank made).
 struct CommEntry {
@@ -36,6 +38,7 @@ struct CommEntry {
   std::string name;
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
   std::map<int, void*> attributes;  // keyval -> value, in keyval order
+  std::shared_ptr<const ProcessTopology> topology;  // a Cartesian or graph one's (or null)
   bool freed = false;
 };
 
