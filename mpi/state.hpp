@@ -131,6 +131,8 @@ const JobOptions& job_options();
 // Records the first rank that aborted the job (MPI_Abort, or MPI_ERRORS_ABORT: by_handler) and
 // its code.
 void record_abort(int rank, int code, bool by_handler = false);
+// Adds `line` to the job's notes (JobOutcome::notes) unless it is there already.
+void note_once(const std::string& line);
 
 // Timing-only runs (vmc mpirun --data none) copy no payload, so a message the MPI layer sends
 // for its own bookkeeping (the root's counts of MPI_Gatherv and MPI_Scatterv, broadcast so that

@@ -85,15 +85,18 @@ void check_fits(const char* fn, std::span<const int> dims, int size) {
   }
 }
 
-// The rank MPI_Cart_create gives the calling rank of `c` in a grid of dims (-1: none), and
-// with reorder whether the grid was placed on the machine.
-int cart_new_rank(const Comm& c, std::span<const int> dims, bool reorder) {
+// The rank MPI_Cart_create gives the calling rank of `c` in a grid of dims (-1: none); with
+// reorder, a grid placed on the machine is the job's note (vmc mpirun --stats) when `say`
+// names the call.
+int cart_new_rank(const Comm& c, std::span<const int> dims, bool reorder, const char* say) {
   const int size = c.size();
   if (reorder && grid_size(dims) == size && c.topology().nodes() == size) {
-    if (const std::optional<Placement> p = machine_placement(c.topology(), dims)) {
-      const int node = c.world_rank(c.rank());
-      const auto at = std::find(p->node_of.begin(), p->node_of.end(), node);
-      return static_cast<int>(at - p->node_of.begin());
+    if (const std::optional<std::string> how = machine_placement(c.topology(), dims)) {
+      if (say != nullptr) {
+        note_once(std::string(say) + " placed a grid of " + shape_text(dims) +
+                  " on the machine: " + *how);
+      }
+      return placed_rank(c.topology(), dims, c.world_rank(c.rank()));
     }
   }
   return c.rank() < grid_size(dims) ? c.rank() : -1;
@@ -207,12 +210,14 @@ int MPI_Dims_create(int nnodes, int ndims, int dims[]) {
         fail(fn, MPI_ERR_DIMS,
              "dims[" + std::to_string(d) + "] = " + std::to_string(dims[d]) + " is negative");
       }
-      if (dims[d] > 0) fixed *= dims[d];
+      if (dims[d] > 0) fixed = std::min(fixed * dims[d], static_cast<long long>(nnodes) + 1);
     }
-    if (nnodes % fixed != 0 || (fixed > nnodes)) {
+    if (nnodes % fixed != 0) {
       fail(fn, MPI_ERR_DIMS,
-           "the dimensions given multiply to " + std::to_string(fixed) + ", which does not divide " +
-               std::to_string(nnodes) + " nodes");
+           "the dimensions given multiply to " +
+               (fixed > nnodes ? "more than " + std::to_string(nnodes)
+                               : std::to_string(fixed) + ", which does not divide " +
+                                     std::to_string(nnodes)));
     }
     const bool free = std::find(dims, dims + ndims, 0) != dims + ndims;
     if (!free && fixed != nnodes) {
@@ -239,7 +244,7 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
     check_fits(fn, t->dims, c.comm.size());
     if (ndims > 0) check_arg(fn, periods, "periods");
     for (int d = 0; d < ndims; ++d) t->periods.push_back(periods[d] != 0 ? 1 : 0);
-    const int rank = cart_new_rank(c.comm, t->dims, reorder != 0);
+    const int rank = cart_new_rank(c.comm, t->dims, reorder != 0, fn);
     *comm_cart = topology_comm(fn, s, comm_old, rank >= 0 ? 0 : -1, rank, std::move(t));
     return MPI_SUCCESS;
   });
@@ -254,7 +259,7 @@ int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[]
     const std::vector<int> d = dims_or_fail(fn, ndims, dims);
     check_fits(fn, d, c.comm.size());
     if (ndims > 0) check_arg(fn, periods, "periods");
-    const int rank = cart_new_rank(c.comm, d, true);
+    const int rank = cart_new_rank(c.comm, d, true, nullptr);
     *newrank = rank >= 0 ? rank : MPI_UNDEFINED;
     return MPI_SUCCESS;
   });

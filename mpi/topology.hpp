@@ -87,8 +87,7 @@ Neighbourhood neighbourhood(const ProcessTopology& t, int rank);
 // --- placement on the machine --------------------------------------------------------------
 
 // Where MPI_Cart_create with reorder puts a grid of `dims` on machine `machine` when the grid
-// covers all of its nodes and fits its shape: node_of[r] is the node of grid rank r, and
-// `how` says so in a line. Fits:
+// covers all of its nodes and fits its shape. Fits:
 // - a mesh or torus (or array, ring) whose lengths other than 1 are the grid's other than 1,
 //   in reverse order (grid dimension 0 along the machine's last) or in the same order: the
 //   rank at grid coordinates c sits at the node of machine coordinates c, so a Cart_shift by
@@ -96,12 +95,11 @@ Neighbourhood neighbourhood(const ProcessTopology& t, int rank);
 // - a complete hypercube with every dimension a power of two: each grid coordinate, Gray
 //   coded, is a field of the node's bits (the last dimension in the lowest bits), so
 //   neighbours along a dimension differ in one bit, periodic edges included.
-// Anything else: nullopt (the ranks stay as they are).
-struct Placement {
-  std::vector<int> node_of;
-  std::string how;
-};
-std::optional<Placement> machine_placement(const vmc::Topology& machine,
-                                           std::span<const int> dims);
+// A line that says how, or nullopt for anything else (the ranks stay as they are).
+std::optional<std::string> machine_placement(const vmc::Topology& machine,
+                                             std::span<const int> dims);
+// The grid rank the placement puts at `node` (machine_placement said it fits), from the
+// node's coordinates alone.
+int placed_rank(const vmc::Topology& machine, std::span<const int> dims, int node);
 
 }  // namespace vmc::mpi

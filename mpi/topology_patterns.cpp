@@ -5,6 +5,7 @@
 #include <cmath>
 #include <set>
 #include <tuple>
+#include <utility>
 
 #include "mpi/topology.hpp"
 #include "topology/grid.hpp"
@@ -45,8 +46,6 @@ bool fill_balanced(int m, int k, int cap, const std::vector<int>& candidates,
   return false;
 }
 
-int gray(int x) { return x ^ (x >> 1); }
-
 bool power_of_two(int x) { return x > 0 && (x & (x - 1)) == 0; }
 
 int log2_of(int x) {
@@ -55,63 +54,47 @@ int log2_of(int x) {
   return b;
 }
 
-std::optional<Placement> on_grid(const Grid& g, std::span<const int> dims) {
-  std::vector<int> grid_dims, cart_dims;  // the dimensions longer than 1
-  for (int d = 0; d < g.dimensions(); ++d) {
-    if (g.length(d) > 1) grid_dims.push_back(d);
-  }
-  for (int d = 0; d < static_cast<int>(dims.size()); ++d) {
-    if (dims[static_cast<std::size_t>(d)] > 1) cart_dims.push_back(d);
-  }
-  if (grid_dims.size() != cart_dims.size()) return std::nullopt;
-  const std::size_t n = cart_dims.size();
-  auto matches = [&](bool reversed) {
-    for (std::size_t i = 0; i < n; ++i) {
-      const int along = grid_dims[reversed ? n - 1 - i : i];
-      if (g.length(along) != dims[static_cast<std::size_t>(cart_dims[i])]) return false;
-    }
-    return true;
-  };
-  // Reversed first: a row-major grid on a machine whose dimension 0 varies fastest keeps every
-  // rank where it was when the shapes agree that way.
-  const bool reversed = matches(true);
-  if (!reversed && !matches(false)) return std::nullopt;
-  Placement p;
-  const int size = static_cast<int>(grid_size(dims));
-  p.node_of.resize(static_cast<std::size_t>(size));
-  std::vector<int> machine(static_cast<std::size_t>(g.dimensions()), 0);
-  for (int r = 0; r < size; ++r) {
-    const std::vector<int> c = cart_coords(dims, r);
-    for (std::size_t i = 0; i < n; ++i) {
-      const int along = grid_dims[reversed ? n - 1 - i : i];
-      machine[static_cast<std::size_t>(along)] = c[static_cast<std::size_t>(cart_dims[i])];
-    }
-    p.node_of[static_cast<std::size_t>(r)] = g.node_at(machine);
-  }
-  p.how = "grid coordinates = " + g.spec() + "'s machine coordinates" +
-          (reversed && n > 1 ? " (grid dimension 0 along the machine's last)" : "");
-  return p;
+// The reflected Gray code's inverse: the x whose code x ^ (x >> 1) is g.
+int gray_inverse(int g) {
+  int x = 0;
+  for (; g != 0; g >>= 1) x ^= g;
+  return x;
 }
 
-std::optional<Placement> on_hypercube(const Hypercube& h, std::span<const int> dims) {
-  if (!power_of_two(h.nodes())) return std::nullopt;
-  for (int d : dims) {
-    if (!power_of_two(d)) return std::nullopt;
+// How a grid lies on a mesh or torus: grid dimension along[i].first runs along machine
+// dimension along[i].second (the dimensions longer than 1 of each, paired in reverse order
+// when the lengths allow, else in the same order).
+struct GridMatch {
+  std::vector<std::pair<int, int>> along;
+  bool reversed = false;
+};
+
+std::optional<GridMatch> grid_match(const Grid& g, std::span<const int> dims) {
+  std::vector<int> machine, grid;  // the dimensions longer than 1
+  for (int d = 0; d < g.dimensions(); ++d) {
+    if (g.length(d) > 1) machine.push_back(d);
   }
-  Placement p;
-  const int size = h.nodes();
-  p.node_of.resize(static_cast<std::size_t>(size));
-  for (int r = 0; r < size; ++r) {
-    const std::vector<int> c = cart_coords(dims, r);
-    int node = 0, shift = 0;
-    for (std::size_t d = dims.size(); d-- > 0;) {
-      node |= gray(c[d]) << shift;
-      shift += log2_of(dims[d]);
+  for (int d = 0; d < static_cast<int>(dims.size()); ++d) {
+    if (dims[static_cast<std::size_t>(d)] > 1) grid.push_back(d);
+  }
+  if (machine.size() != grid.size()) return std::nullopt;
+  const std::size_t n = grid.size();
+  for (const bool reversed : {true, false}) {
+    GridMatch m;
+    m.reversed = reversed;
+    for (std::size_t i = 0; i < n; ++i) {
+      const int on = machine[reversed ? n - 1 - i : i];
+      if (g.length(on) != dims[static_cast<std::size_t>(grid[i])]) break;
+      m.along.emplace_back(grid[i], on);
     }
-    p.node_of[static_cast<std::size_t>(r)] = node;
+    if (m.along.size() == n) return m;
   }
-  p.how = "grid coordinates Gray coded into " + h.spec() + "'s node bits";
-  return p;
+  return std::nullopt;
+}
+
+bool fits_hypercube(const Hypercube& h, std::span<const int> dims) {
+  if (!power_of_two(h.nodes())) return false;
+  return std::all_of(dims.begin(), dims.end(), power_of_two);
 }
 
 }  // namespace
@@ -201,12 +184,39 @@ Neighbourhood neighbourhood(const ProcessTopology& t, int rank) {
   return n;
 }
 
-std::optional<Placement> machine_placement(const vmc::Topology& machine,
-                                           std::span<const int> dims) {
+std::optional<std::string> machine_placement(const vmc::Topology& machine,
+                                             std::span<const int> dims) {
   if (grid_size(dims) != machine.nodes()) return std::nullopt;
-  if (const auto* g = dynamic_cast<const Grid*>(&machine)) return on_grid(*g, dims);
-  if (const auto* h = dynamic_cast<const Hypercube*>(&machine)) return on_hypercube(*h, dims);
+  if (const auto* g = dynamic_cast<const Grid*>(&machine)) {
+    const std::optional<GridMatch> m = grid_match(*g, dims);
+    if (!m) return std::nullopt;
+    return "grid coordinates = " + g->spec() + "'s machine coordinates" +
+           (m->reversed && m->along.size() > 1 ? " (grid dimension 0 along the machine's last)"
+                                               : "");
+  }
+  if (const auto* h = dynamic_cast<const Hypercube*>(&machine)) {
+    if (!fits_hypercube(*h, dims)) return std::nullopt;
+    return "grid coordinates Gray coded into " + h->spec() + "'s node bits";
+  }
   return std::nullopt;
+}
+
+int placed_rank(const vmc::Topology& machine, std::span<const int> dims, int node) {
+  std::vector<int> c(dims.size(), 0);
+  if (const auto* g = dynamic_cast<const Grid*>(&machine)) {
+    const std::vector<int> at = g->coordinates(node);
+    const GridMatch m = *grid_match(*g, dims);
+    for (const auto& [grid, on] : m.along) {
+      c[static_cast<std::size_t>(grid)] = at[static_cast<std::size_t>(on)];
+    }
+  } else {
+    int shift = 0;
+    for (std::size_t d = dims.size(); d-- > 0;) {
+      c[d] = gray_inverse((node >> shift) & (dims[d] - 1));
+      shift += log2_of(dims[d]);
+    }
+  }
+  return cart_rank(dims, c);
 }
 
 }  // namespace vmc::mpi

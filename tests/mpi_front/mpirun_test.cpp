@@ -191,6 +191,21 @@ TEST(MpirunTopology, CartCreateWithReorderPutsShiftNeighboursOneLinkApart) {
     EXPECT_EQ(placed, one_hop);
     EXPECT_GT(kept, one_hop);
   }
+  // --stats says where a grid went (and --json), once for all ranks; not when it stayed.
+  const Outcome placed = mpirun("--topology mesh:2x8 --stats " + job("cart_shift") + " 2x8 0 1");
+  ASSERT_EQ(placed.exit_code, 0) << placed.err;
+  const std::string line =
+      "vmc mpirun: MPI_Cart_create placed a grid of 2 x 8 on the machine: grid coordinates = "
+      "mesh:2x8's machine coordinates\n";
+  EXPECT_THAT(placed.err, HasSubstr(line));
+  EXPECT_EQ(placed.err.find(line), placed.err.rfind(line));
+  const Outcome kept = mpirun("--topology mesh:2x8 --stats " + job("cart_shift") + " 2x8 0 0");
+  EXPECT_THAT(kept.err, Not(HasSubstr("placed a grid")));
+  const Outcome json = mpirun("--topology hypercube:16 --json " + job("cart_shift") + " 4x4 1 1");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_EQ(nlohmann::json::parse(lines_of(json.out).back())["notes"],
+            nlohmann::json::array({"MPI_Cart_create placed a grid of 4 x 4 on the machine: grid "
+                                   "coordinates Gray coded into hypercube:16's node bits"}));
 }
 
 TEST(MpirunRanges, EveryPFromOneTo12FailsExactlyAtOddPWithTheCommandThatReproducesIt) {

@@ -1,11 +1,12 @@
 /* The neighbourhood collectives (MPI-4.1 8.6), blocking: MPI_Neighbor_allgather(v) and
- * MPI_Neighbor_alltoall(v, w), each block's data checked, on Cartesian communicators of 1 to 3
- * dimensions (periodic, not, and mixed: MPI_PROC_NULL neighbours take part as empty transfers,
- * and a periodic dimension of 1 or 2 ranks, where the source and the destination are one
- * rank, sends block s to block s ^ 1 as the standard says), on graphs (a ring and a star) and
- * on distributed graphs (the same, directed, made by MPI_Dist_graph_create_adjacent); with a
- * derived type on the send side (a strided vector) received as plain ints, and per-block types
- * in alltoallw; and a neighbourhood collective on a communicator without a topology, an error. */
+ * MPI_Neighbor_alltoall(v, w) (under vmc also three of their _c forms), each block's data
+ * checked, on Cartesian communicators of 1 to 3 dimensions (periodic, not, and mixed:
+ * MPI_PROC_NULL neighbours take part as empty transfers, and a periodic dimension of 1 or 2
+ * ranks, where the source and the destination are one rank, sends block s to block s ^ 1 as
+ * the standard says), on graphs (a ring and a star) and on distributed graphs (the same,
+ * directed, made by MPI_Dist_graph_create_adjacent); with a derived type on the send side (a
+ * strided vector) received as plain ints, and per-block types in alltoallw; and a
+ * neighbourhood collective on a communicator without a topology, an error. */
 #include "conformance.h"
 
 static int wrank, wsize;
@@ -107,6 +108,11 @@ static void allgather(const topo* t) {
   CHECK_MPI(MPI_Neighbor_allgather(spread, 1, every_other, recv, K, MPI_INT, t->comm));
   for (int i = 0; i < t->nin; ++i) check_block(t, "MPI_Neighbor_allgather", recv + i * K, i, K, 1);
   MPI_Type_free(&every_other);
+#ifdef VMC_MPI_H /* the large-count forms (MPI-4.0; Open MPI 4.1 has none) */
+  for (int i = 0; i < MAXN * K; ++i) recv[i] = -1;
+  CHECK_MPI(MPI_Neighbor_allgather_c(send, K, MPI_INT, recv, K, MPI_INT, t->comm));
+  for (int i = 0; i < t->nin; ++i) check_block(t, "MPI_Neighbor_allgather_c", recv + i * K, i, K, 1);
+#endif
   /* allgatherv: the blocks in reverse order, a gap of one int between them. */
   int counts[MAXN], displs[MAXN];
   for (int i = 0; i < t->nin; ++i) {
@@ -132,6 +138,12 @@ static void alltoall(const topo* t) {
   CHECK_MPI(MPI_Neighbor_alltoall(send, K, MPI_INT, recv, K, MPI_INT, t->comm));
   for (int i = 0; i < t->nin; ++i) check_block(t, "MPI_Neighbor_alltoall", recv + i * K, i, K, 0);
 
+#ifdef VMC_MPI_H
+  for (int i = 0; i < MAXN * K; ++i) recv[i] = -1;
+  CHECK_MPI(MPI_Neighbor_alltoall_c(send, K, MPI_INT, recv, K, MPI_INT, t->comm));
+  for (int i = 0; i < t->nin; ++i) check_block(t, "MPI_Neighbor_alltoall_c", recv + i * K, i, K, 0);
+#endif
+
   /* alltoallv: block j of 1 + j % K ints, the send blocks and the receive blocks in reverse
    * order with a gap. */
   int scounts[MAXN], sdispls[MAXN], rcounts[MAXN], rdispls[MAXN];
@@ -154,6 +166,25 @@ static void alltoall(const topo* t) {
     CHECK(recvv[rdispls[i] + rcounts[i]] == -1,
           "MPI_Neighbor_alltoallv on %s: the int after block %d written", t->name, i);
   }
+#ifdef VMC_MPI_H
+  {
+    MPI_Count sc[MAXN], rc[MAXN];
+    MPI_Aint sd[MAXN], rd[MAXN];
+    for (int j = 0; j < t->nout; ++j) {
+      sc[j] = scounts[j];
+      sd[j] = sdispls[j];
+    }
+    for (int i = 0; i < t->nin; ++i) {
+      rc[i] = rcounts[i];
+      rd[i] = rdispls[i];
+    }
+    for (int i = 0; i < MAXN * (K + 1); ++i) recvv[i] = -1;
+    CHECK_MPI(MPI_Neighbor_alltoallv_c(sendv, sc, sd, MPI_INT, recvv, rc, rd, MPI_INT, t->comm));
+    for (int i = 0; i < t->nin; ++i) {
+      check_block(t, "MPI_Neighbor_alltoallv_c", recvv + rdispls[i], i, rcounts[i], 0);
+    }
+  }
+#endif
 
   /* alltoallw: the same blocks, byte displacements; odd receive blocks as a strided vector
    * of ints (every other int), the others as ints. */
