@@ -167,10 +167,6 @@ void check_ranks(const char* fn, int n, const int ranks[], int size, const char*
   }
 }
 
-bool weights_given(const int weights[]) {
-  return weights != MPI_UNWEIGHTED && weights != MPI_WEIGHTS_EMPTY;
-}
-
 // n weights (all 1 when none are given), checked to be non-negative.
 std::vector<int> weights_or_ones(const char* fn, int n, const int weights[], const char* what) {
   std::vector<int> out(static_cast<std::size_t>(n), 1);
@@ -502,7 +498,7 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
     t->destinations.assign(destinations, destinations + outdegree);
     t->source_weights = weights_or_ones(fn, indegree, sourceweights, "sourceweights");
     t->destination_weights = weights_or_ones(fn, outdegree, destweights, "destweights");
-    t->weighted = sourceweights != MPI_UNWEIGHTED;
+    t->weighted = sourceweights != MPI_UNWEIGHTED;  // MPI_WEIGHTS_EMPTY and null are weights
     *comm_dist_graph = topology_comm(fn, s, comm_old, 0, c.comm.rank(), std::move(t));
     return MPI_SUCCESS;
   });
@@ -512,7 +508,7 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
 // exchange them through the job (each rank's list shared under the call's key, read by every
 // rank once Comm::split, which returns only when every member has called it, has made the new
 // communicator). A rank's edges in and out are in the order of the ranks that gave them, and
-// each rank's in the order it gave them. Weighted when any rank gave weights.
+// each rank's in the order it gave them. Weighted unless every rank passed MPI_UNWEIGHTED.
 int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
                           const int destinations[], const int weights[], MPI_Info,
                           int /*reorder*/, MPI_Comm* comm_dist_graph) {
@@ -536,8 +532,10 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
     }
     check_ranks(fn, edges, destinations, comm.size(), "destinations");
     const std::vector<int> w = weights_or_ones(fn, edges, weights, "weights");
-    // This rank's edges: whether it gave weights, then (source, destination, weight) each.
-    std::vector<std::size_t> mine{weights_given(weights) && edges > 0 ? 1u : 0u};
+    // This rank's edges: whether it gave weights (anything but MPI_UNWEIGHTED, the standard's
+    // rule: MPI_WEIGHTS_EMPTY and a null array with no edges are weights), then (source,
+    // destination, weight) each.
+    std::vector<std::size_t> mine{weights != MPI_UNWEIGHTED ? 1u : 0u};
     for (int i = 0, e = 0; i < n; ++i) {
       for (int k = 0; k < degrees[i]; ++k, ++e) {
         mine.push_back(static_cast<std::size_t>(sources[i]));

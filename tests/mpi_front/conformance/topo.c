@@ -443,6 +443,27 @@ static void dist_graphs(void) {
     MPI_Comm_free(&dup);
     MPI_Comm_free(&g);
   }
+  /* No edges at all: weighted unless MPI_UNWEIGHTED was given (MPI-4.1 8.5.5), MPI_WEIGHTS_EMPTY
+   * and a null array being weights. */
+  for (int kind = 0; kind < 3; ++kind) {
+    const int* w = kind == 0 ? MPI_UNWEIGHTED : kind == 1 ? MPI_WEIGHTS_EMPTY : NULL;
+    const char* name = kind == 0 ? "MPI_UNWEIGHTED" : kind == 1 ? "MPI_WEIGHTS_EMPTY" : "NULL";
+    MPI_Comm g = MPI_COMM_NULL;
+    int in = -1, out = -1, weighted = -1;
+    CHECK_MPI(MPI_Dist_graph_create(MPI_COMM_WORLD, 0, NULL, NULL, NULL, w, MPI_INFO_NULL, 0, &g));
+    CHECK_MPI(MPI_Dist_graph_neighbors_count(g, &in, &out, &weighted));
+    CHECK(in == 0 && out == 0 && (weighted != 0) == (kind != 0),
+          "MPI_Dist_graph_create of no edges, weights %s: (%d, %d, weighted %d)", name, in, out,
+          weighted);
+    MPI_Comm_free(&g);
+    CHECK_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 0, NULL, w, 0, NULL, w, MPI_INFO_NULL,
+                                             0, &g));
+    CHECK_MPI(MPI_Dist_graph_neighbors_count(g, &in, &out, &weighted));
+    CHECK(in == 0 && out == 0 && (weighted != 0) == (kind != 0),
+          "MPI_Dist_graph_create_adjacent of no edges, weights %s: (%d, %d, weighted %d)", name,
+          in, out, weighted);
+    MPI_Comm_free(&g);
+  }
   free(nb);
   free(wt);
   free(wt_in);
