@@ -137,7 +137,9 @@ int dup(const char* fn, MPI_Comm comm, MPI_Comm* newcomm) {
   std::vector<int> all(static_cast<std::size_t>(c.comm.size()));
   for (int r = 0; r < c.comm.size(); ++r) all[static_cast<std::size_t>(r)] = r;
   Comm made = c.comm.create_group(all, kDupTag);
+  auto topology = c.topology;  // a duplicate keeps its process topology
   const MPI_Comm handle = add_comm(s, std::move(made), c.errhandler);
+  s.comms[static_cast<std::size_t>(handle)].topology = std::move(topology);
   copy_attributes(fn, s, comm, handle);
   *newcomm = handle;
   return MPI_SUCCESS;

@@ -34,6 +34,9 @@ struct JobOutcome {
   int abort_rank = -1;           // the first rank that aborted the job, or -1
   int abort_code = 0;            // ... and the code it gave
   bool abort_by_handler = false;  // ... through MPI_ERRORS_ABORT (an error), not MPI_Abort
+  // What the MPI layer decided for the run that its user should know, each line once, in the
+  // order first made ("MPI_Cart_create placed a grid of 4 x 4 on the machine: ...").
+  std::vector<std::string> notes;
 };
 JobOutcome end_job();
 

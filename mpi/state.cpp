@@ -2,6 +2,7 @@
 // calls around a run (job.hpp).
 #include "mpi/state.hpp"
 
+#include <algorithm>
 #include <complex>
 #include <map>
 #include <mutex>
@@ -26,6 +27,9 @@ struct Shared {
 std::mutex g_shared_mutex;
 std::map<SharedKey, Shared> g_shared;
 
+std::mutex g_notes_mutex;
+std::vector<std::string> g_notes;  // note_once's lines
+
 }  // namespace
 
 void begin_job(const JobOptions& options) {
@@ -34,6 +38,10 @@ void begin_job(const JobOptions& options) {
   g_abort_rank = -1;
   g_abort_code = 0;
   g_abort_by_handler = false;
+  {
+    std::lock_guard lock(g_notes_mutex);
+    g_notes.clear();
+  }
   std::lock_guard lock(g_shared_mutex);
   g_shared.clear();
 }
@@ -48,7 +56,14 @@ JobOutcome end_job() {
   out.abort_rank = g_abort_rank;
   out.abort_code = g_abort_code;
   out.abort_by_handler = g_abort_by_handler;
+  std::lock_guard lock(g_notes_mutex);
+  out.notes = g_notes;
   return out;
+}
+
+void note_once(const std::string& line) {
+  std::lock_guard lock(g_notes_mutex);
+  if (std::find(g_notes.begin(), g_notes.end(), line) == g_notes.end()) g_notes.push_back(line);
 }
 
 const JobOptions& job_options() { return g_options; }

@@ -29,6 +29,8 @@
 
 namespace vmc::mpi {
 
+struct ProcessTopology;  // mpi/topology.hpp
+
 // A communicator handle's object: index = handle (0 MPI_COMM_NULL, 1 MPI_COMM_WORLD,
 // 2 MPI_COMM_SELF, then the ones the rank made).
 struct CommEntry {
@@ -36,6 +38,7 @@ struct CommEntry {
   std::string name;
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
   std::map<int, void*> attributes;  // keyval -> value, in keyval order
+  std::shared_ptr<const ProcessTopology> topology;  // a Cartesian or graph one's (or null)
   bool freed = false;
 };
 
@@ -128,6 +131,8 @@ const JobOptions& job_options();
 // Records the first rank that aborted the job (MPI_Abort, or MPI_ERRORS_ABORT: by_handler) and
 // its code.
 void record_abort(int rank, int code, bool by_handler = false);
+// Adds `line` to the job's notes (JobOutcome::notes) unless it is there already.
+void note_once(const std::string& line);
 
 // Timing-only runs (vmc mpirun --data none) copy no payload, so a message the MPI layer sends
 // for its own bookkeeping (the root's counts of MPI_Gatherv and MPI_Scatterv, broadcast so that

@@ -101,6 +101,7 @@ struct JobSetup {
 struct JobRun {
   JobVerdict verdict;
   std::optional<RunResult> result;
+  std::vector<std::string> notes;  // the MPI layer's (mpi::JobOutcome::notes)
 };
 
 // The ranks' output for the life of a job (mpi/output.hpp), given back on every path.
@@ -231,6 +232,7 @@ JobRun run_job(const JobSetup& setup, std::shared_ptr<const Topology> network,
   }
   scope.end();
   facts.outcome = mpi::end_job();
+  run.notes = facts.outcome.notes;
   run.verdict = judge_job(facts);
   return run;
 }
@@ -266,6 +268,7 @@ nlohmann::json job_json(const JobSetup& setup, const Topology& network, const Jo
             {"exit", run.verdict.exit_status},
             {"report", run.verdict.report},
             {"time_s", run.result ? nlohmann::json(run.result->time()) : nlohmann::json()}});
+  if (!run.notes.empty()) j["notes"] = run.notes;
   return j;
 }
 
@@ -297,6 +300,7 @@ void run_one(const MpirunOptions& o, const JobSetup& setup,
                  to_string(setup.config.clock).c_str(), format_duration(run.result->time()).c_str());
     print_stats(stderr, run.result->stats(), *network);
     print_host_cost(stderr, cost, run.result->stats().messages);
+    for (const std::string& note : run.notes) std::fprintf(stderr, "vmc mpirun: %s\n", note.c_str());
   }
   print_report(stderr, run.verdict);
   if (o.json) std::cout << job_json(setup, *network, run).dump() << std::endl;

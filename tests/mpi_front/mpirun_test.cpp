@@ -4,7 +4,7 @@
 // reproduces a failing p), whole and tagged lines of output from many ranks at once, --stats,
 // --json, --trace, --show, --coll, --privatize, errno per rank, getopt per rank, messages to
 // oneself, point-to-point calls beside the usual ones, MPI-1's removed functions, a program
-// that needs a symbol nobody defines, and vmcxx. The programs are tests/mpi_front/jobs/, built with vmc_add_mpi_program (lines_cxx.cpp
+// that needs a symbol nobody defines, vmcxx, and MPI_Cart_create's placement on the machine. The programs are tests/mpi_front/jobs/, built with vmc_add_mpi_program (lines_cxx.cpp
 // by vmcxx here). Every command runs under timeout(1).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -151,6 +151,61 @@ TEST(Mpirun, ARankSendsToItself) {
   const Outcome o = mpirun("-np 3 " + job("rank_endings") + " self");
   EXPECT_EQ(o.exit_code, 0) << o.err;
   EXPECT_THAT(o.out, HasSubstr("rank 2 got 102 from itself"));
+}
+
+// The virtual time of `vmc mpirun --json` under store-and-forward routing, where a message's
+// time grows with its hops, with every port free (no port makes one message wait for another).
+double hop_timed_run(const std::string& args) {
+  const Outcome o = mpirun("--json --routing store_and_forward --port all " + args);
+  EXPECT_EQ(o.exit_code, 0) << args << "\n" << o.err;
+  const std::vector<std::string> lines = lines_of(o.out);
+  if (lines.empty()) return -1;
+  return nlohmann::json::parse(lines.back())["time_s"].get<double>();
+}
+
+// MPI_Cart_create with reorder places a grid that covers the machine on its coordinates, so a
+// message to a Cart_shift neighbour crosses one link: each dimension's shift takes the time of
+// an exchange between machine neighbours (world ranks 2k and 2k + 1, one hop on these
+// machines). Without reorder, on a communicator whose ranks the program shuffled (or on a
+// mesh whose dimensions run the other way round), some shifts cross several links.
+TEST(MpirunTopology, CartCreateWithReorderPutsShiftNeighboursOneLinkApart) {
+  struct Case {
+    const char* machine;
+    const char* grid;  // cart_shift's arguments after reorder's place: DIMS PERIODIC
+    const char* parent;
+    int dims;
+  };
+  for (const Case& c : {Case{"mesh:4x4", "4x4 0", "scrambled", 2},
+                        Case{"torus:4x4", "4x4 1", "scrambled", 2},
+                        Case{"mesh:2x8", "2x8 0", "", 2},
+                        Case{"hypercube:16", "4x4 1", "", 2},
+                        Case{"torus:2x4x2", "2x4x2 1", "scrambled", 3}}) {
+    SCOPED_TRACE(c.machine);
+    const std::string machine = std::string("--topology ") + c.machine + " ";
+    const double one_hop = hop_timed_run(machine + job("cart_shift") + " pairs " +
+                                         std::to_string(c.dims));
+    const std::string grid = job("cart_shift") + " " + c.grid;
+    const double placed = hop_timed_run(machine + grid + " 1 " + c.parent);
+    const double kept = hop_timed_run(machine + grid + " 0 " + c.parent);
+    EXPECT_GT(one_hop, 0);
+    EXPECT_EQ(placed, one_hop);
+    EXPECT_GT(kept, one_hop);
+  }
+  // --stats says where a grid went (and --json), once for all ranks; not when it stayed.
+  const Outcome placed = mpirun("--topology mesh:2x8 --stats " + job("cart_shift") + " 2x8 0 1");
+  ASSERT_EQ(placed.exit_code, 0) << placed.err;
+  const std::string line =
+      "vmc mpirun: MPI_Cart_create placed a grid of 2 x 8 on the machine: grid coordinates = "
+      "mesh:2x8's machine coordinates\n";
+  EXPECT_THAT(placed.err, HasSubstr(line));
+  EXPECT_EQ(placed.err.find(line), placed.err.rfind(line));
+  const Outcome kept = mpirun("--topology mesh:2x8 --stats " + job("cart_shift") + " 2x8 0 0");
+  EXPECT_THAT(kept.err, Not(HasSubstr("placed a grid")));
+  const Outcome json = mpirun("--topology hypercube:16 --json " + job("cart_shift") + " 4x4 1 1");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_EQ(nlohmann::json::parse(lines_of(json.out).back())["notes"],
+            nlohmann::json::array({"MPI_Cart_create placed a grid of 4 x 4 on the machine: grid "
+                                   "coordinates Gray coded into hypercube:16's node bits"}));
 }
 
 TEST(MpirunRanges, EveryPFromOneTo12FailsExactlyAtOddPWithTheCommandThatReproducesIt) {
