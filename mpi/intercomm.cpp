@@ -68,6 +68,7 @@ constexpr std::int64_t kBothTag = -4;
 constexpr std::int64_t kLocalTag = -5;
 constexpr std::int64_t kMergeTag = -6;
 constexpr std::int64_t kLeadersTag = -7;
+constexpr std::int64_t kFromGroupsTag = -8;
 // The tags of the point-to-point messages on `both`: a collective's, and MPI_Intercomm_merge's
 // swap of `high` (only these calls send there, in the order every member calls them).
 constexpr int kCollectiveTag = 0;
@@ -871,6 +872,51 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newintracomm) {
     Comm merged = world(s).create_group(order, kMergeTag);
     s.comms.push_back(CommEntry{.comm = std::move(merged), .errhandler = errhandler});
     *newintracomm = static_cast<MPI_Comm>(s.comms.size() - 1);
+    return MPI_SUCCESS;
+  });
+}
+
+// Both groups are given: every member knows them, so the comms are made with no message (the
+// leaders and the string tag are checked on the rank, not across ranks; calls with other
+// groups make other comms, and their ranks wait for each other as the standard's would).
+int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
+                                     MPI_Group remote_group, int remote_leader,
+                                     const char* stringtag, MPI_Info info,
+                                     MPI_Errhandler errhandler, MPI_Comm* newintercomm) {
+  const char* fn = "MPI_Intercomm_create_from_groups";
+  return mpi_call(MPI_COMM_NULL, [&] {
+    Node& n = rank_in_session(fn);
+    RankState& s = rank_state(n);
+    const std::vector<int> mine = group_or_fail(fn, s, local_group).members;
+    const std::vector<int> remote = group_or_fail(fn, s, remote_group).members;
+    check_arg(fn, stringtag, "stringtag");
+    check_arg(fn, newintercomm, "newintercomm");
+    auto hints = info_entries(fn, s, info);
+    if (errhandler < 0 || errhandler >= static_cast<MPI_Errhandler>(s.errhandlers.size())) {
+      fail(fn, MPI_ERR_ARG, "invalid error handler " + std::to_string(errhandler));
+    }
+    if (local_leader < 0 || local_leader >= static_cast<int>(mine.size())) {
+      fail(fn, MPI_ERR_RANK, "local_leader " + std::to_string(local_leader) +
+                                 " is not a rank of the local group (of " +
+                                 std::to_string(mine.size()) + ")");
+    }
+    if (remote_leader < 0 || remote_leader >= static_cast<int>(remote.size())) {
+      fail(fn, MPI_ERR_RANK, "remote_leader " + std::to_string(remote_leader) +
+                                 " is not a rank of the remote group (of " +
+                                 std::to_string(remote.size()) + ")");
+    }
+    if (std::find(mine.begin(), mine.end(), n.rank()) == mine.end()) {
+      fail(fn, MPI_ERR_GROUP, "this rank is not in the local group");
+    }
+    for (int w : remote) {
+      if (std::find(mine.begin(), mine.end(), w) != mine.end()) {
+        fail(fn, MPI_ERR_GROUP,
+             "world rank " + std::to_string(w) +
+                 " is in both groups: the local and remote groups must be disjoint");
+      }
+    }
+    Comm local = world(s).create_group(mine, kFromGroupsTag);
+    *newintercomm = make_inter(s, std::move(local), remote, errhandler, std::move(hints));
     return MPI_SUCCESS;
   });
 }

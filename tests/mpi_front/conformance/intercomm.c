@@ -9,7 +9,7 @@
  * non-commutative user op; MPI_Scan and MPI_Exscan refused (MPI_ERR_COMM); MPI_Intercomm_merge
  * with high both ways (the low group's ranks first) and collectives on the merged comm;
  * MPI_Comm_dup (still an intercommunicator, congruent), MPI_Comm_split and MPI_Comm_create of
- * one, MPI_Comm_compare, MPI_Comm_free. At p = 1 the world cannot be split into two groups:
+ * one, MPI_Comm_compare, MPI_Comm_free; and MPI-4's MPI_Intercomm_create_from_groups. At p = 1 the world cannot be split into two groups:
  * only the intracommunicator checks run. */
 #include "conformance.h"
 
@@ -522,6 +522,32 @@ static void derived(MPI_Comm ic, const split* s) {
   MPI_Group_free(&g);
 }
 
+#if MPI_VERSION >= 4
+/* MPI-4's MPI_Intercomm_create_from_groups, from the world's group (MPI-3 libraries, as Open
+ * MPI 4.1, lack it). */
+static void from_groups(const split* s) {
+  const int me = s->mine, other = 1 - me;
+  MPI_Group world, local, remote;
+  MPI_Comm_group(MPI_COMM_WORLD, &world);
+  MPI_Group_incl(world, s->n[me], s->members[me], &local);
+  MPI_Group_incl(world, s->n[other], s->members[other], &remote);
+  MPI_Comm ic = MPI_COMM_NULL;
+  CHECK_MPI(MPI_Intercomm_create_from_groups(local, 0, remote, 0, "conformance", MPI_INFO_NULL,
+                                             MPI_ERRORS_ARE_FATAL, &ic));
+  check_shape(ic, s->members[me], s->n[me], s->members[other], s->n[other], s->rank,
+              "from groups");
+  int mine = wrank, sum = -1, expected = 0;
+  for (int j = 0; j < s->n[other]; ++j) expected += s->members[other][j];
+  CHECK_MPI(MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, ic));
+  CHECK(sum == expected, "%s: allreduce on the one from groups %d, expected %d", s->name, sum,
+        expected);
+  CHECK_MPI(MPI_Comm_free(&ic));
+  MPI_Group_free(&local);
+  MPI_Group_free(&remote);
+  MPI_Group_free(&world);
+}
+#endif
+
 static void scheme(const char* name, int tag) {
   split s = make_split(name);
   if (s.n[0] == 0 || s.n[1] == 0) {
@@ -538,6 +564,9 @@ static void scheme(const char* name, int tag) {
     merge(ic, &s, 1);
     derived(ic, &s);
     CHECK_MPI(MPI_Comm_free(&ic));
+#if MPI_VERSION >= 4
+    from_groups(&s);
+#endif
   }
   release_split(&s);
 }
