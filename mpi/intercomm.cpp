@@ -1,7 +1,7 @@
-// Intercommunicators (MPI-4.1 sections 7.6 and 6.2.2): MPI_Intercomm_create, _merge,
-// MPI_Comm_remote_size, _remote_group; dup, split, create, compare and free of one
-// (communicators.cpp calls them); point to point on one (pt2pt.cpp maps its ranks); and
-// every blocking collective on one.
+// Intercommunicators (MPI-4.1 sections 7.6 and 6.2.2): MPI_Intercomm_create,
+// _create_from_groups, _merge, MPI_Comm_remote_size, _remote_group; dup, split, create,
+// compare and free of one (communicators.cpp calls them); point to point on one (pt2pt.cpp
+// maps its ranks); and every blocking collective on one.
 //
 // What an intercommunicator is here (state.hpp's Intercomm): its handle's `comm` is a fresh
 // comm of its local group, so MPI_Comm_size, _rank and _group give the local group as the
@@ -109,7 +109,7 @@ auto on_runtime(const char* fn, F&& f) {
   }
 }
 
-// The leader's `values` on every rank of `local` (rank `leader`'s): two broadcasts, the count
+// The leader's `values` on every rank of `local` (rank `root`'s): two broadcasts, the count
 // then the values, each a modelled message; the values themselves go through the job, so a
 // timing-only run has them too. Collective over `local`.
 std::vector<std::size_t> from_leader(const char* fn, const Comm& local, int root,
@@ -272,12 +272,13 @@ std::string root_text(int root) {
   return std::to_string(root);
 }
 
-// Names the call in a deadlock report while the rank is inside it.
+// Names the call in a deadlock report while the rank is inside it, as the intracommunicator
+// calls do: "MPI_Bcast(root MPI_ROOT, communicator 5)".
 struct InterContext {
   CallContext context;
   InterContext(const InterCall& c, const std::string& args)
       : context(std::string(c.fn) + "(" + args + (args.empty() ? "" : ", ") +
-                "intercommunicator " + comm_label(c.s, c.comm) + ")") {}
+                comm_label(c.s, c.comm) + ")") {}
 };
 
 // Scratch room for `count` items of `type`, laid out as a buffer of them (its true extent).
