@@ -223,14 +223,14 @@ void set_from(MPI_Status* status, const vmc::Status& s, int offset = 0) {
 
 // Runs a call on the runtime: a receive too small for its message becomes MPI_ERR_TRUNCATE
 // (the status, if any, says what the message was), any other misuse the runtime finds
-// MPI_ERR_OTHER with its words.
+// MPI_ERR_OTHER with its words. `offset`: an intercommunicator's remote offset (set_from's).
 template <class F>
-void on_runtime(const char* fn, MPI_Status* status, F&& f) {
+void on_runtime(const char* fn, MPI_Status* status, F&& f, int offset = 0) {
   try {
     f();
   } catch (const TruncationError& e) {
-    set_status(status, e.source(), static_cast<int>(e.tag()), e.bytes(), MPI_ERR_TRUNCATE,
-               false);
+    set_status(status, e.source() >= 0 ? e.source() - offset : e.source(),
+               static_cast<int>(e.tag()), e.bytes(), MPI_ERR_TRUNCATE, false);
     fail(fn, MPI_ERR_TRUNCATE, e.what());
   } catch (const UsageError& e) {
     fail(fn, MPI_ERR_OTHER, e.what());
@@ -470,7 +470,7 @@ int complete(const char* fn, RankState& s, MPI_Request* h, MPI_Status* status) {
         return MPI_SUCCESS;
       }
       vmc::Status got;
-      on_runtime(fn, status, [&] { r.on.wait(r.request, &got); });
+      on_runtime(fn, status, [&] { r.on.wait(r.request, &got); }, r.source_offset);
       set_completed(status, r, got, r.on);
       if (!r.send) deliver(r.on, *r.map, r.staging, got.bytes, r.buffer);
       return MPI_SUCCESS;
@@ -756,7 +756,7 @@ int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, M
       c.recv_raw(in, bytes_of(count, t), 1,
                  source == MPI_ANY_SOURCE ? kAnySource : to_peer(e, source),
                  tag == MPI_ANY_TAG ? kAnyTag : tag, &got);
-    });
+    }, offset_of(e));
     set_from(status, got, offset_of(e));
     deliver(c, t, staging, got.bytes, buf);
     return MPI_SUCCESS;
@@ -800,7 +800,7 @@ static int sendrecv_call(const char* fn, const void* sendbuf, int sendcount,
         c.sendrecv_raw(sendbuf, bytes_of(sendcount, st), items_of(sendcount, st), to, sendtag,
                        in, bytes_of(recvcount, rt), 1, from, rtag, &got);
       }
-    });
+    }, offset_of(e));
     if (source == MPI_PROC_NULL) {
       set_empty(status, MPI_PROC_NULL);
     } else {
@@ -1127,7 +1127,8 @@ int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
         *flag = 1;
         return complete(fn, s, request, status);
       }
-      on_runtime(fn, status, [&] { done = r.on.test(r.request, nullptr, &got); });
+      on_runtime(
+          fn, status, [&] { done = r.on.test(r.request, nullptr, &got); }, r.source_offset);
     } catch (const MpiError&) {
       *flag = 1;  // it completed, with an error
       retire(s, request);
