@@ -41,6 +41,7 @@
 #include "collectives/collectives.hpp"
 #include "collectives/execution/run_row.hpp"
 #include "collectives/registry.hpp"
+#include "mpi/intercomm.hpp"
 #include "mpi/state.hpp"
 #include "runtime/errors.hpp"
 
@@ -717,6 +718,7 @@ std::vector<std::size_t> counts_from_root(const Comm& comm, std::vector<std::siz
 extern "C" {
 
 int MPI_Barrier(MPI_Comm comm) {
+  if (is_inter(comm)) return inter_barrier(comm);
   const char* fn = "MPI_Barrier";
   return mpi_call(comm, [&] {
     const Collective c = open(fn, comm);
@@ -728,6 +730,7 @@ int MPI_Barrier(MPI_Comm comm) {
 }
 
 int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  if (is_inter(comm)) return inter_bcast(buffer, count, datatype, root, comm);
   const char* fn = "MPI_Bcast";
   return mpi_call(comm, [&] {
     const Collective c = open(fn, comm);
@@ -751,6 +754,7 @@ int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
 
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                int root, MPI_Comm comm) {
+  if (is_inter(comm)) return inter_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
   const char* fn = "MPI_Reduce";
   return mpi_call(comm, [&] {
     const Collective c = open(fn, comm);
@@ -789,12 +793,14 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datat
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                   MPI_Op op, MPI_Comm comm) {
+  if (is_inter(comm)) return inter_allreduce(sendbuf, recvbuf, count, datatype, op, comm);
   return itemwise("MPI_Allreduce", Operation::allreduce, vmc::detail::allreduce_bytes, sendbuf,
                   recvbuf, count, datatype, op, comm);
 }
 
 int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
              MPI_Comm comm) {
+  if (is_inter(comm)) return inter_scan("MPI_Scan", comm);
   return itemwise("MPI_Scan", Operation::scan, vmc::detail::scan_bytes, sendbuf, recvbuf, count,
                   datatype, op, comm);
 }
@@ -802,12 +808,16 @@ int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatyp
 // Rank 0's receive buffer is left as it was (the standard leaves it undefined).
 int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                MPI_Comm comm) {
+  if (is_inter(comm)) return inter_scan("MPI_Exscan", comm);
   return itemwise("MPI_Exscan", Operation::exscan, vmc::detail::exscan_bytes, sendbuf, recvbuf,
                   count, datatype, op, comm);
 }
 
 int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return inter_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+  }
   const char* fn = "MPI_Reduce_scatter_block";
   return mpi_call(comm, [&] {
     const Collective c = open(fn, comm);
@@ -837,6 +847,9 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
 
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return inter_reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+  }
   const char* fn = "MPI_Reduce_scatter";
   return mpi_call(comm, [&] {
     const Collective c = open(fn, comm);
@@ -877,6 +890,9 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
 
 int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return inter_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  }
   const char* fn = "MPI_Gather";
   return mpi_call(comm, [&] {
     const Collective c = open(fn, comm);
@@ -931,6 +947,9 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
 
 int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return inter_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  }
   const char* fn = "MPI_Scatter";
   return mpi_call(comm, [&] {
     const Collective c = open(fn, comm);
@@ -987,6 +1006,9 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
 
 int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return inter_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  }
   const char* fn = "MPI_Allgather";
   return mpi_call(comm, [&] {
     const Collective c = open(fn, comm);
@@ -1025,6 +1047,9 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
 
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return inter_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  }
   const char* fn = "MPI_Alltoall";
   return mpi_call(comm, [&] {
     const Collective c = open(fn, comm);
@@ -1070,6 +1095,10 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
 int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                    MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return inter_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                            comm);
+  }
   const char* fn = "MPI_Allgatherv";
   return mpi_call(comm, [&] {
     const Collective c = open(fn, comm);
@@ -1114,6 +1143,10 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
 int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                   MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return inter_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                           recvtype, comm);
+  }
   const char* fn = "MPI_Alltoallv";
   return mpi_call(comm, [&] {
     const Collective c = open(fn, comm);
@@ -1186,6 +1219,10 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
 int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                 MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return inter_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                         comm);
+  }
   const char* fn = "MPI_Gatherv";
   return mpi_call(comm, [&] {
     const Collective c = open(fn, comm);
@@ -1257,6 +1294,10 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
 int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
                  MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                  int root, MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return inter_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                          root, comm);
+  }
   const char* fn = "MPI_Scatterv";
   return mpi_call(comm, [&] {
     const Collective c = open(fn, comm);

@@ -14,13 +14,15 @@
 //   MPI_Comm_create_group          Comm::create_group with the user's tag (the group's
 //                                  members call, no one else)
 // A new communicator takes its parent's error handler; MPI_Comm_dup copies the attributes
-// whose copy callbacks say so. A group is a list of world ranks. No intercommunicators.
+// whose copy callbacks say so. A group is a list of world ranks. On an intercommunicator,
+// dup, split, create, compare and free are mpi/intercomm.cpp's.
 #include <algorithm>
 #include <cstring>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "mpi/intercomm.hpp"
 #include "mpi/state.hpp"
 
 using namespace vmc;
@@ -129,17 +131,25 @@ int compare_members(std::span<const int> a, std::span<const int> b) {
                                                                                : MPI_UNEQUAL;
 }
 
-int dup(const char* fn, MPI_Comm comm, MPI_Comm* newcomm) {
+// `info`: the new one's hints (MPI_Comm_dup_with_info's), or null for the old one's.
+int dup(const char* fn, MPI_Comm comm, MPI_Comm* newcomm, const MPI_Info* info = nullptr) {
   RankState& s = session_state(fn);
   const CommEntry& c = comm_or_fail(fn, s, comm);
   check_arg(fn, newcomm, "newcomm");
+  auto hints = info != nullptr ? info_entries(fn, s, *info) : c.info;
   const CallContext context(std::string(fn) + "(" + comm_label(s, comm) + ")");
-  std::vector<int> all(static_cast<std::size_t>(c.comm.size()));
-  for (int r = 0; r < c.comm.size(); ++r) all[static_cast<std::size_t>(r)] = r;
-  Comm made = c.comm.create_group(all, kDupTag);
-  auto topology = c.topology;  // a duplicate keeps its process topology
-  const MPI_Comm handle = add_comm(s, std::move(made), c.errhandler);
-  s.comms[static_cast<std::size_t>(handle)].topology = std::move(topology);
+  MPI_Comm handle = MPI_COMM_NULL;
+  if (c.inter != nullptr) {
+    handle = dup_inter(fn, s, comm, c.errhandler);
+  } else {
+    std::vector<int> all(static_cast<std::size_t>(c.comm.size()));
+    for (int r = 0; r < c.comm.size(); ++r) all[static_cast<std::size_t>(r)] = r;
+    Comm made = c.comm.create_group(all, kDupTag);
+    auto topology = c.topology;  // a duplicate keeps its process topology
+    handle = add_comm(s, std::move(made), c.errhandler);
+    s.comms[static_cast<std::size_t>(handle)].topology = std::move(topology);
+  }
+  s.comms[static_cast<std::size_t>(handle)].info = std::move(hints);
   copy_attributes(fn, s, comm, handle);
   *newcomm = handle;
   return MPI_SUCCESS;
@@ -152,6 +162,10 @@ int split(const char* fn, RankState& s, MPI_Comm comm, int color, int key, MPI_C
   const CommEntry& c = comm_or_fail(fn, s, comm);
   const MPI_Errhandler errhandler = c.errhandler;
   const CallContext context(call);
+  if (c.inter != nullptr) {
+    *newcomm = split_inter(fn, s, comm, color, key);
+    return MPI_SUCCESS;
+  }
   Comm made = c.comm.split(color, key);
   *newcomm = add_comm(s, std::move(made), errhandler);
   return MPI_SUCCESS;
@@ -343,9 +357,9 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   return mpi_call(comm, [&] { return dup("MPI_Comm_dup", comm, newcomm); });
 }
 
-// The info's hints are not read (vmc takes none).
-int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info, MPI_Comm* newcomm) {
-  return mpi_call(comm, [&] { return dup("MPI_Comm_dup_with_info", comm, newcomm); });
+// The info's hints are not read (vmc takes none); MPI_Comm_get_info returns them.
+int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
+  return mpi_call(comm, [&] { return dup("MPI_Comm_dup_with_info", comm, newcomm, &info); });
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
@@ -369,12 +383,17 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
 // MPI_COMM_TYPE_SHARED: a node of vmc's machine is a node of a distributed-memory machine, so
 // the ranks that share memory with this one are itself alone. The hardware and resource types
 // of MPI-4 find no finer level to split by: MPI_COMM_NULL.
-int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info, MPI_Comm* newcomm) {
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
+                        MPI_Comm* newcomm) {
   const char* fn = "MPI_Comm_split_type";
   return mpi_call(comm, [&] {
     RankState& s = session_state(fn);
     const CommEntry& c = comm_or_fail(fn, s, comm);
     check_arg(fn, newcomm, "newcomm");
+    info_entries(fn, s, info);  // checked; no hint is read
+    if (c.inter != nullptr) {
+      fail(fn, MPI_ERR_COMM, comm_label(s, comm) + " is an intercommunicator");
+    }
     int color = -1;
     switch (split_type) {
       case MPI_COMM_TYPE_SHARED: color = c.comm.world_rank(c.comm.rank()); break;
@@ -403,6 +422,11 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
     const CommEntry& c = comm_or_fail(fn, s, comm);
     const std::vector<int> members = group_or_fail(fn, s, group).members;
     check_arg(fn, newcomm, "newcomm");
+    if (c.inter != nullptr) {
+      const CallContext context(std::string(fn) + "(" + comm_label(s, comm) + ")");
+      *newcomm = create_inter(fn, s, comm, members);
+      return MPI_SUCCESS;
+    }
     const std::vector<int> ranks = comm_ranks_of(fn, c.comm, members);
     const int me = index_of(members, c.comm.world_rank(c.comm.rank()));
     // The colour of a group: the parent rank of its first member.
@@ -422,6 +446,9 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* new
     const std::vector<int> members = group_or_fail(fn, s, group).members;
     check_arg(fn, newcomm, "newcomm");
     if (tag < 0) fail(fn, MPI_ERR_TAG, "negative tag " + std::to_string(tag));
+    if (c.inter != nullptr) {
+      fail(fn, MPI_ERR_COMM, comm_label(s, comm) + " is an intercommunicator");
+    }
     const std::vector<int> ranks = comm_ranks_of(fn, c.comm, members);
     if (index_of(members, c.comm.world_rank(c.comm.rank())) < 0) {
       *newcomm = MPI_COMM_NULL;
@@ -450,6 +477,7 @@ int MPI_Comm_free(MPI_Comm* comm) {
       s.comms[at].attributes.erase(keyval);
       delete_attribute(fn, s, *comm, keyval, value);
     }
+    if (s.comms[at].inter != nullptr) free_inter(s, s.comms[at]);
     s.comms[at] = CommEntry{.freed = true};
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;
@@ -460,11 +488,15 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {
   const char* fn = "MPI_Comm_compare";
   return mpi_call(comm1, [&] {
     RankState& s = session_state(fn);
-    const Comm& a = comm_or_fail(fn, s, comm1).comm;
-    const Comm& b = comm_or_fail(fn, s, comm2).comm;
+    const CommEntry& ea = comm_or_fail(fn, s, comm1);
+    const CommEntry& eb = comm_or_fail(fn, s, comm2);
+    const Comm& a = ea.comm;
+    const Comm& b = eb.comm;
     check_arg(fn, result, "result");
     if (comm1 == comm2 || a.id() == b.id()) {
       *result = MPI_IDENT;
+    } else if (ea.inter != nullptr || eb.inter != nullptr) {
+      *result = compare_inter(ea, eb);
     } else {
       const int m = compare_members(a.members(), b.members());
       *result = m == MPI_IDENT ? MPI_CONGRUENT : m;
@@ -501,9 +533,9 @@ int MPI_Comm_test_inter(MPI_Comm comm, int* flag) {
   const char* fn = "MPI_Comm_test_inter";
   return mpi_call(comm, [&] {
     RankState& s = session_state(fn);
-    comm_or_fail(fn, s, comm);
+    const CommEntry& c = comm_or_fail(fn, s, comm);
     check_arg(fn, flag, "flag");
-    *flag = 0;  // every communicator of vmc is an intracommunicator
+    *flag = c.inter != nullptr ? 1 : 0;
     return MPI_SUCCESS;
   });
 }

@@ -17,6 +17,10 @@
 //   bytes are copied when it is posted, as the runtime copies every message it posts).
 // - A request's handle indexes the rank's table (mpi/pt2pt.hpp); persistent requests keep
 //   their arguments and post a fresh transfer at each MPI_Start.
+// - On an intercommunicator a rank names a rank of the remote group: the call runs on the
+//   intercommunicator's bridge (mpi/intercomm.cpp), a comm over both groups where remote rank
+//   r is r + remote_offset, and a status gives the remote rank back (MPI_ANY_SOURCE takes a
+//   message of any remote rank: no rank of the local group sends there).
 // - Every error is raised through the communicator's error handler (mpi_call): a receive
 //   buffer too small is MPI_ERR_TRUNCATE (the message is taken and dropped), and in a list
 //   completion the failing request's status carries its class (MPI_ERR_IN_STATUS).
@@ -102,14 +106,30 @@ void check_receive_tag(const char* fn, int tag) {
   if (tag != MPI_ANY_TAG) check_send_tag(fn, tag);
 }
 
-void check_destination(const char* fn, int dest, const Comm& c) {
-  if (dest != MPI_PROC_NULL) check_rank(fn, MPI_ERR_RANK, "destination", dest, c);
+// On an intercommunicator a rank names the remote group's rank (mpi/intercomm.cpp): the call
+// runs on its bridge, where remote rank r is r + remote_offset, and a status gives the remote
+// rank back. On an intracommunicator the comm is the rank's own, the offset 0.
+const Comm& peers_of(const CommEntry& e) { return e.inter != nullptr ? e.inter->bridge : e.comm; }
+int offset_of(const CommEntry& e) { return e.inter != nullptr ? e.inter->remote_offset : 0; }
+int to_peer(const CommEntry& e, int r) { return r >= 0 ? r + offset_of(e) : r; }
+
+void check_peer(const char* fn, const char* what, int r, const CommEntry& e) {
+  if (e.inter == nullptr) {
+    check_rank(fn, MPI_ERR_RANK, what, r, e.comm);
+  } else if (r < 0 || r >= static_cast<int>(e.inter->remote.size())) {
+    fail(fn, MPI_ERR_RANK,
+         std::string(what) + " " + std::to_string(r) +
+             " is not a rank of the remote group (of " + std::to_string(e.inter->remote.size()) +
+             ") of an intercommunicator");
+  }
 }
 
-void check_source(const char* fn, int source, const Comm& c) {
-  if (source != MPI_PROC_NULL && source != MPI_ANY_SOURCE) {
-    check_rank(fn, MPI_ERR_RANK, "source", source, c);
-  }
+void check_destination(const char* fn, int dest, const CommEntry& e) {
+  if (dest != MPI_PROC_NULL) check_peer(fn, "destination", dest, e);
+}
+
+void check_source(const char* fn, int source, const CommEntry& e) {
+  if (source != MPI_PROC_NULL && source != MPI_ANY_SOURCE) check_peer(fn, "source", source, e);
 }
 
 // The checks every call that moves data makes, in this order: the rank's session, the
@@ -148,8 +168,8 @@ CheckedPair check_sendrecv(const char* fn, MPI_Comm comm, const void* sendbuf, i
   check_buffer(fn, recvbuf, recvcount);
   check_send_tag(fn, sendtag);
   check_receive_tag(fn, recvtag);
-  check_destination(fn, dest, e.comm);
-  check_source(fn, source, e.comm);
+  check_destination(fn, dest, e);
+  check_source(fn, source, e);
   return {s, e, st, rt};
 }
 
@@ -193,22 +213,24 @@ void set_empty(MPI_Status* status, int source = MPI_ANY_SOURCE) {
   set_status(status, source, MPI_ANY_TAG, 0, MPI_SUCCESS, false);
 }
 
-void set_from(MPI_Status* status, const vmc::Status& s) {
-  set_status(status, s.source, static_cast<int>(s.tag), s.bytes, MPI_SUCCESS, s.cancelled);
+// `offset`: the remote offset of an intercommunicator's bridge, whose ranks `s` gives.
+void set_from(MPI_Status* status, const vmc::Status& s, int offset = 0) {
+  set_status(status, s.source >= 0 ? s.source - offset : s.source, static_cast<int>(s.tag),
+             s.bytes, MPI_SUCCESS, s.cancelled);
 }
 
 // --- runtime errors in MPI's words --------------------------------------------------------
 
 // Runs a call on the runtime: a receive too small for its message becomes MPI_ERR_TRUNCATE
 // (the status, if any, says what the message was), any other misuse the runtime finds
-// MPI_ERR_OTHER with its words.
+// MPI_ERR_OTHER with its words. `offset`: an intercommunicator's remote offset (set_from's).
 template <class F>
-void on_runtime(const char* fn, MPI_Status* status, F&& f) {
+void on_runtime(const char* fn, MPI_Status* status, F&& f, int offset = 0) {
   try {
     f();
   } catch (const TruncationError& e) {
-    set_status(status, e.source(), static_cast<int>(e.tag()), e.bytes(), MPI_ERR_TRUNCATE,
-               false);
+    set_status(status, e.source() >= 0 ? e.source() - offset : e.source(),
+               static_cast<int>(e.tag()), e.bytes(), MPI_ERR_TRUNCATE, false);
     fail(fn, MPI_ERR_TRUNCATE, e.what());
   } catch (const UsageError& e) {
     fail(fn, MPI_ERR_OTHER, e.what());
@@ -331,10 +353,10 @@ int make_request(const char* fn, bool send, const void* buf, int count, MPI_Data
     auto [s, e, t] = check_data(fn, comm, buf, count, datatype);
     if (send) {
       check_send_tag(fn, tag);
-      check_destination(fn, peer, e.comm);
+      check_destination(fn, peer, e);
     } else {
       check_receive_tag(fn, tag);
-      check_source(fn, peer, e.comm);
+      check_source(fn, peer, e);
     }
     if (request == nullptr) fail(fn, MPI_ERR_ARG, "null request pointer");
     const MPI_Request h = new_request(s);
@@ -342,12 +364,13 @@ int make_request(const char* fn, bool send, const void* buf, int count, MPI_Data
     r.send = send;
     r.persistent = persistent;
     r.comm = comm;
-    r.on = e.comm;
+    r.on = peers_of(e);
+    r.source_offset = offset_of(e);
     r.buffer = const_cast<void*>(buf);
     r.count = count;
     r.datatype = datatype;
     keep_typemap(s, r, datatype, t);
-    r.peer = peer;
+    r.peer = to_peer(e, peer);
     r.tag = tag;
     r.mode = mode;
     r.buffered = buffered;
@@ -387,7 +410,7 @@ void set_completed(MPI_Status* status, const RequestEntry& r, const vmc::Status&
   }
   vmc::Status s = got;
   if (&from != &r.on && s.source >= 0) s.source = r.on.comm_rank(from.world_rank(s.source));
-  set_from(status, s);
+  set_from(status, s, r.source_offset);
 }
 
 // Completes MPI_Isendrecv's send half, if it has one in flight: waits for it, or with
@@ -447,7 +470,7 @@ int complete(const char* fn, RankState& s, MPI_Request* h, MPI_Status* status) {
         return MPI_SUCCESS;
       }
       vmc::Status got;
-      on_runtime(fn, status, [&] { r.on.wait(r.request, &got); });
+      on_runtime(fn, status, [&] { r.on.wait(r.request, &got); }, r.source_offset);
       set_completed(status, r, got, r.on);
       if (!r.send) deliver(r.on, *r.map, r.staging, got.bytes, r.buffer);
       return MPI_SUCCESS;
@@ -641,17 +664,18 @@ static int send_call(const char* fn, const void* buf, int count, MPI_Datatype da
   return mpi_call(comm, [&] {
     auto [s, e, t] = check_data(fn, comm, buf, count, datatype);
     check_send_tag(fn, tag);
-    check_destination(fn, dest, e.comm);
+    check_destination(fn, dest, e);
     if (dest == MPI_PROC_NULL) return MPI_SUCCESS;
+    const Comm& c = peers_of(e);
     if (buffered) {
-      buffered_send(fn, s, e.comm, buf, count, t, dest, tag);
+      buffered_send(fn, s, c, buf, count, t, to_peer(e, dest), tag);
       return MPI_SUCCESS;
     }
     CallContext context(call_text(fn, "dest", dest, tag, comm, e));
     std::vector<unsigned char> copy;
-    const void* out = packed_send(e.comm, t, buf, count, copy);
+    const void* out = packed_send(c, t, buf, count, copy);
     on_runtime(fn, nullptr, [&] {
-      e.comm.send_raw(out, bytes_of(count, t), items_of(count, t), dest, tag, mode);
+      c.send_raw(out, bytes_of(count, t), items_of(count, t), to_peer(e, dest), tag, mode);
     });
     return MPI_SUCCESS;
   });
@@ -718,7 +742,7 @@ int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, M
     auto [s, e, t] = check_data(fn, comm, buf, count, datatype);
     (void)s;
     check_receive_tag(fn, tag);
-    check_source(fn, source, e.comm);
+    check_source(fn, source, e);
     if (source == MPI_PROC_NULL) {
       set_empty(status, MPI_PROC_NULL);
       return MPI_SUCCESS;
@@ -727,12 +751,14 @@ int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, M
     vmc::Status got;
     std::vector<unsigned char> staging;
     void* in = receive_into(t, buf, count, staging);
+    const Comm& c = peers_of(e);
     on_runtime(fn, status, [&] {
-      e.comm.recv_raw(in, bytes_of(count, t), 1, source == MPI_ANY_SOURCE ? kAnySource : source,
-                      tag == MPI_ANY_TAG ? kAnyTag : tag, &got);
-    });
-    set_from(status, got);
-    deliver(e.comm, t, staging, got.bytes, buf);
+      c.recv_raw(in, bytes_of(count, t), 1,
+                 source == MPI_ANY_SOURCE ? kAnySource : to_peer(e, source),
+                 tag == MPI_ANY_TAG ? kAnyTag : tag, &got);
+    }, offset_of(e));
+    set_from(status, got, offset_of(e));
+    deliver(c, t, staging, got.bytes, buf);
     return MPI_SUCCESS;
   });
 }
@@ -747,7 +773,7 @@ static int sendrecv_call(const char* fn, const void* sendbuf, int sendcount,
     auto [s, e, st, rt] = check_sendrecv(fn, comm, sendbuf, sendcount, sendtype, dest, sendtag,
                                          recvbuf, recvcount, recvtype, source, recvtag);
     (void)s;
-    const Comm& c = e.comm;
+    const Comm& c = peers_of(e);
     std::vector<unsigned char> copy, staging;
     if (replace && st.contiguous) {
       const auto* p = static_cast<const unsigned char*>(sendbuf);
@@ -757,7 +783,8 @@ static int sendrecv_call(const char* fn, const void* sendbuf, int sendcount,
       sendbuf = packed_send(c, st, sendbuf, sendcount, copy);
     }
     void* in = source == MPI_PROC_NULL ? recvbuf : receive_into(rt, recvbuf, recvcount, staging);
-    const int from = source == MPI_ANY_SOURCE ? kAnySource : source;
+    const int from = source == MPI_ANY_SOURCE ? kAnySource : to_peer(e, source);
+    const int to = to_peer(e, dest);
     const Tag rtag = recvtag == MPI_ANY_TAG ? kAnyTag : recvtag;
     CallContext context(std::string(fn) + "(dest " + peer_name(dest) + " tag " +
                         std::to_string(sendtag) + ", source " + peer_name(source) + " tag " +
@@ -768,16 +795,16 @@ static int sendrecv_call(const char* fn, const void* sendbuf, int sendcount,
       if (dest == MPI_PROC_NULL) {
         c.recv_raw(in, bytes_of(recvcount, rt), 1, from, rtag, &got);
       } else if (source == MPI_PROC_NULL) {
-        c.send_raw(sendbuf, bytes_of(sendcount, st), items_of(sendcount, st), dest, sendtag);
+        c.send_raw(sendbuf, bytes_of(sendcount, st), items_of(sendcount, st), to, sendtag);
       } else {
-        c.sendrecv_raw(sendbuf, bytes_of(sendcount, st), items_of(sendcount, st), dest, sendtag,
+        c.sendrecv_raw(sendbuf, bytes_of(sendcount, st), items_of(sendcount, st), to, sendtag,
                        in, bytes_of(recvcount, rt), 1, from, rtag, &got);
       }
-    });
+    }, offset_of(e));
     if (source == MPI_PROC_NULL) {
       set_empty(status, MPI_PROC_NULL);
     } else {
-      set_from(status, got);
+      set_from(status, got, offset_of(e));
       deliver(c, rt, staging, got.bytes, recvbuf);
     }
     return MPI_SUCCESS;
@@ -812,12 +839,13 @@ static int isendrecv_call(const char* fn, const void* sendbuf, int sendcount,
     const MPI_Request h = new_request(s);
     RequestEntry& r = entry(s, h);
     r.comm = comm;
-    r.on = e.comm;
+    r.on = peers_of(e);
+    r.source_offset = offset_of(e);
     r.buffer = recvbuf;
     r.count = recvcount;
     r.datatype = recvcount == 0 && recvtype == MPI_DATATYPE_NULL ? MPI_DATATYPE_NULL : recvtype;
     keep_typemap(s, r, r.datatype, rt);
-    r.peer = source;
+    r.peer = to_peer(e, source);
     r.tag = recvtag;
     r.active = true;
     r.proc_null = source == MPI_PROC_NULL;
@@ -833,12 +861,12 @@ static int isendrecv_call(const char* fn, const void* sendbuf, int sendcount,
     try {
       on_runtime(fn, nullptr, [&] {
         if (dest != MPI_PROC_NULL) {
-          r.send_half = r.on.isend_raw(sendbuf, send_bytes, items_of(sendcount, st), dest,
-                                       sendtag);
+          r.send_half = r.on.isend_raw(sendbuf, send_bytes, items_of(sendcount, st),
+                                       to_peer(e, dest), sendtag);
         }
         if (!r.proc_null) {
           r.request = r.on.irecv_raw(in, bytes_of(recvcount, rt), 1,
-                                     source == MPI_ANY_SOURCE ? kAnySource : source,
+                                     source == MPI_ANY_SOURCE ? kAnySource : to_peer(e, source),
                                      recvtag == MPI_ANY_TAG ? kAnyTag : recvtag);
         }
       });
@@ -1066,7 +1094,9 @@ int MPI_Wait(MPI_Request* request, MPI_Status* status) {
     RequestEntry& r = request_or_fail(fn, s, *request);
     comm = r.comm;
     const CommEntry& e = s.comms.at(static_cast<std::size_t>(r.comm));
-    CallContext context(call_text(fn, r.send ? "dest" : "source", r.peer, r.tag, r.comm, e));
+    CallContext context(call_text(fn, r.send ? "dest" : "source",
+                                      r.peer >= 0 ? r.peer - r.source_offset : r.peer, r.tag,
+                                      r.comm, e));
     return complete(fn, s, request, status);
   });
 }
@@ -1097,7 +1127,8 @@ int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
         *flag = 1;
         return complete(fn, s, request, status);
       }
-      on_runtime(fn, status, [&] { done = r.on.test(r.request, nullptr, &got); });
+      on_runtime(
+          fn, status, [&] { done = r.on.test(r.request, nullptr, &got); }, r.source_offset);
     } catch (const MpiError&) {
       *flag = 1;  // it completed, with an error
       retire(s, request);
@@ -1370,25 +1401,26 @@ static int probe_call(const char* fn, int source, int tag, MPI_Comm comm, int* f
     Node& n = rank_in_session(fn);
     const CommEntry& e = comm_or_fail(fn, rank_state(n), comm);
     check_receive_tag(fn, tag);
-    check_source(fn, source, e.comm);
+    check_source(fn, source, e);
     if (flag != nullptr) *flag = 0;
     if (source == MPI_PROC_NULL) {
       if (flag != nullptr) *flag = 1;
       set_empty(status, MPI_PROC_NULL);
       return MPI_SUCCESS;
     }
-    const int from = source == MPI_ANY_SOURCE ? kAnySource : source;
+    const int from = source == MPI_ANY_SOURCE ? kAnySource : to_peer(e, source);
     const Tag t = tag == MPI_ANY_TAG ? kAnyTag : tag;
     vmc::Status got;
+    const Comm& c = peers_of(e);
     on_runtime(fn, nullptr, [&] {
       if (flag == nullptr) {
         CallContext context(call_text(fn, "source", source, tag, comm, e));
-        got = e.comm.probe(from, t);
+        got = c.probe(from, t);
       } else {
-        *flag = e.comm.iprobe(from, t, &got) ? 1 : 0;
+        *flag = c.iprobe(from, t, &got) ? 1 : 0;
       }
     });
-    if (flag == nullptr || *flag != 0) set_from(status, got);
+    if (flag == nullptr || *flag != 0) set_from(status, got, offset_of(e));
     return MPI_SUCCESS;
   });
 }
@@ -1411,7 +1443,7 @@ static int matched_probe_call(const char* fn, int source, int tag, MPI_Comm comm
     RankState& s = rank_state(n);
     const CommEntry& e = comm_or_fail(fn, s, comm);
     check_receive_tag(fn, tag);
-    check_source(fn, source, e.comm);
+    check_source(fn, source, e);
     if (message == nullptr) fail(fn, MPI_ERR_ARG, "null message pointer");
     if (flag != nullptr) *flag = 0;
     *message = MPI_MESSAGE_NULL;
@@ -1421,22 +1453,24 @@ static int matched_probe_call(const char* fn, int source, int tag, MPI_Comm comm
       set_empty(status, MPI_PROC_NULL);
       return MPI_SUCCESS;
     }
-    const int from = source == MPI_ANY_SOURCE ? kAnySource : source;
+    const int from = source == MPI_ANY_SOURCE ? kAnySource : to_peer(e, source);
     const Tag t = tag == MPI_ANY_TAG ? kAnyTag : tag;
     vmc::Status got;
     vmc::Request r;
+    const Comm& c = peers_of(e);
     on_runtime(fn, nullptr, [&] {
       if (flag == nullptr) {
         CallContext context(call_text(fn, "source", source, tag, comm, e));
-        r = e.comm.mprobe(from, t, &got);
+        r = c.mprobe(from, t, &got);
       } else {
-        e.comm.improbe(from, t, r, &got);
+        c.improbe(from, t, r, &got);
       }
     });
     if (r.null()) return MPI_SUCCESS;
     if (flag != nullptr) *flag = 1;
-    *message = new_message(s, r, comm, e.comm);
-    set_from(status, got);
+    *message = new_message(s, r, comm, c);
+    s.p2p.messages[static_cast<std::size_t>(*message)].source_offset = offset_of(e);
+    set_from(status, got, offset_of(e));
     return MPI_SUCCESS;
   });
 }
@@ -1489,6 +1523,7 @@ static int matched_receive(const char* fn, void* buf, int count, MPI_Datatype da
     RequestEntry& r = entry(s, h);
     r.comm = m.comm;
     r.on = m.on;
+    r.source_offset = m.source_offset;
     r.active = true;
     r.request = m.request;
     r.buffer = buf;

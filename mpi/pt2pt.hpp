@@ -49,6 +49,7 @@ struct RequestEntry {
   int peer = 0;
   int tag = 0;
   SendMode mode = SendMode::standard;
+  int source_offset = 0;   // an intercommunicator's: `on` ranks minus this are remote ranks
 };
 
 // An MPI_Message's object: a message mprobe or improbe took, until mrecv or imrecv.
@@ -57,6 +58,7 @@ struct MessageEntry {
   vmc::Request request;
   MPI_Comm comm = MPI_COMM_NULL;
   Comm on;
+  int source_offset = 0;   // as RequestEntry's
 };
 
 // The buffer MPI_Buffer_attach gave for buffered sends, and the sends in flight from it.

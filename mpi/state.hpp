@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mpi/datatypes.hpp"
@@ -31,16 +32,40 @@ namespace vmc::mpi {
 
 struct ProcessTopology;  // mpi/topology.hpp
 
+// What an intercommunicator has besides its local group (mpi/intercomm.cpp). Its point to
+// point runs on `bridge`, a vmc comm over both groups (the group whose lowest world rank is
+// lower first, each in its own order), where remote rank r is rank r + remote_offset; its
+// collectives run on two handles of the rank's own, never given to the program: `local` (the
+// local group, an intracommunicator) and `both` (both groups, ordered as the bridge, another
+// context so that no receive of the program takes a collective's message).
+struct Intercomm {
+  Comm bridge;
+  int local_offset = 0;
+  int remote_offset = 0;
+  std::vector<int> remote;  // the remote group's world ranks, by remote rank
+  MPI_Comm local = MPI_COMM_NULL;
+  MPI_Comm both = MPI_COMM_NULL;
+};
+
 // A communicator handle's object: index = handle (0 MPI_COMM_NULL, 1 MPI_COMM_WORLD,
 // 2 MPI_COMM_SELF, then the ones the rank made).
 struct CommEntry {
-  Comm comm;  // vmc's comm (invalid for MPI_COMM_NULL and once freed)
+  Comm comm;  // vmc's comm (invalid for MPI_COMM_NULL and once freed); an intercomm's local group
   std::string name;
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
   std::map<int, void*> attributes;  // keyval -> value, in keyval order
   std::shared_ptr<const ProcessTopology> topology;  // a Cartesian or graph one's (or null)
   bool freed = false;
+  std::shared_ptr<const Intercomm> inter;  // null: an intracommunicator
+  std::vector<std::pair<std::string, std::string>> info;  // MPI_Comm_set_info's hints, kept
 };
+
+// An info object (mpi/info.cpp): handle kFirstInfo + index; 0 is MPI_INFO_NULL, 1 MPI_INFO_ENV.
+struct InfoEntry {
+  std::vector<std::pair<std::string, std::string>> entries;  // in the order keys were set
+  bool freed = false;
+};
+constexpr MPI_Info kFirstInfo = 2;
 
 // A group: its members' world ranks, by group rank. 0 MPI_GROUP_NULL, 1 MPI_GROUP_EMPTY.
 struct GroupEntry {
@@ -121,6 +146,7 @@ struct RankState {
   std::map<MPI_Datatype, std::string> type_names;
   std::vector<DatatypeEntry> datatypes;  // derived datatypes, by handle
   std::vector<UserOpEntry> ops;          // user operations, by handle
+  std::vector<InfoEntry> infos;          // info objects, by handle - kFirstInfo
 
   // --- point to point (mpi/pt2pt.cpp): requests, matched messages, the Bsend buffer --------
   PointToPointState p2p;
@@ -169,6 +195,9 @@ std::string comm_label(const RankState& state, MPI_Comm comm);
 GroupEntry& group_or_fail(const char* function, RankState& state, MPI_Group group);
 // A new group handle of these members (MPI_GROUP_EMPTY when there are none).
 MPI_Group add_group(RankState& state, std::vector<int> members);
+// The entries of an info a call takes (mpi/info.cpp; MPI_INFO_NULL: none; MPI_ERR_INFO).
+std::vector<std::pair<std::string, std::string>> info_entries(const char* function,
+                                                              RankState& state, MPI_Info info);
 
 
 // A predefined datatype: its name, the bytes an item takes in a buffer (its extent: what
