@@ -6,7 +6,8 @@
 # its own copy) and with -Wl,--wrap= for the libc calls that act on the whole process, so
 # that they act on the calling rank instead (libvmc_mpi: mpi/stdio.cpp for the C stdio writes,
 # mpi/exit.cpp for exit, abort and a failed assert; libvmc_mpi_per_rank.a, linked into the
-# program itself, for getopt and its variables: mpi/per_rank.c). And with -Wl,--no-undefined:
+# program itself, for getopt and its variables (mpi/per_rank.c), strtok and the random number
+# generators (mpi/per_rank_libc.c)). And with -Wl,--no-undefined:
 # a symbol that neither the program nor the libraries it links define is an error when it is
 # linked, naming the symbol, not a failure to load it or, worse, a call that binds by its name
 # to whatever library of vmc's process defines it (an MPI library's MPI_ function).
@@ -19,7 +20,9 @@ set(VMC_MPI_WRAPPED_CALLS
     puts fputs fputs_unlocked fputc fputc_unlocked putc putc_unlocked putchar putchar_unlocked
     fwrite fwrite_unlocked perror
     exit _exit _Exit abort __assert_fail
-    getopt getopt_long getopt_long_only __posix_getopt)
+    getopt getopt_long getopt_long_only __posix_getopt
+    strtok rand srand random srandom drand48 erand48 lrand48 nrand48 mrand48 jrand48 srand48
+    seed48 lcong48)
 set(VMC_MPI_PROGRAM_LINK_OPTIONS -Wl,-Bsymbolic -Wl,--no-undefined)
 foreach(call IN LISTS VMC_MPI_WRAPPED_CALLS)
   list(APPEND VMC_MPI_PROGRAM_LINK_OPTIONS -Wl,--wrap=${call})

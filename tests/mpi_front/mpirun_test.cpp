@@ -572,6 +572,29 @@ TEST(MpirunUserOp, AUserOpOnRecordsOfADerivedTypeIsChargedPerElementAsAPredefine
   }
 }
 
+TEST(MpirunLibcState, EachRankDrawsItsOwnRandomNumbersAndTokenizesItsOwnString) {
+  // jobs/libc_state.c: libc keeps strtok's position and the generators' state once per
+  // process; each rank must get what a process of its own gets from the same calls, however
+  // the ranks interleave (threads and fibers).
+  for (const std::string flags : {"-np 6 --engine threads", "-np 5 --engine fibers"}) {
+    const Outcome o = mpirun(flags + " " + job("libc_state"));
+    ASSERT_EQ(o.exit_code, 0) << flags << "\n" << o.out << o.err;
+    const int p = flags[4] - '0';
+    for (int rank = 0; rank < p; ++rank) {
+      srand(rank % 2 == 0 ? unsigned(rank) + 1 : 1u);  // an unseeded generator is seeded with 1
+      unsigned long h = 0;
+      for (int i = 0; i < 300; ++i) h = h * 31 + static_cast<unsigned long>(rand());
+      srand48(7L * rank + 3);
+      double d = 0;
+      for (int i = 0; i < 100; ++i) d += drand48();
+      char line[160];
+      std::snprintf(line, sizeof line, "rank %d: rand %lu drand48 %.12f strtok r%d|a|b|c%d|d|\n",
+                    rank, h, d, rank, rank);
+      EXPECT_THAT(o.out, HasSubstr(line)) << flags;
+    }
+  }
+}
+
 TEST(MpirunRemoved, Mpi1FunctionsMpi30RemovedReachVmc) {
   // Declared by vmc's mpi.h, so that they reach libvmc_mpi, not the other MPI library in
   // vmc's process, whose MPI_Errhandler_set would end the run ("called before MPI_INIT").
