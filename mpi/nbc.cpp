@@ -16,9 +16,9 @@
 //
 // The schedules, each logarithmic where a simple one is (p the communicator's size, n the
 // bytes of a block or of the vector):
-// - Ibarrier: dissemination, ceil(lg p) steps of one message each way (seeds: the
-//   dissemination barrier of Hensgen, Finkel and Manber, as the collectives survey cites it).
-// - Ibcast: binomial tree from the root (virtual ranks relative to it): lg p . (alpha + n beta).
+// - Ibarrier: dissemination, ceil(lg p) steps of one message each way: ceil(lg p) alpha.
+// - Ibcast: binomial tree from the root, vmc's broadcast `binomial` (003 Alg. 4.1/4.2):
+//   ceil(lg p) (alpha + n beta).
 // - Ireduce, Iallreduce, Ireduce_scatter(_block): a binomial reduction to rank 0 over real
 //   ranks, each rank combining its lower half with the upper half it receives, which keeps
 //   rank order for a non-commutative op; then a message to the root (Ireduce), a binomial
@@ -186,7 +186,7 @@ std::size_t wait_progressing(RankState& s, std::span<vmc::Request> rs, vmc::Stat
 
 void finish_schedules(RankState& s) {
   if (outstanding(s).empty()) return;
-  CallContext context("MPI_Finalize (nonblocking collectives freed in flight)");
+  CallContext context("MPI_Finalize (nonblocking collectives never completed)");
   wait_progressing(s, {}, nullptr, [&] { return outstanding(s).empty(); });
 }
 
@@ -269,19 +269,25 @@ void barrier_steps(Schedule& x) {
   }
 }
 
-// Binomial tree from `root` on virtual ranks relative to it: receive from the parent, then
-// send to the children, the largest subtree first.
+// Binomial tree from `root` (003 Alg. 4.1/4.2, 001 "One-to-all broadcast", as vmc's
+// broadcast `binomial`): virtual rank rank XOR root for p a power of two (every edge a
+// hypercube link), (rank - root) mod p otherwise; receive from the parent, then send to the
+// children, the largest subtree first.
 void bcast_steps(Schedule& x, unsigned char* buf, std::size_t bytes, std::size_t unit, int root) {
-  const int p = x.size(), vr = (x.rank() - root + p) % p;
+  const int p = x.size();
+  const bool pow2 = (p & (p - 1)) == 0;
+  auto virt = [=](int r) { return pow2 ? r ^ root : (r - root + p) % p; };
+  auto real = [=](int v) { return pow2 ? v ^ root : (v + root) % p; };
+  const int vr = virt(x.rank());
   int mask = 1;
   while (mask < p && (vr & mask) == 0) mask <<= 1;
   if (vr != 0) {
-    const int parent = (vr - mask + root) % p;
+    const int parent = real(vr - mask);
     x.then([=](Schedule& s) { s.recv(buf, bytes, unit, parent); });
   }
   x.then([=](Schedule& s) {
     for (int m = mask >> 1; m > 0; m >>= 1) {
-      if (vr + m < p) s.send(buf, bytes, unit, (vr + m + root) % p);
+      if (vr + m < p) s.send(buf, bytes, unit, real(vr + m));
     }
   });
 }

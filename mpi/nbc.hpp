@@ -74,8 +74,6 @@ class Schedule {
   // The transfers posted and not yet completed (null once completed).
   std::vector<vmc::Request>& pending() { return pending_; }
 
-  bool freed = false;  // MPI_Request_free while active: it goes on, nobody completes it
-
  private:
   Comm comm_;
   Tag tag_;
@@ -107,7 +105,8 @@ void progress_schedules(RankState& s);
 // schedule and advancing them as they complete. `until` may be empty (rs alone).
 std::size_t wait_progressing(RankState& s, std::span<vmc::Request> rs, vmc::Status* status,
                              const std::function<bool()>& until);
-// Before MPI_Finalize returns: every schedule still outstanding (freed ones) runs to its end.
+// Before MPI_Finalize returns: every schedule still outstanding (one whose request the program
+// never completed, which is erroneous) runs to its end.
 void finish_schedules(RankState& s);
 
 // --- what the blocking collectives share with the nonblocking ones (mpi/collectives.cpp) ----

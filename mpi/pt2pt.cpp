@@ -711,6 +711,13 @@ static int send_call(const char* fn, const void* buf, int count, MPI_Datatype da
     std::vector<unsigned char> copy;
     const void* out = packed_send(e.comm, t, buf, count, copy);
     on_runtime(fn, nullptr, [&] {
+      if (schedules_outstanding(s)) {
+        // The rank's nonblocking collectives advance while it waits.
+        vmc::Request q = e.comm.isend_raw(out, bytes_of(count, t), items_of(count, t), dest, tag,
+                                          mode);
+        wait_progressing(s, std::span<vmc::Request>(&q, 1), nullptr, {});
+        return;
+      }
       e.comm.send_raw(out, bytes_of(count, t), items_of(count, t), dest, tag, mode);
     });
     return MPI_SUCCESS;
@@ -776,7 +783,6 @@ int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, M
   const char* fn = "MPI_Recv";
   return mpi_call(comm, [&] {
     auto [s, e, t] = check_data(fn, comm, buf, count, datatype);
-    (void)s;
     check_receive_tag(fn, tag);
     check_source(fn, source, e.comm);
     if (source == MPI_PROC_NULL) {
@@ -788,6 +794,16 @@ int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, M
     std::vector<unsigned char> staging;
     void* in = receive_into(t, buf, count, staging);
     on_runtime(fn, status, [&] {
+      if (schedules_outstanding(s)) {
+        // The rank's nonblocking collectives advance while it waits.
+        vmc::Request q =
+            e.comm.irecv_raw(in, bytes_of(count, t), 1,
+                             source == MPI_ANY_SOURCE ? kAnySource : source,
+                             tag == MPI_ANY_TAG ? kAnyTag : tag);
+        wait_progressing(s, std::span<vmc::Request>(&q, 1), &got, {});
+        if (got.source >= 0) got.source = e.comm.comm_rank(got.source);
+        return;
+      }
       e.comm.recv_raw(in, bytes_of(count, t), 1, source == MPI_ANY_SOURCE ? kAnySource : source,
                       tag == MPI_ANY_TAG ? kAnyTag : tag, &got);
     });
@@ -1039,10 +1055,13 @@ int MPI_Request_free(MPI_Request* request) {
     if (request == nullptr) fail(fn, MPI_ERR_ARG, "null request pointer");
     RequestEntry& r = request_or_fail(fn, s, *request);
     comm = r.comm;
-    if (r.schedule != nullptr) {
-      // A nonblocking collective goes on (every progress advances it) to its end.
-      r.schedule->freed = true;
-    } else if (r.active && !r.buffered) {
+    if (r.schedule != nullptr && r.active) {
+      fail(fn, MPI_ERR_REQUEST,
+           "the request of " + r.schedule->what() +
+               " is in flight: freeing a collective's request before it completes is erroneous "
+               "(complete it with a wait or a test first)");
+    }
+    if (r.active && !r.buffered) {
       // The transfers go on; nobody completes them.
       on_runtime(fn, nullptr, [&] {
         if (!r.send_half.null()) r.on.free(r.send_half);

@@ -85,7 +85,7 @@ struct PointToPointState {
   // and use them (a send's is checked when it completes, a receive lands in its copy), so
   // they live on to the rank's end. A receive freed so is never unpacked into its buffer.
   std::vector<std::vector<unsigned char>> orphaned_copies;
-  // The nonblocking collectives outstanding on the rank (freed ones too), in start order.
+  // The nonblocking collectives outstanding on the rank, in start order.
   std::vector<std::shared_ptr<Schedule>> schedules;
 };
 
