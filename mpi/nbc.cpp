@@ -26,7 +26,8 @@
 // - Iscan, Iexscan: recursive doubling in rank order (each rank keeps the combine of the
 //   lower ranks it has heard of and of its subcube), lg p steps.
 // - Iallgather: ring, p - 1 steps of one block.
-// - Igather(v), Iscatter(v), Iallgatherv, Ialltoall(v): linear, every transfer in one step.
+// - Igather(v), Iscatter(v), Iallgatherv, Ialltoall(v), Ialltoallw (and the blocking
+//   MPI_Alltoallw, its schedule waited for at once): linear, every transfer in one step.
 #include "mpi/nbc.hpp"
 
 #include <algorithm>
@@ -928,6 +929,123 @@ ScheduleStart all_call(const Call& c, const void* sendbuf, VLayout send_side,
   };
 }
 
+// Ialltoallw: block i of its own count and datatype, at a byte displacement, on each side;
+// linear, every transfer in one step. A message is charged beta per predefined element when
+// its type's elements are all of one type, else per byte, as point to point charges it.
+struct WBlock {
+  std::size_t count = 0;
+  MPI_Aint displ = 0;   // bytes
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  const Typemap* map = nullptr;
+};
+
+ScheduleStart alltoallw_call(const Call& c, const void* sendbuf, const int* sendcounts,
+                             const int* sdispls, const MPI_Datatype* sendtypes, void* recvbuf,
+                             const int* recvcounts, const int* rdispls,
+                             const MPI_Datatype* recvtypes) {
+  const char* fn = c.fn;
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  check_not_in_place(fn, recvbuf, "the receive buffer");
+  auto side = [&](const int* counts, const int* displs, const MPI_Datatype* types,
+                  const char* counts_name, const char* displs_name, const char* types_name) {
+    check_arg(fn, counts, counts_name);
+    check_arg(fn, displs, displs_name);
+    check_arg(fn, types, types_name);
+    std::vector<WBlock> v(c.p());
+    for (std::size_t i = 0; i < c.p(); ++i) {
+      if (counts[i] < 0) {
+        fail(fn, MPI_ERR_COUNT, std::string(counts_name) + "[" + std::to_string(i) + "] = " +
+                                    std::to_string(counts[i]) + " is negative");
+      }
+      v[i] = {static_cast<std::size_t>(counts[i]), static_cast<MPI_Aint>(displs[i]), types[i],
+              &moved_typemap(fn, c.state, types[i], counts[i])};
+    }
+    return v;
+  };
+  const std::vector<WBlock> recv =
+      side(recvcounts, rdispls, recvtypes, "recvcounts", "rdispls", "recvtypes");
+  const std::vector<WBlock> send =
+      in_place ? recv : side(sendcounts, sdispls, sendtypes, "sendcounts", "sdispls", "sendtypes");
+  for (std::size_t i = 0; i < c.p(); ++i) {
+    if (recv[i].count > 0) check_buffer(fn, recvbuf, 1);
+    if (!in_place && send[i].count > 0) check_buffer(fn, sendbuf, 1);
+  }
+  const std::size_t me = me_of(c.comm);
+  if (!in_place && send[me].count * send[me].map->size != recv[me].count * recv[me].map->size) {
+    fail(fn, MPI_ERR_TRUNCATE, "the block a rank sends itself (" +
+                                   std::to_string(send[me].count * send[me].map->size) +
+                                   " bytes) and the block it receives from itself (" +
+                                   std::to_string(recv[me].count * recv[me].map->size) +
+                                   " bytes) differ");
+  }
+  Started d;
+  d.operation = fn;
+  d.check_count = false;
+  d.args = std::to_string(recv[me].count) + " items from itself";
+  RankState* s = &c.state;
+  const MPI_Comm h = c.handle;
+  const Comm comm = c.comm;
+  return [=] {
+    return begin(fn, *s, h, comm, d, [&](Schedule& x) {
+      const int p = comm.size();
+      // Each block in packed form: its own copy (the types differ block by block).
+      auto* rbase = static_cast<unsigned char*>(recvbuf);
+      std::vector<unsigned char*> staged(static_cast<std::size_t>(p));
+      for (std::size_t i = 0; i < staged.size(); ++i) {
+        const Typemap* m = kept(x, *s, recv[i].type, recv[i].map);
+        const std::size_t bytes = recv[i].count * m->packed;
+        staged[i] = x.scratch(bytes);
+        unsigned char* user = rbase + recv[i].displ;
+        if (in_place && bytes > 0) {
+          pack(*m, user, recv[i].count, staged[i]);  // what this rank sends in place
+          x.comm().charge_rearrange(recv[i].count * m->elements);
+        }
+        const std::size_t n = recv[i].count;
+        const std::size_t elements = n * m->elements;
+        Schedule* owner = &x;
+        x.at_end([m, staged, i, user, bytes, elements, owner] {
+          if (bytes == 0) return;
+          unpack(*m, staged[i], bytes, user);
+          owner->comm().charge_rearrange(elements);
+        });
+      }
+      std::vector<const unsigned char*> out(static_cast<std::size_t>(p));
+      std::vector<std::size_t> out_bytes(static_cast<std::size_t>(p)), out_unit(out.size());
+      for (std::size_t i = 0; i < out.size(); ++i) {
+        const Typemap* m = kept(x, *s, send[i].type, send[i].map);
+        const std::size_t bytes = send[i].count * m->packed;
+        if (in_place) {
+          out[i] = copy_of(x, staged[i], bytes);
+        } else {
+          unsigned char* copy = x.scratch(bytes);
+          if (bytes > 0) {
+            pack(*m, static_cast<const unsigned char*>(sendbuf) + send[i].displ, send[i].count,
+                 copy);
+            if (!m->contiguous) x.comm().charge_rearrange(send[i].count * m->elements);
+          }
+          out[i] = copy;
+        }
+        out_bytes[i] = bytes;
+        out_unit[i] = m->basic != MPI_DATATYPE_NULL && m->elements > 0 ? m->packed / m->elements
+                                                                        : 1;
+      }
+      x.then([=](Schedule& y) {
+        const auto r = static_cast<std::size_t>(y.rank());
+        copy_bytes(staged[r], out[r], out_bytes[r]);
+        for (int i = 0; i < p; ++i) {
+          const auto k = static_cast<std::size_t>(i);
+          if (k == r) continue;
+          y.recv(staged[k], recv[k].count * recv[k].map->packed, 1, i);
+        }
+        for (int i = 0; i < p; ++i) {
+          const auto k = static_cast<std::size_t>(i);
+          if (k != r) y.send(out[k], out_bytes[k], out_unit[k], i);
+        }
+      });
+    });
+  };
+}
+
 }  // namespace
 
 }  // namespace vmc::mpi
@@ -1260,6 +1378,42 @@ int MPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sd
                        MPI_Request* request) {
   return alltoall("MPI_Alltoallv_init", sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0,
                   recvcounts, rdispls, recvtype, comm, request, true, true);
+}
+
+static int alltoallw(const char* fn, const void* sendbuf, const int sendcounts[],
+                     const int sdispls[], const MPI_Datatype sendtypes[], void* recvbuf,
+                     const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                     MPI_Comm comm, MPI_Request* request, bool persistent) {
+  return make(fn, comm, request, persistent, [&](const Call& c) {
+    return alltoallw_call(c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                          rdispls, recvtypes);
+  });
+}
+
+int MPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                   MPI_Request* request) {
+  return alltoallw("MPI_Ialltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                   recvcounts, rdispls, recvtypes, comm, request, false);
+}
+int MPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                       const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                       const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                       MPI_Info, MPI_Request* request) {
+  return alltoallw("MPI_Alltoallw_init", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                   recvcounts, rdispls, recvtypes, comm, request, true);
+}
+// The blocking form: the nonblocking one's schedule, waited for at once (vmc's collectives
+// have no alltoallw).
+int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                  const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                  const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  const int rc = alltoallw("MPI_Alltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                           recvcounts, rdispls, recvtypes, comm, &request, false);
+  if (rc != MPI_SUCCESS) return rc;
+  return MPI_Wait(&request, MPI_STATUS_IGNORE);
 }
 
 }  // extern "C"

@@ -457,7 +457,11 @@ int complete(const char* fn, RankState& s, MPI_Request* h, MPI_Status* status) {
   } else if (r.schedule != nullptr) {
     // A nonblocking collective: its schedule run to its end (an empty status).
     const std::shared_ptr<Schedule> x = r.schedule;
-    wait_progressing(s, {}, nullptr, [&] { return x->done(); });
+    error = request_call(comm, [&] {
+      on_runtime(fn, nullptr,
+                 [&] { wait_progressing(s, {}, nullptr, [&] { return x->done(); }); });
+      return MPI_SUCCESS;
+    });
     set_empty(status);
   } else {
     error = request_call(comm, [&] {
@@ -542,6 +546,11 @@ bool last_half_done(RequestEntry& r) {
   if (r.send_half.null()) return true;
   r.send_half = vmc::Request();
   return false;
+}
+
+// The rank's nonblocking collectives advanced without blocking (a test call's progress).
+void progress(const char* fn, RankState& s) {
+  on_runtime(fn, nullptr, [&] { progress_schedules(s); });
 }
 
 // Whether a nonblocking collective of the list has completed.
@@ -1111,7 +1120,7 @@ int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
       set_empty(status);
       return MPI_SUCCESS;
     }
-    progress_schedules(s);
+    progress(fn, s);
     RequestEntry& r = request_or_fail(fn, s, request);
     comm = r.comm;
     if (!r.active || (r.schedule != nullptr && r.schedule->done())) {
@@ -1182,7 +1191,7 @@ int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
       set_empty(status);
       return MPI_SUCCESS;
     }
-    progress_schedules(s);
+    progress(fn, s);
     RequestEntry& r = request_or_fail(fn, s, *request);
     comm = r.comm;
     if (trivially_complete(r)) {
@@ -1300,7 +1309,7 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int* index, int* fla
     RankState& s = session(fn);
     comm = list_comm(s, count, array_of_requests);
     if (index == nullptr || flag == nullptr) fail(fn, MPI_ERR_ARG, "null index or flag");
-    progress_schedules(s);
+    progress(fn, s);
     const std::vector<ListItem> items = list_items(fn, s, count, array_of_requests);
     *index = MPI_UNDEFINED;
     *flag = 0;
@@ -1350,7 +1359,7 @@ static int some_call(const char* fn, bool wait, int incount, MPI_Request array_o
     RankState& s = session(fn);
     comm = list_comm(s, incount, array_of_requests);
     if (outcount == nullptr) fail(fn, MPI_ERR_ARG, "null outcount");
-    if (!wait) progress_schedules(s);
+    if (!wait) progress(fn, s);
     const std::vector<ListItem> items = list_items(fn, s, incount, array_of_requests);
     if (items.empty()) {
       *outcount = MPI_UNDEFINED;
@@ -1452,7 +1461,7 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int* flag,
     RankState& s = session(fn);
     comm = list_comm(s, count, array_of_requests);
     if (flag == nullptr) fail(fn, MPI_ERR_ARG, "null flag");
-    progress_schedules(s);
+    progress(fn, s);
     const std::vector<ListItem> items = list_items(fn, s, count, array_of_requests);
     *flag = 0;
     for (const ListItem& it : items) {

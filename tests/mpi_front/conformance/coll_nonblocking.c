@@ -2,16 +2,17 @@
  * every _init form (started twice by MPI_Start) must leave the buffers exactly as the blocking
  * call does, at every root, for counts 0, 1 and a few irregular ones, in place where the
  * blocking call allows it, on a derived datatype with holes (the holes left alone; reduced by a
- * user op, as the standard's predefined ops take predefined types) and with a
- * non-commutative user op (2x2 integer matrices multiplied modulo 251, combined in rank order),
- * on MPI_COMM_WORLD (every root at one count, the first and last root at the others) and on
- * the split communicators (the first and last root); above 16 ranks counts 1 and 7 only. Then many at once: eight collectives
- * outstanding on one communicator beside point-to-point requests, completed in an order that
- * differs by rank (MPI_Waitall over a shuffled array, MPI_Waitany, MPI_Test loops,
- * MPI_Waitsome, MPI_Testall, MPI_Request_get_status); a rank that does point-to-point work
- * between its MPI_Ibcast and its MPI_Wait, and one that waits in MPI_Recv for a rank whose
- * broadcast it must forward; MPI_Startall of persistent collectives, and
- * MPI_Request_free of a collective's request in flight, which is erroneous. */
+ * user op, as the standard's predefined ops take predefined types) and with a non-commutative
+ * user op (2x2 integer matrices multiplied modulo 251, combined in rank order), on
+ * MPI_COMM_WORLD (every root at one count, the first and last root at the others) and on the
+ * split communicators (the first and last root); above 16 ranks counts 1 and 7 only.
+ * MPI_Alltoallw, MPI_Ialltoallw and MPI_Alltoallw_init with per-peer datatypes. Then many at
+ * once: eight collectives outstanding on one communicator beside point-to-point requests,
+ * completed in an order that differs by rank (MPI_Waitall over a shuffled array, MPI_Waitany,
+ * MPI_Test loops, MPI_Waitsome, MPI_Testall, MPI_Request_get_status); a rank that does
+ * point-to-point work between its MPI_Ibcast and its MPI_Wait, and one that waits in MPI_Recv
+ * for a rank whose broadcast it must forward; MPI_Startall of persistent collectives; and
+ * MPI_Request_free of a collective's request in flight (erroneous: vmc says MPI_ERR_REQUEST). */
 #include "conformance.h"
 
 /* Open MPI 4.1 (an MPI-3.1 library) has MPI-4.0's persistent collectives as extensions. */
@@ -33,6 +34,7 @@
 #define MPI_Allgatherv_init MPIX_Allgatherv_init
 #define MPI_Alltoall_init MPIX_Alltoall_init
 #define MPI_Alltoallv_init MPIX_Alltoallv_init
+#define MPI_Alltoallw_init MPIX_Alltoallw_init
 #endif
 
 enum { MOD = 251 };
@@ -312,6 +314,86 @@ static void all_forms(MPI_Comm comm, const char* name, int count, int root, MPI_
   free(rdispls);
 }
 
+/* MPI_Alltoallw, MPI_Ialltoallw and MPI_Alltoallw_init: per-peer datatypes and byte
+ * displacements. Rank r sends peer i four ints r * 100 + i * 10 + k, as 4 MPI_INT or one mat2
+ * (by r + i), and receives peer i's as 2 holed items (ints 0, 2, 3 and 5 of its block), 4
+ * MPI_INT or one mat2 (by i); and of MPI_INT alone it is MPI_Alltoallv. */
+static void alltoallw(void) {
+  const size_t n = (size_t)size;
+  int *sc = conf_alloc(n * sizeof(int)), *sd = conf_alloc(n * sizeof(int));
+  int *rc = conf_alloc(n * sizeof(int)), *rd = conf_alloc(n * sizeof(int));
+  MPI_Datatype *st = conf_alloc(n * sizeof(MPI_Datatype)), *rt = conf_alloc(n * sizeof(MPI_Datatype));
+  static const int holed_at[4] = {0, 2, 3, 5}, plain_at[4] = {0, 1, 2, 3};
+  for (int i = 0; i < size; ++i) {
+    const int as_matrix = (rank + i) % 2;
+    sc[i] = as_matrix ? 1 : 4;
+    st[i] = as_matrix ? mat2 : MPI_INT;
+    sd[i] = i * 5 * (int)sizeof(int);
+    rc[i] = i % 3 == 0 ? 2 : i % 3 == 1 ? 4 : 1;
+    rt[i] = i % 3 == 0 ? holed : i % 3 == 1 ? MPI_INT : mat2;
+    rd[i] = i * 7 * (int)sizeof(int);
+  }
+  for (int m = BLOCKING; m <= PERSISTENT; ++m) {
+    MPI_Request r = MPI_REQUEST_NULL;
+    if (m == PERSISTENT) {
+      CHECK_MPI(MPI_Alltoallw_init(in, sc, sd, st, out, rc, rd, rt, MPI_COMM_WORLD,
+                                   MPI_INFO_NULL, &r));
+    }
+    for (int k = 0; k < (m == PERSISTENT ? 2 : 1); ++k) {
+      for (int i = 0; i < cap; ++i) out[i] = -7;
+      for (int i = 0; i < size; ++i) {
+        for (int e = 0; e < 4; ++e) in[i * 5 + e] = rank * 100 + i * 10 + e;
+      }
+      if (m == BLOCKING) {
+        CHECK_MPI(MPI_Alltoallw(in, sc, sd, st, out, rc, rd, rt, MPI_COMM_WORLD));
+      } else {
+        if (m == NONBLOCKING) {
+          CHECK_MPI(MPI_Ialltoallw(in, sc, sd, st, out, rc, rd, rt, MPI_COMM_WORLD, &r));
+        } else {
+          CHECK_MPI(MPI_Start(&r));
+        }
+        CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+      }
+      for (int i = 0; i < size; ++i) {
+        const int* at = i % 3 == 0 ? holed_at : plain_at;
+        for (int e = 0; e < 4; ++e) {
+          const int v = out[i * 7 + at[e]];
+          CHECK(v == i * 100 + rank * 10 + e, "alltoallw (%d): from %d, int %d is %d", m, i, e, v);
+        }
+        if (i % 3 == 0) CHECK(out[i * 7 + 1] == -7, "alltoallw (%d): a hole written", m);
+        CHECK(out[i * 7 + 6] == -7, "alltoallw (%d): beyond block %d written", m, i);
+      }
+    }
+    if (m == PERSISTENT) CHECK_MPI(MPI_Request_free(&r));
+  }
+  /* Of MPI_INT alone, in bytes: MPI_Alltoallv's result. */
+  for (int i = 0; i < size; ++i) {
+    sc[i] = (rank + i) % 3;
+    rc[i] = (i + rank) % 3;
+    st[i] = rt[i] = MPI_INT;
+    sd[i] = i * 3 * (int)sizeof(int);
+    rd[i] = i * 4 * (int)sizeof(int);
+  }
+  int *vs = conf_alloc(n * sizeof(int)), *vr = conf_alloc(n * sizeof(int));
+  for (int i = 0; i < size; ++i) {
+    vs[i] = i * 3;
+    vr[i] = i * 4;
+  }
+  DRIVE("alltoallw of MPI_INT", "MPI_COMM_WORLD", 0, 0, FILL2,
+        MPI_Alltoallv(in, sc, vs, MPI_INT, out, rc, vr, MPI_INT, MPI_COMM_WORLD),
+        MPI_Ialltoallw(in, sc, sd, st, out, rc, rd, rt, MPI_COMM_WORLD, &r_),
+        MPI_Alltoallw_init(in, sc, sd, st, out, rc, rd, rt, MPI_COMM_WORLD, MPI_INFO_NULL, &r_),
+        out, 4 * size);
+  free(vs);
+  free(vr);
+  free(sc);
+  free(sd);
+  free(rc);
+  free(rd);
+  free(st);
+  free(rt);
+}
+
 /* Eight collectives outstanding on one communicator with point-to-point requests beside them,
  * completed in an order that depends on the rank and on `how`. */
 enum { OUTSTANDING = 8, SLOTS = OUTSTANDING + 2 };
@@ -513,6 +595,7 @@ int main(int argc, char** argv) {
   }
   all_forms(MPI_COMM_WORLD, "MPI_COMM_WORLD", 2, 0, holed);
   reductions(MPI_COMM_WORLD, "MPI_COMM_WORLD", 2, 0, MPI_INT, MPI_MAX);
+  alltoallw();
   /* The test loops (how 2 and 4) at large p take long: the waits there. */
   for (int how = 0; how < 5; ++how) {
     if (size <= 16 || how % 2 == 1 || how == 0) many(how);
