@@ -191,6 +191,28 @@ void finish_schedules(RankState& s) {
   wait_progressing(s, {}, nullptr, [&] { return outstanding(s).empty(); });
 }
 
+std::shared_ptr<Schedule> start_schedule(const char* fn, RankState& s, MPI_Comm handle,
+                                         const Comm& comm, const CallSignature& sig,
+                                         const std::string& args,
+                                         const std::function<void(Schedule&)>& build) {
+  Tag tag = 0;
+  try {
+    tag = comm.begin_collective(sig);
+  } catch (const UsageError& e) {
+    std::string text = e.what();
+    if (text.rfind("node ", 0) == 0) {
+      const std::size_t colon = text.find(": ");
+      if (colon != std::string::npos) text = text.substr(colon + 2);
+    }
+    throw FatalError(error_report(fn, MPI_ERR_ARG, "the ranks' calls differ: " + text));
+  }
+  auto x = std::make_shared<Schedule>(
+      comm, tag,
+      std::string(fn) + "(" + args + (args.empty() ? "" : ", ") + comm_label(s, handle) + ")");
+  build(*x);
+  return x;
+}
+
 namespace {
 
 // --- buffers in packed form ----------------------------------------------------------------
@@ -478,23 +500,7 @@ std::shared_ptr<Schedule> begin(const char* fn, RankState& s, MPI_Comm handle, c
   sig.type = d.type;
   sig.check_count = d.check_count;
   sig.layout = d.layout;
-  Tag tag = 0;
-  try {
-    tag = comm.begin_collective(sig);
-  } catch (const UsageError& e) {
-    std::string text = e.what();
-    if (text.rfind("node ", 0) == 0) {
-      const std::size_t colon = text.find(": ");
-      if (colon != std::string::npos) text = text.substr(colon + 2);
-    }
-    throw FatalError(error_report(fn, MPI_ERR_ARG, "the ranks' calls differ: " + text));
-  }
-  auto x = std::make_shared<Schedule>(
-      comm, tag,
-      std::string(fn) + "(" + d.args + (d.args.empty() ? "" : ", ") + comm_label(s, handle) +
-          ")");
-  build(*x);
-  return x;
+  return start_schedule(fn, s, handle, comm, sig, d.args, build);
 }
 
 // Makes the call's request: a nonblocking call's schedule started now, a persistent one's

@@ -109,6 +109,23 @@ std::size_t wait_progressing(RankState& s, std::span<vmc::Request> rs, vmc::Stat
 // never completed, which is erroneous) runs to its end.
 void finish_schedules(RankState& s);
 
+// --- a new collective's schedule ---------------------------------------------------------
+
+// Starts a collective call of this rank as a schedule: the members' signatures compared
+// (Comm::begin_collective, which gives the call its tag space; a mismatch ends the run, as
+// for a blocking call), then `build` adds the schedule's steps. `args` names the call's
+// arguments in a deadlock report. The request: add_collective_request (mpi/pt2pt.hpp), given
+// a ScheduleStart that calls this. A one-step schedule of given transfers (a neighbourhood
+// collective's) is
+//   start_schedule(fn, s, handle, comm, sig, args, [&](Schedule& x) {
+//     x.then([=](Schedule& y) { /* y.recv(...) and y.send(...) for each neighbour */ });
+//   });
+// (a receive buffer that needs unpacking: x.at_end).
+std::shared_ptr<Schedule> start_schedule(const char* fn, RankState& s, MPI_Comm handle,
+                                         const Comm& comm, const CallSignature& sig,
+                                         const std::string& args,
+                                         const std::function<void(Schedule&)>& build);
+
 // --- what the blocking collectives share with the nonblocking ones (mpi/collectives.cpp) ----
 
 // A datatype as vmc's collectives move it: `per` units of `unit` to an item (a predefined
