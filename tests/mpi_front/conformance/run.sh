@@ -16,7 +16,8 @@
 #   - the examples: my_allreduce fails at every odd p and only there (also found by one
 #     vmc mpirun -np 1:16), wildcards gets its total at every p and the same split each run.
 # VMC_CONFORMANCE_FULL=1 runs every p on all eight machines instead (eight times as many
-# runs), and p = 64 on a mesh (the reductions and alltoall left out, the slowest);
+# runs), and p = 64 on a mesh (the reductions, alltoall and the nonblocking collectives left
+# out, the slowest);
 # VMC_CONFORMANCE_ONLY="env groups" runs only the programs named; VMC_CONFORMANCE_PART=
 # collectives runs only the programs coll_*, VMC_CONFORMANCE_PART=others the other programs
 # and the checks after them (two ctest tests that run side by side). Prints every failure
@@ -127,7 +128,7 @@ for name in $programs; do
   conform "$name" 31 ring threads
   [ "${VMC_CONFORMANCE_FULL:-0}" = 1 ] || continue
   case $name in
-    coll_reduce* | coll_allreduce | coll_scan | coll_exscan | coll_alltoall) ;;
+    coll_reduce* | coll_allreduce | coll_scan | coll_exscan | coll_alltoall | coll_nonblocking) ;;
     *) conform "$name" 64 mesh fibers ;;
   esac
 done
