@@ -42,6 +42,7 @@
 #include "collectives/execution/run_row.hpp"
 #include "collectives/registry.hpp"
 #include "mpi/intercomm.hpp"
+#include "mpi/nbc.hpp"
 #include "mpi/state.hpp"
 #include "runtime/errors.hpp"
 
@@ -714,6 +715,40 @@ std::vector<std::size_t> counts_from_root(const Comm& comm, std::vector<std::siz
 }
 
 }  // namespace
+
+// What the nonblocking collectives (mpi/nbc.cpp) check and move as the blocking ones do.
+namespace vmc::mpi {
+namespace {
+CollectiveType public_type(const Moved& m) {
+  return {m.map, m.unit.size, m.unit.name, m.per, m.basic, m.derived};
+}
+Moved moved_of(const CollectiveType& t) {
+  Moved m;
+  m.map = t.map;
+  m.unit = type_info(t.basic).value_or(TypeInfo{t.unit_name, t.unit_size, t.unit_size,
+                                                TypeKind::none});
+  m.per = t.per;
+  m.basic = t.basic;
+  m.derived = t.derived;
+  return m;
+}
+}  // namespace
+
+CollectiveType collective_type(const char* fn, MPI_Comm comm, MPI_Datatype datatype) {
+  return public_type(moved_type(open(fn, comm), datatype));
+}
+
+CollectiveReduction collective_reduction(const char* fn, MPI_Comm comm, MPI_Datatype datatype,
+                                         MPI_Op op) {
+  Reduction r = reduction(open(fn, comm), datatype, op);
+  return {public_type(r.m), std::move(r.op), r.label};
+}
+
+void check_collective_signature(const char* fn, int sendcount, const CollectiveType& st,
+                                int recvcount, const CollectiveType& rt, const char* where) {
+  check_same_signature(fn, sendcount, moved_of(st), recvcount, moved_of(rt), where);
+}
+}  // namespace vmc::mpi
 
 extern "C" {
 

@@ -395,6 +395,7 @@ void retire(RankState& s, MPI_Request* h) {
   r.active = false;
   r.request = vmc::Request();
   r.send_half = vmc::Request();
+  r.schedule.reset();
   if (!r.persistent) {
     release_request(s, *h);
     *h = MPI_REQUEST_NULL;
@@ -413,17 +414,31 @@ void set_completed(MPI_Status* status, const RequestEntry& r, const vmc::Status&
   set_from(status, s, r.source_offset);
 }
 
+// Waits for runtime request `req` of request entry r (`got`, if given, in r's communicator's
+// ranks): while nonblocking collectives are outstanding on the rank, their transfers complete
+// and their schedules advance meanwhile (mpi/nbc.hpp).
+void wait_for(RankState& s, const RequestEntry& r, vmc::Request& req, vmc::Status* got) {
+  if (!schedules_outstanding(s)) {
+    r.on.wait(req, got);
+    return;
+  }
+  vmc::Status st;
+  wait_progressing(s, std::span<vmc::Request>(&req, 1), &st, {});
+  if (st.source >= 0) st.source = r.on.comm_rank(st.source);
+  if (got != nullptr) *got = st;
+}
+
 // Completes MPI_Isendrecv's send half, if it has one in flight: waits for it, or with
 // `wait` false completes it only if it has completed by now; whether it is done. A send that
 // fails (its buffer changed in flight) lets go of the receive too, so that nothing is left
 // in flight that no call will complete.
-bool finish_send_half(const char* fn, RequestEntry& r, bool wait) {
+bool finish_send_half(const char* fn, RankState& s, RequestEntry& r, bool wait) {
   if (r.send_half.null()) return true;
   bool done = true;
   try {
     on_runtime(fn, nullptr, [&] {
       if (wait) {
-        r.on.wait(r.send_half);
+        wait_for(s, r, r.send_half, nullptr);
       } else {
         done = r.on.test(r.send_half);
       }
@@ -462,15 +477,24 @@ int complete(const char* fn, RankState& s, MPI_Request* h, MPI_Status* status) {
   int error = MPI_SUCCESS;
   if (!r.active) {
     set_empty(status);
+  } else if (r.schedule != nullptr) {
+    // A nonblocking collective: its schedule run to its end (an empty status).
+    const std::shared_ptr<Schedule> x = r.schedule;
+    error = request_call(comm, [&] {
+      on_runtime(fn, nullptr,
+                 [&] { wait_progressing(s, {}, nullptr, [&] { return x->done(); }); });
+      return MPI_SUCCESS;
+    });
+    set_empty(status);
   } else {
     error = request_call(comm, [&] {
-      finish_send_half(fn, r, true);
+      finish_send_half(fn, s, r, true);
       if (r.proc_null || r.buffered) {
         set_trivial(status, r);
         return MPI_SUCCESS;
       }
       vmc::Status got;
-      on_runtime(fn, status, [&] { r.on.wait(r.request, &got); }, r.source_offset);
+      on_runtime(fn, status, [&] { wait_for(s, r, r.request, &got); }, r.source_offset);
       set_completed(status, r, got, r.on);
       if (!r.send) deliver(r.on, *r.map, r.staging, got.bytes, r.buffer);
       return MPI_SUCCESS;
@@ -483,6 +507,7 @@ int complete(const char* fn, RankState& s, MPI_Request* h, MPI_Status* status) {
 // Inactive, buffered and MPI_PROC_NULL requests complete at once, without the runtime (an
 // MPI_Isendrecv from MPI_PROC_NULL once its send has completed).
 bool trivially_complete(const RequestEntry& r) {
+  if (r.schedule != nullptr) return !r.active || r.schedule->done();
   return !r.active || r.buffered || (r.proc_null && r.send_half.null());
 }
 
@@ -531,7 +556,7 @@ Pending pending_of(RankState& s, const std::vector<ListItem>& items) {
   Pending p;
   for (int k = 0; k < static_cast<int>(items.size()); ++k) {
     RequestEntry& r = entry(s, items[static_cast<std::size_t>(k)].handle);
-    if (trivially_complete(r)) continue;
+    if (trivially_complete(r) || r.schedule != nullptr) continue;
     p.requests.push_back(exposed(r));
     p.at.push_back(k);
   }
@@ -543,6 +568,20 @@ Pending pending_of(RankState& s, const std::vector<ListItem>& items) {
 bool last_half_done(RequestEntry& r) {
   if (r.send_half.null()) return true;
   r.send_half = vmc::Request();
+  return false;
+}
+
+// The rank's nonblocking collectives advanced without blocking (a test call's progress).
+void progress(const char* fn, RankState& s) {
+  on_runtime(fn, nullptr, [&] { progress_schedules(s); });
+}
+
+// Whether a nonblocking collective of the list has completed.
+bool listed_schedule_done(RankState& s, const std::vector<ListItem>& items) {
+  for (const ListItem& it : items) {
+    const RequestEntry& r = entry(s, it.handle);
+    if (r.schedule != nullptr && r.schedule->done()) return true;
+  }
   return false;
 }
 
@@ -648,7 +687,37 @@ MPI_Message new_message(RankState& s, vmc::Request r, MPI_Comm comm, const Comm&
 
 }  // namespace
 
-void finish_point_to_point(RankState& state) { wait_buffered(state); }
+void finish_point_to_point(RankState& state) {
+  finish_schedules(state);
+  wait_buffered(state);
+}
+
+MPI_Request add_collective_request(RankState& s, MPI_Comm comm, ScheduleStart start,
+                                   bool persistent) {
+  const MPI_Request h = new_request(s);
+  {
+    RequestEntry& r = entry(s, h);
+    r.comm = comm;
+    r.on = s.comms.at(static_cast<std::size_t>(comm)).comm;
+    r.persistent = persistent;
+  }
+  if (persistent) {
+    entry(s, h).start_schedule = std::move(start);
+    return h;
+  }
+  std::shared_ptr<Schedule> x;
+  try {
+    x = start();
+  } catch (...) {
+    release_request(s, h);
+    throw;
+  }
+  RequestEntry& r = entry(s, h);
+  r.schedule = x;
+  r.active = true;
+  add_schedule(s, std::move(x));
+  return h;
+}
 
 }  // namespace vmc::mpi
 
@@ -675,6 +744,13 @@ static int send_call(const char* fn, const void* buf, int count, MPI_Datatype da
     std::vector<unsigned char> copy;
     const void* out = packed_send(c, t, buf, count, copy);
     on_runtime(fn, nullptr, [&] {
+      if (schedules_outstanding(s)) {
+        // The rank's nonblocking collectives advance while it waits.
+        vmc::Request q =
+            c.isend_raw(out, bytes_of(count, t), items_of(count, t), to_peer(e, dest), tag, mode);
+        wait_progressing(s, std::span<vmc::Request>(&q, 1), nullptr, {});
+        return;
+      }
       c.send_raw(out, bytes_of(count, t), items_of(count, t), to_peer(e, dest), tag, mode);
     });
     return MPI_SUCCESS;
@@ -740,7 +816,6 @@ int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, M
   const char* fn = "MPI_Recv";
   return mpi_call(comm, [&] {
     auto [s, e, t] = check_data(fn, comm, buf, count, datatype);
-    (void)s;
     check_receive_tag(fn, tag);
     check_source(fn, source, e);
     if (source == MPI_PROC_NULL) {
@@ -753,9 +828,16 @@ int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, M
     void* in = receive_into(t, buf, count, staging);
     const Comm& c = peers_of(e);
     on_runtime(fn, status, [&] {
-      c.recv_raw(in, bytes_of(count, t), 1,
-                 source == MPI_ANY_SOURCE ? kAnySource : to_peer(e, source),
-                 tag == MPI_ANY_TAG ? kAnyTag : tag, &got);
+      const int from = source == MPI_ANY_SOURCE ? kAnySource : to_peer(e, source);
+      const Tag with = tag == MPI_ANY_TAG ? kAnyTag : tag;
+      if (schedules_outstanding(s)) {
+        // The rank's nonblocking collectives advance while it waits.
+        vmc::Request q = c.irecv_raw(in, bytes_of(count, t), 1, from, with);
+        wait_progressing(s, std::span<vmc::Request>(&q, 1), &got, {});
+        if (got.source >= 0) got.source = c.comm_rank(got.source);
+        return;
+      }
+      c.recv_raw(in, bytes_of(count, t), 1, from, with, &got);
     }, offset_of(e));
     set_from(status, got, offset_of(e));
     deliver(c, t, staging, got.bytes, buf);
@@ -970,6 +1052,14 @@ int MPI_Start(MPI_Request* request) {
     comm = r.comm;
     if (!r.persistent) fail(fn, MPI_ERR_REQUEST, "the request is not persistent");
     if (r.active) fail(fn, MPI_ERR_REQUEST, "the request is active already (complete it first)");
+    if (r.start_schedule) {
+      std::shared_ptr<Schedule> x = r.start_schedule();
+      RequestEntry& started = entry(s, *request);
+      started.schedule = x;
+      started.active = true;
+      add_schedule(s, std::move(x));
+      return MPI_SUCCESS;
+    }
     start(fn, s, r);
     return MPI_SUCCESS;
   });
@@ -999,6 +1089,12 @@ int MPI_Request_free(MPI_Request* request) {
     if (request == nullptr) fail(fn, MPI_ERR_ARG, "null request pointer");
     RequestEntry& r = request_or_fail(fn, s, *request);
     comm = r.comm;
+    if (r.schedule != nullptr && r.active) {
+      fail(fn, MPI_ERR_REQUEST,
+           "the request of " + r.schedule->what() +
+               " is in flight: freeing a collective's request before it completes is erroneous "
+               "(complete it with a wait or a test first)");
+    }
     if (r.active && !r.buffered) {
       // The transfers go on; nobody completes them.
       on_runtime(fn, nullptr, [&] {
@@ -1024,6 +1120,9 @@ int MPI_Cancel(MPI_Request* request) {
     RequestEntry& r = request_or_fail(fn, s, *request);
     comm = r.comm;
     if (!r.active) fail(fn, MPI_ERR_REQUEST, "the request is not active");
+    if (r.schedule != nullptr) {
+      fail(fn, MPI_ERR_REQUEST, "a collective's request cannot be cancelled");
+    }
     r.cancel = true;
     // A send is not withdrawn: it completes as it would.
     if (r.proc_null || r.send) return MPI_SUCCESS;
@@ -1046,14 +1145,16 @@ int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
       set_empty(status);
       return MPI_SUCCESS;
     }
+    progress(fn, s);
     RequestEntry& r = request_or_fail(fn, s, request);
     comm = r.comm;
-    if (!r.active) {
+    if (!r.active || (r.schedule != nullptr && r.schedule->done())) {
       *flag = 1;
       set_empty(status);
       return MPI_SUCCESS;
     }
-    if (!finish_send_half(fn, r, false)) return MPI_SUCCESS;
+    if (r.schedule != nullptr) return MPI_SUCCESS;
+    if (!finish_send_half(fn, s, r, false)) return MPI_SUCCESS;
     if (r.proc_null || r.buffered) {
       *flag = 1;
       set_trivial(status, r);
@@ -1093,6 +1194,10 @@ int MPI_Wait(MPI_Request* request, MPI_Status* status) {
     }
     RequestEntry& r = request_or_fail(fn, s, *request);
     comm = r.comm;
+    if (r.schedule != nullptr) {
+      CallContext context(r.schedule->what());
+      return complete(fn, s, request, status);
+    }
     const CommEntry& e = s.comms.at(static_cast<std::size_t>(r.comm));
     CallContext context(call_text(fn, r.send ? "dest" : "source",
                                       r.peer >= 0 ? r.peer - r.source_offset : r.peer, r.tag,
@@ -1113,16 +1218,18 @@ int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
       set_empty(status);
       return MPI_SUCCESS;
     }
+    progress(fn, s);
     RequestEntry& r = request_or_fail(fn, s, *request);
     comm = r.comm;
     if (trivially_complete(r)) {
       *flag = 1;
       return complete(fn, s, request, status);
     }
+    if (r.schedule != nullptr) return MPI_SUCCESS;
     vmc::Status got;
     bool done = false;
     try {
-      if (!finish_send_half(fn, r, false)) return MPI_SUCCESS;
+      if (!finish_send_half(fn, s, r, false)) return MPI_SUCCESS;
       if (trivially_complete(r)) {
         *flag = 1;
         return complete(fn, s, request, status);
@@ -1193,11 +1300,21 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int* index, MPI_Stat
     }
     CallContext context(std::string(fn) + "(" + std::to_string(items.size()) + " requests)");
     for (;;) {
+      for (const ListItem& it : items) {
+        const RequestEntry& r = entry(s, it.handle);
+        if (r.schedule != nullptr && trivially_complete(r)) {
+          *index = it.index;
+          return complete(fn, s, &array_of_requests[it.index], status);
+        }
+      }
       const Pending p = pending_of(s, items);
       std::vector<vmc::Request> rs = p.requests;
       vmc::Status got;
       std::size_t chosen = 0;
-      on_runtime(fn, status, [&] { chosen = world_of(s).wait_any(rs, &got); });
+      on_runtime(fn, status, [&] {
+        chosen = wait_progressing(s, rs, &got, [&] { return listed_schedule_done(s, items); });
+      });
+      if (chosen == kNoRequest) continue;  // a collective of the list has completed
       const ListItem& it = items[static_cast<std::size_t>(p.at[chosen])];
       RequestEntry& r = entry(s, it.handle);
       if (!last_half_done(r)) {
@@ -1220,6 +1337,7 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int* index, int* fla
     RankState& s = session(fn);
     comm = list_comm(s, count, array_of_requests);
     if (index == nullptr || flag == nullptr) fail(fn, MPI_ERR_ARG, "null index or flag");
+    progress(fn, s);
     const std::vector<ListItem> items = list_items(fn, s, count, array_of_requests);
     *index = MPI_UNDEFINED;
     *flag = 0;
@@ -1241,6 +1359,7 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int* index, int* fla
       vmc::Status got;
       std::size_t chosen = 0;
       bool done = false;
+      if (rs.empty()) return MPI_SUCCESS;  // collectives only, none complete
       on_runtime(fn, status, [&] { done = world_of(s).test_any(rs, chosen, &got); });
       if (!done) return MPI_SUCCESS;
       const ListItem& it = items[static_cast<std::size_t>(p.at[chosen])];
@@ -1268,6 +1387,7 @@ static int some_call(const char* fn, bool wait, int incount, MPI_Request array_o
     RankState& s = session(fn);
     comm = list_comm(s, incount, array_of_requests);
     if (outcount == nullptr) fail(fn, MPI_ERR_ARG, "null outcount");
+    if (!wait) progress(fn, s);
     const std::vector<ListItem> items = list_items(fn, s, incount, array_of_requests);
     if (items.empty()) {
       *outcount = MPI_UNDEFINED;
@@ -1291,10 +1411,26 @@ static int some_call(const char* fn, bool wait, int incount, MPI_Request array_o
       std::vector<vmc::Request> rs = p.requests;
       std::vector<vmc::Status> got(rs.size());
       std::vector<std::size_t> done;
-      if (wait && order.empty()) {
+      if (wait && order.empty() && schedules_outstanding(s)) {
+        // The first completion, collectives' ends included, then what else has completed.
+        CallContext context(std::string(fn) + "(" + std::to_string(items.size()) + " requests)");
+        std::size_t first = kNoRequest;
+        vmc::Status first_got;
+        on_runtime(fn, nullptr, [&] {
+          first = wait_progressing(s, rs, &first_got,
+                                   [&] { return listed_schedule_done(s, pending); });
+        });
+        if (first == kNoRequest) {  // a collective of the list has completed
+          left = pending;
+          continue;
+        }
+        on_runtime(fn, nullptr, [&] { done = world_of(s).test_some(rs, got); });
+        got[first] = first_got;
+        done.insert(std::lower_bound(done.begin(), done.end(), first), first);
+      } else if (wait && order.empty()) {
         CallContext context(std::string(fn) + "(" + std::to_string(items.size()) + " requests)");
         on_runtime(fn, nullptr, [&] { done = world_of(s).wait_some(rs, got); });
-      } else {
+      } else if (!rs.empty()) {
         on_runtime(fn, nullptr, [&] { done = world_of(s).test_some(rs, got); });
       }
       // A send half done: its request waits for its receive, tested (or waited for) again.
@@ -1353,7 +1489,13 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int* flag,
     RankState& s = session(fn);
     comm = list_comm(s, count, array_of_requests);
     if (flag == nullptr) fail(fn, MPI_ERR_ARG, "null flag");
+    progress(fn, s);
     const std::vector<ListItem> items = list_items(fn, s, count, array_of_requests);
+    *flag = 0;
+    for (const ListItem& it : items) {
+      const RequestEntry& r = entry(s, it.handle);
+      if (r.schedule != nullptr && !trivially_complete(r)) return MPI_SUCCESS;
+    }
     // Every runtime request of the list's transfers, both halves of an MPI_Isendrecv's: all
     // complete at once, or none. receive[k]: the index in rs of item k's receive, or -1.
     std::vector<vmc::Request> rs;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "mpi/include/mpi.h"
+#include "mpi/nbc.hpp"
 #include "mpi/typemap.hpp"
 #include "runtime/comm.hpp"
 
@@ -50,6 +51,10 @@ struct RequestEntry {
   int tag = 0;
   SendMode mode = SendMode::standard;
   int source_offset = 0;   // an intercommunicator's: `on` ranks minus this are remote ranks
+  // A nonblocking collective's (mpi/nbc.hpp): its schedule while active, and for a persistent
+  // one what each MPI_Start starts.
+  std::shared_ptr<Schedule> schedule;
+  ScheduleStart start_schedule;
 };
 
 // An MPI_Message's object: a message mprobe or improbe took, until mrecv or imrecv.
@@ -82,7 +87,14 @@ struct PointToPointState {
   // and use them (a send's is checked when it completes, a receive lands in its copy), so
   // they live on to the rank's end. A receive freed so is never unpacked into its buffer.
   std::vector<std::vector<unsigned char>> orphaned_copies;
+  // The nonblocking collectives outstanding on the rank, in start order.
+  std::vector<std::shared_ptr<Schedule>> schedules;
 };
+
+// A request of a nonblocking collective (started now) or of a persistent one (inactive until
+// MPI_Start); its handle.
+MPI_Request add_collective_request(RankState& state, MPI_Comm comm, ScheduleStart start,
+                                   bool persistent);
 
 // Before MPI_Finalize returns: the buffered sends still in flight are completed (as
 // MPI_Buffer_detach would), so that the rank leaves nothing behind.

@@ -313,11 +313,20 @@ std::string describe_request(const detail::RequestState& r) {
 
 }  // namespace
 
+namespace {
+// The index of the node's first request that may be open (every one below it is retired).
+std::size_t first_open(detail::NodeState& n) {
+  while (n.first_open < n.requests.size() && n.requests[n.first_open].retired) ++n.first_open;
+  return n.first_open;
+}
+}  // namespace
+
 void Comm::check_receive_buffer(const void* data, std::size_t bytes, const char* op, int source,
                                 Tag tag) const {
   if (node_->open_requests == 0) return;
   const std::string call = describe_call(op, "from", source, tag);
-  for (const detail::RequestState& r : node_->requests) {
+  for (std::size_t i = first_open(*node_); i < node_->requests.size(); ++i) {
+    const detail::RequestState& r = node_->requests[i];
     if (r.retired) continue;
     if (!r.send && overlap(data, bytes, r.buffer, r.capacity)) {
       fail(*this, call, "its buffer overlaps that of " + describe_request(r) +
@@ -334,7 +343,8 @@ Request Comm::isend_raw(const void* data, std::size_t bytes, std::size_t items, 
                         Tag tag, SendMode mode) const {
   Outgoing out = outgoing(data, bytes, items, dest, tag, "isend");
   out.synchronous = mode == SendMode::synchronous;
-  for (const detail::RequestState& r : node_->requests) {
+  for (std::size_t i = first_open(*node_); i < node_->requests.size(); ++i) {
+    const detail::RequestState& r = node_->requests[i];
     if (!r.retired && !r.send && overlap(data, bytes, r.buffer, r.capacity)) {
       fail(*this, describe_call("isend", "to", dest, tag),
            "its buffer overlaps that of " + describe_request(r) +

@@ -100,6 +100,7 @@ void NodeState::clear_run() {
   answer_list.clear();
   requests.clear();
   open_requests = 0;
+  first_open = 0;
   answered.store(false);
   sends = 0;
   collective_seq.clear();

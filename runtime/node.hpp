@@ -472,6 +472,9 @@ struct alignas(64) NodeState {
   RequestTable requests;
   std::unordered_map<MatchKey, std::deque<std::uint32_t>, MatchKeyHash> posted;
   std::size_t open_requests = 0;  // posted, not yet retired
+  // Every request below this index is retired (kept up lazily by the scans of the open ones,
+  // comm.cpp, so that a node that has posted many need not walk them all at each post).
+  std::size_t first_open = 0;
   // Virtual time: the log is appended under log_mutex, since the simulator may read it
   // while the node runs. A query's answer (wait_any, test) is published here.
   std::mutex log_mutex;

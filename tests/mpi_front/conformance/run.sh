@@ -11,11 +11,13 @@
 #     beside a busy core, and 6 at p = 13 on a mesh, must print the same output;
 #   - wrong programs end with an MPI error naming the rank, the function and the problem (a
 #     negative count, a rank out of range, a collective whose ranks disagree, MPI_Abort), and
-#     a deadlock (two ranks in MPI_Recv from each other) with a report, never a hang;
+#     a deadlock (two ranks in MPI_Recv from each other; a nonblocking collective whose root
+#     never starts it) with a report, never a hang;
 #   - the examples: my_allreduce fails at every odd p and only there (also found by one
 #     vmc mpirun -np 1:16), wildcards gets its total at every p and the same split each run.
 # VMC_CONFORMANCE_FULL=1 runs every p on all eight machines instead (eight times as many
-# runs), and p = 64 on a mesh (the reductions and alltoall left out, the slowest);
+# runs), and p = 64 on a mesh (the reductions, alltoall and the nonblocking collectives left
+# out, the slowest);
 # VMC_CONFORMANCE_ONLY="env groups" runs only the programs named; VMC_CONFORMANCE_PART=
 # collectives runs only the programs coll_*, VMC_CONFORMANCE_PART=others the other programs
 # and the checks after them (two ctest tests that run side by side). Prints every failure
@@ -126,7 +128,7 @@ for name in $programs; do
   conform "$name" 31 ring threads
   [ "${VMC_CONFORMANCE_FULL:-0}" = 1 ] || continue
   case $name in
-    coll_reduce* | coll_allreduce | coll_scan | coll_exscan | coll_alltoall) ;;
+    coll_reduce* | coll_allreduce | coll_scan | coll_exscan | coll_alltoall | coll_nonblocking) ;;
     *) conform "$name" 64 mesh fibers ;;
   esac
 done
@@ -277,6 +279,27 @@ wrong deadlock -np 2 --engine fibers -- deadlock "(rank|node) 0" "(rank|node) 1"
   MPI_COMM_WORLD "tag 5"
 wrong deadlock -np 2 --engine threads -- deadlock "(rank|node) 0" "(rank|node) 1" MPI_Recv \
   MPI_COMM_WORLD "tag 5"
+
+cat > "$work/nonblocking_deadlock.c" << 'PROG'
+#include <mpi.h>
+int main(int argc, char** argv) {
+  int rank, x[4] = {0, 0, 0, 0};
+  MPI_Request r;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 1) {
+    MPI_Recv(x, 1, MPI_INT, 2, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else {
+    MPI_Ibcast(x, 4, MPI_INT, 1, MPI_COMM_WORLD, &r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+  }
+  MPI_Finalize();
+  return 0;
+}
+PROG
+# A nonblocking collective whose root never starts it: its waits end in the report, naming it.
+wrong nonblocking_deadlock -np 3 --engine fibers -- deadlock "(rank|node) 0" \
+  "MPI_Ibcast\(root 1, 4 x MPI_INT, MPI_COMM_WORLD\)" "(rank|node) 1" MPI_Recv
 
 # The examples.
 if "$vmcc" "$examples/my_allreduce.c" -o "$work/my_allreduce" > "$work/ex.build" 2>&1; then
