@@ -36,6 +36,7 @@
 #include <utility>
 #include <vector>
 
+#include "mpi/intercomm.hpp"
 #include "mpi/pt2pt.hpp"
 #include "mpi/state.hpp"
 #include "runtime/errors.hpp"
@@ -509,6 +510,11 @@ int make(const char* fn, MPI_Comm comm, MPI_Request* request, bool persistent,
          const std::function<std::function<std::shared_ptr<Schedule>()>(const Call&)>& prepare) {
   return mpi_call(comm, [&] {
     const Call c = open_call(fn, comm);
+    if (is_inter(comm)) {
+      fail(fn, MPI_ERR_UNSUPPORTED_OPERATION,
+           "vmc runs no nonblocking or persistent collective on an intercommunicator (" +
+               comm_label(c.state, comm) + "); the blocking one works");
+    }
     check_request(fn, request);
     ScheduleStart start = prepare(c);
     *request = add_collective_request(c.state, comm, std::move(start), persistent);
