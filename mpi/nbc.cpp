@@ -196,9 +196,9 @@ std::shared_ptr<Schedule> start_schedule(const char* fn, RankState& s, MPI_Comm 
                                          const Comm& comm, const CallSignature& sig,
                                          const std::string& args,
                                          const std::function<void(Schedule&)>& build) {
-  Tag tag = 0;
+  Tag tag = s.p2p.reserved;
   try {
-    tag = comm.begin_collective(sig);
+    if (!s.p2p.reusing) tag = comm.begin_collective(sig);
   } catch (const UsageError& e) {
     std::string text = e.what();
     if (text.rfind("node ", 0) == 0) {
@@ -206,6 +206,10 @@ std::shared_ptr<Schedule> start_schedule(const char* fn, RankState& s, MPI_Comm 
       if (colon != std::string::npos) text = text.substr(colon + 2);
     }
     throw FatalError(error_report(fn, MPI_ERR_ARG, "the ranks' calls differ: " + text));
+  }
+  if (s.p2p.reserving) {  // a persistent collective made: its start comes later
+    s.p2p.reserved = tag;
+    return nullptr;
   }
   auto x = std::make_shared<Schedule>(
       comm, tag,

@@ -702,7 +702,22 @@ MPI_Request add_collective_request(RankState& s, MPI_Comm comm, ScheduleStart st
     r.persistent = persistent;
   }
   if (persistent) {
-    entry(s, h).start_schedule = std::move(start);
+    // Compared with the other members and given its tag space now, in the order the ranks
+    // make their persistent collectives; each MPI_Start reuses it.
+    struct Reserving {
+      PointToPointState& p;
+      ~Reserving() { p.reserving = false; }
+    } reserving{s.p2p};
+    s.p2p.reserving = true;
+    try {
+      start();
+    } catch (...) {
+      release_request(s, h);
+      throw;
+    }
+    RequestEntry& r = entry(s, h);
+    r.collective_tag = s.p2p.reserved;
+    r.start_schedule = std::move(start);
     return h;
   }
   std::shared_ptr<Schedule> x;
@@ -1053,6 +1068,12 @@ int MPI_Start(MPI_Request* request) {
     if (!r.persistent) fail(fn, MPI_ERR_REQUEST, "the request is not persistent");
     if (r.active) fail(fn, MPI_ERR_REQUEST, "the request is active already (complete it first)");
     if (r.start_schedule) {
+      struct Reusing {
+        PointToPointState& p;
+        ~Reusing() { p.reusing = false; }
+      } reusing{s.p2p};
+      s.p2p.reusing = true;
+      s.p2p.reserved = r.collective_tag;
       std::shared_ptr<Schedule> x = r.start_schedule();
       RequestEntry& started = entry(s, *request);
       started.schedule = x;
