@@ -741,7 +741,7 @@ CollectiveType collective_type(const char* fn, MPI_Comm comm, MPI_Datatype datat
 CollectiveReduction collective_reduction(const char* fn, MPI_Comm comm, MPI_Datatype datatype,
                                          MPI_Op op) {
   Reduction r = reduction(open(fn, comm), datatype, op);
-  return {public_type(r.m), std::move(r.op), r.label};
+  return {public_type(r.m), std::move(r.op), r.label, r.weighted ? r.weighted->weight() : 1};
 }
 
 void check_collective_signature(const char* fn, int sendcount, const CollectiveType& st,

@@ -60,8 +60,8 @@ std::size_t items_in(std::size_t bytes, std::size_t unit) {
 
 void Schedule::send(const void* data, std::size_t bytes, std::size_t unit, int peer) {
   const Comm::CollectiveScope scope(comm_);
-  pending_.push_back(comm_.isend_raw(bytes == 0 ? &kNothing : data, bytes,
-                                     items_in(bytes, unit), peer, tag_));
+  pending_.push_back(charged().isend_raw(bytes == 0 ? &kNothing : data, bytes,
+                                         items_in(bytes, unit), peer, tag_));
 }
 
 void Schedule::recv(void* data, std::size_t bytes, std::size_t unit, int peer) {
@@ -74,7 +74,7 @@ void Schedule::recv(void* data, std::size_t bytes, std::size_t unit, int peer) {
 void Schedule::combine(const void* a, const void* b, void* out, std::size_t units) const {
   if (units == 0) return;
   op_->apply(a, b, out, units);
-  comm_.charge_combine(units);
+  charged().charge_combine(units);
 }
 
 bool Schedule::advance() {
@@ -605,9 +605,10 @@ ScheduleStart reduce_call(const Call& c, const void* sendbuf, void* recvbuf, int
   const MPI_Comm h = c.handle;
   const Comm comm = c.comm;
   const Op vop = red.op;
+  const std::size_t weight = red.weight;
   return [=] {
     return begin(fn, *s, h, comm, d, [&](Schedule& x) {
-      x.set_op(vop);
+      x.set_op(vop, weight);
       const Typemap* m = kept(x, *s, datatype, t.map);
       const int r = comm.rank();
       const bool gets = all || r == root;
@@ -648,9 +649,10 @@ ScheduleStart scan_call(const Call& c, const void* sendbuf, void* recvbuf, int c
   const MPI_Comm h = c.handle;
   const Comm comm = c.comm;
   const Op vop = red.op;
+  const std::size_t weight = red.weight;
   return [=] {
     return begin(fn, *s, h, comm, d, [&](Schedule& x) {
-      x.set_op(vop);
+      x.set_op(vop, weight);
       const Typemap* m = kept(x, *s, datatype, t.map);
       const bool writes = !exclusive || comm.rank() > 0;
       unsigned char* out = packed(x, *m, recvbuf, whole(items), in_place, writes);
@@ -692,9 +694,10 @@ ScheduleStart reduce_scatter_call(const Call& c, const void* sendbuf, void* recv
   const MPI_Comm h = c.handle;
   const Comm comm = c.comm;
   const Op vop = red.op;
+  const std::size_t weight = red.weight;
   return [=] {
     return begin(fn, *s, h, comm, d, [&](Schedule& x) {
-      x.set_op(vop);
+      x.set_op(vop, weight);
       const Typemap* m = kept(x, *s, datatype, t.map);
       const int p = comm.size(), r = comm.rank();
       const unsigned char* all =

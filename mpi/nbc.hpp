@@ -54,7 +54,12 @@ class Schedule {
   // A buffer the schedule owns (it lives as long as the schedule; its address never moves).
   unsigned char* scratch(std::size_t bytes);
   // The reduction op of a call that combines (its items are the op's items).
-  void set_op(Op op) { op_.emplace(std::move(op)); }
+  // The reduction's op; `weight` > 1 for a user's op on a derived datatype: its sends and
+  // combines are then charged per unit of the type (Comm::weighted), as the blocking call's.
+  void set_op(Op op, std::size_t weight = 1) {
+    op_.emplace(std::move(op));
+    if (weight > 1) charged_.emplace(comm_.weighted(weight));
+  }
   // Keeps what the schedule's pointers point into alive (a derived type's typemap).
   void keep(std::shared_ptr<const void> p) { kept_.push_back(std::move(p)); }
 
@@ -85,6 +90,8 @@ class Schedule {
   std::deque<std::vector<unsigned char>> buffers_;
   std::vector<std::shared_ptr<const void>> kept_;
   std::optional<Op> op_;
+  std::optional<Comm> charged_;  // comm_ weighted for the op's datatype (set_op)
+  const Comm& charged() const { return charged_ ? *charged_ : comm_; }
   bool done_ = false;
 };
 
@@ -144,6 +151,7 @@ struct CollectiveReduction {
   CollectiveType type;
   Op op;
   const char* label;  // "MPI_SUM", "user operation 32"
+  std::size_t weight = 1;  // a user's op on a derived type: its units to an item (set_op)
 };
 // The checks of the blocking collectives, MPI errors on failure.
 CollectiveType collective_type(const char* fn, MPI_Comm comm, MPI_Datatype datatype);

@@ -552,15 +552,22 @@ TEST(MpirunUserOp, AUserOpOnRecordsOfADerivedTypeIsChargedPerElementAsAPredefine
   // on MPI_INT and as a user's sum on 120 records of a contiguous type of 4 MPI_INT. vmc's
   // algorithm splits the records' buffers only between whole records, but beta, gamma and
   // delta are charged per element, so the three take one virtual time, with `auto` and with
-  // named algorithms that split the vector (recursive halving, rings) or do not.
+  // named algorithms that split the vector (recursive halving, rings) or do not, and
+  // through the nonblocking forms.
   for (const std::string flags :
        {"-np 8 --topology hypercube:8", "-np 6 --topology mesh:2x3",
         "-np 7 --topology torus:7", "-np 5 --topology ring:5",
         "-np 8 --coll allreduce=recursive_doubling,reduce_scatter=recursive_halving",
-        "-np 5 --topology ring:5 --coll allreduce=ring,reduce=binomial,scan=linear"}) {
+        "-np 5 --topology ring:5 --coll allreduce=ring,reduce=binomial,scan=linear",
+        "-np 8 nonblocking", "-np 6 --topology mesh:2x3 nonblocking"}) {
     std::map<std::string, double> time;
+    // "nonblocking": the program's I forms (mpi/nbc.cpp's schedules), waited for at once.
+    const std::size_t nb = flags.find(" nonblocking");
+    const std::string machine = flags.substr(0, nb);
+    const std::string form = nb == std::string::npos ? "" : " nonblocking";
     for (const char* mode : {"predefined", "user", "records"}) {
-      const Outcome o = mpirun(flags + " --json " + job("user_op_time") + " " + mode);
+      const Outcome o =
+          mpirun(machine + " --json " + job("user_op_time") + " " + mode + form);
       ASSERT_EQ(o.exit_code, 0) << flags << " " << mode << "\n" << o.out << o.err;
       EXPECT_THAT(o.out, HasSubstr("user_op_time ok\n")) << flags << " " << mode;
       const auto j = nlohmann::json::parse(lines_of(o.out).back());

@@ -1,4 +1,5 @@
-/* Every reduction of MPI on 480 ints, written one of three ways (argv[1]):
+/* Every reduction of MPI on 480 ints, blocking or (argv[2] "nonblocking") its I form waited
+ * for at once, written one of three ways (argv[1]):
  *   predefined   MPI_SUM on MPI_INT
  *   user         a user's sum on MPI_INT
  *   records      a user's sum on 120 records of a contiguous type of 4 MPI_INT
@@ -28,6 +29,18 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   const char* mode = argc > 1 ? argv[1] : "predefined";
+  const int nb = argc > 2 && strcmp(argv[2], "nonblocking") == 0;
+  MPI_Request req;
+  /* The call, or its I form and a wait. */
+#define CALL(blocking, immediate) \
+  do {                            \
+    if (nb) {                     \
+      immediate;                  \
+      MPI_Wait(&req, MPI_STATUS_IGNORE); \
+    } else {                      \
+      blocking;                   \
+    }                             \
+  } while (0)
   MPI_Datatype type = MPI_INT;
   int count = kInts;
   MPI_Op op = MPI_SUM;
@@ -44,23 +57,29 @@ int main(int argc, char** argv) {
 #define EXPECT_SUM(value, i, ranks) \
   bad |= (value) != (ranks) * (i) + (ranks) * ((ranks) - 1) / 2
 
-  MPI_Allreduce(in, out, count, type, op, MPI_COMM_WORLD);
+  CALL(MPI_Allreduce(in, out, count, type, op, MPI_COMM_WORLD),
+       MPI_Iallreduce(in, out, count, type, op, MPI_COMM_WORLD, &req));
   for (int i = 0; i < kInts; ++i) EXPECT_SUM(out[i], i, p);
-  MPI_Reduce(in, out, count, type, op, p - 1, MPI_COMM_WORLD);
+  CALL(MPI_Reduce(in, out, count, type, op, p - 1, MPI_COMM_WORLD),
+       MPI_Ireduce(in, out, count, type, op, p - 1, MPI_COMM_WORLD, &req));
   if (rank == p - 1) {
     for (int i = 0; i < kInts; ++i) EXPECT_SUM(out[i], i, p);
   }
-  MPI_Scan(in, out, count, type, op, MPI_COMM_WORLD);
+  CALL(MPI_Scan(in, out, count, type, op, MPI_COMM_WORLD),
+       MPI_Iscan(in, out, count, type, op, MPI_COMM_WORLD, &req));
   for (int i = 0; i < kInts; ++i) EXPECT_SUM(out[i], i, rank + 1);
-  MPI_Exscan(in, out, count, type, op, MPI_COMM_WORLD);
+  CALL(MPI_Exscan(in, out, count, type, op, MPI_COMM_WORLD),
+       MPI_Iexscan(in, out, count, type, op, MPI_COMM_WORLD, &req));
   if (rank > 0) {
     for (int i = 0; i < kInts; ++i) EXPECT_SUM(out[i], i, rank);
   }
-  MPI_Reduce_scatter_block(in, out, count, type, op, MPI_COMM_WORLD);
+  CALL(MPI_Reduce_scatter_block(in, out, count, type, op, MPI_COMM_WORLD),
+       MPI_Ireduce_scatter_block(in, out, count, type, op, MPI_COMM_WORLD, &req));
   for (int i = 0; i < kInts; ++i) EXPECT_SUM(out[i], rank * kInts + i, p);
   int counts[64];
   for (int r = 0; r < p; ++r) counts[r] = count;
-  MPI_Reduce_scatter(in, out, counts, type, op, MPI_COMM_WORLD);
+  CALL(MPI_Reduce_scatter(in, out, counts, type, op, MPI_COMM_WORLD),
+       MPI_Ireduce_scatter(in, out, counts, type, op, MPI_COMM_WORLD, &req));
   for (int i = 0; i < kInts; ++i) EXPECT_SUM(out[i], rank * kInts + i, p);
 
   int all_bad = 0;
