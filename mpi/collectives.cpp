@@ -319,13 +319,6 @@ void check_root(const Collective& c, int root) {
   check_rank(c.fn, MPI_ERR_ROOT, "root", root, c.comm);
 }
 
-// A buffer where MPI_IN_PLACE has no meaning.
-void check_not_in_place(const char* fn, const void* buf, const char* what) {
-  if (buf == MPI_IN_PLACE) {
-    fail(fn, MPI_ERR_BUFFER, std::string("MPI_IN_PLACE is not allowed as ") + what);
-  }
-}
-
 // The block a rank sends and the block it receives (sendcount x sendtype, recvcount x
 // recvtype) must hold the same items: vmc moves items of one size per call.
 void check_same_block(const char* fn, int sendcount, const TypeInfo& st, int recvcount,
@@ -592,22 +585,6 @@ Reduction reduction(const Collective& c, MPI_Datatype datatype, MPI_Op op) {
   return {m, std::move(vop), op_name(op)};
 }
 
-// A vector of p counts (MPI_ERR_COUNT when one is negative) or displacements (MPI_ERR_ARG).
-std::vector<std::size_t> counts_of(const char* fn, const int* v, std::size_t p, const char* what,
-                                   int error_class) {
-  check_arg(fn, v, what);
-  std::vector<std::size_t> out(p);
-  for (std::size_t i = 0; i < p; ++i) {
-    if (v[i] < 0) {
-      fail(fn, error_class,
-           std::string(what) + "[" + std::to_string(i) + "] = " + std::to_string(v[i]) +
-               " is negative");
-    }
-    out[i] = static_cast<std::size_t>(v[i]);
-  }
-  return out;
-}
-
 // The items a buffer laid out by counts and displacements spans (vmc holds an empty block's
 // displacement to it too).
 std::size_t extent_of(const std::vector<std::size_t>& counts,
@@ -736,6 +713,27 @@ Moved moved_of(const CollectiveType& t) {
 
 CollectiveType collective_type(const char* fn, MPI_Comm comm, MPI_Datatype datatype) {
   return public_type(moved_type(open(fn, comm), datatype));
+}
+
+void check_not_in_place(const char* fn, const void* buf, const char* what) {
+  if (buf == MPI_IN_PLACE) {
+    fail(fn, MPI_ERR_BUFFER, std::string("MPI_IN_PLACE is not allowed as ") + what);
+  }
+}
+
+std::vector<std::size_t> counts_of(const char* fn, const int* v, std::size_t p, const char* what,
+                                   int error_class) {
+  check_arg(fn, v, what);
+  std::vector<std::size_t> out(p);
+  for (std::size_t i = 0; i < p; ++i) {
+    if (v[i] < 0) {
+      fail(fn, error_class,
+           std::string(what) + "[" + std::to_string(i) + "] = " + std::to_string(v[i]) +
+               " is negative");
+    }
+    out[i] = static_cast<std::size_t>(v[i]);
+  }
+  return out;
 }
 
 CollectiveReduction collective_reduction(const char* fn, MPI_Comm comm, MPI_Datatype datatype,

@@ -437,29 +437,8 @@ void check_root(const Call& c, int root) {
   check_rank(c.fn, MPI_ERR_ROOT, "root", root, c.comm);
 }
 
-void check_not_in_place(const char* fn, const void* buf, const char* what) {
-  if (buf == MPI_IN_PLACE) {
-    fail(fn, MPI_ERR_BUFFER, std::string("MPI_IN_PLACE is not allowed as ") + what);
-  }
-}
-
 void check_request(const char* fn, const MPI_Request* request) {
   check_arg(fn, request, "request");
-}
-
-std::vector<std::size_t> counts_of(const char* fn, const int* v, std::size_t p, const char* what,
-                                   int error_class) {
-  check_arg(fn, v, what);
-  std::vector<std::size_t> out(p);
-  for (std::size_t i = 0; i < p; ++i) {
-    if (v[i] < 0) {
-      fail(fn, error_class,
-           std::string(what) + "[" + std::to_string(i) + "] = " + std::to_string(v[i]) +
-               " is negative");
-    }
-    out[i] = static_cast<std::size_t>(v[i]);
-  }
-  return out;
 }
 
 std::size_t me_of(const Comm& c) { return static_cast<std::size_t>(c.rank()); }

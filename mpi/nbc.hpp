@@ -159,5 +159,11 @@ CollectiveReduction collective_reduction(const char* fn, MPI_Comm comm, MPI_Data
                                          MPI_Op op);
 void check_collective_signature(const char* fn, int sendcount, const CollectiveType& st,
                                 int recvcount, const CollectiveType& rt, const char* where);
+// A buffer where MPI_IN_PLACE has no meaning (MPI_ERR_BUFFER).
+void check_not_in_place(const char* fn, const void* buf, const char* what);
+// A vector of p counts (`error_class` MPI_ERR_COUNT when one is negative) or displacements
+// (MPI_ERR_ARG).
+std::vector<std::size_t> counts_of(const char* fn, const int* v, std::size_t p, const char* what,
+                                   int error_class);
 
 }  // namespace vmc::mpi
