@@ -27,6 +27,7 @@
 #include "mpi/pt2pt.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -869,7 +870,6 @@ static int sendrecv_call(const char* fn, const void* sendbuf, int sendcount,
   return mpi_call(comm, [&] {
     auto [s, e, st, rt] = check_sendrecv(fn, comm, sendbuf, sendcount, sendtype, dest, sendtag,
                                          recvbuf, recvcount, recvtype, source, recvtag);
-    (void)s;
     const Comm& c = peers_of(e);
     std::vector<unsigned char> copy, staging;
     if (replace && st.contiguous) {
@@ -889,6 +889,23 @@ static int sendrecv_call(const char* fn, const void* sendbuf, int sendcount,
     vmc::Status got;
     on_runtime(fn, status, [&] {
       if (dest == MPI_PROC_NULL && source == MPI_PROC_NULL) return;
+      if (schedules_outstanding(s)) {
+        // The rank's nonblocking collectives advance while it waits.
+        std::array<vmc::Request, 2> q;  // the receive, the send
+        if (source != MPI_PROC_NULL) q[0] = c.irecv_raw(in, bytes_of(recvcount, rt), 1, from, rtag);
+        if (dest != MPI_PROC_NULL) {
+          q[1] = c.isend_raw(sendbuf, bytes_of(sendcount, st), items_of(sendcount, st), to,
+                             sendtag);
+        }
+        while (!q[0].null() || !q[1].null()) {
+          vmc::Status one;
+          if (wait_progressing(s, q, &one, {}) == 0) {
+            got = one;
+            if (got.source >= 0) got.source = c.comm_rank(got.source);
+          }
+        }
+        return;
+      }
       if (dest == MPI_PROC_NULL) {
         c.recv_raw(in, bytes_of(recvcount, rt), 1, from, rtag, &got);
       } else if (source == MPI_PROC_NULL) {

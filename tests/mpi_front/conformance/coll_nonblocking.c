@@ -512,6 +512,20 @@ static void overlap(void) {
   if (rank > 0) CHECK_MPI(MPI_Send(&rank, 1, MPI_INT, rank - 1, 77, MPI_COMM_WORLD));
   CHECK(data[N - 1] == N + 10, "Ibcast across blocking receives: %d", data[N - 1]);
 
+  /* The same chain with MPI_Sendrecv (its send to MPI_PROC_NULL): a rank blocked in it still
+   * forwards the broadcast. */
+  for (int i = 0; i < N; ++i) data[i] = rank == 0 ? i + 12 : -1;
+  CHECK_MPI(MPI_Ibcast(data, N, MPI_INT, 0, MPI_COMM_WORLD, &r));
+  link = -1;
+  if (rank + 1 < size) {
+    CHECK_MPI(MPI_Sendrecv(&rank, 1, MPI_INT, MPI_PROC_NULL, 78, &link, 1, MPI_INT, rank + 1, 78,
+                           MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    CHECK(link == rank + 1, "the Sendrecv chain's message %d", link);
+  }
+  CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+  if (rank > 0) CHECK_MPI(MPI_Send(&rank, 1, MPI_INT, rank - 1, 78, MPI_COMM_WORLD));
+  CHECK(data[N - 1] == N + 11, "Ibcast across MPI_Sendrecv: %d", data[N - 1]);
+
   int sum = 0, one = 1, seen[2] = {0, 0};
   MPI_Request pr[2];
   CHECK_MPI(MPI_Allreduce_init(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL,
