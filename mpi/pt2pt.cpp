@@ -689,8 +689,23 @@ MPI_Message new_message(RankState& s, vmc::Request r, MPI_Comm comm, const Comm&
 }  // namespace
 
 void finish_point_to_point(RankState& state) {
+  // A nonblocking collective the program never completed is erroneous, as a point-to-point
+  // request never completed is: its schedule is run to its end first, so that the other ranks
+  // are not left waiting for this one, then MPI_Finalize says which.
+  std::vector<std::string> never;
+  for (const RequestEntry& r : state.p2p.requests) {
+    if (r.in_use && r.active && r.schedule != nullptr) never.push_back(r.schedule->what());
+  }
   finish_schedules(state);
   wait_buffered(state);
+  if (!never.empty()) {
+    std::string text = std::to_string(never.size()) +
+                       " nonblocking collective(s) started and never completed by a wait or a "
+                       "test: ";
+    for (std::size_t i = 0; i < never.size(); ++i) text += (i > 0 ? ", " : "") + never[i];
+    fail("MPI_Finalize", MPI_ERR_REQUEST,
+         text + " (vmc ran them to their end, so that the other ranks could go on)");
+  }
 }
 
 MPI_Request add_collective_request(RankState& s, MPI_Comm comm, ScheduleStart start,

@@ -602,6 +602,18 @@ TEST(MpirunLibcState, EachRankDrawsItsOwnRandomNumbersAndTokenizesItsOwnString) 
   }
 }
 
+TEST(MpirunUnwaited, ARequestNeverCompletedFailsTheRunNamingTheCall) {
+  // jobs/unwaited.c: MPI_Finalize with a request the program never completed (erroneous).
+  const Outcome coll = mpirun("-np 3 " + job("unwaited") + " collective");
+  EXPECT_EQ(coll.exit_code, 1) << coll.out << coll.err;
+  EXPECT_THAT(coll.err, HasSubstr("MPI_Finalize: MPI_ERR_REQUEST: 1 nonblocking collective(s) "
+                                  "started and never completed by a wait or a test: "
+                                  "MPI_Ibcast(root 0, 1 x MPI_INT, MPI_COMM_WORLD)"));
+  const Outcome p2p = mpirun("-np 2 " + job("unwaited") + " p2p");
+  EXPECT_EQ(p2p.exit_code, 1) << p2p.out << p2p.err;
+  EXPECT_THAT(p2p.err, HasSubstr("never completed"));
+}
+
 TEST(MpirunRemoved, Mpi1FunctionsMpi30RemovedReachVmc) {
   // Declared by vmc's mpi.h, so that they reach libvmc_mpi, not the other MPI library in
   // vmc's process, whose MPI_Errhandler_set would end the run ("called before MPI_INIT").
