@@ -212,22 +212,6 @@ Options options_for(Operation operation) {
   return options;
 }
 
-// A collective call on its rank: the session and the communicator checked.
-struct Collective {
-  const char* fn;
-  RankState& state;
-  MPI_Comm handle;
-  const Comm& comm;
-
-  int rank() const { return comm.rank(); }
-  std::size_t p() const { return static_cast<std::size_t>(comm.size()); }
-};
-
-Collective open(const char* fn, MPI_Comm comm) {
-  RankState& s = session_state(fn);
-  return {fn, s, comm, comm_or_fail(fn, s, comm).comm};
-}
-
 // What the members compare: the call in MPI's words.
 CallSignature signature(const Collective& c, int root, std::size_t count, const TypeInfo& t,
                         const char* op = nullptr) {
@@ -314,10 +298,6 @@ void run_collective(const Collective& c, const CallSignature& sig, const Args& a
 }
 
 // --- argument checks -----------------------------------------------------------------------
-
-void check_root(const Collective& c, int root) {
-  check_rank(c.fn, MPI_ERR_ROOT, "root", root, c.comm);
-}
 
 // The block a rank sends and the block it receives (sendcount x sendtype, recvcount x
 // recvtype) must hold the same items: vmc moves items of one size per call.
@@ -624,7 +604,7 @@ using ItemwiseFn = void (*)(const Comm&, const void*, std::size_t, void*, std::s
 int itemwise(const char* fn, Operation operation, ItemwiseFn call, const void* sendbuf,
              void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   return mpi_call(comm, [&] {
-    const Collective c = open(fn, comm);
+    const Collective c = open_collective(fn, comm);
     check_count(fn, count);
     const Reduction r = reduction(c, datatype, op);
     const TypeInfo& t = r.m.unit;
@@ -712,7 +692,16 @@ Moved moved_of(const CollectiveType& t) {
 }  // namespace
 
 CollectiveType collective_type(const char* fn, MPI_Comm comm, MPI_Datatype datatype) {
-  return public_type(moved_type(open(fn, comm), datatype));
+  return public_type(moved_type(open_collective(fn, comm), datatype));
+}
+
+Collective open_collective(const char* fn, MPI_Comm comm) {
+  RankState& s = session_state(fn);
+  return {fn, s, comm, comm_or_fail(fn, s, comm).comm};
+}
+
+void check_root(const Collective& c, int root) {
+  check_rank(c.fn, MPI_ERR_ROOT, "root", root, c.comm);
 }
 
 void check_not_in_place(const char* fn, const void* buf, const char* what) {
@@ -738,7 +727,7 @@ std::vector<std::size_t> counts_of(const char* fn, const int* v, std::size_t p, 
 
 CollectiveReduction collective_reduction(const char* fn, MPI_Comm comm, MPI_Datatype datatype,
                                          MPI_Op op) {
-  Reduction r = reduction(open(fn, comm), datatype, op);
+  Reduction r = reduction(open_collective(fn, comm), datatype, op);
   return {public_type(r.m), std::move(r.op), r.label, r.weighted ? r.weighted->weight() : 1};
 }
 
@@ -754,7 +743,7 @@ int MPI_Barrier(MPI_Comm comm) {
   if (is_inter(comm)) return inter_barrier(comm);
   const char* fn = "MPI_Barrier";
   return mpi_call(comm, [&] {
-    const Collective c = open(fn, comm);
+    const Collective c = open_collective(fn, comm);
     CallSignature sig;
     sig.operation = fn;
     run_collective(c, sig, "", [&] { vmc::detail::barrier_run(c.comm, options_for(Operation::barrier)); });
@@ -766,7 +755,7 @@ int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
   if (is_inter(comm)) return inter_bcast(buffer, count, datatype, root, comm);
   const char* fn = "MPI_Bcast";
   return mpi_call(comm, [&] {
-    const Collective c = open(fn, comm);
+    const Collective c = open_collective(fn, comm);
     const Moved m = counted(c, count, datatype);
     const TypeInfo& t = m.unit;
     check_root(c, root);
@@ -790,7 +779,7 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datat
   if (is_inter(comm)) return inter_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
   const char* fn = "MPI_Reduce";
   return mpi_call(comm, [&] {
-    const Collective c = open(fn, comm);
+    const Collective c = open_collective(fn, comm);
     check_count(fn, count);
     const Reduction r = reduction(c, datatype, op);
     const TypeInfo& t = r.m.unit;
@@ -853,7 +842,7 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
   }
   const char* fn = "MPI_Reduce_scatter_block";
   return mpi_call(comm, [&] {
-    const Collective c = open(fn, comm);
+    const Collective c = open_collective(fn, comm);
     check_count(fn, recvcount);
     const Reduction r = reduction(c, datatype, op);
     const TypeInfo& t = r.m.unit;
@@ -885,7 +874,7 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
   }
   const char* fn = "MPI_Reduce_scatter";
   return mpi_call(comm, [&] {
-    const Collective c = open(fn, comm);
+    const Collective c = open_collective(fn, comm);
     const Reduction r = reduction(c, datatype, op);
     const TypeInfo& t = r.m.unit;
     const std::vector<std::size_t> counts_items =
@@ -928,7 +917,7 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
   }
   const char* fn = "MPI_Gather";
   return mpi_call(comm, [&] {
-    const Collective c = open(fn, comm);
+    const Collective c = open_collective(fn, comm);
     check_root(c, root);
     const bool at_root = c.rank() == root;
     const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -985,7 +974,7 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   }
   const char* fn = "MPI_Scatter";
   return mpi_call(comm, [&] {
-    const Collective c = open(fn, comm);
+    const Collective c = open_collective(fn, comm);
     check_root(c, root);
     const bool at_root = c.rank() == root;
     const bool in_place = recvbuf == MPI_IN_PLACE;
@@ -1044,7 +1033,7 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
   }
   const char* fn = "MPI_Allgather";
   return mpi_call(comm, [&] {
-    const Collective c = open(fn, comm);
+    const Collective c = open_collective(fn, comm);
     const bool in_place = sendbuf == MPI_IN_PLACE;
     const Moved rm = counted(c, recvcount, recvtype);
     const TypeInfo& t = rm.unit;
@@ -1085,7 +1074,7 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   }
   const char* fn = "MPI_Alltoall";
   return mpi_call(comm, [&] {
-    const Collective c = open(fn, comm);
+    const Collective c = open_collective(fn, comm);
     const bool in_place = sendbuf == MPI_IN_PLACE;
     const Moved rm = counted(c, recvcount, recvtype);
     const TypeInfo& t = rm.unit;
@@ -1134,7 +1123,7 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
   }
   const char* fn = "MPI_Allgatherv";
   return mpi_call(comm, [&] {
-    const Collective c = open(fn, comm);
+    const Collective c = open_collective(fn, comm);
     const bool in_place = sendbuf == MPI_IN_PLACE;
     const Moved rm = moved_type(c, recvtype);
     const TypeInfo& t = rm.unit;
@@ -1182,7 +1171,7 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
   }
   const char* fn = "MPI_Alltoallv";
   return mpi_call(comm, [&] {
-    const Collective c = open(fn, comm);
+    const Collective c = open_collective(fn, comm);
     const bool in_place = sendbuf == MPI_IN_PLACE;
     const Moved rm = moved_type(c, recvtype);
     const TypeInfo& t = rm.unit;
@@ -1258,7 +1247,7 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   }
   const char* fn = "MPI_Gatherv";
   return mpi_call(comm, [&] {
-    const Collective c = open(fn, comm);
+    const Collective c = open_collective(fn, comm);
     check_root(c, root);
     const bool at_root = c.rank() == root;
     const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -1333,7 +1322,7 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
   }
   const char* fn = "MPI_Scatterv";
   return mpi_call(comm, [&] {
-    const Collective c = open(fn, comm);
+    const Collective c = open_collective(fn, comm);
     check_root(c, root);
     const bool at_root = c.rank() == root;
     const bool in_place = recvbuf == MPI_IN_PLACE;

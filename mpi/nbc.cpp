@@ -195,10 +195,12 @@ void finish_schedules(RankState& s) {
 std::shared_ptr<Schedule> start_schedule(const char* fn, RankState& s, MPI_Comm handle,
                                          const Comm& comm, const CallSignature& sig,
                                          const std::string& args,
-                                         const std::function<void(Schedule&)>& build) {
-  Tag tag = s.p2p.reserved;
+                                         const std::function<void(Schedule&)>& build,
+                                         PersistentTag* persistent) {
+  const bool fresh = persistent == nullptr || persistent->reserve;
+  Tag tag = persistent != nullptr ? persistent->tag : 0;
   try {
-    if (!s.p2p.reusing) tag = comm.begin_collective(sig);
+    if (fresh) tag = comm.begin_collective(sig);
   } catch (const UsageError& e) {
     std::string text = e.what();
     if (text.rfind("node ", 0) == 0) {
@@ -207,8 +209,8 @@ std::shared_ptr<Schedule> start_schedule(const char* fn, RankState& s, MPI_Comm 
     }
     throw FatalError(error_report(fn, MPI_ERR_ARG, "the ranks' calls differ: " + text));
   }
-  if (s.p2p.reserving) {  // a persistent collective made: its start comes later
-    s.p2p.reserved = tag;
+  if (persistent != nullptr && persistent->reserve) {  // made: its starts come later
+    persistent->tag = tag;
     return nullptr;
   }
   auto x = std::make_shared<Schedule>(
@@ -419,24 +421,6 @@ void linear_steps(Schedule& x, std::shared_ptr<const Blockwise> b, std::size_t u
 
 // --- the calls --------------------------------------------------------------------------------
 
-struct Call {
-  const char* fn;
-  RankState& state;
-  MPI_Comm handle;
-  const Comm& comm;
-  int rank() const { return comm.rank(); }
-  std::size_t p() const { return static_cast<std::size_t>(comm.size()); }
-};
-
-Call open_call(const char* fn, MPI_Comm comm) {
-  RankState& s = session_state(fn);
-  return {fn, s, comm, comm_or_fail(fn, s, comm).comm};
-}
-
-void check_root(const Call& c, int root) {
-  check_rank(c.fn, MPI_ERR_ROOT, "root", root, c.comm);
-}
-
 void check_request(const char* fn, const MPI_Request* request) {
   check_arg(fn, request, "request");
 }
@@ -473,7 +457,7 @@ struct Started {
 };
 
 std::shared_ptr<Schedule> begin(const char* fn, RankState& s, MPI_Comm handle, const Comm& comm,
-                                const Started& d,
+                                const Started& d, PersistentTag* persistent,
                                 const std::function<void(Schedule&)>& build) {
   CallSignature sig;
   sig.operation = d.operation;
@@ -484,15 +468,15 @@ std::shared_ptr<Schedule> begin(const char* fn, RankState& s, MPI_Comm handle, c
   sig.type = d.type;
   sig.check_count = d.check_count;
   sig.layout = d.layout;
-  return start_schedule(fn, s, handle, comm, sig, d.args, build);
+  return start_schedule(fn, s, handle, comm, sig, d.args, build, persistent);
 }
 
 // Makes the call's request: a nonblocking call's schedule started now, a persistent one's
 // started by each MPI_Start.
 int make(const char* fn, MPI_Comm comm, MPI_Request* request, bool persistent,
-         const std::function<std::function<std::shared_ptr<Schedule>()>(const Call&)>& prepare) {
+         const std::function<ScheduleStart(const Collective&)>& prepare) {
   return mpi_call(comm, [&] {
-    const Call c = open_call(fn, comm);
+    const Collective c = open_collective(fn, comm);
     if (is_inter(comm)) {
       fail(fn, MPI_ERR_UNSUPPORTED_OPERATION,
            "vmc runs no nonblocking or persistent collective on an intercommunicator (" +
@@ -524,17 +508,17 @@ Started described(const char* fn, const char* type, std::size_t units, std::size
 
 // --- each operation: checks, then what each start builds -----------------------------------
 
-ScheduleStart barrier_call(const Call& c) {
+ScheduleStart barrier_call(const Collective& c) {
   Started d;
   d.operation = c.fn;
   RankState* s = &c.state;
   const MPI_Comm h = c.handle;
   const Comm comm = c.comm;
   const char* fn = c.fn;
-  return [=] { return begin(fn, *s, h, comm, d, barrier_steps); };
+  return [=](PersistentTag* persistent) { return begin(fn, *s, h, comm, d, persistent, barrier_steps); };
 }
 
-ScheduleStart bcast_call(const Call& c, void* buffer, int count, MPI_Datatype datatype,
+ScheduleStart bcast_call(const Collective& c, void* buffer, int count, MPI_Datatype datatype,
                          int root) {
   check_count(c.fn, count);
   const CollectiveType t = collective_type(c.fn, c.handle, datatype);
@@ -548,8 +532,8 @@ ScheduleStart bcast_call(const Call& c, void* buffer, int count, MPI_Datatype da
   const MPI_Comm h = c.handle;
   const Comm comm = c.comm;
   const char* fn = c.fn;
-  return [=] {
-    return begin(fn, *s, h, comm, d, [&](Schedule& x) {
+  return [=](PersistentTag* persistent) {
+    return begin(fn, *s, h, comm, d, persistent, [&](Schedule& x) {
       const Typemap* m = kept(x, *s, datatype, t.map);
       const bool at_root = comm.rank() == root;
       unsigned char* buf = packed(x, *m, buffer, whole(items), at_root, !at_root);
@@ -559,7 +543,7 @@ ScheduleStart bcast_call(const Call& c, void* buffer, int count, MPI_Datatype da
 }
 
 // Ireduce and Iallreduce: rank 0's binomial reduction, then the result to the root or to all.
-ScheduleStart reduce_call(const Call& c, const void* sendbuf, void* recvbuf, int count,
+ScheduleStart reduce_call(const Collective& c, const void* sendbuf, void* recvbuf, int count,
                           MPI_Datatype datatype, MPI_Op op, int root, bool all) {
   const char* fn = c.fn;
   check_count(fn, count);
@@ -585,8 +569,8 @@ ScheduleStart reduce_call(const Call& c, const void* sendbuf, void* recvbuf, int
   const Comm comm = c.comm;
   const Op vop = red.op;
   const std::size_t weight = red.weight;
-  return [=] {
-    return begin(fn, *s, h, comm, d, [&](Schedule& x) {
+  return [=](PersistentTag* persistent) {
+    return begin(fn, *s, h, comm, d, persistent, [&](Schedule& x) {
       x.set_op(vop, weight);
       const Typemap* m = kept(x, *s, datatype, t.map);
       const int r = comm.rank();
@@ -610,7 +594,7 @@ ScheduleStart reduce_call(const Call& c, const void* sendbuf, void* recvbuf, int
   };
 }
 
-ScheduleStart scan_call(const Call& c, const void* sendbuf, void* recvbuf, int count,
+ScheduleStart scan_call(const Collective& c, const void* sendbuf, void* recvbuf, int count,
                         MPI_Datatype datatype, MPI_Op op, bool exclusive) {
   const char* fn = c.fn;
   check_count(fn, count);
@@ -629,8 +613,8 @@ ScheduleStart scan_call(const Call& c, const void* sendbuf, void* recvbuf, int c
   const Comm comm = c.comm;
   const Op vop = red.op;
   const std::size_t weight = red.weight;
-  return [=] {
-    return begin(fn, *s, h, comm, d, [&](Schedule& x) {
+  return [=](PersistentTag* persistent) {
+    return begin(fn, *s, h, comm, d, persistent, [&](Schedule& x) {
       x.set_op(vop, weight);
       const Typemap* m = kept(x, *s, datatype, t.map);
       const bool writes = !exclusive || comm.rank() > 0;
@@ -647,7 +631,7 @@ ScheduleStart scan_call(const Call& c, const void* sendbuf, void* recvbuf, int c
 
 // Ireduce_scatter and _block: rank 0's binomial reduction of the whole vector, then each
 // rank's block from rank 0.
-ScheduleStart reduce_scatter_call(const Call& c, const void* sendbuf, void* recvbuf,
+ScheduleStart reduce_scatter_call(const Collective& c, const void* sendbuf, void* recvbuf,
                                   std::vector<std::size_t> counts_items, MPI_Datatype datatype,
                                   MPI_Op op, bool block) {
   const char* fn = c.fn;
@@ -674,8 +658,8 @@ ScheduleStart reduce_scatter_call(const Call& c, const void* sendbuf, void* recv
   const Comm comm = c.comm;
   const Op vop = red.op;
   const std::size_t weight = red.weight;
-  return [=] {
-    return begin(fn, *s, h, comm, d, [&](Schedule& x) {
+  return [=](PersistentTag* persistent) {
+    return begin(fn, *s, h, comm, d, persistent, [&](Schedule& x) {
       x.set_op(vop, weight);
       const Typemap* m = kept(x, *s, datatype, t.map);
       const int p = comm.size(), r = comm.rank();
@@ -712,7 +696,7 @@ struct VLayout {
 
 // Igather and Igatherv (gather true), Iscatter and Iscatterv (false), in items: the root's
 // side laid out by `root_side` (counts and displacements), the other side `own` items.
-ScheduleStart rooted_call(const Call& c, bool gather, const void* sendbuf, int own_count,
+ScheduleStart rooted_call(const Collective& c, bool gather, const void* sendbuf, int own_count,
                           MPI_Datatype own_type, void* rootbuf, const VLayout& root_side,
                           MPI_Datatype root_type, int root, bool v) {
   const char* fn = c.fn;
@@ -756,8 +740,8 @@ ScheduleStart rooted_call(const Call& c, bool gather, const void* sendbuf, int o
   const MPI_Comm h = c.handle;
   const Comm comm = c.comm;
   const VLayout layout = root_side;
-  return [=] {
-    return begin(fn, *s, h, comm, d, [&](Schedule& x) {
+  return [=](PersistentTag* persistent) {
+    return begin(fn, *s, h, comm, d, persistent, [&](Schedule& x) {
       const int p = comm.size();
       auto b = std::make_shared<Blockwise>();
       unsigned char* own = nullptr;
@@ -829,7 +813,7 @@ ScheduleStart rooted_call(const Call& c, bool gather, const void* sendbuf, int o
 }
 
 // Iallgather (ring), Iallgatherv and Ialltoall(v) (linear).
-ScheduleStart all_call(const Call& c, const void* sendbuf, VLayout send_side,
+ScheduleStart all_call(const Collective& c, const void* sendbuf, VLayout send_side,
                        MPI_Datatype sendtype, void* recvbuf, VLayout recv_side,
                        MPI_Datatype recvtype, bool to_all_same, bool ring, bool v) {
   // to_all_same: every rank sends the same block to all (allgather); else block i to rank i.
@@ -871,8 +855,8 @@ ScheduleStart all_call(const Call& c, const void* sendbuf, VLayout send_side,
   RankState* s = &c.state;
   const MPI_Comm h = c.handle;
   const Comm comm = c.comm;
-  return [=] {
-    return begin(fn, *s, h, comm, d, [&](Schedule& x) {
+  return [=](PersistentTag* persistent) {
+    return begin(fn, *s, h, comm, d, persistent, [&](Schedule& x) {
       const int p = comm.size();
       const Typemap* rm = kept(x, *s, recvtype, rt.map);
       const Blocks rblocks = blocks_of(recv_side.counts, recv_side.displs);
@@ -937,7 +921,7 @@ struct WBlock {
   const Typemap* map = nullptr;
 };
 
-ScheduleStart alltoallw_call(const Call& c, const void* sendbuf, const int* sendcounts,
+ScheduleStart alltoallw_call(const Collective& c, const void* sendbuf, const int* sendcounts,
                              const int* sdispls, const MPI_Datatype* sendtypes, void* recvbuf,
                              const int* recvcounts, const int* rdispls,
                              const MPI_Datatype* recvtypes) {
@@ -983,8 +967,8 @@ ScheduleStart alltoallw_call(const Call& c, const void* sendbuf, const int* send
   RankState* s = &c.state;
   const MPI_Comm h = c.handle;
   const Comm comm = c.comm;
-  return [=] {
-    return begin(fn, *s, h, comm, d, [&](Schedule& x) {
+  return [=](PersistentTag* persistent) {
+    return begin(fn, *s, h, comm, d, persistent, [&](Schedule& x) {
       const int p = comm.size();
       // Each block in packed form: its own copy (the types differ block by block).
       auto* rbase = static_cast<unsigned char*>(recvbuf);
@@ -1074,26 +1058,26 @@ VLayout given(const char* fn, std::size_t p, const int* counts, const char* coun
 // --- the calls, one body for the I form and the _init form ---------------------------------
 
 int barrier(const char* fn, MPI_Comm comm, MPI_Request* request, bool persistent) {
-  return make(fn, comm, request, persistent, [](const Call& c) { return barrier_call(c); });
+  return make(fn, comm, request, persistent, [](const Collective& c) { return barrier_call(c); });
 }
 
 int bcast(const char* fn, void* buffer, int count, MPI_Datatype datatype, int root,
           MPI_Comm comm, MPI_Request* request, bool persistent) {
-  return make(fn, comm, request, persistent, [&](const Call& c) {
+  return make(fn, comm, request, persistent, [&](const Collective& c) {
     return bcast_call(c, buffer, count, datatype, root);
   });
 }
 
 int reduce(const char* fn, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
            MPI_Op op, int root, bool all, MPI_Comm comm, MPI_Request* request, bool persistent) {
-  return make(fn, comm, request, persistent, [&](const Call& c) {
+  return make(fn, comm, request, persistent, [&](const Collective& c) {
     return reduce_call(c, sendbuf, recvbuf, count, datatype, op, root, all);
   });
 }
 
 int scan(const char* fn, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
          MPI_Op op, bool exclusive, MPI_Comm comm, MPI_Request* request, bool persistent) {
-  return make(fn, comm, request, persistent, [&](const Call& c) {
+  return make(fn, comm, request, persistent, [&](const Collective& c) {
     return scan_call(c, sendbuf, recvbuf, count, datatype, op, exclusive);
   });
 }
@@ -1101,7 +1085,7 @@ int scan(const char* fn, const void* sendbuf, void* recvbuf, int count, MPI_Data
 int reduce_scatter(const char* fn, const void* sendbuf, void* recvbuf, const int* recvcounts,
                    int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                    MPI_Request* request, bool persistent, bool block) {
-  return make(fn, comm, request, persistent, [&](const Call& c) {
+  return make(fn, comm, request, persistent, [&](const Collective& c) {
     std::vector<std::size_t> counts;
     if (block) {
       check_count(fn, recvcount);
@@ -1117,7 +1101,7 @@ int gather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype send
            void* recvbuf, int recvcount, const int* recvcounts, const int* displs,
            MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request,
            bool persistent, bool v) {
-  return make(fn, comm, request, persistent, [&](const Call& c) {
+  return make(fn, comm, request, persistent, [&](const Collective& c) {
     VLayout l;
     if (c.rank() == root) {
       if (v) {
@@ -1135,7 +1119,7 @@ int scatter(const char* fn, const void* sendbuf, int sendcount, const int* sendc
             const int* displs, MPI_Datatype sendtype, void* recvbuf, int recvcount,
             MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request,
             bool persistent, bool v) {
-  return make(fn, comm, request, persistent, [&](const Call& c) {
+  return make(fn, comm, request, persistent, [&](const Collective& c) {
     VLayout l;
     if (c.rank() == root) {
       if (v) {
@@ -1154,7 +1138,7 @@ int allgather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype s
               void* recvbuf, int recvcount, const int* recvcounts, const int* displs,
               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request, bool persistent,
               bool v) {
-  return make(fn, comm, request, persistent, [&](const Call& c) {
+  return make(fn, comm, request, persistent, [&](const Collective& c) {
     if (sendbuf != MPI_IN_PLACE) check_count(fn, sendcount);
     VLayout r;
     if (v) {
@@ -1172,7 +1156,7 @@ int alltoall(const char* fn, const void* sendbuf, int sendcount, const int* send
              const int* sdispls, MPI_Datatype sendtype, void* recvbuf, int recvcount,
              const int* recvcounts, const int* rdispls, MPI_Datatype recvtype, MPI_Comm comm,
              MPI_Request* request, bool persistent, bool v) {
-  return make(fn, comm, request, persistent, [&](const Call& c) {
+  return make(fn, comm, request, persistent, [&](const Collective& c) {
     VLayout sl, rl;
     if (v) {
       rl = given(fn, c.p(), recvcounts, "recvcounts", rdispls, "rdispls");
@@ -1382,7 +1366,7 @@ static int alltoallw(const char* fn, const void* sendbuf, const int sendcounts[]
                      const int sdispls[], const MPI_Datatype sendtypes[], void* recvbuf,
                      const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
                      MPI_Comm comm, MPI_Request* request, bool persistent) {
-  return make(fn, comm, request, persistent, [&](const Call& c) {
+  return make(fn, comm, request, persistent, [&](const Collective& c) {
     return alltoallw_call(c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                           rdispls, recvtypes);
   });

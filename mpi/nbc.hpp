@@ -95,8 +95,19 @@ class Schedule {
   bool done_ = false;
 };
 
-// What a persistent collective's request starts anew at each MPI_Start: a fresh schedule.
-using ScheduleStart = std::function<std::shared_ptr<Schedule>()>;
+// A persistent collective's tag space: taken when the collective is made, not at each
+// MPI_Start, since the ranks make their persistent collectives in one order but may start them
+// in any (MPI-4.1 section 6.13). `reserve`: the call is only compared with the other members'
+// and its tag space taken into `tag`, no schedule built; otherwise a start runs on `tag`.
+struct PersistentTag {
+  bool reserve = false;
+  Tag tag = 0;
+};
+
+// What a collective's request starts: a fresh schedule; for a persistent one, called once to
+// reserve its tag space and then at each MPI_Start with it (null: a nonblocking call's one
+// start, on a tag space of its own).
+using ScheduleStart = std::function<std::shared_ptr<Schedule>(PersistentTag*)>;
 
 // --- the rank's schedules (called by pt2pt.cpp's wait and test calls) ----------------------
 
@@ -131,7 +142,8 @@ void finish_schedules(RankState& s);
 std::shared_ptr<Schedule> start_schedule(const char* fn, RankState& s, MPI_Comm handle,
                                          const Comm& comm, const CallSignature& sig,
                                          const std::string& args,
-                                         const std::function<void(Schedule&)>& build);
+                                         const std::function<void(Schedule&)>& build,
+                                         PersistentTag* persistent = nullptr);
 
 // --- what the blocking collectives share with the nonblocking ones (mpi/collectives.cpp) ----
 
@@ -153,6 +165,20 @@ struct CollectiveReduction {
   const char* label;  // "MPI_SUM", "user operation 32"
   std::size_t weight = 1;  // a user's op on a derived type: its units to an item (set_op)
 };
+// A collective call on its rank: the session and the communicator checked (open_collective).
+struct Collective {
+  const char* fn;
+  RankState& state;
+  MPI_Comm handle;
+  const Comm& comm;
+
+  int rank() const { return comm.rank(); }
+  std::size_t p() const { return static_cast<std::size_t>(comm.size()); }
+};
+Collective open_collective(const char* fn, MPI_Comm comm);
+// The root is a rank of the call's communicator (MPI_ERR_ROOT).
+void check_root(const Collective& c, int root);
+
 // The checks of the blocking collectives, MPI errors on failure.
 CollectiveType collective_type(const char* fn, MPI_Comm comm, MPI_Datatype datatype);
 CollectiveReduction collective_reduction(const char* fn, MPI_Comm comm, MPI_Datatype datatype,

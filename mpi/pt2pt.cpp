@@ -720,25 +720,21 @@ MPI_Request add_collective_request(RankState& s, MPI_Comm comm, ScheduleStart st
   if (persistent) {
     // Compared with the other members and given its tag space now, in the order the ranks
     // make their persistent collectives; each MPI_Start reuses it.
-    struct Reserving {
-      PointToPointState& p;
-      ~Reserving() { p.reserving = false; }
-    } reserving{s.p2p};
-    s.p2p.reserving = true;
+    PersistentTag reserved{.reserve = true};
     try {
-      start();
+      start(&reserved);
     } catch (...) {
       release_request(s, h);
       throw;
     }
     RequestEntry& r = entry(s, h);
-    r.collective_tag = s.p2p.reserved;
+    r.collective_tag = reserved.tag;
     r.start_schedule = std::move(start);
     return h;
   }
   std::shared_ptr<Schedule> x;
   try {
-    x = start();
+    x = start(nullptr);
   } catch (...) {
     release_request(s, h);
     throw;
@@ -1100,13 +1096,8 @@ int MPI_Start(MPI_Request* request) {
     if (!r.persistent) fail(fn, MPI_ERR_REQUEST, "the request is not persistent");
     if (r.active) fail(fn, MPI_ERR_REQUEST, "the request is active already (complete it first)");
     if (r.start_schedule) {
-      struct Reusing {
-        PointToPointState& p;
-        ~Reusing() { p.reusing = false; }
-      } reusing{s.p2p};
-      s.p2p.reusing = true;
-      s.p2p.reserved = r.collective_tag;
-      std::shared_ptr<Schedule> x = r.start_schedule();
+      PersistentTag reuse{.tag = r.collective_tag};
+      std::shared_ptr<Schedule> x = r.start_schedule(&reuse);
       RequestEntry& started = entry(s, *request);
       started.schedule = x;
       started.active = true;

@@ -90,13 +90,6 @@ struct PointToPointState {
   std::vector<std::vector<unsigned char>> orphaned_copies;
   // The nonblocking collectives outstanding on the rank, in start order.
   std::vector<std::shared_ptr<Schedule>> schedules;
-  // A persistent collective takes its tag space when it is made, not at each MPI_Start: the
-  // ranks make their persistent collectives in one order but may start them in any (MPI-4.1
-  // section 6.13). While `reserving`, start_schedule (mpi/nbc.hpp) only compares the call and
-  // takes its tag space, into `reserved`; while `reusing`, a start runs on `reserved`.
-  bool reserving = false;
-  bool reusing = false;
-  Tag reserved = 0;
 };
 
 // A request of a nonblocking collective (started now) or of a persistent one (inactive until
