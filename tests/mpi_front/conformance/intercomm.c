@@ -236,9 +236,9 @@ static void collectives(MPI_Comm ic, const split* s) {
       }
       /* Gatherv: remote rank j sends j % 3 + 1 ints, placed with a gap of one. */
       {
-        int counts[64], displs[64];
+        int counts[wsize], displs[wsize]; /* wsize >= either group */
         int at = 0;
-        for (int j = 0; j < nr && j < 64; ++j) {
+        for (int j = 0; j < nr; ++j) {
           counts[j] = j % 3 + 1;
           displs[j] = at;
           at += counts[j] + 1;
@@ -247,7 +247,7 @@ static void collectives(MPI_Comm ic, const split* s) {
         for (int i = 0; i < at; ++i) out[i] = -7;
         CHECK_MPI(MPI_Gatherv(buf, rank % 3 + 1, MPI_INT, out, counts, displs, MPI_INT, root, ic));
         if (root == MPI_ROOT) {
-          for (int j = 0; j < nr && j < 64; ++j) {
+          for (int j = 0; j < nr; ++j) {
             for (int i = 0; i < counts[j]; ++i) {
               CHECK(out[displs[j] + i] == remote[j] * 10 + i, "%s: gatherv block %d [%d] = %d",
                     what, j, i, out[displs[j] + i]);
@@ -268,8 +268,8 @@ static void collectives(MPI_Comm ic, const split* s) {
       }
       /* Scatterv: remote rank j gets j % 2 + 1 ints from offset 3j. */
       {
-        int counts[64], displs[64];
-        for (int j = 0; j < nr && j < 64; ++j) {
+        int counts[wsize], displs[wsize]; /* wsize >= either group */
+        for (int j = 0; j < nr; ++j) {
           counts[j] = j % 2 + 1;
           displs[j] = 3 * j;
         }
@@ -313,7 +313,7 @@ static void collectives(MPI_Comm ic, const split* s) {
   }
   /* Allgatherv: remote rank j gave j % 3 + 1 ints, placed in reverse order. */
   {
-    int counts[64], displs[64];
+    int counts[wsize], displs[wsize]; /* wsize >= either group */
     int at = 0;
     for (int j = nr - 1; j >= 0; --j) {
       counts[j] = j % 3 + 1;
@@ -339,7 +339,7 @@ static void collectives(MPI_Comm ic, const split* s) {
   }
   /* Alltoallv: to remote rank j, j % 2 + 1 ints; from it, rank % 2 + 1. */
   {
-    int sc[64], sd[64], rc[64], rd[64];
+    int sc[wsize], sd[wsize], rc[wsize], rd[wsize];
     for (int j = 0; j < nr; ++j) {
       sc[j] = j % 2 + 1;
       sd[j] = 2 * j;
@@ -378,7 +378,7 @@ static void collectives(MPI_Comm ic, const split* s) {
   /* Reduce_scatter: both vectors nl * nr ints; local rank i gets counts[i] of them. */
   {
     const int n = nl * nr;
-    int counts[64], at = 0, mine_at = 0;
+    int counts[wsize], at = 0, mine_at = 0;
     for (int i = 0; i < nl; ++i) {
       counts[i] = n / nl + (i < n % nl ? 1 : 0);
       if (i < rank) mine_at += counts[i];
@@ -472,7 +472,7 @@ static void derived(MPI_Comm ic, const split* s) {
    * A parity the other group lacks gives MPI_COMM_NULL. */
   MPI_Comm sub = MPI_COMM_NULL;
   CHECK_MPI(MPI_Comm_split(ic, s->rank % 2, -s->rank, &sub));
-  int sl[64], sr[64], nsl = 0, nsr = 0;
+  int sl[wsize], sr[wsize], nsl = 0, nsr = 0;
   for (int i = nl - 1; i >= 0; --i) {
     if (i % 2 == s->rank % 2) sl[nsl++] = s->members[me][i];
   }
