@@ -34,22 +34,21 @@ int highest_bit(unsigned x) {
 }
 
 // Hypercubes (show_layout.hpp): dimension k runs along x when k is even and along y when it
-// is odd, and moves a node by step[k]. Dimensions 0 and 1 make a square (taller than wide,
-// as a node's drawing is); each higher dimension moves by the extent of the dimensions
+// is odd, and moves a node by step[k]. Dimensions 0 and 1 make a square; each higher dimension moves by the extent of the dimensions
 // below it on its axis plus a gap, so the two halves it joins stand side by side (001's
 // construction of a d-cube from two (d-1)-cubes). Its links are lifted into the gaps: a
 // link along x runs below the row of its ends when they are the lower corners of their
 // squares and above it when they are the upper ones, a link along y left or right of its
 // column the same way, so no link passes through a node and the rows' and columns' gaps
 // hold them.
-constexpr double kColumn = 1.0;       // step of dimension 0
-constexpr double kRow = 1.3;          // step of dimension 1
+constexpr double kColumn = 1.2;       // step of dimension 0
+constexpr double kRow = 1.2;          // step of dimension 1
 constexpr double kNodeWidth = 0.8;    // the box each node's drawing keeps inside
-constexpr double kNodeHeight = 1.05;
-constexpr double kClearance = 0.12;   // between a lifted link and the box of a node it passes
-constexpr double kArcGap = 0.35;      // between the links lifted into a gap from its two sides
+constexpr double kNodeHeight = 0.95;
+constexpr double kClearance = 0.06;   // between a lifted link and the box of a node it passes
+constexpr double kArcGap = 0.2;       // between the links lifted into a gap from its two sides
 constexpr double kMinGap = 1.4;       // the narrowest gap between squares or blocks
-constexpr double kLevelGap = 0.7;     // each level's gaps wider than the level's below
+constexpr double kLevelGap = 0.5;     // each level's gaps wider than the level's below
 
 struct CubePlan {
   std::vector<double> step;  // per dimension

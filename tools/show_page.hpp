@@ -8,13 +8,17 @@
 // start) as a dashed line along its route from its sender, with the links it wants that
 // others hold in red, each combine as a ring round its node, and under each node what it
 // holds: the items that reached it (broadcast, scatter) or whose inputs reached it, directly
-// or through others (every other operation).
+// or through others (every other operation). On a hypercube the links of the dimensions in
+// use (held or wanted) are drawn over the others, which fade, and each node's drawing stays
+// inside the box the layout gives it.
 //
 // Hooks for tests and screenshots, in the address's fragment: #end steps from the start to
 // the end one event at a time (as the step button does); #at=wait shows the first moment
 // a message waits; #at=F (0 <= F <= 1) the moment F of the way; #at=end the end. After
 // each, <pre id="vmc-status"> holds what the page shows as JSON: nodes and links drawn,
-// messages seen, the time, and every error or console message the page raised.
+// messages seen, the time, the dimensions in use and whether their links are on top, the
+// rendered boxes of each node's circle, number, bits and bar, and every error or console
+// message the page raised.
 #pragma once
 
 namespace vmc::cli {
