@@ -34,13 +34,13 @@ int highest_bit(unsigned x) {
 }
 
 // Hypercubes (show_layout.hpp): dimension k runs along x when k is even and along y when it
-// is odd, and moves a node by step[k]. Dimensions 0 and 1 make a square; each higher dimension moves by the extent of the dimensions
-// below it on its axis plus a gap, so the two halves it joins stand side by side (001's
-// construction of a d-cube from two (d-1)-cubes). Its links are lifted into the gaps: a
-// link along x runs below the row of its ends when they are the lower corners of their
-// squares and above it when they are the upper ones, a link along y left or right of its
-// column the same way, so no link passes through a node and the rows' and columns' gaps
-// hold them.
+// is odd, and moves a node by step[k]. Dimensions 0 and 1 make a square; each higher
+// dimension moves by the extent of the dimensions below it on its axis plus a gap, so the
+// two halves it joins stand side by side (001's construction of a d-cube from two
+// (d-1)-cubes). Its links are lifted into the gaps: a link along x runs below the row of its
+// ends when they are the lower corners of their squares and above it when they are the
+// upper ones, a link along y left or right of its column the same way, so no link passes
+// through a node and the rows' and columns' gaps hold them.
 constexpr double kColumn = 1.2;       // step of dimension 0
 constexpr double kRow = 1.2;          // step of dimension 1
 constexpr double kNodeWidth = 0.8;    // the box each node's drawing keeps inside

@@ -317,7 +317,8 @@ class Panel {
       label.textContent = v;
       label.style.fontSize = Math.min(12, r * 0.95) + "px";
       if (bitsFont > 0) {
-        const bits = make("text", { class: "bits", x: x, y: y - r - 3, "data-node": v }, gNodes, SVG);
+        const bits = make("text", { class: "bits", x: x, y: y - r - 3, "data-node": v },
+                          gNodes, SVG);
         bits.textContent = v.toString(2).padStart(net.bits, "0");
         bits.style.fontSize = bitsFont + "px";
       }
@@ -346,7 +347,8 @@ class Panel {
       const c = 4 / 3 * bend * this.scale;
       return [[x0, y0], [x0 + nx * c, y0 + ny * c], [x3 + nx * c, y3 + ny * c], [x3, y3]];
     }
-    const q = [(x0 + x3) / 2 + 2 * bend * this.scale * nx, (y0 + y3) / 2 + 2 * bend * this.scale * ny];
+    const off = 2 * bend * this.scale;
+    const q = [(x0 + x3) / 2 + off * nx, (y0 + y3) / 2 + off * ny];
     return [[x0, y0], [x0 + 2 * (q[0] - x0) / 3, y0 + 2 * (q[1] - y0) / 3],
             [x3 + 2 * (q[0] - x3) / 3, y3 + 2 * (q[1] - y3) / 3], [x3, y3]];
   }
@@ -432,7 +434,9 @@ class Panel {
     const inUse = new Set();
     if (this.net.bits > 0) {
       for (const e of load.keys()) inUse.add(this.net.edges[e][2]);
-      for (const m of waiting) for (const l of m.links) inUse.add(this.net.edges[this.net.links[l][2]][2]);
+      for (const m of waiting) {
+        for (const l of m.links) inUse.add(this.net.edges[this.net.links[l][2]][2]);
+      }
     }
     this.edgeEls.forEach((el, i) => {
       const k = load.get(i) || 0;

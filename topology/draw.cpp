@@ -272,9 +272,20 @@ std::optional<AsciiDrawing> draw_hypercube(const Hypercube& h) {
     std::vector<LinkId> links;
     for (int v = 0; v < 4; ++v) {
       const int a = 4 * s + v, b = 4 * t + v;
-      if (a < p && b < p) links.push_back(h.link_between(a, b)), links.push_back(h.link_between(b, a));
+      if (a < p && b < p) {
+        links.push_back(h.link_between(a, b));
+        links.push_back(h.link_between(b, a));
+      }
     }
     return links;
+  };
+  // A bundle along line `line` over columns [from, to), or down `column` over lines
+  // [from, to); none when no link of it joins two nodes below p.
+  auto across_bundle = [&](int line, int from, int to, char ch, const std::vector<LinkId>& links) {
+    for (int k = from; !links.empty() && k < to; ++k) c.bundle(line, k, ch, links);
+  };
+  auto down_bundle = [&](int column, int from, int to, char ch, const std::vector<LinkId>& links) {
+    for (int l = from; !links.empty() && l < to; ++l) c.bundle(l, column, ch, links);
   };
   for (int s = 0; 4 * s < p; ++s) {
     const int x = left[column_of(s)], y = top[row_of(s)], base = 4 * s;
@@ -293,24 +304,20 @@ std::optional<AsciiDrawing> draw_hypercube(const Hypercube& h) {
   for (int s = 0; 4 * s < p; ++s) {
     const int sc = column_of(s), sr = row_of(s), x = left[sc], y = top[sr];
     if (sc % 2 == 0 && sc + 1 < columns) {
-      const std::vector<LinkId> links = bundle_between(s, s ^ 1);
-      for (int k = x + square + 1; !links.empty() && k < left[sc + 1] - 1; ++k) c.bundle(y + 1, k, '~', links);
+      across_bundle(y + 1, x + square + 1, left[sc + 1] - 1, '~', bundle_between(s, s ^ 1));
     }
     if (sr % 2 == 0 && sr + 1 < rows) {
-      const std::vector<LinkId> links = bundle_between(s, s ^ 2);
-      for (int l = top[sr + 1] + 3; !links.empty() && l < y; ++l) c.bundle(l, x + square / 2 - 1, ':', links);
+      down_bundle(x + square / 2 - 1, top[sr + 1] + 3, y, ':', bundle_between(s, s ^ 2));
     }
     if (sc == 0 && columns == 4) {  // the row's two pairs, s - s^4 and s^1 - s^5
       std::vector<LinkId> links = bundle_between(s, s ^ 4);
       for (LinkId l : bundle_between(s ^ 1, s ^ 5)) links.push_back(l);
-      for (int k = left[1] + square + 1; !links.empty() && k < left[2] - 1; ++k) c.bundle(y + 1, k, '=', links);
+      across_bundle(y + 1, left[1] + square + 1, left[2] - 1, '=', links);
     }
     if (sr == 0 && rows == 4) {  // the column's two pairs, s - s^8 and s^2 - s^10
       std::vector<LinkId> links = bundle_between(s, s ^ 8);
       for (LinkId l : bundle_between(s ^ 2, s ^ 10)) links.push_back(l);
-      for (int l = top[2] + 3; !links.empty() && l < top[1]; ++l) {
-        for (int k : {0, 1}) c.bundle(l, x + square / 2 - 1 + k, ':', links);
-      }
+      for (int k : {0, 1}) down_bundle(x + square / 2 - 1 + k, top[2] + 3, top[1], ':', links);
     }
   }
   std::string note = "(squares of 4 (v xor 1 across, v xor 2 up) joined corner to corner by "

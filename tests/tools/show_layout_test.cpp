@@ -18,7 +18,8 @@ PlaneDrawing drawing_of(const std::string& spec) { return plane_drawing(*parse_t
 // Whether point q lies inside the node box centred on c (a touch is not inside).
 bool inside(const PlaneDrawing& d, PlanePoint c, PlanePoint q) {
   const double eps = 1e-9;
-  return std::abs(q.x - c.x) < d.node_width / 2 - eps && std::abs(q.y - c.y) < d.node_height / 2 - eps;
+  return std::abs(q.x - c.x) < d.node_width / 2 - eps &&
+         std::abs(q.y - c.y) < d.node_height / 2 - eps;
 }
 
 TEST(ShowLayout, HypercubeNodeBoxesNeverOverlap) {
