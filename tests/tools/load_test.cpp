@@ -25,7 +25,8 @@ std::string library(const std::string& name) {
 }
 
 Outcome vmc(const std::string& args, const std::string& environment = "") {
-  return run_shell(environment + " " + shell_quoted(VMC_BINARY) + " " + args, 120);
+  const std::string env = environment.empty() ? "" : "env " + environment + " ";
+  return run_shell(env + shell_quoted(VMC_BINARY) + " " + args, 120);
 }
 
 std::string load(const std::string& name) { return "--load " + shell_quoted(library(name)); }
