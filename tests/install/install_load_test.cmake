@@ -7,20 +7,7 @@
 # program built with the installed vmcc, whose allgather and allreduce then take the library's
 # algorithms: the same virtual time and messages as the built-in ring's, and refused without
 # --load.
-function(run what)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "${what} failed (${rc}):\n${out}\n${err}")
-  endif()
-  set(last_output "${out}${err}" PARENT_SCOPE)
-endfunction()
-
-function(expect what text)
-  string(FIND "${last_output}" "${text}" at)
-  if(at EQUAL -1)
-    message(FATAL_ERROR "${what}: expected \"${text}\" in:\n${last_output}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/commands.cmake)  # run() and expect()
 
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/installed)
