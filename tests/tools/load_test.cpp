@@ -86,6 +86,30 @@ TEST(Load, VmcLoadNamesLibrariesToo) {
   EXPECT_THAT(o.err, HasSubstr("no_entry.so: it has no entry point vmc_register_algorithms"));
 }
 
+#ifdef VMC_MPIEXEC
+// A machine spread over MPI processes: every process reads the same command line and
+// environment, so every one loads the library, and the nodes of both run its rows.
+TEST(Load, EveryProcessOfASpreadMachineLoadsTheLibraries) {
+  const std::string mpirun =
+      shell_quoted(VMC_MPIEXEC) + " --oversubscribe --allow-run-as-root -np 2 ";
+  Outcome o = run_shell(mpirun + shell_quoted(VMC_BINARY) + " run --transport spread " +
+                            load("my_algorithms") +
+                            " --topology ring:6 --op allgather --algorithm my_ring --n 4 --check",
+                        120);
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_THAT(o.out, HasSubstr("spread     over 2 MPI processes"));
+  EXPECT_THAT(o.out, HasSubstr("check      correct"));
+  o = run_shell("env VMC_LOAD=" + shell_quoted(library("my_algorithms")) + " " + mpirun +
+                    shell_quoted(VMC_BINARY) +
+                    " run --transport spread --topology ring:6 --op allreduce --algorithm "
+                    "my_ring_combine --n 4 --check",
+                120);
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_THAT(o.out, HasSubstr("allreduce my_ring_combine on ring:6"));
+  EXPECT_THAT(o.out, HasSubstr("check      correct"));
+}
+#endif
+
 // Each refusal: exit code 2, one line, the file, and what is wrong.
 void expect_refused(const std::string& args, const std::string& message) {
   const Outcome o = vmc(args);
