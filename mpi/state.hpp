@@ -214,9 +214,14 @@ TypeInfo type_or_fail(const char* function, MPI_Datatype t);
 
 // The typemap of a datatype a call moves (MPI_ERR_TYPE: null, unknown, freed, MPI_LB or
 // MPI_UB, or a derived type not committed). MPI_DATATYPE_NULL is taken for no items when
-// `count` is 0 (MPICH takes it too).
+// `count` is 0 (MPICH takes it too). A `count` whose items span more bytes than an MPI_Aint
+// holds (packed or in memory) is MPI_ERR_COUNT: a large-count call's count beyond what
+// vmc's buffer arithmetic carries.
 const Typemap& moved_typemap(const char* function, const RankState& state, MPI_Datatype t,
-                             long long count = -1);
+                             MPI_Count count = -1);
+// The same check for `count` items of the typemap `t` (named `label`).
+void check_span(const char* function, MPI_Count count, const Typemap& t,
+                const std::string& label);
 // The typemap of a predefined datatype that holds data (MPI_ERR_TYPE for MPI_LB and MPI_UB,
 // the bound markers).
 const Typemap& data_typemap(const char* function, MPI_Datatype predefined);
@@ -232,9 +237,10 @@ std::shared_ptr<const Typemap> kept_typemap(const RankState& state, MPI_Datatype
 // How a report names a datatype: "MPI_INT", "datatype 257 (\"row\")".
 std::string type_label(const RankState& state, MPI_Datatype t);
 
-void check_count(const char* function, int count);
+// The counts are MPI_Count: an int form's count and a large-count (_c) form's alike.
+void check_count(const char* function, MPI_Count count);
 // A null buffer is an error when it must hold items.
-void check_buffer(const char* function, const void* buf, int count);
+void check_buffer(const char* function, const void* buf, MPI_Count count);
 // r is a rank of `comm` (error class `error_class`: MPI_ERR_RANK, MPI_ERR_ROOT; `what`
 // names the argument: "destination", "root").
 void check_rank(const char* function, int error_class, const char* what, int r,
