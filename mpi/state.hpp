@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "mpi/counts.hpp"
 #include "mpi/datatypes.hpp"
 #include "mpi/errors.hpp"
 #include "mpi/include/mpi.h"
