@@ -696,9 +696,9 @@ struct VLayout {
 
 // Igather and Igatherv (gather true), Iscatter and Iscatterv (false), in items: the root's
 // side laid out by `root_side` (counts and displacements), the other side `own` items.
-ScheduleStart rooted_call(const Collective& c, bool gather, const void* sendbuf, MPI_Count own_count,
-                          MPI_Datatype own_type, void* rootbuf, const VLayout& root_side,
-                          MPI_Datatype root_type, int root, bool v) {
+ScheduleStart rooted_call(const Collective& c, bool gather, const void* sendbuf,
+                          MPI_Count own_count, MPI_Datatype own_type, void* rootbuf,
+                          const VLayout& root_side, MPI_Datatype root_type, int root, bool v) {
   const char* fn = c.fn;
   check_root(c, root);
   const bool at_root = c.rank() == root;
@@ -1068,8 +1068,9 @@ int bcast(const char* fn, void* buffer, MPI_Count count, MPI_Datatype datatype, 
   });
 }
 
-int reduce(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
-           MPI_Op op, int root, bool all, MPI_Comm comm, MPI_Request* request, bool persistent) {
+int reduce(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count count,
+           MPI_Datatype datatype, MPI_Op op, int root, bool all, MPI_Comm comm,
+           MPI_Request* request, bool persistent) {
   return make(fn, comm, request, persistent, [&](const Collective& c) {
     return reduce_call(c, sendbuf, recvbuf, count, datatype, op, root, all);
   });
@@ -1208,8 +1209,8 @@ int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype data
                 false);
 }
 
-int MPI_Ireduce_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
-                  int root, MPI_Comm comm, MPI_Request* request) {
+int MPI_Ireduce_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, int root, MPI_Comm comm, MPI_Request* request) {
   return reduce("MPI_Ireduce_c", sendbuf, recvbuf, count, datatype, op, root, false, comm, request,
                 false);
 }
@@ -1253,8 +1254,8 @@ int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype dataty
   return scan("MPI_Iscan", sendbuf, recvbuf, count, datatype, op, false, comm, request, false);
 }
 
-int MPI_Iscan_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
-                MPI_Comm comm, MPI_Request* request) {
+int MPI_Iscan_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   return scan("MPI_Iscan_c", sendbuf, recvbuf, count, datatype, op, false, comm, request, false);
 }
 int MPI_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
@@ -1272,8 +1273,8 @@ int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype data
   return scan("MPI_Iexscan", sendbuf, recvbuf, count, datatype, op, true, comm, request, false);
 }
 
-int MPI_Iexscan_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
-                  MPI_Comm comm, MPI_Request* request) {
+int MPI_Iexscan_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   return scan("MPI_Iexscan_c", sendbuf, recvbuf, count, datatype, op, true, comm, request, false);
 }
 int MPI_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
@@ -1360,9 +1361,9 @@ int MPI_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, v
                 nullptr, recvtype, root, comm, request, true, false);
 }
 
-int MPI_Gather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
-                      MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info,
-                      MPI_Request* request) {
+int MPI_Gather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                      MPI_Comm comm, MPI_Info, MPI_Request* request) {
   return gather("MPI_Gather_init_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr,
                 nullptr, recvtype, root, comm, request, true, false);
 }
@@ -1375,8 +1376,8 @@ int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
 }
 
 int MPI_Igatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
-                   const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root,
-                   MPI_Comm comm, MPI_Request* request) {
+                   const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                   int root, MPI_Comm comm, MPI_Request* request) {
   return gather("MPI_Igatherv_c", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
                 recvtype, root, comm, request, false, true);
 }
@@ -1387,9 +1388,10 @@ int MPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, 
                 recvtype, root, comm, request, true, true);
 }
 
-int MPI_Gatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
-                       const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root,
-                       MPI_Comm comm, MPI_Info, MPI_Request* request) {
+int MPI_Gatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                       MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info,
+                       MPI_Request* request) {
   return gather("MPI_Gatherv_init_c", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
                 recvtype, root, comm, request, true, true);
 }
@@ -1414,9 +1416,9 @@ int MPI_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, 
                  recvcount, recvtype, root, comm, request, true, false);
 }
 
-int MPI_Scatter_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
-                       MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info,
-                       MPI_Request* request) {
+int MPI_Scatter_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                       MPI_Comm comm, MPI_Info, MPI_Request* request) {
   return scatter("MPI_Scatter_init_c", sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf,
                  recvcount, recvtype, root, comm, request, true, false);
 }
@@ -1429,8 +1431,8 @@ int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[
 }
 
 int MPI_Iscatterv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
-                    MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                    int root, MPI_Comm comm, MPI_Request* request) {
+                    MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
+                    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
   return scatter("MPI_Iscatterv_c", sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount,
                  recvtype, root, comm, request, false, true);
 }
@@ -1442,8 +1444,9 @@ int MPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int dis
 }
 
 int MPI_Scatterv_init_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
-                        MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                        int root, MPI_Comm comm, MPI_Info, MPI_Request* request) {
+                        MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
+                        MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info,
+                        MPI_Request* request) {
   return scatter("MPI_Scatterv_init_c", sendbuf, 0, sendcounts, displs, sendtype, recvbuf,
                  recvcount, recvtype, root, comm, request, true, true);
 }
@@ -1455,7 +1458,8 @@ int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
 }
 
 int MPI_Iallgather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
-                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                     MPI_Request* request) {
   return allgather("MPI_Iallgather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr,
                    nullptr, recvtype, comm, request, false, false);
 }
@@ -1466,9 +1470,9 @@ int MPI_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype
                    nullptr, nullptr, recvtype, comm, request, true, false);
 }
 
-int MPI_Allgather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
-                         MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info,
-                         MPI_Request* request) {
+int MPI_Allgather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                         void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                         MPI_Info, MPI_Request* request) {
   return allgather("MPI_Allgather_init_c", sendbuf, sendcount, sendtype, recvbuf, recvcount,
                    nullptr, nullptr, recvtype, comm, request, true, false);
 }
@@ -1480,9 +1484,9 @@ int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, v
                    displs, recvtype, comm, request, false, true);
 }
 
-int MPI_Iallgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
-                      const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
-                      MPI_Comm comm, MPI_Request* request) {
+int MPI_Iallgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   return allgather("MPI_Iallgatherv_c", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
                    displs, recvtype, comm, request, false, true);
 }
@@ -1507,7 +1511,8 @@ int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
 }
 
 int MPI_Ialltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
-                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                    MPI_Request* request) {
   return alltoall("MPI_Ialltoall_c", sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf,
                   recvcount, nullptr, nullptr, recvtype, comm, request, false, false);
 }
@@ -1518,9 +1523,9 @@ int MPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                   recvcount, nullptr, nullptr, recvtype, comm, request, true, false);
 }
 
-int MPI_Alltoall_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
-                        MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info,
-                        MPI_Request* request) {
+int MPI_Alltoall_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                        MPI_Info, MPI_Request* request) {
   return alltoall("MPI_Alltoall_init_c", sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf,
                   recvcount, nullptr, nullptr, recvtype, comm, request, true, false);
 }
@@ -1548,10 +1553,10 @@ int MPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sd
                   recvcounts, rdispls, recvtype, comm, request, true, true);
 }
 
-int MPI_Alltoallv_init_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
-                         MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[],
-                         const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info,
-                         MPI_Request* request) {
+int MPI_Alltoallv_init_c(const void* sendbuf, const MPI_Count sendcounts[],
+                         const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf,
+                         const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Info, MPI_Request* request) {
   return alltoall("MPI_Alltoallv_init_c", sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0,
                   recvcounts, rdispls, recvtype, comm, request, true, true);
 }
@@ -1589,10 +1594,11 @@ int MPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int sd
                    recvcounts, rdispls, recvtypes, comm, request, true);
 }
 
-int MPI_Alltoallw_init_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
-                         const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
-                         const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                         MPI_Info, MPI_Request* request) {
+int MPI_Alltoallw_init_c(const void* sendbuf, const MPI_Count sendcounts[],
+                         const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf,
+                         const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                         const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info,
+                         MPI_Request* request) {
   return alltoallw("MPI_Alltoallw_init_c", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                    recvcounts, rdispls, recvtypes, comm, request, true);
 }

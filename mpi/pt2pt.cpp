@@ -84,7 +84,8 @@ const void* packed_send(const Comm& c, const Typemap& t, const void* buf, MPI_Co
 
 // Where a receive lands: the program's buffer when its type lies in memory as it packs, else
 // `staging` (unpacked by deliver once the message is in).
-void* receive_into(const Typemap& t, void* buf, MPI_Count count, std::vector<unsigned char>& staging) {
+void* receive_into(const Typemap& t, void* buf, MPI_Count count,
+                   std::vector<unsigned char>& staging) {
   if (t.contiguous || count == 0) return buf;
   staging.resize(bytes_of(count, t));
   return staging.data();
@@ -756,8 +757,8 @@ extern "C" {
 
 // --- blocking sends --------------------------------------------------------------------------
 
-static int send_call(const char* fn, const void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
-                     int tag, MPI_Comm comm, SendMode mode, bool buffered) {
+static int send_call(const char* fn, const void* buf, MPI_Count count, MPI_Datatype datatype,
+                     int dest, int tag, MPI_Comm comm, SendMode mode, bool buffered) {
   return mpi_call(comm, [&] {
     auto [s, e, t] = check_data(fn, comm, buf, count, datatype);
     check_send_tag(fn, tag);
@@ -1003,8 +1004,8 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
 }
 
 int MPI_Sendrecv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
-                   int sendtag, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source,
-                   int recvtag, MPI_Comm comm, MPI_Status* status) {
+                   int sendtag, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                   int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
   return sendrecv_call("MPI_Sendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
                        recvcount, recvtype, source, recvtag, comm, status, false);
 }
@@ -1085,8 +1086,8 @@ int MPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int
 }
 
 int MPI_Isendrecv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
-                    int sendtag, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source,
-                    int recvtag, MPI_Comm comm, MPI_Request* request) {
+                    int sendtag, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                    int source, int recvtag, MPI_Comm comm, MPI_Request* request) {
   return isendrecv_call("MPI_Isendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
                         recvcount, recvtype, source, recvtag, comm, request, false);
 }
@@ -1097,8 +1098,9 @@ int MPI_Isendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest,
                         datatype, source, recvtag, comm, request, true);
 }
 
-int MPI_Isendrecv_replace_c(void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,
-                            int source, int recvtag, MPI_Comm comm, MPI_Request* request) {
+int MPI_Isendrecv_replace_c(void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                            int sendtag, int source, int recvtag, MPI_Comm comm,
+                            MPI_Request* request) {
   return isendrecv_call("MPI_Isendrecv_replace_c", buf, count, datatype, dest, sendtag, buf, count,
                         datatype, source, recvtag, comm, request, true);
 }
@@ -1111,8 +1113,8 @@ int MPI_Isend(const void* buf, int count, MPI_Datatype datatype, int dest, int t
                       SendMode::standard, false, request);
 }
 
-int MPI_Isend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-                MPI_Request* request) {
+int MPI_Isend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm, MPI_Request* request) {
   return make_request("MPI_Isend_c", true, buf, count, datatype, dest, tag, comm,
                       SendMode::standard, false, request);
 }
@@ -1164,8 +1166,8 @@ int MPI_Irecv(void* buf, int count, MPI_Datatype datatype, int source, int tag, 
                       SendMode::standard, false, request);
 }
 
-int MPI_Irecv_c(void* buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-                MPI_Request* request) {
+int MPI_Irecv_c(void* buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                MPI_Comm comm, MPI_Request* request) {
   return make_request("MPI_Irecv_c", false, buf, count, datatype, source, tag, comm,
                       SendMode::standard, false, request);
 }
@@ -1396,7 +1398,9 @@ int MPI_Request_get_status_all(int count, const MPI_Request array_of_requests[],
       }
     }
     *flag = 1;
-    if (array_of_statuses != MPI_STATUSES_IGNORE) std::copy(got.begin(), got.end(), array_of_statuses);
+    if (array_of_statuses != MPI_STATUSES_IGNORE) {
+      std::copy(got.begin(), got.end(), array_of_statuses);
+    }
     return MPI_SUCCESS;
   });
 }

@@ -12,6 +12,7 @@
 #include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -88,6 +89,7 @@ struct KeyvalEntry {
   MPI_Comm_delete_attr_function* remove = nullptr;  // null: nothing to do
   void* extra_state = nullptr;
   bool freed = false;
+  bool for_types = false;  // MPI_Type_create_keyval's (its callbacks take the datatype)
 };
 constexpr int kFirstKeyval = 32;  // above the predefined keys (MPI_TAG_UB, ...)
 
@@ -145,6 +147,8 @@ struct RankState {
   // Names the program gave predefined datatypes (MPI_Type_set_name); the others are named as
   // mpi.h names them.
   std::map<MPI_Datatype, std::string> type_names;
+  // The attributes of datatypes, predefined and derived (MPI_Type_set_attr): keyval -> value.
+  std::map<MPI_Datatype, std::map<int, void*>> type_attributes;
   std::vector<DatatypeEntry> datatypes;  // derived datatypes, by handle
   std::vector<UserOpEntry> ops;          // user operations, by handle
   std::vector<InfoEntry> infos;          // info objects, by handle - kFirstInfo
@@ -235,6 +239,12 @@ const DatatypeEntry* derived_entry(const char* function, const RankState& state,
                                    MPI_Datatype t);
 // A derived datatype's shared typemap (null for a predefined one), for a request to keep.
 std::shared_ptr<const Typemap> kept_typemap(const RankState& state, MPI_Datatype t);
+// The attributes of datatype `from` whose copy callbacks say so, onto `to` (MPI_Type_dup; a
+// callback that fails: the copies deleted, `undo` run, an MPI error); every attribute of
+// `type` deleted, its delete callbacks run (MPI_Type_free).
+void copy_type_attributes(const char* fn, RankState& s, MPI_Datatype from, MPI_Datatype to,
+                          const std::function<void()>& undo);
+void delete_type_attributes(const char* fn, RankState& s, MPI_Datatype type);
 // How a report names a datatype: "MPI_INT", "datatype 257 (\"row\")".
 std::string type_label(const RankState& state, MPI_Datatype t);
 
