@@ -522,6 +522,7 @@ ScheduleStart bcast_call(const Collective& c, void* buffer, MPI_Count count, MPI
                          int root) {
   check_count(c.fn, count);
   const CollectiveType t = collective_type(c.fn, c.handle, datatype);
+  check_span(c.fn, count, *t.map, type_label(c.state, datatype));
   check_root(c, root);
   check_not_in_place(c.fn, buffer, "the buffer");
   check_buffer(c.fn, buffer, count);
@@ -549,6 +550,7 @@ ScheduleStart reduce_call(const Collective& c, const void* sendbuf, void* recvbu
   check_count(fn, count);
   const CollectiveReduction red = collective_reduction(fn, c.handle, datatype, op);
   const CollectiveType t = red.type;
+  check_span(c.fn, count, *t.map, type_label(c.state, datatype));
   if (!all) check_root(c, root);
   const bool at_root = all || c.rank() == root;
   const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -600,6 +602,7 @@ ScheduleStart scan_call(const Collective& c, const void* sendbuf, void* recvbuf,
   check_count(fn, count);
   const CollectiveReduction red = collective_reduction(fn, c.handle, datatype, op);
   const CollectiveType t = red.type;
+  check_span(c.fn, count, *t.map, type_label(c.state, datatype));
   check_not_in_place(fn, recvbuf, "the receive buffer");
   const bool in_place = sendbuf == MPI_IN_PLACE;
   check_buffer(fn, recvbuf, count);

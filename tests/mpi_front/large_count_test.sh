@@ -19,17 +19,8 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 limit=
 command -v timeout > /dev/null 2>&1 && limit="timeout 300"
 
-# The run's JSON line, reduced to "exit time messages bytes".
-summary() {
-  python3 -c '
-import json, sys
-lines = [l for l in sys.stdin.read().splitlines() if l.startswith("{")]
-if not lines:
-    print("no JSON")
-    sys.exit()
-j = json.loads(lines[-1])
-print(j["exit"], j.get("time_s"), j.get("messages"), j.get("bytes"))'
-}
+# The run's JSON line, reduced to "exit time messages bytes" and its report lines.
+summary() { python3 "$(dirname "$0")/run_summary.py"; }
 
 "$vmcc" -O1 "$conformance/large_count.c" -o "$dir/large_count" 2> "$dir/log" ||
   { echo "FAIL: vmcc large_count.c: $(cat "$dir/log")"; exit 1; }

@@ -546,6 +546,12 @@ static void beyond_int(void) {
   MPI_Error_class(rc, &cls);
   CHECK(cls == MPI_ERR_COUNT, "MPI_Bcast_c of 2^62 MPI_INT: error class %d, not MPI_ERR_COUNT",
         cls);
+  MPI_Request req = MPI_REQUEST_NULL;
+  rc = MPI_Ibcast_c(&token, huge, MPI_INT, 0, comm, &req);
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_COUNT, "MPI_Ibcast_c of 2^62 MPI_INT: error class %d, not MPI_ERR_COUNT",
+        cls);
+  rc = MPI_Bcast_c(&token, huge, MPI_INT, 0, comm);
 #ifdef VMC_MPI_H
   char text[MPI_MAX_ERROR_STRING];
   int len = 0;
