@@ -70,6 +70,11 @@ class Schedule {
   void recv(void* data, std::size_t bytes, std::size_t unit, int peer);
   // out = a op b over `units` of the op's items (a from the lower ranks), charged gamma each.
   void combine(const void* a, const void* b, void* out, std::size_t units) const;
+  // The call's tag space, and a transfer a step posted itself on comm() (inside a
+  // Comm::CollectiveScope) at tags from tag() on: a neighbourhood collective's, one tag per
+  // neighbour (mpi/neighbor.hpp).
+  Tag tag() const { return tag_; }
+  void post(vmc::Request r) { pending_.push_back(r); }
 
   // --- the engine ----------------------------------------------------------------------------
   // Runs the steps whose turn has come without waiting: while nothing is pending, the next
