@@ -28,6 +28,8 @@
 // - Iallgather: ring, p - 1 steps of one block.
 // - Igather(v), Iscatter(v), Iallgatherv, Ialltoall(v), Ialltoallw (and the blocking
 //   MPI_Alltoallw, its schedule waited for at once): linear, every transfer in one step.
+// On an intercommunicator every call goes to mpi/nbc_inter.cpp, whose schedules run the
+// barrier, broadcast and reduction steps here among each group's ranks (mpi/nbc_steps.hpp).
 #include "mpi/nbc.hpp"
 
 #include <algorithm>

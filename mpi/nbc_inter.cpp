@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "mpi/intercomm.hpp"
 #include "mpi/nbc_steps.hpp"
 #include "mpi/pt2pt.hpp"
 #include "mpi/state.hpp"
@@ -98,15 +99,7 @@ int make(const char* fn, MPI_Comm comm, MPI_Request* request, bool persistent,
 
 // --- checks ----------------------------------------------------------------------------------
 
-void check_root(const InterSide& c, int root) {
-  if (root == MPI_ROOT || root == MPI_PROC_NULL) return;
-  if (root < 0 || root >= c.remote_size) {
-    fail(c.fn, MPI_ERR_ROOT,
-         "root " + std::to_string(root) +
-             " is none of MPI_ROOT, MPI_PROC_NULL and a rank of the remote group (of " +
-             std::to_string(c.remote_size) + ") on an intercommunicator");
-  }
-}
+void check_root(const InterSide& c, int root) { check_inter_root(c.fn, root, c.remote_size); }
 
 std::string root_text(int root) {
   if (root == MPI_ROOT) return "MPI_ROOT";
@@ -153,39 +146,33 @@ std::vector<std::size_t> bytes_of(const std::vector<std::size_t>& items, const C
 
 // --- steps within a group ----------------------------------------------------------------------
 
-// Each rank's block (bytes[r] at `own`) to the group's rank 0, into `to` in rank order there.
-void gather_steps(Schedule& x, const unsigned char* own, unsigned char* to,
+// Each rank's block (bytes[r] at `own`) to the group's rank 0, into `all` in rank order there
+// (`gather`); or the other way, rank 0's `all` out to the ranks' `own`.
+void leader_steps(Schedule& x, bool gather, unsigned char* own, unsigned char* all,
                   std::vector<std::size_t> bytes, std::size_t unit, Span g) {
   x.then([=](Schedule& y) {
     const auto me = static_cast<std::size_t>(g.rank);
     if (g.rank != 0) {
-      y.send(own, bytes[me], unit, g.peer(0));
+      if (gather) {
+        y.send(own, bytes[me], unit, g.peer(0));
+      } else {
+        y.recv(own, bytes[me], unit, g.peer(0));
+      }
       return;
     }
     const std::vector<std::size_t> at = prefix_of(bytes);
-    copy_bytes(to, own, bytes[0]);
+    if (gather) {
+      copy_bytes(all, own, bytes[0]);
+    } else {
+      copy_bytes(own, all, bytes[0]);
+    }
     for (int i = 1; i < g.size; ++i) {
       const auto k = static_cast<std::size_t>(i);
-      y.recv(to + at[k], bytes[k], unit, g.peer(i));
-    }
-  });
-}
-
-// Rank 0's `from` (the ranks' blocks in rank order, bytes[r] each) to the group's ranks, each
-// rank's block into `own`.
-void scatter_steps(Schedule& x, const unsigned char* from, unsigned char* own,
-                   std::vector<std::size_t> bytes, std::size_t unit, Span g) {
-  x.then([=](Schedule& y) {
-    const auto me = static_cast<std::size_t>(g.rank);
-    if (g.rank != 0) {
-      y.recv(own, bytes[me], unit, g.peer(0));
-      return;
-    }
-    const std::vector<std::size_t> at = prefix_of(bytes);
-    copy_bytes(own, from, bytes[0]);
-    for (int i = 1; i < g.size; ++i) {
-      const auto k = static_cast<std::size_t>(i);
-      y.send(from + at[k], bytes[k], unit, g.peer(i));
+      if (gather) {
+        y.recv(all + at[k], bytes[k], unit, g.peer(i));
+      } else {
+        y.send(all + at[k], bytes[k], unit, g.peer(i));
+      }
     }
   });
 }
@@ -291,125 +278,98 @@ Prepared reduce_scatter_call(const InterSide& c, const void* sendbuf, void* recv
     reduce_to_zero_steps(x, acc, red.type.units(total), unit, c.local);
     unsigned char* other = c.leader() ? x.scratch(bytes) : nullptr;
     swap_steps(x, c, acc, bytes, other, bytes, unit);
-    scatter_steps(x, other, out, block_bytes, unit, c.local);
+    leader_steps(x, false, out, other, block_bytes, unit, c.local);
   };
   return p;
 }
 
-// Igather(v) (`v`: the root's counts and displacements) at the root's side: the blocks of the
-// remote ranks into the receive buffer.
-Prepared gather_call(const InterSide& c, const void* sendbuf, MPI_Count sendcount,
-                     MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
-                     const int* recvcounts, const int* displs, MPI_Datatype recvtype, int root,
-                     bool v) {
+// The blocks of the remote ranks at the root (and at every rank of Iallgatherv): the given
+// counts and displacements (`v`), else `count` items each, back to back.
+struct RemoteBlocks {
+  std::vector<std::size_t> counts, at;
+};
+RemoteBlocks remote_blocks(const InterSide& c, bool v, const int* counts, const char* counts_name,
+                           const int* displs, MPI_Count count) {
+  const auto r = static_cast<std::size_t>(c.remote_size);
+  if (v) {
+    return {counts_of(c.fn, counts, r, counts_name, MPI_ERR_COUNT),
+            counts_of(c.fn, displs, r, "displs", MPI_ERR_ARG)};
+  }
+  RemoteBlocks b{same(r, count_of(c, count)), {}};
+  b.at = prefix_of(b.counts);
+  return b;
+}
+
+// Igather(v) (`gather`) and Iscatter(v): at the root, the remote ranks' blocks of `rootbuf`
+// (`v`: the root's counts and displacements); elsewhere this rank's own block of `ownbuf`.
+Prepared rooted_call(const InterSide& c, bool gather, const void* ownbuf, MPI_Count own_count,
+                     MPI_Datatype own_type, const void* rootbuf, MPI_Count root_count,
+                     const int* root_counts, const int* displs, MPI_Datatype root_type,
+                     int root, bool v) {
   check_root(c, root);
   Prepared p;
   p.args = "root " + root_text(root);
   if (root == MPI_PROC_NULL) return p;
   if (root == MPI_ROOT) {
-    const auto r = static_cast<std::size_t>(c.remote_size);
-    std::vector<std::size_t> counts, at;
-    if (v) {
-      counts = counts_of(c.fn, recvcounts, r, "recvcounts", MPI_ERR_COUNT);
-      at = counts_of(c.fn, displs, r, "displs", MPI_ERR_ARG);
-    } else {
-      counts = same(r, count_of(c, recvcount));
-      at = prefix_of(counts);
-    }
-    const Blocks blocks = blocks_of(counts, at);
-    const CollectiveType t = buffer_type(c, recvbuf, end_of(blocks), recvtype);
-    const std::vector<std::size_t> bytes = bytes_of(counts, t);
+    const RemoteBlocks rb = remote_blocks(c, v, root_counts, gather ? "recvcounts" : "sendcounts",
+                                          displs, root_count);
+    const Blocks blocks = blocks_of(rb.counts, rb.at);
+    const CollectiveType t = buffer_type(c, rootbuf, end_of(blocks), root_type);
+    const std::vector<std::size_t> bytes = bytes_of(rb.counts, t);
+    const std::vector<std::size_t> at = rb.at;
     p.build = [=](Schedule& x) {
-      const Typemap* m = kept(x, *c.s, recvtype, t.map);
-      unsigned char* out = packed(x, *m, recvbuf, blocks, false, true);
-      if (!v) {  // one message of the remote group's blocks from its leader
-        const std::size_t all = std::accumulate(bytes.begin(), bytes.end(), std::size_t{0});
-        x.then([=](Schedule& y) { y.recv(out, all, t.unit_size, c.remote_leader()); });
+      const Typemap* m = kept(x, *c.s, root_type, t.map);
+      unsigned char* all = packed(x, *m, rootbuf, blocks, !gather, gather);
+      auto move = [=](Schedule& y, unsigned char* data, std::size_t n, int peer) {
+        if (gather) {
+          y.recv(data, n, t.unit_size, peer);
+        } else {
+          y.send(data, n, t.unit_size, peer);
+        }
+      };
+      if (!v) {  // one message of the remote group's blocks with its leader
+        const std::size_t n = std::accumulate(bytes.begin(), bytes.end(), std::size_t{0});
+        x.then([=](Schedule& y) { move(y, all, n, c.remote_leader()); });
         return;
       }
       x.then([=](Schedule& y) {
         for (int i = 0; i < c.remote_size; ++i) {
           const auto k = static_cast<std::size_t>(i);
-          y.recv(out + at[k] * m->packed, bytes[k], t.unit_size, c.remote(i));
+          move(y, all + at[k] * m->packed, bytes[k], c.remote(i));
         }
       });
     };
     return p;
   }
-  const std::size_t items = count_of(c, sendcount);
-  const CollectiveType t = buffer_type(c, sendbuf, items, sendtype);
+  const std::size_t items = count_of(c, own_count);
+  const CollectiveType t = buffer_type(c, ownbuf, items, own_type);
   const std::size_t own_bytes = t.units(items) * t.unit_size, unit = t.unit_size;
   p.build = [=](Schedule& x) {
-    const Typemap* m = kept(x, *c.s, sendtype, t.map);
-    const unsigned char* own = packed(x, *m, sendbuf, whole(items), true, false);
+    const Typemap* m = kept(x, *c.s, own_type, t.map);
+    unsigned char* own = packed(x, *m, ownbuf, whole(items), gather, !gather);
     if (v) {
-      x.then([=](Schedule& y) { y.send(own, own_bytes, unit, c.remote(root)); });
-      return;
-    }
-    const auto size = static_cast<std::size_t>(c.local.size);
-    unsigned char* all = c.leader() ? x.scratch(size * own_bytes) : nullptr;
-    gather_steps(x, own, all, same(size, own_bytes), unit, c.local);
-    if (c.leader()) {
-      x.then([=](Schedule& y) { y.send(all, size * own_bytes, unit, c.remote(root)); });
-    }
-  };
-  return p;
-}
-
-Prepared scatter_call(const InterSide& c, const void* sendbuf, MPI_Count sendcount,
-                      const int* sendcounts, const int* displs, MPI_Datatype sendtype,
-                      void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
-                      bool v) {
-  check_root(c, root);
-  Prepared p;
-  p.args = "root " + root_text(root);
-  if (root == MPI_PROC_NULL) return p;
-  if (root == MPI_ROOT) {
-    const auto r = static_cast<std::size_t>(c.remote_size);
-    std::vector<std::size_t> counts, at;
-    if (v) {
-      counts = counts_of(c.fn, sendcounts, r, "sendcounts", MPI_ERR_COUNT);
-      at = counts_of(c.fn, displs, r, "displs", MPI_ERR_ARG);
-    } else {
-      counts = same(r, count_of(c, sendcount));
-      at = prefix_of(counts);
-    }
-    const Blocks blocks = blocks_of(counts, at);
-    const CollectiveType t = buffer_type(c, sendbuf, end_of(blocks), sendtype);
-    const std::vector<std::size_t> bytes = bytes_of(counts, t);
-    p.build = [=](Schedule& x) {
-      const Typemap* m = kept(x, *c.s, sendtype, t.map);
-      const unsigned char* from = packed(x, *m, sendbuf, blocks, true, false);
-      if (!v) {  // one message of the remote group's blocks to its leader
-        const std::size_t all = std::accumulate(bytes.begin(), bytes.end(), std::size_t{0});
-        x.then([=](Schedule& y) { y.send(from, all, t.unit_size, c.remote_leader()); });
-        return;
-      }
       x.then([=](Schedule& y) {
-        for (int i = 0; i < c.remote_size; ++i) {
-          const auto k = static_cast<std::size_t>(i);
-          y.send(from + at[k] * m->packed, bytes[k], t.unit_size, c.remote(i));
+        if (gather) {
+          y.send(own, own_bytes, unit, c.remote(root));
+        } else {
+          y.recv(own, own_bytes, unit, c.remote(root));
         }
       });
-    };
-    return p;
-  }
-  const std::size_t items = count_of(c, recvcount);
-  const CollectiveType t = buffer_type(c, recvbuf, items, recvtype);
-  const std::size_t own_bytes = t.units(items) * t.unit_size, unit = t.unit_size;
-  p.build = [=](Schedule& x) {
-    const Typemap* m = kept(x, *c.s, recvtype, t.map);
-    unsigned char* own = packed(x, *m, recvbuf, whole(items), false, true);
-    if (v) {
-      x.then([=](Schedule& y) { y.recv(own, own_bytes, unit, c.remote(root)); });
       return;
     }
     const auto size = static_cast<std::size_t>(c.local.size);
     unsigned char* all = c.leader() ? x.scratch(size * own_bytes) : nullptr;
+    if (gather) leader_steps(x, true, own, all, same(size, own_bytes), unit, c.local);
     if (c.leader()) {
-      x.then([=](Schedule& y) { y.recv(all, size * own_bytes, unit, c.remote(root)); });
+      x.then([=](Schedule& y) {
+        if (gather) {
+          y.send(all, size * own_bytes, unit, c.remote(root));
+        } else {
+          y.recv(all, size * own_bytes, unit, c.remote(root));
+        }
+      });
     }
-    scatter_steps(x, all, own, same(size, own_bytes), unit, c.local);
+    if (!gather) leader_steps(x, false, own, all, same(size, own_bytes), unit, c.local);
   };
   return p;
 }
@@ -421,15 +381,8 @@ Prepared allgather_call(const InterSide& c, const void* sendbuf, MPI_Count sendc
   Prepared p;
   const std::size_t items = count_of(c, sendcount);
   const CollectiveType st = buffer_type(c, sendbuf, items, sendtype);
-  const auto r = static_cast<std::size_t>(c.remote_size);
-  std::vector<std::size_t> counts, at;
-  if (v) {
-    counts = counts_of(c.fn, recvcounts, r, "recvcounts", MPI_ERR_COUNT);
-    at = counts_of(c.fn, displs, r, "displs", MPI_ERR_ARG);
-  } else {
-    counts = same(r, count_of(c, recvcount));
-    at = prefix_of(counts);
-  }
+  const RemoteBlocks rb = remote_blocks(c, v, recvcounts, "recvcounts", displs, recvcount);
+  const std::vector<std::size_t> counts = rb.counts, at = rb.at;
   const Blocks blocks = blocks_of(counts, at);
   const CollectiveType rt = buffer_type(c, recvbuf, end_of(blocks), recvtype);
   const std::size_t own_bytes = st.units(items) * st.unit_size;
@@ -438,13 +391,13 @@ Prepared allgather_call(const InterSide& c, const void* sendbuf, MPI_Count sendc
   p.build = [=](Schedule& x) {
     const Typemap* sm = kept(x, *c.s, sendtype, st.map);
     const Typemap* rm = kept(x, *c.s, recvtype, rt.map);
-    const unsigned char* own = packed(x, *sm, sendbuf, whole(items), true, false);
+    unsigned char* own = packed(x, *sm, sendbuf, whole(items), true, false);
     unsigned char* out = packed(x, *rm, recvbuf, blocks, false, true);
     if (!v) {
       // The group's blocks at its leader, swapped for the remote group's, broadcast.
       const auto size = static_cast<std::size_t>(c.local.size);
       unsigned char* all = c.leader() ? x.scratch(size * own_bytes) : nullptr;
-      gather_steps(x, own, all, same(size, own_bytes), st.unit_size, c.local);
+      leader_steps(x, true, own, all, same(size, own_bytes), st.unit_size, c.local);
       swap_steps(x, c, all, size * own_bytes, out, in_bytes, rt.unit_size);
       bcast_steps(x, out, in_bytes, rt.unit_size, 0, c.local);
       return;
@@ -653,8 +606,8 @@ int inter_nbc_gather(const char* fn, const void* sendbuf, MPI_Count sendcount,
                      const int* recvcounts, const int* displs, MPI_Datatype recvtype, int root,
                      MPI_Comm comm, MPI_Request* request, bool persistent, bool v) {
   return make(fn, comm, request, persistent, [&](const InterSide& c) {
-    return gather_call(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvcounts, displs,
-                       recvtype, root, v);
+    return rooted_call(c, true, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvcounts,
+                       displs, recvtype, root, v);
   });
 }
 
@@ -663,8 +616,8 @@ int inter_nbc_scatter(const char* fn, const void* sendbuf, MPI_Count sendcount,
                       void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
                       MPI_Comm comm, MPI_Request* request, bool persistent, bool v) {
   return make(fn, comm, request, persistent, [&](const InterSide& c) {
-    return scatter_call(c, sendbuf, sendcount, sendcounts, displs, sendtype, recvbuf, recvcount,
-                        recvtype, root, v);
+    return rooted_call(c, false, recvbuf, recvcount, recvtype, sendbuf, sendcount, sendcounts,
+                       displs, sendtype, root, v);
   });
 }
 
