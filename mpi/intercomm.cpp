@@ -249,15 +249,8 @@ void inner(const InterCall& c, int rc) {
   fail(c.fn, rc, text);
 }
 
-// A root argument: MPI_ROOT or MPI_PROC_NULL in the root's group, a remote rank in the other.
 void check_inter_root(const InterCall& c, int root) {
-  if (root == MPI_ROOT || root == MPI_PROC_NULL) return;
-  if (root < 0 || root >= c.remote_size) {
-    fail(c.fn, MPI_ERR_ROOT,
-         "root " + std::to_string(root) +
-             " is none of MPI_ROOT, MPI_PROC_NULL and a rank of the remote group (of " +
-             std::to_string(c.remote_size) + ") on an intercommunicator");
-  }
+  vmc::mpi::check_inter_root(c.fn, root, c.remote_size);
 }
 
 void check_no_in_place(const InterCall& c, const void* buf) {
@@ -318,6 +311,16 @@ void wait_all(const InterCall& c, std::vector<MPI_Request>& rs) {
 }  // namespace
 
 namespace vmc::mpi {
+
+void check_inter_root(const char* fn, int root, int remote_size) {
+  if (root == MPI_ROOT || root == MPI_PROC_NULL) return;
+  if (root < 0 || root >= remote_size) {
+    fail(fn, MPI_ERR_ROOT,
+         "root " + std::to_string(root) +
+             " is none of MPI_ROOT, MPI_PROC_NULL and a rank of the remote group (of " +
+             std::to_string(remote_size) + ") on an intercommunicator");
+  }
+}
 
 bool is_inter(MPI_Comm comm) {
   const Node* n = this_node();

@@ -15,6 +15,11 @@ namespace vmc::mpi {
 // and for an invalid handle: the caller's own checks report those).
 bool is_inter(MPI_Comm comm);
 
+// A collective's root argument on an intercommunicator whose remote group has `remote_size`
+// ranks: MPI_ROOT or MPI_PROC_NULL in the root's group, a remote rank in the other
+// (MPI_ERR_ROOT).
+void check_inter_root(const char* fn, int root, int remote_size);
+
 // MPI_Comm_dup, _split and _create on intercommunicator `comm` (checked by the caller): the
 // new intercommunicator's handle, or MPI_COMM_NULL (split and create: this rank is in no
 // new group, or its new group has no remote side). The new one takes `errhandler`.

@@ -28,6 +28,8 @@
 // - Iallgather: ring, p - 1 steps of one block.
 // - Igather(v), Iscatter(v), Iallgatherv, Ialltoall(v), Ialltoallw (and the blocking
 //   MPI_Alltoallw, its schedule waited for at once): linear, every transfer in one step.
+// On an intercommunicator every call goes to mpi/nbc_inter.cpp, whose schedules run the
+// barrier, broadcast and reduction steps here among each group's ranks (mpi/nbc_steps.hpp).
 #include "mpi/nbc.hpp"
 
 #include <algorithm>
@@ -37,6 +39,8 @@
 #include <vector>
 
 #include "mpi/intercomm.hpp"
+#include "mpi/nbc_inter.hpp"
+#include "mpi/nbc_steps.hpp"
 #include "mpi/pt2pt.hpp"
 #include "mpi/state.hpp"
 #include "runtime/errors.hpp"
@@ -220,12 +224,7 @@ std::shared_ptr<Schedule> start_schedule(const char* fn, RankState& s, MPI_Comm 
   return x;
 }
 
-namespace {
-
 // --- buffers in packed form ----------------------------------------------------------------
-
-// Blocks of a buffer argument: (first item, items), in items of its datatype.
-using Blocks = std::vector<std::pair<std::size_t, std::size_t>>;
 
 Blocks whole(std::size_t items) { return {{0, items}}; }
 
@@ -243,9 +242,6 @@ std::size_t end_of(const Blocks& b) {
   return end;
 }
 
-// The packed form of a buffer argument: the program's memory when its type lies as it packs,
-// else a copy the schedule owns; `read`: packed from the buffer now (charged delta per
-// element), `written`: unpacked into it when the schedule ends (charged alike).
 unsigned char* packed(Schedule& x, const Typemap& m, const void* buf, const Blocks& blocks,
                       bool read, bool written) {
   auto* user = static_cast<unsigned char*>(const_cast<void*>(buf));
@@ -275,7 +271,6 @@ unsigned char* packed(Schedule& x, const Typemap& m, const void* buf, const Bloc
   return copy;
 }
 
-// A copy the schedule owns of `bytes` bytes from `from`.
 unsigned char* copy_of(Schedule& x, const void* from, std::size_t bytes) {
   unsigned char* c = x.scratch(bytes);
   if (bytes > 0) std::memcpy(c, from, bytes);
@@ -286,15 +281,25 @@ void copy_bytes(void* to, const void* from, std::size_t bytes) {
   if (bytes > 0 && to != from) std::memmove(to, from, bytes);
 }
 
+const Typemap* kept(Schedule& x, const RankState& s, MPI_Datatype t, const Typemap* map) {
+  if (auto k = kept_typemap(s, t)) {
+    x.keep(k);
+    return k.get();
+  }
+  return map;
+}
+
 // --- the schedules ----------------------------------------------------------------------------
 
+Span whole(const Schedule& x) { return {0, x.size(), x.rank()}; }
+
 // Dissemination: in step k each rank signals rank + 2^k and hears from rank - 2^k.
-void barrier_steps(Schedule& x) {
-  const int p = x.size(), r = x.rank();
+void barrier_steps(Schedule& x, Span g) {
+  const int p = g.size, r = g.rank;
   for (int d = 1; d < p; d <<= 1) {
     x.then([=](Schedule& s) {
-      s.send(nullptr, 0, 1, (r + d) % p);
-      s.recv(nullptr, 0, 1, (r - d + p) % p);
+      s.send(nullptr, 0, 1, g.peer((r + d) % p));
+      s.recv(nullptr, 0, 1, g.peer((r - d + p) % p));
     });
   }
 }
@@ -303,12 +308,13 @@ void barrier_steps(Schedule& x) {
 // broadcast `binomial`): virtual rank rank XOR root for p a power of two (every edge a
 // hypercube link), (rank - root) mod p otherwise; receive from the parent, then send to the
 // children, the largest subtree first.
-void bcast_steps(Schedule& x, unsigned char* buf, std::size_t bytes, std::size_t unit, int root) {
-  const int p = x.size();
+void bcast_steps(Schedule& x, unsigned char* buf, std::size_t bytes, std::size_t unit, int root,
+                 Span g) {
+  const int p = g.size;
   const bool pow2 = (p & (p - 1)) == 0;
   auto virt = [=](int r) { return pow2 ? r ^ root : (r - root + p) % p; };
-  auto real = [=](int v) { return pow2 ? v ^ root : (v + root) % p; };
-  const int vr = virt(x.rank());
+  auto real = [=](int v) { return g.peer(pow2 ? v ^ root : (v + root) % p); };
+  const int vr = virt(g.rank);
   int mask = 1;
   while (mask < p && (vr & mask) == 0) mask <<= 1;
   if (vr != 0) {
@@ -326,22 +332,25 @@ void bcast_steps(Schedule& x, unsigned char* buf, std::size_t bytes, std::size_t
 // combine of ranks [r, r + m) to r - m and is done; the others receive [r + m, r + 2m) and
 // combine it after their own, so rank order holds for any op. acc: this rank's contribution,
 // becomes rank 0's result.
-void reduce_to_zero_steps(Schedule& x, unsigned char* acc, std::size_t units, std::size_t unit) {
-  const int p = x.size(), r = x.rank();
+void reduce_to_zero_steps(Schedule& x, unsigned char* acc, std::size_t units, std::size_t unit,
+                          Span g) {
+  const int p = g.size, r = g.rank;
   const std::size_t bytes = units * unit;
   unsigned char* tmp = nullptr;
   for (int mask = 1; mask < p; mask <<= 1) {
     if (r & mask) {
-      x.then([=](Schedule& s) { s.send(acc, bytes, unit, r - mask); });
+      x.then([=](Schedule& s) { s.send(acc, bytes, unit, g.peer(r - mask)); });
       return;
     }
     if (r + mask < p) {
       if (tmp == nullptr) tmp = x.scratch(bytes);
-      x.then([=](Schedule& s) { s.recv(tmp, bytes, unit, r + mask); });
+      x.then([=](Schedule& s) { s.recv(tmp, bytes, unit, g.peer(r + mask)); });
       x.then([=](Schedule& s) { s.combine(acc, tmp, acc, units); });
     }
   }
 }
+
+namespace {
 
 // Recursive doubling in rank order (scan and exscan): `part` holds the combine of this rank's
 // subcube so far; the partner's subcube is combined before it when the partner is lower (and
@@ -433,15 +442,6 @@ std::vector<std::size_t> scaled(const std::vector<std::size_t>& v, std::size_t b
   return out;
 }
 
-// A derived type's typemap, kept alive by the schedule (the program may free the handle).
-const Typemap* kept(Schedule& x, const RankState& s, MPI_Datatype t, const Typemap* map) {
-  if (auto k = kept_typemap(s, t)) {
-    x.keep(k);
-    return k.get();
-  }
-  return map;
-}
-
 // What every start of a call does: its signature compared and its tag space taken, then its
 // schedule built by `build` (given the schedule) and its first steps run.
 struct Started {
@@ -477,11 +477,6 @@ int make(const char* fn, MPI_Comm comm, MPI_Request* request, bool persistent,
          const std::function<ScheduleStart(const Collective&)>& prepare) {
   return mpi_call(comm, [&] {
     const Collective c = open_collective(fn, comm);
-    if (is_inter(comm)) {
-      fail(fn, MPI_ERR_UNSUPPORTED_OPERATION,
-           "vmc runs no nonblocking or persistent collective on an intercommunicator (" +
-               comm_label(c.state, comm) + "); the blocking one works");
-    }
     check_request(fn, request);
     ScheduleStart start = prepare(c);
     *request = add_collective_request(c.state, comm, std::move(start), persistent);
@@ -515,7 +510,10 @@ ScheduleStart barrier_call(const Collective& c) {
   const MPI_Comm h = c.handle;
   const Comm comm = c.comm;
   const char* fn = c.fn;
-  return [=](PersistentTag* persistent) { return begin(fn, *s, h, comm, d, persistent, barrier_steps); };
+  return [=](PersistentTag* persistent) {
+    return begin(fn, *s, h, comm, d, persistent,
+                 [](Schedule& x) { barrier_steps(x, whole(x)); });
+  };
 }
 
 ScheduleStart bcast_call(const Collective& c, void* buffer, MPI_Count count, MPI_Datatype datatype,
@@ -538,7 +536,7 @@ ScheduleStart bcast_call(const Collective& c, void* buffer, MPI_Count count, MPI
       const Typemap* m = kept(x, *s, datatype, t.map);
       const bool at_root = comm.rank() == root;
       unsigned char* buf = packed(x, *m, buffer, whole(items), at_root, !at_root);
-      bcast_steps(x, buf, n * t.unit_size, t.unit_size, root);
+      bcast_steps(x, buf, n * t.unit_size, t.unit_size, root, whole(x));
     });
   };
 }
@@ -581,9 +579,9 @@ ScheduleStart reduce_call(const Collective& c, const void* sendbuf, void* recvbu
       const unsigned char* mine =
           in_place ? out : packed(x, *m, sendbuf, whole(items), true, false);
       unsigned char* acc = copy_of(x, mine, bytes);
-      reduce_to_zero_steps(x, acc, n, unit);
+      reduce_to_zero_steps(x, acc, n, unit, whole(x));
       if (all) {
-        bcast_steps(x, acc, bytes, unit, 0);
+        bcast_steps(x, acc, bytes, unit, 0, whole(x));
         x.then([=](Schedule&) { copy_bytes(out, acc, bytes); });
       } else if (root == 0) {
         if (r == 0) x.then([=](Schedule&) { copy_bytes(out, acc, bytes); });
@@ -670,7 +668,7 @@ ScheduleStart reduce_scatter_call(const Collective& c, const void* sendbuf, void
           packed(x, *m, in_place ? recvbuf : sendbuf, whole(total_items), true, false);
       unsigned char* acc = copy_of(x, all, total * unit);
       unsigned char* out = packed(x, *m, recvbuf, whole(mine_items), false, true);
-      reduce_to_zero_steps(x, acc, total, unit);
+      reduce_to_zero_steps(x, acc, total, unit, whole(x));
       x.then([=](Schedule& y) {
         if (r != 0) {
           y.recv(out, counts[static_cast<std::size_t>(r)] * unit, unit, 0);
@@ -1061,11 +1059,15 @@ VLayout given(const char* fn, std::size_t p, CountArray counts, const char* coun
 // --- the calls, one body for the I form and the _init form ---------------------------------
 
 int barrier(const char* fn, MPI_Comm comm, MPI_Request* request, bool persistent) {
+  if (is_inter(comm)) return inter_nbc_barrier(fn, comm, request, persistent);
   return make(fn, comm, request, persistent, [](const Collective& c) { return barrier_call(c); });
 }
 
 int bcast(const char* fn, void* buffer, MPI_Count count, MPI_Datatype datatype, int root,
           MPI_Comm comm, MPI_Request* request, bool persistent) {
+  if (is_inter(comm)) {
+    return inter_nbc_bcast(fn, buffer, count, datatype, root, comm, request, persistent);
+  }
   return make(fn, comm, request, persistent, [&](const Collective& c) {
     return bcast_call(c, buffer, count, datatype, root);
   });
@@ -1074,6 +1076,10 @@ int bcast(const char* fn, void* buffer, MPI_Count count, MPI_Datatype datatype, 
 int reduce(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count count,
            MPI_Datatype datatype, MPI_Op op, int root, bool all, MPI_Comm comm,
            MPI_Request* request, bool persistent) {
+  if (is_inter(comm)) {
+    return inter_nbc_reduce(fn, sendbuf, recvbuf, count, datatype, op, root, all, comm, request,
+                            persistent);
+  }
   return make(fn, comm, request, persistent, [&](const Collective& c) {
     return reduce_call(c, sendbuf, recvbuf, count, datatype, op, root, all);
   });
@@ -1081,6 +1087,7 @@ int reduce(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count count,
 
 int scan(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
          MPI_Op op, bool exclusive, MPI_Comm comm, MPI_Request* request, bool persistent) {
+  if (is_inter(comm)) return inter_scan(fn, comm);
   return make(fn, comm, request, persistent, [&](const Collective& c) {
     return scan_call(c, sendbuf, recvbuf, count, datatype, op, exclusive);
   });
@@ -1089,6 +1096,10 @@ int scan(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count count, MP
 int reduce_scatter(const char* fn, const void* sendbuf, void* recvbuf, CountArray recvcounts,
                    MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                    MPI_Request* request, bool persistent, bool block) {
+  if (is_inter(comm)) {
+    return inter_nbc_reduce_scatter(fn, sendbuf, recvbuf, block ? nullptr : recvcounts,
+                                    recvcount, datatype, op, comm, request, persistent);
+  }
   return make(fn, comm, request, persistent, [&](const Collective& c) {
     std::vector<std::size_t> counts;
     if (block) {
@@ -1105,6 +1116,10 @@ int gather(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatyp
            void* recvbuf, MPI_Count recvcount, CountArray recvcounts, CountArray displs,
            MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request,
            bool persistent, bool v) {
+  if (is_inter(comm)) {
+    return inter_nbc_gather(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvcounts,
+                            displs, recvtype, root, comm, request, persistent, v);
+  }
   return make(fn, comm, request, persistent, [&](const Collective& c) {
     VLayout l;
     if (c.rank() == root) {
@@ -1123,6 +1138,10 @@ int scatter(const char* fn, const void* sendbuf, MPI_Count sendcount, CountArray
             CountArray displs, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
             MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request,
             bool persistent, bool v) {
+  if (is_inter(comm)) {
+    return inter_nbc_scatter(fn, sendbuf, sendcount, sendcounts, displs, sendtype, recvbuf,
+                             recvcount, recvtype, root, comm, request, persistent, v);
+  }
   return make(fn, comm, request, persistent, [&](const Collective& c) {
     VLayout l;
     if (c.rank() == root) {
@@ -1142,6 +1161,10 @@ int allgather(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Data
               void* recvbuf, MPI_Count recvcount, CountArray recvcounts, CountArray displs,
               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request, bool persistent,
               bool v) {
+  if (is_inter(comm)) {
+    return inter_nbc_allgather(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvcounts,
+                               displs, recvtype, comm, request, persistent, v);
+  }
   return make(fn, comm, request, persistent, [&](const Collective& c) {
     if (sendbuf != MPI_IN_PLACE) check_count(fn, sendcount);
     VLayout r;
@@ -1160,6 +1183,11 @@ int alltoall(const char* fn, const void* sendbuf, MPI_Count sendcount, CountArra
              CountArray sdispls, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
              CountArray recvcounts, CountArray rdispls, MPI_Datatype recvtype, MPI_Comm comm,
              MPI_Request* request, bool persistent, bool v) {
+  if (is_inter(comm)) {
+    return inter_nbc_alltoall(fn, sendbuf, sendcount, sendcounts, sdispls, sendtype, recvbuf,
+                              recvcount, recvcounts, rdispls, recvtype, comm, request, persistent,
+                              v);
+  }
   return make(fn, comm, request, persistent, [&](const Collective& c) {
     VLayout sl, rl;
     if (v) {
@@ -1568,6 +1596,10 @@ static int alltoallw(const char* fn, const void* sendbuf, CountArray sendcounts,
                      CountArray sdispls, const MPI_Datatype sendtypes[], void* recvbuf,
                      CountArray recvcounts, CountArray rdispls, const MPI_Datatype recvtypes[],
                      MPI_Comm comm, MPI_Request* request, bool persistent) {
+  if (is_inter(comm)) {
+    return inter_nbc_alltoallw(fn, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                               rdispls, recvtypes, comm, request, persistent);
+  }
   return make(fn, comm, request, persistent, [&](const Collective& c) {
     return alltoallw_call(c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                           rdispls, recvtypes);

@@ -71,6 +71,11 @@ class Schedule {
   void recv(void* data, std::size_t bytes, std::size_t unit, int peer);
   // out = a op b over `units` of the op's items (a from the lower ranks), charged gamma each.
   void combine(const void* a, const void* b, void* out, std::size_t units) const;
+  // The call's tag space, and a transfer a step posted itself on comm() (inside a
+  // Comm::CollectiveScope) at tags from tag() on: a neighbourhood collective's, one tag per
+  // neighbour (mpi/neighbor.hpp).
+  Tag tag() const { return tag_; }
+  void post(vmc::Request r) { pending_.push_back(r); }
 
   // --- the engine ----------------------------------------------------------------------------
   // Runs the steps whose turn has come without waiting: while nothing is pending, the next
@@ -135,11 +140,12 @@ void finish_schedules(RankState& s);
 // for a blocking call), then `build` adds the schedule's steps. `args` names the call's
 // arguments in a deadlock report. The request: add_collective_request (mpi/pt2pt.hpp), given
 // a ScheduleStart that calls this. A one-step schedule of given transfers (a neighbourhood
-// collective's) is
+// collective's, mpi/neighbor.cpp) is
 //   start_schedule(fn, s, handle, comm, sig, args, [&](Schedule& x) {
-//     x.then([=](Schedule& y) { /* y.recv(...) and y.send(...) for each neighbour */ });
+//     x.then([=](Schedule& y) { /* y.post(...) of each transfer, on tags from y.tag() */ });
 //   });
-// (a receive buffer that needs unpacking: x.at_end).
+// (a receive buffer that needs unpacking: x.at_end). An intercommunicator's collectives
+// (mpi/nbc_inter.cpp) run on the comm of both groups, each group's part among its ranks.
 std::shared_ptr<Schedule> start_schedule(const char* fn, RankState& s, MPI_Comm handle,
                                          const Comm& comm, const CallSignature& sig,
                                          const std::string& args,

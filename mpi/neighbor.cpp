@@ -14,6 +14,8 @@
 #include <string>
 #include <type_traits>
 
+#include "mpi/nbc.hpp"
+#include "mpi/pt2pt.hpp"
 #include "mpi/state.hpp"
 #include "runtime/errors.hpp"
 
@@ -74,6 +76,12 @@ void NeighborExchange::finish(const Comm& comm, std::span<const std::size_t> rec
     unpack(*r.map, static_cast<const unsigned char*>(r.data), bytes, r.unpack_to);
     comm.charge_rearrange((bytes * r.map->elements + r.map->packed - 1) / r.map->packed);
   }
+}
+
+std::vector<std::size_t> NeighborExchange::capacities() const {
+  std::vector<std::size_t> v;
+  for (const Transfer& r : receives_) v.push_back(r.bytes);
+  return v;
 }
 
 namespace {
@@ -150,16 +158,59 @@ const unsigned char* at(const void* base, MPI_Aint offset) {
   return static_cast<const unsigned char*>(base) + offset;
 }
 
+// Which form of a call: blocking (MPI_Neighbor_allgather), nonblocking (MPI_Ineighbor_allgather)
+// or persistent (MPI_Neighbor_allgather_init).
+enum class Form { blocking, nonblocking, persistent };
+
+// The nonblocking and persistent forms: the exchange as a schedule of one step, its transfers
+// on the call's tag space, finished (staged blocks unpacked) when the schedule ends. A
+// nonblocking call plans (checks the types, packs) now; a persistent one at each MPI_Start,
+// since the send buffer is read when the collective starts.
+MPI_Request neighbor_request(const char* fn, RankState& s, MPI_Comm handle, const Comm& comm,
+                             const Neighbourhood& n, std::vector<NeighborBlock> sends,
+                             std::vector<NeighborBlock> receives, bool persistent) {
+  std::shared_ptr<NeighborExchange> planned;
+  if (!persistent) {
+    planned = std::make_shared<NeighborExchange>(
+        NeighborExchange::plan(fn, s, comm, n, sends, receives));
+  }
+  RankState* state = &s;
+  ScheduleStart start = [=](PersistentTag* tag) {
+    CallSignature sig;
+    sig.operation = fn;
+    sig.check_count = false;
+    return start_schedule(fn, *state, handle, comm, sig, "", [&](Schedule& x) {
+      auto ex = planned != nullptr ? planned
+                                   : std::make_shared<NeighborExchange>(NeighborExchange::plan(
+                                         fn, *state, comm, n, sends, receives));
+      x.then([ex](Schedule& y) {
+        const Comm::CollectiveScope scope(y.comm());
+        for (const Request& r : ex->start(y.comm(), y.tag())) y.post(r);
+      });
+      x.at_end([ex, comm] { ex->finish(comm, ex->capacities()); });
+    }, tag);
+  };
+  return add_collective_request(s, handle, std::move(start), persistent);
+}
+
 // The body every call shares: the communicator and its neighbourhood, then `blocks` (the send
-// and receive blocks, arguments checked) and the exchange.
+// and receive blocks, arguments checked) and the exchange, run now (blocking) or as the
+// request's schedule.
 template <class Blocks>
-int neighbor_call(const char* fn, MPI_Comm comm, Blocks&& blocks) {
+int neighbor_call(const char* fn, MPI_Comm comm, Form form, MPI_Request* request,
+                  Blocks&& blocks) {
   return mpi_call(comm, [&] {
     RankState& s = session_state(fn);
     const CommEntry& e = comm_or_fail(fn, s, comm);
     const Neighbourhood n = neighbourhood_or_fail(fn, s, comm, e);
+    if (form != Form::blocking) check_arg(fn, request, "request");
     std::vector<NeighborBlock> sends, receives;
     blocks(s, n, sends, receives);
+    if (form != Form::blocking) {
+      *request = neighbor_request(fn, s, comm, e.comm, n, std::move(sends), std::move(receives),
+                                  form == Form::persistent);
+      return MPI_SUCCESS;
+    }
     NeighborExchange x = NeighborExchange::plan(fn, s, e.comm, n, sends, receives);
     run_exchange(fn, s, comm, e.comm, x);
     return MPI_SUCCESS;
@@ -168,8 +219,9 @@ int neighbor_call(const char* fn, MPI_Comm comm, Blocks&& blocks) {
 
 template <class Count>
 int allgather(const char* fn, const void* sendbuf, Count sendcount, MPI_Datatype sendtype,
-              void* recvbuf, Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  return neighbor_call(fn, comm, [&](const RankState& s, const Neighbourhood& n,
+              void* recvbuf, Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+              Form form = Form::blocking, MPI_Request* request = nullptr) {
+  return neighbor_call(fn, comm, form, request, [&](const RankState& s, const Neighbourhood& n,
                                      std::vector<NeighborBlock>& sends,
                                      std::vector<NeighborBlock>& receives) {
     check_not_in_place(fn, sendbuf, "the send buffer");
@@ -191,8 +243,9 @@ int allgather(const char* fn, const void* sendbuf, Count sendcount, MPI_Datatype
 template <class Count, class Displ>
 int allgatherv(const char* fn, const void* sendbuf, Count sendcount, MPI_Datatype sendtype,
                void* recvbuf, const Count recvcounts[], const Displ displs[],
-               MPI_Datatype recvtype, MPI_Comm comm) {
-  return neighbor_call(fn, comm, [&](const RankState& s, const Neighbourhood& n,
+               MPI_Datatype recvtype, MPI_Comm comm, Form form = Form::blocking,
+               MPI_Request* request = nullptr) {
+  return neighbor_call(fn, comm, form, request, [&](const RankState& s, const Neighbourhood& n,
                                      std::vector<NeighborBlock>& sends,
                                      std::vector<NeighborBlock>& receives) {
     check_not_in_place(fn, sendbuf, "the send buffer");
@@ -216,8 +269,9 @@ int allgatherv(const char* fn, const void* sendbuf, Count sendcount, MPI_Datatyp
 
 template <class Count>
 int alltoall(const char* fn, const void* sendbuf, Count sendcount, MPI_Datatype sendtype,
-             void* recvbuf, Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  return neighbor_call(fn, comm, [&](const RankState& s, const Neighbourhood& n,
+             void* recvbuf, Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+             Form form = Form::blocking, MPI_Request* request = nullptr) {
+  return neighbor_call(fn, comm, form, request, [&](const RankState& s, const Neighbourhood& n,
                                      std::vector<NeighborBlock>& sends,
                                      std::vector<NeighborBlock>& receives) {
     check_not_in_place(fn, sendbuf, "the send buffer");
@@ -245,8 +299,8 @@ int alltoall_vw(const char* fn, const void* sendbuf, const Count sendcounts[],
                 const Displ sdispls[], const MPI_Datatype* sendtypes, MPI_Datatype sendtype,
                 void* recvbuf, const Count recvcounts[], const Displ rdispls[],
                 const MPI_Datatype* recvtypes, MPI_Datatype recvtype, bool in_bytes,
-                MPI_Comm comm) {
-  return neighbor_call(fn, comm, [&](const RankState& s, const Neighbourhood& n,
+                MPI_Comm comm, Form form = Form::blocking, MPI_Request* request = nullptr) {
+  return neighbor_call(fn, comm, form, request, [&](const RankState& s, const Neighbourhood& n,
                                      std::vector<NeighborBlock>& sends,
                                      std::vector<NeighborBlock>& receives) {
     check_not_in_place(fn, sendbuf, "the send buffer");
@@ -351,4 +405,166 @@ int MPI_Neighbor_alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[],
                      MPI_DATATYPE_NULL, true, comm);
 }
 
+// The nonblocking and persistent forms.
+
+int MPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request* request) {
+  return allgather("MPI_Ineighbor_allgather", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                   recvtype, comm, Form::nonblocking, request);
+}
+
+int MPI_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Info, MPI_Request* request) {
+  return allgather("MPI_Neighbor_allgather_init", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                   recvtype, comm, Form::persistent, request);
+}
+
+int MPI_Ineighbor_allgather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                              void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                              MPI_Comm comm, MPI_Request* request) {
+  return allgather("MPI_Ineighbor_allgather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                   recvtype, comm, Form::nonblocking, request);
+}
+
+int MPI_Neighbor_allgather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                  void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                  MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return allgather("MPI_Neighbor_allgather_init_c", sendbuf, sendcount, sendtype, recvbuf,
+                   recvcount, recvtype, comm, Form::persistent, request);
+}
+
+int MPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void* recvbuf, const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return allgatherv("MPI_Ineighbor_allgatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                    displs, recvtype, comm, Form::nonblocking, request);
+}
+
+int MPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void* recvbuf, const int recvcounts[], const int displs[],
+                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Info,
+                                 MPI_Request* request) {
+  return allgatherv("MPI_Neighbor_allgatherv_init", sendbuf, sendcount, sendtype, recvbuf,
+                    recvcounts, displs, recvtype, comm, Form::persistent, request);
+}
+
+int MPI_Ineighbor_allgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                               void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return allgatherv("MPI_Ineighbor_allgatherv_c", sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                    displs, recvtype, comm, Form::nonblocking, request);
+}
+
+int MPI_Neighbor_allgatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                   void* recvbuf, const MPI_Count recvcounts[],
+                                   const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                   MPI_Info, MPI_Request* request) {
+  return allgatherv("MPI_Neighbor_allgatherv_init_c", sendbuf, sendcount, sendtype, recvbuf,
+                    recvcounts, displs, recvtype, comm, Form::persistent, request);
+}
+
+int MPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                           MPI_Request* request) {
+  return alltoall("MPI_Ineighbor_alltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                  recvtype, comm, Form::nonblocking, request);
+}
+
+int MPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                               MPI_Info, MPI_Request* request) {
+  return alltoall("MPI_Neighbor_alltoall_init", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                  recvtype, comm, Form::persistent, request);
+}
+
+int MPI_Ineighbor_alltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                             void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                             MPI_Comm comm, MPI_Request* request) {
+  return alltoall("MPI_Ineighbor_alltoall_c", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                  recvtype, comm, Form::nonblocking, request);
+}
+
+int MPI_Neighbor_alltoall_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                 void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                 MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return alltoall("MPI_Neighbor_alltoall_init_c", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                  recvtype, comm, Form::persistent, request);
+}
+
+int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                            MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request* request) {
+  return alltoall_vw("MPI_Ineighbor_alltoallv", sendbuf, sendcounts, sdispls, nullptr, sendtype,
+                     recvbuf, recvcounts, rdispls, nullptr, recvtype, false, comm,
+                     Form::nonblocking, request);
+}
+
+int MPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info,
+                                MPI_Request* request) {
+  return alltoall_vw("MPI_Neighbor_alltoallv_init", sendbuf, sendcounts, sdispls, nullptr, sendtype,
+                     recvbuf, recvcounts, rdispls, nullptr, recvtype, false, comm, Form::persistent,
+                     request);
+}
+
+int MPI_Ineighbor_alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[],
+                              const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf,
+                              const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return alltoall_vw("MPI_Ineighbor_alltoallv_c", sendbuf, sendcounts, sdispls, nullptr, sendtype,
+                     recvbuf, recvcounts, rdispls, nullptr, recvtype, false, comm,
+                     Form::nonblocking, request);
+}
+
+int MPI_Neighbor_alltoallv_init_c(const void* sendbuf, const MPI_Count sendcounts[],
+                                  const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf,
+                                  const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info,
+                                  MPI_Request* request) {
+  return alltoall_vw("MPI_Neighbor_alltoallv_init_c", sendbuf, sendcounts, sdispls, nullptr,
+                     sendtype, recvbuf, recvcounts, rdispls, nullptr, recvtype, false, comm,
+                     Form::persistent, request);
+}
+
+int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                            const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                            MPI_Request* request) {
+  return alltoall_vw("MPI_Ineighbor_alltoallw", sendbuf, sendcounts, sdispls, sendtypes,
+                     MPI_DATATYPE_NULL, recvbuf, recvcounts, rdispls, recvtypes, MPI_DATATYPE_NULL,
+                     true, comm, Form::nonblocking, request);
+}
+
+int MPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[],
+                                const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info,
+                                MPI_Request* request) {
+  return alltoall_vw("MPI_Neighbor_alltoallw_init", sendbuf, sendcounts, sdispls, sendtypes,
+                     MPI_DATATYPE_NULL, recvbuf, recvcounts, rdispls, recvtypes, MPI_DATATYPE_NULL,
+                     true, comm, Form::persistent, request);
+}
+
+int MPI_Ineighbor_alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[],
+                              const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                              void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                              const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* request) {
+  return alltoall_vw("MPI_Ineighbor_alltoallw_c", sendbuf, sendcounts, sdispls, sendtypes,
+                     MPI_DATATYPE_NULL, recvbuf, recvcounts, rdispls, recvtypes, MPI_DATATYPE_NULL,
+                     true, comm, Form::nonblocking, request);
+}
+
+int MPI_Neighbor_alltoallw_init_c(const void* sendbuf, const MPI_Count sendcounts[],
+                                  const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                  void* recvbuf, const MPI_Count recvcounts[],
+                                  const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                  MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return alltoall_vw("MPI_Neighbor_alltoallw_init_c", sendbuf, sendcounts, sdispls, sendtypes,
+                     MPI_DATATYPE_NULL, recvbuf, recvcounts, rdispls, recvtypes, MPI_DATATYPE_NULL,
+                     true, comm, Form::persistent, request);
+}
 }  // extern "C"

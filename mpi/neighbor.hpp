@@ -4,8 +4,8 @@
 // (Comm::begin_collective), so that no point-to-point message or other collective matches
 // them. Made by plan (arguments checked, derived types packed), posted by start, finished by
 // finish once the requests have completed (received blocks unpacked): the blocking calls of
-// mpi/neighbor.cpp run the three at once; a nonblocking form keeps the exchange and its
-// requests between its start and its completion.
+// mpi/neighbor.cpp run the three at once; the nonblocking and persistent forms run them as a
+// schedule of one step (mpi/nbc.hpp), finished when the schedule ends.
 #pragma once
 
 #include <cstddef>
@@ -43,6 +43,10 @@ class NeighborExchange {
   // Once every request has completed (`received`: what wait_all returned, bytes for the
   // receives), unpacks the staged receive blocks (delta per element).
   void finish(const Comm& comm, std::span<const std::size_t> received);
+  // What each receive may take, in the order of start's requests: finish's `received` when the
+  // requests were completed without their statuses (a schedule's, mpi/nbc.hpp; the standard
+  // makes a neighbour's message as long as its receive block).
+  std::vector<std::size_t> capacities() const;
 
  private:
   struct Transfer {

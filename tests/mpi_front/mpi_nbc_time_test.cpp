@@ -6,7 +6,10 @@
 // the root (whose sends are all posted by the start) strictly earlier. And a nonblocking
 // broadcast waited for at once takes the time of the blocking call running the same
 // algorithm (`binomial`, named as `vmc mpirun --coll broadcast=binomial` names it), to the
-// picosecond, at every root.
+// picosecond, at every root. The same two for MPI_Ineighbor_alltoall on a periodic Cartesian
+// grid, where every rank posts all of its transfers when it starts the call: each rank's
+// work overlaps its exchange (strictly earlier than work after it), and waited at once it
+// takes MPI_Neighbor_alltoall's time.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -101,6 +104,66 @@ TEST(MpiLayerNonblockingTime, WaitedAtOnceItTakesTheBlockingCallsTime) {
       const std::vector<double> nonblocking =
           run(topology, Call::bcast, Form::waited_at_once, 1000, 0, root);
       EXPECT_EQ(nonblocking, blocking);
+    }
+  }
+}
+
+// Each rank's virtual time after MPI_Neighbor_alltoall (blocking) or MPI_Ineighbor_alltoall
+// of `n` ints a neighbour on a periodic 2-D grid of the machine's ranks, and `work` seconds
+// of computation as `form` orders them.
+std::vector<double> run_neighbor(const std::string& topology, Form form, int n, double work) {
+  MachineConfig c;
+  c.topology = parse_topology(topology);
+  c.model.alpha = 525e-6;
+  c.model.beta = 2e-6;
+  c.trace = false;
+  Machine m(c);
+  const int p = m.size();
+  mpi::begin_job(mpi::JobOptions{.ranks = p});
+  std::vector<double> times(static_cast<std::size_t>(p), -1);
+  m.run([&](Node& node) {
+    MPI_Init(nullptr, nullptr);
+    int dims[2] = {0, 0}, periods[2] = {1, 1};
+    MPI_Dims_create(p, 2, dims);
+    MPI_Comm grid = MPI_COMM_NULL;
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &grid);
+    std::vector<int> in(static_cast<std::size_t>(4 * n), node.rank()), out(in.size(), -1);
+    MPI_Request r = MPI_REQUEST_NULL;
+    const double start = MPI_Wtime();
+    if (form == Form::blocking) {
+      MPI_Neighbor_alltoall(in.data(), n, MPI_INT, out.data(), n, MPI_INT, grid);
+    } else {
+      MPI_Ineighbor_alltoall(in.data(), n, MPI_INT, out.data(), n, MPI_INT, grid, &r);
+    }
+    if (form == Form::waited_at_once) MPI_Wait(&r, MPI_STATUS_IGNORE);
+    if (work > 0) node.charge_compute(work);
+    if (form == Form::overlapped) MPI_Wait(&r, MPI_STATUS_IGNORE);
+    times[static_cast<std::size_t>(node.rank())] = MPI_Wtime() - start;
+    int left = -1, right = -1;
+    MPI_Cart_shift(grid, 0, 1, &left, &right);
+    EXPECT_EQ(out[0], left) << "rank " << node.rank() << ": the block from the left neighbour";
+    MPI_Comm_free(&grid);
+    MPI_Finalize();
+  });
+  const mpi::JobOutcome outcome = mpi::end_job();
+  EXPECT_TRUE(outcome.unfinalized.empty());
+  return times;
+}
+
+TEST(MpiLayerNonblockingTime, NeighbourhoodAlltoallOverlapsWorkAndWaitedAtOnceIsBlocking) {
+  for (const std::string topology : {"full:6", "torus:3x4", "hypercube:8"}) {
+    SCOPED_TRACE(topology);
+    const int n = 5000;
+    const std::vector<double> blocking = run_neighbor(topology, Form::blocking, n, 0);
+    const std::vector<double> alone = run_neighbor(topology, Form::waited_at_once, n, 0);
+    EXPECT_EQ(alone, blocking);
+    const double work = *std::max_element(alone.begin(), alone.end());
+    ASSERT_GT(work, 0);
+    const std::vector<double> after = run_neighbor(topology, Form::waited_at_once, n, work);
+    const std::vector<double> overlapped = run_neighbor(topology, Form::overlapped, n, work);
+    for (std::size_t r = 0; r < after.size(); ++r) {
+      EXPECT_LT(overlapped[r], after[r]) << "rank " << r;
+      EXPECT_GE(overlapped[r], work) << "rank " << r;  // the work is done in full
     }
   }
 }

@@ -15,28 +15,6 @@
  * MPI_Request_free of a collective's request in flight (erroneous: vmc says MPI_ERR_REQUEST). */
 #include "conformance.h"
 
-/* Open MPI 4.1 (an MPI-3.1 library) has MPI-4.0's persistent collectives as extensions. */
-#if defined(OPEN_MPI) && MPI_VERSION < 4
-#include <mpi-ext.h>
-#define MPI_Barrier_init MPIX_Barrier_init
-#define MPI_Bcast_init MPIX_Bcast_init
-#define MPI_Reduce_init MPIX_Reduce_init
-#define MPI_Allreduce_init MPIX_Allreduce_init
-#define MPI_Scan_init MPIX_Scan_init
-#define MPI_Exscan_init MPIX_Exscan_init
-#define MPI_Reduce_scatter_block_init MPIX_Reduce_scatter_block_init
-#define MPI_Reduce_scatter_init MPIX_Reduce_scatter_init
-#define MPI_Gather_init MPIX_Gather_init
-#define MPI_Gatherv_init MPIX_Gatherv_init
-#define MPI_Scatter_init MPIX_Scatter_init
-#define MPI_Scatterv_init MPIX_Scatterv_init
-#define MPI_Allgather_init MPIX_Allgather_init
-#define MPI_Allgatherv_init MPIX_Allgatherv_init
-#define MPI_Alltoall_init MPIX_Alltoall_init
-#define MPI_Alltoallv_init MPIX_Alltoallv_init
-#define MPI_Alltoallw_init MPIX_Alltoallw_init
-#endif
-
 enum { MOD = 251 };
 
 static int rank, size;

@@ -7,9 +7,10 @@
  * under another MPI first: they use nothing vmc-specific but the VMC_MPI_H guard of vmc's
  * mpi.h, behind which sit the checks only vmc promises (its version, the function named in
  * an error's text). They are safe under any protocol: no standard-mode send relies on being
- * buffered. Three places excuse known deviations of Open MPI 4.1 from the standard, under
+ * buffered. Four places excuse known deviations of Open MPI 4.1 from the standard, under
  * OPEN_MPI (its mpi.h defines it): MPI_MAX and MPI_MIN on MPI_OFFSET, the length
- * MPI_Get_library_version returns, and truncation of a message to itself. */
+ * MPI_Get_library_version returns, truncation of a message to itself, and the blocks of its
+ * nonblocking neighbourhood alltoalls when one neighbour is a rank's on both sides. */
 #ifndef VMC_CONFORMANCE_H
 #define VMC_CONFORMANCE_H
 
@@ -22,6 +23,33 @@
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
+
+/* Open MPI 4.1 (an MPI-3.1 library) has MPI-4.0's persistent collectives as extensions. */
+#if defined(OPEN_MPI) && MPI_VERSION < 4
+#include <mpi-ext.h>
+#define MPI_Barrier_init MPIX_Barrier_init
+#define MPI_Bcast_init MPIX_Bcast_init
+#define MPI_Reduce_init MPIX_Reduce_init
+#define MPI_Allreduce_init MPIX_Allreduce_init
+#define MPI_Scan_init MPIX_Scan_init
+#define MPI_Exscan_init MPIX_Exscan_init
+#define MPI_Reduce_scatter_block_init MPIX_Reduce_scatter_block_init
+#define MPI_Reduce_scatter_init MPIX_Reduce_scatter_init
+#define MPI_Gather_init MPIX_Gather_init
+#define MPI_Gatherv_init MPIX_Gatherv_init
+#define MPI_Scatter_init MPIX_Scatter_init
+#define MPI_Scatterv_init MPIX_Scatterv_init
+#define MPI_Allgather_init MPIX_Allgather_init
+#define MPI_Allgatherv_init MPIX_Allgatherv_init
+#define MPI_Alltoall_init MPIX_Alltoall_init
+#define MPI_Alltoallv_init MPIX_Alltoallv_init
+#define MPI_Alltoallw_init MPIX_Alltoallw_init
+#define MPI_Neighbor_allgather_init MPIX_Neighbor_allgather_init
+#define MPI_Neighbor_allgatherv_init MPIX_Neighbor_allgatherv_init
+#define MPI_Neighbor_alltoall_init MPIX_Neighbor_alltoall_init
+#define MPI_Neighbor_alltoallv_init MPIX_Neighbor_alltoallv_init
+#define MPI_Neighbor_alltoallw_init MPIX_Neighbor_alltoallw_init
+#endif
 
 /* Checks. */
 
