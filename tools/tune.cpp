@@ -129,7 +129,9 @@ std::vector<std::string> substitutions(const std::vector<TunePoint>& points, Mpi
   std::map<std::tuple<std::string, std::string, std::string>, std::vector<std::string>> groups;
   for (const TunePoint& t : points) {
     const Written& w = t.in(library);
-    if (w.algorithm == t.winner) continue;
+    const bool has_rules = library == MpiLibrary::open_mpi ? open_mpi_collective(t.op).has_value()
+                                                           : mpich_collective(t.op).has_value();
+    if (w.algorithm == t.winner || !has_rules) continue;  // the writer says what it leaves out
     groups[{vmc::to_string(t.op), t.winner, w.algorithm}].push_back(point_text(t));
   }
   std::vector<std::string> lines;
