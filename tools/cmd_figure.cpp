@@ -176,6 +176,7 @@ void add_commands(CLI::App& app) {
   add_figure_command(app);
   add_calibrate_command(app);
   add_mpirun_command(app);
+  add_tune_command(app);
 }
 
 }  // namespace vmc::cli

@@ -19,6 +19,7 @@ void add_show_command(CLI::App& app);     // cmd_show.cpp
 void add_figure_command(CLI::App& app);   // cmd_figure.cpp
 void add_calibrate_command(CLI::App& app);  // cmd_calibrate.cpp
 void add_mpirun_command(CLI::App& app);     // cmd_mpirun.cpp
+void add_tune_command(CLI::App& app);       // cmd_tune.cpp
 // mpirun's -np (MPI's spelling; CLI11 takes one-letter short flags only): rewritten to --np
 // in argv, up to the program's name, which is the first word that is neither a flag of
 // mpirun's (as `app` defines them) nor a flag's value (cmd_mpirun.cpp).
