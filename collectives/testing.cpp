@@ -290,13 +290,13 @@ class Traffic {
     static constexpr CallSignature kTraffic{.operation = "harness traffic"};
     if (sub_group) {
       world.begin_collective(kTraffic);  // the world's call 0; its call 1 takes the tags
-      post(world, world.begin_collective(kTraffic), "the world's collective call 1");
+      post(world, world.begin_collective(kTraffic), "on the world");
     }
     if (comm.valid()) {
       const Tag other = comm.begin_collective(kTraffic);  // the call under test is the next
-      post(comm, other, "another collective call on the comm");
-      post(comm, 0, "user tag 0");
-      post(comm, 1, "user tag 1");
+      post(comm, other, "another collective call's");
+      post(comm, 0, "a user tag");
+      post(comm, 1, "a user tag");
     }
   }
   // After the call: what went wrong, or "".
@@ -313,8 +313,8 @@ class Traffic {
         bytes = e.bytes();
       }
       if (problem.empty() && (bytes != sizeof got || got != token(t.comm.world_rank(from), t.tag))) {
-        problem = "the token rank " + std::to_string(from) + " sent it under " + t.what +
-                  " (" + tag_text(t.tag) + ") before the call was taken by the call: in its place " +
+        problem = "the token that rank " + std::to_string(from) + " sent before the call, " +
+                  tag_text(t.tag) + " (" + t.what + "), was taken by the call: in its place " +
                   "came a message of " + counted(bytes, "byte") +
                   " (the algorithm sent or received under a tag or on a comm not its own)";
       }

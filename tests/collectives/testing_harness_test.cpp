@@ -217,7 +217,7 @@ TEST(Harness, DenseRunsTheFullProduct) {
       }
     }
   }
-  EXPECT_GT(product, 1000u);
+  EXPECT_EQ(seen.size() >= product, true);  // every combination above, and more lengths
   EXPECT_GT(harness::cases(Operation::broadcast, kMine, dense).size(),
             10 * harness::cases(Operation::broadcast, kMine, quick(5)).size());
 }
