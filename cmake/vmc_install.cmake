@@ -79,6 +79,12 @@ install(PROGRAMS ${PROJECT_BINARY_DIR}/installed/vmcc ${PROJECT_BINARY_DIR}/inst
         DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/cmake/vmc_mpi_program.cmake
         DESTINATION ${VMC_INSTALL_CMAKEDIR})
+# Libraries of algorithms for --load: the CMake helper, and an example project that builds as
+# it is (share/vmc/examples/my_algorithms; docs/library.md).
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/vmc_algorithm_library.cmake
+        DESTINATION ${VMC_INSTALL_CMAKEDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/my_algorithms
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/vmc/examples)
 
 # Every header of topology and collectives, but topology's private detail.hpp; runtime's public
 # headers (the others are its internals: node state, the transports; docs/architecture.md).

@@ -31,6 +31,8 @@
 // "MPI_Bcast(root 0, 4 x MPI_INT, MPI_COMM_WORLD)".
 #include <algorithm>
 #include <complex>
+#include <deque>
+#include <limits>
 #include <concepts>
 #include <cstring>
 #include <optional>
@@ -301,7 +303,7 @@ void run_collective(const Collective& c, const CallSignature& sig, const Args& a
 
 // The block a rank sends and the block it receives (sendcount x sendtype, recvcount x
 // recvtype) must hold the same items: vmc moves items of one size per call.
-void check_same_block(const char* fn, int sendcount, const TypeInfo& st, int recvcount,
+void check_same_block(const char* fn, MPI_Count sendcount, const TypeInfo& st, MPI_Count recvcount,
                       const TypeInfo& rt, const char* where) {
   if (st.size != rt.size) {
     fail(fn, MPI_ERR_TYPE,
@@ -343,9 +345,13 @@ Moved moved_type(const Collective& c, MPI_Datatype datatype) {
 }
 
 // A count and a datatype, checked.
-Moved counted(const Collective& c, int count, MPI_Datatype datatype) {
+// A count and a datatype, checked (MPI_ERR_COUNT too when the items span more bytes than an
+// MPI_Aint holds).
+Moved counted(const Collective& c, MPI_Count count, MPI_Datatype datatype) {
   check_count(c.fn, count);
-  return moved_type(c, datatype);
+  Moved m = moved_type(c, datatype);
+  check_span(c.fn, count, *m.map, type_label(c.state, datatype));
+  return m;
 }
 
 // The bytes `items` items take from their buffer's start, for the overlap check: a datatype
@@ -356,7 +362,7 @@ std::size_t span_of(const Moved& m, std::size_t items) {
 
 // The block a rank sends and the block it receives must have one signature: vmc moves them
 // as the same units.
-void check_same_signature(const char* fn, int sendcount, const Moved& st, int recvcount,
+void check_same_signature(const char* fn, MPI_Count sendcount, const Moved& st, MPI_Count recvcount,
                           const Moved& rt, const char* where) {
   if (!st.derived && !rt.derived) {
     check_same_block(fn, sendcount, st.unit, recvcount, rt.unit, where);
@@ -594,7 +600,7 @@ const void* send_address(const void* buf) {
   return buf != nullptr ? buf : &nothing;
 }
 
-std::size_t size_of(int count) { return static_cast<std::size_t>(count); }
+std::size_t size_of(MPI_Count count) { return static_cast<std::size_t>(count); }
 
 // --- the operations that combine item by item: allreduce, scan, exscan --------------------
 
@@ -602,7 +608,7 @@ using ItemwiseFn = void (*)(const Comm&, const void*, std::size_t, void*, std::s
                             std::size_t, const Op&, const Options&);
 
 int itemwise(const char* fn, Operation operation, ItemwiseFn call, const void* sendbuf,
-             void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+             void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   return mpi_call(comm, [&] {
     const Collective c = open_collective(fn, comm);
     check_count(fn, count);
@@ -671,89 +677,60 @@ std::vector<std::size_t> counts_from_root(const Comm& comm, std::vector<std::siz
   return counts;
 }
 
-}  // namespace
+// --- the calls, one body for the int form and the large-count (_c) form ------------------
 
-// What the nonblocking collectives (mpi/nbc.cpp) check and move as the blocking ones do.
-namespace vmc::mpi {
-namespace {
-CollectiveType public_type(const Moved& m) {
-  return {m.map, m.unit.size, m.unit.name, m.per, m.basic, m.derived};
-}
-Moved moved_of(const CollectiveType& t) {
-  Moved m;
-  m.map = t.map;
-  m.unit = type_info(t.basic).value_or(TypeInfo{t.unit_name, t.unit_size, t.unit_size,
-                                                TypeKind::none});
-  m.per = t.per;
-  m.basic = t.basic;
-  m.derived = t.derived;
-  return m;
-}
-}  // namespace
+// An intercommunicator's collectives (mpi/intercomm.cpp) are built on the int forms of the
+// calls: a large-count call's counts and displacements there must fit an int (MPI_ERR_COUNT
+// names the one that does not).
+class Narrow {
+ public:
+  Narrow(const char* fn, MPI_Comm comm) : fn_(fn), comm_(comm) {}
+  int operator()(MPI_Count v) const { return to_int(v, "a count"); }
+  // An array of one value per member of the local group, or of the remote group; none when
+  // the rank does not `read` it (the root's arguments elsewhere).
+  const int* local(CountArray v) { return array(v, false, true); }
+  const int* remote(CountArray v, bool read = true) { return array(v, true, read); }
 
-CollectiveType collective_type(const char* fn, MPI_Comm comm, MPI_Datatype datatype) {
-  return public_type(moved_type(open_collective(fn, comm), datatype));
-}
-
-Collective open_collective(const char* fn, MPI_Comm comm) {
-  RankState& s = session_state(fn);
-  return {fn, s, comm, comm_or_fail(fn, s, comm).comm};
-}
-
-void check_root(const Collective& c, int root) {
-  check_rank(c.fn, MPI_ERR_ROOT, "root", root, c.comm);
-}
-
-void check_not_in_place(const char* fn, const void* buf, const char* what) {
-  if (buf == MPI_IN_PLACE) {
-    fail(fn, MPI_ERR_BUFFER, std::string("MPI_IN_PLACE is not allowed as ") + what);
-  }
-}
-
-std::vector<std::size_t> counts_of(const char* fn, const int* v, std::size_t p, const char* what,
-                                   int error_class) {
-  check_arg(fn, v, what);
-  std::vector<std::size_t> out(p);
-  for (std::size_t i = 0; i < p; ++i) {
-    if (v[i] < 0) {
-      fail(fn, error_class,
-           std::string(what) + "[" + std::to_string(i) + "] = " + std::to_string(v[i]) +
-               " is negative");
+ private:
+  int to_int(MPI_Count v, const std::string& what) const {
+    if (v > std::numeric_limits<int>::max() || v < std::numeric_limits<int>::min()) {
+      fail(fn_, MPI_ERR_COUNT,
+           what + " of " + std::to_string(v) +
+               " does not fit an int, which vmc's collectives on an intercommunicator take");
     }
-    out[i] = static_cast<std::size_t>(v[i]);
+    return static_cast<int>(v);
   }
-  return out;
-}
+  const int* array(CountArray v, bool remote, bool read) {
+    if (!read || v.data() == nullptr) return nullptr;
+    int n = 0;
+    if (remote) {
+      MPI_Comm_remote_size(comm_, &n);
+    } else {
+      MPI_Comm_size(comm_, &n);
+    }
+    std::vector<int>& out = kept_.emplace_back(static_cast<std::size_t>(n));
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      out[i] = to_int(v[i], "element " + std::to_string(i) + " of an array");
+    }
+    return out.data();
+  }
 
-CollectiveReduction collective_reduction(const char* fn, MPI_Comm comm, MPI_Datatype datatype,
-                                         MPI_Op op) {
-  Reduction r = reduction(open_collective(fn, comm), datatype, op);
-  return {public_type(r.m), std::move(r.op), r.label, r.weighted ? r.weighted->weight() : 1};
-}
+  const char* fn_;
+  MPI_Comm comm_;
+  std::deque<std::vector<int>> kept_;
+};
 
-void check_collective_signature(const char* fn, int sendcount, const CollectiveType& st,
-                                int recvcount, const CollectiveType& rt, const char* where) {
-  check_same_signature(fn, sendcount, moved_of(st), recvcount, moved_of(rt), where);
-}
-}  // namespace vmc::mpi
-
-extern "C" {
-
-int MPI_Barrier(MPI_Comm comm) {
-  if (is_inter(comm)) return inter_barrier(comm);
-  const char* fn = "MPI_Barrier";
+// A large-count collective on an intercommunicator: `call` given its Narrow.
+template <class Call>
+int on_inter(const char* fn, MPI_Comm comm, Call&& call) {
   return mpi_call(comm, [&] {
-    const Collective c = open_collective(fn, comm);
-    CallSignature sig;
-    sig.operation = fn;
-    run_collective(c, sig, "", [&] { vmc::detail::barrier_run(c.comm, options_for(Operation::barrier)); });
-    return MPI_SUCCESS;
+    Narrow narrow(fn, comm);
+    return call(narrow);
   });
 }
 
-int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
-  if (is_inter(comm)) return inter_bcast(buffer, count, datatype, root, comm);
-  const char* fn = "MPI_Bcast";
+int bcast_call(const char* fn, void* buffer, MPI_Count count, MPI_Datatype datatype, int root,
+               MPI_Comm comm) {
   return mpi_call(comm, [&] {
     const Collective c = open_collective(fn, comm);
     const Moved m = counted(c, count, datatype);
@@ -774,10 +751,8 @@ int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
   });
 }
 
-int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-               int root, MPI_Comm comm) {
-  if (is_inter(comm)) return inter_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
-  const char* fn = "MPI_Reduce";
+int reduce_call(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count count,
+                MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
   return mpi_call(comm, [&] {
     const Collective c = open_collective(fn, comm);
     check_count(fn, count);
@@ -813,34 +788,9 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datat
   });
 }
 
-int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
-                  MPI_Op op, MPI_Comm comm) {
-  if (is_inter(comm)) return inter_allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-  return itemwise("MPI_Allreduce", Operation::allreduce, vmc::detail::allreduce_bytes, sendbuf,
-                  recvbuf, count, datatype, op, comm);
-}
-
-int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-             MPI_Comm comm) {
-  if (is_inter(comm)) return inter_scan("MPI_Scan", comm);
-  return itemwise("MPI_Scan", Operation::scan, vmc::detail::scan_bytes, sendbuf, recvbuf, count,
-                  datatype, op, comm);
-}
-
-// Rank 0's receive buffer is left as it was (the standard leaves it undefined).
-int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-               MPI_Comm comm) {
-  if (is_inter(comm)) return inter_scan("MPI_Exscan", comm);
-  return itemwise("MPI_Exscan", Operation::exscan, vmc::detail::exscan_bytes, sendbuf, recvbuf,
-                  count, datatype, op, comm);
-}
-
-int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
-                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  if (is_inter(comm)) {
-    return inter_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
-  }
-  const char* fn = "MPI_Reduce_scatter_block";
+int reduce_scatter_block_call(const char* fn, const void* sendbuf, void* recvbuf,
+                              MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
+                              MPI_Comm comm) {
   return mpi_call(comm, [&] {
     const Collective c = open_collective(fn, comm);
     check_count(fn, recvcount);
@@ -867,12 +817,8 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
   });
 }
 
-int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
-                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  if (is_inter(comm)) {
-    return inter_reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
-  }
-  const char* fn = "MPI_Reduce_scatter";
+int reduce_scatter_call(const char* fn, const void* sendbuf, void* recvbuf, CountArray recvcounts,
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   return mpi_call(comm, [&] {
     const Collective c = open_collective(fn, comm);
     const Reduction r = reduction(c, datatype, op);
@@ -910,12 +856,9 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
   });
 }
 
-int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (is_inter(comm)) {
-    return inter_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  }
-  const char* fn = "MPI_Gather";
+int gather_call(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                MPI_Comm comm) {
   return mpi_call(comm, [&] {
     const Collective c = open_collective(fn, comm);
     check_root(c, root);
@@ -967,12 +910,9 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
   });
 }
 
-int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (is_inter(comm)) {
-    return inter_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  }
-  const char* fn = "MPI_Scatter";
+int scatter_call(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                 void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                 MPI_Comm comm) {
   return mpi_call(comm, [&] {
     const Collective c = open_collective(fn, comm);
     check_root(c, root);
@@ -1026,12 +966,8 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   });
 }
 
-int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  if (is_inter(comm)) {
-    return inter_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  }
-  const char* fn = "MPI_Allgather";
+int allgather_call(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                   void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   return mpi_call(comm, [&] {
     const Collective c = open_collective(fn, comm);
     const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -1067,12 +1003,8 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
   });
 }
 
-int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  if (is_inter(comm)) {
-    return inter_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  }
-  const char* fn = "MPI_Alltoall";
+int alltoall_call(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                  void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   return mpi_call(comm, [&] {
     const Collective c = open_collective(fn, comm);
     const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -1114,14 +1046,9 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   });
 }
 
-int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                   const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                   MPI_Comm comm) {
-  if (is_inter(comm)) {
-    return inter_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                            comm);
-  }
-  const char* fn = "MPI_Allgatherv";
+int allgatherv_call(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                    void* recvbuf, CountArray recvcounts, CountArray displs, MPI_Datatype recvtype,
+                    MPI_Comm comm) {
   return mpi_call(comm, [&] {
     const Collective c = open_collective(fn, comm);
     const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -1137,7 +1064,7 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
     Moved sm;
     if (!in_place) {
       sm = counted(c, sendcount, sendtype);
-      check_same_signature(fn, sendcount, sm, static_cast<int>(mine_items), rm,
+      check_same_signature(fn, sendcount, sm, static_cast<MPI_Count>(mine_items), rm,
                            "recvcounts[rank] is this rank's block: ");
       check_buffer(fn, sendbuf, sendcount);
     }
@@ -1162,14 +1089,9 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
   });
 }
 
-int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-  if (is_inter(comm)) {
-    return inter_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                           recvtype, comm);
-  }
-  const char* fn = "MPI_Alltoallv";
+int alltoallv_call(const char* fn, const void* sendbuf, CountArray sendcounts, CountArray sdispls,
+                   MPI_Datatype sendtype, void* recvbuf, CountArray recvcounts, CountArray rdispls,
+                   MPI_Datatype recvtype, MPI_Comm comm) {
   return mpi_call(comm, [&] {
     const Collective c = open_collective(fn, comm);
     const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -1186,8 +1108,8 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
       scounts_items = counts_of(fn, sendcounts, c.p(), "sendcounts", MPI_ERR_COUNT);
       sat_items = counts_of(fn, sdispls, c.p(), "sdispls", MPI_ERR_ARG);
       sm = moved_type(c, sendtype);
-      check_same_signature(fn, static_cast<int>(scounts_items[r]), sm,
-                           static_cast<int>(rcounts_items[r]), rm,
+      check_same_signature(fn, static_cast<MPI_Count>(scounts_items[r]), sm,
+                           static_cast<MPI_Count>(rcounts_items[r]), rm,
                            "the block a rank sends itself: ");
       // Two predefined types need only agree in size (checked above); a derived one moves
       // as units of its basic type, which the other side's must be.
@@ -1238,14 +1160,9 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
   });
 }
 
-int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                MPI_Comm comm) {
-  if (is_inter(comm)) {
-    return inter_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
-                         comm);
-  }
-  const char* fn = "MPI_Gatherv";
+int gatherv_call(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                 void* recvbuf, CountArray recvcounts, CountArray displs, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm) {
   return mpi_call(comm, [&] {
     const Collective c = open_collective(fn, comm);
     check_root(c, root);
@@ -1263,7 +1180,7 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
       counts_items = counts_of(fn, recvcounts, c.p(), "recvcounts", MPI_ERR_COUNT);
       at_items = counts_of(fn, displs, c.p(), "displs", MPI_ERR_ARG);
       if (!in_place) {
-        check_same_signature(fn, sendcount, sm, static_cast<int>(counts_items[r]), rm,
+        check_same_signature(fn, sendcount, sm, static_cast<MPI_Count>(counts_items[r]), rm,
                              "recvcounts[root] is the root's own block: ");
       }
       check_not_in_place(fn, recvbuf, "the receive buffer");
@@ -1313,14 +1230,9 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   });
 }
 
-int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
-                 MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                 int root, MPI_Comm comm) {
-  if (is_inter(comm)) {
-    return inter_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
-                          root, comm);
-  }
-  const char* fn = "MPI_Scatterv";
+int scatterv_call(const char* fn, const void* sendbuf, CountArray sendcounts, CountArray displs,
+                  MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm) {
   return mpi_call(comm, [&] {
     const Collective c = open_collective(fn, comm);
     check_root(c, root);
@@ -1340,7 +1252,7 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
       counts_items = counts_of(fn, sendcounts, c.p(), "sendcounts", MPI_ERR_COUNT);
       at_items = counts_of(fn, displs, c.p(), "displs", MPI_ERR_ARG);
       if (!in_place) {
-        check_same_signature(fn, static_cast<int>(counts_items[r]), sm, recvcount, rm,
+        check_same_signature(fn, static_cast<MPI_Count>(counts_items[r]), sm, recvcount, rm,
                              "sendcounts[root] is the root's own block: ");
       }
       check_not_in_place(fn, sendbuf, "the send buffer");
@@ -1394,6 +1306,386 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
                    });
     return MPI_SUCCESS;
   });
+}
+
+}  // namespace
+
+// What the nonblocking collectives (mpi/nbc.cpp) check and move as the blocking ones do.
+namespace vmc::mpi {
+namespace {
+CollectiveType public_type(const Moved& m) {
+  return {m.map, m.unit.size, m.unit.name, m.per, m.basic, m.derived};
+}
+Moved moved_of(const CollectiveType& t) {
+  Moved m;
+  m.map = t.map;
+  m.unit = type_info(t.basic).value_or(TypeInfo{t.unit_name, t.unit_size, t.unit_size,
+                                                TypeKind::none});
+  m.per = t.per;
+  m.basic = t.basic;
+  m.derived = t.derived;
+  return m;
+}
+}  // namespace
+
+CollectiveType collective_type(const char* fn, MPI_Comm comm, MPI_Datatype datatype) {
+  return public_type(moved_type(open_collective(fn, comm), datatype));
+}
+
+Collective open_collective(const char* fn, MPI_Comm comm) {
+  RankState& s = session_state(fn);
+  return {fn, s, comm, comm_or_fail(fn, s, comm).comm};
+}
+
+void check_root(const Collective& c, int root) {
+  check_rank(c.fn, MPI_ERR_ROOT, "root", root, c.comm);
+}
+
+void check_not_in_place(const char* fn, const void* buf, const char* what) {
+  if (buf == MPI_IN_PLACE) {
+    fail(fn, MPI_ERR_BUFFER, std::string("MPI_IN_PLACE is not allowed as ") + what);
+  }
+}
+
+std::vector<std::size_t> counts_of(const char* fn, CountArray v, std::size_t p, const char* what,
+                                   int error_class) {
+  check_arg(fn, v.data(), what);
+  std::vector<std::size_t> out(p);
+  for (std::size_t i = 0; i < p; ++i) {
+    if (v[i] < 0) {
+      fail(fn, error_class,
+           std::string(what) + "[" + std::to_string(i) + "] = " + std::to_string(v[i]) +
+               " is negative");
+    }
+    out[i] = static_cast<std::size_t>(v[i]);
+  }
+  return out;
+}
+
+CollectiveReduction collective_reduction(const char* fn, MPI_Comm comm, MPI_Datatype datatype,
+                                         MPI_Op op) {
+  Reduction r = reduction(open_collective(fn, comm), datatype, op);
+  return {public_type(r.m), std::move(r.op), r.label, r.weighted ? r.weighted->weight() : 1};
+}
+
+void check_collective_signature(const char* fn, MPI_Count sendcount, const CollectiveType& st,
+                                MPI_Count recvcount, const CollectiveType& rt, const char* where) {
+  check_same_signature(fn, sendcount, moved_of(st), recvcount, moved_of(rt), where);
+}
+}  // namespace vmc::mpi
+
+extern "C" {
+
+int MPI_Barrier(MPI_Comm comm) {
+  if (is_inter(comm)) return inter_barrier(comm);
+  const char* fn = "MPI_Barrier";
+  return mpi_call(comm, [&] {
+    const Collective c = open_collective(fn, comm);
+    CallSignature sig;
+    sig.operation = fn;
+    run_collective(c, sig, "", [&] { vmc::detail::barrier_run(c.comm, options_for(Operation::barrier)); });
+    return MPI_SUCCESS;
+  });
+}
+
+int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  if (is_inter(comm)) return inter_bcast(buffer, count, datatype, root, comm);
+  return bcast_call("MPI_Bcast", buffer, count, datatype, root, comm);
+}
+
+int MPI_Bcast_c(void* buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return on_inter("MPI_Bcast_c", comm, [&](Narrow& narrow) {
+      return inter_bcast(buffer, narrow(count), datatype, root, comm);
+    });
+  }
+  return bcast_call("MPI_Bcast_c", buffer, count, datatype, root, comm);
+}
+
+int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               int root, MPI_Comm comm) {
+  if (is_inter(comm)) return inter_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+  return reduce_call("MPI_Reduce", sendbuf, recvbuf, count, datatype, op, root, comm);
+}
+
+int MPI_Reduce_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
+                 MPI_Op op, int root, MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return on_inter("MPI_Reduce_c", comm, [&](Narrow& narrow) {
+      return inter_reduce(sendbuf, recvbuf, narrow(count), datatype, op, root, comm);
+    });
+  }
+  return reduce_call("MPI_Reduce_c", sendbuf, recvbuf, count, datatype, op, root, comm);
+}
+
+int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                  MPI_Op op, MPI_Comm comm) {
+  if (is_inter(comm)) return inter_allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+  return itemwise("MPI_Allreduce", Operation::allreduce, vmc::detail::allreduce_bytes, sendbuf,
+                  recvbuf, count, datatype, op, comm);
+}
+
+int MPI_Allreduce_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
+                    MPI_Op op, MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return on_inter("MPI_Allreduce_c", comm, [&](Narrow& narrow) {
+      return inter_allreduce(sendbuf, recvbuf, narrow(count), datatype, op, comm);
+    });
+  }
+  return itemwise("MPI_Allreduce_c", Operation::allreduce, vmc::detail::allreduce_bytes, sendbuf,
+                  recvbuf, count, datatype, op, comm);
+}
+
+int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             MPI_Comm comm) {
+  if (is_inter(comm)) return inter_scan("MPI_Scan", comm);
+  return itemwise("MPI_Scan", Operation::scan, vmc::detail::scan_bytes, sendbuf, recvbuf, count,
+                  datatype, op, comm);
+}
+
+int MPI_Scan_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
+               MPI_Op op, MPI_Comm comm) {
+  if (is_inter(comm)) return inter_scan("MPI_Scan_c", comm);
+  return itemwise("MPI_Scan_c", Operation::scan, vmc::detail::scan_bytes, sendbuf, recvbuf, count,
+                  datatype, op, comm);
+}
+
+// Rank 0's receive buffer is left as it was (the standard leaves it undefined).
+int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm) {
+  if (is_inter(comm)) return inter_scan("MPI_Exscan", comm);
+  return itemwise("MPI_Exscan", Operation::exscan, vmc::detail::exscan_bytes, sendbuf, recvbuf,
+                  count, datatype, op, comm);
+}
+
+int MPI_Exscan_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
+                 MPI_Op op, MPI_Comm comm) {
+  if (is_inter(comm)) return inter_scan("MPI_Exscan_c", comm);
+  return itemwise("MPI_Exscan_c", Operation::exscan, vmc::detail::exscan_bytes, sendbuf, recvbuf,
+                  count, datatype, op, comm);
+}
+
+int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return inter_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+  }
+  return reduce_scatter_block_call("MPI_Reduce_scatter_block", sendbuf, recvbuf, recvcount,
+                                   datatype, op, comm);
+}
+
+int MPI_Reduce_scatter_block_c(const void* sendbuf, void* recvbuf, MPI_Count recvcount,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return on_inter("MPI_Reduce_scatter_block_c", comm, [&](Narrow& narrow) {
+      return inter_reduce_scatter_block(sendbuf, recvbuf, narrow(recvcount), datatype, op, comm);
+    });
+  }
+  return reduce_scatter_block_call("MPI_Reduce_scatter_block_c", sendbuf, recvbuf, recvcount,
+                                   datatype, op, comm);
+}
+
+int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return inter_reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+  }
+  return reduce_scatter_call("MPI_Reduce_scatter", sendbuf, recvbuf, recvcounts, datatype, op,
+                             comm);
+}
+
+int MPI_Reduce_scatter_c(const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[],
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return on_inter("MPI_Reduce_scatter_c", comm, [&](Narrow& narrow) {
+      return inter_reduce_scatter(sendbuf, recvbuf, narrow.local(recvcounts), datatype, op, comm);
+    });
+  }
+  return reduce_scatter_call("MPI_Reduce_scatter_c", sendbuf, recvbuf, recvcounts, datatype, op,
+                             comm);
+}
+
+int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return inter_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  }
+  return gather_call("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                     comm);
+}
+
+int MPI_Gather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                 MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return on_inter("MPI_Gather_c", comm, [&](Narrow& narrow) {
+      return inter_gather(sendbuf, narrow(sendcount), sendtype, recvbuf, narrow(recvcount),
+                          recvtype, root, comm);
+    });
+  }
+  return gather_call("MPI_Gather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                     root, comm);
+}
+
+int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return inter_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  }
+  return scatter_call("MPI_Scatter", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                      root, comm);
+}
+
+int MPI_Scatter_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return on_inter("MPI_Scatter_c", comm, [&](Narrow& narrow) {
+      return inter_scatter(sendbuf, narrow(sendcount), sendtype, recvbuf, narrow(recvcount),
+                           recvtype, root, comm);
+    });
+  }
+  return scatter_call("MPI_Scatter_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                      root, comm);
+}
+
+int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return inter_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  }
+  return allgather_call("MPI_Allgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                        comm);
+}
+
+int MPI_Allgather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return on_inter("MPI_Allgather_c", comm, [&](Narrow& narrow) {
+      return inter_allgather(sendbuf, narrow(sendcount), sendtype, recvbuf, narrow(recvcount),
+                             recvtype, comm);
+    });
+  }
+  return allgather_call("MPI_Allgather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                        recvtype, comm);
+}
+
+int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return inter_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  }
+  return alltoall_call("MPI_Alltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                       comm);
+}
+
+int MPI_Alltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                   MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return on_inter("MPI_Alltoall_c", comm, [&](Narrow& narrow) {
+      return inter_alltoall(sendbuf, narrow(sendcount), sendtype, recvbuf, narrow(recvcount),
+                            recvtype, comm);
+    });
+  }
+  return alltoall_call("MPI_Alltoall_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                       comm);
+}
+
+int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                   MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return inter_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                            comm);
+  }
+  return allgatherv_call("MPI_Allgatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                         displs, recvtype, comm);
+}
+
+int MPI_Allgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                     const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                     MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return on_inter("MPI_Allgatherv_c", comm, [&](Narrow& narrow) {
+      return inter_allgatherv(sendbuf, narrow(sendcount), sendtype, recvbuf,
+                              narrow.remote(recvcounts), narrow.remote(displs), recvtype, comm);
+    });
+  }
+  return allgatherv_call("MPI_Allgatherv_c", sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                         displs, recvtype, comm);
+}
+
+int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                  MPI_Datatype recvtype, MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return inter_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                           recvtype, comm);
+  }
+  return alltoallv_call("MPI_Alltoallv", sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                        recvcounts, rdispls, recvtype, comm);
+}
+
+int MPI_Alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                    MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[],
+                    const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return on_inter("MPI_Alltoallv_c", comm, [&](Narrow& narrow) {
+      return inter_alltoallv(sendbuf, narrow.remote(sendcounts), narrow.remote(sdispls), sendtype,
+                             recvbuf, narrow.remote(recvcounts), narrow.remote(rdispls), recvtype,
+                             comm);
+    });
+  }
+  return alltoallv_call("MPI_Alltoallv_c", sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                        recvcounts, rdispls, recvtype, comm);
+}
+
+int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return inter_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                         comm);
+  }
+  return gatherv_call("MPI_Gatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                      recvtype, root, comm);
+}
+
+int MPI_Gatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                  int root, MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return on_inter("MPI_Gatherv_c", comm, [&](Narrow& narrow) {
+      return inter_gatherv(sendbuf, narrow(sendcount), sendtype, recvbuf,
+                           narrow.remote(recvcounts, root == MPI_ROOT),
+                           narrow.remote(displs, root == MPI_ROOT), recvtype, root, comm);
+    });
+  }
+  return gatherv_call("MPI_Gatherv_c", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                      recvtype, root, comm);
+}
+
+int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+                 MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return inter_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                          root, comm);
+  }
+  return scatterv_call("MPI_Scatterv", sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                       recvtype, root, comm);
+}
+
+int MPI_Scatterv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                   MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                   int root, MPI_Comm comm) {
+  if (is_inter(comm)) {
+    return on_inter("MPI_Scatterv_c", comm, [&](Narrow& narrow) {
+      return inter_scatterv(sendbuf, narrow.remote(sendcounts, root == MPI_ROOT),
+                            narrow.remote(displs, root == MPI_ROOT), sendtype, recvbuf,
+                            narrow(recvcount), recvtype, root, comm);
+    });
+  }
+  return scatterv_call("MPI_Scatterv_c", sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                       recvtype, root, comm);
 }
 
 // --- user operations -----------------------------------------------------------------------

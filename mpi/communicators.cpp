@@ -14,7 +14,9 @@
 //   MPI_Comm_create_group          Comm::create_group with the user's tag (the group's
 //                                  members call, no one else)
 // A new communicator takes its parent's error handler; MPI_Comm_dup copies the attributes
-// whose copy callbacks say so. A group is a list of world ranks. On an intercommunicator,
+// whose copy callbacks say so. Datatypes hold attributes too (MPI-4.1 section 7.7.4), on the
+// same keyvals' machinery: a keyval is a communicator's or a datatype's, MPI_Type_dup runs the
+// copy callbacks, MPI_Type_free and MPI_Type_delete_attr the delete callbacks. A group is a list of world ranks. On an intercommunicator,
 // dup, split, create, compare and free are mpi/intercomm.cpp's.
 #include <algorithm>
 #include <cstring>
@@ -46,8 +48,13 @@ const KeyvalEntry& keyval_entry(const RankState& s, int keyval) {
 
 bool predefined_keyval(int keyval) { return keyval >= MPI_TAG_UB && keyval <= MPI_APPNUM; }
 
-// A user keyval of this rank, not freed, or an error (MPI_ERR_KEYVAL).
-const KeyvalEntry& user_keyval_or_fail(const char* fn, const RankState& s, int keyval) {
+// What a keyval is for: a communicator's attributes or a datatype's.
+const char* object_of(bool for_types) { return for_types ? "datatype" : "communicator"; }
+
+// A user keyval of this rank for the objects `for_types` says, not freed, or an error
+// (MPI_ERR_KEYVAL).
+const KeyvalEntry& user_keyval_or_fail(const char* fn, const RankState& s, int keyval,
+                                       bool for_types = false) {
   if (predefined_keyval(keyval)) {
     fail(fn, MPI_ERR_KEYVAL,
          "keyval " + std::to_string(keyval) + " is predefined: its attribute cannot change");
@@ -58,14 +65,20 @@ const KeyvalEntry& user_keyval_or_fail(const char* fn, const RankState& s, int k
   const KeyvalEntry& k = keyval_entry(s, keyval);
   if (k.freed) {
     fail(fn, MPI_ERR_KEYVAL,
-         "keyval " + std::to_string(keyval) + " was freed (MPI_Comm_free_keyval)");
+         "keyval " + std::to_string(keyval) + " was freed (" +
+             (for_types ? "MPI_Type_free_keyval" : "MPI_Comm_free_keyval") + ")");
+  }
+  if (k.for_types != for_types) {
+    fail(fn, MPI_ERR_KEYVAL,
+         "keyval " + std::to_string(keyval) + " is a " + object_of(k.for_types) +
+             "'s, not a " + object_of(for_types) + "'s");
   }
   return k;
 }
 
-// Calls the delete callback of the attribute `keyval` of communicator `handle`, if any; an
-// error when it returns one.
-void delete_attribute(const char* fn, RankState& s, MPI_Comm handle, int keyval, void* value) {
+// Calls the delete callback of the attribute `keyval` of communicator or datatype `handle`, if
+// any; an error when it returns one.
+void delete_attribute(const char* fn, RankState& s, int handle, int keyval, void* value) {
   const KeyvalEntry& k = keyval_entry(s, keyval);
   if (k.remove == nullptr) return;
   const int rc = k.remove(handle, keyval, value, k.extra_state);
@@ -76,28 +89,56 @@ void delete_attribute(const char* fn, RankState& s, MPI_Comm handle, int keyval,
   }
 }
 
-// Every attribute of `from` whose copy callback says so, onto `to` (MPI_Comm_dup). A callback
-// that fails undoes the dup: the copies made are deleted and `to` is freed.
-void copy_attributes(const char* fn, RankState& s, MPI_Comm from, MPI_Comm to) {
-  const std::map<int, void*> source = s.comms[static_cast<std::size_t>(from)].attributes;
-  for (const auto& [keyval, value] : source) {
+// The attributes of communicator `comm` (looked up at each use: a callback may make
+// communicators, and the table move) and of datatype `type`.
+struct CommAttributes {
+  MPI_Comm comm;
+  std::map<int, void*>& operator()(RankState& s) const {
+    return s.comms[static_cast<std::size_t>(comm)].attributes;
+  }
+};
+struct TypeAttributes {
+  MPI_Datatype type;
+  std::map<int, void*>& operator()(RankState& s) const { return s.type_attributes[type]; }
+};
+
+// Deletes every attribute `of` holds, its delete callbacks called with `handle`.
+template <class Of>
+void delete_attributes(const char* fn, RankState& s, int handle, Of of) {
+  while (!of(s).empty()) {
+    auto [keyval, value] = *of(s).begin();
+    of(s).erase(keyval);
+    delete_attribute(fn, s, handle, keyval, value);
+  }
+}
+
+// Every attribute of object `from` (its attributes `source`) whose copy callback says so,
+// onto `to` (MPI_Comm_dup, MPI_Type_dup). A callback that fails undoes the dup: the copies
+// made are deleted and `undo` frees `to`.
+template <class Of, class Undo>
+void copy_attributes(const char* fn, RankState& s, int from, int to, Of source, Of dest,
+                     Undo undo) {
+  const std::map<int, void*> attributes = source(s);
+  for (const auto& [keyval, value] : attributes) {
     const KeyvalEntry k = keyval_entry(s, keyval);
     if (k.copy == nullptr) continue;
     void* out = nullptr;
     int flag = 0;
     const int rc = k.copy(from, keyval, k.extra_state, value, &out, &flag);
     if (rc != MPI_SUCCESS) {
-      CommEntry& made = s.comms[static_cast<std::size_t>(to)];
-      const std::map<int, void*> copied = made.attributes;
-      made.attributes.clear();
-      for (const auto& [kv, v] : copied) delete_attribute(fn, s, to, kv, v);
-      s.comms[static_cast<std::size_t>(to)] = CommEntry{.freed = true};
+      delete_attributes(fn, s, to, dest);
+      undo();
       fail(fn, rc,
            "the copy callback of keyval " + std::to_string(keyval) + " returned " +
                std::to_string(rc));
     }
-    if (flag != 0) s.comms[static_cast<std::size_t>(to)].attributes[keyval] = out;
+    if (flag != 0) dest(s)[keyval] = out;
   }
+}
+
+void copy_attributes(const char* fn, RankState& s, MPI_Comm from, MPI_Comm to) {
+  copy_attributes(fn, s, from, to, CommAttributes{from}, CommAttributes{to},
+                  [&] { s.comms[static_cast<std::size_t>(to)] = CommEntry{.freed = true}; });
 }
 
 // The comm rank of each member of `g` in `c`, or an error when one is not in c.
@@ -242,18 +283,42 @@ int group_of_two(const char* fn, MPI_Group group1, MPI_Group group2, MPI_Group* 
   });
 }
 
+// Sets attribute `keyval` of object `handle` (its attributes `of`), the value it replaces
+// deleted first.
+template <class Of>
+void set_attribute(const char* fn, RankState& s, int handle, Of of, int keyval, void* value) {
+  if (auto it = of(s).find(keyval); it != of(s).end()) {
+    void* old = it->second;
+    of(s).erase(it);
+    delete_attribute(fn, s, handle, keyval, old);
+  }
+  of(s)[keyval] = value;
+}
+
+// Deletes attribute `keyval` of object `handle`, if it is set.
+template <class Of>
+void delete_attribute_of(const char* fn, RankState& s, int handle, Of of, int keyval) {
+  auto it = of(s).find(keyval);
+  if (it == of(s).end()) return;
+  void* value = it->second;
+  of(s).erase(it);
+  delete_attribute(fn, s, handle, keyval, value);
+}
+
+// Whether attribute `keyval` is set in `attributes`; its value to *attribute_val.
+int find_attribute(const std::map<int, void*>& attributes, int keyval, void* attribute_val) {
+  auto it = attributes.find(keyval);
+  if (it == attributes.end()) return 0;
+  *static_cast<void**>(attribute_val) = it->second;
+  return 1;
+}
+
 int set_attr(const char* fn, MPI_Comm comm, int keyval, void* value) {
   return mpi_call(comm, [&] {
     RankState& s = session_state(fn);
     comm_or_fail(fn, s, comm);
     user_keyval_or_fail(fn, s, keyval);
-    auto& attributes = s.comms[static_cast<std::size_t>(comm)].attributes;
-    if (auto it = attributes.find(keyval); it != attributes.end()) {
-      void* old = it->second;
-      attributes.erase(it);
-      delete_attribute(fn, s, comm, keyval, old);
-    }
-    s.comms[static_cast<std::size_t>(comm)].attributes[keyval] = value;
+    set_attribute(fn, s, comm, CommAttributes{comm}, keyval, value);
     return MPI_SUCCESS;
   });
 }
@@ -276,9 +341,7 @@ int get_attr(const char* fn, MPI_Comm comm, int keyval, void* attribute_val, int
       case MPI_APPNUM: *out = &a.appnum; break;
       default: {
         user_keyval_or_fail(fn, s, keyval);
-        auto it = c.attributes.find(keyval);
-        *flag = it != c.attributes.end() ? 1 : 0;
-        if (*flag != 0) *out = it->second;
+        *flag = find_attribute(c.attributes, keyval, attribute_val);
         return MPI_SUCCESS;
       }
     }
@@ -292,32 +355,28 @@ int delete_attr(const char* fn, MPI_Comm comm, int keyval) {
     RankState& s = session_state(fn);
     comm_or_fail(fn, s, comm);
     user_keyval_or_fail(fn, s, keyval);
-    auto& attributes = s.comms[static_cast<std::size_t>(comm)].attributes;
-    auto it = attributes.find(keyval);
-    if (it == attributes.end()) return MPI_SUCCESS;
-    void* value = it->second;
-    attributes.erase(it);
-    delete_attribute(fn, s, comm, keyval, value);
+    delete_attribute_of(fn, s, comm, CommAttributes{comm}, keyval);
     return MPI_SUCCESS;
   });
 }
 
 int create_keyval(const char* fn, MPI_Comm_copy_attr_function* copy,
-                  MPI_Comm_delete_attr_function* remove, int* keyval, void* extra_state) {
+                  MPI_Comm_delete_attr_function* remove, int* keyval, void* extra_state,
+                  bool for_types = false) {
   return mpi_call(MPI_COMM_NULL, [&] {
     RankState& s = session_state(fn);
     check_arg(fn, keyval, "keyval");
-    s.keyvals.push_back(KeyvalEntry{copy, remove, extra_state});
+    s.keyvals.push_back(KeyvalEntry{copy, remove, extra_state, false, for_types});
     *keyval = kFirstKeyval + static_cast<int>(s.keyvals.size()) - 1;
     return MPI_SUCCESS;
   });
 }
 
-int free_keyval(const char* fn, int* keyval) {
+int free_keyval(const char* fn, int* keyval, bool for_types = false) {
   return mpi_call(MPI_COMM_NULL, [&] {
     RankState& s = session_state(fn);
     check_arg(fn, keyval, "keyval");
-    user_keyval_or_fail(fn, s, *keyval);
+    user_keyval_or_fail(fn, s, *keyval, for_types);
     // Attributes of the key that are still set keep their callbacks until they go.
     s.keyvals[static_cast<std::size_t>(*keyval - kFirstKeyval)].freed = true;
     *keyval = MPI_KEYVAL_INVALID;
@@ -325,7 +384,36 @@ int free_keyval(const char* fn, int* keyval) {
   });
 }
 
+// A datatype's attribute call: the datatype live (predefined or derived) and the keyval a
+// datatype's.
+template <class Body>
+int type_attr_call(const char* fn, MPI_Datatype type, int keyval, Body&& body) {
+  return mpi_call(MPI_COMM_SELF, [&] {
+    RankState& s = session_state(fn);
+    any_typemap(fn, s, type);
+    user_keyval_or_fail(fn, s, keyval, true);
+    body(s);
+    return MPI_SUCCESS;
+  });
+}
+
 }  // namespace
+
+namespace vmc::mpi {
+
+void copy_type_attributes(const char* fn, RankState& s, MPI_Datatype from, MPI_Datatype to,
+                          const std::function<void()>& undo) {
+  if (s.type_attributes.find(from) == s.type_attributes.end()) return;
+  copy_attributes(fn, s, from, to, TypeAttributes{from}, TypeAttributes{to}, undo);
+}
+
+void delete_type_attributes(const char* fn, RankState& s, MPI_Datatype type) {
+  if (s.type_attributes.find(type) == s.type_attributes.end()) return;
+  delete_attributes(fn, s, type, TypeAttributes{type});
+  s.type_attributes.erase(type);
+}
+
+}  // namespace vmc::mpi
 
 extern "C" {
 
@@ -472,11 +560,7 @@ int MPI_Comm_free(MPI_Comm* comm) {
     }
     // A delete callback may make communicators (the table may move): look the entry up anew.
     const std::size_t at = static_cast<std::size_t>(*comm);
-    while (!s.comms[at].attributes.empty()) {
-      auto [keyval, value] = *s.comms[at].attributes.begin();
-      s.comms[at].attributes.erase(keyval);
-      delete_attribute(fn, s, *comm, keyval, value);
-    }
+    delete_attributes(fn, s, *comm, CommAttributes{*comm});
     if (s.comms[at].inter != nullptr) free_inter(s, s.comms[at]);
     s.comms[at] = CommEntry{.freed = true};
     *comm = MPI_COMM_NULL;
@@ -563,6 +647,42 @@ int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void* attribute_val, int* 
 
 int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) {
   return delete_attr("MPI_Comm_delete_attr", comm, comm_keyval);
+}
+
+int MPI_Type_create_keyval(MPI_Type_copy_attr_function* type_copy_attr_fn,
+                           MPI_Type_delete_attr_function* type_delete_attr_fn, int* type_keyval,
+                           void* extra_state) {
+  return create_keyval("MPI_Type_create_keyval", type_copy_attr_fn, type_delete_attr_fn,
+                       type_keyval, extra_state, true);
+}
+
+int MPI_Type_free_keyval(int* type_keyval) {
+  return free_keyval("MPI_Type_free_keyval", type_keyval, true);
+}
+
+int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void* attribute_val) {
+  const char* fn = "MPI_Type_set_attr";
+  return type_attr_call(fn, datatype, type_keyval, [&](RankState& s) {
+    set_attribute(fn, s, datatype, TypeAttributes{datatype}, type_keyval, attribute_val);
+  });
+}
+
+int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void* attribute_val, int* flag) {
+  const char* fn = "MPI_Type_get_attr";
+  return type_attr_call(fn, datatype, type_keyval, [&](RankState& s) {
+    check_arg(fn, attribute_val, "attribute_val");
+    check_arg(fn, flag, "flag");
+    auto it = s.type_attributes.find(datatype);
+    *flag = it == s.type_attributes.end() ? 0
+                                          : find_attribute(it->second, type_keyval, attribute_val);
+  });
+}
+
+int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval) {
+  const char* fn = "MPI_Type_delete_attr";
+  return type_attr_call(fn, datatype, type_keyval, [&](RankState& s) {
+    delete_attribute_of(fn, s, datatype, TypeAttributes{datatype}, type_keyval);
+  });
 }
 
 int MPI_Keyval_create(MPI_Copy_function* copy_fn, MPI_Delete_function* delete_fn, int* keyval,

@@ -585,6 +585,10 @@ int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype) {
     const bool committed = e == nullptr || e->committed;
     const MPI_Datatype h = add_datatype(s, old, MPI_COMBINER_DUP, {}, {}, {oldtype});
     entry_of(s, h).committed = committed;  // a dup is committed when its old type is
+    copy_type_attributes(fn, s, oldtype, h, [&] {
+      entry_of(s, h).freed = true;
+      entry_of(s, h).map.reset();
+    });
     return h;
   });
 }
@@ -625,6 +629,7 @@ int MPI_Type_free(MPI_Datatype* datatype) {
     if (derived_entry(fn, s, *datatype) == nullptr) {
       fail(fn, MPI_ERR_TYPE, type_label(s, *datatype) + " is predefined: it cannot be freed");
     }
+    delete_type_attributes(fn, s, *datatype);
     DatatypeEntry& e = entry_of(s, *datatype);
     e.freed = true;
     e.map.reset();  // requests in flight keep theirs

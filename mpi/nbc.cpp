@@ -518,10 +518,11 @@ ScheduleStart barrier_call(const Collective& c) {
   return [=](PersistentTag* persistent) { return begin(fn, *s, h, comm, d, persistent, barrier_steps); };
 }
 
-ScheduleStart bcast_call(const Collective& c, void* buffer, int count, MPI_Datatype datatype,
+ScheduleStart bcast_call(const Collective& c, void* buffer, MPI_Count count, MPI_Datatype datatype,
                          int root) {
   check_count(c.fn, count);
   const CollectiveType t = collective_type(c.fn, c.handle, datatype);
+  check_span(c.fn, count, *t.map, type_label(c.state, datatype));
   check_root(c, root);
   check_not_in_place(c.fn, buffer, "the buffer");
   check_buffer(c.fn, buffer, count);
@@ -543,12 +544,13 @@ ScheduleStart bcast_call(const Collective& c, void* buffer, int count, MPI_Datat
 }
 
 // Ireduce and Iallreduce: rank 0's binomial reduction, then the result to the root or to all.
-ScheduleStart reduce_call(const Collective& c, const void* sendbuf, void* recvbuf, int count,
+ScheduleStart reduce_call(const Collective& c, const void* sendbuf, void* recvbuf, MPI_Count count,
                           MPI_Datatype datatype, MPI_Op op, int root, bool all) {
   const char* fn = c.fn;
   check_count(fn, count);
   const CollectiveReduction red = collective_reduction(fn, c.handle, datatype, op);
   const CollectiveType t = red.type;
+  check_span(c.fn, count, *t.map, type_label(c.state, datatype));
   if (!all) check_root(c, root);
   const bool at_root = all || c.rank() == root;
   const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -594,12 +596,13 @@ ScheduleStart reduce_call(const Collective& c, const void* sendbuf, void* recvbu
   };
 }
 
-ScheduleStart scan_call(const Collective& c, const void* sendbuf, void* recvbuf, int count,
+ScheduleStart scan_call(const Collective& c, const void* sendbuf, void* recvbuf, MPI_Count count,
                         MPI_Datatype datatype, MPI_Op op, bool exclusive) {
   const char* fn = c.fn;
   check_count(fn, count);
   const CollectiveReduction red = collective_reduction(fn, c.handle, datatype, op);
   const CollectiveType t = red.type;
+  check_span(c.fn, count, *t.map, type_label(c.state, datatype));
   check_not_in_place(fn, recvbuf, "the receive buffer");
   const bool in_place = sendbuf == MPI_IN_PLACE;
   check_buffer(fn, recvbuf, count);
@@ -696,9 +699,9 @@ struct VLayout {
 
 // Igather and Igatherv (gather true), Iscatter and Iscatterv (false), in items: the root's
 // side laid out by `root_side` (counts and displacements), the other side `own` items.
-ScheduleStart rooted_call(const Collective& c, bool gather, const void* sendbuf, int own_count,
-                          MPI_Datatype own_type, void* rootbuf, const VLayout& root_side,
-                          MPI_Datatype root_type, int root, bool v) {
+ScheduleStart rooted_call(const Collective& c, bool gather, const void* sendbuf,
+                          MPI_Count own_count, MPI_Datatype own_type, void* rootbuf,
+                          const VLayout& root_side, MPI_Datatype root_type, int root, bool v) {
   const char* fn = c.fn;
   check_root(c, root);
   const bool at_root = c.rank() == root;
@@ -921,17 +924,17 @@ struct WBlock {
   const Typemap* map = nullptr;
 };
 
-ScheduleStart alltoallw_call(const Collective& c, const void* sendbuf, const int* sendcounts,
-                             const int* sdispls, const MPI_Datatype* sendtypes, void* recvbuf,
-                             const int* recvcounts, const int* rdispls,
+ScheduleStart alltoallw_call(const Collective& c, const void* sendbuf, CountArray sendcounts,
+                             CountArray sdispls, const MPI_Datatype* sendtypes, void* recvbuf,
+                             CountArray recvcounts, CountArray rdispls,
                              const MPI_Datatype* recvtypes) {
   const char* fn = c.fn;
   const bool in_place = sendbuf == MPI_IN_PLACE;
   check_not_in_place(fn, recvbuf, "the receive buffer");
-  auto side = [&](const int* counts, const int* displs, const MPI_Datatype* types,
+  auto side = [&](CountArray counts, CountArray displs, const MPI_Datatype* types,
                   const char* counts_name, const char* displs_name, const char* types_name) {
-    check_arg(fn, counts, counts_name);
-    check_arg(fn, displs, displs_name);
+    check_arg(fn, counts.data(), counts_name);
+    check_arg(fn, displs.data(), displs_name);
     check_arg(fn, types, types_name);
     std::vector<WBlock> v(c.p());
     for (std::size_t i = 0; i < c.p(); ++i) {
@@ -1038,7 +1041,7 @@ using namespace vmc::mpi;
 namespace {
 
 // The layouts of the fixed-size calls: p blocks of `count` items back to back.
-VLayout regular(std::size_t p, int count) {
+VLayout regular(std::size_t p, MPI_Count count) {
   VLayout l;
   for (std::size_t i = 0; i < p; ++i) {
     l.counts.push_back(static_cast<std::size_t>(count));
@@ -1047,10 +1050,10 @@ VLayout regular(std::size_t p, int count) {
   return l;
 }
 
-VLayout one_block(int count) { return {{static_cast<std::size_t>(count)}, {0}}; }
+VLayout one_block(MPI_Count count) { return {{static_cast<std::size_t>(count)}, {0}}; }
 
-VLayout given(const char* fn, std::size_t p, const int* counts, const char* counts_name,
-              const int* displs, const char* displs_name) {
+VLayout given(const char* fn, std::size_t p, CountArray counts, const char* counts_name,
+              CountArray displs, const char* displs_name) {
   return {counts_of(fn, counts, p, counts_name, MPI_ERR_COUNT),
           counts_of(fn, displs, p, displs_name, MPI_ERR_ARG)};
 }
@@ -1061,29 +1064,30 @@ int barrier(const char* fn, MPI_Comm comm, MPI_Request* request, bool persistent
   return make(fn, comm, request, persistent, [](const Collective& c) { return barrier_call(c); });
 }
 
-int bcast(const char* fn, void* buffer, int count, MPI_Datatype datatype, int root,
+int bcast(const char* fn, void* buffer, MPI_Count count, MPI_Datatype datatype, int root,
           MPI_Comm comm, MPI_Request* request, bool persistent) {
   return make(fn, comm, request, persistent, [&](const Collective& c) {
     return bcast_call(c, buffer, count, datatype, root);
   });
 }
 
-int reduce(const char* fn, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
-           MPI_Op op, int root, bool all, MPI_Comm comm, MPI_Request* request, bool persistent) {
+int reduce(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count count,
+           MPI_Datatype datatype, MPI_Op op, int root, bool all, MPI_Comm comm,
+           MPI_Request* request, bool persistent) {
   return make(fn, comm, request, persistent, [&](const Collective& c) {
     return reduce_call(c, sendbuf, recvbuf, count, datatype, op, root, all);
   });
 }
 
-int scan(const char* fn, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+int scan(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
          MPI_Op op, bool exclusive, MPI_Comm comm, MPI_Request* request, bool persistent) {
   return make(fn, comm, request, persistent, [&](const Collective& c) {
     return scan_call(c, sendbuf, recvbuf, count, datatype, op, exclusive);
   });
 }
 
-int reduce_scatter(const char* fn, const void* sendbuf, void* recvbuf, const int* recvcounts,
-                   int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+int reduce_scatter(const char* fn, const void* sendbuf, void* recvbuf, CountArray recvcounts,
+                   MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                    MPI_Request* request, bool persistent, bool block) {
   return make(fn, comm, request, persistent, [&](const Collective& c) {
     std::vector<std::size_t> counts;
@@ -1097,8 +1101,8 @@ int reduce_scatter(const char* fn, const void* sendbuf, void* recvbuf, const int
   });
 }
 
-int gather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-           void* recvbuf, int recvcount, const int* recvcounts, const int* displs,
+int gather(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void* recvbuf, MPI_Count recvcount, CountArray recvcounts, CountArray displs,
            MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request,
            bool persistent, bool v) {
   return make(fn, comm, request, persistent, [&](const Collective& c) {
@@ -1115,8 +1119,8 @@ int gather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype send
   });
 }
 
-int scatter(const char* fn, const void* sendbuf, int sendcount, const int* sendcounts,
-            const int* displs, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+int scatter(const char* fn, const void* sendbuf, MPI_Count sendcount, CountArray sendcounts,
+            CountArray displs, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
             MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request,
             bool persistent, bool v) {
   return make(fn, comm, request, persistent, [&](const Collective& c) {
@@ -1134,8 +1138,8 @@ int scatter(const char* fn, const void* sendbuf, int sendcount, const int* sendc
   });
 }
 
-int allgather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-              void* recvbuf, int recvcount, const int* recvcounts, const int* displs,
+int allgather(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+              void* recvbuf, MPI_Count recvcount, CountArray recvcounts, CountArray displs,
               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request, bool persistent,
               bool v) {
   return make(fn, comm, request, persistent, [&](const Collective& c) {
@@ -1152,9 +1156,9 @@ int allgather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype s
   });
 }
 
-int alltoall(const char* fn, const void* sendbuf, int sendcount, const int* sendcounts,
-             const int* sdispls, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-             const int* recvcounts, const int* rdispls, MPI_Datatype recvtype, MPI_Comm comm,
+int alltoall(const char* fn, const void* sendbuf, MPI_Count sendcount, CountArray sendcounts,
+             CountArray sdispls, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
+             CountArray recvcounts, CountArray rdispls, MPI_Datatype recvtype, MPI_Comm comm,
              MPI_Request* request, bool persistent, bool v) {
   return make(fn, comm, request, persistent, [&](const Collective& c) {
     VLayout sl, rl;
@@ -1187,14 +1191,30 @@ int MPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Com
                MPI_Request* request) {
   return bcast("MPI_Ibcast", buffer, count, datatype, root, comm, request, false);
 }
+
+int MPI_Ibcast_c(void* buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                 MPI_Request* request) {
+  return bcast("MPI_Ibcast_c", buffer, count, datatype, root, comm, request, false);
+}
 int MPI_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                    MPI_Info, MPI_Request* request) {
   return bcast("MPI_Bcast_init", buffer, count, datatype, root, comm, request, true);
 }
 
+int MPI_Bcast_init_c(void* buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                     MPI_Info, MPI_Request* request) {
+  return bcast("MPI_Bcast_init_c", buffer, count, datatype, root, comm, request, true);
+}
+
 int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 int root, MPI_Comm comm, MPI_Request* request) {
   return reduce("MPI_Ireduce", sendbuf, recvbuf, count, datatype, op, root, false, comm, request,
+                false);
+}
+
+int MPI_Ireduce_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, int root, MPI_Comm comm, MPI_Request* request) {
+  return reduce("MPI_Ireduce_c", sendbuf, recvbuf, count, datatype, op, root, false, comm, request,
                 false);
 }
 int MPI_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
@@ -1203,9 +1223,21 @@ int MPI_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype 
                 request, true);
 }
 
+int MPI_Reduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
+                      MPI_Op op, int root, MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return reduce("MPI_Reduce_init_c", sendbuf, recvbuf, count, datatype, op, root, false, comm,
+                request, true);
+}
+
 int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                    MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   return reduce("MPI_Iallreduce", sendbuf, recvbuf, count, datatype, op, -1, true, comm, request,
+                false);
+}
+
+int MPI_Iallreduce_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  return reduce("MPI_Iallreduce_c", sendbuf, recvbuf, count, datatype, op, -1, true, comm, request,
                 false);
 }
 int MPI_Allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
@@ -1214,22 +1246,49 @@ int MPI_Allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Dataty
                 request, true);
 }
 
+int MPI_Allreduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
+                         MPI_Op op, MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return reduce("MPI_Allreduce_init_c", sendbuf, recvbuf, count, datatype, op, -1, true, comm,
+                request, true);
+}
+
 int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm, MPI_Request* request) {
   return scan("MPI_Iscan", sendbuf, recvbuf, count, datatype, op, false, comm, request, false);
+}
+
+int MPI_Iscan_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  return scan("MPI_Iscan_c", sendbuf, recvbuf, count, datatype, op, false, comm, request, false);
 }
 int MPI_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                   MPI_Op op, MPI_Comm comm, MPI_Info, MPI_Request* request) {
   return scan("MPI_Scan_init", sendbuf, recvbuf, count, datatype, op, false, comm, request, true);
 }
 
+int MPI_Scan_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
+                    MPI_Op op, MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return scan("MPI_Scan_init_c", sendbuf, recvbuf, count, datatype, op, false, comm, request, true);
+}
+
 int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 MPI_Comm comm, MPI_Request* request) {
   return scan("MPI_Iexscan", sendbuf, recvbuf, count, datatype, op, true, comm, request, false);
 }
+
+int MPI_Iexscan_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  return scan("MPI_Iexscan_c", sendbuf, recvbuf, count, datatype, op, true, comm, request, false);
+}
 int MPI_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                     MPI_Op op, MPI_Comm comm, MPI_Info, MPI_Request* request) {
   return scan("MPI_Exscan_init", sendbuf, recvbuf, count, datatype, op, true, comm, request,
+              true);
+}
+
+int MPI_Exscan_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
+                      MPI_Op op, MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return scan("MPI_Exscan_init_c", sendbuf, recvbuf, count, datatype, op, true, comm, request,
               true);
 }
 
@@ -1239,6 +1298,13 @@ int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
   return reduce_scatter("MPI_Ireduce_scatter_block", sendbuf, recvbuf, nullptr, recvcount,
                         datatype, op, comm, request, false, true);
 }
+
+int MPI_Ireduce_scatter_block_c(const void* sendbuf, void* recvbuf, MPI_Count recvcount,
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                MPI_Request* request) {
+  return reduce_scatter("MPI_Ireduce_scatter_block_c", sendbuf, recvbuf, nullptr, recvcount,
+                        datatype, op, comm, request, false, true);
+}
 int MPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount,
                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info,
                                   MPI_Request* request) {
@@ -1246,9 +1312,22 @@ int MPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvco
                         datatype, op, comm, request, true, true);
 }
 
+int MPI_Reduce_scatter_block_init_c(const void* sendbuf, void* recvbuf, MPI_Count recvcount,
+                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info,
+                                    MPI_Request* request) {
+  return reduce_scatter("MPI_Reduce_scatter_block_init_c", sendbuf, recvbuf, nullptr, recvcount,
+                        datatype, op, comm, request, true, true);
+}
+
 int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   return reduce_scatter("MPI_Ireduce_scatter", sendbuf, recvbuf, recvcounts, -1, datatype, op,
+                        comm, request, false, false);
+}
+
+int MPI_Ireduce_scatter_c(const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[],
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  return reduce_scatter("MPI_Ireduce_scatter_c", sendbuf, recvbuf, recvcounts, -1, datatype, op,
                         comm, request, false, false);
 }
 int MPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvcounts[],
@@ -1258,10 +1337,24 @@ int MPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvco
                         op, comm, request, true, false);
 }
 
+int MPI_Reduce_scatter_init_c(const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[],
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info,
+                              MPI_Request* request) {
+  return reduce_scatter("MPI_Reduce_scatter_init_c", sendbuf, recvbuf, recvcounts, -1, datatype,
+                        op, comm, request, true, false);
+}
+
 int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                 MPI_Request* request) {
   return gather("MPI_Igather", sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr,
+                recvtype, root, comm, request, false, false);
+}
+
+int MPI_Igather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                  MPI_Request* request) {
+  return gather("MPI_Igather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr,
                 recvtype, root, comm, request, false, false);
 }
 int MPI_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -1271,10 +1364,24 @@ int MPI_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, v
                 nullptr, recvtype, root, comm, request, true, false);
 }
 
+int MPI_Gather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                      MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return gather("MPI_Gather_init_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr,
+                nullptr, recvtype, root, comm, request, true, false);
+}
+
 int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                  MPI_Comm comm, MPI_Request* request) {
   return gather("MPI_Igatherv", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
+                recvtype, root, comm, request, false, true);
+}
+
+int MPI_Igatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                   const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                   int root, MPI_Comm comm, MPI_Request* request) {
+  return gather("MPI_Igatherv_c", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
                 recvtype, root, comm, request, false, true);
 }
 int MPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -1284,10 +1391,25 @@ int MPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, 
                 recvtype, root, comm, request, true, true);
 }
 
+int MPI_Gatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                       MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info,
+                       MPI_Request* request) {
+  return gather("MPI_Gatherv_init_c", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
+                recvtype, root, comm, request, true, true);
+}
+
 int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                  MPI_Request* request) {
   return scatter("MPI_Iscatter", sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf,
+                 recvcount, recvtype, root, comm, request, false, false);
+}
+
+int MPI_Iscatter_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                   MPI_Request* request) {
+  return scatter("MPI_Iscatter_c", sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf,
                  recvcount, recvtype, root, comm, request, false, false);
 }
 int MPI_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -1297,10 +1419,24 @@ int MPI_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, 
                  recvcount, recvtype, root, comm, request, true, false);
 }
 
+int MPI_Scatter_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                       MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return scatter("MPI_Scatter_init_c", sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf,
+                 recvcount, recvtype, root, comm, request, true, false);
+}
+
 int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[],
                   MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                   int root, MPI_Comm comm, MPI_Request* request) {
   return scatter("MPI_Iscatterv", sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount,
+                 recvtype, root, comm, request, false, true);
+}
+
+int MPI_Iscatterv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                    MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
+                    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  return scatter("MPI_Iscatterv_c", sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount,
                  recvtype, root, comm, request, false, true);
 }
 int MPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[],
@@ -1310,9 +1446,24 @@ int MPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int dis
                  recvcount, recvtype, root, comm, request, true, true);
 }
 
+int MPI_Scatterv_init_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                        MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
+                        MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info,
+                        MPI_Request* request) {
+  return scatter("MPI_Scatterv_init_c", sendbuf, 0, sendcounts, displs, sendtype, recvbuf,
+                 recvcount, recvtype, root, comm, request, true, true);
+}
+
 int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   return allgather("MPI_Iallgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr,
+                   nullptr, recvtype, comm, request, false, false);
+}
+
+int MPI_Iallgather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                     MPI_Request* request) {
+  return allgather("MPI_Iallgather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr,
                    nullptr, recvtype, comm, request, false, false);
 }
 int MPI_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -1322,10 +1473,24 @@ int MPI_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype
                    nullptr, nullptr, recvtype, comm, request, true, false);
 }
 
+int MPI_Allgather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                         void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                         MPI_Info, MPI_Request* request) {
+  return allgather("MPI_Allgather_init_c", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                   nullptr, nullptr, recvtype, comm, request, true, false);
+}
+
 int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                     MPI_Comm comm, MPI_Request* request) {
   return allgather("MPI_Iallgatherv", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
+                   displs, recvtype, comm, request, false, true);
+}
+
+int MPI_Iallgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return allgather("MPI_Iallgatherv_c", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
                    displs, recvtype, comm, request, false, true);
 }
 int MPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -1335,15 +1500,36 @@ int MPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtyp
                    displs, recvtype, comm, request, true, true);
 }
 
+int MPI_Allgatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                          void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return allgather("MPI_Allgatherv_init_c", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
+                   displs, recvtype, comm, request, true, true);
+}
+
 int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   return alltoall("MPI_Ialltoall", sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf,
+                  recvcount, nullptr, nullptr, recvtype, comm, request, false, false);
+}
+
+int MPI_Ialltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                    MPI_Request* request) {
+  return alltoall("MPI_Ialltoall_c", sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf,
                   recvcount, nullptr, nullptr, recvtype, comm, request, false, false);
 }
 int MPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info,
                       MPI_Request* request) {
   return alltoall("MPI_Alltoall_init", sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf,
+                  recvcount, nullptr, nullptr, recvtype, comm, request, true, false);
+}
+
+int MPI_Alltoall_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                        MPI_Info, MPI_Request* request) {
+  return alltoall("MPI_Alltoall_init_c", sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf,
                   recvcount, nullptr, nullptr, recvtype, comm, request, true, false);
 }
 
@@ -1354,6 +1540,14 @@ int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispl
   return alltoall("MPI_Ialltoallv", sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0,
                   recvcounts, rdispls, recvtype, comm, request, false, true);
 }
+
+int MPI_Ialltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                     MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[],
+                     const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                     MPI_Request* request) {
+  return alltoall("MPI_Ialltoallv_c", sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0,
+                  recvcounts, rdispls, recvtype, comm, request, false, true);
+}
 int MPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
                        MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info,
@@ -1362,9 +1556,17 @@ int MPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sd
                   recvcounts, rdispls, recvtype, comm, request, true, true);
 }
 
-static int alltoallw(const char* fn, const void* sendbuf, const int sendcounts[],
-                     const int sdispls[], const MPI_Datatype sendtypes[], void* recvbuf,
-                     const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+int MPI_Alltoallv_init_c(const void* sendbuf, const MPI_Count sendcounts[],
+                         const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf,
+                         const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Info, MPI_Request* request) {
+  return alltoall("MPI_Alltoallv_init_c", sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0,
+                  recvcounts, rdispls, recvtype, comm, request, true, true);
+}
+
+static int alltoallw(const char* fn, const void* sendbuf, CountArray sendcounts,
+                     CountArray sdispls, const MPI_Datatype sendtypes[], void* recvbuf,
+                     CountArray recvcounts, CountArray rdispls, const MPI_Datatype recvtypes[],
                      MPI_Comm comm, MPI_Request* request, bool persistent) {
   return make(fn, comm, request, persistent, [&](const Collective& c) {
     return alltoallw_call(c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
@@ -1379,11 +1581,28 @@ int MPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispl
   return alltoallw("MPI_Ialltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                    recvcounts, rdispls, recvtypes, comm, request, false);
 }
+
+int MPI_Ialltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                     const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
+                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                     MPI_Request* request) {
+  return alltoallw("MPI_Ialltoallw_c", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                   recvcounts, rdispls, recvtypes, comm, request, false);
+}
 int MPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
                        const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                        MPI_Info, MPI_Request* request) {
   return alltoallw("MPI_Alltoallw_init", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                   recvcounts, rdispls, recvtypes, comm, request, true);
+}
+
+int MPI_Alltoallw_init_c(const void* sendbuf, const MPI_Count sendcounts[],
+                         const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf,
+                         const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                         const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info,
+                         MPI_Request* request) {
+  return alltoallw("MPI_Alltoallw_init_c", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                    recvcounts, rdispls, recvtypes, comm, request, true);
 }
 // The blocking form: the nonblocking one's schedule, waited for at once (vmc's collectives
@@ -1393,6 +1612,16 @@ int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls
                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
   MPI_Request request = MPI_REQUEST_NULL;
   const int rc = alltoallw("MPI_Alltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                           recvcounts, rdispls, recvtypes, comm, &request, false);
+  if (rc != MPI_SUCCESS) return rc;
+  return MPI_Wait(&request, MPI_STATUS_IGNORE);
+}
+
+int MPI_Alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                    const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
+                    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  const int rc = alltoallw("MPI_Alltoallw_c", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                            recvcounts, rdispls, recvtypes, comm, &request, false);
   if (rc != MPI_SUCCESS) return rc;
   return MPI_Wait(&request, MPI_STATUS_IGNORE);

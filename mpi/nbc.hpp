@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "collectives/op.hpp"
+#include "mpi/counts.hpp"
 #include "mpi/include/mpi.h"
 #include "mpi/typemap.hpp"
 #include "runtime/comm.hpp"
@@ -183,13 +184,13 @@ void check_root(const Collective& c, int root);
 CollectiveType collective_type(const char* fn, MPI_Comm comm, MPI_Datatype datatype);
 CollectiveReduction collective_reduction(const char* fn, MPI_Comm comm, MPI_Datatype datatype,
                                          MPI_Op op);
-void check_collective_signature(const char* fn, int sendcount, const CollectiveType& st,
-                                int recvcount, const CollectiveType& rt, const char* where);
+void check_collective_signature(const char* fn, MPI_Count sendcount, const CollectiveType& st,
+                                MPI_Count recvcount, const CollectiveType& rt, const char* where);
 // A buffer where MPI_IN_PLACE has no meaning (MPI_ERR_BUFFER).
 void check_not_in_place(const char* fn, const void* buf, const char* what);
 // A vector of p counts (`error_class` MPI_ERR_COUNT when one is negative) or displacements
 // (MPI_ERR_ARG).
-std::vector<std::size_t> counts_of(const char* fn, const int* v, std::size_t p, const char* what,
+std::vector<std::size_t> counts_of(const char* fn, CountArray v, std::size_t p, const char* what,
                                    int error_class);
 
 }  // namespace vmc::mpi

@@ -27,6 +27,7 @@
 #include "mpi/pt2pt.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <array>
 #include <cstring>
 #include <memory>
@@ -46,20 +47,20 @@ namespace {
 
 // The bytes `count` items of `t` take packed, which is what a message of them carries (the
 // padding of the pair types included).
-std::size_t bytes_of(int count, const Typemap& t) {
+std::size_t bytes_of(MPI_Count count, const Typemap& t) {
   return static_cast<std::size_t>(count) * t.packed;
 }
 
 // The predefined elements of `count` items of `t` (a pair is one): what packing and
 // unpacking them is charged delta for.
-std::size_t elements_of(int count, const Typemap& t) {
+std::size_t elements_of(MPI_Count count, const Typemap& t) {
   return static_cast<std::size_t>(count) * t.elements;
 }
 
 // The items a message of them is charged beta for, as the collectives move the type: its
 // predefined elements when they are all of one type, else its bytes (the runtime's items
 // are of one size: a struct of an int and 28 chars is 32 items of a byte, not 29).
-std::size_t items_of(int count, const Typemap& t) {
+std::size_t items_of(MPI_Count count, const Typemap& t) {
   return t.basic != MPI_DATATYPE_NULL ? elements_of(count, t) : bytes_of(count, t);
 }
 
@@ -72,7 +73,7 @@ void keep_typemap(const RankState& s, RequestEntry& r, MPI_Datatype datatype, co
 
 // What a send sends: the program's buffer when its type lies in memory as it packs, else the
 // packed copy made in `copy` (charged delta per element: the model's rearrangement).
-const void* packed_send(const Comm& c, const Typemap& t, const void* buf, int count,
+const void* packed_send(const Comm& c, const Typemap& t, const void* buf, MPI_Count count,
                         std::vector<unsigned char>& copy) {
   if (t.contiguous || count == 0) return buf;
   copy.resize(bytes_of(count, t));
@@ -83,7 +84,8 @@ const void* packed_send(const Comm& c, const Typemap& t, const void* buf, int co
 
 // Where a receive lands: the program's buffer when its type lies in memory as it packs, else
 // `staging` (unpacked by deliver once the message is in).
-void* receive_into(const Typemap& t, void* buf, int count, std::vector<unsigned char>& staging) {
+void* receive_into(const Typemap& t, void* buf, MPI_Count count,
+                   std::vector<unsigned char>& staging) {
   if (t.contiguous || count == 0) return buf;
   staging.resize(bytes_of(count, t));
   return staging.data();
@@ -140,7 +142,7 @@ struct Checked {
   const CommEntry& entry;
   const Typemap& type;
 };
-Checked check_data(const char* fn, MPI_Comm comm, const void* buf, int count,
+Checked check_data(const char* fn, MPI_Comm comm, const void* buf, MPI_Count count,
                    MPI_Datatype datatype) {
   Node& n = rank_in_session(fn);
   RankState& s = rank_state(n);
@@ -160,9 +162,9 @@ struct CheckedPair {
   const Typemap& send_type;
   const Typemap& recv_type;
 };
-CheckedPair check_sendrecv(const char* fn, MPI_Comm comm, const void* sendbuf, int sendcount,
+CheckedPair check_sendrecv(const char* fn, MPI_Comm comm, const void* sendbuf, MPI_Count sendcount,
                            MPI_Datatype sendtype, int dest, int sendtag, const void* recvbuf,
-                           int recvcount, MPI_Datatype recvtype, int source, int recvtag) {
+                           MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag) {
   auto [s, e, st] = check_data(fn, comm, sendbuf, sendcount, sendtype);
   check_count(fn, recvcount);
   const Typemap& rt = moved_typemap(fn, s, recvtype, recvcount);
@@ -319,7 +321,7 @@ RequestEntry& request_or_fail(const char* fn, RankState& s, MPI_Request h) {
   return p.requests[slot_of(h)];
 }
 
-void buffered_send(const char* fn, RankState& s, const Comm& c, const void* buf, int count,
+void buffered_send(const char* fn, RankState& s, const Comm& c, const void* buf, MPI_Count count,
                    const Typemap& t, int dest, int tag);
 
 // Posts the transfer of request r (a nonblocking call, or MPI_Start of a persistent one). A
@@ -347,7 +349,7 @@ void start(const char* fn, RankState& s, RequestEntry& r) {
 
 // A request for a nonblocking or persistent call: its arguments checked and, unless
 // persistent, its transfer posted.
-int make_request(const char* fn, bool send, const void* buf, int count, MPI_Datatype datatype,
+int make_request(const char* fn, bool send, const void* buf, MPI_Count count, MPI_Datatype datatype,
                  int peer, int tag, MPI_Comm comm, SendMode mode, bool persistent,
                  MPI_Request* request, bool buffered = false) {
   return mpi_call(comm, [&] {
@@ -624,8 +626,8 @@ void reclaim(RankState& s) {
   b.in_flight = std::move(left);
 }
 
-int bsend_space(const BsendState& b) {
-  int used = 0;
+MPI_Count bsend_space(const BsendState& b) {
+  MPI_Count used = 0;
   for (const auto& f : b.in_flight) used += f.bytes;
   return b.size - used;
 }
@@ -642,7 +644,7 @@ void wait_buffered(RankState& s) {
 
 // A buffered send: posted at once, its space counted in the attached buffer until it
 // completes.
-void buffered_send(const char* fn, RankState& s, const Comm& c, const void* buf, int count,
+void buffered_send(const char* fn, RankState& s, const Comm& c, const void* buf, MPI_Count count,
                    const Typemap& t, int dest, int tag) {
   BsendState& b = p2p(s).bsend;
   const std::size_t bytes = bytes_of(count, t);
@@ -660,7 +662,7 @@ void buffered_send(const char* fn, RankState& s, const Comm& c, const void* buf,
   }
   // Sent from a copy, as from the attached buffer: the program may change its own at once.
   BsendState::InFlight f;
-  f.bytes = static_cast<int>(need);
+  f.bytes = need;
   if (t.contiguous || count == 0) {
     f.copy.assign(static_cast<const unsigned char*>(buf),
                   static_cast<const unsigned char*>(buf) + bytes);
@@ -755,8 +757,8 @@ extern "C" {
 
 // --- blocking sends --------------------------------------------------------------------------
 
-static int send_call(const char* fn, const void* buf, int count, MPI_Datatype datatype, int dest,
-                     int tag, MPI_Comm comm, SendMode mode, bool buffered) {
+static int send_call(const char* fn, const void* buf, MPI_Count count, MPI_Datatype datatype,
+                     int dest, int tag, MPI_Comm comm, SendMode mode, bool buffered) {
   return mpi_call(comm, [&] {
     auto [s, e, t] = check_data(fn, comm, buf, count, datatype);
     check_send_tag(fn, tag);
@@ -789,9 +791,20 @@ int MPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest, int ta
   return send_call("MPI_Send", buf, count, datatype, dest, tag, comm, SendMode::standard, false);
 }
 
+int MPI_Send_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm) {
+  return send_call("MPI_Send_c", buf, count, datatype, dest, tag, comm, SendMode::standard, false);
+}
+
 int MPI_Ssend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
               MPI_Comm comm) {
   return send_call("MPI_Ssend", buf, count, datatype, dest, tag, comm, SendMode::synchronous,
+                   false);
+}
+
+int MPI_Ssend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm) {
+  return send_call("MPI_Ssend_c", buf, count, datatype, dest, tag, comm, SendMode::synchronous,
                    false);
 }
 
@@ -800,13 +813,23 @@ int MPI_Rsend(const void* buf, int count, MPI_Datatype datatype, int dest, int t
   return send_call("MPI_Rsend", buf, count, datatype, dest, tag, comm, SendMode::standard, false);
 }
 
+int MPI_Rsend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm) {
+  return send_call("MPI_Rsend_c", buf, count, datatype, dest, tag, comm, SendMode::standard, false);
+}
+
 int MPI_Bsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
               MPI_Comm comm) {
   return send_call("MPI_Bsend", buf, count, datatype, dest, tag, comm, SendMode::standard, true);
 }
 
-int MPI_Buffer_attach(void* buffer, int size) {
-  const char* fn = "MPI_Buffer_attach";
+int MPI_Bsend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm) {
+  return send_call("MPI_Bsend_c", buf, count, datatype, dest, tag, comm, SendMode::standard, true);
+}
+
+// MPI_Buffer_attach and its _c form.
+static int buffer_attach(const char* fn, void* buffer, MPI_Count size) {
   return mpi_call(MPI_COMM_SELF, [&] {
     BsendState& b = session(fn).p2p.bsend;
     if (b.buffer != nullptr) fail(fn, MPI_ERR_BUFFER, "a buffer is attached already");
@@ -818,12 +841,27 @@ int MPI_Buffer_attach(void* buffer, int size) {
   });
 }
 
-int MPI_Buffer_detach(void* buffer_addr, int* size) {
-  const char* fn = "MPI_Buffer_detach";
+int MPI_Buffer_attach(void* buffer, int size) {
+  return buffer_attach("MPI_Buffer_attach", buffer, size);
+}
+
+int MPI_Buffer_attach_c(void* buffer, MPI_Count size) {
+  return buffer_attach("MPI_Buffer_attach_c", buffer, size);
+}
+
+// MPI_Buffer_detach and its _c form: the size given back as the call's type holds it (an
+// int form's buffer larger than an int holds is MPI_ERR_COUNT).
+static int buffer_detach(const char* fn, void* buffer_addr, MPI_Count* size,
+                         MPI_Count max_size) {
   return mpi_call(MPI_COMM_SELF, [&] {
     RankState& s = session(fn);
     BsendState& b = s.p2p.bsend;
     if (b.buffer == nullptr) fail(fn, MPI_ERR_BUFFER, "no buffer is attached");
+    if (size != nullptr && b.size > max_size) {
+      fail(fn, MPI_ERR_COUNT,
+           "the attached buffer's " + std::to_string(b.size) +
+               " bytes do not fit its int size (detach it with MPI_Buffer_detach_c)");
+    }
     wait_buffered(s);
     if (buffer_addr != nullptr) {
       void* given = b.buffer == &b ? nullptr : b.buffer;
@@ -836,11 +874,23 @@ int MPI_Buffer_detach(void* buffer_addr, int* size) {
   });
 }
 
+int MPI_Buffer_detach(void* buffer_addr, int* size) {
+  MPI_Count wide = 0;
+  const int err = buffer_detach("MPI_Buffer_detach", buffer_addr, size != nullptr ? &wide : nullptr,
+                                std::numeric_limits<int>::max());
+  if (err == MPI_SUCCESS && size != nullptr) *size = static_cast<int>(wide);
+  return err;
+}
+
+int MPI_Buffer_detach_c(void* buffer_addr, MPI_Count* size) {
+  return buffer_detach("MPI_Buffer_detach_c", buffer_addr, size,
+                       std::numeric_limits<MPI_Count>::max());
+}
+
 // --- blocking receives -------------------------------------------------------------------
 
-int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-             MPI_Status* status) {
-  const char* fn = "MPI_Recv";
+static int recv_call(const char* fn, void* buf, MPI_Count count, MPI_Datatype datatype,
+                     int source, int tag, MPI_Comm comm, MPI_Status* status) {
   return mpi_call(comm, [&] {
     auto [s, e, t] = check_data(fn, comm, buf, count, datatype);
     check_receive_tag(fn, tag);
@@ -872,11 +922,21 @@ int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, M
   });
 }
 
+int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+             MPI_Status* status) {
+  return recv_call("MPI_Recv", buf, count, datatype, source, tag, comm, status);
+}
+
+int MPI_Recv_c(void* buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+               MPI_Comm comm, MPI_Status* status) {
+  return recv_call("MPI_Recv_c", buf, count, datatype, source, tag, comm, status);
+}
+
 // Sendrecv and Sendrecv_replace: the send and the receive at once (a copy of the buffer is
 // sent when it also receives).
-static int sendrecv_call(const char* fn, const void* sendbuf, int sendcount,
+static int sendrecv_call(const char* fn, const void* sendbuf, MPI_Count sendcount,
                          MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
-                         int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                         MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
                          MPI_Comm comm, MPI_Status* status, bool replace) {
   return mpi_call(comm, [&] {
     auto [s, e, st, rt] = check_sendrecv(fn, comm, sendbuf, sendcount, sendtype, dest, sendtag,
@@ -943,9 +1003,22 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
                        recvcount, recvtype, source, recvtag, comm, status, false);
 }
 
+int MPI_Sendrecv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                   int sendtag, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                   int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
+  return sendrecv_call("MPI_Sendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                       recvcount, recvtype, source, recvtag, comm, status, false);
+}
+
 int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                          int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
   return sendrecv_call("MPI_Sendrecv_replace", buf, count, datatype, dest, sendtag, buf, count,
+                       datatype, source, recvtag, comm, status, true);
+}
+
+int MPI_Sendrecv_replace_c(void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,
+                           int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
+  return sendrecv_call("MPI_Sendrecv_replace_c", buf, count, datatype, dest, sendtag, buf, count,
                        datatype, source, recvtag, comm, status, true);
 }
 
@@ -953,9 +1026,9 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, 
 // (RequestEntry: the receive is its transfer, the send its send half), which completes when
 // both have, with the receive's status. _replace sends a copy of the buffer, taken before the
 // receive may write into it.
-static int isendrecv_call(const char* fn, const void* sendbuf, int sendcount,
+static int isendrecv_call(const char* fn, const void* sendbuf, MPI_Count sendcount,
                           MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
-                          int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                          MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
                           MPI_Comm comm, MPI_Request* request, bool replace) {
   return mpi_call(comm, [&] {
     auto [s, e, st, rt] = check_sendrecv(fn, comm, sendbuf, sendcount, sendtype, dest, sendtag,
@@ -1012,9 +1085,23 @@ int MPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int
                         recvcount, recvtype, source, recvtag, comm, request, false);
 }
 
+int MPI_Isendrecv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                    int sendtag, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                    int source, int recvtag, MPI_Comm comm, MPI_Request* request) {
+  return isendrecv_call("MPI_Isendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                        recvcount, recvtype, source, recvtag, comm, request, false);
+}
+
 int MPI_Isendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                           int source, int recvtag, MPI_Comm comm, MPI_Request* request) {
   return isendrecv_call("MPI_Isendrecv_replace", buf, count, datatype, dest, sendtag, buf, count,
+                        datatype, source, recvtag, comm, request, true);
+}
+
+int MPI_Isendrecv_replace_c(void* buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                            int sendtag, int source, int recvtag, MPI_Comm comm,
+                            MPI_Request* request) {
+  return isendrecv_call("MPI_Isendrecv_replace_c", buf, count, datatype, dest, sendtag, buf, count,
                         datatype, source, recvtag, comm, request, true);
 }
 
@@ -1026,15 +1113,33 @@ int MPI_Isend(const void* buf, int count, MPI_Datatype datatype, int dest, int t
                       SendMode::standard, false, request);
 }
 
+int MPI_Isend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm, MPI_Request* request) {
+  return make_request("MPI_Isend_c", true, buf, count, datatype, dest, tag, comm,
+                      SendMode::standard, false, request);
+}
+
 int MPI_Issend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                MPI_Comm comm, MPI_Request* request) {
   return make_request("MPI_Issend", true, buf, count, datatype, dest, tag, comm,
                       SendMode::synchronous, false, request);
 }
 
+int MPI_Issend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm, MPI_Request* request) {
+  return make_request("MPI_Issend_c", true, buf, count, datatype, dest, tag, comm,
+                      SendMode::synchronous, false, request);
+}
+
 int MPI_Irsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                MPI_Comm comm, MPI_Request* request) {
   return make_request("MPI_Irsend", true, buf, count, datatype, dest, tag, comm,
+                      SendMode::standard, false, request);
+}
+
+int MPI_Irsend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm, MPI_Request* request) {
+  return make_request("MPI_Irsend_c", true, buf, count, datatype, dest, tag, comm,
                       SendMode::standard, false, request);
 }
 
@@ -1047,9 +1152,23 @@ int MPI_Ibsend(const void* buf, int count, MPI_Datatype datatype, int dest, int 
                       SendMode::standard, false, request);
 }
 
+int MPI_Ibsend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm, MPI_Request* request) {
+  const int err = MPI_Bsend_c(buf, count, datatype, dest, tag, comm);
+  if (err != MPI_SUCCESS) return err;
+  return make_request("MPI_Ibsend_c", true, buf, count, datatype, MPI_PROC_NULL, tag, comm,
+                      SendMode::standard, false, request);
+}
+
 int MPI_Irecv(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
               MPI_Request* request) {
   return make_request("MPI_Irecv", false, buf, count, datatype, source, tag, comm,
+                      SendMode::standard, false, request);
+}
+
+int MPI_Irecv_c(void* buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                MPI_Comm comm, MPI_Request* request) {
+  return make_request("MPI_Irecv_c", false, buf, count, datatype, source, tag, comm,
                       SendMode::standard, false, request);
 }
 
@@ -1059,9 +1178,21 @@ int MPI_Send_init(const void* buf, int count, MPI_Datatype datatype, int dest, i
                       SendMode::standard, true, request);
 }
 
+int MPI_Send_init_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm, MPI_Request* request) {
+  return make_request("MPI_Send_init_c", true, buf, count, datatype, dest, tag, comm,
+                      SendMode::standard, true, request);
+}
+
 int MPI_Ssend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                    MPI_Comm comm, MPI_Request* request) {
   return make_request("MPI_Ssend_init", true, buf, count, datatype, dest, tag, comm,
+                      SendMode::synchronous, true, request);
+}
+
+int MPI_Ssend_init_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                     MPI_Comm comm, MPI_Request* request) {
+  return make_request("MPI_Ssend_init_c", true, buf, count, datatype, dest, tag, comm,
                       SendMode::synchronous, true, request);
 }
 
@@ -1071,9 +1202,21 @@ int MPI_Rsend_init(const void* buf, int count, MPI_Datatype datatype, int dest, 
                       SendMode::standard, true, request);
 }
 
+int MPI_Rsend_init_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                     MPI_Comm comm, MPI_Request* request) {
+  return make_request("MPI_Rsend_init_c", true, buf, count, datatype, dest, tag, comm,
+                      SendMode::standard, true, request);
+}
+
 int MPI_Recv_init(void* buf, int count, MPI_Datatype datatype, int source, int tag,
                   MPI_Comm comm, MPI_Request* request) {
   return make_request("MPI_Recv_init", false, buf, count, datatype, source, tag, comm,
+                      SendMode::standard, true, request);
+}
+
+int MPI_Recv_init_c(void* buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                    MPI_Comm comm, MPI_Request* request) {
+  return make_request("MPI_Recv_init_c", false, buf, count, datatype, source, tag, comm,
                       SendMode::standard, true, request);
 }
 
@@ -1082,6 +1225,12 @@ int MPI_Recv_init(void* buf, int count, MPI_Datatype datatype, int source, int t
 int MPI_Bsend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                    MPI_Comm comm, MPI_Request* request) {
   return make_request("MPI_Bsend_init", true, buf, count, datatype, dest, tag, comm,
+                      SendMode::standard, true, request, true);
+}
+
+int MPI_Bsend_init_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                     MPI_Comm comm, MPI_Request* request) {
+  return make_request("MPI_Bsend_init_c", true, buf, count, datatype, dest, tag, comm,
                       SendMode::standard, true, request, true);
 }
 
@@ -1177,6 +1326,46 @@ int MPI_Cancel(MPI_Request* request) {
 
 // Whether the request has completed, without completing it: it stays as it is, to be completed
 // by a wait or a test (an MPI_Isendrecv's send half, internal, is completed when it has).
+// Whether `request` has completed, its status then written, the request left as it is (the
+// MPI_Request_get_status calls). A null or inactive request is complete with an empty status.
+// `comm`: the request's communicator, for the error handler.
+static bool peek_status(const char* fn, RankState& s, MPI_Request request, MPI_Comm& comm,
+                        MPI_Status* status) {
+  if (request == MPI_REQUEST_NULL) {
+    set_empty(status);
+    return true;
+  }
+  RequestEntry& r = request_or_fail(fn, s, request);
+  comm = r.comm;
+  if (!r.active || (r.schedule != nullptr && r.schedule->done())) {
+    set_empty(status);
+    return true;
+  }
+  if (r.schedule != nullptr) return false;
+  if (!finish_send_half(fn, s, r, false)) return false;
+  if (r.proc_null || r.buffered) {
+    set_trivial(status, r);
+    return true;
+  }
+  vmc::Status got;
+  bool done = false;
+  on_runtime(fn, nullptr, [&] { done = r.on.completed(r.request, &got); });
+  if (done) set_completed(status, r, got, r.on);
+  return done;
+}
+
+// Whether a request of a list counts for MPI_Request_get_status_any and _some: neither null
+// nor inactive.
+static bool active_request(const char* fn, RankState& s, MPI_Request request) {
+  return request != MPI_REQUEST_NULL && request_or_fail(fn, s, request).active;
+}
+
+// A list's count and array, checked as the wait and test calls check theirs.
+static void check_request_list(const char* fn, int count, const MPI_Request requests[]) {
+  if (count < 0) fail(fn, MPI_ERR_COUNT, "negative count " + std::to_string(count));
+  if (count > 0 && requests == nullptr) fail(fn, MPI_ERR_ARG, "null array of requests");
+}
+
 int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
   const char* fn = "MPI_Request_get_status";
   MPI_Comm comm = MPI_COMM_WORLD;
@@ -1184,32 +1373,94 @@ int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
     RankState& s = session(fn);
     if (flag == nullptr) fail(fn, MPI_ERR_ARG, "null flag");
     *flag = 0;
-    if (request == MPI_REQUEST_NULL) {
-      *flag = 1;
-      set_empty(status);
-      return MPI_SUCCESS;
-    }
+    if (request != MPI_REQUEST_NULL) progress(fn, s);
+    *flag = peek_status(fn, s, request, comm, status) ? 1 : 0;
+    return MPI_SUCCESS;
+  });
+}
+
+// MPI-4.1 section 3.7.5: the statuses of the list when every request has completed, the
+// requests left as they are.
+int MPI_Request_get_status_all(int count, const MPI_Request array_of_requests[], int* flag,
+                               MPI_Status array_of_statuses[]) {
+  const char* fn = "MPI_Request_get_status_all";
+  MPI_Comm comm = MPI_COMM_WORLD;
+  return request_call(comm, [&] {
+    RankState& s = session(fn);
+    check_request_list(fn, count, array_of_requests);
+    if (flag == nullptr) fail(fn, MPI_ERR_ARG, "null flag");
     progress(fn, s);
-    RequestEntry& r = request_or_fail(fn, s, request);
-    comm = r.comm;
-    if (!r.active || (r.schedule != nullptr && r.schedule->done())) {
+    std::vector<MPI_Status> got(static_cast<std::size_t>(count));
+    *flag = 0;
+    for (int i = 0; i < count; ++i) {
+      if (!peek_status(fn, s, array_of_requests[i], comm, &got[static_cast<std::size_t>(i)])) {
+        return MPI_SUCCESS;
+      }
+    }
+    *flag = 1;
+    if (array_of_statuses != MPI_STATUSES_IGNORE) {
+      std::copy(got.begin(), got.end(), array_of_statuses);
+    }
+    return MPI_SUCCESS;
+  });
+}
+
+// The first active request of the list that has completed, left as it is; *index
+// MPI_UNDEFINED and *flag 1 when none is active.
+int MPI_Request_get_status_any(int count, const MPI_Request array_of_requests[], int* index,
+                               int* flag, MPI_Status* status) {
+  const char* fn = "MPI_Request_get_status_any";
+  MPI_Comm comm = MPI_COMM_WORLD;
+  return request_call(comm, [&] {
+    RankState& s = session(fn);
+    check_request_list(fn, count, array_of_requests);
+    if (index == nullptr || flag == nullptr) fail(fn, MPI_ERR_ARG, "null index or flag");
+    progress(fn, s);
+    *index = MPI_UNDEFINED;
+    *flag = 0;
+    bool any_active = false;
+    for (int i = 0; i < count; ++i) {
+      if (!active_request(fn, s, array_of_requests[i])) continue;
+      any_active = true;
+      if (peek_status(fn, s, array_of_requests[i], comm, status)) {
+        *index = i;
+        *flag = 1;
+        return MPI_SUCCESS;
+      }
+    }
+    if (!any_active) {
       *flag = 1;
       set_empty(status);
-      return MPI_SUCCESS;
     }
-    if (r.schedule != nullptr) return MPI_SUCCESS;
-    if (!finish_send_half(fn, s, r, false)) return MPI_SUCCESS;
-    if (r.proc_null || r.buffered) {
-      *flag = 1;
-      set_trivial(status, r);
-      return MPI_SUCCESS;
+    return MPI_SUCCESS;
+  });
+}
+
+// Every active request of the list that has completed, left as it is; *outcount
+// MPI_UNDEFINED when none is active.
+int MPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[],
+                                int* outcount, int array_of_indices[],
+                                MPI_Status array_of_statuses[]) {
+  const char* fn = "MPI_Request_get_status_some";
+  MPI_Comm comm = MPI_COMM_WORLD;
+  return request_call(comm, [&] {
+    RankState& s = session(fn);
+    check_request_list(fn, incount, array_of_requests);
+    if (outcount == nullptr) fail(fn, MPI_ERR_ARG, "null outcount");
+    progress(fn, s);
+    int done = 0;
+    bool any_active = false;
+    for (int i = 0; i < incount; ++i) {
+      if (!active_request(fn, s, array_of_requests[i])) continue;
+      any_active = true;
+      MPI_Status got;
+      if (!peek_status(fn, s, array_of_requests[i], comm, &got)) continue;
+      if (array_of_indices == nullptr) fail(fn, MPI_ERR_ARG, "null array of indices");
+      array_of_indices[done] = i;
+      if (array_of_statuses != MPI_STATUSES_IGNORE) array_of_statuses[done] = got;
+      ++done;
     }
-    vmc::Status got;
-    bool done = false;
-    on_runtime(fn, nullptr, [&] { done = r.on.completed(r.request, &got); });
-    if (!done) return MPI_SUCCESS;
-    *flag = 1;
-    set_completed(status, r, got, r.on);
+    *outcount = any_active ? done : MPI_UNDEFINED;
     return MPI_SUCCESS;
   });
 }
@@ -1674,7 +1925,7 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* mess
 }
 
 // Mrecv and Imrecv: the message becomes a receive into buf (a request of the rank's table).
-static int matched_receive(const char* fn, void* buf, int count, MPI_Datatype datatype,
+static int matched_receive(const char* fn, void* buf, MPI_Count count, MPI_Datatype datatype,
                            MPI_Message* message, MPI_Request* request, MPI_Status* status) {
   MPI_Comm comm = MPI_COMM_WORLD;
   return request_call(comm, [&] {
@@ -1731,6 +1982,11 @@ int MPI_Mrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message,
   return matched_receive("MPI_Mrecv", buf, count, datatype, message, nullptr, status);
 }
 
+int MPI_Mrecv_c(void* buf, MPI_Count count, MPI_Datatype datatype, MPI_Message* message,
+                MPI_Status* status) {
+  return matched_receive("MPI_Mrecv_c", buf, count, datatype, message, nullptr, status);
+}
+
 int MPI_Imrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message,
                MPI_Request* request) {
   if (request == nullptr) {
@@ -1738,6 +1994,16 @@ int MPI_Imrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message
                     [&]() -> int { fail("MPI_Imrecv", MPI_ERR_ARG, "null request pointer"); });
   }
   return matched_receive("MPI_Imrecv", buf, count, datatype, message, request,
+                         MPI_STATUS_IGNORE);
+}
+
+int MPI_Imrecv_c(void* buf, MPI_Count count, MPI_Datatype datatype, MPI_Message* message,
+                 MPI_Request* request) {
+  if (request == nullptr) {
+    return mpi_call(MPI_COMM_WORLD,
+                    [&]() -> int { fail("MPI_Imrecv_c", MPI_ERR_ARG, "null request pointer"); });
+  }
+  return matched_receive("MPI_Imrecv_c", buf, count, datatype, message, request,
                          MPI_STATUS_IGNORE);
 }
 
@@ -1775,18 +2041,31 @@ static int count_of(const char* fn, const MPI_Status* status, MPI_Datatype datat
   });
 }
 
+// An int form's count: MPI_UNDEFINED when it does not fit (MPI-4.1 section 3.2.5).
+static int int_or_undefined(MPI_Count c) {
+  return c > std::numeric_limits<int>::max() ? MPI_UNDEFINED : static_cast<int>(c);
+}
+
 int MPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count) {
   MPI_Count c = 0;
   const int err = count_of("MPI_Get_count", status, datatype, false, &c);
-  if (err == MPI_SUCCESS && count != nullptr) *count = static_cast<int>(c);
+  if (err == MPI_SUCCESS && count != nullptr) *count = int_or_undefined(c);
   return err;
+}
+
+int MPI_Get_count_c(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {
+  return count_of("MPI_Get_count_c", status, datatype, false, count);
 }
 
 int MPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype, int* count) {
   MPI_Count c = 0;
   const int err = count_of("MPI_Get_elements", status, datatype, true, &c);
-  if (err == MPI_SUCCESS && count != nullptr) *count = static_cast<int>(c);
+  if (err == MPI_SUCCESS && count != nullptr) *count = int_or_undefined(c);
   return err;
+}
+
+int MPI_Get_elements_c(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {
+  return count_of("MPI_Get_elements_c", status, datatype, true, count);
 }
 
 int MPI_Get_elements_x(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {

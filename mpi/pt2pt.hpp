@@ -39,7 +39,7 @@ struct RequestEntry {
   Comm on;                 // its communicator's comm (kept: the handle may be freed first)
   // What the call was given (a persistent request starts it again from these).
   void* buffer = nullptr;
-  int count = 0;
+  MPI_Count count = 0;
   MPI_Datatype datatype = MPI_DATATYPE_NULL;
   // The datatype's typemap (its own copy, `kept`, for a derived one: the program may free
   // the handle while the request is in flight), and, for a type that does not lie in memory
@@ -70,10 +70,10 @@ struct MessageEntry {
 // The buffer MPI_Buffer_attach gave for buffered sends, and the sends in flight from it.
 struct BsendState {
   void* buffer = nullptr;
-  int size = 0;
+  MPI_Count size = 0;
   struct InFlight {
     vmc::Request request;
-    int bytes = 0;  // of the buffer it holds, overhead included
+    MPI_Count bytes = 0;  // of the buffer it holds, overhead included
     std::vector<unsigned char> copy;  // what it sends: the program may reuse its own buffer
   };
   std::vector<InFlight> in_flight;

@@ -3,6 +3,7 @@
 #include "mpi/state.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <complex>
 #include <map>
 #include <mutex>
@@ -231,15 +232,38 @@ const Typemap& data_typemap(const char* function, MPI_Datatype predefined) {
 }
 
 const Typemap& moved_typemap(const char* function, const RankState& state, MPI_Datatype t,
-                             long long count) {
+                             MPI_Count count) {
   if (t == MPI_DATATYPE_NULL && count == 0) return predefined_typemap(MPI_DATATYPE_NULL);
   const DatatypeEntry* e = derived_entry(function, state, t);
-  if (e == nullptr) return data_typemap(function, t);
-  if (!e->committed) {
-    fail(function, MPI_ERR_TYPE,
-         type_label(state, t) + " is not committed (MPI_Type_commit it before communication)");
+  const Typemap* map = nullptr;
+  if (e == nullptr) {
+    map = &data_typemap(function, t);
+  } else {
+    if (!e->committed) {
+      fail(function, MPI_ERR_TYPE,
+           type_label(state, t) + " is not committed (MPI_Type_commit it before communication)");
+    }
+    map = e->map.get();
   }
-  return *e->map;
+  if (count > 0) check_span(function, count, *map, type_label(state, t));
+  return *map;
+}
+
+void check_span(const char* function, MPI_Count count, const Typemap& t,
+                const std::string& label) {
+  if (count <= 0) return;
+  // The bytes the items take packed, and in memory (the extents between them and the last
+  // one's data), each an MPI_Aint.
+  const MPI_Count limit = std::numeric_limits<MPI_Aint>::max();
+  const MPI_Count per = std::max<MPI_Count>(
+      {static_cast<MPI_Count>(t.packed), t.extent() < 0 ? -t.extent() : t.extent(),
+       t.true_extent()});
+  if (per > 0 && count > limit / per) {
+    fail(function, MPI_ERR_COUNT,
+         "count " + std::to_string(count) + " of " + label + " (" + std::to_string(per) +
+             " bytes each) spans more than the " + std::to_string(limit) +
+             " bytes an MPI_Aint addresses");
+  }
 }
 
 std::shared_ptr<const Typemap> kept_typemap(const RankState& state, MPI_Datatype t) {
@@ -255,11 +279,11 @@ std::string type_label(const RankState& state, MPI_Datatype t) {
   return label;
 }
 
-void check_count(const char* function, int count) {
+void check_count(const char* function, MPI_Count count) {
   if (count < 0) fail(function, MPI_ERR_COUNT, "negative count " + std::to_string(count));
 }
 
-void check_buffer(const char* function, const void* buf, int count) {
+void check_buffer(const char* function, const void* buf, MPI_Count count) {
   if (buf == nullptr && count > 0) {
     fail(function, MPI_ERR_BUFFER, "null buffer for " + std::to_string(count) + " items");
   }

@@ -12,6 +12,7 @@
 #include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -19,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "mpi/counts.hpp"
 #include "mpi/datatypes.hpp"
 #include "mpi/errors.hpp"
 #include "mpi/include/mpi.h"
@@ -87,6 +89,7 @@ struct KeyvalEntry {
   MPI_Comm_delete_attr_function* remove = nullptr;  // null: nothing to do
   void* extra_state = nullptr;
   bool freed = false;
+  bool for_types = false;  // MPI_Type_create_keyval's (its callbacks take the datatype)
 };
 constexpr int kFirstKeyval = 32;  // above the predefined keys (MPI_TAG_UB, ...)
 
@@ -144,6 +147,8 @@ struct RankState {
   // Names the program gave predefined datatypes (MPI_Type_set_name); the others are named as
   // mpi.h names them.
   std::map<MPI_Datatype, std::string> type_names;
+  // The attributes of datatypes, predefined and derived (MPI_Type_set_attr): keyval -> value.
+  std::map<MPI_Datatype, std::map<int, void*>> type_attributes;
   std::vector<DatatypeEntry> datatypes;  // derived datatypes, by handle
   std::vector<UserOpEntry> ops;          // user operations, by handle
   std::vector<InfoEntry> infos;          // info objects, by handle - kFirstInfo
@@ -214,9 +219,14 @@ TypeInfo type_or_fail(const char* function, MPI_Datatype t);
 
 // The typemap of a datatype a call moves (MPI_ERR_TYPE: null, unknown, freed, MPI_LB or
 // MPI_UB, or a derived type not committed). MPI_DATATYPE_NULL is taken for no items when
-// `count` is 0 (MPICH takes it too).
+// `count` is 0 (MPICH takes it too). A `count` whose items span more bytes than an MPI_Aint
+// holds (packed or in memory) is MPI_ERR_COUNT: a large-count call's count beyond what
+// vmc's buffer arithmetic carries.
 const Typemap& moved_typemap(const char* function, const RankState& state, MPI_Datatype t,
-                             long long count = -1);
+                             MPI_Count count = -1);
+// The same check for `count` items of the typemap `t` (named `label`).
+void check_span(const char* function, MPI_Count count, const Typemap& t,
+                const std::string& label);
 // The typemap of a predefined datatype that holds data (MPI_ERR_TYPE for MPI_LB and MPI_UB,
 // the bound markers).
 const Typemap& data_typemap(const char* function, MPI_Datatype predefined);
@@ -229,12 +239,19 @@ const DatatypeEntry* derived_entry(const char* function, const RankState& state,
                                    MPI_Datatype t);
 // A derived datatype's shared typemap (null for a predefined one), for a request to keep.
 std::shared_ptr<const Typemap> kept_typemap(const RankState& state, MPI_Datatype t);
+// The attributes of datatype `from` whose copy callbacks say so, onto `to` (MPI_Type_dup; a
+// callback that fails: the copies deleted, `undo` run, an MPI error); every attribute of
+// `type` deleted, its delete callbacks run (MPI_Type_free).
+void copy_type_attributes(const char* fn, RankState& s, MPI_Datatype from, MPI_Datatype to,
+                          const std::function<void()>& undo);
+void delete_type_attributes(const char* fn, RankState& s, MPI_Datatype type);
 // How a report names a datatype: "MPI_INT", "datatype 257 (\"row\")".
 std::string type_label(const RankState& state, MPI_Datatype t);
 
-void check_count(const char* function, int count);
+// The counts are MPI_Count: an int form's count and a large-count (_c) form's alike.
+void check_count(const char* function, MPI_Count count);
 // A null buffer is an error when it must hold items.
-void check_buffer(const char* function, const void* buf, int count);
+void check_buffer(const char* function, const void* buf, MPI_Count count);
 // r is a rank of `comm` (error class `error_class`: MPI_ERR_RANK, MPI_ERR_ROOT; `what`
 // names the argument: "destination", "root").
 void check_rank(const char* function, int error_class, const char* what, int r,

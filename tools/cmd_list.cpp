@@ -1,7 +1,8 @@
 // `vmc list`: every operation's registered algorithms with their descriptions and
 // requirements, read from the registry tables (the same rows selection and tests use).
 //   vmc list            a text table
-//   vmc list --json     [{operation, algorithm, description, requirements}, ...]
+//   vmc list --json     [{operation, algorithm, description, requirements}, ...]; a row that a
+//                       library added (--load) also has loaded_from, its file
 //   vmc list --markdown docs/algorithms.md's table: one row per operation, each algorithm with
 //                       what it requires (a test holds the page to this output)
 #include <iostream>
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "collectives/registry.hpp"
+#include "tools/algorithm_libraries.hpp"
 #include "tools/commands.hpp"
 #include "tools/model_options.hpp"
 
@@ -33,6 +35,7 @@ void add_list_command(CLI::App& app) {
           if (a.requirements != "nothing") {
             std::cout << " (" << requirements_for_cli(a.requirements) << ")";
           }
+          if (auto file = loaded_from(op, a.name)) std::cout << " (loaded from " << *file << ")";
           first = false;
         }
         std::cout << " |\n";
@@ -47,6 +50,7 @@ void add_list_command(CLI::App& app) {
                           {"algorithm", a.name},
                           {"description", a.description},
                           {"requirements", a.requirements}});
+          if (auto file = loaded_from(op, a.name)) rows.back()["loaded_from"] = *file;
         }
       }
       std::cout << rows.dump(2) << "\n";
@@ -57,6 +61,7 @@ void add_list_command(CLI::App& app) {
       for (const Algorithm& a : algorithms(op)) {
         std::cout << "  " << a.name << "\n      " << a.description << "\n      requires: "
                   << requirements_for_cli(a.requirements) << "\n";
+        if (auto file = loaded_from(op, a.name)) std::cout << "      loaded from " << *file << "\n";
       }
     }
   });

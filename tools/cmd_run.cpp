@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tools/bandwidth.hpp"
 #include "tools/commands.hpp"
 #include "tools/model_options.hpp"
 #include "tools/runner.hpp"
@@ -148,6 +149,8 @@ void run_command(const RunOptions& o) {
   const Stats& s = out.result.stats();
   const double time = to_seconds(s.time), predicted = to_seconds(out.predicted);
   const std::string topology = m.topology().spec();
+  const std::optional<Bandwidth> bw =
+      bandwidth(spec.op, spec.n, item_bytes(spec), m.size(), time);
   if (o.json) {
     nlohmann::json j = stats_json(s, m.topology());
     j.update({{"op", o.call.op},
@@ -161,6 +164,8 @@ void run_command(const RunOptions& o) {
               {"model", describe(config.model)},
               {"time_s", time},
               {"predicted_s", predicted},
+              {"algbw_Bps", bw ? nlohmann::json(bw->algbw) : nlohmann::json()},
+              {"busbw_Bps", bw ? nlohmann::json(bw->busbw) : nlohmann::json()},
               {"correct", out.correct ? nlohmann::json(*out.correct) : nlohmann::json()}});
     if (!out.detail.empty()) j["detail"] = out.detail;
     if (o.stats) {
@@ -180,6 +185,10 @@ void run_command(const RunOptions& o) {
     if (!out.detail.empty()) std::printf("chose      %s\n", out.detail.c_str());
     std::printf("time       %s\npredicted  %s\n", format_duration(time).c_str(),
                 format_duration(predicted).c_str());
+    if (bw) {
+      std::printf("bandwidth  algbw %.6g GB/s, busbw %.6g GB/s (as nccl-tests defines them)\n",
+                  bw->algbw / 1e9, bw->busbw / 1e9);
+    }
     print_stats(stdout, s, m.topology());
     if (o.stats) print_host_cost(stdout, cost, s.messages);
     if (out.correct) std::printf("check      %s\n", *out.correct ? "correct" : "WRONG");

@@ -21,6 +21,7 @@
 #include <memory>
 #include <sstream>
 
+#include "tools/bandwidth.hpp"
 #include "tools/commands.hpp"
 #include "tools/model_options.hpp"
 #include "tools/runner.hpp"
@@ -211,7 +212,8 @@ void sweep(const SweepOptions& o) {
   const bool several = nets.size() > 1;
 
   std::ostream& out = o.csv.empty() ? std::cout : file;
-  out << "algorithm,n,predicted_s,measured_s,messages,startups,detail,topology,p\n";
+  out << "algorithm,n,predicted_s,measured_s,messages,startups,detail,topology,p,algbw_Bps,"
+         "busbw_Bps\n";
   // Rows by curve, written curve after curve: a plot draws each as one line.
   std::map<std::string, std::ostringstream> rows;
   // curve (algorithm, or algorithm@topology for several networks) -> (sum, max) of |rel|
@@ -242,7 +244,14 @@ void sweep(const SweepOptions& o) {
     rows[curve] << point.name << ',' << point.n << ',' << predicted << ',' << measured << ','
                 << best.result.stats().messages << ','
                 << best.result.stats().critical_startups << ',' << best.detail << ','
-                << topology << ',' << m->size() << '\n';
+                << topology << ',' << m->size() << ',';
+    // nccl-tests' bandwidths of the measured time (tools/bandwidth.hpp); empty for none.
+    if (auto bw = bandwidth(spec.op, point.n, item_bytes(spec), m->size(), measured)) {
+      rows[curve] << bw->algbw << ',' << bw->busbw;
+    } else {
+      rows[curve] << ',';
+    }
+    rows[curve] << '\n';
     const double rel = predicted > 0 ? std::fabs(measured - predicted) / predicted : 0.0;
     auto& [sum, worst] = deviation[curve];
     sum += rel;

@@ -42,21 +42,25 @@ nlohmann::json network_json(const Topology& t) {
   const PlaneDrawing d = plane_drawing(t);
   nlohmann::json vertices = nlohmann::json::array(), edges = nlohmann::json::array();
   for (const PlanePoint& v : d.vertex) vertices.push_back({v.x, v.y});
-  for (const PlaneEdge& e : d.edges) edges.push_back({e.a, e.b, e.dimension, e.bend});
+  for (const PlaneEdge& e : d.edges) {
+    edges.push_back({e.a, e.b, e.dimension, e.bend, e.lifted ? 1 : 0});
+  }
   nlohmann::json links = nlohmann::json::array();  // per directed link: [from, to, edge]
   for (LinkId id = 0; id < t.link_count(); ++id) {
     const DirectedLink l = t.link(id);
     links.push_back({l.from, l.to, d.link_edge[id]});
   }
   const auto* cube = dynamic_cast<const Hypercube*>(&t);
-  return {{"spec", t.spec()},
-          {"family", t.family()},
-          {"p", t.nodes()},
-          {"routing", t.routing()},
-          {"bits", cube != nullptr ? cube->dimension() : 0},
-          {"vertices", vertices},
-          {"edges", edges},
-          {"links", links}};
+  nlohmann::json out = {{"spec", t.spec()},
+                        {"family", t.family()},
+                        {"p", t.nodes()},
+                        {"routing", t.routing()},
+                        {"bits", cube != nullptr ? cube->dimension() : 0},
+                        {"vertices", vertices},
+                        {"edges", edges},
+                        {"links", links}};
+  if (d.node_width > 0) out["node_box"] = {d.node_width, d.node_height};
+  return out;
 }
 
 // What each node holds, as the page counts it: "items" (broadcast and scatter: the items

@@ -8,13 +8,17 @@
 // start) as a dashed line along its route from its sender, with the links it wants that
 // others hold in red, each combine as a ring round its node, and under each node what it
 // holds: the items that reached it (broadcast, scatter) or whose inputs reached it, directly
-// or through others (every other operation).
+// or through others (every other operation). On a hypercube the links of the dimensions in
+// use (held or wanted) are drawn over the others, which fade, and each node's drawing stays
+// inside the box the layout gives it.
 //
 // Hooks for tests and screenshots, in the address's fragment: #end steps from the start to
 // the end one event at a time (as the step button does); #at=wait shows the first moment
 // a message waits; #at=F (0 <= F <= 1) the moment F of the way; #at=end the end. After
 // each, <pre id="vmc-status"> holds what the page shows as JSON: nodes and links drawn,
-// messages seen, the time, and every error or console message the page raised.
+// messages seen, the time, the dimensions in use and whether their links are on top, the
+// rendered boxes of each node's circle, number, bits and bar, and every error or console
+// message the page raised.
 #pragma once
 
 namespace vmc::cli {
@@ -61,6 +65,7 @@ h1 { font-size: 17px; margin: 0 0 6px 0; }
 .bar div { height: 6px; background: #4a7bd0; border-radius: 3px; width: 0; }
 svg.net { width: 100%; height: auto; display: block; }
 .link { fill: none; stroke-linecap: round; }
+.link.faded { opacity: 0.18; }
 .link.busy { stroke: #0b3d91 !important; }
 .link.blocked { stroke: #e41a1c !important; }
 .node { fill: #fff; stroke: #333; stroke-width: 1.5; }
@@ -242,12 +247,18 @@ class Panel {
           run.claim + " for this run)" + (cost ? "\n" + cost : "") + "\n" + timing;
     }
 
-    // The picture, scaled so the closest two vertices are about 1.3 units apart.
+    // The picture, scaled so the closest two vertices are about 1.3 units apart, and wide
+    // enough for the middles of the bent links.
     const pts = net.vertices;
     let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity, close = Infinity;
-    for (const [x, y] of pts) {
+    const extend = (x, y) => {
       minX = Math.min(minX, x); maxX = Math.max(maxX, x);
       minY = Math.min(minY, y); maxY = Math.max(maxY, y);
+    };
+    for (const [x, y] of pts) extend(x, y);
+    for (const [a, b, , bend] of net.edges) {
+      const [x0, y0] = pts[a], [x1, y1] = pts[b], len = Math.hypot(x1 - x0, y1 - y0) || 1;
+      extend((x0 + x1) / 2 - (y1 - y0) / len * bend, (y0 + y1) / 2 + (x1 - x0) / len * bend);
     }
     for (let i = 0; i < pts.length; ++i)
       for (let j = i + 1; j < pts.length; ++j)
@@ -255,6 +266,17 @@ class Panel {
     if (!isFinite(close)) close = 1;
     const scale = Math.max(22, Math.min(150, 560 / Math.max(1, maxX - minX, maxY - minY)));
     this.radius = Math.max(7, Math.min(17, 0.34 * close * scale));
+    // A node box from the layout (hypercubes): the circle, the bits above it and the bar
+    // below it fit inside it, so that no node's drawing reaches another's.
+    let bitsFont = net.bits > 0 && net.bits <= 8 ? 9 : 0;
+    if (net.node_box) {
+      const halfW = net.node_box[0] * scale / 2, halfH = net.node_box[1] * scale / 2;
+      bitsFont = Math.min(bitsFont, 2 * halfW / (0.62 * net.bits));
+      if (bitsFont < 5.5) bitsFont = 0;
+      // Above the centre: r, 3, the bits' line (1.05 font); below: r, 3, the bar (3 or 0.3 r).
+      this.radius = Math.min(17, halfW - 0.5, halfH - 3 - 1.05 * bitsFont,
+                             halfH - 6, (halfH - 3) / 1.3);
+    }
     const margin = this.radius * 2.6 + 10;
     const width = (maxX - minX) * scale + 2 * margin, height = (maxY - minY) * scale + 2 * margin;
     this.scale = scale;
@@ -263,7 +285,11 @@ class Panel {
                               width: width, height: height }, box, SVG);
     svg.style.maxWidth = width + "px";
     this.svg = svg;
-    const gLinks = make("g", {}, svg, SVG), gWait = make("g", {}, svg, SVG);
+    // Links of the dimensions in use move to gLit, over the rest (hypercubes).
+    const gLinks = make("g", {}, svg, SVG), gLit = make("g", {}, svg, SVG);
+    const gWait = make("g", {}, svg, SVG);
+    this.gLinks = gLinks;
+    this.gLit = gLit;
     const gNodes = make("g", {}, svg, SVG);
     this.gMsgs = make("g", {}, svg, SVG);
     this.edgeEls = net.edges.map(([a, b, dim, bend], i) => {
@@ -287,15 +313,18 @@ class Panel {
       const c = make("circle", { class: "node", cx: x, cy: y, r: r, "data-node": v }, gNodes, SVG);
       this.nodeEls.push(c);
       this.nodeTitle = make("title", {}, c, SVG);
-      const label = make("text", { class: "label", x: x, y: y }, gNodes, SVG);
+      const label = make("text", { class: "label", x: x, y: y, "data-node": v }, gNodes, SVG);
       label.textContent = v;
       label.style.fontSize = Math.min(12, r * 0.95) + "px";
-      if (net.bits > 0 && net.bits <= 8) {
-        const bits = make("text", { class: "bits", x: x, y: y - r - 3 }, gNodes, SVG);
+      if (bitsFont > 0) {
+        const bits = make("text", { class: "bits", x: x, y: y - r - 3, "data-node": v },
+                          gNodes, SVG);
         bits.textContent = v.toString(2).padStart(net.bits, "0");
+        bits.style.fontSize = bitsFont + "px";
       }
       const bw = r * 2, bh = Math.max(3, r * 0.3);
-      make("rect", { class: "hold-bg", x: x - r, y: y + r + 3, width: bw, height: bh }, gNodes, SVG);
+      make("rect", { class: "hold-bg", x: x - r, y: y + r + 3, width: bw, height: bh,
+                     "data-node": v }, gNodes, SVG);
       const on = make("rect", { class: "hold-on", x: x - r, y: y + r + 3, width: 0,
                                 height: bh }, gNodes, SVG);
       const tip = make("title", {}, on, SVG);
@@ -306,27 +335,43 @@ class Panel {
     this.waitEls = [];
   }
 
-  // A point of edge i, fraction f of the way from vertex `from` to its other end. A bent
-  // edge is the quadratic curve whose middle lies `bend` units left of the line a -> b.
+  // Edge i as a cubic curve (tools/show_layout.cpp's edge_point): its middle lies `bend`
+  // units left of the line a -> b; a quadratic curve (its control 2 bend off the line) raised
+  // to a cubic, or, lifted, one whose control points both stand 4/3 bend off its ends.
+  edgeControls(i) {
+    const [a, b, , bend, lifted] = this.net.edges[i];
+    const [x0, y0] = this.xy[a], [x3, y3] = this.xy[b];
+    const len = Math.hypot(x3 - x0, y3 - y0) || 1;
+    const nx = (y3 - y0) / len, ny = -(x3 - x0) / len;  // screen y points down: left is (dy, -dx)
+    if (lifted) {
+      const c = 4 / 3 * bend * this.scale;
+      return [[x0, y0], [x0 + nx * c, y0 + ny * c], [x3 + nx * c, y3 + ny * c], [x3, y3]];
+    }
+    const off = 2 * bend * this.scale;
+    const q = [(x0 + x3) / 2 + off * nx, (y0 + y3) / 2 + off * ny];
+    return [[x0, y0], [x0 + 2 * (q[0] - x0) / 3, y0 + 2 * (q[1] - y0) / 3],
+            [x3 + 2 * (q[0] - x3) / 3, y3 + 2 * (q[1] - y3) / 3], [x3, y3]];
+  }
+
+  // A point of edge i, fraction f of the way from vertex `from` to its other end.
   edgePoint(i, from, f) {
-    const [a, b, , bend] = this.net.edges[i];
-    const [x0, y0] = this.xy[a], [x2, y2] = this.xy[b];
-    const len = Math.hypot(x2 - x0, y2 - y0) || 1;
-    const k = 2 * bend * this.scale / len;  // screen y points down: left is (dy, -dx)
-    const c = [(x0 + x2) / 2 + (y2 - y0) * k, (y0 + y2) / 2 - (x2 - x0) * k];
-    const t = from === a ? f : 1 - f;
-    return [(1 - t) * (1 - t) * x0 + 2 * (1 - t) * t * c[0] + t * t * x2,
-            (1 - t) * (1 - t) * y0 + 2 * (1 - t) * t * c[1] + t * t * y2];
+    const [p0, p1, p2, p3] = this.edgeControls(i);
+    const t = from === this.net.edges[i][0] ? f : 1 - f, s = 1 - t;
+    const w = [s * s * s, 3 * s * s * t, 3 * s * t * t, t * t * t];
+    return [w[0] * p0[0] + w[1] * p1[0] + w[2] * p2[0] + w[3] * p3[0],
+            w[0] * p0[1] + w[1] * p1[1] + w[2] * p2[1] + w[3] * p3[1]];
   }
 
   edgePath(i) {
-    const [a, b] = this.net.edges[i];
-    const [x0, y0] = this.xy[a], [x2, y2] = this.xy[b];
-    if (this.net.edges[i][3] === 0) return "M" + x0 + " " + y0 + "L" + x2 + " " + y2;
-    const [mx, my] = this.edgePoint(i, a, 0.5);
-    // The quadratic through the curve's middle point: control = 2 middle - (ends) / 2.
-    const cx = 2 * mx - (x0 + x2) / 2, cy = 2 * my - (y0 + y2) / 2;
-    return "M" + x0 + " " + y0 + "Q" + cx + " " + cy + " " + x2 + " " + y2;
+    const [p0, p1, p2, p3] = this.edgeControls(i);
+    if (this.net.edges[i][3] === 0) return "M" + p0.join(" ") + "L" + p3.join(" ");
+    return "M" + p0.join(" ") + "C" + [p1, p2, p3].map((p) => p.join(" ")).join(" ");
+  }
+
+  // A link held by k messages; a hypercube's in-use dimension is lit already, and its long
+  // links would hide the rest if drawn as wide as a mesh's.
+  busyWidth(k) {
+    return this.net.node_box ? 3 + 1.2 * Math.min(k, 4) : 4 + 2.5 * Math.min(k, 6);
   }
 
   // Where a message is, fraction f of the way along its route.
@@ -384,11 +429,24 @@ class Panel {
     const blocked = new Set();
     for (const m of waiting)
       for (const l of m.links) if (load.has(this.net.links[l][2])) blocked.add(this.net.links[l][2]);
+    // Hypercubes: the dimensions of the links in use and wanted are drawn over the rest,
+    // the others faded.
+    const inUse = new Set();
+    if (this.net.bits > 0) {
+      for (const e of load.keys()) inUse.add(this.net.edges[e][2]);
+      for (const m of waiting) {
+        for (const l of m.links) inUse.add(this.net.edges[this.net.links[l][2]][2]);
+      }
+    }
     this.edgeEls.forEach((el, i) => {
       const k = load.get(i) || 0;
       el.classList.toggle("busy", k > 0 && !blocked.has(i));
       el.classList.toggle("blocked", blocked.has(i));
-      el.setAttribute("stroke-width", k > 0 ? 4 + 2.5 * Math.min(k, 6) : 2);
+      el.setAttribute("stroke-width", k > 0 ? this.busyWidth(k) : 2);
+      const lit = inUse.has(this.net.edges[i][2]);
+      el.classList.toggle("faded", inUse.size > 0 && !lit);
+      const group = lit ? this.gLit : this.gLinks;
+      if (el.parentNode !== group) group.appendChild(el);
     });
     // Message marks.
     while (this.markEls.length < flying.length)
@@ -441,7 +499,7 @@ class Panel {
         (finished ? "   finished at " + fmt(run.time_ps) : "");
     this.barEl.style.width = Math.min(100, 100 * t / Math.max(1, run.time_ps)) + "%";
     this.state = { flying: flying.length, waiting: waiting.length, busy: load.size,
-                   blocked: blocked.size, finished };
+                   blocked: blocked.size, finished, dimensions_in_use: [...inUse].sort() };
   }
 }
 
@@ -547,6 +605,25 @@ function legend() {
 }
 legend();
 
+// Whether every link of a dimension in use comes after (is drawn over) every other link.
+function litOnTop(panel) {
+  const order = [...panel.svg.querySelectorAll("path.link")];
+  const lit = order.map((el) => el.parentNode === panel.gLit);
+  return lit.lastIndexOf(false) < lit.indexOf(true) || !lit.includes(true);
+}
+
+// Per node, the rendered boxes [left, top, right, bottom] of what is drawn for it (circle,
+// number, bits, the bar of what it holds), in the page's pixels.
+function nodeBoxes(panel) {
+  const boxes = Array.from({ length: panel.p }, () => []);
+  for (const el of panel.svg.querySelectorAll("[data-node]")) {
+    const r = el.getBoundingClientRect();
+    boxes[Number(el.getAttribute("data-node"))].push([r.left, r.top, r.right, r.bottom]
+        .map((x) => Math.round(x * 100) / 100));
+  }
+  return boxes;
+}
+
 function writeStatus() {
   const status = {
     t_ps: now, t_max_ps: tMax, errors: window.vmcErrors,
@@ -556,7 +633,8 @@ function writeStatus() {
       switches: p.svg.querySelectorAll("rect.switch").length,
       links: p.svg.querySelectorAll("path.link").length,
       messages: p.msgs.length, seen: p.seen.size, seen_waiting: p.seenWaiting.size,
-      time_ps: p.run.time_ps, state: p.state,
+      time_ps: p.run.time_ps, state: p.state, lit_on_top: litOnTop(p),
+      node_boxes: nodeBoxes(p),
       holdings: p.holdings.map((h) => atTime(h, now).count), hold_total: p.holdTotal })),
   };
   const el = document.getElementById("vmc-status");

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/algorithm_libraries.hpp"
 #include "tools/commands.hpp"
 #include "tools/model_options.hpp"
 
@@ -35,6 +36,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("vmc ") + VMC_VERSION);
   app.require_subcommand(1);
   vmc::cli::add_commands(app);
+  vmc::cli::add_load_options(app);  // every command: --load FILE and VMC_LOAD
   // CLI11 reads an unknown command as a stray argument and asks for a subcommand; say what
   // was wrong instead.
   if (argc > 1 && argv[1][0] != '-') {

@@ -257,33 +257,73 @@ std::optional<AsciiDrawing> draw_hypercube(const Hypercube& h) {
     return c.finish(h.complete() ? "" : "(an incomplete hypercube: the corners from " +
                                             std::to_string(p) + " up are missing)");
   }
-  // 3-cubes: bit 3 the next column, bit 5 two columns on, bit 4 the row above. Bundles of
-  // '~' (dimension 3) and ':' (dimension 4) join neighbouring cubes.
-  const int cube_width = 2 * w + 11, cube_lines = 7, gap = 8;
-  const int rows = d >= 5 ? 2 : 1;
-  auto cube_top = [&](int s) { return (rows - 1 - ((s >> 1) & 1)) * (cube_lines + 3); };
-  auto cube_left = [&](int s) { return ((s & 1) + 2 * ((s >> 2) & 1)) * (cube_width + gap); };
-  for (int s = 0; s << 3 < p; ++s) {
-    draw_cube(c, cube_top(s), cube_left(s), s << 3, p, w, 3);
-    for (int bit : {1, 2}) {
-      const int other = s | bit;
-      if (other == s || other << 3 >= p) continue;
-      std::vector<LinkId> links;
-      for (int v = 0; v < 8; ++v) {
-        const int a = (s << 3) + v, b = (other << 3) + v;
-        if (b < p) links.push_back(h.link_between(a, b)), links.push_back(h.link_between(b, a));
-      }
-      if (bit == 1) {
-        for (int k = 2; k < gap - 2; ++k) c.bundle(cube_top(s) + 3, cube_left(s) + cube_width + k, '~', links);
-      } else {
-        for (int k = 1; k <= 2; ++k) c.bundle(cube_top(s) - k, cube_left(s) + cube_width / 2, ':', links);
+  // d = 4..6, as the page draws them (tools/show_layout.hpp) but compact: squares of
+  // dimensions 0 and 1, the squares of bits 2 and 4 side by side, those of bits 3 and 5 one
+  // above the other; the links between two squares are a bundle in the gap between them.
+  const int square = 2 * w + 4;
+  const int columns = 1 << ((d + 1) / 2 - 1), rows = 1 << (d / 2 - 1);  // of squares
+  std::vector<int> left(columns), top(rows);
+  for (int sc = 1; sc < columns; ++sc) left[sc] = left[sc - 1] + square + (sc == 2 ? 8 : 6);
+  for (int sr = rows - 2; sr >= 0; --sr) top[sr] = top[sr + 1] + 3 + (sr == 1 ? 3 : 2);
+  // Square s holds nodes 4s..4s+3; bits 0 and 2 of s (node bits 2 and 4) pick its column.
+  auto column_of = [](int s) { return (s & 1) + 2 * ((s >> 2) & 1); };
+  auto row_of = [](int s) { return ((s >> 1) & 1) + 2 * ((s >> 3) & 1); };
+  auto bundle_between = [&](int s, int t) {
+    std::vector<LinkId> links;
+    for (int v = 0; v < 4; ++v) {
+      const int a = 4 * s + v, b = 4 * t + v;
+      if (a < p && b < p) {
+        links.push_back(h.link_between(a, b));
+        links.push_back(h.link_between(b, a));
       }
     }
+    return links;
+  };
+  // A bundle along line `line` over columns [from, to), or down `column` over lines
+  // [from, to); none when no link of it joins two nodes below p.
+  auto across_bundle = [&](int line, int from, int to, char ch, const std::vector<LinkId>& links) {
+    for (int k = from; !links.empty() && k < to; ++k) c.bundle(line, k, ch, links);
+  };
+  auto down_bundle = [&](int column, int from, int to, char ch, const std::vector<LinkId>& links) {
+    for (int l = from; !links.empty() && l < to; ++l) c.bundle(l, column, ch, links);
+  };
+  for (int s = 0; 4 * s < p; ++s) {
+    const int x = left[column_of(s)], y = top[row_of(s)], base = 4 * s;
+    for (int v = 0; v < 4 && base + v < p; ++v) {
+      c.label(y + 2 - 2 * (v >> 1), x + (v & 1) * (w + 4), base + v, w);
+    }
+    for (int v : {0, 2}) {
+      if (base + v + 1 < p) c.horizontal(y + 2 - v, x + w + 1, x + w + 2, base + v, base + v + 1);
+    }
+    for (int v : {0, 1}) {
+      if (base + v + 2 < p) c.vertical(x + v * (w + 4) + w - 1, y + 2, y, base + v, base + v + 2);
+    }
   }
-  std::string note = "(cubes of 8: node v is linked to the same corner of the cube beside it " +
-                     std::string("(v xor 8, the ~ bundle)");
-  if (d >= 5) note += ", above it (v xor 16, the : bundle)";
-  if (d >= 6) note += " and two cubes along (v xor 32, not drawn)";
+  // The bundles: ~ to the square beside (bit 2), : above (bit 3), = two along (bit 4, both
+  // pairs of a row of squares through the gap between the halves), :: two up (bit 5).
+  for (int s = 0; 4 * s < p; ++s) {
+    const int sc = column_of(s), sr = row_of(s), x = left[sc], y = top[sr];
+    if (sc % 2 == 0 && sc + 1 < columns) {
+      across_bundle(y + 1, x + square + 1, left[sc + 1] - 1, '~', bundle_between(s, s ^ 1));
+    }
+    if (sr % 2 == 0 && sr + 1 < rows) {
+      down_bundle(x + square / 2 - 1, top[sr + 1] + 3, y, ':', bundle_between(s, s ^ 2));
+    }
+    if (sc == 0 && columns == 4) {  // the row's two pairs, s - s^4 and s^1 - s^5
+      std::vector<LinkId> links = bundle_between(s, s ^ 4);
+      for (LinkId l : bundle_between(s ^ 1, s ^ 5)) links.push_back(l);
+      across_bundle(y + 1, left[1] + square + 1, left[2] - 1, '=', links);
+    }
+    if (sr == 0 && rows == 4) {  // the column's two pairs, s - s^8 and s^2 - s^10
+      std::vector<LinkId> links = bundle_between(s, s ^ 8);
+      for (LinkId l : bundle_between(s ^ 2, s ^ 10)) links.push_back(l);
+      for (int k : {0, 1}) down_bundle(x + square / 2 - 1 + k, top[2] + 3, top[1], ':', links);
+    }
+  }
+  std::string note = "(squares of 4 (v xor 1 across, v xor 2 up) joined corner to corner by "
+                     "bundles: ~ the square beside (v xor 4), : the one above (v xor 8)";
+  if (d >= 5) note += ", = the one two along (v xor 16)";
+  if (d >= 6) note += ", :: the one two up (v xor 32)";
   if (!h.complete()) note += "; corners from " + std::to_string(p) + " up are missing";
   return c.finish(note + ")");
 }

@@ -6,9 +6,10 @@
 //                 the border of a torus wraps around
 //   3-D and higher meshes  layers of dimensions 0 and 1 side by side, one per value of the
 //                 higher coordinates (their links join the same place of two layers)
-//   hypercubes    d <= 3 a line, a square, a cube (003 Fig. 4.6); d = 4..6 the 3-cubes
-//                 side by side, bundles of links joining them; incomplete ones with their
-//                 missing corners left out
+//   hypercubes    d <= 3 a line, a square, a cube (003 Fig. 4.6); d = 4..6 squares (bits
+//                 0 and 1) side by side (bits 2 and 4) and one above the other (bits 3 and
+//                 5), a bundle of links in the gap between two squares joined; incomplete
+//                 ones with their missing corners left out
 //   trees         sideways, switches in brackets (003 Fig. 4.7)
 //   full:P        its nodes (every pair is linked; no lines)
 #pragma once

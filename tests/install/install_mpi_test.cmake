@@ -4,20 +4,7 @@
 # MPI programs with the installed vmcc and vmcxx and through find_package(vmc COMPONENTS mpi)
 # (a C-only CMake project), and runs them with the installed vmc mpirun. No include/mpi.h may
 # be installed, where it would shadow another MPI's.
-function(run what)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "${what} failed (${rc}):\n${out}\n${err}")
-  endif()
-  set(last_output "${out}${err}" PARENT_SCOPE)
-endfunction()
-
-function(expect what text)
-  string(FIND "${last_output}" "${text}" at)
-  if(at EQUAL -1)
-    message(FATAL_ERROR "${what}: expected \"${text}\" in:\n${last_output}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/commands.cmake)  # run() and expect()
 
 file(REMOVE_RECURSE ${WORK_DIR})
 run("cmake --install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/installed)

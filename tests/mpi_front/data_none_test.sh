@@ -21,18 +21,7 @@ limit=
 command -v timeout > /dev/null 2>&1 && limit="timeout 300"
 
 # The run's JSON line, reduced to "exit time messages bytes" and its report lines.
-summary() {
-  python3 -c '
-import json, sys
-lines = [l for l in sys.stdin.read().splitlines() if l.startswith("{")]
-if not lines:
-    print("no JSON")
-    sys.exit()
-j = json.loads(lines[-1])
-print(j["exit"], j.get("time_s"), j.get("messages"), j.get("bytes"))
-for r in j["report"]:
-    print(r)'
-}
+summary() { python3 "$(dirname "$0")/run_summary.py"; }
 
 machines="fibers threads"
 [ -n "$few" ] && machines=threads

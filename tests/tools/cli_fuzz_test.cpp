@@ -14,6 +14,7 @@
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::ContainsRegex;
 
 using vmc::testing::Outcome;
 using vmc::testing::run_shell;
@@ -369,17 +370,17 @@ TEST(CommandLine, SweepTakesSeveralNetworksAndSweepsOverP) {
   const Outcome two = expect_ok({"sweep", "--topology", "hypercube:8", "--topology", "mesh:2x4",
                                  "--n", "16", "--algorithms", "recursive_doubling"});
   EXPECT_THAT(two.out, HasSubstr("algorithm,n,predicted_s,measured_s,messages,startups,detail,"
-                                 "topology,p\n"));
-  EXPECT_THAT(two.out, HasSubstr(",hypercube:8,8\n"));
-  EXPECT_THAT(two.out, HasSubstr(",mesh:2x4,8\n"));
+                                 "topology,p,algbw_Bps,busbw_Bps\n"));
+  EXPECT_THAT(two.out, ContainsRegex(",hypercube:8,8,[0-9.e+-]+,[0-9.e+-]+\n"));
+  EXPECT_THAT(two.out, ContainsRegex(",mesh:2x4,8,[0-9.e+-]+,[0-9.e+-]+\n"));
   EXPECT_THAT(two.err, HasSubstr("recursive_doubling@mesh:2x4"));
   const Outcome over_p = expect_ok({"sweep", "--topology", "hypercube", "--topology", "mesh",
                                     "--p", "2:8:x2", "--n", "4", "--algorithms", "ring"});
   // Each curve's rows one after another (a plot draws each as one line): p 2, 4, 8.
-  EXPECT_THAT(over_p.out, HasSubstr(",hypercube:2,2\nring,4,"));
-  EXPECT_THAT(over_p.out, HasSubstr(",hypercube:4,4\nring,4,"));
-  EXPECT_THAT(over_p.out, HasSubstr(",mesh:2x2,4\nring,4,"));
-  EXPECT_THAT(over_p.out, HasSubstr(",mesh:2x4,8\n"));
+  EXPECT_THAT(over_p.out, ContainsRegex(",hypercube:2,2,[0-9.e+-]+,[0-9.e+-]+\nring,4,"));
+  EXPECT_THAT(over_p.out, ContainsRegex(",hypercube:4,4,[0-9.e+-]+,[0-9.e+-]+\nring,4,"));
+  EXPECT_THAT(over_p.out, ContainsRegex(",mesh:2x2,4,[0-9.e+-]+,[0-9.e+-]+\nring,4,"));
+  EXPECT_THAT(over_p.out, ContainsRegex(",mesh:2x4,8,[0-9.e+-]+,[0-9.e+-]+\n"));
   EXPECT_THAT(over_p.err, HasSubstr("ring@mesh"));
   expect_refused({"sweep", "--topology", "ring:4", "--p", "4", "--n", "4"}, "--topology");
   expect_refused({"sweep", "--topology", "ring", "--n", "4"}, "--topology");

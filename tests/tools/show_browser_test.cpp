@@ -2,8 +2,9 @@
 // Debian's chromium, network off, a fresh profile), checked through what the page itself
 // reports in <pre id="vmc-status"> after it ran: no error and no console message, p nodes
 // and every link of the network drawn, stepping from the start to the end shows every
-// message of the run (as many as `vmc run --json` counts) and ends at the run's time. It
-// saves screenshots at three moments of hypercube:16 beside mesh:4x4 (allreduce) in
+// message of the run (as many as `vmc run --json` counts) and ends at the run's time, and
+// the demo's hypercube:64 has no node drawn over another. It saves screenshots at three
+// moments of hypercube:16 beside mesh:4x4 (allreduce) and one of the demo's page in
 // VMC_SCREENSHOT_DIR. Chromium missing is a failure: tools/setup.sh installs it.
 //
 // Nothing here measures wall-clock time; Chromium's own clock is virtual
@@ -13,6 +14,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -211,6 +213,55 @@ TEST(ShowPage, ScreenshotsAtThreeMoments) {
     EXPECT_GT(png.size(), 20000u) << shot << ": too small to show the two networks";
     EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8)) << shot;
   }
+}
+
+// The demo's page (hypercube:64 beside mesh:8x8) as rendered: no node's circle, number, bits
+// or bar overlaps another node's (the boxes the page reads back from the browser's layout
+// of its elements); on the hypercube the links of the dimension in use are drawn over the
+// rest. A screenshot of it is kept beside the others.
+TEST(ShowPage, DemoPageDrawsHypercube64WithoutOverlaps) {
+  const fs::path page = scratch() / "demo.html";
+  vmc({"demo", "-o", page.string()});
+  for (const std::string moment : {"at=0.25", "at=end"}) {
+    SCOPED_TRACE(moment);
+    const nlohmann::json status = page_status(page, moment);
+    ASSERT_EQ(status["runs"].size(), 2u) << status.dump().substr(0, 2000);
+    EXPECT_EQ(status["runs"][0]["network"], "hypercube:64");
+    for (const nlohmann::json& run : status["runs"]) {
+      SCOPED_TRACE(run["network"].dump());
+      const nlohmann::json& boxes = run["node_boxes"];
+      ASSERT_EQ(boxes.size(), 64u);
+      int elements = 0;
+      for (std::size_t u = 0; u < boxes.size(); ++u) {
+        elements += static_cast<int>(boxes[u].size());
+        for (std::size_t v = u + 1; v < boxes.size(); ++v) {
+          for (const nlohmann::json& a : boxes[u]) {
+            for (const nlohmann::json& b : boxes[v]) {
+              // Overlapping by more than half a pixel both ways: [left, top, right, bottom].
+              auto at = [](const nlohmann::json& box, int i) { return box[i].get<double>(); };
+              const double across = std::min(at(a, 2), at(b, 2)) - std::max(at(a, 0), at(b, 0));
+              const double down = std::min(at(a, 3), at(b, 3)) - std::max(at(a, 1), at(b, 1));
+              EXPECT_FALSE(across > 0.5 && down > 0.5)
+                  << "node " << u << " " << a.dump() << " overlaps node " << v << " " << b.dump();
+            }
+          }
+        }
+      }
+      EXPECT_GE(elements, 3 * 64) << "circle, number and bar of every node";
+    }
+    const nlohmann::json& cube = status["runs"][0];
+    EXPECT_EQ(cube["lit_on_top"], true) << cube["state"].dump();
+    if (moment == "at=0.25") {
+      EXPECT_FALSE(cube["state"]["dimensions_in_use"].empty()) << cube["state"].dump();
+    }
+  }
+  const fs::path dir = VMC_SCREENSHOT_DIR;
+  fs::create_directories(dir);
+  const fs::path shot = dir / "demo-hypercube64.png";
+  fs::remove(shot);
+  const Ran r = run({kBrowser, "screenshot", page.string() + "#at=0.25", shot.string()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_GT(read(shot).size(), 20000u) << shot;
 }
 
 }  // namespace

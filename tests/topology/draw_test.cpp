@@ -75,7 +75,19 @@ TEST(Draw, Hypercubes) {
             "|/        |\n"
             "0 ------- 1\n"
             "(an incomplete hypercube: the corners from 5 up are missing)\n");
-  // d = 4..6: cubes of 8 side by side, every node drawn.
+  // d = 4..6: squares side by side and one above the other, joined by bundles.
+  EXPECT_EQ(drawing("hypercube:16"),
+            "10 -- 11      14 -- 15\n"
+            " |     | ~~~~  |     |\n"
+            " 8 --  9      12 -- 13\n"
+            "   :             :\n"
+            "   :             :\n"
+            " 2 --  3       6 --  7\n"
+            " |     | ~~~~  |     |\n"
+            " 0 --  1       4 --  5\n"
+            "(squares of 4 (v xor 1 across, v xor 2 up) joined corner to corner by bundles: ~ "
+            "the square beside (v xor 4), : the one above (v xor 8))\n");
+  // Every node drawn.
   for (const char* spec : {"hypercube:16", "hypercube:40", "hypercube:64"}) {
     // The numbers of the picture (the note's "8", "16", "32" aside).
     const std::string d = drawing(spec);
@@ -120,9 +132,9 @@ TEST(Draw, LinksInUseAreMarked) {
             "|    |    |\n"
             "0 ## 1 -- 2\n");
   // Every link of every drawn network has characters of its own, except where the picture
-  // says it does not draw them (full:P, links between layers, dimension 5 of a hypercube).
+  // says it does not draw them (full:P, links between layers).
   for (const char* spec : {"mesh:4x3", "torus:3x3", "ring:7", "array:20", "hypercube:8",
-                           "hypercube:16", "tree:6"}) {
+                           "hypercube:16", "hypercube:40", "hypercube:64", "tree:6"}) {
     const auto net = parse_topology(spec);
     const AsciiDrawing drawn = *ascii_drawing(*net);
     for (LinkId l = 0; l < net->link_count(); ++l) {
