@@ -3,10 +3,13 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <iomanip>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -144,6 +147,8 @@ struct Member {
   int rank = -1, size = 0;
   Bytes input, before, after;
   bool has_buffer = false, canaries = true;
+  std::string send_changed;  // how the call changed its send buffer, if it did
+  std::string traffic;       // crowded runs: what went wrong with the traffic beside the call
 };
 
 // One member's call of the operation on its guarded buffers.
@@ -156,6 +161,7 @@ void call(Operation op, const Comm& comm, const Case& c, int root, const Options
   me.input.resize(sizes.input_items(r) * isz);
   fill(op, c, q, r, 0, me.input.size() / isz, me.input.data());
   const unsigned char* send = me.input.empty() ? nullptr : me.input.data();
+  const Bytes sent = me.input;  // what the send buffer must still hold afterwards
   std::optional<reference::GuardedBuffer> out;  // the buffer checked afterwards
   auto use = [&](std::size_t items, const Bytes* preload) {
     out.emplace(items, isz, preload != nullptr ? std::span<const unsigned char>(*preload)
@@ -228,6 +234,14 @@ void call(Operation op, const Comm& comm, const Case& c, int root, const Options
   }
   me.rank = r;
   me.size = q;
+  for (std::size_t i = 0; i * isz < sent.size(); ++i) {
+    if (std::memcmp(sent.data() + i * isz, me.input.data() + i * isz, isz) != 0) {
+      me.send_changed = "wrote into its send buffer: item " + std::to_string(i) + " was " +
+                        format_item(c, sent.data() + i * isz) + ", is " +
+                        format_item(c, me.input.data() + i * isz);
+      break;
+    }
+  }
   if (out) {
     me.has_buffer = true;
     me.after = out->bytes();
@@ -260,6 +274,78 @@ std::set<int> group_sizes(const std::string& group, int p) {
 }
 
 int root_in(int root, int size) { return std::min(root, size - 1); }
+
+// --- traffic beside the call (crowded runs) --------------------------------------------------
+
+// Other traffic in flight while a member calls the operation. Before the call each member
+// sends its successor on its comm an 8-byte token under the tags of another collective call
+// on that comm (begun just before the one under test) and under user tags 0 and 1, and, when
+// its comm is a sub-group, one on the world under the tag numbers the call under test is
+// given on its comm (the world's collective call of the same number). After the call it
+// receives its predecessor's tokens: a row that sends or receives under a tag or on a comm
+// not its own takes a token, or leaves one of its own messages in a token's place.
+class Traffic {
+ public:
+  Traffic(const Comm& world, const Comm& comm, bool sub_group) {
+    static constexpr CallSignature kTraffic{.operation = "harness traffic"};
+    if (sub_group) {
+      world.begin_collective(kTraffic);  // the world's call 0; its call 1 takes the tags
+      post(world, world.begin_collective(kTraffic), "on the world");
+    }
+    if (comm.valid()) {
+      const Tag other = comm.begin_collective(kTraffic);  // the call under test is the next
+      post(comm, other, "another collective call's");
+      post(comm, 0, "a user tag");
+      post(comm, 1, "a user tag");
+    }
+  }
+  // After the call: what went wrong, or "".
+  std::string finish() {
+    std::string problem;
+    for (Token& t : tokens_) {
+      const Comm::CollectiveScope scope(t.comm);
+      const int from = (t.comm.rank() + t.comm.size() - 1) % t.comm.size();
+      std::uint64_t got = 0;
+      std::size_t bytes = 0;
+      try {
+        bytes = t.comm.recv_raw(&got, sizeof got, sizeof got, from, t.tag);
+      } catch (const TruncationError& e) {
+        bytes = e.bytes();
+      }
+      if (problem.empty() && (bytes != sizeof got || got != token(t.comm.world_rank(from), t.tag))) {
+        problem = "the token that rank " + std::to_string(from) + " sent before the call, " +
+                  tag_text(t.tag) + " (" + t.what + "), was taken by the call: in its place " +
+                  "came a message of " + counted(bytes, "byte") +
+                  " (the algorithm sent or received under a tag or on a comm not its own)";
+      }
+    }
+    for (Token& t : tokens_) t.comm.wait(t.request);
+    return problem;
+  }
+
+ private:
+  struct Token {
+    Comm comm;
+    Tag tag = 0;
+    std::uint64_t value = 0;
+    Request request;
+    std::string what;
+  };
+  static std::uint64_t token(int node, Tag tag) {
+    return mix(0x7A11C0FFEEull, node, static_cast<std::size_t>(tag));
+  }
+  void post(const Comm& comm, Tag tag, std::string what) {
+    if (comm.size() < 2) return;
+    Token& t = tokens_.emplace_back();
+    t.comm = comm;
+    t.tag = tag;
+    t.what = std::move(what);
+    t.value = token(comm.world_rank(comm.rank()), tag);
+    const Comm::CollectiveScope scope(comm);
+    t.request = comm.isend_raw(&t.value, sizeof t.value, 1, (comm.rank() + 1) % comm.size(), tag);
+  }
+  std::deque<Token> tokens_;  // the values stay put while their sends are in flight
+};
 
 // --- case text -------------------------------------------------------------------------------
 
@@ -380,8 +466,10 @@ Options options_for(const Algorithm& a) {
   return o;
 }
 
+// One run of the case: plain, or `crowded` (among the traffic of Traffic, its time not
+// checked). "" when it passes, else what went wrong.
 std::string run_on(Machine& m, Operation op, const Algorithm& a, const Case& c,
-                   const Settings& s) {
+                   const Settings& s, bool crowded) {
   const Options options = options_for(a);
   const Op opv = traits(op).combines ? make_op(c) : ops::sum<std::int64_t>();
   const int p = m.size();
@@ -391,11 +479,20 @@ std::string run_on(Machine& m, Operation op, const Algorithm& a, const Case& c,
     result = m.run([&](Node& node) {
       const auto [color, key] = color_key(c.group, node.rank(), p);
       const Comm comm = c.group == "world" ? node.world() : node.world().split(color, key);
-      if (!comm.valid()) return;
-      call(op, comm, c, root_in(c.root, comm.size()), options, opv, members[node.rank()]);
+      std::optional<Traffic> traffic;
+      if (crowded) traffic.emplace(node.world(), comm, c.group != "world");
+      if (comm.valid()) {
+        call(op, comm, c, root_in(c.root, comm.size()), options, opv, members[node.rank()]);
+      }
+      if (traffic) members[node.rank()].traffic = traffic->finish();
     });
   } catch (const RunError& e) {
     return std::string("the run failed: ") + e.what();
+  }
+  for (int w = 0; w < p; ++w) {
+    if (!members[w].traffic.empty()) {
+      return "node " + std::to_string(w) + ": " + members[w].traffic;
+    }
   }
   const std::size_t isz = item_size(c.type);
   // Expected results per comm: members are grouped by size and, within one size, by the
@@ -435,6 +532,7 @@ std::string run_on(Machine& m, Operation op, const Algorithm& a, const Case& c,
       const Member& me = members[nodes[r]];
       const std::string who = "rank " + std::to_string(r) + " of " + std::to_string(q) +
                               " (node " + std::to_string(nodes[r]) + "): ";
+      if (!me.send_changed.empty()) return who + me.send_changed;
       if (!me.has_buffer) continue;
       if (!me.canaries) return who + "wrote past the end of its buffer";
       const std::optional<Bytes>& w = want.at(r);
@@ -459,7 +557,7 @@ std::string run_on(Machine& m, Operation op, const Algorithm& a, const Case& c,
   }
   // The virtual time against the cost formula, on the whole machine.
   if (a.cost == nullptr || s.cost == CostCheck::none || c.clock != Clock::virtual_time ||
-      c.group != "world") {
+      c.group != "world" || crowded) {
     return "";
   }
   // A hybrid family's _optimal row: the member selection handed it.
@@ -481,6 +579,18 @@ std::string run_on(Machine& m, Operation op, const Algorithm& a, const Case& c,
   return "virtual time " + std::to_string(time) + " ps (" + format_duration(to_seconds(time)) +
          "), but the cost formula says " + what + " " + std::to_string(formula) + " ps (" +
          format_duration(to_seconds(formula)) + ")";
+}
+
+// The plain run, then (Settings::crowded) the run among other traffic. Not on the real
+// clock under rendezvous: there an isend that waits for its receive holds up the node's later
+// isends, so a token sent before the call would stop the call's own messages.
+std::string run_both(Machine& m, Operation op, const Algorithm& a, const Case& c,
+                     const Settings& s) {
+  std::string failure = run_on(m, op, a, c, s, false);
+  const bool real_rendezvous = c.clock == Clock::real_time && c.protocol == Protocol::rendezvous;
+  if (!failure.empty() || !s.crowded || real_rendezvous) return failure;
+  failure = run_on(m, op, a, c, s, true);
+  return failure.empty() ? "" : "among other traffic: " + failure;
 }
 
 }  // namespace
@@ -505,7 +615,7 @@ std::string run_case(Operation op, const Algorithm& a, const Case& c, const Sett
   MachineConfig config = machine_config(c);
   config.watchdog_seconds = s.watchdog_seconds;
   Machine m(config);
-  return run_on(m, op, a, c, s);
+  return run_both(m, op, a, c, s);
 }
 
 namespace {
@@ -530,10 +640,10 @@ std::vector<std::size_t> lengths_for(int p, const Settings& s) {
   return ns;
 }
 
-std::vector<int> roots_for(Operation op, int p) {
+std::vector<int> roots_for(Operation op, int p, bool every) {
   if (!traits(op).rooted) return {0};
   std::vector<int> roots;
-  if (p <= 16) {
+  if (p <= 16 || every) {
     for (int r = p - 1; r >= 0; --r) roots.push_back(r);
   } else {
     roots = {p - 1, 0, p / 2, 1};
@@ -576,6 +686,8 @@ std::vector<Case> cases(Operation op, const Algorithm& /*a: the cases are the sa
   std::vector<Case> all;
   const auto typed = typed_ops(s);
   const std::vector<std::string> groups = {"reversed", "even", "halves", "drop1"};
+  std::map<std::string, std::vector<std::string>> ops_on;  // the ops of `typed` by type
+  for (const auto& [type, name] : typed) ops_on[type].push_back(name);
   std::size_t k = 0;  // every case turns the wheels one notch
   auto next = [&](int p, std::size_t n, int root) {
     Case c;
@@ -593,11 +705,32 @@ std::vector<Case> cases(Operation op, const Algorithm& /*a: the cases are the sa
   };
   for (int p = s.min_p; p <= s.max_p; ++p) {
     const auto ns = lengths_for(p, s);
-    const auto roots = roots_for(op, p);
-    // Every length (with the roots in turn), then every root (with the lengths in turn).
-    for (std::size_t i = 0; i < ns.size(); ++i) all.push_back(next(p, ns[i], roots[i % roots.size()]));
-    for (std::size_t i = ns.size(); i < roots.size(); ++i) {
-      all.push_back(next(p, ns[i % ns.size()], roots[i]));
+    const auto roots = roots_for(op, p, s.dense);
+    if (s.dense) {
+      // The product: every root, length, item type and port model.
+      for (int root : roots) {
+        for (std::size_t n : ns) {
+          for (const std::string& type : s.types) {
+            for (Port port : s.ports) {
+              const auto& type_ops = ops_on[type];
+              if (type_ops.empty()) continue;  // no op of the settings is defined on it
+              Case c = next(p, n, root);
+              c.port = port;
+              c.type = type;
+              c.op = type_ops[k % type_ops.size()];
+              all.push_back(c);
+            }
+          }
+        }
+      }
+    } else {
+      // Every length (with the roots in turn), then every root (with the lengths in turn).
+      for (std::size_t i = 0; i < ns.size(); ++i) {
+        all.push_back(next(p, ns[i], roots[i % roots.size()]));
+      }
+      for (std::size_t i = ns.size(); i < roots.size(); ++i) {
+        all.push_back(next(p, ns[i % ns.size()], roots[i]));
+      }
     }
     if (s.non_commutative && traits(op).combines) {
       Case c = next(p, ns[std::min<std::size_t>(ns.size() - 1, 4)], roots[0]);
@@ -746,7 +879,22 @@ Report check(Operation op, const Algorithm& a, const Settings& s) {
   if (!supported(op)) {
     throw std::invalid_argument("the harness does not know the semantics of " + to_string(op));
   }
+  const auto started = std::chrono::steady_clock::now();
   Report report;
+  auto finish = [&](Report& r) {
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    std::ostringstream line;
+    line << to_string(op) << " " << a.name << ": " << r.cases << " case"
+         << (r.cases == 1 ? "" : "s") << " run, " << r.skipped << " skipped (the algorithm does "
+         << "not apply), " << std::fixed << std::setprecision(2) << r.seconds << " s"
+         << (s.dense ? " (dense)" : "") << (r.passed ? "" : ": FAILED");
+    r.summary = line.str();
+    if (s.print) {
+      std::printf("[ harness  ] %s\n", r.summary.c_str());
+      std::fflush(stdout);
+    }
+    return r;
+  };
   std::vector<Case> todo;
   const char* env = std::getenv("VMC_HARNESS_CASE");
   if (s.only) todo = {*s.only};
@@ -760,7 +908,7 @@ Report check(Operation op, const Algorithm& a, const Settings& s) {
       continue;
     }
     ++report.cases;
-    std::string failure = run_on(machines.get(c), op, a, c, s);
+    std::string failure = run_both(machines.get(c), op, a, c, s);
     if (failure.empty()) continue;
     int runs = 0;
     const Case first = c;
@@ -771,15 +919,24 @@ Report check(Operation op, const Algorithm& a, const Settings& s) {
     report.failure = why;
     std::ostringstream m;
     m << title << ": FAILED. Smallest failing case:\n  " << to_string(smallest) << "\n  " << why
-      << "\n(the sweep's first failure, after " << report.cases - 1 << " passing cases, was "
+      << "\n(the sweep's first failure, after " << report.cases - 1 << " passing case"
+      << (report.cases == 2 ? "" : "s") << ", was "
       << to_string(first) << ": " << first_failure << "; shrunk in " << runs << " runs)\n"
       << replay_text(op, s.replay_name.empty() ? a.name : s.replay_name, smallest);
-    report.message = m.str();
+    finish(report);
+    report.message = report.summary + "\n" + m.str();
     return report;
   }
-  report.message = title + ": " + std::to_string(report.cases) + " cases passed (" +
-                   std::to_string(report.skipped) + " the algorithm does not apply to)";
+  finish(report);
+  report.message = report.summary;
   return report;
+}
+
+Settings dense(int max_p) {
+  Settings s;
+  s.max_p = max_p;
+  s.dense = true;
+  return s;
 }
 
 ::testing::AssertionResult passes(Operation op, const Algorithm& a, const Settings& s) {

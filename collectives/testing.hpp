@@ -10,10 +10,19 @@
 // port models, both protocols, sub-groups of a split Comm, and the real clock with seeded
 // schedule perturbation; it compares every member's buffer, and the canaries on both sides
 // of it, with the sequential reference (collectives/reference/: inputs distinct per rank
-// and item, exact under every op), and, on the virtual clock, the time with the row's cost
-// formula as its claim says (or as Settings::cost asks). When a case fails it shrinks it
-// (the smallest p, then n, then the simplest op, then the simplest machine) and reports
-// that case with the code and the environment variable that replay it.
+// and item, exact under every op), checks that no send buffer changed and that no message
+// was left unreceived, and, on the virtual clock, the time with the row's cost formula as
+// its claim says (or as Settings::cost asks). Each case runs a second time among other
+// traffic (Settings::crowded): another collective call's messages in flight on the same
+// comm under that call's tags and under user tags, and, on a sub-group, the world's
+// messages under the tags the call was given, so that a row which ignores its tag or its
+// comm takes a message that is not its own. When a case fails it shrinks it (the smallest
+// p, then n, then the simplest op, then the simplest machine) and reports that case with
+// the code and the environment variable that replay it.
+//
+// The default sweep visits each p with a few cases that turn the other dimensions in
+// turn (about 8 a p); Settings::dense runs their full product instead (docs/testing.md
+// gives both counts). Every check prints one line: the cases run and skipped, and the time.
 //
 //   void my_allreduce(const vmc::Call& call);                  // your algorithm
 //   const vmc::Algorithm mine{.name = "mine", .run = my_allreduce};
@@ -130,15 +139,29 @@ struct Settings {
   // How the replay line names the algorithm (EXPECT_COLLECTIVE: the expression it was
   // given); empty: the row's name.
   std::string replay_name;
+  // The full product: for every p, every root (rooted operations) x every length x every
+  // item type (its op turned through `ops`) x every port model, topologies in turn; the
+  // non-commutative, sub-group and perturbed cases as in the quick sweep. For CI: many
+  // times the quick sweep's cases (docs/testing.md).
+  bool dense = false;
+  // Each case also runs among other traffic (see above); false: only the plain run.
+  bool crowded = true;
+  // Print the summary line of every check (cases, skipped, time) to standard output.
+  bool print = true;
 };
+
+// The quick default, or the dense product (Settings::dense) for max_p nodes at most.
+Settings dense(int max_p = 64);
 
 struct Report {
   bool passed = true;
   int cases = 0;    // run by the sweep (not counting the shrinking)
   int skipped = 0;  // cases the row says it does not apply to
+  double seconds = 0;  // wall time of the sweep and the shrinking
   std::optional<Case> failing;  // the smallest failing case
   std::string failure;          // what went wrong in it
-  std::string message;          // the whole report, with how to replay the failing case
+  std::string summary;  // "allgather mine: 522 cases run, 0 skipped (...), 1.93 s"
+  std::string message;  // the summary and, on a failure, the case and how to replay it
 };
 
 // Whether the harness knows op's semantics.

@@ -126,15 +126,7 @@ std::string describe_call(const char* op, const char* dir, int peer, Tag tag) {
   std::string s = std::string(op) + " " + dir +
                   (receive && peer == kAnySource ? std::string(" any rank")
                                                  : " rank " + std::to_string(peer));
-  if (receive && tag == kAnyTag) {
-    s += " any tag";
-  } else if (tag >= kCollectiveTagBase) {
-    s += " (collective tag " + std::to_string((tag - kCollectiveTagBase) >> kCollectiveTagBits) +
-         "." + std::to_string(tag & ((Tag{1} << kCollectiveTagBits) - 1)) + ")";
-  } else {
-    s += " tag " + std::to_string(tag);
-  }
-  return s;
+  return s + " " + (receive || tag != kAnyTag ? tag_text(tag) : "tag -1");
 }
 
 // in_collective: the calling node is inside a collective call (CollectiveScope).
@@ -150,8 +142,7 @@ void check_peer(const Comm& c, const char* op, const char* dir, int peer, Tag ta
   // Tags above the user range belong to collective calls: a user message with one could
   // be taken by a collective (or take one of its messages).
   if (tag > kMaxUserTag && (!in_collective || tag < kCollectiveTagBase)) {
-    fail(c, std::string(op) + " " + dir + " rank " + std::to_string(peer) + " tag " +
-                std::to_string(tag),
+    fail(c, describe_call(op, dir, peer, tag),
          "tag is above the largest user tag " + std::to_string(kMaxUserTag) +
              " (tags above it are reserved for collective calls)");
   }

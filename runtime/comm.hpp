@@ -151,7 +151,9 @@ class Comm {
   void send(std::span<T> data, int dest, Tag tag = 0) const {
     send(std::span<const T>(data), dest, tag);
   }
-  // Returns the number of items received (at most data.size()).
+  // Returns the number of items received (at most data.size()): a buffer larger than the
+  // message is accepted (MPI's rule) and keeps what it held past the message; a message
+  // larger than the buffer is a TruncationError.
   template <class T>
   std::size_t recv(std::span<T> data, int source, Tag tag = 0) const {
     static_assert(std::is_trivially_copyable_v<T> && !std::is_const_v<T>);

@@ -2,6 +2,7 @@
 #include <sstream>
 
 #include "runtime/errors.hpp"
+#include "runtime/node.hpp"
 #include "runtime/run_errors.hpp"
 
 namespace vmc {
@@ -21,15 +22,32 @@ std::string BlockedWait::describe() const {
     s << " to node " << peer_world;  // a send waiting for its ports and links (real clock)
   }
   if (operation != std::string("split") && operation != std::string("collective")) {
-    if (tag == -1) {
-      s << " any tag";  // kAnyTag
-    } else {
-      s << " tag " << tag;
-    }
+    s << " " << tag_text(tag);
   }
   s << " on comm " << comm;
+  if (other) s << " (" << other_message() << ")";
   if (!context.empty()) s << ", in " << context;
   return s.str();
+}
+
+std::string BlockedWait::other_message() const {
+  if (!other) return "";
+  return "a message from node " + std::to_string(other_world) + " waits under " +
+         tag_text(other_tag) + ", " + counted(other_bytes, "byte");
+}
+
+std::string tag_text(long long tag) {
+  if (tag == kAnyTag) return "any tag";
+  if (tag >= detail::kCollectiveTagBase) {
+    const long long offset = tag - detail::kCollectiveTagBase;
+    return "tag " + std::to_string(offset & ((1ll << detail::kCollectiveTagBits) - 1)) +
+           " of collective call " + std::to_string(offset >> detail::kCollectiveTagBits);
+  }
+  return "tag " + std::to_string(tag);
+}
+
+std::string counted(unsigned long long count, const std::string& noun) {
+  return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
 }
 
 namespace detail {
@@ -48,6 +66,24 @@ RunError deadlock_error(std::vector<BlockedWait> waits) {
                      "release it:";
   for (const auto& w : waits) text += "\n  " + w.describe();
   return RunError(RunError::Kind::deadlock, text, -1, std::move(waits));
+}
+
+RunError unreceived_error(std::vector<Unreceived> left) {
+  std::string text = "messages left unreceived: every node returned, but no receive took " +
+                     std::string(left.size() == 1 ? "this message" : "these messages") +
+                     " (a program must receive every message it sends):";
+  std::size_t shown = 0;
+  for (const Unreceived& u : left) {
+    if (shown++ == 8) {
+      text += "\n  ... and " + counted(left.size() - 8, "more message");
+      break;
+    }
+    text += "\n  node " + std::to_string(u.node) + ": from node " + std::to_string(u.src) +
+            ", " + tag_text(u.tag) + " on comm " + std::to_string(u.comm) + ", " +
+            counted(u.bytes, "byte");
+  }
+  const int node = left.empty() ? -1 : left.front().node;
+  return RunError(RunError::Kind::unreceived, text, node, {});
 }
 
 RunError watchdog_error(double seconds, std::vector<BlockedWait> nodes,

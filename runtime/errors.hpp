@@ -40,14 +40,31 @@ struct BlockedWait {
   long long tag = 0;
   unsigned comm = 0;
   std::string context;        // the call a front door said it is in (CallContext), or ""
+  // A receive: a message that waits in the node's mailbox from the awaited source (or, for a
+  // receive from any source, from any) on the same comm under another tag, if one does.
+  bool other = false;
+  int other_world = -1;       // its sender's world rank
+  long long other_tag = 0;
+  std::size_t other_bytes = 0;
   std::string describe() const;
+  // "a message from node 0 waits under tag 4, 8 bytes" when `other`, else "".
+  std::string other_message() const;
 };
+
+// A tag as every message prints it: "tag 7" (a user tag), "any tag", or "tag 2 of
+// collective call 3" (a collective call's tag space: its call number on the comm, then the
+// tag within it).
+std::string tag_text(long long tag);
+// "1 item", "3 items": a count and its noun, plural unless the count is 1.
+std::string counted(unsigned long long count, const std::string& noun);
 
 // A run that did not complete: a node threw, or the nodes deadlocked, or it made no
 // progress within the watchdog time. The machine is usable for the next run.
 class RunError : public std::runtime_error {
  public:
-  enum class Kind { node_threw, deadlock, watchdog };
+  // unreceived: every node returned, but messages were left in mailboxes (no receive took
+  // them; MPI calls such a program erroneous).
+  enum class Kind { node_threw, deadlock, watchdog, unreceived };
   RunError(Kind kind, std::string message, int node, std::vector<BlockedWait> waits)
       : std::runtime_error(std::move(message)), kind_(kind), node_(node), waits_(std::move(waits)) {}
   Kind kind() const { return kind_; }

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <new>
 #include <thread>
+#include <tuple>
 
 #include "runtime/run_errors.hpp"
 
@@ -320,7 +321,14 @@ std::vector<BlockedWait> LocalNodes::blocked_waits(bool running_too) {
     }
     std::lock_guard lock(n->wait_mutex);
     const WaitDescription& w = n->waiting;
-    waits.push_back({n->rank, w.operation, w.peer, w.peer_world, w.tag, w.comm, n->context_text()});
+    BlockedWait& b = waits.emplace_back(
+        BlockedWait{n->rank, w.operation, w.peer, w.peer_world, w.tag, w.comm, n->context_text()});
+    if (n->noted_other && n->waiting_other.found) {
+      b.other = true;
+      b.other_world = n->waiting_other.src;
+      b.other_tag = n->waiting_other.tag;
+      b.other_bytes = n->waiting_other.bytes;
+    }
   }
   return waits;
 }
@@ -344,6 +352,25 @@ bool LocalNodes::every_node_looked_again() const {
   return true;
 }
 
+namespace {
+
+// A receive that waits for `key`: notes a message from the same source (from any, for a
+// receive from any source) on the same comm under another tag, for a deadlock report that
+// then names it. A mailbox of many messages is not searched (the note is a hint).
+void note_other_tag(NodeState& n, const MatchKey& key) {
+  if (n.unexpected.empty() || n.unexpected.size() > 64) return;
+  for (const auto& [k, fifo] : n.unexpected) {
+    if (k.comm != key.comm || k.tag == key.tag || fifo.head == nullptr) continue;
+    if (k.src != key.src && key.src != kAnySource) continue;
+    std::lock_guard lock(n.wait_mutex);
+    n.waiting_other = Found{true, k.src, k.tag, fifo.head->bytes, fifo.head->items};
+    n.noted_other = true;
+    return;
+  }
+}
+
+}  // namespace
+
 Message* LocalNodes::wait_for(NodeState& n, const MatchKey& key, const WaitDescription& what) {
   Message* m = n.take(key);
   if (m != nullptr) return m;
@@ -352,10 +379,33 @@ Message* LocalNodes::wait_for(NodeState& n, const MatchKey& key, const WaitDescr
       [&] {
         n.drain();
         m = n.take(key);
+        if (m == nullptr) note_other_tag(n, key);
         return m != nullptr;
       },
       what);
+  if (n.noted_other) {
+    std::lock_guard lock(n.wait_mutex);
+    n.waiting_other = Found{};
+    n.noted_other = false;
+  }
   return m;
+}
+
+std::optional<RunError> LocalNodes::unreceived() {
+  std::vector<Unreceived> left;
+  for (auto& n : local()) {
+    n->drain();
+    for (const auto& [key, fifo] : n->unexpected) {
+      for (const Message* m = fifo.head; m != nullptr; m = m->next) {
+        left.push_back({n->rank, m->src, m->tag, m->comm, m->bytes});
+      }
+    }
+  }
+  if (left.empty()) return std::nullopt;
+  std::sort(left.begin(), left.end(), [](const Unreceived& a, const Unreceived& b) {
+    return std::tie(a.node, a.src, a.comm, a.tag) < std::tie(b.node, b.src, b.comm, b.tag);
+  });
+  return unreceived_error(std::move(left));
 }
 
 }  // namespace vmc::detail

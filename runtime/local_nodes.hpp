@@ -191,6 +191,8 @@ struct LocalNodes {
   void block_until(NodeState& n, Ready ready, const WaitDescription& what);
   // Blocks node n until a message matching key arrives, and takes it.
   Message* wait_for(NodeState& n, const MatchKey& key, const WaitDescription& what);
+  // After every node returned: the messages no receive took, as the run's failure.
+  std::optional<RunError> unreceived();
 };
 
 template <class Ready>

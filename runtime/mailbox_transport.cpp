@@ -12,7 +12,9 @@ MailboxTransport::MailboxTransport(MachineImpl& m, const NodePlacement& where)
 void MailboxTransport::run(CommGroup& world, const NodeBody& body, Stats& stats, Trace& trace) {
   world.local_members = nodes_.hi - nodes_.lo;
   nodes_.start(body);
-  if (std::optional<RunError> failure = nodes_.watch()) nodes_.fail(*failure);
+  std::optional<RunError> failure = nodes_.watch();
+  if (!failure) failure = nodes_.unreceived();
+  if (failure) nodes_.fail(*failure);
   measure(stats, trace);
   nodes_.reset();
 }

@@ -12,11 +12,11 @@ constinit thread_local NodeState* current_node = nullptr;
 std::string receive_problem(std::size_t bytes, std::uint64_t items, std::size_t capacity,
                             std::size_t item_size) {
   if (bytes > capacity) {
-    return "message of " + std::to_string(bytes) + " bytes (" + std::to_string(items) +
-           " items) does not fit the receive buffer of " + std::to_string(capacity) + " bytes";
+    return "message of " + counted(bytes, "byte") + " (" + counted(items, "item") +
+           ") does not fit the receive buffer of " + counted(capacity, "byte");
   }
   if (item_size == 0 || bytes % item_size != 0) {
-    return "message of " + std::to_string(bytes) + " bytes is not a whole number of " +
+    return "message of " + counted(bytes, "byte") + " is not a whole number of " +
            std::to_string(item_size) + "-byte items";
   }
   return "";
@@ -97,6 +97,8 @@ void NodeState::clear_run() {
   }
   sync_open = 0;
   collective_depth = 0;
+  waiting_other = Found{};
+  noted_other = false;
   answer_list.clear();
   requests.clear();
   open_requests = 0;

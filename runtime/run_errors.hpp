@@ -13,6 +13,15 @@ namespace vmc::detail {
 std::string threw_report(int node, const std::string& what, std::size_t throwers);
 // Every unfinished node blocked, with what each waits for.
 RunError deadlock_error(std::vector<BlockedWait> waits);
+// A message no receive took by the end of a run: at node `node`, from node `src`.
+struct Unreceived {
+  int node = 0, src = 0;
+  long long tag = 0;
+  unsigned comm = 0;
+  std::size_t bytes = 0;
+};
+// The run's nodes returned with these messages still in their mailboxes.
+RunError unreceived_error(std::vector<Unreceived> left);
 // A node the watchdog found outside any wait (BlockedWait::operation).
 inline constexpr char kRunningNode[] = "running";
 // No progress for `seconds`, with what every unfinished node was doing (blocked_waits with

@@ -871,7 +871,7 @@ class Simulator {
       synchronous = synchronous || x.sync;
       if (shown++ < 8) {
         text += "\n  node " + std::to_string(x.src) + ": " + (x.sync ? "synchronous " : "") +
-                "send tag " + std::to_string(x.tag) + " to node " + std::to_string(x.dst) +
+                "send " + tag_text(x.tag) + " to node " + std::to_string(x.dst) +
                 " (requested at " + format_duration(to_seconds(x.first_request)) + ")";
       }
     }
@@ -890,7 +890,7 @@ class Simulator {
         if (shown++ < 8) {
           text += "\n  node " + std::to_string(r.node) + ": " +
                   (r.request < 0 ? "recv" : "irecv") + " from node " + std::to_string(key.src) +
-                  " tag " + std::to_string(key.tag) + " on comm " + std::to_string(key.comm) +
+                  " " + tag_text(key.tag) + " on comm " + std::to_string(key.comm) +
                   " (posted at " + format_duration(to_seconds(r.at)) + ")";
         }
       }
@@ -901,7 +901,7 @@ class Simulator {
           text += "\n  node " + std::to_string(w.post.node) + ": " +
                   (w.post.request < 0 ? "recv" : "irecv") + " from " +
                   (w.src == kAnySource ? std::string("any node") : "node " + std::to_string(w.src)) +
-                  (w.tag == kAnyTag ? std::string(" any tag") : " tag " + std::to_string(w.tag)) +
+                  " " + tag_text(w.tag) +
                   " on comm " + std::to_string(std::uint32_t(k)) + " (posted at " +
                   format_duration(to_seconds(w.post.at)) + ")";
         }
@@ -917,8 +917,7 @@ class Simulator {
           text += std::string(" from ") +
                   (s.probe_src == kAnySource ? std::string("any node")
                                              : "node " + std::to_string(s.probe_src)) +
-                  (s.probe_tag == kAnyTag ? std::string(" any tag")
-                                          : " tag " + std::to_string(s.probe_tag)) +
+                  " " + tag_text(s.probe_tag) +
                   " on comm " + std::to_string(s.probe_comm);
         }
       }

@@ -240,7 +240,7 @@ void VirtualClock::apply_decisions(NodeState& self) {
     if (m == nullptr) {
       throw std::logic_error("vmc: node " + std::to_string(self.rank) +
                              ": the simulation chose a message from node " +
-                             std::to_string(d.src) + " tag " + std::to_string(d.tag) +
+                             std::to_string(d.src) + " " + tag_text(d.tag) +
                              " that its mailbox does not hold");
     }
     std::size_t log_index = self.blocking_log_index;

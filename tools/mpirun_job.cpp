@@ -79,6 +79,29 @@ void report_deadlock(const JobFacts& f, JobVerdict& v) {
   }
 }
 
+// Messages no receive took by the end of the job (MPI calls such a program erroneous: a
+// rank that skips a collective its peers completed leaves theirs behind), in MPI's words:
+// the runtime's lines with its nodes as the ranks they are.
+void report_unreceived(const JobFacts& f, JobVerdict& v) {
+  std::istringstream lines(f.error->what());
+  std::string line;
+  std::getline(lines, line);
+  v.report.push_back("messages left unreceived: every rank returned, but no receive took " +
+                     std::string(line.find("this message") != std::string::npos ? "this message"
+                                                                                : "these messages") +
+                     " (MPI calls a program that leaves messages unreceived erroneous):");
+  while (std::getline(lines, line)) {
+    for (const auto& [from, to] : {std::pair<std::string, std::string>{"node ", "rank "},
+                                   {" on comm ", " on communicator "}}) {
+      for (std::size_t at = line.find(from); at != std::string::npos;
+           at = line.find(from, at + to.size())) {
+        line.replace(at, from.size(), to);
+      }
+    }
+    v.report.push_back(line);
+  }
+}
+
 // Ranks that exited non-zero, grouped by status; the status of the lowest.
 void report_exits(const JobFacts& f, JobVerdict& v, int& status) {
   std::map<int, std::vector<int>> by_status;
@@ -135,6 +158,7 @@ JobVerdict judge_job(const JobFacts& f) {
       case RunError::Kind::node_threw: report_failures(f, v, status); break;
       case RunError::Kind::deadlock: report_deadlock(f, v); break;
       case RunError::Kind::watchdog: v.report.push_back(f.error->what()); break;
+      case RunError::Kind::unreceived: report_unreceived(f, v); break;
     }
     if (status == 0) status = 1;
   } else {
@@ -162,6 +186,7 @@ std::string blocked_rank_line(const BlockedWait& w) {
     } else if (w.peer_world >= 0) {
       line += ", waiting to send to rank " + std::to_string(w.peer_world);
     }
+    if (w.other) line += " (" + w.other_message() + ")";
     return line;
   }
   line += "blocked in " + w.operation;
@@ -170,10 +195,10 @@ std::string blocked_rank_line(const BlockedWait& w) {
   } else if (w.peer_world >= 0) {
     line += " to rank " + std::to_string(w.peer_world);
   }
-  if (w.operation != "split" && w.operation != "collective") {
-    line += ", tag " + std::to_string(w.tag);
-  }
-  return line + ", communicator " + std::to_string(w.comm);
+  if (w.operation != "split" && w.operation != "collective") line += ", " + tag_text(w.tag);
+  line += ", communicator " + std::to_string(w.comm);
+  if (w.other) line += " (" + w.other_message() + ")";
+  return line;
 }
 
 std::map<std::string, std::string> parse_coll(const std::string& text) {

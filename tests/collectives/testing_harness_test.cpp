@@ -10,6 +10,8 @@
 #include <atomic>
 #include <cstring>
 #include <set>
+#include <string>
+#include <tuple>
 #include <thread>
 #include <vector>
 
@@ -108,6 +110,116 @@ void broadcast_broken_at_6_root_5(const Call& call) {
       std::memset(call.recv, 0, call.item_size);  // the deliberate bug
     }
   }
+}
+
+// Faulty user collectives, each wrong in one way that the results of a plain run do not
+// show: it sends under user tags instead of its call's, leaves a message unreceived, or
+// writes into its send buffer.
+enum class Fault { tag_zero, unreceived, send_write };
+template <Fault fault>
+void faulty_allreduce(const Call& call) {
+  const Comm& c = *call.comm;
+  const std::size_t n = call.n, isz = call.item_size, bytes = n * isz;
+  const Tag tag = fault == Fault::tag_zero ? 0 : call.tag;  // the deliberate bug (tag_zero)
+  std::vector<char> acc(bytes), got(bytes);
+  if (bytes > 0) std::memcpy(acc.data(), call.send != nullptr ? call.send : call.recv, bytes);
+  if (c.rank() == 0) {
+    for (int r = 1; r < c.size(); ++r) {
+      c.recv_raw(got.data(), bytes, isz, r, tag);
+      call.op->apply(acc.data(), got.data(), acc.data(), n);
+    }
+    for (int r = 1; r < c.size(); ++r) c.send_raw(acc.data(), bytes, n, r, tag + 1);
+  } else {
+    c.send_raw(acc.data(), bytes, n, 0, tag);
+    if (fault == Fault::unreceived) c.send_raw(acc.data(), bytes, n, 0, tag + 2);  // the bug
+    c.recv_raw(acc.data(), bytes, isz, 0, tag + 1);
+  }
+  if (fault == Fault::send_write && call.send != nullptr && bytes > 0) {
+    static_cast<unsigned char*>(const_cast<void*>(call.send))[0] ^= 1;  // the deliberate bug
+  }
+  if (bytes > 0) std::memcpy(call.recv, acc.data(), bytes);
+}
+
+TEST(Harness, CatchesACollectiveThatIgnoresItsTag) {
+  const Algorithm tag_zero{.name = "tag_zero", .run = faulty_allreduce<Fault::tag_zero>};
+  const harness::Report r = harness::check(Operation::allreduce, tag_zero, quick(6));
+  ASSERT_FALSE(r.passed);
+  EXPECT_EQ(r.failing->p, 2);
+  EXPECT_THAT(r.failure, HasSubstr("among other traffic"));
+  // Alone on its comm it passes the same case: the traffic beside it is what catches it.
+  harness::Settings alone = quick(6);
+  alone.crowded = false;
+  EXPECT_EQ(harness::run_case(Operation::allreduce, tag_zero, *r.failing, alone), "");
+  EXPECT_TRUE(harness::check(Operation::allreduce, tag_zero, alone).passed);
+}
+
+TEST(Harness, CatchesAMessageLeftUnreceived) {
+  const Algorithm leaves{.name = "leaves_one", .run = faulty_allreduce<Fault::unreceived>};
+  const harness::Report r = harness::check(Operation::allreduce, leaves, quick(6));
+  ASSERT_FALSE(r.passed);
+  EXPECT_EQ(r.failing->p, 2);
+  EXPECT_THAT(r.failure, HasSubstr("messages left unreceived"));
+  EXPECT_THAT(r.failure, HasSubstr("node 0: from node 1, tag 2 of collective call 0 on comm 0"));
+}
+
+TEST(Harness, CatchesAWriteIntoTheSendBuffer) {
+  const Algorithm writes{.name = "writes_send", .run = faulty_allreduce<Fault::send_write>};
+  const harness::Report r = harness::check(Operation::allreduce, writes, quick(6));
+  ASSERT_FALSE(r.passed);
+  EXPECT_EQ(r.failing->p, 1);
+  EXPECT_FALSE(r.failing->in_place);  // in place, there is no send buffer to write into
+  EXPECT_THAT(r.failure, HasSubstr("rank 0 of 1 (node 0): wrote into its send buffer: item 0 was"));
+}
+
+// The output states what ran: the cases run and skipped (as many as the sweep lists and the
+// row applies to) and the time.
+TEST(Harness, SaysHowManyCasesItRanAndHowLong) {
+  Algorithm odd_only = kMine;
+  odd_only.name = "odd_only";
+  odd_only.applicable = [](const CostQuery& q) { return q.p % 2 == 1; };
+  int applicable = 0, listed = 0;
+  for (const harness::Case& c : harness::cases(Operation::allreduce, odd_only, quick(6))) {
+    ++listed;
+    applicable += harness::applies(Operation::allreduce, odd_only, c);
+  }
+  ::testing::internal::CaptureStdout();
+  const harness::Report r = harness::check(Operation::allreduce, odd_only, quick(6));
+  const std::string out = ::testing::internal::GetCapturedStdout();
+  ASSERT_TRUE(r.passed) << r.message;
+  EXPECT_EQ(r.cases, applicable);
+  EXPECT_EQ(r.skipped, listed - applicable);
+  EXPECT_GT(r.skipped, 0);
+  EXPECT_THAT(out, HasSubstr("allreduce odd_only: " + std::to_string(applicable) +
+                             " cases run, " + std::to_string(listed - applicable) +
+                             " skipped (the algorithm does not apply), "));
+  EXPECT_THAT(out, HasSubstr("[ harness  ] " + r.summary + "\n"));
+  EXPECT_THAT(r.summary, ::testing::MatchesRegex(".*\\), [0-9]+\\.[0-9][0-9] s"));
+  EXPECT_EQ(r.message, r.summary);
+}
+
+// Dense: the full product of p, root, length, item type and port model.
+TEST(Harness, DenseRunsTheFullProduct) {
+  const harness::Settings dense = harness::dense(5);
+  std::set<std::tuple<int, int, std::size_t, std::string, Port>> seen;
+  for (const harness::Case& c : harness::cases(Operation::broadcast, kMine, dense)) {
+    seen.insert({c.p, c.root, c.n, c.type, c.port});
+  }
+  std::size_t product = 0;
+  for (int p = 1; p <= 5; ++p) {
+    for (int root = 0; root < p; ++root) {
+      for (std::size_t n : {0, 1, 2, p + 1}) {
+        for (const std::string& type : dense.types) {
+          for (Port port : dense.ports) {
+            ++product;
+            EXPECT_TRUE(seen.count({p, root, n, type, port})) << p << " " << root << " " << n;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(seen.size() >= product, true);  // every combination above, and more lengths
+  EXPECT_GT(harness::cases(Operation::broadcast, kMine, dense).size(),
+            10 * harness::cases(Operation::broadcast, kMine, quick(5)).size());
 }
 
 TEST(Harness, ShrinkingKeepsTheRootThatFails) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <vector>
 
@@ -196,6 +197,78 @@ TEST(Misuse, ANodeThatSkipsACollectiveIsReported) {
     std::printf("skipped collective reported after %.1f ms\n", ms);
   }
   expect_healthy(m);
+}
+
+// A message no receive takes ends the run with an error naming the receiving node, the
+// sender, the tag and the size; so does a node that skips a collective whose other members
+// finish without it (a broadcast's root at p = 2 sends and returns).
+TEST(Misuse, AMessageLeftUnreceivedIsReported) {
+  Machine m({.nodes = 3});
+  try {
+    m.run([](Node& node) {
+      int x = 7;
+      if (node.rank() == 0) node.world().send(std::span<const int>(&x, 1), 2, 5);
+    });
+    ADD_FAILURE() << "the run did not fail";
+  } catch (const RunError& e) {
+    EXPECT_EQ(e.kind(), RunError::Kind::unreceived);
+    EXPECT_EQ(e.node(), 2);
+    EXPECT_THAT(e.what(), HasSubstr("messages left unreceived"));
+    EXPECT_THAT(e.what(), HasSubstr("node 2: from node 0, tag 5 on comm 0, 4 bytes"));
+  }
+  Machine two({.nodes = 2});
+  const std::string e = failure(two, [](Node& node) {
+    long x = 1;
+    if (node.rank() == 0) broadcast(node.world(), std::span<long>(&x, 1), 0);
+  });
+  EXPECT_THAT(e, HasSubstr("node 1: from node 0, tag 0 of collective call 0 on comm 0, 8 bytes"));
+  expect_healthy(m);
+  expect_healthy(two);
+}
+
+// A receive that waits under one tag while its message waits under another: the deadlock
+// report names the message that waits (sender, tag, size).
+TEST(Misuse, ADeadlockOnAWrongTagNamesTheMessageThatWaits) {
+  Machine m({.nodes = 2});
+  const std::string e = failure(m, [](Node& node) {
+    std::int64_t x = 3;
+    if (node.rank() == 0) node.world().send(std::span<const std::int64_t>(&x, 1), 1, 4);
+    else node.world().recv(std::span<std::int64_t>(&x, 1), 0, 5);
+  });
+  EXPECT_THAT(e, HasSubstr("deadlock"));
+  EXPECT_THAT(e, HasSubstr("node 1: recv from rank 0 tag 5 on comm 0 (a message from node 0 "
+                           "waits under tag 4, 8 bytes)"));
+  expect_healthy(m);
+}
+
+// Tags print one way in every message: a user tag as "tag 7", a collective call's as its
+// tag within the call and the call's number on the comm.
+TEST(Misuse, TagsPrintOneWay) {
+  EXPECT_EQ(tag_text(7), "tag 7");
+  EXPECT_EQ(tag_text(kAnyTag), "any tag");
+  EXPECT_EQ(tag_text((Tag{1} << 40) + (Tag{3} << 20) + 2), "tag 2 of collective call 3");
+  Machine m({.nodes = 8});
+  const std::string e = failure(m, [](Node& node) {
+    if (node.rank() != 5) barrier(node.world());
+  });
+  EXPECT_THAT(e, HasSubstr("of collective call 0 on comm 0"));
+  EXPECT_THAT(e, ::testing::Not(HasSubstr("1099511627776")));
+  EXPECT_THAT(e, ::testing::Not(HasSubstr("collective tag")));
+}
+
+// Counts and their nouns agree: "1 item", "2 bytes".
+TEST(Misuse, OneItemIsOneItem) {
+  Machine m({.nodes = 2});
+  const std::string e = failure(m, [](Node& node) {
+    std::int32_t x = 1;
+    char small[2];
+    if (node.rank() == 0) node.world().send(std::span<const std::int32_t>(&x, 1), 1, 0);
+    else node.world().recv_raw(small, sizeof small, 1, 0, 0);
+  });
+  EXPECT_THAT(e, HasSubstr("message of 4 bytes (1 item) does not fit the receive buffer of 2 "
+                           "bytes"));
+  EXPECT_EQ(counted(1, "item"), "1 item");
+  EXPECT_EQ(counted(0, "item"), "0 items");
 }
 
 }  // namespace
