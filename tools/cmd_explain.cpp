@@ -152,13 +152,9 @@ void explain(const ExplainOptions& o) {
   const bool simulated = selection_simulates(q);
   const bool straggled = perturbed(model);
   if (straggled) {
-    std::printf("Stragglers: %s. Selection and the formulas take the machine without them;
-"
-                "the last columns run each algorithm with them (virtual time) and say how much
-"
-                "longer it takes than without.
-
-",
+    std::printf("Stragglers: %s. Selection and the formulas take the machine without them;\n"
+                "the last columns run each algorithm with them (virtual time) and say how much\n"
+                "longer it takes than without.\n\n",
                 describe_stragglers(model).c_str());
   }
   if (simulated) {

@@ -10,6 +10,10 @@
 namespace vmc {
 namespace {
 
+using cli::RunOutcome;
+using cli::RunSpec;
+using cli::run_collective;
+
 constexpr double kAlpha = 525e-6, kBeta = 2e-6, kGamma = 0.35e-6;
 constexpr std::size_t kN = 1000;
 
