@@ -27,6 +27,17 @@ struct ExplainOptions {
   bool json = false;
 };
 
+// The call that runs algorithm `a` on q's vector, root and item size (generated data).
+RunSpec run_of(Operation op, const Algorithm& a, const CostQuery& q) {
+  RunSpec spec;
+  spec.op = op;
+  spec.algorithm = a.name;
+  spec.n = q.n;
+  spec.root = q.root;
+  spec.type = q.item_size == 4 ? "int32" : "int64";
+  return spec;
+}
+
 // The time lost to contention by algorithm `a` (Stats::contention_delay and
 // contention_critical_delay), from a virtual-time run of it on this machine with generated
 // data; empty when that is not possible (an item size other than 4 or 8 bytes).
@@ -35,13 +46,7 @@ std::optional<Stats> contention_of(Operation op, const Algorithm& a, const Topol
   if (q.item_size != 4 && q.item_size != 8) return std::nullopt;
   try {
     Machine m({.topology = parse_topology(topology.spec()), .model = q.model, .trace = false});
-    RunSpec spec;
-    spec.op = op;
-    spec.algorithm = a.name;
-    spec.n = q.n;
-    spec.root = q.root;
-    spec.type = q.item_size == 4 ? "int32" : "int64";
-    return run_collective(m, spec).result.stats();
+    return run_collective(m, run_of(op, a, q)).result.stats();
   } catch (const std::exception&) {
     return std::nullopt;
   }
@@ -54,12 +59,7 @@ std::optional<Picos> straggled_time(Operation op, const Algorithm& a, const Topo
   try {
     Machine m({.topology = parse_topology(topology.spec()), .model = model, .trace = false,
                .data = Data::none});
-    RunSpec spec;
-    spec.op = op;
-    spec.algorithm = a.name;
-    spec.n = q.n;
-    spec.root = q.root;
-    spec.type = q.item_size == 4 ? "int32" : "int64";
+    RunSpec spec = run_of(op, a, q);
     spec.data = false;
     return run_collective(m, spec).result.time_ps();
   } catch (const std::exception&) {

@@ -116,10 +116,10 @@ TEST(Stragglers, ASlowNodesCombinesScaleByItsFactor) {
     ++seen;
   }
   EXPECT_EQ(seen, 7);
-  // Node 0 folds in 1's message at message(), 2's at 2 message + combine (once it has
-  // finished with 1's), 4's at 3 message + 2 combine: the last of its slow combines ends at
-  // 3 message + 2 combine + 4 combine.
-  EXPECT_EQ(out.result.time_ps(), 3 * message() + 2 * combine() + 4 * combine());
+  // The path 7 -> 6 -> 4 -> 0: 7's message, 6's slow combine (2.5), its message, 4's combine
+  // (5's is in by then), its message, 0's slow combine (4); 0 has folded in 1's and 2's
+  // meanwhile.
+  EXPECT_EQ(out.result.time_ps(), 3 * message() + (5 * combine()) / 2 + combine() + 4 * combine());
 }
 
 // One detour, on every node at a known time (every: longer than the run): it falls in the
@@ -159,8 +159,8 @@ TEST(Stragglers, NoisyWorkSkipsEveryDetour) {
   EXPECT_EQ(noisy_end(m, 0, 0, 10), 10);    // ends as the first detour begins
   EXPECT_EQ(noisy_end(m, 0, 0, 11), 41);
   EXPECT_EQ(noisy_end(m, 0, 20, 70), 110);  // waits out the detour, then 70 of work
-  EXPECT_EQ(noisy_end(m, 0, 40, 140), 240);
-  EXPECT_EQ(noisy_end(m, 0, 40, 141), 271);
+  EXPECT_EQ(noisy_end(m, 0, 40, 140), 210);  // 70 before the second detour, 70 after it
+  EXPECT_EQ(noisy_end(m, 0, 40, 141), 241);
 }
 
 TEST(Stragglers, BadValuesAreRefusedNamingTheNodeAndTheProblem) {
@@ -193,12 +193,12 @@ TEST(Stragglers, BadValuesAreRefusedNamingTheNodeAndTheProblem) {
   EXPECT_THROW(parse_skew("gauss:2ms", k), std::invalid_argument);
   EXPECT_THROW(parse_noise("every:1ms"), std::invalid_argument);
   parse_skew("uniform:100us,node:3=2ms,5=1ms", k);
-  EXPECT_EQ(k.uniform, 100e-6);
+  EXPECT_DOUBLE_EQ(k.uniform, 100e-6);
   ASSERT_EQ(k.nodes.size(), 2u);
   EXPECT_EQ(k.nodes[1].node, 5);
   const Noise n = parse_noise("every:1ms,for:50us,seed:7");
   EXPECT_EQ(n.seed, 7u);
-  EXPECT_EQ(n.length, 50e-6);
+  EXPECT_DOUBLE_EQ(n.length, 50e-6);
 }
 
 // The real clock waits them out for real: a root that starts 3 ms late, into a detour of 2 ms
