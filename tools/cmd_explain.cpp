@@ -141,9 +141,9 @@ void explain(const ExplainOptions& o) {
   if (o.json) {
     nlohmann::json out{{"op", o.call.op}, {"topology", topology->spec()}, {"p", q.p}, {"n", q.n},
                        {"root", q.root}, {"model", describe(q.model)},
-                       {"stragglers", describe_stragglers(model)},
                        {"chosen", winner ? winner->name : ""},
                        {"algorithms", rows}};
+    if (perturbed(model)) out["stragglers"] = describe_stragglers(model);
     std::cout << out.dump(2) << "\n";
     return;
   }
