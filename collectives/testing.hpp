@@ -84,6 +84,9 @@ struct Case {
   Clock clock = Clock::virtual_time;  // real: the model's costs are 0, so no real waits
   std::uint64_t perturb = 0;          // real clock: schedule perturbation seed (0: none)
   double alpha = 5e-6, beta = 7e-9, gamma = 3e-9;  // virtual clock only
+  // Virtual clock: every node starts at a draw in [0, skew] seconds (Model::skew), so that
+  // messages arrive in other orders; the cost formula is not checked then.
+  double skew = 0;
   // The comm: "world", or a sub-group of a split: "reversed" (every node, ranks reversed),
   // "even" (the even nodes), "halves" (two halves side by side), "drop1" (all but the last).
   std::string group = "world";

@@ -38,6 +38,11 @@ MachineImpl::MachineImpl(MachineConfig cfg) : config(std::move(cfg)) {
                                  "to 1e3 wall seconds per modelled second (got ") +
                      got + ")");
   }
+  try {
+    check_stragglers(config.model, p);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("Machine: ") + e.what());
+  }
   units = CostUnits(config.model);
   uses_links = config.model.routing != Routing::direct && topology->family() != "full";
   try {

@@ -210,6 +210,7 @@ std::string describe(const Model& m) {
     s += ", short alpha " + format_duration(m.short_alpha) + " up to " +
          std::to_string(m.short_max_items) + " items";
   }
+  if (perturbed(m)) s += "; " + describe_stragglers(m);
   return s;
 }
 

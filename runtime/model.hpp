@@ -95,6 +95,37 @@ struct LinkRate {
   bool operator==(const LinkRate&) const = default;
 };
 
+// Stragglers and system noise (docs/model.md, "Skew, slow nodes and noise"): what holds
+// some nodes of a run back, not what anything costs. The cost formulas and automatic
+// selection leave them out (they choose on the steady machine: steady()); the virtual and the
+// real clock apply them. Every random draw is a function of (seed, node) only, so a seed
+// gives the same run every time.
+struct NodeValue {
+  int node = 0;
+  double value = 0.0;
+  bool operator==(const NodeValue&) const = default;
+};
+struct Skew {
+  double uniform = 0.0;          // seconds: each node starts at a seeded draw in [0, uniform]
+  std::vector<NodeValue> nodes;  // these nodes start at these delays (seconds) instead
+  std::uint64_t seed = 0;        // of the uniform draws
+  bool operator==(const Skew&) const = default;
+};
+// LogGOPSim's noise model (Hoefler, Schneider and Lumsdaine, "Characterizing the influence of
+// system noise on large-scale applications by simulation", SC10): each node is away on
+// detours of `length` seconds, one every `every` seconds. A detour stretches the node's local
+// work that it overlaps (combines, rearrangements, computation) and holds back a send the node
+// reaches during it until its end; messages in flight and waits are not delayed.
+struct Noise {
+  double every = 0.0;   // seconds from one detour of a node to its next (0: no noise)
+  double length = 0.0;  // seconds of each detour (less than every)
+  // The first detour's time on every node (coscheduled noise); unset: each node's first
+  // detour at a seeded uniform draw in [0, every) (uncoordinated noise).
+  std::optional<double> at;
+  std::uint64_t seed = 0;
+  bool operator==(const Noise&) const = default;
+};
+
 struct Model {
   double alpha = 0.0;  // seconds per message (startup)
   double beta = 0.0;   // seconds per item transferred: a node's injection rate (004's
@@ -123,8 +154,39 @@ struct Model {
   // `short_alpha` instead of alpha. Off when short_max_items is 0.
   double short_alpha = 0.0;
   std::size_t short_max_items = 0;
+  // Per-node start delays, slow nodes and noise (above): a run's stragglers.
+  Skew skew;
+  std::vector<NodeValue> slow;  // these nodes' local work takes `value` (>= 1) times as long
+  Noise noise;
   bool operator==(const Model&) const = default;
 };
+
+// Whether m has stragglers (skew, slow nodes or noise), and m without them.
+bool perturbed(const Model& m);
+Model steady(Model m);
+// Node `node`'s start delay, speed factor for local work (1: none) and the first of its
+// noise detours, in picoseconds (deterministic per seed).
+Picos start_delay(const Model& m, int node);
+double slow_factor(const Model& m, int node);
+Picos noise_phase(const Noise& n, int node);
+// Under m's noise: the time node `node` may act from time t (t, or the end of the detour t
+// falls in), and the time local work of `work` ps it starts at t ends, stretched past every
+// detour it meets. Without noise: t and t + work.
+Picos noise_clear(const Model& m, int node, Picos t);
+Picos noisy_end(const Model& m, int node, Picos t, Picos work);
+// Throws std::invalid_argument when m's stragglers name a node outside a machine of p nodes,
+// or hold a negative delay, a factor below 1, or a detour not shorter than its period.
+void check_stragglers(const Model& m, int p);
+// The command line's syntax (docs/cli.md), each throwing std::invalid_argument that says
+// what is wrong with which item. Skew: comma-separated "uniform:TIME", "node:K=TIME" or "K=TIME"
+// items, added to `into`. Slow: "node:K=F" or "K=F" items (F a factor, "4" or "4x"). Noise:
+// "every:TIME,for:TIME[,at:TIME][,seed:N]".
+void parse_skew(std::string_view text, Skew& into);
+std::vector<NodeValue> parse_slow(std::string_view text);
+Noise parse_noise(std::string_view text);
+// "skew uniform 100 us (seed 0), node 3 2 ms; slow node 3 4x; noise 50 us every 1 ms": the
+// stragglers in one line, empty when there are none.
+std::string describe_stragglers(const Model& m);
 
 // The model in integer picoseconds, as the simulator and the cost formulas use it.
 // The model per item of `weight` items (Comm::weighted): every per-item time (beta, beta_net
@@ -194,8 +256,8 @@ std::vector<LinkRate> parse_link_rates(LinkRate::Kind kind, LinkRate::Direction 
                                        std::string_view text);
 // The model in one line: "alpha 525 us, beta 2 us, gamma 350 ns, port exchange, routing
 // wormhole, contention exclusive, protocol eager", with beta_net, delta and the worm
-// behaviour when they are not the defaults, and the per-class link rates ("beta_net
-// dimension 5 8 us").
+// behaviour when they are not the defaults, the per-class link rates ("beta_net
+// dimension 5 8 us") and the stragglers, if any ("; skew node 3 2 ms").
 std::string describe(const Model& m);
 
 }  // namespace vmc

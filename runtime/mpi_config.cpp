@@ -12,6 +12,10 @@ void check_mpi_config(MachineConfig& config) {
     throw UsageError("Machine: the MPI transport moves the data (timing-only runs, data "
                      "none, are the local transport's)");
   }
+  if (perturbed(config.model)) {
+    throw UsageError("Machine: the MPI transport runs on the real network, whose stragglers are "
+                     "its own: skew, slow nodes and noise are the local and spread machines'");
+  }
   const int processes = mpi_processes(config);  // throws when vmc was built without MPI
   if (config.topology == nullptr && config.nodes == 0) config.nodes = processes;
 }

@@ -154,7 +154,19 @@ class RealNetwork final : public NetworkHooks {
   }
 
   // NetworkHooks
-  void starting(NodeState& n) override { laps_[n.rank] = Lap{0, now(n)}; }
+  // Skew (Model::skew): the node waits for its start delay before its function runs.
+  void starting(NodeState& n) override {
+    laps_[n.rank] = Lap{0, now(n)};
+    const Picos delay = start_delay(m_.config.model, n.rank);
+    if (delay > 0) away_until(n, delay);
+  }
+  // Noise (Model::noise): a node about to send during a detour waits for its end.
+  void detour(NodeState& n) {
+    if (m_.config.model.noise.every <= 0) return;
+    const Picos t = ready(n);
+    const Picos clear = noise_clear(m_.config.model, n.rank, t);
+    if (clear > t) away_until(n, clear);
+  }
   void returned(NodeState& n) override;
   bool moving() override;
   void aborting() override;
@@ -178,6 +190,13 @@ class RealNetwork final : public NetworkHooks {
                    const WaitDescription& what, Ready ready);
   // Sleeps until modelled time `due` (scaled) after n's run start.
   void sleep_until(const NodeState& n, Picos due);
+  // Node n is away (a start delay, a detour) until modelled time `due`, then acts again.
+  void away_until(NodeState& n, Picos due) {
+    stop(n);
+    sleep_until(n, due);
+    depends(n.rank, due);
+    resume(n);
+  }
   // Node r depends on an event due at t from now on (its own operation ended, a message
   // delivered to it, its isend completed).
   void depends(int r, Picos t);
@@ -641,7 +660,8 @@ void RealNetwork::work() {
 
 void RealNetwork::compute(NodeState& node, Picos duration, std::uint64_t items, Work kind) {
   const Picos start = stop(node);
-  const Picos end = checked_add(start, duration);
+  // Noise stretches local work past the detours it meets (Model::noise).
+  const Picos end = noisy_end(m_.config.model, node.rank, start, duration);
   sleep_until(node, end);
   depends(node.rank, end);
   resume(node);
@@ -667,6 +687,7 @@ class RealClock final : public MailboxTransport {
   ~RealClock() override { nodes_.hooks = nullptr; }
 
   void send(NodeState& self, const Outgoing& out) override {
+    net_.detour(self);
     Message* msg = carry(self, out);
     if (out.dst == self.rank) {
       deliver(msg, out.dst);  // a message to itself: a local copy, free in time
@@ -718,6 +739,7 @@ class RealClock final : public MailboxTransport {
   }
 
   void isend(NodeState& self, std::uint32_t id, const Outgoing& out) override {
+    net_.detour(self);
     Message* msg = carry(self, out);
     RequestState& r = self.requests[id];
     if (out.dst == self.rank) {

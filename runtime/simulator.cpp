@@ -197,6 +197,10 @@ struct NodeSim {
   int probe_src = -1;
   Tag probe_tag = 0;
   int probe_request = -1;
+  // Noise (Model::noise): a send the node reached during a detour, taken again at its end.
+  bool held = false;
+  OpRecord held_op;
+  SendRecord held_send;
 };
 
 // A receive posted before its message was sent: the node and its request (-1: blocking).
@@ -400,7 +404,8 @@ class Simulator {
     stats_.link_peak.assign(links, 0);
     stats_.node_time.assign(p_, 0);
     trace_.nodes = p_;
-    for (int n = 0; n < p_; ++n) push({0, 1, n, 0});
+    // Skew (Model::skew): each node takes its first step at its start delay.
+    for (int n = 0; n < p_; ++n) push({start_delay(model_, n), 1, n, 0});
   }
 
   // The contention-free replay forked from the run's pass `lead` (see fork_replay): its
@@ -506,6 +511,8 @@ class Simulator {
   // Whether the trace's events are wanted (MachineConfig::trace, and not the replay): the
   // statistics never need them, and a run without them allocates nothing per message.
   bool record_ = true;
+  // Whether the model has noise (Model::noise): detours stretch local work and hold sends.
+  bool noisy_ = model_.noise.every > 0;
   bool links_mattered_ = false;  // a link held up a request or was shared
   // Streaming (the pass runs while the nodes do, and the logs drop what it has used): the
   // other pass over the same logs, whose use the logs wait for too (null: none); for the
@@ -980,13 +987,33 @@ class Simulator {
       ~Unset() { p = nullptr; }
     } unset{fetched_};
     for (;;) {
-      switch (fetch(id, n.pc, f)) {
-        case Fetch::later: return false;
-        case Fetch::none:
-          n.finished = true;
-          stats_.node_time[id] = n.clock;
-          return true;
-        case Fetch::op: break;
+      if (n.held) {
+        n.held = false;
+        f.op = n.held_op;
+        f.send = n.held_send;
+      } else {
+        switch (fetch(id, n.pc, f)) {
+          case Fetch::later: return false;
+          case Fetch::none:
+            n.finished = true;
+            stats_.node_time[id] = n.clock;
+            return true;
+          case Fetch::op: break;
+        }
+        // Noise: a send reached during a detour is made at its end (the node is away).
+        if (noisy_ && (f.op.kind == OpRecord::Kind::send ||
+                       f.op.kind == OpRecord::Kind::sendrecv ||
+                       f.op.kind == OpRecord::Kind::isend)) {
+          const Picos clear = noise_clear(model_, id, t);
+          if (clear > t) {
+            n.held = true;
+            n.held_op = f.op;
+            n.held_send = f.send;
+            n.clock = clear;
+            push({clear, 1, id, 0});
+            return true;
+          }
+        }
       }
       const OpRecord& op = f.op;
       ++n.pc;
@@ -995,16 +1022,16 @@ class Simulator {
       if (op.kind != OpRecord::Kind::now) n.clock_reads = 0;
       switch (op.kind) {
         case OpRecord::Kind::compute: {
+          // Noise stretches local work past the detours it meets.
+          const Picos end =
+              noisy_ ? noisy_end(model_, id, t, op.duration) : after(t, op.duration, id);
           if (op.duration > 0 || op.work_items > 0) {
-            if (record_) {
-              trace_.combines.push_back(
-                  {id, op.work_items, t, after(t, op.duration, id), op.work});
-            }
+            if (record_) trace_.combines.push_back({id, op.work_items, t, end, op.work});
             if (op.work == Work::combine) stats_.combined_items += op.work_items;
             if (op.work == Work::rearrange) stats_.rearranged_items += op.work_items;
           }
           if (op.duration > 0) {
-            n.clock = after(t, op.duration, id);
+            n.clock = end;
             push({n.clock, 1, id, 0});
             return true;
           }

@@ -27,6 +27,17 @@ struct ExplainOptions {
   bool json = false;
 };
 
+// The call that runs algorithm `a` on q's vector, root and item size (generated data).
+RunSpec run_of(Operation op, const Algorithm& a, const CostQuery& q) {
+  RunSpec spec;
+  spec.op = op;
+  spec.algorithm = a.name;
+  spec.n = q.n;
+  spec.root = q.root;
+  spec.type = q.item_size == 4 ? "int32" : "int64";
+  return spec;
+}
+
 // The time lost to contention by algorithm `a` (Stats::contention_delay and
 // contention_critical_delay), from a virtual-time run of it on this machine with generated
 // data; empty when that is not possible (an item size other than 4 or 8 bytes).
@@ -35,13 +46,22 @@ std::optional<Stats> contention_of(Operation op, const Algorithm& a, const Topol
   if (q.item_size != 4 && q.item_size != 8) return std::nullopt;
   try {
     Machine m({.topology = parse_topology(topology.spec()), .model = q.model, .trace = false});
-    RunSpec spec;
-    spec.op = op;
-    spec.algorithm = a.name;
-    spec.n = q.n;
-    spec.root = q.root;
-    spec.type = q.item_size == 4 ? "int32" : "int64";
-    return run_collective(m, spec).result.stats();
+    return run_collective(m, run_of(op, a, q)).result.stats();
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+// Algorithm `a`'s time on this machine with the stragglers of `model` (skew, slow nodes,
+// noise: docs/model.md), from a timing-only virtual-time run; empty when it cannot run.
+std::optional<Picos> straggled_time(Operation op, const Algorithm& a, const Topology& topology,
+                                    const CostQuery& q, const Model& model) {
+  try {
+    Machine m({.topology = parse_topology(topology.spec()), .model = model, .trace = false,
+               .data = Data::none});
+    RunSpec spec = run_of(op, a, q);
+    spec.data = false;
+    return run_collective(m, spec).result.time_ps();
   } catch (const std::exception&) {
     return std::nullopt;
   }
@@ -105,6 +125,11 @@ void explain(const ExplainOptions& o) {
           row["contention_critical_delay_s"] = to_seconds(s->contention_critical_delay);
         }
       }
+      if (perturbed(model)) {
+        if (auto t = straggled_time(op, a, *topology, q, model)) {
+          row["with_stragglers_s"] = to_seconds(*t);
+        }
+      }
       if (a.detail != nullptr) row["detail"] = a.detail(as_run);
       if (a.members != nullptr) row["family"] = family_rows(op, a, q);
     } else {
@@ -118,12 +143,20 @@ void explain(const ExplainOptions& o) {
                        {"root", q.root}, {"model", describe(q.model)},
                        {"chosen", winner ? winner->name : ""},
                        {"algorithms", rows}};
+    if (perturbed(model)) out["stragglers"] = describe_stragglers(model);
     std::cout << out.dump(2) << "\n";
     return;
   }
   std::printf("%s of n = %zu on %s (p = %d): %s\n\n", o.call.op.c_str(), q.n,
               topology->spec().c_str(), q.p, describe(q.model).c_str());
   const bool simulated = selection_simulates(q);
+  const bool straggled = perturbed(model);
+  if (straggled) {
+    std::printf("Stragglers: %s. Selection and the formulas take the machine without them;\n"
+                "the last columns run each algorithm with them (virtual time) and say how much\n"
+                "longer it takes than without.\n\n",
+                describe_stragglers(model).c_str());
+  }
   if (simulated) {
     std::printf("Selection runs each algorithm in virtual time on this machine and takes the\n"
                 "least simulated time. The formula column is the closed-form cost; its claim\n"
@@ -136,15 +169,17 @@ void explain(const ExplainOptions& o) {
       std::printf("Links of unequal bandwidth (002): the formulas price every link at beta_net;\n"
                   "the simulated column runs each algorithm with the per-class rates.\n\n");
     }
-    std::printf("   %-28s %14s %-12s %14s %14s %14s\n", "algorithm", "formula", " claim",
+    std::printf("   %-28s %14s %-12s %14s %14s %14s", "algorithm", "formula", " claim",
                 "simulated", "contention", "of the time");
   } else {
     if (!q.model.link_rates.empty()) {
       std::printf("Links of unequal bandwidth (002): the formulas price every link at beta_net,\n"
                   "so the per-class rates are not in this prediction (too large to simulate).\n\n");
     }
-    std::printf("   %-28s %14s %-12s\n", "algorithm", "predicted", " claim");
+    std::printf("   %-28s %14s %-12s", "algorithm", "predicted", " claim");
   }
+  if (straggled) std::printf(" %14s %14s", "straggled", "growth");
+  std::printf("\n");
   for (const auto& row : rows) {
     const std::string name = row["algorithm"];
     if (row["applicable"]) {
@@ -159,6 +194,18 @@ void explain(const ExplainOptions& o) {
           std::printf(" %14s", row.contains(key)
                                    ? format_duration(row[key].get<double>()).c_str()
                                    : "-");
+        }
+      }
+      if (straggled) {
+        if (row.contains("with_stragglers_s")) {
+          // Growth over the steady time the run is compared with: simulated, else predicted.
+          const double with = row["with_stragglers_s"].get<double>();
+          const double without = row.contains("simulated_s") ? row["simulated_s"].get<double>()
+                                                             : row["predicted_s"].get<double>();
+          std::printf(" %14s %14s", format_duration(with).c_str(),
+                      ((with >= without ? "+" : "") + format_duration(with - without)).c_str());
+        } else {
+          std::printf(" %14s %14s", "-", "-");
         }
       }
       if (row.contains("detail")) std::printf("   %s", row["detail"].get<std::string>().c_str());

@@ -92,7 +92,22 @@ struct SweepOptions {
   EngineOptions engine;
   int repeat = 3;
   std::string csv;
+  // --skews: uniform skew widths (Model::skew) to sweep, each a row of its own; empty: the
+  // machine's --skew alone.
+  std::string skews;
 };
+
+// "0,100us,1ms": the uniform skew widths of --skews, in seconds (each with a unit but 0).
+std::vector<double> parse_skews(const std::string& text) {
+  std::vector<double> out;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    out.push_back(parse_duration_with_unit("--skews", text.substr(at, comma - at)));
+    at = comma + 1;
+  }
+  return out;
+}
 
 std::vector<std::string> split_names(const std::string& text) {
   std::vector<std::string> names;
@@ -173,7 +188,10 @@ void sweep(const SweepOptions& o) {
     std::size_t net;
     std::string name;
     std::size_t n;
+    double skew;  // --skews: the uniform width (seconds)
   };
+  const std::vector<double> skews = o.skews.empty() ? std::vector<double>{config.model.skew.uniform}
+                                                    : parse_skews(o.skews);
   std::vector<Point> runs;
   std::map<std::string, std::string> skipped;  // name -> why
   for (std::size_t k = 0; k < nets.size(); ++k) {
@@ -184,7 +202,7 @@ void sweep(const SweepOptions& o) {
         point.n = n;
         point.algorithm = name;
         if (a.applicable(run_query(*nets[k], config.model, point))) {
-          runs.push_back({k, name, n});
+          for (double skew : skews) runs.push_back({k, name, n, skew});
         } else {
           skipped.emplace(name, requirements_for_cli(a.requirements));
         }
@@ -212,8 +230,10 @@ void sweep(const SweepOptions& o) {
   const bool several = nets.size() > 1;
 
   std::ostream& out = o.csv.empty() ? std::cout : file;
+  const bool skewed = !o.skews.empty();
   out << "algorithm,n,predicted_s,measured_s,messages,startups,detail,topology,p,algbw_Bps,"
-         "busbw_Bps\n";
+         "busbw_Bps"
+      << (skewed ? ",skew_s\n" : "\n");
   // Rows by curve, written curve after curve: a plot draws each as one line.
   std::map<std::string, std::ostringstream> rows;
   // curve (algorithm, or algorithm@topology for several networks) -> (sum, max) of |rel|
@@ -222,18 +242,22 @@ void sweep(const SweepOptions& o) {
   std::vector<std::string> curves;
   std::unique_ptr<Machine> m;
   std::size_t machine_of = nets.size();
+  double skew_of = -1;
   for (const Point& point : runs) {
-    if (machine_of != point.net) {
+    if (machine_of != point.net || skew_of != point.skew) {
       config.topology = nets[point.net];
+      config.model.skew.uniform = point.skew;
       m = std::make_unique<Machine>(config);
       machine_of = point.net;
+      skew_of = point.skew;
     }
     spec.algorithm = point.name;
     spec.n = point.n;
     const std::string topology = nets[point.net]->spec();
-    const std::string curve = several && o.nodes.empty() ? point.name + "@" + topology
-                              : several ? point.name + "@" + nets[point.net]->family()
-                                        : point.name;
+    std::string curve = several && o.nodes.empty() ? point.name + "@" + topology
+                        : several ? point.name + "@" + nets[point.net]->family()
+                                  : point.name;
+    if (skews.size() > 1) curve += " skew " + format_duration(point.skew);
     if (points[curve]++ == 0) curves.push_back(curve);
     RunOutcome best;
     for (int i = 0; i < (real ? o.repeat : 1); ++i) {
@@ -251,6 +275,7 @@ void sweep(const SweepOptions& o) {
     } else {
       rows[curve] << ',';
     }
+    if (skewed) rows[curve] << ',' << point.skew;
     rows[curve] << '\n';
     const double rel = predicted > 0 ? std::fabs(measured - predicted) / predicted : 0.0;
     auto& [sum, worst] = deviation[curve];
@@ -321,6 +346,19 @@ void add_sweep_command(CLI::App& app) {
   cmd->add_option("--repeat", o->repeat, "real clock: runs per point, the least time is kept")
       ->capture_default_str()
       ->check(int_check(1, 1000));
+  cmd->add_option("--skews", o->skews,
+                  "uniform skew widths to sweep, e.g. 0,100us,1ms: every point runs at each "
+                  "(--skew uniform:W, seeded by --skew-seed), a skew_s column says which")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            try {
+              parse_skews(text);
+            } catch (const std::exception& e) {
+              return e.what();
+            }
+            return {};
+          },
+          "SKEWS"));
   cmd->add_option("--csv", o->csv, "write the CSV here (default: standard output)")
       ->check(non_empty_check());
   cmd->callback([o] {

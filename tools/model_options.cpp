@@ -222,6 +222,22 @@ void ModelOptions::add_to(CLI::App* cmd, bool families) {
   cmd->add_option("--short-items", short_items,
                   "messages of at most this many items start up in --short-alpha")
       ->check(count_check());
+  // Stragglers (docs/model.md, "Skew, slow nodes and noise").
+  cmd->add_option("--skew", skew,
+                  "per-node start delays: uniform:TIME (each node a seeded draw in [0, TIME]) "
+                  "and node:K=TIME items, e.g. uniform:100us or node:3=2ms,5=1ms; repeatable")
+      ->check(parses([](const std::string& s) { Skew k; parse_skew(s, k); }, "SKEW"));
+  cmd->add_option("--skew-seed", skew_seed, "seed of --skew's uniform draws")
+      ->capture_default_str();
+  cmd->add_option("--slow", slow,
+                  "slow nodes: node:K=F items, e.g. node:3=4x (node 3's combines and local "
+                  "work take 4 times as long; F at least 1); repeatable")
+      ->check(parses([](const std::string& s) { parse_slow(s); }, "SLOW"));
+  cmd->add_option("--noise", noise,
+                  "system noise: every:TIME,for:TIME[,at:TIME][,seed:N], e.g. every:1ms,for:50us "
+                  "(a detour of 50 us every 1 ms on each node, at a seeded phase, or at TIME "
+                  "on every node): it stretches local work and holds sends back")
+      ->check(parses([](const std::string& s) { parse_noise(s); }, "NOISE"));
 }
 
 Model ModelOptions::model() const {
@@ -262,6 +278,42 @@ Model ModelOptions::model() const {
   m.protocol = parse_protocol(protocol);
   m.short_alpha = parse_duration_with_unit("--short-alpha", short_alpha);
   m.short_max_items = short_items;
+  // A bare number is seconds to parse_duration; on the command line it needs a unit.
+  auto times_with_units = [](const std::string& flag, const std::string& text) {
+    std::size_t at = 0;
+    while (at <= text.size()) {
+      const std::size_t comma = std::min(text.find(',', at), text.size());
+      const std::string item = text.substr(at, comma - at);
+      at = comma + 1;
+      if (item.starts_with("seed:")) continue;
+      parse_duration_with_unit(flag, item.substr(item.find_last_of(":=") + 1));
+    }
+  };
+  try {
+    for (const std::string& text : skew) {
+      times_with_units("--skew", text);
+      parse_skew(text, m.skew);
+    }
+    m.skew.seed = skew_seed;
+    for (const std::string& text : slow) {
+      for (const NodeValue& v : parse_slow(text)) {
+        for (const NodeValue& seen : m.slow) {
+          if (seen.node == v.node) {
+            throw UsageError("--slow: node " + std::to_string(v.node) + " is given twice");
+          }
+        }
+        m.slow.push_back(v);
+      }
+    }
+    if (!noise.empty()) {
+      times_with_units("--noise", noise);
+      m.noise = parse_noise(noise);
+    }
+  } catch (const UsageError&) {
+    throw;
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--skew, --slow or --noise: ") + e.what());
+  }
   return m;
 }
 
@@ -385,6 +437,12 @@ std::string link_rate_flag(const LinkRate& r) {
 }
 
 void check_link_rates(const Topology& topology, const Model& model) {
+  // The stragglers' nodes, checked with the machine's other per-part settings.
+  try {
+    check_stragglers(model, topology.nodes());
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--") + e.what());
+  }
   for (const LinkRate& r : model.link_rates) {
     const std::string problem = link_rate_problem(model, r, topology);
     if (!problem.empty()) {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -57,10 +58,15 @@ struct ModelOptions {
   std::string beta_level;  // "L=TIME,...": tree levels, both directions
   std::string beta_up;     // "TIME" or "L=TIME,...": tree links towards the root
   std::string beta_down;   // the same, away from the root
+  // Stragglers (Model::skew, slow, noise; docs/model.md): empty, none.
+  std::vector<std::string> skew;  // --skew, repeatable: "uniform:TIME", "node:K=TIME,..."
+  std::uint64_t skew_seed = 0;    // --skew-seed
+  std::vector<std::string> slow;  // --slow, repeatable: "node:K=F,..."
+  std::string noise;              // --noise "every:TIME,for:TIME[,at:TIME][,seed:N]"
 
   // Registers --topology, --alpha, --beta, --beta-net, --beta-dim, --beta-level, --beta-up,
   // --beta-down, --gamma, --delta, --port, --routing, --contention, --protocol, --worm,
-  // --short-alpha and --short-items on cmd. With `families`, --topology also takes a family
+  // --short-alpha, --short-items, --skew, --skew-seed, --slow and --noise on cmd. With `families`, --topology also takes a family
   // without its size (is_family; the command picks the size).
   void add_to(CLI::App* cmd, bool families = false);
   Model model() const;
@@ -114,7 +120,8 @@ std::shared_ptr<const Topology> family_network(const std::string& flag, const st
 // The flag that sets a per-class link rate: --beta-dim, --beta-level, --beta-up, --beta-down.
 std::string link_rate_flag(const LinkRate& r);
 // Throws UsageError naming the flag when a per-class link rate of `model` cannot apply on
-// `topology` (a dimension, level or direction it does not have; routing direct).
+// `topology` (a dimension, level or direction it does not have; routing direct), and when
+// --skew, --slow or --noise name a node it does not have or hold a bad value.
 void check_link_rates(const Topology& topology, const Model& model);
 
 // Throws UsageError naming the flag when spec cannot run on this machine: a link rate that

@@ -9,7 +9,9 @@ CostQuery make_query(const Topology& topology, const Model& model, int p, std::s
                      int root, std::size_t item_size, bool commutative, const Options& options) {
   CostQuery q;
   q.topology = &topology;
-  q.model = model;
+  // Selection and the cost formulas see the steady machine: skew, slow nodes and noise
+  // delay a run, they are not what an algorithm costs (docs/model.md).
+  q.model = steady(model);
   q.units = CostUnits(model);
   q.p = p;
   q.n = n;

@@ -60,6 +60,16 @@ const std::vector<std::string> kBadScales = {"", "0", "-1", "1e-10", "1e300", "i
 // Per-class link rates: malformed lists, and (on full:3, which has no link classes) good ones.
 const std::vector<std::string> kBadRates = {"", "5", "x=1us", "1=5", "1=-1us", "1=1us,1=2us",
                                             "1=1xs", "1=1us,", "1=1us"};
+// Stragglers: malformed items, a node outside full:3, a negative delay, a factor below 1, a
+// detour not shorter than its period, a time without a unit.
+const std::vector<std::string> kBadSkews = {"", "uniform", "uniform:-1us", "node:3=1ms",
+                                            "node:x=1ms", "node:1=1ms,1=2ms", "gauss:1ms",
+                                            "node:1=5", "1ms"};
+const std::vector<std::string> kBadSlows = {"", "node:1=0.5x", "node:1=0", "node:3=2x",
+                                            "node:1=fast", "2x", "node:-1=2"};
+const std::vector<std::string> kBadNoises = {"", "every:1ms", "every:1ms,for:1ms",
+                                             "every:1ms,for:2ms", "every:1ms,for:5",
+                                             "every:1ms,for:50us,seed:x", "often:1ms,for:1us"};
 const std::vector<std::string> kBadRoots = {"", "-1", "x", "1.5", "99999999999999999999", "3"};
 
 // Each flag of the commands that build a machine, with its bad values. Base arguments keep
@@ -76,7 +86,9 @@ std::vector<std::pair<std::string, std::vector<std::string>>> machine_flags() {
           {"--beta-up", kBadRates},       {"--beta-down", kBadRates},
           {"--root", kBadRoots},          {"--type", kBadNames},
           {"--reduction", kBadNames},     {"--segment-items", kBadCounts},
-          {"--strategy", {"2", "abc", "0x1"}}};
+          {"--strategy", {"2", "abc", "0x1"}},
+          {"--skew", kBadSkews},          {"--slow", kBadSlows},
+          {"--noise", kBadNoises}};
 }
 
 void fuzz(const std::string& command, const std::vector<std::string>& base,
@@ -246,6 +258,53 @@ TEST(CommandLine, GoodInvocationsOfEveryCommandSucceed) {
   EXPECT_EQ(expect_ok({"--version"}).out, std::string("vmc ") + VMC_VERSION + "\n");
   expect_ok({"--help"});
   expect_ok({"run", "--help"});
+}
+
+// Stragglers: a node the machine does not have is refused naming the flag and the node;
+// explain shows every algorithm's time with and without them, and sweep sweeps the skew.
+TEST(CommandLine, StragglersNameTheFlagAndExplainShowsWhatTheyCost) {
+  expect_refused({"run", "--topology=hypercube:8", "--skew=node:8=1ms"},
+                 "--skew names node 8, outside the machine (nodes 0..7)");
+  expect_refused({"explain", "--topology=ring:4", "--slow=node:4=2x"}, "--slow names node 4");
+  expect_refused({"sweep", "--topology=ring:4", "--n=1", "--skews=0,5"}, "--skews");
+  const std::vector<std::string> explain = {"explain", "--op=broadcast", "--topology=hypercube:8",
+                                            "--n=1000", "--skew=node:0=2ms", "--json"};
+  const nlohmann::json out = nlohmann::json::parse(expect_ok(explain).out);
+  EXPECT_EQ(out["stragglers"], "skew node 0 2 ms");
+  bool binomial = false;
+  for (const auto& row : out["algorithms"]) {
+    if (row["algorithm"] != "binomial") continue;
+    binomial = true;
+    // The root starts 2 ms late, and every node waits for its data.
+    EXPECT_NEAR(row["with_stragglers_s"].get<double>() - row["simulated_s"].get<double>(), 2e-3,
+                1e-12);
+  }
+  EXPECT_TRUE(binomial);
+  EXPECT_THAT(expect_ok({"explain", "--op=allreduce", "--topology=ring:6", "--n=60",
+                         "--skew=uniform:1ms", "--skew-seed=3", "--slow=node:2=3x",
+                         "--noise=every:1ms,for:20us,seed:4"})
+                  .out,
+              HasSubstr("Stragglers: skew uniform 1 ms (seed 3); slow node 2 3x; noise 20 us "
+                        "every 1 ms (seed 4)"));
+  const Outcome sweep = expect_ok({"sweep", "--topology=hypercube:8", "--op=broadcast",
+                                   "--n=10", "--algorithms=binomial", "--skews=0,1ms",
+                                   "--skew-seed=2"});
+  std::istringstream lines(sweep.out);
+  std::string header, zero, one;
+  std::getline(lines, header);
+  std::getline(lines, zero);
+  std::getline(lines, one);
+  EXPECT_THAT(header, ::testing::EndsWith(",skew_s"));
+  EXPECT_THAT(zero, ::testing::EndsWith(",0"));
+  EXPECT_THAT(one, ::testing::EndsWith(",0.001"));
+  for (const char* command : {"run", "show", "demo"}) {
+    std::vector<std::string> args = {command, "--topology=hypercube:8", "--n=4",
+                                     "--skew=uniform:50us", "--slow=node:1=2x",
+                                     "--noise=every:100us,for:5us"};
+    if (std::string(command) == "show") args.push_back("--terminal");
+    if (std::string(command) == "demo") args.push_back("--output=none");
+    expect_ok(args);
+  }
 }
 
 // Per-class link rates (002 §3.3.4): a class the topology does not have is refused naming the
