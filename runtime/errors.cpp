@@ -1,9 +1,10 @@
 // The texts of the errors a run ends with (errors.hpp, run_errors.hpp).
 #include <sstream>
 
+#include "runtime/comm.hpp"
 #include "runtime/errors.hpp"
-#include "runtime/node.hpp"
 #include "runtime/run_errors.hpp"
+#include "runtime/tags.hpp"
 
 namespace vmc {
 

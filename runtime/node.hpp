@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "runtime/comm.hpp"
+#include "runtime/tags.hpp"
 #include "runtime/message.hpp"
 #include "runtime/trace.hpp"
 
@@ -40,10 +41,6 @@ struct NodeState;
 // check that every request was completed (MachineImpl::run makes it; a transport calls it
 // once per node it runs, and catches what it throws).
 using NodeBody = std::function<void(NodeState&)>;
-
-// A collective call's tag space (Comm::begin_collective): 2^20 tags above this base per call.
-constexpr Tag kCollectiveTagBase = Tag{1} << 40;
-constexpr int kCollectiveTagBits = 20;
 
 // --- mailboxes ---------------------------------------------------------------------------
 
