@@ -472,19 +472,35 @@ std::vector<std::size_t> in_units(const std::vector<std::size_t>& v, const Moved
 // user_fn(invec, inoutvec, &len, &datatype), with invec the operand of the lower ranks and
 // the items as the datatype lays them out (unpacked from vmc's packed items and packed back
 // when it does not lie as it packs).
+// The user's function on `n` items laid out `stride` bytes apart from `in` and `inout`. A
+// function of MPI_Op_create takes an int length: more items than an int holds go in calls of
+// at most INT_MAX items each (an op combines item by item, so the split changes no result).
+void call_user_fn(MPI_User_function* fn, MPI_User_function_c* fn_c, void* in, void* inout,
+                  std::size_t n, MPI_Aint stride, MPI_Datatype datatype) {
+  MPI_Datatype dt = datatype;
+  if (fn_c != nullptr) {
+    MPI_Count len = static_cast<MPI_Count>(n);
+    fn_c(in, inout, &len, &dt);
+    return;
+  }
+  constexpr auto most = static_cast<std::size_t>(std::numeric_limits<int>::max());
+  auto* a = static_cast<unsigned char*>(in);
+  auto* b = static_cast<unsigned char*>(inout);
+  while (n > 0) {
+    const std::size_t k = std::min(n, most);
+    int len = static_cast<int>(k);
+    fn(a, b, &len, &dt);
+    a += static_cast<MPI_Aint>(k) * stride;
+    b += static_cast<MPI_Aint>(k) * stride;
+    n -= k;
+  }
+}
+
 Op user_op(const UserOpEntry& u, MPI_Datatype datatype, const Typemap& map) {
   const std::size_t item = map.packed;
-  MPI_User_function* fn = u.fn;
-  MPI_User_function_c* fn_c = u.fn_c;
-  auto call = [fn, fn_c, datatype](void* in, void* inout, std::size_t n) {
-    MPI_Datatype dt = datatype;
-    if (fn_c != nullptr) {
-      MPI_Count len = static_cast<MPI_Count>(n);
-      fn_c(in, inout, &len, &dt);
-    } else {
-      int len = static_cast<int>(n);
-      fn(in, inout, &len, &dt);
-    }
+  auto call = [fn = u.fn, fn_c = u.fn_c, datatype](void* in, void* inout, std::size_t n,
+                                                    MPI_Aint stride) {
+    call_user_fn(fn, fn_c, in, inout, n, stride, datatype);
   };
   const Typemap* m = &map;
   return Op("MPI_Op_create's op", u.commutative, item,
@@ -500,7 +516,7 @@ Op user_op(const UserOpEntry& u, MPI_Datatype datatype, const Typemap& map) {
                 } else if (out != b) {
                   std::memcpy(out, b, n * item);
                 }
-                call(const_cast<void*>(a), inout, n);
+                call(const_cast<void*>(a), inout, n, static_cast<MPI_Aint>(item));
                 if (inout != out) std::memcpy(out, inout, n * item);
                 return;
               }
@@ -512,7 +528,7 @@ Op user_op(const UserOpEntry& u, MPI_Datatype datatype, const Typemap& map) {
               unsigned char* yb = y.data() - m->true_lb;
               unpack(*m, static_cast<const unsigned char*>(a), n * item, xb);
               unpack(*m, static_cast<const unsigned char*>(b), n * item, yb);
-              call(xb, yb, n);
+              call(xb, yb, n, m->extent());
               pack(*m, yb, n, static_cast<unsigned char*>(out));
             });
 }
@@ -1755,20 +1771,15 @@ int reduce_local(const char* fn, const void* inbuf, void* inoutbuf, Int count,
       fail(fn, MPI_ERR_BUFFER, "null buffer for " + std::to_string(count) + " items");
     }
     if (const UserOpEntry* u = user_op_entry(fn, s, op)) {
-      moved_typemap(fn, s, datatype);
-      MPI_Datatype dt = datatype;
+      const Typemap& map = moved_typemap(fn, s, datatype, static_cast<MPI_Count>(count));
       if (items == 0) return MPI_SUCCESS;
-      if (u->fn_c != nullptr) {
-        MPI_Count len = static_cast<MPI_Count>(count);
-        u->fn_c(const_cast<void*>(inbuf), inoutbuf, &len, &dt);
-      } else {
-        int len = static_cast<int>(count);
-        u->fn(const_cast<void*>(inbuf), inoutbuf, &len, &dt);
-      }
+      call_user_fn(u->fn, u->fn_c, const_cast<void*>(inbuf), inoutbuf, items, map.extent(),
+                   datatype);
       return MPI_SUCCESS;
     }
     const Collective c{fn, s, MPI_COMM_SELF, s.comms.at(MPI_COMM_SELF).comm};
     const Reduction r = reduction(c, datatype, op);
+    check_span(fn, static_cast<MPI_Count>(count), *r.m.map, type_label(s, datatype));
     if (items == 0) return MPI_SUCCESS;
     const std::size_t n = r.m.units(items);
     std::vector<unsigned char> a(n * r.m.unit.size), b(n * r.m.unit.size);
