@@ -45,6 +45,7 @@
 #include "collectives/registry.hpp"
 #include "mpi/intercomm.hpp"
 #include "mpi/nbc.hpp"
+#include "mpi/nbc_steps.hpp"
 #include "mpi/state.hpp"
 #include "runtime/errors.hpp"
 
@@ -344,14 +345,23 @@ Moved moved_type(const Collective& c, MPI_Datatype datatype) {
   return {&map, *type_info(MPI_BYTE), map.packed, MPI_BYTE, true};
 }
 
-// A count and a datatype, checked.
-// A count and a datatype, checked (MPI_ERR_COUNT too when the items span more bytes than an
-// MPI_Aint holds).
-Moved counted(const Collective& c, MPI_Count count, MPI_Datatype datatype) {
+// A count and a datatype, checked (MPI_ERR_COUNT too when the buffer, `blocks` blocks of
+// `count` items back to back, spans more bytes than an MPI_Aint holds).
+Moved counted(const Collective& c, MPI_Count count, MPI_Datatype datatype,
+              std::size_t blocks = 1) {
   check_count(c.fn, count);
   Moved m = moved_type(c, datatype);
-  check_span(c.fn, count, *m.map, type_label(c.state, datatype));
+  check_span(c.fn, blocks_span(count, blocks), *m.map, type_label(c.state, datatype));
   return m;
+}
+
+// The buffer of a v form (block i: counts[i] items from item at[i]), checked as counted
+// checks one of blocks back to back.
+void check_blocks_span(const Collective& c, const std::vector<std::size_t>& counts,
+                       const std::vector<std::size_t>& at, const Moved& m,
+                       MPI_Datatype datatype) {
+  check_span(c.fn, count_of_items(end_of(blocks_of(counts, at))), *m.map,
+             type_label(c.state, datatype));
 }
 
 // The bytes `items` items take from their buffer's start, for the overlap check: a datatype
@@ -629,6 +639,7 @@ int itemwise(const char* fn, Operation operation, ItemwiseFn call, const void* s
     const Collective c = open_collective(fn, comm);
     check_count(fn, count);
     const Reduction r = reduction(c, datatype, op);
+    check_span(fn, count, *r.m.map, type_label(c.state, datatype));
     const TypeInfo& t = r.m.unit;
     check_not_in_place(fn, recvbuf, "the receive buffer");
     const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -773,6 +784,7 @@ int reduce_call(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count co
     const Collective c = open_collective(fn, comm);
     check_count(fn, count);
     const Reduction r = reduction(c, datatype, op);
+    check_span(fn, count, *r.m.map, type_label(c.state, datatype));
     const TypeInfo& t = r.m.unit;
     check_root(c, root);
     const bool at_root = c.rank() == root;
@@ -812,6 +824,7 @@ int reduce_scatter_block_call(const char* fn, const void* sendbuf, void* recvbuf
     check_count(fn, recvcount);
     const Reduction r = reduction(c, datatype, op);
     const TypeInfo& t = r.m.unit;
+    check_span(fn, blocks_span(recvcount, c.p()), *r.m.map, type_label(c.state, datatype));
     check_not_in_place(fn, recvbuf, "the receive buffer");
     const bool in_place = sendbuf == MPI_IN_PLACE;
     const std::size_t items = size_of(recvcount), n = r.m.units(items), total = n * c.p();
@@ -841,6 +854,7 @@ int reduce_scatter_call(const char* fn, const void* sendbuf, void* recvbuf, Coun
     const TypeInfo& t = r.m.unit;
     const std::vector<std::size_t> counts_items =
         counts_of(fn, recvcounts, c.p(), "recvcounts", MPI_ERR_COUNT);
+    check_span(fn, items_total(counts_items), *r.m.map, type_label(c.state, datatype));
     const std::vector<std::size_t> counts = in_units(counts_items, r.m);
     check_not_in_place(fn, recvbuf, "the receive buffer");
     const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -886,7 +900,7 @@ int gather_call(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Da
     Moved rm;
     std::size_t n = in_place ? 0 : sm.units(size_of(sendcount));
     if (at_root) {
-      rm = counted(c, recvcount, recvtype);
+      rm = counted(c, recvcount, recvtype, c.p());
       if (in_place) {
         n = rm.units(size_of(recvcount));
       } else {
@@ -942,7 +956,7 @@ int scatter_call(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_D
     Moved sm;
     std::size_t n = in_place ? 0 : rm.units(size_of(recvcount));
     if (at_root) {
-      sm = counted(c, sendcount, sendtype);
+      sm = counted(c, sendcount, sendtype, c.p());
       if (in_place) {
         n = sm.units(size_of(sendcount));
       } else {
@@ -987,7 +1001,7 @@ int allgather_call(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI
   return mpi_call(comm, [&] {
     const Collective c = open_collective(fn, comm);
     const bool in_place = sendbuf == MPI_IN_PLACE;
-    const Moved rm = counted(c, recvcount, recvtype);
+    const Moved rm = counted(c, recvcount, recvtype, c.p());
     const TypeInfo& t = rm.unit;
     Moved sm;
     if (!in_place) {
@@ -1024,11 +1038,11 @@ int alltoall_call(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_
   return mpi_call(comm, [&] {
     const Collective c = open_collective(fn, comm);
     const bool in_place = sendbuf == MPI_IN_PLACE;
-    const Moved rm = counted(c, recvcount, recvtype);
+    const Moved rm = counted(c, recvcount, recvtype, c.p());
     const TypeInfo& t = rm.unit;
     Moved sm;
     if (!in_place) {
-      sm = counted(c, sendcount, sendtype);
+      sm = counted(c, sendcount, sendtype, c.p());
       check_same_signature(fn, sendcount, sm, recvcount, rm, "");
       check_buffer(fn, sendbuf, sendcount);
     }
@@ -1073,6 +1087,7 @@ int allgatherv_call(const char* fn, const void* sendbuf, MPI_Count sendcount, MP
     const std::vector<std::size_t> counts_items =
         counts_of(fn, recvcounts, c.p(), "recvcounts", MPI_ERR_COUNT);
     const std::vector<std::size_t> at_items = counts_of(fn, displs, c.p(), "displs", MPI_ERR_ARG);
+    check_blocks_span(c, counts_items, at_items, rm, recvtype);
     const std::vector<std::size_t> counts = in_units(counts_items, rm);
     const std::vector<std::size_t> at = in_units(at_items, rm);
     const std::size_t mine_items = counts_items[static_cast<std::size_t>(c.rank())];
@@ -1117,6 +1132,7 @@ int alltoallv_call(const char* fn, const void* sendbuf, CountArray sendcounts, C
         counts_of(fn, recvcounts, c.p(), "recvcounts", MPI_ERR_COUNT);
     const std::vector<std::size_t> rat_items =
         counts_of(fn, rdispls, c.p(), "rdispls", MPI_ERR_ARG);
+    check_blocks_span(c, rcounts_items, rat_items, rm, recvtype);
     const std::size_t r = static_cast<std::size_t>(c.rank());
     std::vector<std::size_t> scounts_items = rcounts_items, sat_items = rat_items;
     Moved sm = rm;
@@ -1124,6 +1140,7 @@ int alltoallv_call(const char* fn, const void* sendbuf, CountArray sendcounts, C
       scounts_items = counts_of(fn, sendcounts, c.p(), "sendcounts", MPI_ERR_COUNT);
       sat_items = counts_of(fn, sdispls, c.p(), "sdispls", MPI_ERR_ARG);
       sm = moved_type(c, sendtype);
+      check_blocks_span(c, scounts_items, sat_items, sm, sendtype);
       check_same_signature(fn, static_cast<MPI_Count>(scounts_items[r]), sm,
                            static_cast<MPI_Count>(rcounts_items[r]), rm,
                            "the block a rank sends itself: ");
@@ -1195,6 +1212,7 @@ int gatherv_call(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_D
       rm = moved_type(c, recvtype);
       counts_items = counts_of(fn, recvcounts, c.p(), "recvcounts", MPI_ERR_COUNT);
       at_items = counts_of(fn, displs, c.p(), "displs", MPI_ERR_ARG);
+      check_blocks_span(c, counts_items, at_items, rm, recvtype);
       if (!in_place) {
         check_same_signature(fn, sendcount, sm, static_cast<MPI_Count>(counts_items[r]), rm,
                              "recvcounts[root] is the root's own block: ");
@@ -1267,6 +1285,7 @@ int scatterv_call(const char* fn, const void* sendbuf, CountArray sendcounts, Co
       sm = moved_type(c, sendtype);
       counts_items = counts_of(fn, sendcounts, c.p(), "sendcounts", MPI_ERR_COUNT);
       at_items = counts_of(fn, displs, c.p(), "displs", MPI_ERR_ARG);
+      check_blocks_span(c, counts_items, at_items, sm, sendtype);
       if (!in_place) {
         check_same_signature(fn, static_cast<MPI_Count>(counts_items[r]), sm, recvcount, rm,
                              "sendcounts[root] is the root's own block: ");
