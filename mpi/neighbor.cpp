@@ -138,11 +138,6 @@ void check_counts(const char* fn, std::size_t n, const Count* counts, const char
   }
 }
 
-template <class Count>
-void check_count_of(const char* fn, Count count) {
-  if (count < 0) fail(fn, MPI_ERR_COUNT, "negative count " + std::to_string(count));
-}
-
 void check_not_in_place(const char* fn, const void* buf, const char* what) {
   if (buf == MPI_IN_PLACE) {
     fail(fn, MPI_ERR_BUFFER,
@@ -236,8 +231,8 @@ int allgather(const char* fn, const void* sendbuf, Count sendcount, MPI_Datatype
                                      std::vector<NeighborBlock>& sends,
                                      std::vector<NeighborBlock>& receives) {
     check_not_in_place(fn, sendbuf, "the send buffer");
-    check_count_of(fn, sendcount);
-    check_count_of(fn, recvcount);
+    check_count(fn, sendcount);
+    check_count(fn, recvcount);
     if (sendcount > 0 && !n.destinations.empty()) check_arg(fn, sendbuf, "sendbuf");
     if (recvcount > 0 && !n.sources.empty()) check_arg(fn, recvbuf, "recvbuf");
     const MPI_Aint extent =
@@ -261,7 +256,7 @@ int allgatherv(const char* fn, const void* sendbuf, Count sendcount, MPI_Datatyp
                                      std::vector<NeighborBlock>& sends,
                                      std::vector<NeighborBlock>& receives) {
     check_not_in_place(fn, sendbuf, "the send buffer");
-    check_count_of(fn, sendcount);
+    check_count(fn, sendcount);
     if (sendcount > 0 && !n.destinations.empty()) check_arg(fn, sendbuf, "sendbuf");
     check_counts(fn, n.sources.size(), recvcounts, "recvcounts");
     if (!n.sources.empty()) check_arg(fn, displs, "displs");
@@ -289,8 +284,8 @@ int alltoall(const char* fn, const void* sendbuf, Count sendcount, MPI_Datatype 
                                      std::vector<NeighborBlock>& sends,
                                      std::vector<NeighborBlock>& receives) {
     check_not_in_place(fn, sendbuf, "the send buffer");
-    check_count_of(fn, sendcount);
-    check_count_of(fn, recvcount);
+    check_count(fn, sendcount);
+    check_count(fn, recvcount);
     if (sendcount > 0 && !n.destinations.empty()) check_arg(fn, sendbuf, "sendbuf");
     if (recvcount > 0 && !n.sources.empty()) check_arg(fn, recvbuf, "recvbuf");
     const MPI_Aint send_extent =
