@@ -45,6 +45,7 @@
 #include "collectives/registry.hpp"
 #include "mpi/intercomm.hpp"
 #include "mpi/nbc.hpp"
+#include "mpi/nbc_steps.hpp"
 #include "mpi/state.hpp"
 #include "runtime/errors.hpp"
 
@@ -344,14 +345,23 @@ Moved moved_type(const Collective& c, MPI_Datatype datatype) {
   return {&map, *type_info(MPI_BYTE), map.packed, MPI_BYTE, true};
 }
 
-// A count and a datatype, checked.
-// A count and a datatype, checked (MPI_ERR_COUNT too when the items span more bytes than an
-// MPI_Aint holds).
-Moved counted(const Collective& c, MPI_Count count, MPI_Datatype datatype) {
+// A count and a datatype, checked (MPI_ERR_COUNT too when the buffer, `blocks` blocks of
+// `count` items back to back, spans more bytes than an MPI_Aint holds).
+Moved counted(const Collective& c, MPI_Count count, MPI_Datatype datatype,
+              std::size_t blocks = 1) {
   check_count(c.fn, count);
   Moved m = moved_type(c, datatype);
-  check_span(c.fn, count, *m.map, type_label(c.state, datatype));
+  check_span(c.fn, blocks_span(count, blocks), *m.map, type_label(c.state, datatype));
   return m;
+}
+
+// The buffer of a v form (block i: counts[i] items from item at[i]), checked as counted
+// checks one of blocks back to back.
+void check_blocks_span(const Collective& c, const std::vector<std::size_t>& counts,
+                       const std::vector<std::size_t>& at, const Moved& m,
+                       MPI_Datatype datatype) {
+  check_span(c.fn, count_of_items(end_of(blocks_of(counts, at))), *m.map,
+             type_label(c.state, datatype));
 }
 
 // The bytes `items` items take from their buffer's start, for the overlap check: a datatype
@@ -472,19 +482,35 @@ std::vector<std::size_t> in_units(const std::vector<std::size_t>& v, const Moved
 // user_fn(invec, inoutvec, &len, &datatype), with invec the operand of the lower ranks and
 // the items as the datatype lays them out (unpacked from vmc's packed items and packed back
 // when it does not lie as it packs).
+// The user's function on `n` items laid out `stride` bytes apart from `in` and `inout`. A
+// function of MPI_Op_create takes an int length: more items than an int holds go in calls of
+// at most INT_MAX items each (an op combines item by item, so the split changes no result).
+void call_user_fn(MPI_User_function* fn, MPI_User_function_c* fn_c, void* in, void* inout,
+                  std::size_t n, MPI_Aint stride, MPI_Datatype datatype) {
+  MPI_Datatype dt = datatype;
+  if (fn_c != nullptr) {
+    MPI_Count len = static_cast<MPI_Count>(n);
+    fn_c(in, inout, &len, &dt);
+    return;
+  }
+  constexpr auto most = static_cast<std::size_t>(std::numeric_limits<int>::max());
+  auto* a = static_cast<unsigned char*>(in);
+  auto* b = static_cast<unsigned char*>(inout);
+  while (n > 0) {
+    const std::size_t k = std::min(n, most);
+    int len = static_cast<int>(k);
+    fn(a, b, &len, &dt);
+    a += static_cast<MPI_Aint>(k) * stride;
+    b += static_cast<MPI_Aint>(k) * stride;
+    n -= k;
+  }
+}
+
 Op user_op(const UserOpEntry& u, MPI_Datatype datatype, const Typemap& map) {
   const std::size_t item = map.packed;
-  MPI_User_function* fn = u.fn;
-  MPI_User_function_c* fn_c = u.fn_c;
-  auto call = [fn, fn_c, datatype](void* in, void* inout, std::size_t n) {
-    MPI_Datatype dt = datatype;
-    if (fn_c != nullptr) {
-      MPI_Count len = static_cast<MPI_Count>(n);
-      fn_c(in, inout, &len, &dt);
-    } else {
-      int len = static_cast<int>(n);
-      fn(in, inout, &len, &dt);
-    }
+  auto call = [fn = u.fn, fn_c = u.fn_c, datatype](void* in, void* inout, std::size_t n,
+                                                    MPI_Aint stride) {
+    call_user_fn(fn, fn_c, in, inout, n, stride, datatype);
   };
   const Typemap* m = &map;
   return Op("MPI_Op_create's op", u.commutative, item,
@@ -500,7 +526,7 @@ Op user_op(const UserOpEntry& u, MPI_Datatype datatype, const Typemap& map) {
                 } else if (out != b) {
                   std::memcpy(out, b, n * item);
                 }
-                call(const_cast<void*>(a), inout, n);
+                call(const_cast<void*>(a), inout, n, static_cast<MPI_Aint>(item));
                 if (inout != out) std::memcpy(out, inout, n * item);
                 return;
               }
@@ -512,7 +538,7 @@ Op user_op(const UserOpEntry& u, MPI_Datatype datatype, const Typemap& map) {
               unsigned char* yb = y.data() - m->true_lb;
               unpack(*m, static_cast<const unsigned char*>(a), n * item, xb);
               unpack(*m, static_cast<const unsigned char*>(b), n * item, yb);
-              call(xb, yb, n);
+              call(xb, yb, n, m->extent());
               pack(*m, yb, n, static_cast<unsigned char*>(out));
             });
 }
@@ -613,6 +639,7 @@ int itemwise(const char* fn, Operation operation, ItemwiseFn call, const void* s
     const Collective c = open_collective(fn, comm);
     check_count(fn, count);
     const Reduction r = reduction(c, datatype, op);
+    check_span(fn, count, *r.m.map, type_label(c.state, datatype));
     const TypeInfo& t = r.m.unit;
     check_not_in_place(fn, recvbuf, "the receive buffer");
     const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -757,6 +784,7 @@ int reduce_call(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count co
     const Collective c = open_collective(fn, comm);
     check_count(fn, count);
     const Reduction r = reduction(c, datatype, op);
+    check_span(fn, count, *r.m.map, type_label(c.state, datatype));
     const TypeInfo& t = r.m.unit;
     check_root(c, root);
     const bool at_root = c.rank() == root;
@@ -796,6 +824,7 @@ int reduce_scatter_block_call(const char* fn, const void* sendbuf, void* recvbuf
     check_count(fn, recvcount);
     const Reduction r = reduction(c, datatype, op);
     const TypeInfo& t = r.m.unit;
+    check_span(fn, blocks_span(recvcount, c.p()), *r.m.map, type_label(c.state, datatype));
     check_not_in_place(fn, recvbuf, "the receive buffer");
     const bool in_place = sendbuf == MPI_IN_PLACE;
     const std::size_t items = size_of(recvcount), n = r.m.units(items), total = n * c.p();
@@ -825,6 +854,7 @@ int reduce_scatter_call(const char* fn, const void* sendbuf, void* recvbuf, Coun
     const TypeInfo& t = r.m.unit;
     const std::vector<std::size_t> counts_items =
         counts_of(fn, recvcounts, c.p(), "recvcounts", MPI_ERR_COUNT);
+    check_span(fn, items_total(counts_items), *r.m.map, type_label(c.state, datatype));
     const std::vector<std::size_t> counts = in_units(counts_items, r.m);
     check_not_in_place(fn, recvbuf, "the receive buffer");
     const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -870,7 +900,7 @@ int gather_call(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Da
     Moved rm;
     std::size_t n = in_place ? 0 : sm.units(size_of(sendcount));
     if (at_root) {
-      rm = counted(c, recvcount, recvtype);
+      rm = counted(c, recvcount, recvtype, c.p());
       if (in_place) {
         n = rm.units(size_of(recvcount));
       } else {
@@ -926,7 +956,7 @@ int scatter_call(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_D
     Moved sm;
     std::size_t n = in_place ? 0 : rm.units(size_of(recvcount));
     if (at_root) {
-      sm = counted(c, sendcount, sendtype);
+      sm = counted(c, sendcount, sendtype, c.p());
       if (in_place) {
         n = sm.units(size_of(sendcount));
       } else {
@@ -971,7 +1001,7 @@ int allgather_call(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI
   return mpi_call(comm, [&] {
     const Collective c = open_collective(fn, comm);
     const bool in_place = sendbuf == MPI_IN_PLACE;
-    const Moved rm = counted(c, recvcount, recvtype);
+    const Moved rm = counted(c, recvcount, recvtype, c.p());
     const TypeInfo& t = rm.unit;
     Moved sm;
     if (!in_place) {
@@ -1008,11 +1038,11 @@ int alltoall_call(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_
   return mpi_call(comm, [&] {
     const Collective c = open_collective(fn, comm);
     const bool in_place = sendbuf == MPI_IN_PLACE;
-    const Moved rm = counted(c, recvcount, recvtype);
+    const Moved rm = counted(c, recvcount, recvtype, c.p());
     const TypeInfo& t = rm.unit;
     Moved sm;
     if (!in_place) {
-      sm = counted(c, sendcount, sendtype);
+      sm = counted(c, sendcount, sendtype, c.p());
       check_same_signature(fn, sendcount, sm, recvcount, rm, "");
       check_buffer(fn, sendbuf, sendcount);
     }
@@ -1057,6 +1087,7 @@ int allgatherv_call(const char* fn, const void* sendbuf, MPI_Count sendcount, MP
     const std::vector<std::size_t> counts_items =
         counts_of(fn, recvcounts, c.p(), "recvcounts", MPI_ERR_COUNT);
     const std::vector<std::size_t> at_items = counts_of(fn, displs, c.p(), "displs", MPI_ERR_ARG);
+    check_blocks_span(c, counts_items, at_items, rm, recvtype);
     const std::vector<std::size_t> counts = in_units(counts_items, rm);
     const std::vector<std::size_t> at = in_units(at_items, rm);
     const std::size_t mine_items = counts_items[static_cast<std::size_t>(c.rank())];
@@ -1101,6 +1132,7 @@ int alltoallv_call(const char* fn, const void* sendbuf, CountArray sendcounts, C
         counts_of(fn, recvcounts, c.p(), "recvcounts", MPI_ERR_COUNT);
     const std::vector<std::size_t> rat_items =
         counts_of(fn, rdispls, c.p(), "rdispls", MPI_ERR_ARG);
+    check_blocks_span(c, rcounts_items, rat_items, rm, recvtype);
     const std::size_t r = static_cast<std::size_t>(c.rank());
     std::vector<std::size_t> scounts_items = rcounts_items, sat_items = rat_items;
     Moved sm = rm;
@@ -1108,6 +1140,7 @@ int alltoallv_call(const char* fn, const void* sendbuf, CountArray sendcounts, C
       scounts_items = counts_of(fn, sendcounts, c.p(), "sendcounts", MPI_ERR_COUNT);
       sat_items = counts_of(fn, sdispls, c.p(), "sdispls", MPI_ERR_ARG);
       sm = moved_type(c, sendtype);
+      check_blocks_span(c, scounts_items, sat_items, sm, sendtype);
       check_same_signature(fn, static_cast<MPI_Count>(scounts_items[r]), sm,
                            static_cast<MPI_Count>(rcounts_items[r]), rm,
                            "the block a rank sends itself: ");
@@ -1179,6 +1212,7 @@ int gatherv_call(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_D
       rm = moved_type(c, recvtype);
       counts_items = counts_of(fn, recvcounts, c.p(), "recvcounts", MPI_ERR_COUNT);
       at_items = counts_of(fn, displs, c.p(), "displs", MPI_ERR_ARG);
+      check_blocks_span(c, counts_items, at_items, rm, recvtype);
       if (!in_place) {
         check_same_signature(fn, sendcount, sm, static_cast<MPI_Count>(counts_items[r]), rm,
                              "recvcounts[root] is the root's own block: ");
@@ -1251,6 +1285,7 @@ int scatterv_call(const char* fn, const void* sendbuf, CountArray sendcounts, Co
       sm = moved_type(c, sendtype);
       counts_items = counts_of(fn, sendcounts, c.p(), "sendcounts", MPI_ERR_COUNT);
       at_items = counts_of(fn, displs, c.p(), "displs", MPI_ERR_ARG);
+      check_blocks_span(c, counts_items, at_items, sm, sendtype);
       if (!in_place) {
         check_same_signature(fn, static_cast<MPI_Count>(counts_items[r]), sm, recvcount, rm,
                              "sendcounts[root] is the root's own block: ");
@@ -1755,20 +1790,15 @@ int reduce_local(const char* fn, const void* inbuf, void* inoutbuf, Int count,
       fail(fn, MPI_ERR_BUFFER, "null buffer for " + std::to_string(count) + " items");
     }
     if (const UserOpEntry* u = user_op_entry(fn, s, op)) {
-      moved_typemap(fn, s, datatype);
-      MPI_Datatype dt = datatype;
+      const Typemap& map = moved_typemap(fn, s, datatype, static_cast<MPI_Count>(count));
       if (items == 0) return MPI_SUCCESS;
-      if (u->fn_c != nullptr) {
-        MPI_Count len = static_cast<MPI_Count>(count);
-        u->fn_c(const_cast<void*>(inbuf), inoutbuf, &len, &dt);
-      } else {
-        int len = static_cast<int>(count);
-        u->fn(const_cast<void*>(inbuf), inoutbuf, &len, &dt);
-      }
+      call_user_fn(u->fn, u->fn_c, const_cast<void*>(inbuf), inoutbuf, items, map.extent(),
+                   datatype);
       return MPI_SUCCESS;
     }
     const Collective c{fn, s, MPI_COMM_SELF, s.comms.at(MPI_COMM_SELF).comm};
     const Reduction r = reduction(c, datatype, op);
+    check_span(fn, static_cast<MPI_Count>(count), *r.m.map, type_label(s, datatype));
     if (items == 0) return MPI_SUCCESS;
     const std::size_t n = r.m.units(items);
     std::vector<unsigned char> a(n * r.m.unit.size), b(n * r.m.unit.size);

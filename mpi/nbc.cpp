@@ -34,6 +34,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -237,8 +238,14 @@ Blocks blocks_of(const std::vector<std::size_t>& counts, const std::vector<std::
 }
 
 std::size_t end_of(const Blocks& b) {
+  // Saturated at the largest size_t: displacements past it wrap (regular layouts of blocks
+  // too large), and the buffer's span check (check_span) must then fail, not pass.
   std::size_t end = 0;
-  for (auto [at, n] : b) end = std::max(end, at + n);
+  for (auto [at, n] : b) {
+    end = std::max(end, at > std::numeric_limits<std::size_t>::max() - n
+                            ? std::numeric_limits<std::size_t>::max()
+                            : at + n);
+  }
   return end;
 }
 
@@ -638,6 +645,7 @@ ScheduleStart reduce_scatter_call(const Collective& c, const void* sendbuf, void
   const char* fn = c.fn;
   const CollectiveReduction red = collective_reduction(fn, c.handle, datatype, op);
   const CollectiveType t = red.type;
+  check_span(fn, items_total(counts_items), *t.map, type_label(c.state, datatype));
   check_not_in_place(fn, recvbuf, "the receive buffer");
   const bool in_place = sendbuf == MPI_IN_PLACE;
   std::size_t total_items = 0;
@@ -713,19 +721,22 @@ ScheduleStart rooted_call(const Collective& c, bool gather, const void* sendbuf,
   if (!in_place) {
     check_count(fn, own_count);
     ot = collective_type(fn, c.handle, own_type);
+    check_span(fn, own_count, *ot.map, type_label(c.state, own_type));
     check_buffer(fn, own_buf, own_count);
   }
   const std::size_t me = static_cast<std::size_t>(c.rank());
   if (at_root) {
     rt = collective_type(fn, c.handle, root_type);
+    const std::size_t root_end = end_of(blocks_of(root_side.counts, root_side.displs));
+    check_span(fn, count_of_items(root_end), *rt.map, type_label(c.state, root_type));
     check_not_in_place(fn, rootbuf, gather ? "the receive buffer" : "the send buffer");
     if (!in_place) {
-      check_collective_signature(fn, gather ? own_count : static_cast<int>(root_side.counts[me]),
-                                 gather ? ot : rt,
-                                 gather ? static_cast<int>(root_side.counts[me]) : own_count,
-                                 gather ? rt : ot, "the root's own block: ");
+      const auto root_own = static_cast<MPI_Count>(root_side.counts[me]);
+      check_collective_signature(fn, gather ? own_count : root_own, gather ? ot : rt,
+                                 gather ? root_own : own_count, gather ? rt : ot,
+                                 "the root's own block: ");
     }
-    if (end_of(blocks_of(root_side.counts, root_side.displs)) > 0) check_buffer(fn, rootbuf, 1);
+    if (root_end > 0) check_buffer(fn, rootbuf, 1);
   }
   const CollectiveType& ut = at_root ? rt : ot;
   const std::size_t unit = ut.unit_size;
@@ -822,26 +833,30 @@ ScheduleStart all_call(const Collective& c, const void* sendbuf, VLayout send_si
   const bool in_place = sendbuf == MPI_IN_PLACE;
   const std::size_t me = static_cast<std::size_t>(c.rank());
   const CollectiveType rt = collective_type(fn, c.handle, recvtype);
+  const std::size_t recv_end = end_of(blocks_of(recv_side.counts, recv_side.displs));
+  check_span(fn, count_of_items(recv_end), *rt.map, type_label(c.state, recvtype));
   CollectiveType st = rt;
   check_not_in_place(fn, recvbuf, "the receive buffer");
   if (!in_place) {
     st = collective_type(fn, c.handle, sendtype);
+    const std::size_t send_end = end_of(blocks_of(send_side.counts, send_side.displs));
+    check_span(fn, count_of_items(send_end), *st.map, type_label(c.state, sendtype));
     if (to_all_same) {
-      check_collective_signature(fn, static_cast<int>(send_side.counts[0]), st,
-                                 static_cast<int>(recv_side.counts[me]), rt, "");
-      check_buffer(fn, sendbuf, static_cast<int>(send_side.counts[0]));
+      check_collective_signature(fn, static_cast<MPI_Count>(send_side.counts[0]), st,
+                                 static_cast<MPI_Count>(recv_side.counts[me]), rt, "");
+      check_buffer(fn, sendbuf, static_cast<MPI_Count>(send_side.counts[0]));
     } else {
-      check_collective_signature(fn, static_cast<int>(send_side.counts[me]), st,
-                                 static_cast<int>(recv_side.counts[me]), rt,
+      check_collective_signature(fn, static_cast<MPI_Count>(send_side.counts[me]), st,
+                                 static_cast<MPI_Count>(recv_side.counts[me]), rt,
                                  "the block a rank sends itself: ");
-      if (end_of(blocks_of(send_side.counts, send_side.displs)) > 0) check_buffer(fn, sendbuf, 1);
+      if (send_end > 0) check_buffer(fn, sendbuf, 1);
     }
     if ((st.derived || rt.derived) && std::strcmp(st.unit_name, rt.unit_name) != 0 &&
         !to_all_same) {
       fail(fn, MPI_ERR_TYPE, "sendtype and recvtype differ in their basic types");
     }
   }
-  if (end_of(blocks_of(recv_side.counts, recv_side.displs)) > 0) check_buffer(fn, recvbuf, 1);
+  if (recv_end > 0) check_buffer(fn, recvbuf, 1);
   const std::size_t unit = rt.unit_size;
   const std::size_t n = rt.units(recv_side.counts[me]);
   Started d = described(fn, rt.unit_name, v ? 0 : n, unit, -1, nullptr,

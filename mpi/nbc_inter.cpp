@@ -120,12 +120,14 @@ std::size_t count_of(const InterSide& c, MPI_Count n) {
   return static_cast<std::size_t>(n);
 }
 
-// A buffer of `items` items of `type`: its type checked, not MPI_IN_PLACE, not null if it
-// holds any.
+// A buffer of `items` items of `type` (the end of its farthest block): its type checked, not
+// MPI_IN_PLACE, not null if it holds any, not spanning more bytes than an MPI_Aint holds
+// (MPI_ERR_COUNT, as every call's buffers are checked).
 CollectiveType buffer_type(const InterSide& c, const void* buf, std::size_t items,
                            MPI_Datatype type) {
   check_no_in_place(c, buf);
   const CollectiveType t = collective_type(c.fn, c.handle, type);
+  check_span(c.fn, count_of_items(items), *t.map, type_label(*c.s, type));
   if (items > 0) check_buffer(c.fn, buf, 1);
   return t;
 }
@@ -265,7 +267,7 @@ Prepared reduce_scatter_call(const InterSide& c, const void* sendbuf, void* recv
   const CollectiveReduction red = collective_reduction(c.fn, c.handle, datatype, op);
   const std::size_t total = std::accumulate(counts.begin(), counts.end(), std::size_t{0});
   const std::size_t mine = counts[static_cast<std::size_t>(c.local.rank)];
-  buffer_type(c, sendbuf, total, datatype);
+  buffer_type(c, sendbuf, static_cast<std::size_t>(items_total(counts)), datatype);
   buffer_type(c, recvbuf, mine, datatype);
   p.args = std::to_string(mine) + " items";
   const std::size_t unit = red.type.unit_size, bytes = red.type.units(total) * unit;

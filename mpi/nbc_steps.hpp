@@ -31,6 +31,7 @@ Span whole(const Schedule& x);
 using Blocks = std::vector<std::pair<std::size_t, std::size_t>>;
 Blocks whole(std::size_t items);
 Blocks blocks_of(const std::vector<std::size_t>& counts, const std::vector<std::size_t>& displs);
+// The item past the farthest block (saturated at the largest size_t, for check_span).
 std::size_t end_of(const Blocks& b);
 
 // The packed form of a buffer argument: the program's memory when its type lies as it packs,

@@ -11,6 +11,7 @@
 // the run with MPI_ERR_TRUNCATE, since the other transfers of the round are then in flight.
 #include "mpi/neighbor.hpp"
 
+#include <algorithm>
 #include <string>
 #include <type_traits>
 
@@ -137,11 +138,6 @@ void check_counts(const char* fn, std::size_t n, const Count* counts, const char
   }
 }
 
-template <class Count>
-void check_count_of(const char* fn, Count count) {
-  if (count < 0) fail(fn, MPI_ERR_COUNT, "negative count " + std::to_string(count));
-}
-
 void check_not_in_place(const char* fn, const void* buf, const char* what) {
   if (buf == MPI_IN_PLACE) {
     fail(fn, MPI_ERR_BUFFER,
@@ -149,9 +145,19 @@ void check_not_in_place(const char* fn, const void* buf, const char* what) {
   }
 }
 
-// Bytes between items of `type` (its extent), checked to be live.
-MPI_Aint extent_of(const char* fn, const RankState& s, MPI_Datatype type, long long count) {
-  return moved_typemap(fn, s, type, count).extent();
+// Bytes between items of `type` (its extent), checked to be live and the buffer, reaching
+// `items` items of it, to span no more bytes than an MPI_Aint holds (MPI_ERR_COUNT).
+MPI_Aint extent_of(const char* fn, const RankState& s, MPI_Datatype type, MPI_Count items) {
+  return moved_typemap(fn, s, type, items).extent();
+}
+
+// The items a block of a v form reaches: its displacement (a negative one as none) and its
+// count, in items, saturated as count_of_items saturates; none for a block of no items.
+template <class Displ, class Count>
+MPI_Count reach(Displ displ, Count count) {
+  if (count <= 0) return 0;
+  const auto at = displ > 0 ? static_cast<std::size_t>(displ) : std::size_t{0};
+  return count_of_items(at + static_cast<std::size_t>(count));
 }
 
 const unsigned char* at(const void* base, MPI_Aint offset) {
@@ -225,11 +231,12 @@ int allgather(const char* fn, const void* sendbuf, Count sendcount, MPI_Datatype
                                      std::vector<NeighborBlock>& sends,
                                      std::vector<NeighborBlock>& receives) {
     check_not_in_place(fn, sendbuf, "the send buffer");
-    check_count_of(fn, sendcount);
-    check_count_of(fn, recvcount);
+    check_count(fn, sendcount);
+    check_count(fn, recvcount);
     if (sendcount > 0 && !n.destinations.empty()) check_arg(fn, sendbuf, "sendbuf");
     if (recvcount > 0 && !n.sources.empty()) check_arg(fn, recvbuf, "recvbuf");
-    const MPI_Aint extent = extent_of(fn, s, recvtype, static_cast<long long>(recvcount));
+    const MPI_Aint extent =
+        extent_of(fn, s, recvtype, blocks_span(recvcount, n.sources.size()));
     for (std::size_t i = 0; i < n.destinations.size(); ++i) {
       sends.push_back({sendbuf, static_cast<std::size_t>(sendcount), sendtype});
     }
@@ -249,13 +256,15 @@ int allgatherv(const char* fn, const void* sendbuf, Count sendcount, MPI_Datatyp
                                      std::vector<NeighborBlock>& sends,
                                      std::vector<NeighborBlock>& receives) {
     check_not_in_place(fn, sendbuf, "the send buffer");
-    check_count_of(fn, sendcount);
+    check_count(fn, sendcount);
     if (sendcount > 0 && !n.destinations.empty()) check_arg(fn, sendbuf, "sendbuf");
     check_counts(fn, n.sources.size(), recvcounts, "recvcounts");
     if (!n.sources.empty()) check_arg(fn, displs, "displs");
-    long long total = 0;
-    for (std::size_t i = 0; i < n.sources.size(); ++i) total += static_cast<long long>(recvcounts[i]);
-    const MPI_Aint extent = extent_of(fn, s, recvtype, total);
+    MPI_Count end = 0;
+    for (std::size_t i = 0; i < n.sources.size(); ++i) {
+      end = std::max(end, reach(displs[i], recvcounts[i]));
+    }
+    const MPI_Aint extent = extent_of(fn, s, recvtype, end);
     for (std::size_t i = 0; i < n.destinations.size(); ++i) {
       sends.push_back({sendbuf, static_cast<std::size_t>(sendcount), sendtype});
     }
@@ -275,12 +284,14 @@ int alltoall(const char* fn, const void* sendbuf, Count sendcount, MPI_Datatype 
                                      std::vector<NeighborBlock>& sends,
                                      std::vector<NeighborBlock>& receives) {
     check_not_in_place(fn, sendbuf, "the send buffer");
-    check_count_of(fn, sendcount);
-    check_count_of(fn, recvcount);
+    check_count(fn, sendcount);
+    check_count(fn, recvcount);
     if (sendcount > 0 && !n.destinations.empty()) check_arg(fn, sendbuf, "sendbuf");
     if (recvcount > 0 && !n.sources.empty()) check_arg(fn, recvbuf, "recvbuf");
-    const MPI_Aint send_extent = extent_of(fn, s, sendtype, static_cast<long long>(sendcount));
-    const MPI_Aint recv_extent = extent_of(fn, s, recvtype, static_cast<long long>(recvcount));
+    const MPI_Aint send_extent =
+        extent_of(fn, s, sendtype, blocks_span(sendcount, n.destinations.size()));
+    const MPI_Aint recv_extent =
+        extent_of(fn, s, recvtype, blocks_span(recvcount, n.sources.size()));
     for (std::size_t i = 0; i < n.destinations.size(); ++i) {
       sends.push_back({at(sendbuf, static_cast<MPI_Aint>(i) * static_cast<MPI_Aint>(sendcount) * send_extent),
                        static_cast<std::size_t>(sendcount), sendtype});
@@ -313,14 +324,14 @@ int alltoall_vw(const char* fn, const void* sendbuf, const Count sendcounts[],
     if (in_bytes && in > 0) check_arg(fn, recvtypes, "recvtypes");
     for (std::size_t i = 0; i < out; ++i) {
       const MPI_Datatype t = in_bytes ? sendtypes[i] : sendtype;
-      const MPI_Aint unit = in_bytes ? 1 : extent_of(fn, s, t, static_cast<long long>(sendcounts[i]));
+      const MPI_Aint unit = in_bytes ? 1 : extent_of(fn, s, t, reach(sdispls[i], sendcounts[i]));
       if (sendcounts[i] > 0) check_arg(fn, sendbuf, "sendbuf");
       sends.push_back({at(sendbuf, static_cast<MPI_Aint>(sdispls[i]) * unit),
                        static_cast<std::size_t>(sendcounts[i]), t});
     }
     for (std::size_t i = 0; i < in; ++i) {
       const MPI_Datatype t = in_bytes ? recvtypes[i] : recvtype;
-      const MPI_Aint unit = in_bytes ? 1 : extent_of(fn, s, t, static_cast<long long>(recvcounts[i]));
+      const MPI_Aint unit = in_bytes ? 1 : extent_of(fn, s, t, reach(rdispls[i], recvcounts[i]));
       if (recvcounts[i] > 0) check_arg(fn, recvbuf, "recvbuf");
       receives.push_back({at(recvbuf, static_cast<MPI_Aint>(rdispls[i]) * unit),
                           static_cast<std::size_t>(recvcounts[i]), t});
