@@ -13,21 +13,6 @@
 namespace vmc::cli {
 namespace {
 
-// A validator that runs parse(text) and reports what it throws.
-template <class Parse>
-CLI::Validator parses(Parse parse, const std::string& description) {
-  return CLI::Validator(
-      [parse](std::string& text) -> std::string {
-        try {
-          parse(text);
-        } catch (const std::exception& e) {
-          return e.what();
-        }
-        return {};
-      },
-      description);
-}
-
 std::string in_quotes(const std::string& text) { return "\"" + text + "\""; }
 
 // The network families a command may size itself (family_network).
@@ -93,6 +78,17 @@ CLI::Validator non_empty_check() {
   return CLI::Validator(
       [](std::string& text) -> std::string { return text.empty() ? "empty value" : ""; },
       "TEXT");
+}
+
+std::vector<std::string> comma_items(const std::string& text) {
+  std::vector<std::string> items;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    items.push_back(text.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return items;
 }
 
 double parse_duration_with_unit(const std::string& flag, const std::string& text) {
@@ -280,11 +276,7 @@ Model ModelOptions::model() const {
   m.short_max_items = short_items;
   // A bare number is seconds to parse_duration; on the command line it needs a unit.
   auto times_with_units = [](const std::string& flag, const std::string& text) {
-    std::size_t at = 0;
-    while (at <= text.size()) {
-      const std::size_t comma = std::min(text.find(',', at), text.size());
-      const std::string item = text.substr(at, comma - at);
-      at = comma + 1;
+    for (const std::string& item : comma_items(text)) {
       if (item.starts_with("seed:")) continue;
       parse_duration_with_unit(flag, item.substr(item.find_last_of(":=") + 1));
     }

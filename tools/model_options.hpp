@@ -139,6 +139,24 @@ CLI::Validator int_check(long long lo, long long hi);
 CLI::Validator non_empty_check();
 // A network vmc accepts (parse_topology), its error message as the refusal.
 CLI::Validator network_check();
+// A check that runs parse(text) and refuses the value with the message of what it throws.
+template <class Parse>
+CLI::Validator parses(Parse parse, const std::string& description) {
+  return CLI::Validator(
+      [parse](std::string& text) -> std::string {
+        try {
+          parse(text);
+        } catch (const std::exception& e) {
+          return e.what();
+        }
+        return {};
+      },
+      description);
+}
+
+// The items of a comma list, empty ones kept ("a,,b": a, "", b; "": one empty item), for
+// the parser to refuse.
+std::vector<std::string> comma_items(const std::string& text);
 
 // Refuses "5" (no unit) with a message asking for one; "0" needs none. Returns the seconds.
 double parse_duration_with_unit(const std::string& flag, const std::string& text);
