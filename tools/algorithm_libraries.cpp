@@ -69,12 +69,15 @@ std::string clash(const Loaded& state, Operation op, const std::string& name,
 void load_algorithm_library(const std::string& file) {
   Loaded& state = loaded();
   std::lock_guard lock(state.mutex);
+  // dlopen takes "" for the program itself, and searches a name without a slash on the
+  // library path, not in the working directory: a file that exists is opened by its path.
+  if (file.empty()) throw std::invalid_argument("--load: give a library's file, not \"\"");
   const std::string canonical = canonical_name(file);
   for (const std::string& done : state.files) {
     if (done == canonical) return;
   }
   const std::string where = "--load " + file + ": ";
-  void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  void* handle = dlopen(canonical.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     const char* why = dlerror();
     throw std::invalid_argument(where + "cannot load it: " + (why != nullptr ? why : "dlopen failed"));

@@ -14,7 +14,8 @@
 
 namespace vmc::cli {
 
-// Loads `file` (dlopen), checks its entry point and version, and registers its rows. Loading
+// Loads `file` (dlopen; a file that exists by its path, so that a bare name is the one in the
+// working directory), checks its entry point and version, and registers its rows. Loading
 // a file already loaded does nothing. Throws std::invalid_argument naming the file (and the
 // algorithm) when the file does not load (dlerror's text), has no entry point, was built
 // against another vmc, or adds a row that cannot be registered: a name that a built-in row
