@@ -150,6 +150,22 @@ std::optional<std::string> loaded_from(Operation op, std::string_view name) {
 
 void add_load_options(CLI::App& app) {
   for (CLI::App* cmd : app.get_subcommands({})) {
+    // topo draws a network and calibrate times MPI: neither runs a collective algorithm, so
+    // a library has nothing to add there. --load is refused; VMC_LOAD, set for every
+    // command, is left alone.
+    if (const std::string name = cmd->get_name(); name == "topo" || name == "calibrate") {
+      cmd->add_option_function<std::string>(
+             "--load",
+             [name](const std::string&) {
+               throw std::invalid_argument("--load: vmc " + name +
+                                           " runs no collective algorithm, so it loads no "
+                                           "library of algorithms");
+             },
+             "refused: this command runs no collective algorithm")
+          ->trigger_on_parse()
+          ->type_name("FILE");
+      continue;
+    }
     // VMC_LOAD as the command starts, before its flags are read.
     cmd->preparse_callback([](std::size_t) {
       if (const char* list = std::getenv("VMC_LOAD")) load_algorithm_libraries(list);

@@ -1,7 +1,8 @@
 // Libraries of a user's algorithms (collectives/algorithm_library.hpp), loaded into the vmc
-// program: every command takes `--load FILE` (again for more) and reads VMC_LOAD
-// (colon-separated files) before its flags, so that the rows of each library are in the
-// registry before --algorithm, --algorithms or --coll name them.
+// program: every command that runs collective algorithms (all but topo and calibrate) takes
+// `--load FILE` (again for more) and reads VMC_LOAD (colon-separated files) before its flags,
+// so that the rows of each library are in the registry before --algorithm, --algorithms or
+// --coll name them.
 #pragma once
 
 #include <optional>
@@ -25,7 +26,8 @@ void load_algorithm_library(const std::string& file);
 void load_algorithm_libraries(std::string_view list);
 // The file whose library added op's row `name`; none for a built-in row.
 std::optional<std::string> loaded_from(Operation op, std::string_view name);
-// Gives every subcommand of app --load FILE and VMC_LOAD, as said above.
+// Gives every subcommand of app --load FILE and VMC_LOAD, as said above; topo's and
+// calibrate's --load is refused (a one-line error), and VMC_LOAD left alone there.
 void add_load_options(CLI::App& app);
 
 }  // namespace vmc::cli
