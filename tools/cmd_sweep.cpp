@@ -298,13 +298,11 @@ void sweep(const SweepOptions& o) {
   }
 }
 
-// A list of counts as parse_lengths reads them; `name` is what CLI11 calls its type, `what`
-// what the error calls the list.
+}  // namespace
+
 CLI::Validator list_check(const char* name, const char* what) {
   return parses([what](const std::string& text) { parse_lengths(text, what); }, name);
 }
-
-}  // namespace
 
 void add_sweep_command(CLI::App& app) {
   auto o = std::make_shared<SweepOptions>();

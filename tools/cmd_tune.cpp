@@ -58,6 +58,16 @@ void tune_command(const TuneOptions& o) {
                      ": vmc tune sizes the network to every --p; name a family without its "
                      "size (hypercube, ring, array, full, tree, mesh or torus)");
   }
+  // Selection chooses on the steady machine (runtime/model.hpp): stragglers would change
+  // no winner and no time of the tables.
+  for (const auto& [flag, given] : {std::pair<const char*, bool>{"--skew", !o.machine.skew.empty()},
+                                    {"--slow", !o.machine.slow.empty()},
+                                    {"--noise", !o.machine.noise.empty()}}) {
+    if (given) {
+      throw UsageError(std::string(flag) + ": vmc tune's selection leaves stragglers out (it "
+                       "chooses on the steady machine), so they would change nothing it writes");
+    }
+  }
   TuneGrid grid;
   try {
     grid.ops = parse_ops(o.ops);
@@ -128,10 +138,12 @@ void add_tune_command(CLI::App& app) {
   cmd->add_option("--op", o->ops, "operations, a comma list (vmc list names them; bcast too)")
       ->capture_default_str();
   cmd->add_option("--p", o->nodes, "node counts: A:B:xK, A:B:+K, A:B or a comma list")
-      ->required();
+      ->required()
+      ->check(list_check("COUNTS", "node-count list"));
   cmd->add_option("--n", o->lengths,
                   "MPI counts (items): A:B:xK, A:B:+K, A:B or a comma list")
-      ->required();
+      ->required()
+      ->check(list_check("LENGTHS", "length list"));
   cmd->add_option("--type", o->type, "item type: int32, int64, float or double")
       ->capture_default_str();
   cmd->add_option("--reduction", o->reduction, "the combining op (sum, ..., matmul)")
