@@ -91,6 +91,13 @@ std::vector<std::string> comma_items(const std::string& text) {
   return items;
 }
 
+CLI::Validator type_check() { return CLI::IsMember({"int32", "int64", "float", "double"}); }
+
+CLI::Validator reduction_check() {
+  return CLI::IsMember(
+      {"sum", "prod", "min", "max", "land", "lor", "lxor", "band", "bor", "bxor", "matmul"});
+}
+
 double parse_duration_with_unit(const std::string& flag, const std::string& text) {
   double seconds = 0;
   try {
@@ -331,13 +338,12 @@ void CallOptions::add_to(CLI::App* cmd, bool with_algorithm, bool count_flag) {
       ->check(int_check(0, 1 << 30));
   cmd->add_option("--type", type, "item type")
       ->capture_default_str()
-      ->check(CLI::IsMember({"int32", "int64", "float", "double"}));
+      ->check(type_check());
   cmd->add_option("--reduction", reduction,
                   "sum, prod, min, max, land, lor, lxor, band, bor, bxor (integers) or matmul "
                   "(a non-commutative 3x3 integer matrix product)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"sum", "prod", "min", "max", "land", "lor", "lxor", "band", "bor",
-                             "bxor", "matmul"}));
+      ->check(reduction_check());
   cmd->add_option("--segment-items", segment_items,
                   "pipelined algorithms: items per segment (0: the algorithm picks)")
       ->check(count_check());
@@ -443,6 +449,18 @@ void check_link_rates(const Topology& topology, const Model& model) {
   }
 }
 
+void check_type_and_reduction(const std::string& type, const std::string& reduction) {
+  if (reduction == "matmul" && type != "int32" && type != "int64") {
+    throw UsageError("--reduction matmul runs on its own 3x3 integer matrix type; leave --type "
+                     "at int32 or int64");
+  }
+  if ((type == "float" || type == "double") &&
+      (reduction == "band" || reduction == "bor" || reduction == "bxor")) {
+    throw UsageError("--reduction " + reduction + " is defined for integers only; use --type "
+                     "int32 or int64");
+  }
+}
+
 void check_spec(const RunSpec& s, const Topology& topology, const Model& model) {
   check_link_rates(topology, model);
   const int p = topology.nodes();
@@ -451,15 +469,7 @@ void check_spec(const RunSpec& s, const Topology& topology, const Model& model) 
     throw UsageError("--root " + std::to_string(s.root) + " is not a node of " + topology.spec() +
                      " (nodes 0.." + std::to_string(p - 1) + ")");
   }
-  if (s.reduction == "matmul" && s.type != "int32" && s.type != "int64") {
-    throw UsageError("--reduction matmul runs on its own 3x3 integer matrix type; leave --type "
-                     "at int32 or int64");
-  }
-  if ((s.type == "float" || s.type == "double") &&
-      (s.reduction == "band" || s.reduction == "bor" || s.reduction == "bxor")) {
-    throw UsageError("--reduction " + s.reduction + " is defined for integers only; use --type "
-                     "int32 or int64");
-  }
+  check_type_and_reduction(s.type, s.reduction);
   if (s.algorithm != "auto") {
     const Algorithm* a = find_algorithm(s.op, s.algorithm);
     if (a == nullptr) {
