@@ -82,23 +82,18 @@ void tune_command(const TuneOptions& o) {
   grid.model = o.machine.model();
   grid.type = o.type;
   grid.reduction = o.reduction;
+  check_type_and_reduction(o.type, o.reduction);
   RunSpec probe;
   probe.type = o.type;
   probe.reduction = o.reduction;
-  std::size_t bytes = 0;
-  try {
-    bytes = item_bytes(probe);
-    commutative(probe);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("--type/--reduction: ") + e.what());
-  }
+  const std::size_t bytes = item_bytes(probe);
   for (std::size_t n : grid.ns) {
     if (n > kMaxCount) throw UsageError("--n: " + std::to_string(n) + " is too large");
   }
   std::ofstream file;  // opened before the work: a bad -o is one line at once
   if (!o.output.empty()) {
     file.open(o.output);
-    if (!file) throw UsageError("-o: cannot write \"" + o.output + "\"");
+    if (!file) throw UsageError("--output: cannot write \"" + o.output + "\"");
   }
   const std::vector<TunePoint> points = tune(grid);
   std::ostream& out = o.output.empty() ? std::cout : file;
@@ -145,9 +140,11 @@ void add_tune_command(CLI::App& app) {
       ->required()
       ->check(list_check("LENGTHS", "length list"));
   cmd->add_option("--type", o->type, "item type: int32, int64, float or double")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(type_check());
   cmd->add_option("--reduction", o->reduction, "the combining op (sum, ..., matmul)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(reduction_check());
   cmd->add_option("--format", o->format, "ompi, mpich or csv")
       ->capture_default_str()
       ->check(CLI::IsMember({"ompi", "mpich", "csv"}));
