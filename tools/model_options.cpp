@@ -281,6 +281,16 @@ Model ModelOptions::model() const {
   m.protocol = parse_protocol(protocol);
   m.short_alpha = parse_duration_with_unit("--short-alpha", short_alpha);
   m.short_max_items = short_items;
+  // Each straggler flag parsed on its own, so that an error names the flag that holds it.
+  auto as_flag = [](const std::string& flag, auto parse) {
+    try {
+      parse();
+    } catch (const UsageError&) {
+      throw;
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(flag + ": " + e.what());
+    }
+  };
   // A bare number is seconds to parse_duration; on the command line it needs a unit.
   auto times_with_units = [](const std::string& flag, const std::string& text) {
     for (const std::string& item : comma_items(text)) {
@@ -288,12 +298,14 @@ Model ModelOptions::model() const {
       parse_duration_with_unit(flag, item.substr(item.find_last_of(":=") + 1));
     }
   };
-  try {
+  as_flag("--skew", [&] {
     for (const std::string& text : skew) {
       times_with_units("--skew", text);
       parse_skew(text, m.skew);
     }
-    m.skew.seed = skew_seed;
+  });
+  m.skew.seed = skew_seed;
+  as_flag("--slow", [&] {
     for (const std::string& text : slow) {
       for (const NodeValue& v : parse_slow(text)) {
         for (const NodeValue& seen : m.slow) {
@@ -304,14 +316,12 @@ Model ModelOptions::model() const {
         m.slow.push_back(v);
       }
     }
-    if (!noise.empty()) {
+  });
+  if (!noise.empty()) {
+    as_flag("--noise", [&] {
       times_with_units("--noise", noise);
       m.noise = parse_noise(noise);
-    }
-  } catch (const UsageError&) {
-    throw;
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("--skew, --slow or --noise: ") + e.what());
+    });
   }
   return m;
 }
