@@ -69,12 +69,15 @@ std::string clash(const Loaded& state, Operation op, const std::string& name,
 void load_algorithm_library(const std::string& file) {
   Loaded& state = loaded();
   std::lock_guard lock(state.mutex);
+  // dlopen takes "" for the program itself, and searches a name without a slash on the
+  // library path, not in the working directory: a file that exists is opened by its path.
+  if (file.empty()) throw std::invalid_argument("--load: give a library's file, not \"\"");
   const std::string canonical = canonical_name(file);
   for (const std::string& done : state.files) {
     if (done == canonical) return;
   }
   const std::string where = "--load " + file + ": ";
-  void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  void* handle = dlopen(canonical.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     const char* why = dlerror();
     throw std::invalid_argument(where + "cannot load it: " + (why != nullptr ? why : "dlopen failed"));
@@ -147,6 +150,22 @@ std::optional<std::string> loaded_from(Operation op, std::string_view name) {
 
 void add_load_options(CLI::App& app) {
   for (CLI::App* cmd : app.get_subcommands({})) {
+    // topo draws a network and calibrate times MPI: neither runs a collective algorithm, so
+    // a library has nothing to add there. --load is refused; VMC_LOAD, set for every
+    // command, is left alone.
+    if (const std::string name = cmd->get_name(); name == "topo" || name == "calibrate") {
+      cmd->add_option_function<std::string>(
+             "--load",
+             [name](const std::string&) {
+               throw std::invalid_argument("--load: vmc " + name +
+                                           " runs no collective algorithm, so it loads no "
+                                           "library of algorithms");
+             },
+             "refused: this command runs no collective algorithm")
+          ->trigger_on_parse()
+          ->type_name("FILE");
+      continue;
+    }
     // VMC_LOAD as the command starts, before its flags are read.
     cmd->preparse_callback([](std::size_t) {
       if (const char* list = std::getenv("VMC_LOAD")) load_algorithm_libraries(list);

@@ -27,26 +27,22 @@ struct ExplainOptions {
   bool json = false;
 };
 
-// The call that runs algorithm `a` on q's vector, root and item size (generated data).
-RunSpec run_of(Operation op, const Algorithm& a, const CostQuery& q) {
-  RunSpec spec;
-  spec.op = op;
+// The explained call, run with algorithm `a` (generated data): the flags that priced it
+// (type, reduction, segments, strategy, member) run it too.
+RunSpec run_of(const RunSpec& call, const Algorithm& a) {
+  RunSpec spec = call;
   spec.algorithm = a.name;
-  spec.n = q.n;
-  spec.root = q.root;
-  spec.type = q.item_size == 4 ? "int32" : "int64";
   return spec;
 }
 
 // The time lost to contention by algorithm `a` (Stats::contention_delay and
 // contention_critical_delay), from a virtual-time run of it on this machine with generated
-// data; empty when that is not possible (an item size other than 4 or 8 bytes).
-std::optional<Stats> contention_of(Operation op, const Algorithm& a, const Topology& topology,
-                                   const CostQuery& q) {
-  if (q.item_size != 4 && q.item_size != 8) return std::nullopt;
+// data; empty when it cannot run.
+std::optional<Stats> contention_of(const RunSpec& call, const Algorithm& a,
+                                   const Topology& topology, const Model& model) {
   try {
-    Machine m({.topology = parse_topology(topology.spec()), .model = q.model, .trace = false});
-    return run_collective(m, run_of(op, a, q)).result.stats();
+    Machine m({.topology = parse_topology(topology.spec()), .model = model, .trace = false});
+    return run_collective(m, run_of(call, a)).result.stats();
   } catch (const std::exception&) {
     return std::nullopt;
   }
@@ -54,12 +50,12 @@ std::optional<Stats> contention_of(Operation op, const Algorithm& a, const Topol
 
 // Algorithm `a`'s time on this machine with the stragglers of `model` (skew, slow nodes,
 // noise: docs/model.md), from a timing-only virtual-time run; empty when it cannot run.
-std::optional<Picos> straggled_time(Operation op, const Algorithm& a, const Topology& topology,
-                                    const CostQuery& q, const Model& model) {
+std::optional<Picos> straggled_time(const RunSpec& call, const Algorithm& a,
+                                    const Topology& topology, const Model& model) {
   try {
     Machine m({.topology = parse_topology(topology.spec()), .model = model, .trace = false,
                .data = Data::none});
-    RunSpec spec = run_of(op, a, q);
+    RunSpec spec = run_of(call, a);
     spec.data = false;
     return run_collective(m, spec).result.time_ps();
   } catch (const std::exception&) {
@@ -103,6 +99,7 @@ void explain(const ExplainOptions& o) {
     throw UsageError("--root " + std::to_string(spec.root) + " is not a node of " +
                      topology->spec());
   }
+  check_type_and_reduction(spec.type, spec.reduction);
   const Model model = o.machine.model();
   check_link_rates(*topology, model);
   const CostQuery q = run_query(*topology, model, spec);
@@ -120,13 +117,13 @@ void explain(const ExplainOptions& o) {
       row["claim"] = to_string(claim_of(a, as_run));
       if (auto simulated = simulated_cost(op, a, q)) {
         row["simulated_s"] = to_seconds(*simulated);
-        if (auto s = contention_of(op, a, *topology, q)) {
+        if (auto s = contention_of(spec, a, *topology, q.model)) {
           row["contention_delay_s"] = to_seconds(s->contention_delay);
           row["contention_critical_delay_s"] = to_seconds(s->contention_critical_delay);
         }
       }
       if (perturbed(model)) {
-        if (auto t = straggled_time(op, a, *topology, q, model)) {
+        if (auto t = straggled_time(spec, a, *topology, model)) {
           row["with_stragglers_s"] = to_seconds(*t);
         }
       }

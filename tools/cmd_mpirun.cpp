@@ -416,16 +416,7 @@ void add_mpirun_command(CLI::App& app) {
   cmd->add_option("--coll", o->coll,
                   "the algorithm of each collective, e.g. allreduce=ring,bcast=binomial (vmc "
                   "list); the others auto")
-      ->check(CLI::Validator(
-          [](std::string& text) -> std::string {
-            try {
-              parse_coll(text);
-            } catch (const std::exception& e) {
-              return e.what();
-            }
-            return {};
-          },
-          "OP=ALGORITHM,..."));
+      ->check(parses([](const std::string& text) { parse_coll(text); }, "OP=ALGORITHM,..."));
   cmd->add_option("--privatize", o->privatize,
                   "copies: every rank its own copy of the program's globals; none: one copy "
                   "shared by every rank (thread-safe programs)")

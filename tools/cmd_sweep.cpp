@@ -100,11 +100,8 @@ struct SweepOptions {
 // "0,100us,1ms": the uniform skew widths of --skews, in seconds (each with a unit but 0).
 std::vector<double> parse_skews(const std::string& text) {
   std::vector<double> out;
-  std::size_t at = 0;
-  while (at <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', at), text.size());
-    out.push_back(parse_duration_with_unit("--skews", text.substr(at, comma - at)));
-    at = comma + 1;
+  for (const std::string& item : comma_items(text)) {
+    out.push_back(parse_duration_with_unit("--skews", item));
   }
   return out;
 }
@@ -301,22 +298,11 @@ void sweep(const SweepOptions& o) {
   }
 }
 
-// A list of counts as parse_lengths reads them; `name` is what CLI11 calls its type, `what`
-// what the error calls the list.
-CLI::Validator list_check(const char* name, const char* what) {
-  return CLI::Validator(
-      [what](std::string& text) -> std::string {
-        try {
-          parse_lengths(text, what);
-        } catch (const std::exception& e) {
-          return e.what();
-        }
-        return {};
-      },
-      name);
-}
-
 }  // namespace
+
+CLI::Validator list_check(const char* name, const char* what) {
+  return parses([what](const std::string& text) { parse_lengths(text, what); }, name);
+}
 
 void add_sweep_command(CLI::App& app) {
   auto o = std::make_shared<SweepOptions>();
@@ -349,16 +335,7 @@ void add_sweep_command(CLI::App& app) {
   cmd->add_option("--skews", o->skews,
                   "uniform skew widths to sweep, e.g. 0,100us,1ms: every point runs at each "
                   "(--skew uniform:W, seeded by --skew-seed), a skew_s column says which")
-      ->check(CLI::Validator(
-          [](std::string& text) -> std::string {
-            try {
-              parse_skews(text);
-            } catch (const std::exception& e) {
-              return e.what();
-            }
-            return {};
-          },
-          "SKEWS"));
+      ->check(parses([](const std::string& text) { parse_skews(text); }, "SKEWS"));
   cmd->add_option("--csv", o->csv, "write the CSV here (default: standard output)")
       ->check(non_empty_check());
   cmd->callback([o] {

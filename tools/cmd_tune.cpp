@@ -58,6 +58,16 @@ void tune_command(const TuneOptions& o) {
                      ": vmc tune sizes the network to every --p; name a family without its "
                      "size (hypercube, ring, array, full, tree, mesh or torus)");
   }
+  // Selection chooses on the steady machine (runtime/model.hpp): stragglers would change
+  // no winner and no time of the tables.
+  for (const auto& [flag, given] : {std::pair<const char*, bool>{"--skew", !o.machine.skew.empty()},
+                                    {"--slow", !o.machine.slow.empty()},
+                                    {"--noise", !o.machine.noise.empty()}}) {
+    if (given) {
+      throw UsageError(std::string(flag) + ": vmc tune's selection leaves stragglers out (it "
+                       "chooses on the steady machine), so they would change nothing it writes");
+    }
+  }
   TuneGrid grid;
   try {
     grid.ops = parse_ops(o.ops);
@@ -72,23 +82,18 @@ void tune_command(const TuneOptions& o) {
   grid.model = o.machine.model();
   grid.type = o.type;
   grid.reduction = o.reduction;
+  check_type_and_reduction(o.type, o.reduction);
   RunSpec probe;
   probe.type = o.type;
   probe.reduction = o.reduction;
-  std::size_t bytes = 0;
-  try {
-    bytes = item_bytes(probe);
-    commutative(probe);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("--type/--reduction: ") + e.what());
-  }
+  const std::size_t bytes = item_bytes(probe);
   for (std::size_t n : grid.ns) {
     if (n > kMaxCount) throw UsageError("--n: " + std::to_string(n) + " is too large");
   }
   std::ofstream file;  // opened before the work: a bad -o is one line at once
   if (!o.output.empty()) {
     file.open(o.output);
-    if (!file) throw UsageError("-o: cannot write \"" + o.output + "\"");
+    if (!file) throw UsageError("--output: cannot write \"" + o.output + "\"");
   }
   const std::vector<TunePoint> points = tune(grid);
   std::ostream& out = o.output.empty() ? std::cout : file;
@@ -128,14 +133,18 @@ void add_tune_command(CLI::App& app) {
   cmd->add_option("--op", o->ops, "operations, a comma list (vmc list names them; bcast too)")
       ->capture_default_str();
   cmd->add_option("--p", o->nodes, "node counts: A:B:xK, A:B:+K, A:B or a comma list")
-      ->required();
+      ->required()
+      ->check(list_check("COUNTS", "node-count list"));
   cmd->add_option("--n", o->lengths,
                   "MPI counts (items): A:B:xK, A:B:+K, A:B or a comma list")
-      ->required();
+      ->required()
+      ->check(list_check("LENGTHS", "length list"));
   cmd->add_option("--type", o->type, "item type: int32, int64, float or double")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(type_check());
   cmd->add_option("--reduction", o->reduction, "the combining op (sum, ..., matmul)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(reduction_check());
   cmd->add_option("--format", o->format, "ompi, mpich or csv")
       ->capture_default_str()
       ->check(CLI::IsMember({"ompi", "mpich", "csv"}));

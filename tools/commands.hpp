@@ -41,5 +41,8 @@ void add_commands(CLI::App& app);
 
 // "1:65536:x2", "0:100:+10", "1:12" (every count from 1 to 12) or "1,5,9" (cmd_sweep.cpp).
 std::vector<std::size_t> parse_lengths(const std::string& text, const char* what = "length list");
+// The check of a flag that takes such a list: `name` is what CLI11 calls its type, `what` what
+// the error calls the list.
+CLI::Validator list_check(const char* name, const char* what);
 
 }  // namespace vmc::cli

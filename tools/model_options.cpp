@@ -13,21 +13,6 @@
 namespace vmc::cli {
 namespace {
 
-// A validator that runs parse(text) and reports what it throws.
-template <class Parse>
-CLI::Validator parses(Parse parse, const std::string& description) {
-  return CLI::Validator(
-      [parse](std::string& text) -> std::string {
-        try {
-          parse(text);
-        } catch (const std::exception& e) {
-          return e.what();
-        }
-        return {};
-      },
-      description);
-}
-
 std::string in_quotes(const std::string& text) { return "\"" + text + "\""; }
 
 // The network families a command may size itself (family_network).
@@ -93,6 +78,24 @@ CLI::Validator non_empty_check() {
   return CLI::Validator(
       [](std::string& text) -> std::string { return text.empty() ? "empty value" : ""; },
       "TEXT");
+}
+
+std::vector<std::string> comma_items(const std::string& text) {
+  std::vector<std::string> items;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    items.push_back(text.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return items;
+}
+
+CLI::Validator type_check() { return CLI::IsMember({"int32", "int64", "float", "double"}); }
+
+CLI::Validator reduction_check() {
+  return CLI::IsMember(
+      {"sum", "prod", "min", "max", "land", "lor", "lxor", "band", "bor", "bxor", "matmul"});
 }
 
 double parse_duration_with_unit(const std::string& flag, const std::string& text) {
@@ -278,23 +281,31 @@ Model ModelOptions::model() const {
   m.protocol = parse_protocol(protocol);
   m.short_alpha = parse_duration_with_unit("--short-alpha", short_alpha);
   m.short_max_items = short_items;
+  // Each straggler flag parsed on its own, so that an error names the flag that holds it.
+  auto as_flag = [](const std::string& flag, auto parse) {
+    try {
+      parse();
+    } catch (const UsageError&) {
+      throw;
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(flag + ": " + e.what());
+    }
+  };
   // A bare number is seconds to parse_duration; on the command line it needs a unit.
   auto times_with_units = [](const std::string& flag, const std::string& text) {
-    std::size_t at = 0;
-    while (at <= text.size()) {
-      const std::size_t comma = std::min(text.find(',', at), text.size());
-      const std::string item = text.substr(at, comma - at);
-      at = comma + 1;
+    for (const std::string& item : comma_items(text)) {
       if (item.starts_with("seed:")) continue;
       parse_duration_with_unit(flag, item.substr(item.find_last_of(":=") + 1));
     }
   };
-  try {
+  as_flag("--skew", [&] {
     for (const std::string& text : skew) {
       times_with_units("--skew", text);
       parse_skew(text, m.skew);
     }
-    m.skew.seed = skew_seed;
+  });
+  m.skew.seed = skew_seed;
+  as_flag("--slow", [&] {
     for (const std::string& text : slow) {
       for (const NodeValue& v : parse_slow(text)) {
         for (const NodeValue& seen : m.slow) {
@@ -305,14 +316,12 @@ Model ModelOptions::model() const {
         m.slow.push_back(v);
       }
     }
-    if (!noise.empty()) {
+  });
+  if (!noise.empty()) {
+    as_flag("--noise", [&] {
       times_with_units("--noise", noise);
       m.noise = parse_noise(noise);
-    }
-  } catch (const UsageError&) {
-    throw;
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("--skew, --slow or --noise: ") + e.what());
+    });
   }
   return m;
 }
@@ -339,13 +348,12 @@ void CallOptions::add_to(CLI::App* cmd, bool with_algorithm, bool count_flag) {
       ->check(int_check(0, 1 << 30));
   cmd->add_option("--type", type, "item type")
       ->capture_default_str()
-      ->check(CLI::IsMember({"int32", "int64", "float", "double"}));
+      ->check(type_check());
   cmd->add_option("--reduction", reduction,
                   "sum, prod, min, max, land, lor, lxor, band, bor, bxor (integers) or matmul "
                   "(a non-commutative 3x3 integer matrix product)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"sum", "prod", "min", "max", "land", "lor", "lxor", "band", "bor",
-                             "bxor", "matmul"}));
+      ->check(reduction_check());
   cmd->add_option("--segment-items", segment_items,
                   "pipelined algorithms: items per segment (0: the algorithm picks)")
       ->check(count_check());
@@ -451,6 +459,18 @@ void check_link_rates(const Topology& topology, const Model& model) {
   }
 }
 
+void check_type_and_reduction(const std::string& type, const std::string& reduction) {
+  if (reduction == "matmul" && type != "int32" && type != "int64") {
+    throw UsageError("--reduction matmul runs on its own 3x3 integer matrix type; leave --type "
+                     "at int32 or int64");
+  }
+  if ((type == "float" || type == "double") &&
+      (reduction == "band" || reduction == "bor" || reduction == "bxor")) {
+    throw UsageError("--reduction " + reduction + " is defined for integers only; use --type "
+                     "int32 or int64");
+  }
+}
+
 void check_spec(const RunSpec& s, const Topology& topology, const Model& model) {
   check_link_rates(topology, model);
   const int p = topology.nodes();
@@ -459,15 +479,7 @@ void check_spec(const RunSpec& s, const Topology& topology, const Model& model) 
     throw UsageError("--root " + std::to_string(s.root) + " is not a node of " + topology.spec() +
                      " (nodes 0.." + std::to_string(p - 1) + ")");
   }
-  if (s.reduction == "matmul" && s.type != "int32" && s.type != "int64") {
-    throw UsageError("--reduction matmul runs on its own 3x3 integer matrix type; leave --type "
-                     "at int32 or int64");
-  }
-  if ((s.type == "float" || s.type == "double") &&
-      (s.reduction == "band" || s.reduction == "bor" || s.reduction == "bxor")) {
-    throw UsageError("--reduction " + s.reduction + " is defined for integers only; use --type "
-                     "int32 or int64");
-  }
+  check_type_and_reduction(s.type, s.reduction);
   if (s.algorithm != "auto") {
     const Algorithm* a = find_algorithm(s.op, s.algorithm);
     if (a == nullptr) {

@@ -128,6 +128,9 @@ void check_link_rates(const Topology& topology, const Model& model);
 // cannot apply (check_link_rates), --root out of range, an --algorithm that does not exist or does not apply, data beyond kMaxDataBytes
 // (when spec.data).
 void check_spec(const RunSpec& spec, const Topology& topology, const Model& model);
+// Throws UsageError when --reduction cannot combine items of --type (matmul on anything but
+// int32 or int64, a bitwise op on float or double): part of check_spec.
+void check_type_and_reduction(const std::string& type, const std::string& reduction);
 
 // CLI11 checks for flag values: a count 0..max (digits only, no sign, not empty), a
 // duration with a unit (or exactly 0), a finite number in [lo, hi], an integer in [lo, hi],
@@ -139,6 +142,27 @@ CLI::Validator int_check(long long lo, long long hi);
 CLI::Validator non_empty_check();
 // A network vmc accepts (parse_topology), its error message as the refusal.
 CLI::Validator network_check();
+// An item type vmc has (int32, int64, float, double), and a reduction (sum, ..., matmul).
+CLI::Validator type_check();
+CLI::Validator reduction_check();
+// A check that runs parse(text) and refuses the value with the message of what it throws.
+template <class Parse>
+CLI::Validator parses(Parse parse, const std::string& description) {
+  return CLI::Validator(
+      [parse](std::string& text) -> std::string {
+        try {
+          parse(text);
+        } catch (const std::exception& e) {
+          return e.what();
+        }
+        return {};
+      },
+      description);
+}
+
+// The items of a comma list, empty ones kept ("a,,b": a, "", b; "": one empty item), for
+// the parser to refuse.
+std::vector<std::string> comma_items(const std::string& text);
 
 // Refuses "5" (no unit) with a message asking for one; "0" needs none. Returns the seconds.
 double parse_duration_with_unit(const std::string& flag, const std::string& text);

@@ -1,6 +1,7 @@
 # What the install tests' scripts share: run(WHAT COMMAND...) runs a command, fails the test
 # with its output when it fails, and keeps its output in last_output; expect(WHAT TEXT) fails
-# the test unless last_output holds TEXT.
+# the test unless last_output holds TEXT; expect_installed(PREFIX FILE...) fails it unless
+# every FILE is under PREFIX.
 function(run what)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
@@ -14,4 +15,12 @@ function(expect what text)
   if(at EQUAL -1)
     message(FATAL_ERROR "${what}: expected \"${text}\" in:\n${last_output}")
   endif()
+endfunction()
+
+function(expect_installed prefix)
+  foreach(f ${ARGN})
+    if(NOT EXISTS ${prefix}/${f})
+      message(FATAL_ERROR "not installed: ${f}")
+    endif()
+  endforeach()
 endfunction()

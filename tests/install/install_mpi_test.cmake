@@ -4,17 +4,13 @@
 # MPI programs with the installed vmcc and vmcxx and through find_package(vmc COMPONENTS mpi)
 # (a C-only CMake project), and runs them with the installed vmc mpirun. No include/mpi.h may
 # be installed, where it would shadow another MPI's.
-include(${CMAKE_CURRENT_LIST_DIR}/commands.cmake)  # run() and expect()
+include(${CMAKE_CURRENT_LIST_DIR}/commands.cmake)  # run(), expect() and expect_installed()
 
 file(REMOVE_RECURSE ${WORK_DIR})
 run("cmake --install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/installed)
 set(prefix ${WORK_DIR}/moved)
 file(RENAME ${WORK_DIR}/installed ${prefix})
-foreach(f bin/vmc bin/vmcc bin/vmcxx include/vmc/mpi/mpi.h)
-  if(NOT EXISTS ${prefix}/${f})
-    message(FATAL_ERROR "not installed: ${f}")
-  endif()
-endforeach()
+expect_installed(${prefix} bin/vmc bin/vmcc bin/vmcxx include/vmc/mpi/mpi.h)
 foreach(library libvmc_mpi.so libvmc_mpi_per_rank.a)
   file(GLOB_RECURSE libraries ${prefix}/lib*/${library})
   if(NOT libraries)

@@ -1,17 +1,13 @@
 # cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DCXX=... -P install_test.cmake
 # Installs vmc from BUILD_DIR into WORK_DIR/prefix, then builds and tests
 # SOURCE_DIR/examples/my_allreduce against it, and the README example with pkg-config.
-include(${CMAKE_CURRENT_LIST_DIR}/commands.cmake)  # run() and expect()
+include(${CMAKE_CURRENT_LIST_DIR}/commands.cmake)  # run(), expect() and expect_installed()
 
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 run("cmake --install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
-foreach(f include/vmc/collectives/collectives.hpp include/vmc/runtime/machine.hpp
-          include/vmc/collectives/testing.hpp)
-  if(NOT EXISTS ${prefix}/${f})
-    message(FATAL_ERROR "not installed: ${f}")
-  endif()
-endforeach()
+expect_installed(${prefix} include/vmc/collectives/collectives.hpp include/vmc/runtime/machine.hpp
+                 include/vmc/collectives/testing.hpp)
 file(GLOB_RECURSE private ${prefix}/include/vmc/*/detail.hpp)
 if(private)
   message(FATAL_ERROR "private headers installed: ${private}")

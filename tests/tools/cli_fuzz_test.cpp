@@ -15,6 +15,7 @@ namespace {
 
 using ::testing::HasSubstr;
 using ::testing::ContainsRegex;
+using ::testing::Not;
 
 using vmc::testing::Outcome;
 using vmc::testing::run_shell;
@@ -93,23 +94,22 @@ std::vector<std::pair<std::string, std::vector<std::string>>> machine_flags() {
 
 void fuzz(const std::string& command, const std::vector<std::string>& base,
           std::vector<std::pair<std::string, std::vector<std::string>>> flags) {
-  for (const auto& [flag, values] : flags) {
-    for (const std::string& value : values) {
-      std::vector<std::string> args{command};
-      args.insert(args.end(), base.begin(), base.end());
-      args.push_back(flag + "=" + value);
-      expect_refused(args, flag);
-    }
-    // The flag without a value.
+  // The command, its base arguments and one more.
+  const auto with_base = [&](const std::string& extra) {
     std::vector<std::string> args{command};
     args.insert(args.end(), base.begin(), base.end());
-    args.push_back(flag);
-    expect_refused(args, flag);
+    args.push_back(extra);
+    return args;
+  };
+  for (const auto& [flag, values] : flags) {
+    for (const std::string& value : values) expect_refused(with_base(flag + "=" + value), flag);
+    expect_refused(with_base(flag), flag);  // the flag without a value
   }
-  expect_refused({command, "--bogus"}, "--bogus");
-  expect_refused({command, "--bogus"}, "(see vmc " + command + " --help)");
-  expect_refused({command, "--bogus=1"}, "--bogus");
-  expect_refused({command, "stray"}, "stray");
+  // An unknown flag or a stray word beside good ones (a missing required flag comes first).
+  expect_refused(with_base("--bogus"), "--bogus");
+  expect_refused(with_base("--bogus"), "(see vmc " + command + " --help)");
+  expect_refused(with_base("--bogus=1"), "--bogus");
+  expect_refused(with_base("stray"), "stray");
 }
 
 TEST(CommandLine, RunRefusesEveryMalformedFlag) {
@@ -173,8 +173,70 @@ TEST(CommandLine, SweepRefusesEveryMalformedFlag) {
   flags.push_back({"--engine", kBadNames});
   flags.push_back({"--data", kBadNames});
   flags.push_back({"--csv", {"", "/nonexistent-directory/x.csv"}});
+  flags.push_back({"--skews", {"", "5", ",", "0,,1ms", "-1us", "1ms,x"}});
   fuzz("sweep", {"--topology=full:3", "--n=1,2"}, flags);
   expect_refused({"sweep", "--topology=full:3", "--n=1000000000000"}, "--n");
+}
+
+TEST(CommandLine, TuneRefusesEveryMalformedFlag) {
+  const std::vector<std::string> bad_lists = {"", "-1", "abc", "1.5", "4:2:x2", "1:8:x1",
+                                              "0:8:x2", "a,b", "1,,-2",
+                                              "99999999999999999999"};
+  fuzz("tune", {"--p=4", "--n=1"},
+       {{"--topology", {"", "bogus", "ring:4", "hypercube:x"}},
+        {"--alpha", kBadDurations},
+        {"--beta", kBadDurations},
+        {"--gamma", kBadDurations},
+        {"--port", kBadNames},
+        {"--routing", kBadNames},
+        {"--beta-dim", kBadRates},
+        {"--op", {"", ",", "bogus", "allreduce,bogus", "-1"}},
+        {"--p", bad_lists},
+        {"--n", bad_lists},
+        {"--type", kBadNames},
+        {"--reduction", kBadNames},
+        {"--format", {"", "bogus", "OMPI"}},
+        {"--output", {"", "/nonexistent-directory/rules.txt"}},
+        // Selection chooses on the steady machine: stragglers are refused, not ignored.
+        {"--skew", {"uniform:1ms", "uniform:-1us"}},
+        {"--slow", {"node:1=2x", "node:1=0.5x"}},
+        {"--noise", {"every:1ms,for:50us", "every:1ms"}}});
+  // No nodes, more than any machine, a count too large, a reduction the type cannot take.
+  expect_refused({"tune", "--p=0", "--n=1"}, "--p");
+  expect_refused({"tune", "--p=70000", "--n=1"}, "--p");
+  expect_refused({"tune", "--p=4", "--n=2000000000000"}, "--n");
+  expect_refused({"tune", "--p=4", "--n=1", "--type=float", "--reduction=bxor"}, "--reduction");
+}
+
+// A malformed straggler flag is refused under its own name, not the three together.
+TEST(CommandLine, AStragglerErrorNamesItsOwnFlag) {
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"--skew", "gauss:1ms"}, {"--slow", "node:1=fast"}, {"--noise", "often:1ms,for:1us"}};
+  for (const auto& [flag, value] : bad) {
+    expect_refused({"run", "--topology=full:3", "--n=2", flag + "=" + value}, flag + ": ");
+    const Outcome o = vmc({"run", "--topology=full:3", "--n=2", flag + "=" + value});
+    for (const auto& [other, unused] : bad) {
+      if (other != flag) {
+        EXPECT_THAT(o.err, Not(HasSubstr(other))) << flag << ": " << o.err;
+      }
+    }
+  }
+}
+
+TEST(CommandLine, LoadRefusesWhatItCannotUse) {
+  expect_refused({"run", "--load="}, "--load");
+  expect_refused({"run", "--load", ""}, "--load: give a library's file");
+  expect_refused({"list", "--load"}, "--load");
+  expect_refused({"run", "--load=/nonexistent-directory/lib.so"},
+                 "--load /nonexistent-directory/lib.so: cannot load it");
+  // topo and calibrate run no collective algorithm.
+  expect_refused({"topo", "ring:4", "--load=x.so"}, "--load: vmc topo runs no collective");
+  expect_refused({"calibrate", "--load=x.so"}, "--load: vmc calibrate runs no collective");
+  // VMC_LOAD is left alone there: set for every command, it does not break them.
+  const Outcome topo = run_shell("env VMC_LOAD=/nonexistent-directory/lib.so " +
+                                     shell_quoted(VMC_BINARY) + " topo ring:4",
+                                 120);
+  EXPECT_EQ(topo.exit_code, 0) << topo.err;
 }
 
 TEST(CommandLine, DemoRefusesEveryMalformedFlag) {

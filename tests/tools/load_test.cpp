@@ -86,6 +86,18 @@ TEST(Load, VmcLoadNamesLibrariesToo) {
   EXPECT_THAT(o.err, HasSubstr("no_entry.so: it has no entry point vmc_register_algorithms"));
 }
 
+// A file named without a directory is the one in the working directory (dlopen alone would
+// look on the library path), and the same file by another name is loaded once.
+TEST(Load, ABareFileNameIsTheOneInTheWorkingDirectory) {
+  const Outcome o = run_shell("cd " + shell_quoted(VMC_LIBRARY_DIR) + " && " +
+                                  shell_quoted(VMC_BINARY) +
+                                  " list --load my_algorithms.so --load ./my_algorithms.so",
+                              120);
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const std::string file = std::filesystem::canonical(library("my_algorithms")).string();
+  EXPECT_THAT(o.out, HasSubstr("      loaded from " + file + "\n"));
+}
+
 #ifdef VMC_MPIEXEC
 // A machine spread over MPI processes: every process reads the same command line and
 // environment, so every one loads the library, and the nodes of both run its rows.
