@@ -20,7 +20,6 @@ using detail::Outgoing;
 using detail::Received;
 using detail::WaitDescription;
 using detail::kCollectiveTagBase;
-using detail::kCollectiveTagBits;
 
 namespace {
 
@@ -925,7 +924,7 @@ Tag Comm::begin_collective(const CallSignature& sig) const {
                                   g.world[first_rank]);
       });
   if (!mismatch.empty()) fail(*this, std::string(sig.operation), mismatch);
-  return kCollectiveTagBase + static_cast<Tag>(seq << kCollectiveTagBits);
+  return detail::collective_tag(seq);
 }
 
 }  // namespace vmc
