@@ -894,16 +894,15 @@ Report check(Operation op, const Algorithm& a, const Settings& s) {
   auto finish = [&](Report& r) {
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::ostringstream line;
-    line << to_string(op) << " " << a.name << ": " << r.cases << " case"
-         << (r.cases == 1 ? "" : "s") << " run, " << r.skipped << " skipped (the algorithm does "
-         << "not apply), " << std::fixed << std::setprecision(2) << r.seconds << " s"
-         << (s.dense ? " (dense)" : "") << (r.passed ? "" : ": FAILED");
+    line << to_string(op) << " " << a.name << ": " << counted(r.cases, "case") << " run, "
+         << r.skipped << " skipped (the algorithm does not apply), " << std::fixed
+         << std::setprecision(2) << r.seconds << " s" << (s.dense ? " (dense)" : "")
+         << (r.passed ? "" : ": FAILED");
     r.summary = line.str();
     if (s.print) {
       std::printf("[ harness  ] %s\n", r.summary.c_str());
       std::fflush(stdout);
     }
-    return r;
   };
   std::vector<Case> todo;
   const char* env = std::getenv("VMC_HARNESS_CASE");
@@ -929,8 +928,8 @@ Report check(Operation op, const Algorithm& a, const Settings& s) {
     report.failure = why;
     std::ostringstream m;
     m << title << ": FAILED. Smallest failing case:\n  " << to_string(smallest) << "\n  " << why
-      << "\n(the sweep's first failure, after " << report.cases - 1 << " passing case"
-      << (report.cases == 2 ? "" : "s") << ", was "
+      << "\n(the sweep's first failure, after " << counted(report.cases - 1, "passing case")
+      << ", was "
       << to_string(first) << ": " << first_failure << "; shrunk in " << runs << " runs)\n"
       << replay_text(op, s.replay_name.empty() ? a.name : s.replay_name, smallest);
     finish(report);
