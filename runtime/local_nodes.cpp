@@ -8,7 +8,6 @@
 #include <new>
 #include <thread>
 #include <tuple>
-#include <utility>
 
 #include "runtime/run_errors.hpp"
 
@@ -399,31 +398,15 @@ Message* LocalNodes::wait_for(NodeState& n, const MatchKey& key, const WaitDescr
 std::optional<RunError> LocalNodes::unreceived() {
   std::vector<Unreceived> left;
   for (auto& n : local()) {
+    n->drain();
     for (const auto& [key, fifo] : n->unexpected) {
       for (const Message* m = fifo.head; m != nullptr; m = m->next) {
         left.push_back({n->rank, m->src, m->tag, m->comm, m->bytes});
       }
     }
-    // What came in after the node last looked: an irecv still posted was let go of
-    // (Comm::free; the node completed every other request) and takes the oldest message of
-    // its key, as it would have; it is not copied, since its buffer may have gone with the
-    // node's stack (as reset says). The rest no receive took. Freed here, reported below.
-    for (Message* m = n->incoming.take_all(); m != nullptr;) {
-      Message* const next = std::exchange(m->next, nullptr);
-      const auto it = n->posted.find(MatchKey{m->comm, m->src, m->tag});
-      if (it != n->posted.end()) {
-        it->second.pop_front();
-        if (it->second.empty()) n->posted.erase(it);
-      } else {
-        left.push_back({n->rank, m->src, m->tag, m->comm, m->bytes});
-      }
-      release(m);
-      m = next;
-    }
   }
   if (left.empty()) return std::nullopt;
-  // Stable: one key's messages stay oldest first.
-  std::stable_sort(left.begin(), left.end(), [](const Unreceived& a, const Unreceived& b) {
+  std::sort(left.begin(), left.end(), [](const Unreceived& a, const Unreceived& b) {
     return std::tie(a.node, a.src, a.comm, a.tag) < std::tie(b.node, b.src, b.comm, b.tag);
   });
   return unreceived_error(std::move(left));
