@@ -584,15 +584,52 @@ std::string run_on(Machine& m, Operation op, const Algorithm& a, const Case& c,
          format_duration(to_seconds(formula)) + ")";
 }
 
-// The plain run, then (Settings::crowded) the run among other traffic. Not on the real
-// clock under rendezvous: there an isend that waits for its receive holds up the node's later
-// isends, so a token sent before the call would stop the call's own messages.
-std::string run_both(Machine& m, Operation op, const Algorithm& a, const Case& c,
+// The machines of one p, kept while the sweep is at that p.
+class Machines {
+ public:
+  explicit Machines(double watchdog) : watchdog_(watchdog) {}
+  Machine& get(const Case& c) {
+    if (c.p != p_) {
+      machines_.clear();
+      p_ = c.p;
+    }
+    Case key = c;  // the machine fields only
+    key.n = 0;
+    key.root = 0;
+    key.type = "int64";
+    key.op = "sum";
+    key.in_place = false;
+    key.group = "world";
+    key.seed = 1;
+    auto& m = machines_[to_string(key)];
+    if (!m) {
+      MachineConfig config = machine_config(c);
+      config.watchdog_seconds = watchdog_;
+      m = std::make_unique<Machine>(config);
+    }
+    return *m;
+  }
+
+ private:
+  double watchdog_;
+  int p_ = -1;
+  std::map<std::string, std::unique_ptr<Machine>> machines_;
+};
+
+// The plain run, then (Settings::crowded) the run among other traffic. A skewed case
+// (Case::skew) starts skewed in the crowded run only, so that every plain run on the
+// virtual clock keeps its time check; without the crowded run, the plain run is skewed. Not
+// on the real clock under rendezvous: there an isend that waits for its receive holds up the
+// node's later isends, so a token sent before the call would stop the call's own messages.
+std::string run_both(Machines& machines, Operation op, const Algorithm& a, const Case& c,
                      const Settings& s) {
-  std::string failure = run_on(m, op, a, c, s, false);
   const bool real_rendezvous = c.clock == Clock::real_time && c.protocol == Protocol::rendezvous;
-  if (!failure.empty() || !s.crowded || real_rendezvous) return failure;
-  failure = run_on(m, op, a, c, s, true);
+  const bool crowded = s.crowded && !real_rendezvous;
+  Case plain = c;
+  if (crowded) plain.skew = 0;
+  std::string failure = run_on(machines.get(plain), op, a, plain, s, false);
+  if (!failure.empty() || !crowded) return failure;
+  failure = run_on(machines.get(c), op, a, c, s, true);
   return failure.empty() ? "" : "among other traffic: " + failure;
 }
 
@@ -615,10 +652,8 @@ std::string run_case(Operation op, const Algorithm& a, const Case& c, const Sett
     throw std::invalid_argument("the harness does not know the semantics of " + to_string(op));
   }
   if (!applies(op, a, c)) return "";
-  MachineConfig config = machine_config(c);
-  config.watchdog_seconds = s.watchdog_seconds;
-  Machine m(config);
-  return run_both(m, op, a, c, s);
+  Machines machines(s.watchdog_seconds);
+  return run_both(machines, op, a, c, s);
 }
 
 namespace {
@@ -762,38 +797,6 @@ std::vector<Case> cases(Operation op, const Algorithm& /*a: the cases are the sa
 
 namespace {
 
-// The machines of one p, kept while the sweep is at that p.
-class Machines {
- public:
-  explicit Machines(double watchdog) : watchdog_(watchdog) {}
-  Machine& get(const Case& c) {
-    if (c.p != p_) {
-      machines_.clear();
-      p_ = c.p;
-    }
-    Case key = c;  // the machine fields only
-    key.n = 0;
-    key.root = 0;
-    key.type = "int64";
-    key.op = "sum";
-    key.in_place = false;
-    key.group = "world";
-    key.seed = 1;
-    auto& m = machines_[to_string(key)];
-    if (!m) {
-      MachineConfig config = machine_config(c);
-      config.watchdog_seconds = watchdog_;
-      m = std::make_unique<Machine>(config);
-    }
-    return *m;
-  }
-
- private:
-  double watchdog_;
-  int p_ = -1;
-  std::map<std::string, std::unique_ptr<Machine>> machines_;
-};
-
 // Shrinks a failing case: p, then n, then the op, then the machine and the call's form,
 // each time keeping a smaller variant that still fails.
 std::pair<Case, std::string> shrink(Operation op, const Algorithm& a, Case c, std::string failure,
@@ -891,16 +894,15 @@ Report check(Operation op, const Algorithm& a, const Settings& s) {
   auto finish = [&](Report& r) {
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::ostringstream line;
-    line << to_string(op) << " " << a.name << ": " << r.cases << " case"
-         << (r.cases == 1 ? "" : "s") << " run, " << r.skipped << " skipped (the algorithm does "
-         << "not apply), " << std::fixed << std::setprecision(2) << r.seconds << " s"
-         << (s.dense ? " (dense)" : "") << (r.passed ? "" : ": FAILED");
+    line << to_string(op) << " " << a.name << ": " << counted(r.cases, "case") << " run, "
+         << r.skipped << " skipped (the algorithm does not apply), " << std::fixed
+         << std::setprecision(2) << r.seconds << " s" << (s.dense ? " (dense)" : "")
+         << (r.passed ? "" : ": FAILED");
     r.summary = line.str();
     if (s.print) {
       std::printf("[ harness  ] %s\n", r.summary.c_str());
       std::fflush(stdout);
     }
-    return r;
   };
   std::vector<Case> todo;
   const char* env = std::getenv("VMC_HARNESS_CASE");
@@ -915,7 +917,7 @@ Report check(Operation op, const Algorithm& a, const Settings& s) {
       continue;
     }
     ++report.cases;
-    std::string failure = run_both(machines.get(c), op, a, c, s);
+    std::string failure = run_both(machines, op, a, c, s);
     if (failure.empty()) continue;
     int runs = 0;
     const Case first = c;
@@ -926,8 +928,8 @@ Report check(Operation op, const Algorithm& a, const Settings& s) {
     report.failure = why;
     std::ostringstream m;
     m << title << ": FAILED. Smallest failing case:\n  " << to_string(smallest) << "\n  " << why
-      << "\n(the sweep's first failure, after " << report.cases - 1 << " passing case"
-      << (report.cases == 2 ? "" : "s") << ", was "
+      << "\n(the sweep's first failure, after " << counted(report.cases - 1, "passing case")
+      << ", was "
       << to_string(first) << ": " << first_failure << "; shrunk in " << runs << " runs)\n"
       << replay_text(op, s.replay_name.empty() ? a.name : s.replay_name, smallest);
     finish(report);

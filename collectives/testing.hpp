@@ -85,7 +85,8 @@ struct Case {
   std::uint64_t perturb = 0;          // real clock: schedule perturbation seed (0: none)
   double alpha = 5e-6, beta = 7e-9, gamma = 3e-9;  // virtual clock only
   // Virtual clock: every node starts at a draw in [0, skew] seconds (Model::skew), so that
-  // messages arrive in other orders; the cost formula is not checked then.
+  // messages arrive in other orders: in the run among other traffic (Settings::crowded), or
+  // in the only run when there is none; a skewed run's time is not checked.
   double skew = 0;
   // The comm: "world", or a sub-group of a split: "reversed" (every node, ranks reversed),
   // "even" (the even nodes), "halves" (two halves side by side), "drop1" (all but the last).

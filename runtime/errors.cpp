@@ -40,9 +40,8 @@ std::string BlockedWait::other_message() const {
 std::string tag_text(long long tag) {
   if (tag == kAnyTag) return "any tag";
   if (tag >= detail::kCollectiveTagBase) {
-    const long long offset = tag - detail::kCollectiveTagBase;
-    return "tag " + std::to_string(offset & ((1ll << detail::kCollectiveTagBits) - 1)) +
-           " of collective call " + std::to_string(offset >> detail::kCollectiveTagBits);
+    return "tag " + std::to_string(detail::tag_in_call(tag)) + " of collective call " +
+           std::to_string(detail::call_of(tag));
   }
   return "tag " + std::to_string(tag);
 }

@@ -323,7 +323,7 @@ std::vector<BlockedWait> LocalNodes::blocked_waits(bool running_too) {
     const WaitDescription& w = n->waiting;
     BlockedWait& b = waits.emplace_back(
         BlockedWait{n->rank, w.operation, w.peer, w.peer_world, w.tag, w.comm, n->context_text()});
-    if (n->noted_other && n->waiting_other.found) {
+    if (n->waiting_other.found) {
       b.other = true;
       b.other_world = n->waiting_other.src;
       b.other_tag = n->waiting_other.tag;
@@ -364,7 +364,6 @@ void note_other_tag(NodeState& n, const MatchKey& key) {
     if (k.src != key.src && key.src != kAnySource) continue;
     std::lock_guard lock(n.wait_mutex);
     n.waiting_other = Found{true, k.src, k.tag, fifo.head->bytes, fifo.head->items};
-    n.noted_other = true;
     return;
   }
 }
@@ -374,19 +373,24 @@ void note_other_tag(NodeState& n, const MatchKey& key) {
 Message* LocalNodes::wait_for(NodeState& n, const MatchKey& key, const WaitDescription& what) {
   Message* m = n.take(key);
   if (m != nullptr) return m;
+  // The mailbox is searched for a message under another tag once when the wait begins and
+  // again only after new messages came in, until one is noted: a noted message stays in the
+  // mailbox, as nothing but this wait takes from it. A wake that brought nothing (a nudge, a
+  // bounded re-check, a stale waiter woken by the controller) searches nothing.
+  bool unseen = true;
   block_until(
       n,
       [&] {
-        n.drain();
+        unseen = n.drain() > 0 || unseen;
         m = n.take(key);
-        if (m == nullptr) note_other_tag(n, key);
+        if (m == nullptr && unseen && !n.waiting_other.found) note_other_tag(n, key);
+        unseen = false;
         return m != nullptr;
       },
       what);
-  if (n.noted_other) {
+  if (n.waiting_other.found) {  // the node's own field: only it writes it
     std::lock_guard lock(n.wait_mutex);
     n.waiting_other = Found{};
-    n.noted_other = false;
   }
   return m;
 }

@@ -168,6 +168,9 @@ Model steady(Model m);
 // noise detours, in picoseconds (deterministic per seed).
 Picos start_delay(const Model& m, int node);
 double slow_factor(const Model& m, int node);
+// `work` ps of node `node`'s local work as m's slow nodes take it: slow_factor times as long,
+// rounded to a picosecond (std::overflow_error past vmc's clock).
+Picos slowed(const Model& m, int node, Picos work);
 Picos noise_phase(const Noise& n, int node);
 // Under m's noise: the time node `node` may act from time t (t, or the end of the detour t
 // falls in), and the time local work of `work` ps it starts at t ends, stretched past every

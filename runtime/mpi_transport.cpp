@@ -67,7 +67,7 @@ struct ChannelTag {
 };
 ChannelTag channel_tag(Tag tag) {
   if (tag >= kCollectiveTagBase) {
-    return {true, static_cast<int>(tag & ((Tag{1} << kCollectiveTagBits) - 1))};
+    return {true, static_cast<int>(tag_in_call(tag))};
   }
   return {false, static_cast<int>(tag)};
 }

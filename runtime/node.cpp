@@ -98,7 +98,6 @@ void NodeState::clear_run() {
   sync_open = 0;
   collective_depth = 0;
   waiting_other = Found{};
-  noted_other = false;
   answer_list.clear();
   requests.clear();
   open_requests = 0;

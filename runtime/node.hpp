@@ -455,10 +455,9 @@ struct alignas(64) NodeState {
   std::mutex wait_mutex;
   WaitDescription waiting;  // guarded by wait_mutex
   // A blocking receive's wait: a message from its source on its comm under another tag, if
-  // one waits in the mailbox (guarded by wait_mutex; noted_other: the node's own flag that
-  // it holds one).
+  // one waits in the mailbox (written by the node under wait_mutex, so the node reads it
+  // without the lock and others with it).
   Found waiting_other;
-  bool noted_other = false;
   std::string call_context;  // guarded by wait_mutex: the front door's call (CallContext)
   // Guarded by wait_mutex: the same, made when asked (CallContext's lazy form): the text is
   // call_describe(call_describe_arg) when call_describe is set.

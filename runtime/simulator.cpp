@@ -193,14 +193,13 @@ struct NodeSim {
   std::uint64_t clock_reads = 0;  // now queries in a row with nothing in between
   // A probe waiting for a message it matches; an mprobe waiting for its request to be bound.
   bool probing = false;
+  // Noise (Model::noise): a send the node reached during a detour, taken again at its end
+  // (Simulator::detoured_ holds it).
+  bool held = false;
   std::uint32_t probe_comm = 0;
   int probe_src = -1;
   Tag probe_tag = 0;
   int probe_request = -1;
-  // Noise (Model::noise): a send the node reached during a detour, taken again at its end.
-  bool held = false;
-  OpRecord held_op;
-  SendRecord held_send;
 };
 
 // A receive posted before its message was sent: the node and its request (-1: blocking).
@@ -394,6 +393,7 @@ class Simulator {
         links_(machine_.links), stats_(stats), trace_(trace), p_(m.p), free_(contention_free),
         record_(machine_.config.trace && !contention_free) {
     nodes_.assign(p_, NodeSim{});
+    if (noisy_) detoured_.resize(p_);
     ports_ = PortOccupancy(model_.port, p_);
     // Per-link state only where links are used (see MachineImpl::uses_links).
     const int links = machine_.uses_links ? machine_.topology->link_count() : 0;
@@ -418,7 +418,8 @@ class Simulator {
         record_(false), now_(lead.now_), in_instant_(lead.in_instant_), paused_(paused),
         complete_(lead.complete_), spinners_(lead.spinners_), idle_polls_(lead.idle_polls_),
         msgs_(lead.msgs_), match_(lead.match_), wild_(lead.wild_),
-        unmatched_(lead.unmatched_), nodes_(lead.nodes_), events_(lead.events_),
+        unmatched_(lead.unmatched_), nodes_(lead.nodes_), detoured_(lead.detoured_),
+        events_(lead.events_),
         pending_(lead.pending_), ports_(lead.ports_) {
     stats_ = lead.stats_;
     // Links never hold the replay up: it takes none.
@@ -548,6 +549,13 @@ class Simulator {
   std::unordered_map<std::uint64_t, std::vector<WildPost>> wild_;
   std::unordered_map<std::uint64_t, std::set<std::int64_t>> unmatched_;
   std::vector<NodeSim> nodes_;
+  // Noise: per node, the send it holds while NodeSim::held (allocated only with noise, so that
+  // a run without it keeps NodeSim small).
+  struct Detoured {
+    OpRecord op;
+    SendRecord send;
+  };
+  std::vector<Detoured> detoured_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
   // (request, src, index, id)
   using PendingKey = std::tuple<Picos, int, std::uint64_t, std::int64_t>;
@@ -989,8 +997,8 @@ class Simulator {
     for (;;) {
       if (n.held) {
         n.held = false;
-        f.op = n.held_op;
-        f.send = n.held_send;
+        f.op = detoured_[id].op;
+        f.send = detoured_[id].send;
       } else {
         switch (fetch(id, n.pc, f)) {
           case Fetch::later: return false;
@@ -1007,8 +1015,7 @@ class Simulator {
           const Picos clear = noise_clear(model_, id, t);
           if (clear > t) {
             n.held = true;
-            n.held_op = f.op;
-            n.held_send = f.send;
+            detoured_[id] = {f.op, f.send};
             n.clock = clear;
             push({clear, 1, id, 0});
             return true;

@@ -3,6 +3,7 @@
 // picoseconds, the checks, the parsers and the one-line description.
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 
 #include "runtime/model.hpp"
@@ -104,6 +105,18 @@ double slow_factor(const Model& m, int node) {
     if (v.node == node) return v.value;
   }
   return 1.0;
+}
+
+Picos slowed(const Model& m, int node, Picos work) {
+  const double factor = slow_factor(m, node);
+  if (factor == 1.0) return work;
+  const double stretched = std::round(static_cast<double>(work) * factor);
+  if (!(stretched < 9.2e18)) {
+    throw std::overflow_error("node " + std::to_string(node) + ": local work of " +
+                              format_duration(to_seconds(work)) + " slowed " +
+                              std::to_string(factor) + " times does not fit in vmc's clock");
+  }
+  return static_cast<Picos>(stretched);
 }
 
 Picos noise_phase(const Noise& n, int node) {
