@@ -33,6 +33,12 @@
 // withdraws a receive still waiting; a synchronous send (MPI_Ssend) starts, as under the
 // rendezvous protocol, only once its receive is posted.
 //
+// Communicator constructors (docs/model.md, "Communicator constructors"): each member logs a
+// sync on the group before it waits for the others in the run, and the pass holds it there
+// until every member has reached it; they go on at the latest arrival, at no cost. A node
+// waiting in a constructor is thus one the pass knows can do nothing before the others come,
+// so it answers their queries meanwhile instead of waiting for that node's next operation.
+//
 // The rules it applies (docs/model.md, the machine model; decisions vmc made are marked *):
 // - A send is requested when its node reaches it. It starts at the earliest simulated time
 //   at which its ports (port model) and links (routing) are all free, and it holds them all
