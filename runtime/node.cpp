@@ -106,6 +106,7 @@ void NodeState::clear_run() {
   sends = 0;
   collective_seq.clear();
   split_seq.clear();
+  group_sync_seq.clear();
   group_seq.clear();
   log.clear();
   blocked_stamp.store(0);

@@ -120,6 +120,7 @@ struct OpRecord {
     improbe,                        // query: bind one to `request` if there is one now
     cancel,                         // query: withdraw the receive `request` if unmatched
     test_list,                      // query: which requests of the list may complete now
+    sync,                           // wait, at no cost, for every member of a group (below)
   };
   Kind kind = Kind::compute;
   std::uint64_t send_index = 0;  // send, sendrecv, isend: index into this node's sends
@@ -143,6 +144,10 @@ struct OpRecord {
   Picos duration = 0;            // compute
   std::uint64_t work_items = 0;  // compute: items combined or rearranged
   Work work = Work::compute;     // compute: which kind of local work
+  // sync: a communicator constructor (split, create_group) meets its other members: the node
+  // goes on once every one of the list_size members of group recv_comm has reached its
+  // sync number send_index on that group, at the latest of their times (docs/model.md,
+  // "Communicator constructors").
 };
 // One of a log's sequences: indexed from the start of the run, while the simulation drops
 // what every pass over it has consumed (the first `base` entries), so that a run's log holds
@@ -498,6 +503,7 @@ struct alignas(64) NodeState {
   std::vector<std::uint64_t> collective_seq;  // per comm id: collective calls made
   int collective_depth = 0;  // collective calls the node is inside (Comm::CollectiveScope)
   std::vector<std::uint64_t> split_seq;       // per comm id: splits made
+  std::vector<std::uint64_t> group_sync_seq;  // per comm id: sync operations logged on it
   // Groups made by create_group, per (comm id, members' hash, tag): how many this node made.
   std::map<std::tuple<std::uint32_t, std::uint64_t, std::int64_t>, std::uint64_t> group_seq;
   std::chrono::steady_clock::time_point run_start;

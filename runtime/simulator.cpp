@@ -33,6 +33,12 @@
 // withdraws a receive still waiting; a synchronous send (MPI_Ssend) starts, as under the
 // rendezvous protocol, only once its receive is posted.
 //
+// Communicator constructors (docs/model.md, "Communicator constructors"): each member logs a
+// sync on the group before it waits for the others in the run, and the pass holds it there
+// until every member has reached it; they go on at the latest arrival, at no cost. A node
+// waiting in a constructor is thus one the pass knows can do nothing before the others come,
+// so it answers their queries meanwhile instead of waiting for that node's next operation.
+//
 // The rules it applies (docs/model.md, the machine model; decisions vmc made are marked *):
 // - A send is requested when its node reaches it. It starts at the earliest simulated time
 //   at which its ports (port model) and links (routing) are all free, and it holds them all
@@ -91,6 +97,7 @@
 #include <deque>
 #include <exception>
 #include <functional>
+#include <map>
 #include <memory>
 #include <new>
 #include <queue>
@@ -98,6 +105,8 @@
 #include <stdexcept>
 #include <tuple>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "runtime/local_nodes.hpp"
 #include "runtime/ports.hpp"
@@ -210,6 +219,14 @@ struct RecvPost {
   std::uint64_t seq = 0;  // its place among the node's receives (the oldest matches first)
   bool report = false;    // the node waits for the pass to name its message
 };
+// A communicator constructor's meeting (OpRecord::Kind::sync) that not every member has
+// reached yet: how many have, the latest of their times, and those that wait.
+struct Meeting {
+  std::uint32_t arrived = 0;
+  Picos latest = 0;
+  std::vector<int> waiting;
+};
+
 // A receive from any source or of any tag, waiting for a message (per destination and comm,
 // oldest first).
 struct WildPost {
@@ -418,7 +435,8 @@ class Simulator {
         record_(false), now_(lead.now_), in_instant_(lead.in_instant_), paused_(paused),
         complete_(lead.complete_), spinners_(lead.spinners_), idle_polls_(lead.idle_polls_),
         msgs_(lead.msgs_), match_(lead.match_), wild_(lead.wild_),
-        unmatched_(lead.unmatched_), nodes_(lead.nodes_), detoured_(lead.detoured_),
+        unmatched_(lead.unmatched_), meetings_(lead.meetings_), nodes_(lead.nodes_),
+        detoured_(lead.detoured_),
         events_(lead.events_),
         pending_(lead.pending_), ports_(lead.ports_) {
     stats_ = lead.stats_;
@@ -548,6 +566,8 @@ class Simulator {
   // yet, by id (the order in which the pass reached their sends).
   std::unordered_map<std::uint64_t, std::vector<WildPost>> wild_;
   std::unordered_map<std::uint64_t, std::set<std::int64_t>> unmatched_;
+  // Meetings some member has reached and not every one, by (group, sync number).
+  std::map<std::pair<std::uint32_t, std::uint64_t>, Meeting> meetings_;
   std::vector<NodeSim> nodes_;
   // Noise: per node, the send it holds while NodeSim::held (allocated only with noise, so that
   // a run without it keeps NodeSim small).
@@ -656,6 +676,7 @@ class Simulator {
       case OpRecord::Kind::isend:
       case OpRecord::Kind::irecv:
       case OpRecord::Kind::wait:
+      case OpRecord::Kind::sync:
         return false;
       default:
         return true;
@@ -937,6 +958,15 @@ class Simulator {
         }
       }
     }
+    for (const auto& [key, m] : meetings_) {
+      for (int n : m.waiting) {
+        if (shown++ < 8) {
+          text += "\n  node " + std::to_string(n) + ": a communicator constructor on comm " +
+                  std::to_string(key.first) + " waits for the group's other members (" +
+                  std::to_string(m.arrived) + " have reached it)";
+        }
+      }
+    }
     for (int n : spinners_) {
       if (shown++ < 8) text += "\n  node " + std::to_string(n) + ": tests or probes again and again while nothing else can happen";
     }
@@ -1199,6 +1229,9 @@ class Simulator {
           if (!found && failed_query(id, tested_last)) return true;
           break;
         }
+        case OpRecord::Kind::sync:
+          if (meet(id, op, t)) return true;
+          break;
         case OpRecord::Kind::cancel: {
           if (free_) {
             // A replay forked from the pass after the receive was posted withdraws it (one
@@ -1216,6 +1249,32 @@ class Simulator {
         }
       }
     }
+  }
+
+  // Node id reaches, at t, its sync `op` (a communicator constructor): it waits until every
+  // member of the group has reached it, and they all go on at the latest of their times.
+  // Nothing is charged and nothing counted (a meeting is no message); each member keeps its
+  // own chain of startups. Whether the node stops here.
+  bool meet(int id, const OpRecord& op, Picos t) {
+    const auto key = std::make_pair(op.recv_comm, op.send_index);
+    Meeting& m = meetings_[key];
+    m.latest = std::max(m.latest, t);
+    if (++m.arrived < op.list_size) {
+      NodeSim& n = nodes_[id];
+      m.waiting.push_back(id);
+      n.resume = t;
+      n.resume_crit = n.crit;
+      n.outstanding = 1;
+      return true;
+    }
+    const Picos at = m.latest;
+    const std::vector<int> waiting = std::move(m.waiting);
+    meetings_.erase(key);
+    for (int w : waiting) complete_wait(w, at, nodes_[w].crit);
+    if (at == t) return false;
+    nodes_[id].clock = at;  // not reached: the pass takes steps in time order
+    push({at, 1, id, 0});
+    return true;
   }
 
   // A query that found nothing, right after another that found nothing: the node moves on to

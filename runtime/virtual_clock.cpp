@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace vmc::detail {
 
@@ -544,6 +545,33 @@ void VirtualClock::charge(NodeState& self, Picos duration, std::uint64_t items, 
   op.work_items = items;
   op.work = kind;
   log_op(self, op);
+}
+
+void VirtualClock::meet(NodeState& self, const CommGroup& g) {
+  std::vector<std::uint64_t>& seqs = self.group_sync_seq;
+  if (seqs.size() <= g.id) seqs.resize(g.id + 1, 0);
+  OpRecord op;
+  op.kind = OpRecord::Kind::sync;
+  op.recv_comm = g.id;
+  op.send_index = seqs[g.id]++;
+  op.list_size = static_cast<std::uint32_t>(g.world.size());
+  log_op(self, op);
+}
+
+SplitResult VirtualClock::split(NodeState& self, CommGroup& g, int rank, std::uint64_t seq,
+                                int color, int key) {
+  meet(self, g);
+  return MailboxTransport::split(self, g, rank, seq, color, key);
+}
+
+SplitResult VirtualClock::create_group(NodeState& self, CommGroup& g,
+                                       std::span<const int> members, int index,
+                                       std::uint64_t seq, std::int64_t tag) {
+  // Nobody waits in the run here (the first member makes the group): the members meet on
+  // the new group, whose id is theirs alone.
+  SplitResult made = MailboxTransport::create_group(self, g, members, index, seq, tag);
+  meet(self, *made.group);
+  return made;
 }
 
 void VirtualClock::measure(Stats& stats, Trace& trace) {

@@ -37,6 +37,11 @@ class VirtualClock : public MailboxTransport {
   bool test(NodeState& self, std::uint32_t id, const WaitDescription& what) override;
   Picos now(NodeState& self, const WaitDescription& what) override;
   void charge(NodeState& self, Picos duration, std::uint64_t items, Work kind) override;
+  // The constructors log a sync operation on the group they synchronise (meet).
+  SplitResult split(NodeState& self, CommGroup& g, int rank, std::uint64_t seq, int color,
+                    int key) override;
+  SplitResult create_group(NodeState& self, CommGroup& g, std::span<const int> members,
+                           int index, std::uint64_t seq, std::int64_t tag) override;
 
  protected:
   void receiving(NodeState& self, const Incoming& in, OpRecord::Kind kind,
@@ -52,6 +57,10 @@ class VirtualClock : public MailboxTransport {
   // buffer when that pays and say here which message took it (stays null when the bytes were
   // copied); `to_waiting_only`: lend only to a receiver already blocked waiting for it.
   std::uint64_t post(NodeState& self, const Outgoing& out, Message** lent, bool to_waiting_only);
+  // A communicator constructor: self meets the other members of g, at no cost in virtual
+  // time (OpRecord::Kind::sync), logged before self waits for them in the run (a node that
+  // waits there logging nothing would hold back the answers of the others' queries).
+  void meet(NodeState& self, const CommGroup& g);
   // Appends an operation to self's log, and lets the simulation know when it was waiting for
   // this node's next operation. Returns its place in the log.
   std::size_t log_op(NodeState& self, const OpRecord& op,

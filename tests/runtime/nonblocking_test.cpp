@@ -455,5 +455,109 @@ TEST(Nonblocking, AnIsendToItselfCompletesOnEveryClock) {
   }
 }
 
+// --- communicator constructors on the virtual clock ----------------------------------------
+// A constructor meets the group's other members at no cost (docs/model.md, "Communicator
+// constructors"): a node waiting there has logged that, so the others' queries are answered.
+
+TEST(Nonblocking, ASplitDoesNotHoldBackTheOthersTests) {
+  // Node 0 completes its exchange with node 1 by a wait and goes into split; node 1 works
+  // for 1 ms and then tests its requests: to answer, the pass needs node 0's next step (its
+  // wait ended long before), which is the split, where node 0 waits for node 1. At p = 4 the
+  // other pair does the same.
+  for (Engine engine : {Engine::threads, Engine::fibers}) {
+    for (int p : {2, 4}) {
+      Machine m({.nodes = p, .model = model_with(Port::all), .engine = engine});
+      std::vector<int> tests(p, 0), new_rank(p, -1);
+      auto r = m.run([&](Node& node) {
+        const Comm& c = node.world();
+        const int me = c.rank(), partner = me ^ 1;
+        std::vector<int> out(100, me), in(100, -1);
+        std::vector<Request> rs;
+        rs.push_back(c.irecv(std::span<int>(in), partner, 3));
+        rs.push_back(c.isend(std::span<const int>(out), partner, 3));
+        if (me % 2 == 0) {
+          c.wait_all(rs);
+        } else {
+          c.charge_compute(1e-3);
+          while (!c.test_all(rs)) ++tests[me];
+        }
+        EXPECT_EQ(in[0], partner);
+        const Comm half = c.split(me % 2, -me);
+        new_rank[me] = half.rank();
+      });
+      for (int me = 0; me < p; ++me) {
+        EXPECT_EQ(new_rank[me], (p - 1 - me) / 2) << "node " << me;
+      }
+      // Node 1's first test is at 1 ms, after its messages ended: no second one.
+      EXPECT_EQ(tests[1], 0);
+      // The split is free: everyone finishes at node 1's time, 1 ms.
+      for (int me = 0; me < p; ++me) {
+        EXPECT_EQ(r.stats().node_time[me], to_picos(1e-3)) << "node " << me << ", p " << p;
+      }
+      EXPECT_EQ(r.stats().messages, static_cast<std::uint64_t>(p));  // one each
+    }
+  }
+}
+
+TEST(Nonblocking, ConstructorsResumeEveryMemberAtTheLatestArrival) {
+  // Node r reaches the constructor at (r + 1) 100 us; every member goes on at the latest of
+  // the group's arrivals, exactly, and nothing is counted. split(r % 2): the even nodes meet
+  // the odd ones (the split is on the whole group); create_group of nodes 0 and 1 only: they
+  // go on at 200 us, and nodes 2 and 3 keep their times.
+  for (Engine engine : {Engine::threads, Engine::fibers}) {
+    Machine m({.nodes = 4, .model = model_with(Port::all), .engine = engine});
+    auto split = m.run([&](Node& node) {
+      const Comm& c = node.world();
+      c.charge_compute((c.rank() + 1) * 100e-6);
+      const Comm half = c.split(c.rank() % 2, c.rank());
+      EXPECT_EQ(half.size(), 2);
+    });
+    for (int r = 0; r < 4; ++r) {
+      EXPECT_EQ(split.stats().node_time[r], to_picos(400e-6)) << "node " << r;
+    }
+    EXPECT_EQ(split.stats().messages, 0u);
+    EXPECT_EQ(split.stats().critical_startups, 0);
+
+    const std::vector<int> pair{1, 0};
+    auto made = m.run([&](Node& node) {
+      const Comm& c = node.world();
+      c.charge_compute((c.rank() + 1) * 100e-6);
+      if (c.rank() < 2) {
+        const Comm two = c.create_group(pair, 9);
+        EXPECT_EQ(two.rank(), 1 - c.rank());
+      }
+    });
+    for (int r = 0; r < 4; ++r) {
+      EXPECT_EQ(made.stats().node_time[r], to_picos((r < 2 ? 2 : r + 1) * 100e-6))
+          << "node " << r;
+    }
+    EXPECT_EQ(made.stats().messages, 0u);
+
+    // Arriving together: the constructor takes no time.
+    auto together = m.run([&](Node& node) {
+      const Comm& c = node.world();
+      c.charge_compute(100e-6);
+      const Comm all = c.split(0, c.rank());
+      all.charge_compute(50e-6);
+    });
+    for (int r = 0; r < 4; ++r) {
+      EXPECT_EQ(together.stats().node_time[r], to_picos(150e-6)) << "node " << r;
+    }
+  }
+}
+
+TEST(Nonblocking, AGroupMadeByOnlySomeOfItsMembersIsADeadlock) {
+  // create_group waits for no one in the run, but in virtual time node 0 waits there for
+  // node 1, which never makes the group: reported, naming the node.
+  Machine m({.nodes = 2, .model = model_with(Port::all)});
+  const std::vector<int> both{0, 1};
+  const std::string error = run_error(m, [&](Node& node) {
+    if (node.rank() == 0) (void)node.world().create_group(both, 4);
+  });
+  EXPECT_THAT(error, HasSubstr("deadlock"));
+  EXPECT_THAT(error, HasSubstr("node 0: a communicator constructor"));
+  EXPECT_THAT(error, HasSubstr("1 have reached it"));
+}
+
 }  // namespace
 }  // namespace vmc

@@ -283,8 +283,6 @@ static void scheme(const char* name, int tag) {
   MPI_Error_class(rc, &cls);
   CHECK(cls == MPI_ERR_COMM, "%s: MPI_Iscan on an intercommunicator: class %d", name, cls);
 
-  /* See coll_neighbor_nonblocking.c: every rank past its completions before MPI_Comm_split. */
-  CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
   CHECK_MPI(MPI_Comm_free(&ic));
   free(in);
   free(want);

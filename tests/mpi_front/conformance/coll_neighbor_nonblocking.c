@@ -229,12 +229,6 @@ static void run(topo* t) {
           t->name, op_name[op]);
     CHECK_MPI(MPI_Request_free(&r[op]));
   }
-  /* Every rank past its last completion before the next communicator is made: a rank in a
-   * communicator constructor records nothing while it waits for the others, and under vmc
-   * that holds back the answer another rank's MPI_Waitall or MPI_Testall over several
-   * nonblocking collectives is waiting for (the virtual-time pass needs every running rank's
-   * next step). */
-  CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
   MPI_Type_free(&strided);
   free(send);
   free(want);

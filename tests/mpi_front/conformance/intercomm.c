@@ -495,11 +495,6 @@ static void derived(MPI_Comm ic, const split* s) {
     }
   }
 
-  /* A barrier on the parent before the next constructor: under vmc a rank waiting to make a
-   * communicator (bookkeeping outside virtual time) holds back the simulation that decides
-   * the MPI_ANY_SOURCE receives of the split's ranks above (docs/mpi.md). */
-  CHECK_MPI(MPI_Barrier(ic));
-
   /* Create: each group's first (n + 1) / 2 ranks. */
   MPI_Group g, first;
   CHECK_MPI(MPI_Comm_group(ic, &g));
