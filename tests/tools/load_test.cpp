@@ -89,10 +89,12 @@ TEST(Load, VmcLoadNamesLibrariesToo) {
 // A file named without a directory is the one in the working directory (dlopen alone would
 // look on the library path), and the same file by another name is loaded once.
 TEST(Load, ABareFileNameIsTheOneInTheWorkingDirectory) {
-  const Outcome o = run_shell("cd " + shell_quoted(VMC_LIBRARY_DIR) + " && " +
-                                  shell_quoted(VMC_BINARY) +
-                                  " list --load my_algorithms.so --load ./my_algorithms.so",
-                              120);
+  // run_shell puts timeout(1) before the command, which runs a program: the cd needs a shell.
+  const Outcome o = run_shell(
+      "sh -c " + shell_quoted("cd " + shell_quoted(VMC_LIBRARY_DIR) + " && " +
+                              shell_quoted(VMC_BINARY) +
+                              " list --load my_algorithms.so --load ./my_algorithms.so"),
+      120);
   ASSERT_EQ(o.exit_code, 0) << o.err;
   const std::string file = std::filesystem::canonical(library("my_algorithms")).string();
   EXPECT_THAT(o.out, HasSubstr("      loaded from " + file + "\n"));
