@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "shell.hpp"
+#include "tests/sanitized.hpp"
 
 namespace {
 
@@ -17,6 +18,7 @@ using ::testing::HasSubstr;
 using ::testing::ContainsRegex;
 using ::testing::Not;
 
+using vmc::testing::kSanitized;
 using vmc::testing::Outcome;
 using vmc::testing::run_shell;
 using vmc::testing::shell_quoted;
@@ -101,8 +103,15 @@ void fuzz(const std::string& command, const std::vector<std::string>& base,
     args.push_back(extra);
     return args;
   };
+  // Under the sanitizers, where each run of vmc costs several times as much, a third of each
+  // flag's malformed values (the next flag another third); the release run tries them all.
+  std::size_t turn = 0;
   for (const auto& [flag, values] : flags) {
-    for (const std::string& value : values) expect_refused(with_base(flag + "=" + value), flag);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (kSanitized && (i + turn) % 3 != 0) continue;
+      expect_refused(with_base(flag + "=" + values[i]), flag);
+    }
+    ++turn;
     expect_refused(with_base(flag), flag);  // the flag without a value
   }
   // An unknown flag or a stray word beside good ones (a missing required flag comes first).
