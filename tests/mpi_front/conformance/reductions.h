@@ -309,17 +309,20 @@ static inline int conf_equal(conf_reduction c, const void* buf, size_t i, conf_v
     long double value = 0;
     int index = 0;
     conf_pair_get(c.t, buf, i, &value, &index);
+    if (value == want.re && index == want.index) return 1;
     snprintf(got, got_size, "(%Lg, %d), expected (%Lg, %d)", value, index, want.re, want.index);
-    return value == want.re && index == want.index;
+    return 0;
   }
   if (conf_is_bitwise(c)) {
     const unsigned long long bits = conf_get_bits(c.t, buf, i);
+    if (bits == want.bits) return 1;
     snprintf(got, got_size, "0x%llx, expected 0x%llx", bits, want.bits);
-    return bits == want.bits;
+    return 0;
   }
   const long double re = conf_get_re(c.t, buf, i), im = conf_get_im(c.t, buf, i);
+  if (re == want.re && im == want.im) return 1;
   snprintf(got, got_size, "%Lg%+Lgi, expected %Lg%+Lgi", re, im, want.re, want.im);
-  return re == want.re && im == want.im;
+  return 0;
 }
 
 /* Rank r's input for elements [offset, offset + count) into buf[0, count). */
