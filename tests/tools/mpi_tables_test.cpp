@@ -42,7 +42,7 @@ std::string trimmed(std::string s) {
 
 // The rows of the table under "**Equivalents.**".
 std::vector<DocRow> equivalents_on_the_page() {
-  std::ifstream page(std::string(VMC_SOURCE_DIR) + "/docs/cli.md");
+  std::ifstream page(VMC_SOURCE_DIR "/docs/cli.md");
   std::string line;
   while (std::getline(page, line) && !line.starts_with("**Equivalents.**")) {
   }
