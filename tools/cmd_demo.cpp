@@ -164,8 +164,8 @@ void run_demo(const DemoOptions& o) {
 void compare_networks(const DemoOptions& o, const std::vector<std::string>& networks,
                       const std::vector<std::size_t>& lengths) {
   const Model model = o.machine.model();
-  const RunSpec base{.op = parse_operation(o.call.op), .root = o.call.root, .type = o.call.type,
-                     .reduction = o.call.reduction, .check = true};
+  const RunSpec base{.op = parse_operation(o.call.op), .root = o.call.root,
+                     .type = o.call.item_type(), .reduction = o.call.reduction, .check = true};
   std::vector<std::unique_ptr<Machine>> machines;
   for (const std::string& net : networks) {
     check_link_rates(*parse_topology(net), model);
@@ -177,7 +177,7 @@ void compare_networks(const DemoOptions& o, const std::vector<std::string>& netw
       check_spec(spec, machines.back()->topology(), model);
     }
   }
-  const std::string type = o.call.type == "float" ? "floats" : o.call.type + " items";
+  const std::string type = base.type == "float" ? "floats" : base.type + " items";
   std::printf("\n%s (%s%s, algorithm chosen by cost) on ", o.call.op.c_str(),
               traits(base.op).combines ? (o.call.reduction + " of ").c_str() : "", type.c_str());
   for (std::size_t i = 0; i < networks.size(); ++i) {

@@ -89,7 +89,7 @@ nlohmann::json family_rows(Operation op, const Algorithm& a, const CostQuery& q)
 void explain(const ExplainOptions& o) {
   const Operation op = parse_operation(o.call.op);
   auto topology = o.machine.parsed_topology();
-  const RunSpec spec{.op = op, .n = o.call.n, .root = o.call.root, .type = o.call.type,
+  const RunSpec spec{.op = op, .n = o.call.n, .root = o.call.root, .type = o.call.item_type(),
                      .reduction = o.call.reduction, .segment_items = o.call.segment_items,
                      .strategy = o.call.strategy.empty()
                                      ? std::vector<int>{}
@@ -137,7 +137,7 @@ void explain(const ExplainOptions& o) {
   }
   if (o.json) {
     nlohmann::json out{{"op", o.call.op}, {"topology", topology->spec()}, {"p", q.p}, {"n", q.n},
-                       {"root", q.root}, {"model", describe(q.model)},
+                       {"root", q.root}, {"type", spec.type}, {"model", describe(q.model)},
                        {"chosen", winner ? winner->name : ""},
                        {"algorithms", rows}};
     if (perturbed(model)) out["stragglers"] = describe_stragglers(model);

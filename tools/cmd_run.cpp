@@ -158,6 +158,8 @@ void run_command(const RunOptions& o) {
               {"topology", topology},
               {"p", m.size()},
               {"n", spec.op == Operation::barrier ? 0 : spec.n},
+              {"type", spec.type},
+              {"reduction", spec.reduction},
               {"clock", o.clock},
               {"transport", o.transport},
               {"processes", spread ? mpi_world_size() : 1},

@@ -63,18 +63,33 @@ std::vector<std::size_t> parse_lengths(const std::string& text, const char* what
   const std::size_t first = number(a), last = number(b), k = number(step.substr(1));
   if (step[0] != 'x' && step[0] != '+') throw bad(forms);
   if (first > last) throw bad("the range A:B runs from A up to B, and A > B here");
+  constexpr std::size_t kMostEntries = 10000;
+  auto too_long = [&](const std::string& entries) {
+    return std::invalid_argument(std::string(what) + " \"" + text + "\" is too long (" +
+                                 entries + " entries; at most " +
+                                 std::to_string(kMostEntries) + ")");
+  };
+  // Each next entry is made only when it stays within B: a step past the largest count would
+  // wrap around and the range would never end.
   if (step[0] == 'x') {
     if (k < 2) throw bad("a range A:B:xK multiplies by K, and needs K >= 2");
     if (first == 0) throw bad("a range A:B:xK multiplies by K, and cannot start at 0");
-    for (std::size_t n = first; n <= last; n *= k) out.push_back(n);
+    for (std::size_t n = first;; n *= k) {  // at most 64 entries
+      out.push_back(n);
+      if (n > last / k) break;  // n * k > last
+    }
   } else {
     if (k == 0) throw bad("a range A:B:+K adds K, and needs K >= 1");
-    for (std::size_t n = first; n <= last; n += k) out.push_back(n);
+    const std::size_t steps = (last - first) / k;  // entries - 1, which may be 2^64 - 1
+    if (steps >= kMostEntries) {
+      throw too_long(steps == SIZE_MAX ? "18446744073709551616" : std::to_string(steps + 1));
+    }
+    for (std::size_t n = first;; n += k) {
+      out.push_back(n);
+      if (last - n < k) break;  // n + k > last
+    }
   }
-  if (out.size() > 10000) {
-    throw std::invalid_argument(std::string(what) + " \"" + text + "\" is too long (" +
-                                std::to_string(out.size()) + " entries; at most 10000)");
-  }
+  if (out.size() > kMostEntries) throw too_long(std::to_string(out.size()));
   return out;
 }
 
@@ -172,6 +187,12 @@ void sweep(const SweepOptions& o) {
     }
   }
   const std::vector<std::size_t> lengths = parse_lengths(o.lengths);
+  for (std::size_t n : lengths) {
+    if (n > kMaxCount) {
+      throw UsageError("--n: " + std::to_string(n) + " in \"" + o.lengths +
+                       "\" is too large; expected counts from 0 to " + std::to_string(kMaxCount));
+    }
+  }
   // Every point must fit before the first one runs.
   for (const auto& net : nets) {
     for (std::size_t n : lengths) {

@@ -29,6 +29,7 @@ struct TuneOptions {
   std::string reduction = kDefaultReduction;
   std::string format = "csv";
   std::string output;
+  const CLI::Option* type_flag = nullptr;
 };
 
 // "4,8,2" -> 2,4,8 (sorted, no repeats): a table's rows go up in size.
@@ -80,11 +81,11 @@ void tune_command(const TuneOptions& o) {
   grid.ps = increasing(parse_lengths(o.nodes, "node-count list"));
   grid.ns = increasing(parse_lengths(o.lengths));
   grid.model = o.machine.model();
-  grid.type = o.type;
+  grid.type = item_type_for(o.type, o.type_flag->count() > 0, o.reduction);
   grid.reduction = o.reduction;
-  check_type_and_reduction(o.type, o.reduction);
+  check_type_and_reduction(grid.type, o.reduction);
   RunSpec probe;
-  probe.type = o.type;
+  probe.type = grid.type;
   probe.reduction = o.reduction;
   const std::size_t bytes = item_bytes(probe);
   for (std::size_t n : grid.ns) {
@@ -98,10 +99,10 @@ void tune_command(const TuneOptions& o) {
   const std::vector<TunePoint> points = tune(grid);
   std::ostream& out = o.output.empty() ? std::cout : file;
   const std::string about = "vmc tune for " + grid.family + " networks, " +
-                            describe(grid.model) + "; items of " + o.type + " (" +
+                            describe(grid.model) + "; items of " + grid.type + " (" +
                             std::to_string(bytes) + " bytes), n converted to bytes with that size";
   if (o.format == "csv") {
-    write_tune_csv(out, points, o.type);
+    write_tune_csv(out, points, grid.type);
     return;
   }
   const MpiLibrary library = o.format == "ompi" ? MpiLibrary::open_mpi : MpiLibrary::mpich;
@@ -139,9 +140,11 @@ void add_tune_command(CLI::App& app) {
                   "MPI counts (items): A:B:xK, A:B:+K, A:B or a comma list")
       ->required()
       ->check(list_check("LENGTHS", "length list"));
-  cmd->add_option("--type", o->type, "item type: int32, int64, float or double")
-      ->capture_default_str()
-      ->check(type_check());
+  o->type_flag = cmd->add_option("--type", o->type,
+                                  "item type: int32, int64, float or double (where not given: "
+                                  "int64 for --reduction matmul, int32 for band, bor and bxor)")
+                     ->capture_default_str()
+                     ->check(type_check());
   cmd->add_option("--reduction", o->reduction, "the combining op (sum, ..., matmul)")
       ->capture_default_str()
       ->check(reduction_check());

@@ -346,9 +346,11 @@ void CallOptions::add_to(CLI::App* cmd, bool with_algorithm, bool count_flag) {
   cmd->add_option("--root", root, "root node of rooted operations")
       ->capture_default_str()
       ->check(int_check(0, 1 << 30));
-  cmd->add_option("--type", type, "item type")
-      ->capture_default_str()
-      ->check(type_check());
+  type_flag = cmd->add_option("--type", type,
+                              "item type (where not given: int64 for --reduction matmul, int32 "
+                              "for band, bor and bxor)")
+                  ->capture_default_str()
+                  ->check(type_check());
   cmd->add_option("--reduction", reduction,
                   "sum, prod, min, max, land, lor, lxor, band, bor, bxor (integers) or matmul "
                   "(a non-commutative 3x3 integer matrix product)")
@@ -395,6 +397,18 @@ void EngineOptions::apply(MachineConfig& config) const {
   }
 }
 
+std::string item_type_for(const std::string& type, bool type_given,
+                          const std::string& reduction) {
+  if (type_given) return type;
+  if (reduction == "matmul") return "int64";
+  if (reduction == "band" || reduction == "bor" || reduction == "bxor") return "int32";
+  return type;
+}
+
+std::string CallOptions::item_type() const {
+  return item_type_for(type, type_flag != nullptr && type_flag->count() > 0, reduction);
+}
+
 RunSpec CallOptions::spec(const Topology& topology, const Model& model, bool data) const {
   RunSpec s;
   s.data = data;
@@ -402,7 +416,7 @@ RunSpec CallOptions::spec(const Topology& topology, const Model& model, bool dat
   s.algorithm = algorithm;
   s.n = n;
   s.root = root;
-  s.type = type;
+  s.type = item_type();
   s.reduction = reduction;
   s.segment_items = segment_items;
   if (!strategy.empty()) s.strategy = global_combine::parse_strategy(strategy);
@@ -535,7 +549,8 @@ void check_spec(const RunSpec& s, const Topology& topology, const Model& model) 
   if (s.data && data_bytes(s, p) > kMaxDataBytes) {
     throw UsageError("--n " + std::to_string(s.n) + " is too large for " + op + " on " +
                      std::to_string(p) + " nodes: the generated data would exceed " +
-                     std::to_string(kMaxDataBytes >> 30) + " GiB");
+                     std::to_string(kMaxDataBytes >> 30) +
+                     " GiB (--data none times the run without data)");
   }
 }
 

@@ -87,12 +87,22 @@ struct CallOptions {
   std::string strategy;
   int hybrid = -1;
 
+  CLI::Option* type_flag = nullptr;  // --type, once add_to registered it
+
   void add_to(CLI::App* cmd, bool with_algorithm = true, bool count_flag = true);
+  // --type; where it was not given, the type --reduction needs: int64 for matmul's matrices,
+  // int32 for the bitwise reductions (band, bor, bxor), float for the others.
+  std::string item_type() const;
   // The run this describes, checked against the machine: --root is a node, --algorithm
   // exists and applies, and the generated data fits in kMaxDataBytes (data: false for a
   // timing-only machine, which generates none).
   RunSpec spec(const Topology& topology, const Model& model, bool data = true) const;
 };
+
+// The item type of a call: TYPE where --type was given; otherwise the type REDUCTION needs
+// (int64 for matmul's matrices, int32 for band, bor and bxor), and TYPE (the default) for the
+// others.
+std::string item_type_for(const std::string& type, bool type_given, const std::string& reduction);
 
 // --clock virtual|real and --time-scale (real clock: wall seconds per modelled second,
 // 0.001 to 1000).

@@ -271,6 +271,13 @@ TEST(MpirunRanges, RefusesWhatWritesOneRun) {
   const Outcome size = mpirun("-np 1:3 --topology ring:4 " + job("odd_p"));
   EXPECT_EQ(size.exit_code, 2);
   EXPECT_THAT(size.err, HasSubstr("disagrees with --topology ring:4"));
+  // Ranges far beyond what a machine holds are refused before any run, not generated first.
+  const Outcome many = mpirun("-np 1:100000000 " + job("odd_p"));
+  EXPECT_EQ(many.exit_code, 2);
+  EXPECT_THAT(many.err, HasSubstr("(100000000 entries; at most 10000)"));
+  const Outcome wrap = mpirun("-np 1:18446744073709551615:x2 " + job("odd_p"));
+  EXPECT_EQ(wrap.exit_code, 2);
+  EXPECT_THAT(wrap.err, HasSubstr("bad topology \"full:65536\": too big"));
 }
 
 // Every line of `text` matches `pattern`, whose first group is the rank of the tag and whose

@@ -294,6 +294,18 @@ TEST(CommandLine, GoodInvocationsOfEveryCommandSucceed) {
   EXPECT_THAT(run.out, HasSubstr("\"correct\":true"));
   expect_ok({"run", "--topology=ring:5", "--op=scan", "--reduction=matmul", "--type=int64",
              "--n=2", "--alpha=0", "--beta=1ns", "--check"});
+  // Without --type, a reduction that needs integers gets them: matmul int64, bitwise int32.
+  for (const auto& [reduction, type] : {std::pair{"matmul", "int64"}, std::pair{"bxor", "int32"},
+                                        std::pair{"sum", "float"}}) {
+    for (const char* command : {"run", "explain"}) {
+      const Outcome o = expect_ok({command, "--topology=ring:5", "--op=allreduce",
+                                   std::string("--reduction=") + reduction, "--n=4", "--json"});
+      EXPECT_THAT(o.out, ::testing::ContainsRegex(std::string("\"type\": ?\"") + type + "\""))
+          << command << " --reduction " << reduction;
+    }
+  }
+  expect_ok({"demo", "--topology=ring:4", "--op=scan", "--reduction=matmul", "--n=3"});
+  expect_ok({"sweep", "--topology=ring:4", "--op=allreduce", "--reduction=matmul", "--n=1,3"});
   expect_ok({"run", "--topology=hypercube:4", "--op=allreduce", "--algorithm=hybrid",
              "--strategy=01", "--n=8", "--check"});
   expect_ok({"run", "--topology=full:2", "--clock=real", "--alpha=20us", "--beta=0",
@@ -454,6 +466,33 @@ TEST(CommandLine, SweepRangesSayWhatIsWrong) {
   expect_refused({"sweep", "--n", "0:10:x2"}, "cannot start at 0");
   expect_refused({"sweep", "--n", "4:8:x1"}, "needs K >= 2");
   expect_refused({"sweep", "--n", "4:8:+0"}, "needs K >= 1");
+}
+
+// A range whose steps would pass the largest count ends there instead of wrapping around
+// (the sweep would never end), and lengths beyond what vmc takes are refused before any run.
+TEST(CommandLine, SweepRangesToTheLargestCountEndAndAreRefusedUpFront) {
+  expect_refused({"sweep", "--n", "1:18446744073709551615:x2"},
+                 "--n: 2199023255552 in \"1:18446744073709551615:x2\" is too large");
+  expect_refused({"sweep", "--n", "1:18446744073709551615:+4611686018427387904"},
+                 "--n: 4611686018427387905 in");
+  expect_refused({"sweep", "--n", "0:18446744073709551615"},
+                 "(18446744073709551616 entries; at most 10000)");
+  expect_refused({"sweep", "--n", "5:18446744073709551615:+2"},
+                 "(9223372036854775806 entries; at most 10000)");
+  expect_refused({"sweep", "--topology", "ring:4", "--op", "allgather", "--n",
+                  "1:1099511627776:x4"},
+                 "would exceed 2 GiB (--data none times the run without data)");
+  expect_refused({"tune", "--p", "4", "--n", "1:18446744073709551615:x2"},
+                 "--n: 2199023255552 is too large");
+  expect_refused({"tune", "--p", "1:18446744073709551615:+1", "--n", "1"},
+                 "(18446744073709551615 entries; at most 10000)");
+  // Timing only, the point whose data would exceed the bound runs.
+  const Outcome o = expect_ok({"sweep", "--op", "broadcast", "--topology", "ring:4", "--n",
+                               "1:268435456:x16384", "--algorithms", "binomial", "--data",
+                               "none"});
+  for (const char* row : {"binomial,1,", "binomial,16384,", "binomial,268435456,"}) {
+    EXPECT_THAT(o.out, HasSubstr(row));
+  }
 }
 
 TEST(CommandLine, ARangeWithoutAStepTakesEveryCount) {
