@@ -44,12 +44,19 @@ std::vector<std::size_t> parse_lengths(const std::string& text, const char* what
     if (used != s.size() || s.empty() || s[0] == '-') throw bad(forms);
     return static_cast<std::size_t>(v);
   };
+  constexpr std::size_t kMostEntries = 10000;
+  auto too_long = [&](const std::string& entries) {
+    return std::invalid_argument(std::string(what) + " \"" + text + "\" is too long (" +
+                                 entries + " entries; at most " +
+                                 std::to_string(kMostEntries) + ")");
+  };
   std::vector<std::size_t> out;
   if (text.find(':') == std::string::npos) {
     std::stringstream in(text);
     std::string item;
     while (std::getline(in, item, ',')) out.push_back(number(item));
     if (out.empty()) throw bad(forms);
+    if (out.size() > kMostEntries) throw too_long(std::to_string(out.size()));
     return out;
   }
   std::stringstream in(text);
@@ -63,12 +70,6 @@ std::vector<std::size_t> parse_lengths(const std::string& text, const char* what
   const std::size_t first = number(a), last = number(b), k = number(step.substr(1));
   if (step[0] != 'x' && step[0] != '+') throw bad(forms);
   if (first > last) throw bad("the range A:B runs from A up to B, and A > B here");
-  constexpr std::size_t kMostEntries = 10000;
-  auto too_long = [&](const std::string& entries) {
-    return std::invalid_argument(std::string(what) + " \"" + text + "\" is too long (" +
-                                 entries + " entries; at most " +
-                                 std::to_string(kMostEntries) + ")");
-  };
   // Each next entry is made only when it stays within B: a step past the largest count would
   // wrap around and the range would never end.
   if (step[0] == 'x') {
@@ -89,7 +90,6 @@ std::vector<std::size_t> parse_lengths(const std::string& text, const char* what
       if (last - n < k) break;  // n + k > last
     }
   }
-  if (out.size() > kMostEntries) throw too_long(std::to_string(out.size()));
   return out;
 }
 

@@ -479,6 +479,9 @@ TEST(CommandLine, SweepRangesToTheLargestCountEndAndAreRefusedUpFront) {
                  "(18446744073709551616 entries; at most 10000)");
   expect_refused({"sweep", "--n", "5:18446744073709551615:+2"},
                  "(9223372036854775806 entries; at most 10000)");
+  std::string many = "1";  // a comma list is held to the same count
+  for (int i = 0; i < 10000; ++i) many += ",1";
+  expect_refused({"sweep", "--n", many}, "(10001 entries; at most 10000)");
   expect_refused({"sweep", "--topology", "ring:4", "--op", "allgather", "--n",
                   "1:1099511627776:x4"},
                  "would exceed 2 GiB (--data none times the run without data)");
