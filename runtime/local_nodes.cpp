@@ -122,6 +122,13 @@ void LocalNodes::run_node(int rank) {
     abort_run();
   }
   if (hooks != nullptr) hooks->returned(self);
+  // Irecvs still posted were let go of (Comm::free; a node that returns with other requests
+  // open fails): they take their messages from now on without writing to their buffers, which
+  // may have gone with the node's stack. Only this thread and, once every node has returned,
+  // the controller drain this mailbox.
+  for (const auto& [key, ids] : self.posted) {
+    for (const std::uint32_t id : ids) self.requests[id].abandoned = true;
+  }
   // Finishing releases no one, so it does not count as activity: nodes blocked on this
   // one keep their stamps and the deadlock check sees them at once. It is published under
   // the log's lock: a simulation waiting for this node's next operation learns there is
@@ -393,6 +400,15 @@ Message* LocalNodes::wait_for(NodeState& n, const MatchKey& key, const WaitDescr
     n.waiting_other = Found{};
   }
   return m;
+}
+
+std::optional<RunError> LocalNodes::settle() {
+  if (hooks == nullptr || hooks->settle()) return std::nullopt;
+  const double seconds = machine.config.watchdog_seconds;
+  return RunError(RunError::Kind::watchdog,
+                  "watchdog: every node returned, but transfers of isends were still in flight "
+                  "and none ended for " + std::to_string(seconds) + " s; they were ended",
+                  -1, {});
 }
 
 std::optional<RunError> LocalNodes::unreceived() {

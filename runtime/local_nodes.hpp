@@ -45,6 +45,11 @@ class NetworkHooks {
   virtual bool moving() { return false; }
   // The run is being ended: every wait of the network must see it now.
   virtual void aborting() {}
+  // Every node has returned and the run did not fail: what is still in flight arrives (or,
+  // if it never can, is left where the unreceived-message check finds it) before the check
+  // looks. False when transfers still moved after the watchdog time without one ending:
+  // they were ended (as by aborting), and the run fails.
+  virtual bool settle() { return true; }
   // Before the nodes are reset after a run: nothing of the network works for it any more.
   virtual void quiesce() {}
   // After: nothing held from the run.
@@ -193,6 +198,9 @@ struct LocalNodes {
   Message* wait_for(NodeState& n, const MatchKey& key, const WaitDescription& what);
   // After every node returned: the messages no receive took, as the run's failure.
   std::optional<RunError> unreceived();
+  // After every node returned, before unreceived(): the network's transfers in flight end
+  // (NetworkHooks::settle); the run's failure if they did not within the watchdog time.
+  std::optional<RunError> settle();
 };
 
 template <class Ready>

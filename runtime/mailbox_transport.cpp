@@ -13,6 +13,7 @@ void MailboxTransport::run(CommGroup& world, const NodeBody& body, Stats& stats,
   world.local_members = nodes_.hi - nodes_.lo;
   nodes_.start(body);
   std::optional<RunError> failure = nodes_.watch();
+  if (!failure) failure = nodes_.settle();
   if (!failure) failure = nodes_.unreceived();
   if (failure) nodes_.fail(*failure);
   measure(stats, trace);

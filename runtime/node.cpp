@@ -31,7 +31,7 @@ void fill_request(RequestState& r, Message* m) {
   r.matched_items = m->items;
   r.error = receive_problem(m->bytes, m->items, r.capacity, r.item_size);
   r.truncated = m->bytes > r.capacity;
-  if (r.error.empty()) copy_out(*m, r.buffer);
+  if (r.error.empty() && !r.abandoned) copy_out(*m, r.buffer);
 }
 
 std::size_t NodeState::drain() {

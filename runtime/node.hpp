@@ -259,6 +259,9 @@ struct RequestState {
   Tag matched_tag = 0;
   std::size_t matched_items = 0;
   bool cancelled = false;          // withdrawn before a message matched it (filled, empty)
+  // A freed irecv whose node has returned: it still takes its message, but copies nothing,
+  // as its buffer may have gone with the node's stack (LocalNodes::run_node).
+  bool abandoned = false;
   bool truncated = false;          // the message did not fit (error says so)
   // Virtual clock: its operation in the node's log, and whether its match is the
   // simulation's to name (a wildcard, or posted behind one); matched_only: bound to a

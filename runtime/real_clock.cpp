@@ -168,6 +168,7 @@ class RealNetwork final : public NetworkHooks {
     if (clear > t) away_until(n, clear);
   }
   void returned(NodeState& n) override;
+  bool settle() override;
   bool moving() override;
   void aborting() override;
   void quiesce() override;
@@ -215,6 +216,9 @@ class RealNetwork final : public NetworkHooks {
   LinkOccupancy links;  // guarded by mutex
   // Rendezvous: receives posted and not yet matched, with the times they were posted.
   std::map<std::tuple<int, std::uint32_t, int, Tag>, std::deque<Picos>> posted;
+  // Every node has returned (settle): a rendezvous transfer whose receive is not posted now
+  // never will be, and leaves its message unreceived instead of waiting.
+  bool settling = false;
   // Due times (modelled, since the run's start). Per node, the latest due time of what it
   // depends on (raised by the node itself, by its senders and by its transfer threads);
   // under `mutex`, when each token was last given back: each link; each node's port (and
@@ -289,6 +293,31 @@ bool RealNetwork::moving() {
   return !looks.empty() && *looks.begin() != now;
 }
 
+bool RealNetwork::settle() {
+  {
+    std::lock_guard lock(mutex);
+    settling = true;
+  }
+  changed();
+  // Each transfer left sleeps through its modelled time or waits for tokens one of them
+  // holds: they end. Bounded all the same: no transfer ending for the watchdog time ends
+  // them all.
+  const auto patience = std::chrono::duration<double>(m_.config.watchdog_seconds);
+  std::unique_lock lock(jobs_mutex);
+  for (;;) {
+    const int before = busy + static_cast<int>(jobs.size());
+    if (before == 0) return true;
+    if (!jobs_quiet.wait_for(lock, patience, [&] {
+          return busy + static_cast<int>(jobs.size()) < before;
+        })) {
+      lock.unlock();
+      m_.abort.store(true, std::memory_order_seq_cst);
+      aborting();
+      return false;
+    }
+  }
+}
+
 void RealNetwork::quiesce() {
   std::unique_lock lock(jobs_mutex);
   // Bounded: an aborted run ends every wait and sleep of the transfers left.
@@ -335,6 +364,7 @@ void RealNetwork::reset() {
   links.clear();
   ports.clear();
   posted.clear();
+  settling = false;
   for (int r = 0; r < m_.p; ++r) due_[r].store(0, std::memory_order_relaxed);
   aborted.store(0, std::memory_order_seq_cst);
   std::fill(link_free.begin(), link_free.end(), 0);
@@ -521,10 +551,11 @@ void RealNetwork::transfer(NodeState& src, int dst, Message* raw, Picos asked,
       const WaitDescription what{rendezvous ? "send (rendezvous: its receive is not posted)"
                                             : "send (waiting for ports and links)",
                                  -1, dst, msg->tag, msg->comm};
+      bool never = false;  // settling, and its receive was never posted
       wait_tokens(out == nullptr ? &src : nullptr, lock, what, [&] {
         if (hop == 0 && rendezvous) {
           auto it = posted.find(post_key);
-          if (it == posted.end()) return false;
+          if (it == posted.end()) return never = settling;
           // Waiting for the receive to be posted is neither a port nor a link wait.
           requested = std::max(requested, it->second.front());
         }
@@ -549,6 +580,12 @@ void RealNetwork::transfer(NodeState& src, int dst, Message* raw, Picos asked,
         if (exclusive) links_free = links_due(hop_links);
         return true;
       });
+      if (never) {
+        // Every node has returned: the message stays in the receiver's mailbox, where the
+        // unreceived-message check finds it (no time, no trace: it never moved).
+        nodes_.nodes[dst]->incoming.enqueue(msg.release());
+        return;
+      }
       if (hop == 0 && rendezvous) {
         auto it = posted.find(post_key);
         it->second.pop_front();
@@ -654,7 +691,7 @@ void RealNetwork::work() {
     unsettled.fetch_sub(1, std::memory_order_seq_cst);
     lock.lock();
     --busy;
-    if (busy == 0 && jobs.empty()) jobs_quiet.notify_all();
+    jobs_quiet.notify_all();  // settle counts every transfer that ends
   }
 }
 

@@ -3,9 +3,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <thread>
 #include <vector>
 
 #include "collectives/collectives.hpp"
@@ -224,6 +226,57 @@ TEST(Misuse, AMessageLeftUnreceivedIsReported) {
   EXPECT_THAT(e, HasSubstr("node 1: from node 0, tag 0 of collective call 0 on comm 0, 8 bytes"));
   expect_healthy(m);
   expect_healthy(two);
+}
+
+// An irecv let go of (Comm::free) takes its message even when the message comes in after its
+// node returned: no "left unreceived" then, and nothing is written into the receive buffer
+// once the node's function has returned (it may have gone with the node's stack). A message
+// beside it that no receive takes is still reported. Under rendezvous too, where the send
+// waits for the freed receive; and a freed rendezvous isend whose receive is never posted is a
+// message left unreceived, not a run that never ends.
+TEST(Misuse, FreedRequestsOutliveTheirNodesWithoutWritingOrHanging) {
+  for (const Clock clock : {Clock::virtual_time, Clock::real_time}) {
+    for (const Protocol protocol : {Protocol::eager, Protocol::rendezvous}) {
+      SCOPED_TRACE(std::string(to_string(clock)) + ", " + to_string(protocol));
+      MachineConfig config;
+      config.nodes = 2;
+      config.clock = clock;
+      config.model.protocol = protocol;
+      config.engine = Engine::threads;  // node 0 waits for node 1 by sleeping: not on one worker
+      Machine m(config);
+      for (const bool stray : {false, true}) {
+        std::vector<int> kept(1, -1);
+        std::atomic<bool> let_go{false};
+        auto body = [&](Node& node) {
+          const Comm& c = node.world();
+          if (node.rank() == 1) {
+            Request r = c.irecv(std::span<int>(kept), 0, 3);
+            c.free(r);
+            let_go.store(true);
+            return;
+          }
+          // Bounded: node 1 lets go of its irecv at once.
+          for (int i = 0; i < 5000 && !let_go.load(); ++i) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+          }
+          const int x = 7;
+          c.send(std::span<const int>(&x, 1), 1, 3);
+          if (stray) {
+            Request s = c.isend(std::span<const int>(&x, 1), 1, 4);
+            c.free(s);
+          }
+        };
+        if (stray) {
+          EXPECT_THAT(failure(m, body), HasSubstr("node 1: from node 0, tag 4 on comm 0, 4 bytes"));
+        } else {
+          EXPECT_NO_THROW(m.run(body));
+        }
+        EXPECT_TRUE(let_go.load());
+        EXPECT_EQ(kept[0], -1) << "written after node 1 returned";
+      }
+      expect_healthy(m);
+    }
+  }
 }
 
 // A receive that waits under one tag while its message waits under another: the deadlock

@@ -1,6 +1,6 @@
 // Libraries of a user's algorithms loaded by the vmc program (--load, VMC_LOAD): the example
-// library's two rows run, checked against the sequential reference, in run, sweep, explain
-// and list; and each way a library can be refused is a one-line error naming the file and,
+// library's two rows run, checked against the sequential reference, in run, sweep, explain,
+// figure (001's cost table), show and list; and each way a library can be refused is a one-line error naming the file and,
 // where there is one, the algorithm (exit code 2). The installed package's side (a project of
 // its own, vmc mpirun --coll) is tests/install's.
 #include <gmock/gmock.h>
@@ -54,6 +54,15 @@ TEST(Load, TheRowsReachSweepExplainAndList) {
   o = vmc("explain " + load("my_algorithms") + " --topology ring:4 --op allreduce --n 8");
   ASSERT_EQ(o.exit_code, 0) << o.err;
   EXPECT_THAT(o.out, HasSubstr("my_ring_combine"));
+  // 001's cost table lists every row that applies, the library's among them; show replays one.
+  o = vmc("figure 001-costs " + load("my_algorithms"));
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_THAT(o.out, HasSubstr("   my_ring "));
+  EXPECT_THAT(o.out, HasSubstr("   my_ring_combine "));
+  o = vmc("show " + load("my_algorithms") +
+          " --topology ring:4 --op allgather --algorithm my_ring --n 8 --terminal");
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_THAT(o.out, HasSubstr("allgather my_ring on ring:4: 12 messages"));
   o = vmc("list --json " + load("my_algorithms"));
   ASSERT_EQ(o.exit_code, 0) << o.err;
   const std::string file = std::filesystem::canonical(library("my_algorithms")).string();
