@@ -35,6 +35,8 @@ void scratch_free(void* p, std::size_t bytes) noexcept;
 
 // `bytes` of address space that must never be read or written (aligned to 64 bytes). Never
 // freed; the reservation (64 GiB) is reused from its start once it has been handed out.
+// Buffers above 16 GiB (and all where the reservation cannot be made, under a limit on
+// address space) are addresses no mapping has, up to 7 PiB each (std::length_error above).
 std::span<std::byte> nowhere(std::size_t bytes);
 bool is_nowhere(const void* p) noexcept;
 

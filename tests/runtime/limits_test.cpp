@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -35,6 +36,31 @@ TEST(Limits, NowhereBuffersTakenInTurnNeverOverlap) {
     ASSERT_TRUE(apart) << "buffer " << i << " overlaps the one before";
     previous = next;
   }
+}
+
+// Buffers larger than a quarter of the reservation (a timing-only broadcast of 2^40 floats
+// is 4 TiB) come from the far range: nowhere too, apart from each other and from the
+// reservation's; one beyond what vmc hands out is a length_error naming its size, not a
+// bad_alloc. A timing-only run sends from and receives into such buffers (32 GiB).
+TEST(Limits, HugeNowhereBuffersAreFarApartAndTooHugeOnesNamed) {
+  const std::size_t huge = std::size_t{4} << 40;
+  const std::span<std::byte> a = nowhere(huge), b = nowhere(huge), small = nowhere(64);
+  for (const auto& s : {a, b, small}) EXPECT_TRUE(is_nowhere(s.data()));
+  EXPECT_TRUE(b.data() >= a.data() + a.size() || b.data() + b.size() <= a.data());
+  EXPECT_TRUE(small.data() + small.size() <= a.data() || small.data() >= a.data() + a.size());
+  try {
+    nowhere(std::size_t{1} << 60);
+    ADD_FAILURE() << "no error";
+  } catch (const std::length_error& e) {
+    EXPECT_TRUE(contains(e.what(), "a timing-only buffer of 1152921504606846976 bytes")) << e.what();
+  }
+  Machine m({.nodes = 2, .data = Data::none});
+  m.run([&](Node& node) {
+    const std::size_t n = std::size_t{1} << 33;
+    auto* x = reinterpret_cast<float*>(nowhere(n * sizeof(float)).data());
+    if (node.rank() == 0) node.world().send(std::span<const float>(x, n), 1, 0);
+    else node.world().recv(std::span<float>(x, n), 0, 0);
+  });
 }
 
 TEST(Limits, CheckedPicosecondArithmetic) {
