@@ -47,16 +47,43 @@
 //     every blocked node of every process;
 //   - no activity anywhere for the watchdog time: the watchdog's report, with what every
 //     unfinished node of every process was doing (running, or the wait it was in).
-// Before the machine is reset, the processes wait until every message sent was received, so
-// that none is left to be matched by the next run.
+// A round that does not complete within the watchdog time (a process stopped taking part)
+// ends the run on every process with one report.
+//
+// After the verdict. Every exchange is a star through process 0, of nonblocking sends and
+// receives polled against the watchdog time (through_first): the drain (the processes wait
+// until every message sent was received, so that none is left to be matched by the next run),
+// then either the sharing of every process's errors and blocked nodes (a failed run), or the
+// gathering of the logs and the sharing of the pass's outcome. Process 0 waits for each
+// process's part until the watchdog time has passed since it last heard from it; it sends
+// every process either the answer or a report naming the processes that did not answer and
+// the phase, so that every process that took part ends with that one report. The others wait
+// for process 0 twice the watchdog time, and name it if it does not answer. A process still
+// ending its nodes (a node computing comes to a call of vmc only when it does), and process 0
+// while it runs the pass, send word every quarter of the watchdog time that they are at work,
+// and the wait for them starts again. After a process stopped answering (or this one failed
+// there) the machine runs no more: the processes are at different points of the run's end,
+// and messages of it may still come.
+//
+// Collective calls. Their signatures are compared among the members in one process, as on
+// one process; and the first member of every other process sends its call's signature to
+// process 0, whose progress thread compares it with rank 0's: a mismatch is recorded as that
+// member's error, as it would have thrown it on one process, ends the run, and comes first in
+// the report (what followed came of it), found by the drain at the latest.
+//
+// A test hook: VMC_SPREAD_TEST_FAIL=phase:process makes that process (of the machine's
+// communicator) throw at that phase of every run, as one out of memory there would, and take
+// no further part: rounds (before the verdict), drain (at it), errors, logs or outcome (after
+// it: the first two before its part, outcome once its logs are sent, on process 0 before the
+// pass). The processes' tests hold every other process to one report within the watchdog time
+// (docs/mpi.md).
 //
 // Not yet offered on a spread machine, each refused with an error naming the node: split (its
 // colours and keys would have to be agreed among the processes), and wait_any and test on the
 // virtual clock (their answers come from the discrete-event pass, which runs after the run
-// here). The collective call signatures are compared among the members in one process. The
-// real clock is refused: a link token held for real in one process cannot be held by a node
-// of another without a round trip between them, which would be the network's time, not the
-// model's.
+// here). The real clock is refused: a link token held for real in one process cannot be held
+// by a node of another without a round trip between them, which would be the network's time,
+// not the model's.
 #include <mpi.h>
 
 #include <algorithm>
@@ -643,22 +670,13 @@ namespace {
 }
 
 // The test hook (VMC_SPREAD_TEST_FAIL, see the top of this file): this process stops at
-// `phase`, as a process that throws there would (out of memory, say), its nodes ended and
-// reset, and takes no further part in this run or in any other of the machine.
-void stop_if_asked(SpreadNetwork& net, LocalNodes& m, Phase phase) {
+// `phase` by throwing, as a process that throws there would (out of memory, say): its run
+// ends (SpreadTransport::run) and it takes no further part in this run or any other.
+void stop_if_asked(SpreadNetwork& net, Phase phase) {
   if (net.fail_at != phase || net.fail_process != net.rank) return;
-  const std::string why = "spread machine: process " + std::to_string(net.rank) + " stopped at " +
-                          kPhaseNames[static_cast<int>(phase)] + " (VMC_SPREAD_TEST_FAIL)";
-  {
-    const std::lock_guard mpi_lock(net.mpi_mutex);
-    net.active = false;
-    net.broken = true;
-  }
-  net.broken_why = why;
-  m.abort_run();
-  while (m.running.load(std::memory_order_acquire) > 0) m.controller.wait(10'000);
-  m.reset();
-  throw std::runtime_error(why);
+  net.broken_why = "spread machine: process " + std::to_string(net.rank) + " stopped at " +
+                   kPhaseNames[static_cast<int>(phase)] + " (VMC_SPREAD_TEST_FAIL)";
+  throw std::runtime_error(net.broken_why);
 }
 
 std::string seconds_text(double seconds) { return std::to_string(seconds) + " s"; }
@@ -933,7 +951,7 @@ std::vector<char> through_first(SpreadNetwork& net, LocalNodes& m, Phase phase, 
                                 std::vector<char> mine, Answer answer, bool word_of_work = false) {
   using Clock = std::chrono::steady_clock;
   const double watchdog = m.machine.config.watchdog_seconds;
-  stop_if_asked(net, m, phase);
+  stop_if_asked(net, phase);
   InFlight flight(net);
   std::vector<char> reply;
   if (net.rank != 0) {
@@ -948,7 +966,7 @@ std::vector<char> through_first(SpreadNetwork& net, LocalNodes& m, Phase phase, 
       if (in.done) break;
       if (!sent && finished(net, flight.out.back()->requests)) {
         sent = true;
-        if (phase == Phase::logs) stop_if_asked(net, m, Phase::outcome);
+        if (phase == Phase::logs) stop_if_asked(net, Phase::outcome);
       }
       const double waited = std::chrono::duration<double>(Clock::now() - heard).count();
       if (waited > 2 * watchdog) give_up(net, m, no_answer({0}, phase, watchdog));
@@ -979,7 +997,7 @@ std::vector<char> through_first(SpreadNetwork& net, LocalNodes& m, Phase phase, 
       records.push_back(std::move(mine));
       for (auto& in : flight.in) records.push_back(std::move(in->bytes));
       const auto make = [&] {
-        if (phase == Phase::logs) stop_if_asked(net, m, Phase::outcome);
+        if (phase == Phase::logs) stop_if_asked(net, Phase::outcome);
         return answer(records);
       };
       w.put<int>(0);
@@ -1189,7 +1207,7 @@ void watch_rounds(SpreadNetwork& net, LocalNodes& m, Stats& stats, Trace& trace)
   while (verdict == Verdict::go_on) {
     const bool running = m.running.load(std::memory_order_acquire) > 0;
     if (round == MPI_REQUEST_NULL) {
-      stop_if_asked(net, m, Phase::rounds);
+      stop_if_asked(net, Phase::rounds);
       // What this process sees: whether its unfinished nodes are all blocked, confirmed as
       // on one process (LocalNodes::watch) once each has looked again at the same activity.
       const std::uint64_t a = m.activity.load(std::memory_order_seq_cst);
