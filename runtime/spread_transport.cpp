@@ -1101,8 +1101,9 @@ std::vector<char> logs_record(LocalNodes& m) {
   return w.out;
 }
 
-// On process 0: the other processes' nodes' logs, kept in remote_logs.
-void keep_logs(SpreadNetwork& net, LocalNodes& m, const std::vector<std::vector<char>>& records) {
+// On process 0: the other processes' nodes' logs, kept in remote_logs, each process's record
+// freed once read (the logs are held about once, not twice).
+void keep_logs(SpreadNetwork& net, LocalNodes& m, std::vector<std::vector<char>>& records) {
   m.remote_logs.assign(m.p, NodeLog{});
   for (int k = 1; k < net.size; ++k) {
     Reader r{records[k].data(), records[k].data() + records[k].size()};
@@ -1118,6 +1119,7 @@ void keep_logs(SpreadNetwork& net, LocalNodes& m, const std::vector<std::vector<
       log.sends.assign(sends);
       log.request_lists.assign(lists);
     }
+    std::vector<char>().swap(records[k]);
   }
 }
 
@@ -1125,8 +1127,7 @@ void keep_logs(SpreadNetwork& net, LocalNodes& m, const std::vector<std::vector<
 // a schedule deadlock's report, or 2, a node and a report (a collective call that differs
 // between processes, first; or the pass's own error, under node -1).
 std::vector<char> outcome(SpreadNetwork& net, LocalNodes& m,
-                          const std::vector<std::vector<char>>& records, Stats& stats,
-                          Trace& trace) {
+                          std::vector<std::vector<char>>& records, Stats& stats, Trace& trace) {
   Writer w;
   {
     const std::lock_guard lock(net.signature_mutex);
@@ -1342,7 +1343,7 @@ void watch_rounds(SpreadNetwork& net, LocalNodes& m, Stats& stats, Trace& trace)
   // tells every process what it found.
   const std::vector<char> result = through_first(
       net, m, Phase::logs, kLogTag, net.rank == 0 ? std::vector<char>{} : logs_record(m),
-      [&](const std::vector<std::vector<char>>& records) {
+      [&](std::vector<std::vector<char>>& records) {
         return outcome(net, m, records, stats, trace);
       },
       true);
