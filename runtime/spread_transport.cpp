@@ -58,10 +58,11 @@
 // process's part until the watchdog time has passed since it last heard from it; it sends
 // every process either the answer or a report naming the processes that did not answer and
 // the phase, so that every process that took part ends with that one report. The others wait
-// for process 0 twice the watchdog time, and name it if it does not answer. A process still
-// ending its nodes (a node computing comes to a call of vmc only when it does), and process 0
-// while it runs the pass, send word every quarter of the watchdog time that they are at work,
-// and the wait for them starts again. After a process stopped answering (or this one failed
+// for process 0 as long, and name it if it does not answer. A process still ending its nodes
+// (a node computing comes to a call of vmc only when it does), and process 0 while it waits
+// for the others or runs the pass, send word every quarter of the watchdog time that they are
+// at work, and the wait for them starts again: a report comes within the watchdog time of the
+// last word from the process it names. After a process stopped answering (or this one failed
 // there) the machine runs no more: the processes are at different points of the run's end,
 // and messages of it may still come.
 //
@@ -898,11 +899,35 @@ struct InFlight {
   }
 };
 
-// Runs `make` on this thread while another sends word, every quarter of the watchdog time,
-// that this process is still at work before its part of the exchange on `tag`: process 0 to
-// every other process, the others to process 0. Process 0 makes the answer as long as the
-// discrete-event pass takes; every process ends its nodes before the drain, as long as a node
-// computing takes to come to one of vmc's calls.
+// Word that this process is at work on its part of the exchange on `tag`: process 0's to every
+// other process, the others' to process 0.
+void say_at_work(SpreadNetwork& net, int tag) {
+  const std::lock_guard mpi_lock(net.mpi_mutex);
+  for (int k = 0; k < net.size; ++k) {
+    if (k == net.rank || (net.rank != 0 && k != 0)) continue;
+    MPI_Request r = MPI_REQUEST_NULL;
+    check(MPI_Isend(&kStillWorking, 1, MPI_UINT64_T, k, tag, net.control, &r), "MPI_Isend");
+    MPI_Request_free(&r);  // a constant's word: nothing to keep
+  }
+}
+// The same from a waiting loop: once every quarter of the watchdog time (`maybe`).
+struct AtWork {
+  SpreadNetwork& net;
+  int tag;
+  std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+  void maybe() {
+    const auto now = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(now - last).count() < net.m.config.watchdog_seconds / 4) {
+      return;
+    }
+    last = now;
+    say_at_work(net, tag);
+  }
+};
+
+// Runs `make` on this thread while another says every quarter of the watchdog time that this
+// process is at work (say_at_work): process 0 makes the answer of the logs as long as the
+// discrete-event pass takes.
 template <class F>
 auto with_word_of_work(SpreadNetwork& net, int tag, F make) {
   std::mutex mutex;
@@ -911,15 +936,7 @@ auto with_word_of_work(SpreadNetwork& net, int tag, F make) {
   const auto every = std::chrono::duration<double>(net.m.config.watchdog_seconds / 4);
   std::thread word([&] {
     std::unique_lock lock(mutex);
-    while (!cv.wait_for(lock, every, [&] { return done; })) {
-      const std::lock_guard mpi_lock(net.mpi_mutex);
-      for (int k = 0; k < net.size; ++k) {
-        if (k == net.rank || (net.rank != 0 && k != 0)) continue;
-        MPI_Request r = MPI_REQUEST_NULL;
-        check(MPI_Isend(&kStillWorking, 1, MPI_UINT64_T, k, tag, net.control, &r), "MPI_Isend");
-        MPI_Request_free(&r);  // a constant's word: nothing to keep
-      }
-    }
+    while (!cv.wait_for(lock, every, [&] { return done; })) say_at_work(net, tag);
   });
   struct Join {
     std::mutex& mutex;
@@ -940,12 +957,13 @@ auto with_word_of_work(SpreadNetwork& net, int tag, F make) {
 
 // One exchange through process 0 during `phase`: every process's record on `tag` to process 0,
 // which makes the answer of them (`answer`, given the records in process order, its own
-// first) and sends it to every process; the answer, on every process. Process 0 waits for each
-// record until the watchdog time has passed since the last word from its process (its
-// start, or with_word_of_work); the others wait for the answer twice that (process 0's wait,
-// begun up to as much later), counted again from each word from process 0 (`word_of_work`:
-// while it makes the answer). Whoever did not answer ends the run on every process that did,
-// with one report naming them and the phase (give_up).
+// first) and sends it to every process; the answer, on every process. Each waits until the
+// watchdog time has passed since it last heard from the other side: process 0 from each
+// process whose record has not come (word from one still ending its nodes before the drain),
+// the others from process 0, which says every quarter of the watchdog time that it is at work
+// while it waits for records, and while it makes the answer (with `word_of_work`). Whoever did
+// not answer ends the run on every process that did, with one report naming them and the
+// phase (give_up): process 0 sends it to every process.
 template <class Answer>
 std::vector<char> through_first(SpreadNetwork& net, LocalNodes& m, Phase phase, int tag,
                                 std::vector<char> mine, Answer answer, bool word_of_work = false) {
@@ -969,7 +987,7 @@ std::vector<char> through_first(SpreadNetwork& net, LocalNodes& m, Phase phase, 
         if (phase == Phase::logs) stop_if_asked(net, Phase::outcome);
       }
       const double waited = std::chrono::duration<double>(Clock::now() - heard).count();
-      if (waited > 2 * watchdog) give_up(net, m, no_answer({0}, phase, watchdog));
+      if (waited > watchdog) give_up(net, m, no_answer({0}, phase, watchdog));
       back_off(waited, net.spin);
     }
     // Sent, since process 0 answered (let go if not yet seen to be).
@@ -978,8 +996,10 @@ std::vector<char> through_first(SpreadNetwork& net, LocalNodes& m, Phase phase, 
   } else {
     for (int k = 1; k < net.size; ++k) flight.in.push_back(expect_record(net, k, tag));
     const auto start = Clock::now();
+    AtWork word{net, tag};
     std::vector<int> missing;
     for (bool late = false; !late;) {
+      word.maybe();
       missing.clear();
       const auto now = Clock::now();
       for (auto& in : flight.in) {
@@ -1285,13 +1305,11 @@ void watch_rounds(SpreadNetwork& net, LocalNodes& m, Stats& stats, Trace& trace)
     waits = m.blocked_waits(verdict == Verdict::watchdog);
   }
   if (verdict != Verdict::finished) m.abort_run();
-  if (m.running.load(std::memory_order_acquire) > 0) {
-    // A node computing ends at its next call of vmc: the others hear meanwhile that this
-    // process is still at work (their wait for its part of the drain starts again).
-    with_word_of_work(net, kDrainTag, [&] {
-      while (m.running.load(std::memory_order_acquire) > 0) m.controller.wait(10'000);
-      return 0;
-    });
+  // A node computing ends at its next call of vmc: the others hear meanwhile that this process
+  // is at work (their wait for its part of the drain starts again).
+  for (AtWork word{net, kDrainTag}; m.running.load(std::memory_order_acquire) > 0;) {
+    m.controller.wait(10'000);
+    word.maybe();
   }
   drain(net, m);
   {

@@ -365,7 +365,7 @@ std::string not_answered(int process, const std::string& during) {
 }
 
 // A process that stops at each phase of a run's end (at 3 processes: two go on, and one of
-// them is not process 0). Each takes the watchdog time, twice that when process 0 stops.
+// them is not process 0). Each takes about the watchdog time.
 TEST(Spread, AProcessThatStopsBeforeTheVerdictEndsTheRunEverywhere) {
   if (vmc::mpi_world_size() != 3) GTEST_SKIP() << "run at 3 processes";
   EXPECT_EQ(report_when_stopped("rounds", 2, ping_program),
