@@ -1220,6 +1220,14 @@ void watch_rounds(SpreadNetwork& net, LocalNodes& m, Stats& stats, Trace& trace)
   bool have_prev = false;
   bool stalled = false;
   MPI_Request round = MPI_REQUEST_NULL;
+  struct KeepIfPending {  // a round given up on (or left by an exception) keeps its values
+    SpreadNetwork& net;
+    const MPI_Request& round;
+    std::shared_ptr<void> values;
+    ~KeepIfPending() {
+      if (round != MPI_REQUEST_NULL) net.left_behind.push_back(values);
+    }
+  } keep_if_pending{net, round, round_values};
   auto round_start = Clock::now();
   std::uint64_t suspect = ~0ull;
   std::int64_t last_progress_sum = -1;
@@ -1260,7 +1268,6 @@ void watch_rounds(SpreadNetwork& net, LocalNodes& m, Stats& stats, Trace& trace)
           m.machine.config.watchdog_seconds) {
         // A process stopped taking part (it died, or never called run): no agreement can be
         // had. This process's nodes end, and the run with them; the machine cannot run again.
-        net.left_behind.push_back(round_values);
         give_up(net, m,
                 "no word from every process of the spread machine for " +
                     seconds_text(m.machine.config.watchdog_seconds) +
