@@ -876,6 +876,10 @@ std::string describe_signature(const CallSignature& s) {
   return t;
 }
 
+}  // namespace
+
+namespace detail {
+
 // Why two members' calls of one collective disagree, or empty when they agree. `mine` is
 // the calling member's; `first` came from rank `first_rank` (node `first_node`).
 std::string compare_signatures(const CallSignature& mine, const CallSignature& first,
@@ -911,7 +915,7 @@ std::string compare_signatures(const CallSignature& mine, const CallSignature& f
   return "";
 }
 
-}  // namespace
+}  // namespace detail
 
 Tag Comm::begin_collective(const CallSignature& sig) const {
   group(sig.operation);
@@ -920,7 +924,7 @@ Tag Comm::begin_collective(const CallSignature& sig) const {
   const std::uint64_t seq = next_seq(node_->collective_seq, g.id);
   const std::string mismatch = transport_of(*node_).compare_call(
       *node_, g, rank_, seq, sig, [&](const CallSignature& first, int first_rank) {
-        return compare_signatures(sig, first, seq, rank_, node_->rank, first_rank,
+        return detail::compare_signatures(sig, first, seq, rank_, node_->rank, first_rank,
                                   g.world[first_rank]);
       });
   if (!mismatch.empty()) fail(*this, std::string(sig.operation), mismatch);

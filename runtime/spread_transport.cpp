@@ -47,23 +47,55 @@
 //     every blocked node of every process;
 //   - no activity anywhere for the watchdog time: the watchdog's report, with what every
 //     unfinished node of every process was doing (running, or the wait it was in).
-// Before the machine is reset, the processes wait until every message sent was received, so
-// that none is left to be matched by the next run.
+// A round that does not complete within the watchdog time (a process stopped taking part)
+// ends the run on every process with one report.
+//
+// After the verdict. Every exchange is a star through process 0, of nonblocking sends and
+// receives polled against the watchdog time (through_first): the drain (the processes wait
+// until every message sent was received, so that none is left to be matched by the next run),
+// then either the sharing of every process's errors and blocked nodes (a failed run), or the
+// gathering of the logs and the sharing of the pass's outcome. Process 0 waits for each
+// process's part until the watchdog time has passed since it last heard from it; it sends
+// every process either the answer or a report naming the processes that did not answer and
+// the phase, so that every process that took part ends with that one report. The others wait
+// for process 0 as long, and name it if it does not answer. A process still ending its nodes
+// (a node computing comes to a call of vmc only when it does), and process 0 while it waits
+// for the others or runs the pass, send word every quarter of the watchdog time that they are
+// at work, and the wait for them starts again: a report comes within the watchdog time of the
+// last word from the process it names. After a process stopped answering (or this one failed
+// there) the machine runs no more: the processes are at different points of the run's end,
+// and messages of it may still come.
+//
+// Collective calls. Their signatures are compared among the members in one process, as on
+// one process; and the first member of every other process sends its call's signature to
+// process 0, whose progress thread compares it with rank 0's: a mismatch is recorded as that
+// member's error, as it would have thrown it on one process, ends the run, and comes first in
+// the report (what followed came of it), found by the drain at the latest.
+//
+// A test hook: VMC_SPREAD_TEST_FAIL=phase:process makes that process (of the machine's
+// communicator) throw at that phase of every run, as one out of memory there would, and take
+// no further part: rounds (before the verdict), drain (at it), errors, logs or outcome (after
+// it: the first two before its part, outcome once its logs are sent, on process 0 before the
+// pass). The processes' tests hold every other process to one report within the watchdog time
+// (docs/mpi.md).
 //
 // Not yet offered on a spread machine, each refused with an error naming the node: split (its
 // colours and keys would have to be agreed among the processes), and wait_any and test on the
 // virtual clock (their answers come from the discrete-event pass, which runs after the run
-// here). The collective call signatures are compared among the members in one process. The
-// real clock is refused: a link token held for real in one process cannot be held by a node
-// of another without a round trip between them, which would be the network's time, not the
-// model's.
+// here). The real clock is refused: a link token held for real in one process cannot be held
+// by a node of another without a round trip between them, which would be the network's time,
+// not the model's.
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <type_traits>
@@ -76,8 +108,34 @@ namespace vmc::detail {
 
 namespace {
 
+// Tags on the data communicator: messages between nodes, and the signatures of collective
+// calls sent to process 0 to be compared.
 constexpr int kDataTag = 0;
+constexpr int kSignatureTag = 1;
+// Tags on the control communicator: the exchanges through process 0 after the verdict.
 constexpr int kLogTag = 1;
+constexpr int kDrainTag = 2;
+constexpr int kErrorsTag = 3;
+
+// Where a process is in a run's end, for the reports of a process that did not answer and for
+// the test hook (VMC_SPREAD_TEST_FAIL, see the top of this file).
+enum class Phase { none, rounds, drain, errors, logs, outcome };
+constexpr const char* kPhaseNames[] = {"", "rounds", "drain", "errors", "logs", "outcome"};
+const char* doing(Phase phase) {
+  switch (phase) {
+    case Phase::none:
+    case Phase::rounds:
+      return "the rounds that agree on the run's end";
+    case Phase::drain:
+      return "the wait for every message between processes to arrive";
+    case Phase::errors:
+      return "the sharing of the errors";
+    case Phase::logs:
+    case Phase::outcome:
+      return "the gathering of the logs and the sharing of the outcome";
+  }
+  return "";
+}
 
 // After a message's bytes: whom it is for and how it is matched.
 struct Trailer {
@@ -96,6 +154,7 @@ struct Queued {
   Message* msg = nullptr;
   int process = 0;
   int length = 0;  // bytes, the trailer included
+  int tag = kDataTag;
 };
 
 // Bytes in, bytes out: the logs and statistics the processes exchange.
@@ -114,7 +173,7 @@ struct Writer {
     const char* p = reinterpret_cast<const char*>(v.data());
     out.insert(out.end(), p, p + v.size() * sizeof(T));
   }
-  void put_string(const std::string& s) {
+  void put_string(std::string_view s) {
     put<std::uint64_t>(s.size());
     out.insert(out.end(), s.begin(), s.end());
   }
@@ -181,6 +240,30 @@ Stats get_stats(Reader& r) {
   return s;
 }
 
+// A collective call's signature, from the first member of a process to process 0.
+void put_signature(Writer& w, const CallSignature& s) {
+  w.put_string(s.operation);
+  w.put_string(s.op);
+  w.put_string(s.type);
+  w.put_string(s.algorithm);
+  w.put(s.root);
+  w.put(s.count);
+  w.put(s.item_size);
+  w.put(s.check_count);
+  w.put(s.layout);
+}
+void get_signature(Reader& r, KeptSignature& s) {
+  s.operation = r.get_string();
+  s.op = r.get_string();
+  s.type = r.get_string();
+  s.algorithm = r.get_string();
+  s.fields.root = r.get<int>();
+  s.fields.count = r.get<std::uint64_t>();
+  s.fields.item_size = r.get<std::size_t>();
+  s.fields.check_count = r.get<bool>();
+  s.fields.layout = r.get<std::uint64_t>();
+}
+
 // A round's values, summed over the processes.
 enum Field : int { kRunning, kNotQuiet, kSent, kReceived, kFailed, kStalled, kActivity, kFields };
 
@@ -224,6 +307,32 @@ struct SpreadNetwork {
   bool active = false;
   std::thread progress;
 
+  // Collective calls compared between processes: the first member of every other process
+  // sends its call's signature to process 0 (kSignatureTag), whose progress thread compares
+  // it with rank 0's; a mismatch is recorded as that member's error, as it would have thrown
+  // it on one process, and ends the run.
+  struct CrossCall {
+    bool have_first = false;
+    KeptSignature first;                            // rank 0's, once it called
+    std::vector<std::pair<int, KeptSignature>> waiting;  // (node, signature) before that
+    int compared = 0;
+  };
+  std::mutex signature_mutex;
+  std::map<std::uint64_t, CrossCall> calls;  // by the call's seq; guarded by signature_mutex
+  std::vector<ErrorRecord> mismatches;       // guarded by signature_mutex
+  std::atomic<bool> mismatched{false};
+
+  // A process stopped answering after the verdict, or this one failed in between: the
+  // processes are at different points of the run's end and messages of it may still come,
+  // so the machine runs no more (run and everywhere refuse, saying why). Requests left
+  // unfinished then keep their buffers, which MPI may still use, until the process ends.
+  bool broken = false;  // the machine's thread's
+  std::string broken_why;
+  std::vector<std::shared_ptr<void>> left_behind;
+  // The test hook VMC_SPREAD_TEST_FAIL=phase:process: that process stops at that phase.
+  Phase fail_at = Phase::none;
+  int fail_process = -1;
+
   // Joins the machine's processes (MPI_THREAD_MULTIPLE), and finds this process's block.
   explicit SpreadNetwork(MachineImpl& machine);
   ~SpreadNetwork();
@@ -264,7 +373,7 @@ struct SpreadNetwork {
         for (std::size_t i = 0; i < got; ++i) {
           MPI_Request r = MPI_REQUEST_NULL;
           check(MPI_Isend(batch[i].msg->payload.get(), batch[i].length, MPI_BYTE,
-                          batch[i].process, kDataTag, data, &r),
+                          batch[i].process, batch[i].tag, data, &r),
                 "MPI_Isend");
           requests.push_back(r);
           in_flight.push_back(batch[i].msg);
@@ -297,14 +406,25 @@ struct SpreadNetwork {
         int flag = 0;
         MPI_Message handle;
         MPI_Status status;
-        check(MPI_Improbe(MPI_ANY_SOURCE, kDataTag, data, &flag, &handle, &status),
+        check(MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, data, &flag, &handle, &status),
               "MPI_Improbe");
         if (!flag) break;
         int length = 0;
         MPI_Get_count(&status, MPI_BYTE, &length);
         Payload bytes = make_payload(static_cast<std::size_t>(length));
         check(MPI_Mrecv(bytes.get(), length, MPI_BYTE, &handle, MPI_STATUS_IGNORE), "MPI_Mrecv");
-        deliver(std::move(bytes), static_cast<std::size_t>(length));
+        if (status.MPI_TAG == kSignatureTag) {
+          const char* at = reinterpret_cast<const char*>(bytes.get());
+          Reader r{at, at + length};
+          const auto seq = r.get<std::uint64_t>();
+          const int node = r.get<int>();
+          KeptSignature sig;
+          get_signature(r, sig);
+          other_call(seq, node, std::move(sig));
+          received.fetch_add(1, std::memory_order_seq_cst);
+        } else {
+          deliver(std::move(bytes), static_cast<std::size_t>(length));
+        }
         did = true;
       }
       mpi_lock.unlock();
@@ -327,11 +447,46 @@ struct SpreadNetwork {
       outbox_signal.wait(static_cast<std::int64_t>(pause * 1e6));
     }
     const std::lock_guard mpi_lock(mpi_mutex);
+    if (broken) return;  // a send to a process that stopped may never end: its message is kept
     for (std::size_t i = 0; i < requests.size(); ++i) {
       MPI_Cancel(&requests[i]);
       MPI_Wait(&requests[i], MPI_STATUS_IGNORE);
       release(in_flight[i]);
     }
+  }
+
+  // Rank 0's call `seq` (on process 0): compared with the other processes' that came first.
+  void first_call(std::uint64_t seq, const CallSignature& sig) {
+    const std::lock_guard lock(signature_mutex);
+    CrossCall& call = calls[seq];
+    call.have_first = true;
+    call.first.keep(sig);
+    for (const auto& [node, other] : call.waiting) compare_with_first(call, seq, node, other);
+    call.waiting.clear();
+    if (call.compared == size - 1) calls.erase(seq);
+  }
+  // The call `seq` of the first member of another process, `node` (process 0's progress
+  // thread): compared with rank 0's, or kept until rank 0 calls it.
+  void other_call(std::uint64_t seq, int node, KeptSignature sig) {
+    const std::lock_guard lock(signature_mutex);
+    CrossCall& call = calls[seq];
+    if (!call.have_first) {
+      call.waiting.emplace_back(node, std::move(sig));
+      return;
+    }
+    compare_with_first(call, seq, node, sig);
+    if (call.compared == size - 1) calls.erase(seq);
+  }
+  // Under signature_mutex: the error node would have thrown on one process, if its call
+  // differs from rank 0's (the world is a spread machine's only group: rank r is node r).
+  void compare_with_first(CrossCall& call, std::uint64_t seq, int node, const KeptSignature& sig) {
+    ++call.compared;
+    const CallSignature mine = sig.view();
+    const std::string mismatch = compare_signatures(mine, call.first.view(), seq, node, node, 0, 0);
+    if (mismatch.empty()) return;
+    mismatches.push_back({node, "node " + std::to_string(node) + ": " +
+                                    std::string(mine.operation) + ": " + mismatch});
+    mismatched.store(true, std::memory_order_seq_cst);
   }
 
   void deliver(Payload bytes, std::size_t length) {
@@ -389,6 +544,27 @@ SpreadNetwork::SpreadNetwork(MachineImpl& machine) : m(machine) {
   MPI_Comm_set_errhandler(control, MPI_ERRORS_RETURN);
   const char* send_env = std::getenv("VMC_SPREAD_SEND");
   direct = send_env != nullptr && std::string(send_env) == "direct";
+  if (const char* fail_env = std::getenv("VMC_SPREAD_TEST_FAIL")) {
+    const std::string text = fail_env;
+    const std::size_t colon = text.find(':');
+    for (int k = 1; k < static_cast<int>(std::size(kPhaseNames)); ++k) {
+      if (colon != std::string::npos && text.substr(0, colon) == kPhaseNames[k]) {
+        fail_at = static_cast<Phase>(k);
+      }
+    }
+    try {
+      std::size_t used = 0;
+      if (fail_at != Phase::none) fail_process = std::stoi(text.substr(colon + 1), &used);
+      if (used != text.size() - colon - 1) fail_at = Phase::none;
+    } catch (const std::exception&) {
+      fail_at = Phase::none;
+    }
+    if (fail_at == Phase::none) {
+      throw UsageError("VMC_SPREAD_TEST_FAIL=" + text + ": expected phase:process, the phase "
+                       "one of rounds, drain, errors, logs, outcome (a test hook: that process "
+                       "of the spread machine stops at that phase of every run)");
+    }
+  }
 }
 
 NodePlacement SpreadNetwork::placement() const {
@@ -410,6 +586,12 @@ SpreadNetwork::~SpreadNetwork() {
   if (progress.joinable()) progress.join();
   Queued o;
   while (outbox.try_dequeue(o)) release(o.msg);
+  if (broken) {
+    // Requests left unfinished may still use their buffers and communicators: both are kept
+    // for the rest of the process.
+    static_cast<void>(new std::vector<std::shared_ptr<void>>(std::move(left_behind)));
+    return;
+  }
   std::pair<MPI_Request, Message*> h;
   while (posted.try_dequeue(h)) {
     MPI_Cancel(&h.first);
@@ -456,19 +638,109 @@ void send_away(SpreadNetwork& net, Message* msg, const void* data, int dst) {
   net.outbox_signal.signal();
 }
 
+// The signature of collective call `seq` of the first member here, `node`, to process 0.
+void send_signature(SpreadNetwork& net, std::uint64_t seq, int node, const CallSignature& sig) {
+  Writer w;
+  w.put(seq);
+  w.put(node);
+  put_signature(w, sig);
+  auto* msg = new Message;
+  msg->payload = make_payload(w.out.size());
+  std::memcpy(msg->payload.get(), w.out.data(), w.out.size());
+  net.sent.fetch_add(1, std::memory_order_seq_cst);
+  net.outbox.enqueue(Queued{msg, 0, static_cast<int>(w.out.size()), kSignatureTag});
+  net.outbox_signal.signal();
+}
+
 }  // namespace
 
 namespace {
 
+// The run ends here on every process that reached this point, with `why` (a process did not
+// answer): the machine runs no more (SpreadNetwork::broken).
+[[noreturn]] void give_up(SpreadNetwork& net, LocalNodes& m, const std::string& why) {
+  {
+    const std::lock_guard mpi_lock(net.mpi_mutex);
+    net.active = false;
+    net.broken = true;
+  }
+  net.broken_why = why;
+  m.abort_run();
+  while (m.running.load(std::memory_order_acquire) > 0) m.controller.wait(10'000);
+  m.fail(RunError(RunError::Kind::watchdog, why, -1, std::vector<BlockedWait>{}));
+}
+
+// The test hook (VMC_SPREAD_TEST_FAIL, see the top of this file): this process stops at
+// `phase` by throwing, as a process that throws there would (out of memory, say): its run
+// ends (SpreadTransport::run) and it takes no further part in this run or any other.
+void stop_if_asked(SpreadNetwork& net, Phase phase) {
+  if (net.fail_at != phase || net.fail_process != net.rank) return;
+  net.broken_why = "spread machine: process " + std::to_string(net.rank) + " stopped at " +
+                   kPhaseNames[static_cast<int>(phase)] + " (VMC_SPREAD_TEST_FAIL)";
+  throw std::runtime_error(net.broken_why);
+}
+
+std::string seconds_text(double seconds) { return std::to_string(seconds) + " s"; }
+
+// The report of processes that did not answer during `phase`.
+std::string no_answer(const std::vector<int>& processes, Phase phase, double watchdog) {
+  std::string who = processes.size() == 1 ? "process " : "processes ";
+  for (std::size_t i = 0; i < processes.size(); ++i) {
+    who += (i == 0 ? "" : ", ") + std::to_string(processes[i]);
+  }
+  return "spread machine: " + who + " did not answer within the watchdog time (" +
+         seconds_text(watchdog) + ") during " + doing(phase) +
+         ": the run was ended, and this machine cannot run again";
+}
+
+// Every process takes part in Machine::everywhere (bounded by the watchdog time).
 bool everywhere_among(SpreadNetwork& net, bool mine) {
-  int all = mine ? 1 : 0;
-  const std::lock_guard mpi_lock(net.mpi_mutex);
-  check(MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_LAND, net.control), "MPI_Allreduce");
-  return all != 0;
+  if (net.broken) {
+    throw UsageError("Machine::everywhere: this spread machine cannot be used again: " +
+                     net.broken_why);
+  }
+  // On the heap: a request given up on keeps them (left_behind).
+  auto values = std::make_shared<std::array<int, 2>>(std::array<int, 2>{mine ? 1 : 0, 0});
+  MPI_Request request = MPI_REQUEST_NULL;
+  {
+    const std::lock_guard mpi_lock(net.mpi_mutex);
+    check(MPI_Iallreduce(&(*values)[0], &(*values)[1], 1, MPI_INT, MPI_LAND, net.control,
+                         &request),
+          "MPI_Iallreduce");
+  }
+  const auto start = std::chrono::steady_clock::now();
+  for (int done = 0;;) {
+    {
+      const std::lock_guard mpi_lock(net.mpi_mutex);
+      check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    }
+    if (done) return (*values)[1] != 0;
+    const double waited =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (waited > net.m.config.watchdog_seconds) {
+      net.left_behind.push_back(values);
+      const std::lock_guard mpi_lock(net.mpi_mutex);
+      net.broken = true;
+      net.broken_why = "not every process took part in Machine::everywhere within the "
+                       "watchdog time (" + seconds_text(net.m.config.watchdog_seconds) + ")";
+      throw UsageError("Machine::everywhere: " + net.broken_why +
+                       ": every process must call it; this machine cannot be used again");
+    }
+    back_off(waited, net.spin);
+  }
 }
 
 // Every process starts the run together (a bounded wait).
 void begin_run(SpreadNetwork& net) {
+  if (net.broken) {
+    throw UsageError("spread machine: this machine cannot run again: " + net.broken_why);
+  }
+  {
+    const std::lock_guard lock(net.signature_mutex);
+    net.calls.clear();
+    net.mismatches.clear();
+    net.mismatched.store(false, std::memory_order_seq_cst);
+  }
   // Every process arrives (bounded: a process that never starts the run ends it here).
   MPI_Request barrier = MPI_REQUEST_NULL;
   {
@@ -487,94 +759,374 @@ void begin_run(SpreadNetwork& net) {
     const double waited =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (waited > net.m.config.watchdog_seconds) {
-      throw UsageError("spread machine: not every process started the run within the watchdog "
-                       "time (" + std::to_string(net.m.config.watchdog_seconds) +
-                       " s): every process must call run on its Machine");
+      const std::lock_guard mpi_lock(net.mpi_mutex);
+      net.active = false;
+      net.broken = true;
+      net.broken_why = "not every process started a run within the watchdog time (" +
+                       seconds_text(net.m.config.watchdog_seconds) + ")";
+      throw UsageError("spread machine: " + net.broken_why +
+                       ": every process must call run on its Machine");
     }
     back_off(waited, net.spin);
   }
 }
 
-// Blocks until every message sent to another process in this run has been received there.
-void drain(SpreadNetwork& net) {
-  for (;;) {
-    std::uint64_t counts[2] = {net.sent.load(std::memory_order_seq_cst),
-                               net.received.load(std::memory_order_seq_cst)};
-    {
-      const std::lock_guard mpi_lock(net.mpi_mutex);
-      check(MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_UINT64_T, MPI_SUM, net.control),
-            "MPI_Allreduce");
+// --- the exchanges after the verdict ---------------------------------------------------------
+// Each is a star through process 0, every wait bounded: the other processes send it their
+// records, and it sends each the answer it makes of them. A record is its size (a uint64),
+// then its bytes in pieces of at most kChunk, all on the exchange's tag; the size
+// kStillWorking is no record but word from process 0 that it is still making the answer.
+constexpr std::uint64_t kStillWorking = ~std::uint64_t{0};
+
+// A record on its way out (its bytes may be shared by the sends to every process).
+struct RecordOut {
+  std::shared_ptr<const std::vector<char>> bytes;
+  std::uint64_t size = 0;
+  std::vector<MPI_Request> requests;
+};
+// A record on its way in from one process.
+struct RecordIn {
+  int from = 0;
+  int tag = 0;
+  std::uint64_t size = 0;
+  std::vector<char> bytes;
+  std::vector<MPI_Request> requests;  // the size's, then the pieces'
+  bool sized = false;
+  bool done = false;
+  std::chrono::steady_clock::time_point heard = std::chrono::steady_clock::now();  // last word
+};
+
+std::unique_ptr<RecordOut> post_record(SpreadNetwork& net, int to, int tag,
+                                       std::shared_ptr<const std::vector<char>> bytes) {
+  auto out = std::make_unique<RecordOut>();
+  out->bytes = std::move(bytes);
+  out->size = out->bytes->size();
+  const std::lock_guard mpi_lock(net.mpi_mutex);
+  out->requests.emplace_back();
+  check(MPI_Isend(&out->size, 1, MPI_UINT64_T, to, tag, net.control, &out->requests.back()),
+        "MPI_Isend");
+  for (std::size_t at = 0; at < out->bytes->size(); at += kChunk) {
+    const int n = static_cast<int>(std::min(kChunk, out->bytes->size() - at));
+    out->requests.emplace_back();
+    check(MPI_Isend(out->bytes->data() + at, n, MPI_BYTE, to, tag, net.control,
+                    &out->requests.back()),
+          "MPI_Isend");
+  }
+  return out;
+}
+
+std::unique_ptr<RecordIn> expect_record(SpreadNetwork& net, int from, int tag) {
+  auto in = std::make_unique<RecordIn>();
+  in->from = from;
+  in->tag = tag;
+  const std::lock_guard mpi_lock(net.mpi_mutex);
+  in->requests.emplace_back();
+  check(MPI_Irecv(&in->size, 1, MPI_UINT64_T, from, tag, net.control, &in->requests.back()),
+        "MPI_Irecv");
+  return in;
+}
+
+bool finished(SpreadNetwork& net, std::vector<MPI_Request>& requests) {
+  int flag = 0;
+  const std::lock_guard mpi_lock(net.mpi_mutex);
+  check(MPI_Testall(static_cast<int>(requests.size()), requests.data(), &flag,
+                    MPI_STATUSES_IGNORE),
+        "MPI_Testall");
+  return flag != 0;
+}
+
+// Takes what has come of `in` without waiting; whether it was word that process 0 is still
+// making its answer.
+bool poll(SpreadNetwork& net, RecordIn& in) {
+  if (in.done || !finished(net, in.requests)) return false;
+  const std::lock_guard mpi_lock(net.mpi_mutex);
+  in.requests.clear();
+  if (!in.sized && in.size == kStillWorking) {
+    in.heard = std::chrono::steady_clock::now();
+    in.requests.emplace_back();
+    check(MPI_Irecv(&in.size, 1, MPI_UINT64_T, in.from, in.tag, net.control,
+                    &in.requests.back()),
+          "MPI_Irecv");
+    return true;
+  }
+  if (in.sized) {
+    in.done = true;
+    return false;
+  }
+  in.sized = true;
+  in.bytes.resize(in.size);
+  for (std::size_t at = 0; at < in.bytes.size(); at += kChunk) {
+    const int n = static_cast<int>(std::min(kChunk, in.bytes.size() - at));
+    in.requests.emplace_back();
+    check(MPI_Irecv(in.bytes.data() + at, n, MPI_BYTE, in.from, in.tag, net.control,
+                    &in.requests.back()),
+          "MPI_Irecv");
+  }
+  in.done = in.requests.empty();
+  return false;
+}
+
+// The records of one exchange. Those unfinished when it ends (a process that did not answer,
+// or an exception here) are left to MPI, which may still use their buffers: their receives
+// cancelled, their sends let go, the buffers kept (SpreadNetwork::left_behind).
+struct InFlight {
+  SpreadNetwork& net;
+  std::vector<std::unique_ptr<RecordIn>> in;
+  std::vector<std::unique_ptr<RecordOut>> out;
+  explicit InFlight(SpreadNetwork& n) : net(n) {}
+  InFlight(const InFlight&) = delete;
+  InFlight& operator=(const InFlight&) = delete;
+  ~InFlight() {
+    const std::lock_guard mpi_lock(net.mpi_mutex);
+    for (auto& r : in) {
+      if (r->done) continue;
+      for (MPI_Request& q : r->requests) {
+        if (q == MPI_REQUEST_NULL) continue;
+        MPI_Cancel(&q);
+        MPI_Request_free(&q);
+      }
+      net.left_behind.push_back(std::shared_ptr<RecordIn>(std::move(r)));
     }
-    if (counts[0] == counts[1]) return;
+    for (auto& r : out) {
+      bool pending = false;
+      for (MPI_Request& q : r->requests) {
+        if (q == MPI_REQUEST_NULL) continue;
+        MPI_Request_free(&q);  // the send goes on, or not, on its own
+        pending = true;
+      }
+      if (pending) net.left_behind.push_back(std::shared_ptr<RecordOut>(std::move(r)));
+    }
+  }
+};
+
+// Word that this process is at work on its part of the exchange on `tag`: process 0's to every
+// other process, the others' to process 0.
+void say_at_work(SpreadNetwork& net, int tag) {
+  const std::lock_guard mpi_lock(net.mpi_mutex);
+  for (int k = 0; k < net.size; ++k) {
+    if (k == net.rank || (net.rank != 0 && k != 0)) continue;
+    MPI_Request r = MPI_REQUEST_NULL;
+    check(MPI_Isend(&kStillWorking, 1, MPI_UINT64_T, k, tag, net.control, &r), "MPI_Isend");
+    MPI_Request_free(&r);  // a constant's word: nothing to keep
+  }
+}
+// The same from a waiting loop: once every quarter of the watchdog time (`maybe`).
+struct AtWork {
+  SpreadNetwork& net;
+  int tag;
+  std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+  void maybe() {
+    const auto now = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(now - last).count() < net.m.config.watchdog_seconds / 4) {
+      return;
+    }
+    last = now;
+    say_at_work(net, tag);
+  }
+};
+
+// Runs `make` on this thread while another says every quarter of the watchdog time that this
+// process is at work (say_at_work): process 0 makes the answer of the logs as long as the
+// discrete-event pass takes.
+template <class F>
+auto with_word_of_work(SpreadNetwork& net, int tag, F make) {
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool done = false;
+  const auto every = std::chrono::duration<double>(net.m.config.watchdog_seconds / 4);
+  std::thread word([&] {
+    std::unique_lock lock(mutex);
+    while (!cv.wait_for(lock, every, [&] { return done; })) say_at_work(net, tag);
+  });
+  struct Join {
+    std::mutex& mutex;
+    std::condition_variable& cv;
+    bool& done;
+    std::thread& word;
+    ~Join() {
+      {
+        const std::lock_guard lock(mutex);
+        done = true;
+      }
+      cv.notify_one();
+      word.join();
+    }
+  } join{mutex, cv, done, word};
+  return make();
+}
+
+// One exchange through process 0 during `phase`: every process's record on `tag` to process 0,
+// which makes the answer of them (`answer`, given the records in process order, its own
+// first) and sends it to every process; the answer, on every process. Each waits until the
+// watchdog time has passed since it last heard from the other side: process 0 from each
+// process whose record has not come (word from one still ending its nodes before the drain),
+// the others from process 0, which says every quarter of the watchdog time that it is at work
+// while it waits for records, and while it makes the answer (with `word_of_work`). Whoever did
+// not answer ends the run on every process that did, with one report naming them and the
+// phase (give_up): process 0 sends it to every process.
+template <class Answer>
+std::vector<char> through_first(SpreadNetwork& net, LocalNodes& m, Phase phase, int tag,
+                                std::vector<char> mine, Answer answer, bool word_of_work = false) {
+  using Clock = std::chrono::steady_clock;
+  const double watchdog = m.machine.config.watchdog_seconds;
+  stop_if_asked(net, phase);
+  InFlight flight(net);
+  std::vector<char> reply;
+  if (net.rank != 0) {
+    flight.out.push_back(
+        post_record(net, 0, tag, std::make_shared<const std::vector<char>>(std::move(mine))));
+    flight.in.push_back(expect_record(net, 0, tag));
+    RecordIn& in = *flight.in.back();
+    auto heard = Clock::now();
+    bool sent = false;
+    for (;;) {
+      if (poll(net, in)) heard = Clock::now();
+      if (in.done) break;
+      if (!sent && finished(net, flight.out.back()->requests)) {
+        sent = true;
+        if (phase == Phase::logs) stop_if_asked(net, Phase::outcome);
+      }
+      const double waited = std::chrono::duration<double>(Clock::now() - heard).count();
+      if (waited > watchdog) give_up(net, m, no_answer({0}, phase, watchdog));
+      back_off(waited, net.spin);
+    }
+    // Sent, since process 0 answered (let go if not yet seen to be).
+    finished(net, flight.out.back()->requests);
+    reply = std::move(in.bytes);
+  } else {
+    for (int k = 1; k < net.size; ++k) flight.in.push_back(expect_record(net, k, tag));
+    const auto start = Clock::now();
+    AtWork word{net, tag};
+    std::vector<int> missing;
+    for (bool late = false; !late;) {
+      word.maybe();
+      missing.clear();
+      const auto now = Clock::now();
+      for (auto& in : flight.in) {
+        poll(net, *in);
+        if (in->done) continue;
+        missing.push_back(in->from);
+        late = late || std::chrono::duration<double>(now - in->heard).count() > watchdog;
+      }
+      if (missing.empty()) break;
+      back_off(std::chrono::duration<double>(now - start).count(), net.spin);
+    }
+    Writer w;
+    if (missing.empty()) {
+      std::vector<std::vector<char>> records;
+      records.push_back(std::move(mine));
+      for (auto& in : flight.in) records.push_back(std::move(in->bytes));
+      const auto make = [&] {
+        if (phase == Phase::logs) stop_if_asked(net, Phase::outcome);
+        return answer(records);
+      };
+      w.put<int>(0);
+      const std::vector<char> made = word_of_work ? with_word_of_work(net, tag, make) : make();
+      w.out.insert(w.out.end(), made.begin(), made.end());
+    } else {
+      w.put<int>(1);
+      w.put_string(no_answer(missing, phase, watchdog));
+    }
+    // To every process, those that did not answer too: one late, not gone, reads the same.
+    auto shared = std::make_shared<const std::vector<char>>(std::move(w.out));
+    for (int k = 1; k < net.size; ++k) flight.out.push_back(post_record(net, k, tag, shared));
+    const auto sending = Clock::now();
+    for (;;) {
+      bool all = true;
+      for (int k = 1; k < net.size; ++k) {
+        const bool answered = std::find(missing.begin(), missing.end(), k) == missing.end();
+        if (answered && !finished(net, flight.out[k - 1]->requests)) all = false;
+      }
+      const double waited = std::chrono::duration<double>(Clock::now() - sending).count();
+      if (all || waited > watchdog) break;  // a send unfinished by then is let go (InFlight)
+      back_off(waited, net.spin);
+    }
+    reply = *shared;
+  }
+  Reader r{reply.data(), reply.data() + reply.size()};
+  if (r.get<int>() != 0) give_up(net, m, r.get_string());
+  reply.erase(reply.begin(), reply.begin() + sizeof(int));
+  return reply;
+}
+
+// Until every message sent to another process in this run has been received there: process 0
+// sums what every process sent and received, again every 200 us, for at most the watchdog
+// time.
+void drain(SpreadNetwork& net, LocalNodes& m) {
+  const auto start = std::chrono::steady_clock::now();
+  for (;;) {
+    Writer w;
+    w.put<std::uint64_t>(net.sent.load(std::memory_order_seq_cst));
+    w.put<std::uint64_t>(net.received.load(std::memory_order_seq_cst));
+    const std::vector<char> state = through_first(
+        net, m, Phase::drain, kDrainTag, std::move(w.out),
+        [&](const std::vector<std::vector<char>>& records) {
+          std::uint64_t sent = 0, received = 0;
+          for (const std::vector<char>& bytes : records) {
+            Reader r{bytes.data(), bytes.data() + bytes.size()};
+            sent += r.get<std::uint64_t>();
+            received += r.get<std::uint64_t>();
+          }
+          Writer a;
+          const double waited =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+          if (sent == received) {
+            a.put<int>(0);
+          } else if (waited > m.machine.config.watchdog_seconds) {
+            a.put<int>(2);
+            a.put_string("spread machine: " + std::to_string(sent - received) + " of the " +
+                         std::to_string(sent) + " messages sent between processes were not "
+                         "received within the watchdog time (" +
+                         seconds_text(m.machine.config.watchdog_seconds) +
+                         ") after the run's end: the run was ended, and this machine cannot "
+                         "run again");
+          } else {
+            a.put<int>(1);
+          }
+          return a.out;
+        });
+    Reader r{state.data(), state.data() + state.size()};
+    const int verdict = r.get<int>();
+    if (verdict == 0) return;
+    if (verdict == 2) give_up(net, m, r.get_string());
     std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
 }
 
-void send_bytes(const std::vector<char>& bytes, int to, const SpreadNetwork& net) {
-  const MPI_Comm comm = net.control;
-  const std::lock_guard mpi_lock(net.mpi_mutex);
-  std::uint64_t size = bytes.size();
-  check(MPI_Send(&size, 1, MPI_UINT64_T, to, kLogTag, comm), "MPI_Send");
-  for (std::size_t at = 0; at < bytes.size(); at += kChunk) {
-    const int n = static_cast<int>(std::min(kChunk, bytes.size() - at));
-    check(MPI_Send(bytes.data() + at, n, MPI_BYTE, to, kLogTag, comm), "MPI_Send");
-  }
+// Every process's records, in process order, to every process (through process 0).
+std::vector<std::vector<char>> share(SpreadNetwork& net, LocalNodes& m, Phase phase, int tag,
+                                     std::vector<char> mine) {
+  const std::vector<char> all =
+      through_first(net, m, phase, tag, std::move(mine),
+                    [](const std::vector<std::vector<char>>& records) {
+                      Writer w;
+                      for (const std::vector<char>& bytes : records) w.put_vector(bytes);
+                      return w.out;
+                    });
+  std::vector<std::vector<char>> records;
+  Reader r{all.data(), all.data() + all.size()};
+  while (r.at != r.end) r.get_vector(records.emplace_back());
+  return records;
 }
 
-std::vector<char> receive_bytes(int from, const SpreadNetwork& net) {
-  const MPI_Comm comm = net.control;
-  const std::lock_guard mpi_lock(net.mpi_mutex);
-  std::uint64_t size = 0;
-  check(MPI_Recv(&size, 1, MPI_UINT64_T, from, kLogTag, comm, MPI_STATUS_IGNORE), "MPI_Recv");
-  std::vector<char> bytes(size);
-  for (std::size_t at = 0; at < bytes.size(); at += kChunk) {
-    const int n = static_cast<int>(std::min(kChunk, bytes.size() - at));
-    check(MPI_Recv(bytes.data() + at, n, MPI_BYTE, from, kLogTag, comm, MPI_STATUS_IGNORE),
-          "MPI_Recv");
+// This process's nodes' logs (for process 0).
+std::vector<char> logs_record(LocalNodes& m) {
+  Writer w;
+  for (auto& n : m.local()) {
+    // Whole: a spread machine's pass runs after the run, and drops nothing.
+    w.put_vector(n->log.ops.to_vector());
+    w.put_vector(n->log.sends.to_vector());
+    w.put_vector(n->log.request_lists.to_vector());
   }
-  return bytes;
+  return w.out;
 }
 
-// Process `root`'s bytes to every process.
-std::vector<char> broadcast_from(int root, std::vector<char> bytes, const SpreadNetwork& net) {
-  const std::lock_guard mpi_lock(net.mpi_mutex);
-  std::uint64_t size = bytes.size();
-  check(MPI_Bcast(&size, 1, MPI_UINT64_T, root, net.control), "MPI_Bcast");
-  bytes.resize(size);
-  for (std::size_t at = 0; at < bytes.size(); at += kChunk) {
-    const int n = static_cast<int>(std::min(kChunk, bytes.size() - at));
-    check(MPI_Bcast(bytes.data() + at, n, MPI_BYTE, root, net.control), "MPI_Bcast");
-  }
-  return bytes;
-}
-
-// Every process's bytes, in process order, to every process.
-std::vector<std::vector<char>> allgather_bytes(const std::vector<char>& mine,
-                                               const SpreadNetwork& net) {
-  std::vector<std::vector<char>> all(net.size);
-  for (int k = 0; k < net.size; ++k) {
-    all[k] = broadcast_from(k, k == net.rank ? mine : std::vector<char>{}, net);
-  }
-  return all;
-}
-
-// Every node's log of this process to process 0, which keeps them in remote_logs.
-void gather_logs(SpreadNetwork& net, LocalNodes& m) {
-  if (net.rank != 0) {
-    Writer w;
-    for (auto& n : m.local()) {
-      // Whole: a spread machine's pass runs after the run, and drops nothing.
-      w.put_vector(n->log.ops.to_vector());
-      w.put_vector(n->log.sends.to_vector());
-      w.put_vector(n->log.request_lists.to_vector());
-    }
-    send_bytes(w.out, 0, net);
-    return;
-  }
+// On process 0: the other processes' nodes' logs, kept in remote_logs, each process's record
+// freed once read (the logs are held about once, not twice).
+void keep_logs(SpreadNetwork& net, LocalNodes& m, std::vector<std::vector<char>>& records) {
   m.remote_logs.assign(m.p, NodeLog{});
   for (int k = 1; k < net.size; ++k) {
-    const std::vector<char> bytes = receive_bytes(k, net);
-    Reader r{bytes.data(), bytes.data() + bytes.size()};
+    Reader r{records[k].data(), records[k].data() + records[k].size()};
     for (int node = net.first[k]; node < net.first[k + 1]; ++node) {
       NodeLog& log = m.remote_logs[node];
       std::vector<OpRecord> ops;
@@ -587,17 +1139,95 @@ void gather_logs(SpreadNetwork& net, LocalNodes& m) {
       log.sends.assign(sends);
       log.request_lists.assign(lists);
     }
+    std::vector<char>().swap(records[k]);
   }
+}
+
+// The run's outcome, made on process 0 from every process's logs: 0 and the statistics, 1 and
+// a schedule deadlock's report, or 2, a node and a report (a collective call that differs
+// between processes, first; or the pass's own error, under node -1).
+std::vector<char> outcome(SpreadNetwork& net, LocalNodes& m,
+                          std::vector<std::vector<char>>& records, Stats& stats, Trace& trace) {
+  Writer w;
+  {
+    const std::lock_guard lock(net.signature_mutex);
+    if (!net.mismatches.empty()) {
+      const ErrorRecord& e = net.mismatches.front();
+      w.put<int>(2);
+      w.put<int>(e.node);
+      w.put_string(threw_report(e.node, e.what, net.mismatches.size()));
+      return w.out;
+    }
+  }
+  keep_logs(net, m, records);
+  try {
+    std::lock_guard lock(m.sim_mutex);
+    if (m.sim == nullptr) m.sim = start_simulation(m, false);
+    finish_simulation(m, *m.sim, stats, trace);
+    w.put<int>(0);
+    put_stats(w, stats);
+  } catch (const ScheduleDeadlock& e) {
+    w.put<int>(1);
+    w.put_string(e.what());
+  } catch (const std::exception& e) {
+    w.put<int>(2);
+    w.put<int>(-1);
+    w.put_string(e.what());
+  }
+  return w.out;
+}
+
+// This process's errors and blocked nodes (on process 0, the collective calls that differ
+// between processes first: what followed came of them).
+std::vector<char> errors_record(SpreadNetwork& net, LocalNodes& m,
+                                const std::vector<BlockedWait>& waits) {
+  std::vector<ErrorRecord> errors;
+  {
+    const std::lock_guard lock(net.signature_mutex);
+    errors = net.mismatches;
+  }
+  {
+    std::lock_guard lock(m.error_mutex);
+    errors.insert(errors.end(), m.errors.begin(), m.errors.end());
+  }
+  Writer w;
+  w.put<std::uint64_t>(errors.size());
+  for (const ErrorRecord& e : errors) {
+    w.put(e.node);
+    w.put_string(e.what);
+  }
+  w.put<std::uint64_t>(waits.size());
+  for (const BlockedWait& b : waits) {
+    w.put(b.node);
+    w.put_string(b.operation);
+    w.put(b.peer);
+    w.put(b.peer_world);
+    w.put(b.tag);
+    w.put(b.comm);
+  }
+  return w.out;
 }
 
 // The controller's side of a run, from the release of this process's nodes to its end: the
 // run's statistics (and, on process 0, its trace), or RunError, the nodes reset either way.
 void watch_rounds(SpreadNetwork& net, LocalNodes& m, Stats& stats, Trace& trace) {
   using Clock = std::chrono::steady_clock;
-  std::int64_t out[kFields] = {}, in[kFields] = {}, prev[kFields] = {};
+  // A round's values, out and in, on the heap: a round given up on keeps them (left_behind).
+  auto round_values = std::make_shared<std::array<std::int64_t, 2 * kFields>>();
+  std::int64_t* out = round_values->data();
+  std::int64_t* in = round_values->data() + kFields;
+  std::int64_t prev[kFields] = {};
   bool have_prev = false;
   bool stalled = false;
   MPI_Request round = MPI_REQUEST_NULL;
+  struct KeepIfPending {  // a round given up on (or left by an exception) keeps its values
+    SpreadNetwork& net;
+    const MPI_Request& round;
+    std::shared_ptr<void> values;
+    ~KeepIfPending() {
+      if (round != MPI_REQUEST_NULL) net.left_behind.push_back(values);
+    }
+  } keep_if_pending{net, round, round_values};
   auto round_start = Clock::now();
   std::uint64_t suspect = ~0ull;
   std::int64_t last_progress_sum = -1;
@@ -606,14 +1236,15 @@ void watch_rounds(SpreadNetwork& net, LocalNodes& m, Stats& stats, Trace& trace)
   while (verdict == Verdict::go_on) {
     const bool running = m.running.load(std::memory_order_acquire) > 0;
     if (round == MPI_REQUEST_NULL) {
+      stop_if_asked(net, Phase::rounds);
       // What this process sees: whether its unfinished nodes are all blocked, confirmed as
       // on one process (LocalNodes::watch) once each has looked again at the same activity.
       const std::uint64_t a = m.activity.load(std::memory_order_seq_cst);
       const bool quiet = !running || m.blocked_confirmed(a, suspect);
-      bool failed = false;
+      bool failed = net.mismatched.load(std::memory_order_seq_cst);
       {
         std::lock_guard lock(m.error_mutex);
-        failed = !m.errors.empty();
+        failed = failed || !m.errors.empty();
       }
       out[kRunning] = running ? 1 : 0;
       out[kNotQuiet] = quiet ? 0 : 1;
@@ -637,13 +1268,10 @@ void watch_rounds(SpreadNetwork& net, LocalNodes& m, Stats& stats, Trace& trace)
           m.machine.config.watchdog_seconds) {
         // A process stopped taking part (it died, or never called run): no agreement can be
         // had. This process's nodes end, and the run with them; the machine cannot run again.
-        m.abort_run();
-        while (m.running.load(std::memory_order_acquire) > 0) m.controller.wait(10'000);
-        m.fail(RunError(RunError::Kind::watchdog,
-                            "no word from every process of the spread machine for " +
-                                std::to_string(m.machine.config.watchdog_seconds) +
-                                " s (one stopped, or did not call run): the run was ended",
-                            -1, std::vector<BlockedWait>{}));
+        give_up(net, m,
+                "no word from every process of the spread machine for " +
+                    seconds_text(m.machine.config.watchdog_seconds) +
+                    " (one stopped, or did not call run): the run was ended");
       }
       m.controller.wait(1'000);
       continue;
@@ -684,8 +1312,13 @@ void watch_rounds(SpreadNetwork& net, LocalNodes& m, Stats& stats, Trace& trace)
     waits = m.blocked_waits(verdict == Verdict::watchdog);
   }
   if (verdict != Verdict::finished) m.abort_run();
-  while (m.running.load(std::memory_order_acquire) > 0) m.controller.wait(10'000);
-  drain(net);
+  // A node computing ends at its next call of vmc: the others hear meanwhile that this process
+  // is at work (their wait for its part of the drain starts again).
+  for (AtWork word{net, kDrainTag}; m.running.load(std::memory_order_acquire) > 0;) {
+    m.controller.wait(10'000);
+    word.maybe();
+  }
+  drain(net, m);
   {
     const std::lock_guard mpi_lock(net.mpi_mutex);
     net.active = false;
@@ -693,27 +1326,11 @@ void watch_rounds(SpreadNetwork& net, LocalNodes& m, Stats& stats, Trace& trace)
 
   if (verdict != Verdict::finished) {
     // Every process's errors and blocked nodes, in process order, to every process.
-    Writer w;
-    {
-      std::lock_guard lock(m.error_mutex);
-      w.put<std::uint64_t>(m.errors.size());
-      for (const ErrorRecord& e : m.errors) {
-        w.put(e.node);
-        w.put_string(e.what);
-      }
-    }
-    w.put<std::uint64_t>(waits.size());
-    for (const BlockedWait& b : waits) {
-      w.put(b.node);
-      w.put_string(b.operation);
-      w.put(b.peer);
-      w.put(b.peer_world);
-      w.put(b.tag);
-      w.put(b.comm);
-    }
     std::vector<ErrorRecord> errors;
+    const std::vector<std::vector<char>> records =
+        share(net, m, Phase::errors, kErrorsTag, errors_record(net, m, waits));
     waits.clear();
-    for (const std::vector<char>& bytes : allgather_bytes(w.out, net)) {
+    for (const std::vector<char>& bytes : records) {
       Reader r{bytes.data(), bytes.data() + bytes.size()};
       for (auto k = r.get<std::uint64_t>(); k > 0; --k) {
         ErrorRecord e;
@@ -732,10 +1349,12 @@ void watch_rounds(SpreadNetwork& net, LocalNodes& m, Stats& stats, Trace& trace)
         waits.push_back(std::move(b));
       }
     }
-    if (verdict == Verdict::failed && !errors.empty()) {
+    // A collective call that differed between processes may be found only once every
+    // message has arrived (drain): an error then is the report, before a deadlock.
+    if (verdict != Verdict::watchdog && !errors.empty()) {
       const ErrorRecord& e = errors.front();
       m.fail(RunError(RunError::Kind::node_threw, threw_report(e.node, e.what, errors.size()),
-                          e.node, std::vector<BlockedWait>{}));
+                      e.node, std::vector<BlockedWait>{}));
     }
     if (verdict == Verdict::watchdog) {
       m.fail(watchdog_error(m.machine.config.watchdog_seconds, std::move(waits),
@@ -747,29 +1366,21 @@ void watch_rounds(SpreadNetwork& net, LocalNodes& m, Stats& stats, Trace& trace)
 
   // Every node returned: process 0 runs the discrete-event pass over every node's log and
   // tells every process what it found.
-  gather_logs(net, m);
-  Writer w;
-  if (net.rank == 0) {
-    try {
-      std::lock_guard lock(m.sim_mutex);
-      if (m.sim == nullptr) m.sim = start_simulation(m, false);
-      finish_simulation(m, *m.sim, stats, trace);
-      w.put<int>(0);
-      put_stats(w, stats);
-    } catch (const ScheduleDeadlock& e) {
-      w.put<int>(1);
-      w.put_string(e.what());
-    } catch (const std::exception& e) {
-      w.put<int>(2);
-      w.put_string(e.what());
-    }
-  }
-  const std::vector<char> outcome = broadcast_from(0, std::move(w.out), net);
-  Reader r{outcome.data(), outcome.data() + outcome.size()};
+  const std::vector<char> result = through_first(
+      net, m, Phase::logs, kLogTag, net.rank == 0 ? std::vector<char>{} : logs_record(m),
+      [&](std::vector<std::vector<char>>& records) {
+        return outcome(net, m, records, stats, trace);
+      },
+      true);
+  Reader r{result.data(), result.data() + result.size()};
   const int status = r.get<int>();
-  if (status != 0) {
-    m.fail(RunError(status == 1 ? RunError::Kind::deadlock : RunError::Kind::node_threw,
-                        r.get_string(), -1, std::vector<BlockedWait>{}));
+  if (status == 1) {
+    m.fail(RunError(RunError::Kind::deadlock, r.get_string(), -1, std::vector<BlockedWait>{}));
+  }
+  if (status == 2) {
+    const int node = r.get<int>();
+    m.fail(RunError(RunError::Kind::node_threw, r.get_string(), node,
+                    std::vector<BlockedWait>{}));
   }
   if (net.rank != 0) stats = get_stats(r);
   if (net.rank != 0 || !m.machine.config.trace) trace = Trace{};
@@ -788,7 +1399,39 @@ class SpreadTransport final : public VirtualClock {
     begin_run(*net_);  // every process's run starts together
     world.local_members = nodes_.hi - nodes_.lo;
     nodes_.start(body);
-    watch_rounds(*net_, nodes_, stats, trace);
+    try {
+      watch_rounds(*net_, nodes_, stats, trace);
+    } catch (const RunError&) {
+      throw;  // the run's report, the nodes reset
+    } catch (...) {
+      // This process failed in the middle of the run's end (out of memory, say): the others
+      // give up on it within their watchdog time, and this machine runs no more.
+      {
+        const std::lock_guard mpi_lock(net_->mpi_mutex);
+        net_->active = false;
+        net_->broken = true;
+      }
+      if (net_->broken_why.empty()) net_->broken_why = "this process failed in a run's end";
+      nodes_.abort_run();
+      while (nodes_.running.load(std::memory_order_acquire) > 0) nodes_.controller.wait(10'000);
+      nodes_.reset();
+      throw;
+    }
+  }
+
+  std::string compare_call(NodeState& self, CommGroup& g, int rank, std::uint64_t seq,
+                           const CallSignature& mine, CompareCall compare) override {
+    // Among this process's members, as on one process; then the first member here (the
+    // world is a spread machine's only group: its rank is its node) against rank 0's call,
+    // on process 0 (SpreadNetwork::CrossCall).
+    std::string mismatch = VirtualClock::compare_call(self, g, rank, seq, mine, compare);
+    if (!mismatch.empty() || net_->size == 1 || !g.whole || rank != nodes_.lo) return mismatch;
+    if (net_->rank == 0) {
+      net_->first_call(seq, mine);
+    } else {
+      send_signature(*net_, seq, rank, mine);
+    }
+    return mismatch;
   }
 
   bool everywhere(bool mine) override { return everywhere_among(*net_, mine); }

@@ -206,4 +206,12 @@ class Transport {
                                    const CallSignature& mine, CompareCall compare) = 0;
 };
 
+// Why two members' calls of one collective disagree, or empty when they agree: `mine` is the
+// call of rank my_rank (node my_node), `first` that of rank first_rank (node first_node), the
+// seq-th collective call of their comm (comm.cpp; Comm's compare, and the spread machine's
+// between processes).
+std::string compare_signatures(const CallSignature& mine, const CallSignature& first,
+                               std::uint64_t seq, int my_rank, int my_node, int first_rank,
+                               int first_node);
+
 }  // namespace vmc::detail

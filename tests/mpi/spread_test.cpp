@@ -2,12 +2,15 @@
 // under `mpirun -np K`: every process runs every test, each its block of the nodes. Messages
 // between nodes of different processes (order, tags, sizes, nonblocking), virtual times and
 // traces equal to the same program's on one process, and faults: a node that throws, a
-// deadlock across processes, the watchdog, and what a spread machine refuses. Every process
-// must end a failed run with the same report, and the machine must be usable after it.
+// deadlock across processes, the watchdog, collective calls that differ between processes,
+// a process that stops at each phase of a run's end, and what a spread machine refuses.
+// Every process (that did not stop) must end a failed run with the same report, and the
+// machine must be usable after it (not after a process stopped: it says so).
 #include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <numeric>
 #include <string>
 #include <thread>
@@ -260,6 +263,133 @@ TEST(Spread, WatchdogEndsARunWithNoProgressAnywhere) {
   EXPECT_NE(report.find("node 4: running (in none of vmc's waits)"), std::string::npos) << report;
   EXPECT_NE(report.find("node 0: recv from rank 4 tag 0"), std::string::npos) << report;
   EXPECT_TRUE(same_everywhere(m, report));
+}
+
+// The first node of process k.
+int first_node_of(int k) {
+  const int size = vmc::mpi_world_size();
+  return k * (kNodes / size) + std::min(k, kNodes % size);
+}
+
+TEST(Spread, CollectiveCallsThatDifferBetweenProcessesAreNamed) {
+  // The nodes of the last process agree among themselves, but not with rank 0: a count
+  // mismatch between processes is named as on one process, not left to deadlock or to a
+  // wrong result.
+  vmc::Machine& m = spread();
+  const int last = vmc::mpi_world_size() - 1;
+  const std::string first = std::to_string(first_node_of(last));
+  vmc::RunError::Kind kind{};
+  const std::string report = failure_of(
+      m,
+      [](vmc::Node& node) {
+        const vmc::Comm& c = node.world();
+        const std::size_t n = vmc::mpi_world_rank() == vmc::mpi_world_size() - 1 ? 5 : 4;
+        std::vector<long> in(n, 1), out(n);
+        vmc::allreduce(c, std::span<const long>(in), std::span<long>(out), vmc::ops::sum<long>());
+      },
+      &kind);
+  if (last == 0) {
+    EXPECT_EQ(report, "");  // one process: no other to differ from
+    return;
+  }
+  EXPECT_EQ(kind, vmc::RunError::Kind::node_threw) << report;
+  EXPECT_EQ(report.rfind("node " + first + " threw: node " + first +
+                             ": allreduce: collective call 0 on this comm is allreduce",
+                         0),
+            0u)
+      << report;
+  EXPECT_NE(report.find("count 5"), std::string::npos) << report;
+  EXPECT_NE(report.find("but rank 0 (node 0) called allreduce"), std::string::npos) << report;
+  EXPECT_NE(report.find("count 4"), std::string::npos) << report;
+  EXPECT_TRUE(same_everywhere(m, report));
+  // A broadcast whose receivers on the last process take more than the root sends may end
+  // without an error: the pass's outcome names the mismatch then.
+  const std::string broadcast = failure_of(m, [](vmc::Node& node) {
+    const std::size_t n = vmc::mpi_world_rank() == vmc::mpi_world_size() - 1 ? 6 : 3;
+    std::vector<int> data(n, node.rank() == 0 ? 7 : 0);
+    vmc::broadcast(node.world(), std::span<int>(data), 0);
+  });
+  EXPECT_EQ(broadcast.rfind("node " + first + " threw: node " + first + ": broadcast: ", 0), 0u)
+      << broadcast;
+  EXPECT_TRUE(same_everywhere(m, broadcast));
+  EXPECT_GT(m.run(ping_program).stats().messages, 0u);  // and the machine runs on
+}
+
+// A run of `program` on a spread machine (watchdog 1 s) whose process `stopping` stops at
+// `phase` (VMC_SPREAD_TEST_FAIL, as a process that throws there): the report every other
+// process ends with, checked to be the same on all of them; the machine refuses to run again.
+template <class F>
+std::string report_when_stopped(const std::string& phase, int stopping, F&& program) {
+  const int me = vmc::mpi_world_rank();
+  setenv("VMC_SPREAD_TEST_FAIL", (phase + ":" + std::to_string(stopping)).c_str(), 1);
+  vmc::MachineConfig c = config(vmc::Transport::spread);
+  c.watchdog_seconds = 1;
+  std::string report;
+  {
+    vmc::Machine m(c);
+    unsetenv("VMC_SPREAD_TEST_FAIL");
+    try {
+      m.run(program);
+      report = "(no error)";
+    } catch (const std::exception& e) {
+      report = e.what();
+    }
+    if (me == stopping) {
+      EXPECT_EQ(report, "spread machine: process " + std::to_string(me) + " stopped at " + phase +
+                            " (VMC_SPREAD_TEST_FAIL)");
+    }
+    try {
+      m.run(program);
+      ADD_FAILURE() << "a spread machine ran again after a process stopped";
+    } catch (const vmc::UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("cannot run again"), std::string::npos) << e.what();
+    }
+  }
+  // Every process but the one that stopped: the same report as the first of them.
+  const int root = stopping == 0 ? 1 : 0;
+  std::string theirs = report;
+  int length = static_cast<int>(theirs.size());
+  MPI_Bcast(&length, 1, MPI_INT, root, MPI_COMM_WORLD);
+  theirs.resize(static_cast<std::size_t>(length));
+  MPI_Bcast(theirs.data(), length, MPI_CHAR, root, MPI_COMM_WORLD);
+  int same = me == stopping || theirs == report ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &same, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+  EXPECT_EQ(same, 1) << report;
+  return theirs;
+}
+
+std::string not_answered(int process, const std::string& during) {
+  return "spread machine: process " + std::to_string(process) +
+         " did not answer within the watchdog time (1.000000 s) during " + during +
+         ": the run was ended, and this machine cannot run again";
+}
+
+// A process that stops at each phase of a run's end (at 3 processes: two go on, and one of
+// them is not process 0). Each takes about the watchdog time.
+TEST(Spread, AProcessThatStopsBeforeTheVerdictEndsTheRunEverywhere) {
+  if (vmc::mpi_world_size() != 3) GTEST_SKIP() << "run at 3 processes";
+  EXPECT_EQ(report_when_stopped("rounds", 2, ping_program),
+            "no word from every process of the spread machine for 1.000000 s (one stopped, or "
+            "did not call run): the run was ended");
+}
+
+TEST(Spread, AProcessThatStopsAtTheVerdictEndsTheRunEverywhere) {
+  if (vmc::mpi_world_size() != 3) GTEST_SKIP() << "run at 3 processes";
+  EXPECT_EQ(report_when_stopped("drain", 2, ping_program),
+            not_answered(2, "the wait for every message between processes to arrive"));
+}
+
+TEST(Spread, AProcessThatStopsAfterTheVerdictEndsTheRunEverywhere) {
+  if (vmc::mpi_world_size() != 3) GTEST_SKIP() << "run at 3 processes";
+  const std::string logs = "the gathering of the logs and the sharing of the outcome";
+  EXPECT_EQ(report_when_stopped("logs", 1, ping_program), not_answered(1, logs));
+  EXPECT_EQ(report_when_stopped("outcome", 0, ping_program), not_answered(0, logs));
+  // A failed run's end: its errors shared.
+  EXPECT_EQ(report_when_stopped("errors", 2,
+                                [](vmc::Node& node) {
+                                  if (node.rank() == 3) throw std::runtime_error("boom");
+                                }),
+            not_answered(2, "the sharing of the errors"));
 }
 
 TEST(Spread, RefusesWhatItDoesNotOfferWithTheNodeNamed) {
