@@ -9,13 +9,24 @@
 //
 // Requires: nothing, and for mesh_mst_sc a member index (Options::hybrid).
 // Cost (sc_broadcast_cost), B the scattered blocks and b = ceil(n/B): the scatter lines'
-// times (each digit's 1-D tree, the root last to finish), ceil(log2 g) (alpha + b beta) for
-// the MST groups of g nodes (beta replaced by max(beta, p0 beta_net) when interleaved), and
-// the rings' collect, sum (f_t - 1)(alpha + b f_0 ... f_{t-1} beta). 004's T_MST-SC-BROADCAST
-// (garbled in the OCR text) is this sum with 2 n / B beta_node for its scatter and collect.
-// Claims: mesh_mst's for member 0, mesh_sc's for the last; an estimate for the others (the
-// scatter ends at different times on different lines, so the MST groups and the rings do
-// not start together, and interleaved groups share links).
+// times (each digit's 1-D tree, the root last to finish), the MST groups' broadcast of b
+// items, ceil(log2 g)(alpha + b beta) in groups of g nodes, and the rings' collect, sum
+// (f_t - 1)(alpha + b f_0 ... f_{t-1} beta). Interleaved groups (mesh/mst_sc.hpp) take the
+// rank-order tree, whose first cuts split the virtual dimension, and the MST phase is the
+// longest path down it, a message across the virtual dimension alpha + b max(beta, p0
+// beta_net), one within the lower dimensions alpha + b beta: for p1 a power of two
+// ceil(log2 p1) and ceil(log2 (m_0 ... m_{j-1})) of them. 004's T_MST-SC-BROADCAST (004 §9,
+// garbled in the OCR text) is this sum with 2 n / B beta_node for its scatter and collect.
+// Claims: mesh_mst's for member 0, mesh_sc's for the last; the others sc_member_claim's:
+// exact under 004's model (duplex ports, wormhole routing, shared links) on the group's own
+// mesh where every scattered line's length is a power of two, an estimate elsewhere. Where a
+// line's length is not (mesh:6x4 member 4, three groups 3 apart), its nodes finish the
+// scatter one message apart, the groups that share links start their MST apart, and a
+// message across the virtual dimension shares its links for part of its length only: the
+// broadcast takes less than the formula (mesh:6x4 member 4: 0.96 times at n = 65,536), and
+// a formula exact there would have to follow the sharing message by message. Where the
+// lines are not alike (mesh:7x11 member 1, root 0) early nodes' eager ring messages take
+// in-ports the scatter still needs, as in mesh_sc.
 #include "collectives/broadcast/broadcast_internal.hpp"
 #include "collectives/mesh/families.hpp"
 #include "collectives/mesh/mst_sc.hpp"
@@ -30,7 +41,7 @@ Claim claim(const CostQuery& q, int i) {
   const ScSplit s = split_of(q, i);
   if (s.scattered.phases() == 0) return claim_broadcast_mesh_mst(q);
   if (s.group.size() == 1) return claim_broadcast_mesh_sc(q);
-  return Claim::estimate;
+  return sc_member_claim(q, s, patterns::MstFlow::outward);
 }
 
 const MeshFamily kFamily{

@@ -65,17 +65,18 @@ std::size_t part_items(std::span<const std::size_t> prefix, int first, int size)
 }
 
 // One node's receives under the simulator's rules (runtime/simulator.cpp): `ready` the
-// times its children's messages are requested, in the order it posts their receives, each
-// of duration d; after each receive it combines for g and posts the next. A free port goes
-// to the message it waits for, else to the oldest (request time, then sender rank); under
-// all-port nodes every message starts when requested. Returns when the last combine ends.
+// times its children's messages are requested (and the sender ranks), in the order it posts
+// their receives, message j of duration d[j]; after each receive it combines for g and posts
+// the next. A free port goes to the message it waits for, else to the oldest (request time,
+// then sender rank); under all-port nodes every message starts when requested. Returns when
+// the last combine ends.
 Picos receive_in_turn(const CostQuery& q, const std::vector<std::pair<Picos, int>>& ready,
-                      Picos d, Picos g) {
+                      const std::vector<Picos>& d, Picos g) {
   const std::size_t k = ready.size();
   std::vector<Picos> end(k, 0);
   std::vector<bool> started(k, q.model.port == Port::all);
   if (q.model.port == Port::all) {
-    for (std::size_t j = 0; j < k; ++j) end[j] = ready[j].first + d;
+    for (std::size_t j = 0; j < k; ++j) end[j] = ready[j].first + d[j];
   }
   Picos port = 0;
   for (std::size_t n = 0; n < k && q.model.port != Port::all; ++n) {
@@ -95,7 +96,7 @@ Picos receive_in_turn(const CostQuery& q, const std::vector<std::pair<Picos, int
       }
     }
     started[pick] = true;
-    end[pick] = t + d;
+    end[pick] = t + d[pick];
     port = end[pick];
   }
   Picos done = 0;
@@ -118,6 +119,20 @@ Picos mst_bcast_cost(const CostQuery& q, const MstTree& t, std::size_t n) {
   return patterns::ceil_log2(t.size()) * trees::msg(q, n);
 }
 
+Picos mst_bcast_time(const MstTree& t, const EdgeTime& msg) {
+  std::vector<Picos> got(t.size(), 0);
+  Picos last = 0;
+  for (const MstNode& node : nodes_top_down(t)) {
+    Picos now = got[node.rank];
+    for (const MstChild& child : node.children) {
+      now = checked_add(now, msg(node.rank, child.rank), "broadcast time");
+      got[child.rank] = now;
+      last = std::max(last, now);
+    }
+  }
+  return last;
+}
+
 void mst_reduce(const Comm& c, const TreeView& v, void* acc, void* tmp, std::size_t n,
                 std::size_t isz, const Op& op, Tag tag) {
   const MstNode node = v.tree->node(v.me);
@@ -135,14 +150,21 @@ void mst_reduce(const Comm& c, const TreeView& v, void* acc, void* tmp, std::siz
 }
 
 Picos mst_reduce_cost(const CostQuery& q, const MstTree& t, std::size_t n) {
+  const Picos m = trees::msg(q, n);
+  return mst_reduce_time(q, t, [m](int, int) { return m; }, trees::comb(q, n));
+}
+
+Picos mst_reduce_time(const CostQuery& q, const MstTree& t, const EdgeTime& msg, Picos comb) {
   auto nodes = nodes_top_down(t);
   std::vector<Picos> done(t.size(), 0);
   for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {  // children first
     std::vector<std::pair<Picos, int>> ready;
+    std::vector<Picos> d;
     for (auto c = it->children.rbegin(); c != it->children.rend(); ++c) {
       ready.push_back({done[c->rank], c->rank});
+      d.push_back(msg(it->rank, c->rank));
     }
-    done[it->rank] = receive_in_turn(q, ready, trees::msg(q, n), trees::comb(q, n));
+    done[it->rank] = receive_in_turn(q, ready, d, comb);
   }
   return done[t.root()];
 }

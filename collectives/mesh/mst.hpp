@@ -55,10 +55,17 @@ struct TreeView {
 // The whole group's tree at comm rank c.rank().
 TreeView whole(const patterns::MstTree& t, const Comm& c);
 
+// The time of one message along a tree edge, the tree ranks of its parent and its child
+// (an edge whose route shares links with other trees' messages may take longer).
+using EdgeTime = std::function<Picos(int parent, int child)>;
+
 // Broadcast of n items from the tree's root (outward): steps T(n), every message sent.
 void mst_bcast(const Comm& c, const TreeView& v, void* buf, std::size_t n, std::size_t isz,
                Tag tag);
 Picos mst_bcast_cost(const CostQuery& q, const patterns::MstTree& t, std::size_t n);
+// The same with each edge's own message time: when the last node has the vector (each node
+// sends to its children one after another once it has it).
+Picos mst_bcast_time(const patterns::MstTree& t, const EdgeTime& msg);
 
 // Reduction of n items to the tree's root (inward), combining the subtrees in line order
 // (the rank order on a whole mesh): `acc` holds this node's operand and, at the root, the
@@ -70,6 +77,9 @@ void mst_reduce(const Comm& c, const TreeView& v, void* acc, void* tmp, std::siz
 // simulator's rules (a message its receiver waits for first, then the oldest), combining
 // each in turn; eager messages may arrive while it combines.
 Picos mst_reduce_cost(const CostQuery& q, const patterns::MstTree& t, std::size_t n);
+// The same with each edge's own message time and `comb` per combine.
+Picos mst_reduce_time(const CostQuery& q, const patterns::MstTree& t, const EdgeTime& msg,
+                      Picos comb);
 
 // Scatter (outward) of the parts in the tree's line order from the root's `sub` (all parts)
 // to every node's `sub` (its subtree's parts).

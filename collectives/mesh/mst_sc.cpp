@@ -3,8 +3,10 @@
 
 #include <algorithm>
 
+#include "collectives/costs/claims.hpp"
 #include "collectives/mesh/rings.hpp"
 #include "collectives/primitives/buffers.hpp"
+#include "collectives/primitives/trees.hpp"
 
 namespace vmc::internal {
 
@@ -137,14 +139,36 @@ TreeView group_view(const ScSplit& s, const MstTree& tree, int me) {
   view.rank_of = [&s, me](int g) { return s.group_member(me, g); };
   return view;
 }
-// The MST phase's units: interleaved groups share dimension j's links p0 at a time.
-CostQuery mst_phase_query(const CostQuery& q, const ScSplit& s) {
-  CostQuery m = q;
-  if (s.interleaved()) {
-    m.units.beta = q.units.item_time(static_cast<std::uint64_t>(s.p0));
-    m.units.beta_net = 0;
-  }
-  return m;
+// An MST group's tree, rooted at root's place in its group (in each group, the member that
+// agrees with the root in the MST coordinates). Interleaved groups, in both operations, use the rank-order line (MstTree's inward
+// line, dimension 0 fastest): its first cuts split the virtual dimension j, the slowest, so
+// that (p1 a power of two) the parts are whole rows of the lower dimensions and a node's
+// path from the root crosses dimension j, the links the groups share, ceil(log2 p1) times,
+// then the lower dimensions ceil(log2 (m_0 ... m_{j-1})) times, as 004 §9 and §11 count
+// them. The broadcast's own line (dimension j fastest) cuts the lower dimensions first and
+// then rows in half: on mesh:6x4's 6x2 groups the root sends twice across dimension j, once
+// diagonally. The other members keep the flow's tree (member 0: mesh_mst's).
+MstTree group_tree(const ScSplit& s, int root, MstFlow flow) {
+  return MstTree(s.group, s.group_index(root), s.interleaved() ? MstFlow::inward : flow);
+}
+// The MST phase's message times: one that crosses the virtual dimension j (its parent and
+// child differ in the group's last coordinate) shares the links of dimension j with the same
+// message of the other p0 - 1 groups of its column, which run the same tree at the same
+// time (004: "the short-vector MST-broadcast phase incurs the link contention"): b
+// max(beta, p0 beta_net), 004's max(beta_node, p_{d',0} beta_net). A message within the
+// lower dimensions keeps to its own row: b beta.
+EdgeTime group_edge_time(const CostQuery& q, const ScSplit& s, std::size_t b) {
+  const Picos own = trees::msg(q, b);
+  if (!s.interleaved()) return [own](int, int) { return own; };
+  CostQuery shared = q;
+  shared.units.beta = q.units.item_time(static_cast<std::uint64_t>(s.p0));
+  shared.units.beta_net = 0;
+  const Picos crossing = trees::msg(shared, b);
+  const patterns::MeshShape group = s.group;
+  const int j = group.dimensions() - 1;
+  return [=](int parent, int child) {
+    return group.coordinate(parent, j) != group.coordinate(child, j) ? crossing : own;
+  };
 }
 std::size_t block_items(const ScSplit& s, std::size_t n) {
   return ceil_div(n, static_cast<std::size_t>(s.scattered.blocks()));
@@ -165,7 +189,7 @@ void sc_broadcast(const Call& call, const ScSplit& s) {
                       isz, call.tag);
   }
   if (s.group.size() > 1) {
-    const MstTree tree(s.group, s.group_index(root), MstFlow::outward);
+    const MstTree tree = group_tree(s, root, MstFlow::outward);
     mst_bcast(c, group_view(s, tree, me),
               at(all.data(), std::size_t(s.scattered.layout_index(me)) * b, isz), b, isz,
               call.tag + 1);
@@ -186,8 +210,8 @@ Picos sc_broadcast_cost(const CostQuery& q, const ScSplit& s) {
     t = checked_add(t, *std::max_element(done.begin(), done.end()), "broadcast time");
   }
   if (s.group.size() > 1) {
-    const MstTree tree(s.group, s.group_index(q.root), MstFlow::outward);
-    t = checked_add(t, mst_bcast_cost(mst_phase_query(q, s), tree, b), "broadcast time");
+    const MstTree tree = group_tree(s, q.root, MstFlow::outward);
+    t = checked_add(t, mst_bcast_time(tree, group_edge_time(q, s, b)), "broadcast time");
   }
   const std::vector<std::size_t> counts(s.scattered.blocks(), b);
   return checked_add(t, ring_collect_cost(q, s.scattered, counts, {}), "broadcast time");
@@ -204,7 +228,7 @@ void dg_reduce(const Call& call, const ScSplit& s) {
                         call.tag);
   }
   if (s.group.size() > 1) {
-    const MstTree tree(s.group, s.group_index(root), MstFlow::inward);
+    const MstTree tree = group_tree(s, root, MstFlow::inward);
     Bytes tmp(b * isz);
     mst_reduce(c, group_view(s, tree, me),
                at(all.data(), std::size_t(s.scattered.layout_index(me)) * b, isz), tmp.data(), b,
@@ -225,8 +249,9 @@ Picos dg_reduce_cost(const CostQuery& q, const ScSplit& s) {
   const std::vector<std::size_t> counts(s.scattered.blocks(), b);
   Picos t = ring_reduce_scatter_cost(q, s.scattered, counts, {});
   if (s.group.size() > 1) {
-    const MstTree tree(s.group, s.group_index(q.root), MstFlow::inward);
-    t = checked_add(t, mst_reduce_cost(mst_phase_query(q, s), tree, b), "reduce time");
+    const MstTree tree = group_tree(s, q.root, MstFlow::inward);
+    t = checked_add(t, mst_reduce_time(q, tree, group_edge_time(q, s, b), trees::comb(q, b)),
+                    "reduce time");
   }
   for (int d = 0; d < s.scattered.phases(); ++d) {
     const DigitLine l = digit_line(s.scattered, d, q.root, q.root, MstFlow::inward, b);
@@ -235,6 +260,25 @@ Picos dg_reduce_cost(const CostQuery& q, const ScSplit& s) {
                     "reduce time");
   }
   return t;
+}
+
+Claim sc_member_claim(const CostQuery& q, const ScSplit& s, MstFlow flow) {
+  const bool outward = flow == MstFlow::outward;
+  const bool ports = q.model.port == Port::duplex || (outward && q.model.port == Port::all);
+  if (!own_mesh(q) || q.model.protocol != Protocol::eager || !ports ||
+      !patterns::mst_contention_free(s.group) ||
+      (s.interleaved() && q.model.contention != Contention::shared)) {
+    return Claim::estimate;
+  }
+  if (outward) {
+    for (const patterns::RingDigit& digit : s.scattered.digits) {
+      if (!is_power_of_two(digit.radix)) return Claim::estimate;
+    }
+    for (int i = 1; s.interleaved() && i < s.group.dimensions(); ++i) {
+      if (!is_power_of_two(s.group.lengths[i])) return Claim::estimate;
+    }
+  }
+  return Claim::exact;
 }
 
 }  // namespace vmc::internal

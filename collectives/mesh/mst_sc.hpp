@@ -24,9 +24,16 @@
 // scatters dimension j whole); the last member is SC (DG): every dimension scattered.
 // Interleaved members (1 < p0 < m_j with p1 > 1) run the MST groups' dimension-j steps over
 // links that p0 groups share (004: "the short-vector MST-broadcast phase incurs the link
-// contention"); the formula charges them max(beta, p0 beta_net) per item for the whole MST
-// phase, as if the groups ran it in lockstep. The others keep every phase on links of its
-// own.
+// contention"). Their groups use the rank-order tree (dimension j cut first, in both
+// operations), and the formula charges a message that crosses dimension j b max(beta, p0
+// beta_net) and one within the lower dimensions b beta: with p1 a power of two, ceil(log2
+// p1) of the first and ceil(log2 (m_0 ... m_{j-1})) of the second on the longest path,
+// 004 §9's and §11's closed forms (T_MST-SC-BROADCAST, T_MST-DG-REDUCTION-TO-ONE, garbled in
+// the OCR text: their MST terms read ceil(log2 p_{d',1})(alpha + n/B max(beta_node, p_{d',0}
+// beta_net)) and ceil(log2 prod_{i<d'} m_i)(alpha + n/B beta_node), gamma added for the
+// reduction). The groups that share links run the same tree at the same time where they start
+// together, so each crossing message shares its links with exactly p0 - 1 others for its
+// whole length (sc_member_claim says where). The others keep every phase on links of its own.
 #pragma once
 
 #include <string>
@@ -61,5 +68,16 @@ void sc_broadcast(const Call& call, const ScSplit& s);
 Picos sc_broadcast_cost(const CostQuery& q, const ScSplit& s);
 void dg_reduce(const Call& call, const ScSplit& s);
 Picos dg_reduce_cost(const CostQuery& q, const ScSplit& s);
+
+// The claim of a member between the ends (something scattered, MST groups of two or more
+// nodes), `flow` outward for the broadcast, inward for the reduction: exact on the group's
+// own mesh under eager messages and duplex ports (and all-port nodes for the broadcast),
+// where the MST groups' trees keep to their own links (patterns::mst_contention_free) and,
+// interleaved, under shared links; for the broadcast also where every scattered line's
+// length is a power of two (its nodes finish the scatter together, so the MST groups that
+// share links run in lockstep) and, interleaved, where the group's lengths but the first
+// are powers of two (the rank-order tree's parts are boxes, so its outward routes keep to
+// them). An estimate elsewhere.
+Claim sc_member_claim(const CostQuery& q, const ScSplit& s, patterns::MstFlow flow);
 
 }  // namespace vmc::internal

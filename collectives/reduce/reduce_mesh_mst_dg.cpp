@@ -9,10 +9,18 @@
 // mesh_mst_dg a member index (Options::hybrid). Blocks are ceil(n/B) items, the last ones
 // padded with zero bytes, combined and dropped.
 // Cost (dg_reduce_cost): the rings' sum (f_t - 1)(alpha + b f_0 ... f_{t-1} (beta + gamma)),
-// the MST reduction of b items in groups of g nodes (beta replaced by max(beta, p0 beta_net)
-// when interleaved), and the gather lines' times; 004's T_MST-DG-REDUCTION-TO-ONE (garbled in
-// the OCR text) is this sum. Claims: mesh_mst's for member 0, mesh_dg's for the last; an
-// estimate for the others.
+// the MST reduction of b items in groups of g nodes (mst_reduce_time: each node takes its
+// children's messages in turn, combining each), and the gather lines' times. Interleaved
+// groups (mesh/mst_sc.hpp) charge a message across the virtual dimension alpha + b max(beta,
+// p0 beta_net) and one within the lower dimensions alpha + b beta; the rings end together
+// everywhere, so the groups that share links run their trees in lockstep. 004's
+// T_MST-DG-REDUCTION-TO-ONE (004 §11, garbled in the OCR text) is this sum, with
+// ceil(log2 p1) crossing and ceil(log2 (m_0 ... m_{j-1})) lower messages of b (beta + gamma)
+// on the longest path where no node combines one child's vector while the next arrives
+// (eager messages let it: the time is then less, as for mesh_mst). Claims: mesh_mst's for
+// member 0, mesh_dg's for the last; the others sc_member_claim's: exact under 004's model
+// (duplex ports, wormhole routing, shared links) on the group's own mesh, an estimate
+// elsewhere.
 #include "collectives/mesh/families.hpp"
 #include "collectives/mesh/mst_sc.hpp"
 #include "collectives/primitives/group_mesh.hpp"
@@ -27,7 +35,7 @@ Claim claim(const CostQuery& q, int i) {
   const ScSplit s = split_of(q, i);
   if (s.scattered.phases() == 0) return claim_reduce_mesh_mst(q);
   if (s.group.size() == 1) return claim_reduce_mesh_dg(q);
-  return Claim::estimate;
+  return sc_member_claim(q, s, patterns::MstFlow::inward);
 }
 
 const MeshFamily kFamily{

@@ -106,7 +106,7 @@ TEST(ClaimsCensus, DefaultSweepChecksAtLeastItsFloors) {
       {"hypercube_duplex", {3407, 18647}},
       {"hypercube_exchange", {2463, 18877}},
       {"hypercube_half", {2208, 17877}},
-      {"mesh_duplex_shared", {1148, 2299}},
+      {"mesh_duplex_shared", {1232, 2299}},
   };
   expect_floors(take(settings, false), floors);
 }
@@ -144,9 +144,9 @@ TEST(ClaimsCensus, FullSweepChecksAtLeastItsFloors) {
       {"hypercube_shared_duplex", {6505, 49334}},
       {"hypercube_shared_exchange", {4947, 49792}},
       {"hypercube_shared_half", {4520, 46146}},
-      {"mesh_duplex_exclusive", {4581, 13640}},
-      {"mesh_duplex_shared", {5031, 13037}},
-      {"mesh_shared_all", {3195, 14873}},
+      {"mesh_duplex_exclusive", {4977, 13640}},
+      {"mesh_duplex_shared", {5427, 13037}},
+      {"mesh_shared_all", {3303, 14873}},
       {"mesh_shared_exchange", {3006, 14533}},
       {"mesh_shared_half", {3006, 13404}},
       {"ring_all", {10093, 47159}},

@@ -217,6 +217,29 @@ TEST(MeshMstPattern, TheCheckSeesConflicts) {
   }
 }
 
+// The rank-order tree run outward (collectives/mesh/mst_sc.cpp's interleaved MST-SC groups
+// broadcast down it) keeps to its parts where every length but the first is a power of two:
+// the parts are then boxes, and a route between two nodes of a box stays in it.
+TEST(MeshMstPattern, RankOrderTreeRunOutwardOnBoxes) {
+  std::vector<std::string> specs;
+  for (int a = 2; a <= 9; ++a) {
+    for (int b : {2, 4, 8}) {
+      specs.push_back("mesh:" + std::to_string(a) + "x" + std::to_string(b));
+      for (int c : {2, 4}) {
+        specs.push_back("mesh:" + std::to_string(a) + "x" + std::to_string(c) + "x" +
+                        std::to_string(b));
+      }
+    }
+  }
+  for (const std::string& spec : specs) {
+    const auto topo = parse_topology(spec);
+    for (int root = 0; root < topo->nodes(); ++root) {
+      ASSERT_EQ(conflicts(*topo, MstTree(shape_of(*topo), root, MstFlow::inward), true), 0)
+          << spec << " root " << root;
+    }
+  }
+}
+
 // Tori: contention-free where mst_contention_free says so (rings, power-of-two tori); the
 // others have roots whose routes go round the other way into a neighbouring partition.
 TEST(MeshMstPattern, ToriWherePredicted) {
