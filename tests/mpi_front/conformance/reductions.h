@@ -40,7 +40,9 @@ static inline MPI_Op conf_op(int o) {
   return MPI_OP_NULL;
 }
 
-/* Whether the standard allows operation o on type t (not the pair types). */
+/* Whether the standard allows operation o on type t (not the pair types); and the logical
+ * operations on the multi-language types, which the standard's table leaves out but MPICH
+ * and Open MPI take (MPICH's own tests use them). */
 static inline int conf_op_applies(int o, int t) {
   const enum conf_class c = conf_types[t].cls;
   const int integer = c == CONF_SIGNED || c == CONF_UNSIGNED;
@@ -51,7 +53,7 @@ static inline int conf_op_applies(int o, int t) {
     case CONF_OP_PROD: return integer || c == CONF_FLOAT || c == CONF_COMPLEX || c == CONF_MULTI;
     case CONF_OP_LAND:
     case CONF_OP_LOR:
-    case CONF_OP_LXOR: return integer || c == CONF_LOGICAL;
+    case CONF_OP_LXOR: return integer || c == CONF_LOGICAL || c == CONF_MULTI;
     case CONF_OP_BAND:
     case CONF_OP_BOR:
     case CONF_OP_BXOR: return integer || c == CONF_BYTE || c == CONF_MULTI;
