@@ -54,7 +54,10 @@
 // receives polled against the watchdog time (through_first): the drain (the processes wait
 // until every message sent was received, so that none is left to be matched by the next run),
 // then either the sharing of every process's errors and blocked nodes (a failed run), or the
-// gathering of the logs and the sharing of the pass's outcome. Process 0 waits for each
+// gathering of the logs and the sharing of the pass's outcome. With its logs, each process
+// sends the messages its nodes left in their mailboxes (every message sent has arrived by
+// then); any on any process is the run's failure, reported by process 0 before the pass as
+// one process reports them (RunError::Kind::unreceived, nodes in order). Process 0 waits for each
 // process's part until the watchdog time has passed since it last heard from it; it sends
 // every process either the answer or a report naming the processes that did not answer and
 // the phase, so that every process that took part ends with that one report. The others wait
@@ -1109,9 +1112,34 @@ std::vector<std::vector<char>> share(SpreadNetwork& net, LocalNodes& m, Phase ph
   return records;
 }
 
-// This process's nodes' logs (for process 0).
+// Messages left in mailboxes, from a process to process 0.
+void put_unreceived(Writer& w, const std::vector<Unreceived>& left) {
+  w.put<std::uint64_t>(left.size());
+  for (const Unreceived& u : left) {
+    w.put(u.node);
+    w.put(u.src);
+    w.put(u.tag);
+    w.put(u.comm);
+    w.put(u.bytes);
+  }
+}
+void get_unreceived(Reader& r, std::vector<Unreceived>& left) {
+  for (auto k = r.get<std::uint64_t>(); k > 0; --k) {
+    Unreceived u;
+    u.node = r.get<int>();
+    u.src = r.get<int>();
+    u.tag = r.get<long long>();
+    u.comm = r.get<unsigned>();
+    u.bytes = r.get<std::size_t>();
+    left.push_back(u);
+  }
+}
+
+// For process 0: the messages this process's nodes left in their mailboxes (every message
+// sent has arrived: drain), then the nodes' logs.
 std::vector<char> logs_record(LocalNodes& m) {
   Writer w;
+  put_unreceived(w, m.left_in_mailboxes());
   for (auto& n : m.local()) {
     // Whole: a spread machine's pass runs after the run, and drops nothing.
     w.put_vector(n->log.ops.to_vector());
@@ -1121,12 +1149,14 @@ std::vector<char> logs_record(LocalNodes& m) {
   return w.out;
 }
 
-// On process 0: the other processes' nodes' logs, kept in remote_logs, each process's record
-// freed once read (the logs are held about once, not twice).
-void keep_logs(SpreadNetwork& net, LocalNodes& m, std::vector<std::vector<char>>& records) {
+// On process 0: the other processes' nodes' logs, read from each process's record where
+// `readers` are (after its messages left unreceived), kept in remote_logs, each record freed
+// once read (the logs are held about once, not twice).
+void keep_logs(SpreadNetwork& net, LocalNodes& m, std::vector<std::vector<char>>& records,
+               std::vector<Reader>& readers) {
   m.remote_logs.assign(m.p, NodeLog{});
   for (int k = 1; k < net.size; ++k) {
-    Reader r{records[k].data(), records[k].data() + records[k].size()};
+    Reader& r = readers[k];
     for (int node = net.first[k]; node < net.first[k + 1]; ++node) {
       NodeLog& log = m.remote_logs[node];
       std::vector<OpRecord> ops;
@@ -1143,9 +1173,10 @@ void keep_logs(SpreadNetwork& net, LocalNodes& m, std::vector<std::vector<char>>
   }
 }
 
-// The run's outcome, made on process 0 from every process's logs: 0 and the statistics, 1 and
-// a schedule deadlock's report, or 2, a node and a report (a collective call that differs
-// between processes, first; or the pass's own error, under node -1).
+// The run's outcome, made on process 0 from every process's record: 0 and the statistics, 1 and
+// a schedule deadlock's report, 2, a node and a report (a collective call that differs
+// between processes, first; or the pass's own error, under node -1), or 3, a node and the
+// report of messages left unreceived (before the pass, as on one process).
 std::vector<char> outcome(SpreadNetwork& net, LocalNodes& m,
                           std::vector<std::vector<char>>& records, Stats& stats, Trace& trace) {
   Writer w;
@@ -1159,7 +1190,22 @@ std::vector<char> outcome(SpreadNetwork& net, LocalNodes& m,
       return w.out;
     }
   }
-  keep_logs(net, m, records);
+  // Every process's messages left unreceived, in one report as one process gives it
+  // (LocalNodes::unreceived): process 0's own, then each other process's.
+  std::vector<Unreceived> left = m.left_in_mailboxes();
+  std::vector<Reader> readers(net.size, Reader{nullptr, nullptr});
+  for (int k = 1; k < net.size; ++k) {
+    readers[k] = Reader{records[k].data(), records[k].data() + records[k].size()};
+    get_unreceived(readers[k], left);
+  }
+  if (!left.empty()) {
+    const RunError e = unreceived_error(std::move(left));
+    w.put<int>(3);
+    w.put<int>(e.node());
+    w.put_string(e.what());
+    return w.out;
+  }
+  keep_logs(net, m, records, readers);
   try {
     std::lock_guard lock(m.sim_mutex);
     if (m.sim == nullptr) m.sim = start_simulation(m, false);
@@ -1364,8 +1410,9 @@ void watch_rounds(SpreadNetwork& net, LocalNodes& m, Stats& stats, Trace& trace)
     m.fail(deadlock_error(std::move(waits)));
   }
 
-  // Every node returned: process 0 runs the discrete-event pass over every node's log and
-  // tells every process what it found.
+  // Every node returned: process 0 gathers every process's messages left unreceived and every
+  // node's log, reports the messages as one process would, or else runs the discrete-event
+  // pass over the logs, and tells every process what it found.
   const std::vector<char> result = through_first(
       net, m, Phase::logs, kLogTag, net.rank == 0 ? std::vector<char>{} : logs_record(m),
       [&](std::vector<std::vector<char>>& records) {
@@ -1377,10 +1424,10 @@ void watch_rounds(SpreadNetwork& net, LocalNodes& m, Stats& stats, Trace& trace)
   if (status == 1) {
     m.fail(RunError(RunError::Kind::deadlock, r.get_string(), -1, std::vector<BlockedWait>{}));
   }
-  if (status == 2) {
+  if (status == 2 || status == 3) {
     const int node = r.get<int>();
-    m.fail(RunError(RunError::Kind::node_threw, r.get_string(), node,
-                    std::vector<BlockedWait>{}));
+    m.fail(RunError(status == 2 ? RunError::Kind::node_threw : RunError::Kind::unreceived,
+                    r.get_string(), node, std::vector<BlockedWait>{}));
   }
   if (net.rank != 0) stats = get_stats(r);
   if (net.rank != 0 || !m.machine.config.trace) trace = Trace{};

@@ -2,8 +2,9 @@
 // under `mpirun -np K`: every process runs every test, each its block of the nodes. Messages
 // between nodes of different processes (order, tags, sizes, nonblocking), virtual times and
 // traces equal to the same program's on one process, and faults: a node that throws, a
-// deadlock across processes, the watchdog, collective calls that differ between processes,
-// a process that stops at each phase of a run's end, and what a spread machine refuses.
+// deadlock across processes, the watchdog, messages left unreceived, collective calls that
+// differ between processes, a process that stops at each phase of a run's end, and what a
+// spread machine refuses.
 // Every process (that did not stop) must end a failed run with the same report, and the
 // machine must be usable after it (not after a process stopped: it says so).
 #include <gtest/gtest.h>
@@ -269,6 +270,30 @@ TEST(Spread, WatchdogEndsARunWithNoProgressAnywhere) {
 int first_node_of(int k) {
   const int size = vmc::mpi_world_size();
   return k * (kNodes / size) + std::min(k, kNodes % size);
+}
+
+TEST(Spread, MessagesLeftUnreceivedAreReportedAsOnOneProcess) {
+  // Node 0 sends the last node (on the last process) and node 1 (on its own) a message that
+  // no receive takes: both are listed, as one process lists them, on every process.
+  auto program = [](vmc::Node& node) {
+    const int x[2] = {1, 2};
+    if (node.rank() == 0) {
+      node.world().send(std::span<const int>(x, 1), kNodes - 1, 5);
+      node.world().send(std::span<const int>(x, 2), 1, 6);
+    }
+  };
+  vmc::Machine& m = spread();
+  vmc::Machine one(config(vmc::Transport::local));
+  vmc::RunError::Kind kind{};
+  const std::string report = failure_of(m, program, &kind);
+  EXPECT_EQ(kind, vmc::RunError::Kind::unreceived) << report;
+  EXPECT_EQ(report, failure_of(one, program));
+  EXPECT_NE(report.find("\n  node 1: from node 0, tag 6 on comm 0, 8 bytes\n  node 9: from node "
+                        "0, tag 5 on comm 0, 4 bytes"),
+            std::string::npos)
+      << report;
+  EXPECT_TRUE(same_everywhere(m, report));
+  EXPECT_GT(m.run(ping_program).stats().messages, 0u);  // and the machine runs on
 }
 
 TEST(Spread, CollectiveCallsThatDifferBetweenProcessesAreNamed) {
