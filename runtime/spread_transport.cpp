@@ -50,6 +50,10 @@
 // A round that does not complete within the watchdog time (a process stopped taking part)
 // ends the run on every process with one report.
 //
+// Making the machine. Its communicators (MPI_Comm_idup) and the count of processes on this
+// host (HostNames) are nonblocking collectives polled against the watchdog time: a process
+// that does not make the machine ends the making on the others with an error.
+//
 // After the verdict. Every exchange is a star through process 0, of nonblocking sends and
 // receives polled against the watchdog time (through_first): the drain (the processes wait
 // until every message sent was received, so that none is left to be matched by the next run),
@@ -138,6 +142,15 @@ const char* doing(Phase phase) {
       return "the gathering of the logs and the sharing of the outcome";
   }
   return "";
+}
+
+// What requests left unfinished may still use (their buffers, the communicators they make),
+// kept until the process ends.
+void keep_for_the_process(std::shared_ptr<void> kept) {
+  static std::mutex mutex;
+  static auto* all = new std::vector<std::shared_ptr<void>>;  // never destroyed: MPI may use them
+  const std::lock_guard lock(mutex);
+  all->push_back(std::move(kept));
 }
 
 // After a message's bytes: whom it is for and how it is matched.
@@ -539,10 +552,31 @@ SpreadNetwork::SpreadNetwork(MachineImpl& machine) : m(machine) {
   first.resize(size + 1);
   const int block = m.p / size, extra = m.p % size;
   for (int k = 0; k <= size; ++k) first[k] = k * block + std::min(k, extra);
-  here = processes_here(base);
+  // Every process makes the machine together: the count of processes on this host and the
+  // two communicators are nonblocking collectives, waited for at most the watchdog time. A
+  // process that does not make the machine ends the making on the others with an error; what
+  // they posted is kept for the rest of the process (MPI may still complete it).
+  struct Making {
+    HostNames hosts;
+    MPI_Comm data = MPI_COMM_NULL;
+    MPI_Comm control = MPI_COMM_NULL;
+    std::vector<MPI_Request> requests;
+    explicit Making(MPI_Comm base) : hosts(base) {}
+  };
+  auto making = std::make_shared<Making>(base);
+  making->requests = {making->hosts.request, MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  check(MPI_Comm_idup(base, &making->data, &making->requests[1]), "MPI_Comm_idup");
+  check(MPI_Comm_idup(base, &making->control, &making->requests[2]), "MPI_Comm_idup");
+  if (!wait_within(making->requests, m.config.watchdog_seconds, spin)) {
+    keep_for_the_process(making);
+    throw UsageError("Machine: not every process of the spread machine made it within the "
+                     "watchdog time (" + std::to_string(m.config.watchdog_seconds) +
+                     " s): every process of its communicator must make the same Machine");
+  }
+  here = making->hosts.count();
+  data = making->data;
+  control = making->control;
   if (placement().oversubscribed) spin = 50e-6;
-  check(MPI_Comm_dup(base, &data), "MPI_Comm_dup");
-  check(MPI_Comm_dup(base, &control), "MPI_Comm_dup");
   MPI_Comm_set_errhandler(data, MPI_ERRORS_RETURN);
   MPI_Comm_set_errhandler(control, MPI_ERRORS_RETURN);
   const char* send_env = std::getenv("VMC_SPREAD_SEND");
@@ -592,7 +626,7 @@ SpreadNetwork::~SpreadNetwork() {
   if (broken) {
     // Requests left unfinished may still use their buffers and communicators: both are kept
     // for the rest of the process.
-    static_cast<void>(new std::vector<std::shared_ptr<void>>(std::move(left_behind)));
+    for (std::shared_ptr<void>& kept : left_behind) keep_for_the_process(std::move(kept));
     return;
   }
   std::pair<MPI_Request, Message*> h;

@@ -4,7 +4,7 @@
 // traces equal to the same program's on one process, and faults: a node that throws, a
 // deadlock across processes, the watchdog, messages left unreceived, collective calls that
 // differ between processes, a process that stops at each phase of a run's end, and what a
-// spread machine refuses.
+// spread machine refuses, and a process that does not make the machine.
 // Every process (that did not stop) must end a failed run with the same report, and the
 // machine must be usable after it (not after a process stopped: it says so).
 #include <gtest/gtest.h>
@@ -457,6 +457,33 @@ TEST(Spread, EverywhereIsTheConjunctionOverProcesses) {
   vmc::Machine& m = spread();
   EXPECT_TRUE(m.everywhere(true));
   EXPECT_FALSE(m.everywhere(vmc::mpi_world_rank() != vmc::mpi_world_size() - 1));
+}
+
+TEST(Spread, AMachineThatAProcessDoesNotMakeIsRefusedOnTheOthers) {
+  // The last process makes the machine only once the others gave up on it (after their
+  // watchdog time): its calls complete what they left pending, and it gets the machine.
+  const int me = vmc::mpi_world_rank(), late = vmc::mpi_world_size() - 1;
+  if (late == 0) GTEST_SKIP() << "run at 2 processes or more";
+  MPI_Comm comm = MPI_COMM_NULL;  // not freed: the others' machines' communicators come of it
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  vmc::MachineConfig c = vmc::on_communicator(config(vmc::Transport::spread), comm);
+  c.watchdog_seconds = 0.2;
+  if (me != late) {
+    try {
+      vmc::Machine m(c);
+      ADD_FAILURE() << "a spread machine was made without its last process";
+    } catch (const vmc::UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("not every process of the spread machine made it"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (me == late) {
+    vmc::Machine m(c);
+    EXPECT_EQ(m.size(), kNodes);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
 }
 
 TEST(Spread, MachinesOnCommunicatorsOfTheirOwn) {
