@@ -1,5 +1,7 @@
 // The texts of the errors a run ends with (errors.hpp, run_errors.hpp).
+#include <algorithm>
 #include <sstream>
+#include <tuple>
 
 #include "runtime/comm.hpp"
 #include "runtime/errors.hpp"
@@ -69,6 +71,10 @@ RunError deadlock_error(std::vector<BlockedWait> waits) {
 }
 
 RunError unreceived_error(std::vector<Unreceived> left) {
+  // By node, then sender, comm and tag; messages alike in all four keep their order.
+  std::stable_sort(left.begin(), left.end(), [](const Unreceived& a, const Unreceived& b) {
+    return std::tie(a.node, a.src, a.comm, a.tag) < std::tie(b.node, b.src, b.comm, b.tag);
+  });
   std::string text = "messages left unreceived: every node returned, but no receive took " +
                      std::string(left.size() == 1 ? "this message" : "these messages") +
                      " (a program must receive every message it sends):";

@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <new>
 #include <thread>
-#include <tuple>
 
 #include "runtime/run_errors.hpp"
 
@@ -411,7 +410,7 @@ std::optional<RunError> LocalNodes::settle() {
                   -1, {});
 }
 
-std::optional<RunError> LocalNodes::unreceived() {
+std::vector<Unreceived> LocalNodes::left_in_mailboxes() {
   std::vector<Unreceived> left;
   for (auto& n : local()) {
     n->drain();
@@ -421,10 +420,12 @@ std::optional<RunError> LocalNodes::unreceived() {
       }
     }
   }
+  return left;
+}
+
+std::optional<RunError> LocalNodes::unreceived() {
+  std::vector<Unreceived> left = left_in_mailboxes();
   if (left.empty()) return std::nullopt;
-  std::sort(left.begin(), left.end(), [](const Unreceived& a, const Unreceived& b) {
-    return std::tie(a.node, a.src, a.comm, a.tag) < std::tie(b.node, b.src, b.comm, b.tag);
-  });
   return unreceived_error(std::move(left));
 }
 

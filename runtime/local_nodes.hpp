@@ -27,6 +27,7 @@
 #include "runtime/executor.hpp"
 #include "runtime/machine_impl.hpp"
 #include "runtime/node.hpp"
+#include "runtime/run_errors.hpp"
 #include "runtime/simulator.hpp"
 
 namespace vmc::detail {
@@ -198,6 +199,9 @@ struct LocalNodes {
   Message* wait_for(NodeState& n, const MatchKey& key, const WaitDescription& what);
   // After every node returned: the messages no receive took, as the run's failure.
   std::optional<RunError> unreceived();
+  // The same messages, in the order of this process's nodes (a spread machine's process 0
+  // reports every process's together, docs/mpi.md).
+  std::vector<Unreceived> left_in_mailboxes();
   // After every node returned, before unreceived(): the network's transfers in flight end
   // (NetworkHooks::settle); the run's failure if they did not within the watchdog time.
   std::optional<RunError> settle();

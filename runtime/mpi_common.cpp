@@ -63,13 +63,44 @@ void back_off(double waited, double spin) {
   std::this_thread::sleep_for(std::chrono::duration<double>(pause));
 }
 
+HostNames::HostNames(MPI_Comm comm) {
+  int size = 0, length = 0;
+  check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  check(MPI_Get_processor_name(mine.data(), &length), "MPI_Get_processor_name");
+  all.resize(static_cast<std::size_t>(size) * mine.size());
+  check(MPI_Iallgather(mine.data(), static_cast<int>(mine.size()), MPI_CHAR, all.data(),
+                       static_cast<int>(mine.size()), MPI_CHAR, comm, &request),
+        "MPI_Iallgather");
+}
+
+int HostNames::count() const {
+  int here = 0;
+  for (std::size_t at = 0; at < all.size(); at += mine.size()) {
+    here += std::equal(mine.begin(), mine.end(), all.begin() + static_cast<std::ptrdiff_t>(at))
+                ? 1
+                : 0;
+  }
+  return std::max(here, 1);
+}
+
 int processes_here(MPI_Comm comm) {
-  MPI_Comm local = MPI_COMM_NULL;
-  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
-  int here = 1;
-  MPI_Comm_size(local, &here);
-  MPI_Comm_free(&local);
-  return here;
+  HostNames names(comm);
+  check(MPI_Wait(&names.request, MPI_STATUS_IGNORE), "MPI_Wait");
+  return names.count();
+}
+
+bool wait_within(std::vector<MPI_Request>& requests, double seconds, double spin) {
+  const auto start = std::chrono::steady_clock::now();
+  for (int done = 0;;) {
+    check(MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done,
+                      MPI_STATUSES_IGNORE),
+          "MPI_Testall");
+    if (done) return true;
+    const double waited =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (waited > seconds) return false;
+    back_off(waited, spin);
+  }
 }
 
 MPI_Comm base_communicator(const MachineConfig& c) {

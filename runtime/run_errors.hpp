@@ -20,7 +20,8 @@ struct Unreceived {
   unsigned comm = 0;
   std::size_t bytes = 0;
 };
-// The run's nodes returned with these messages still in their mailboxes.
+// The run's nodes returned with these messages still in their mailboxes (in any order: the
+// report lists them by node, then sender, comm and tag).
 RunError unreceived_error(std::vector<Unreceived> left);
 // A node the watchdog found outside any wait (BlockedWait::operation).
 inline constexpr char kRunningNode[] = "running";

@@ -50,11 +50,18 @@
 // A round that does not complete within the watchdog time (a process stopped taking part)
 // ends the run on every process with one report.
 //
+// Making the machine. Its communicators (MPI_Comm_idup) and the count of processes on this
+// host (HostNames) are nonblocking collectives polled against the watchdog time: a process
+// that does not make the machine ends the making on the others with an error.
+//
 // After the verdict. Every exchange is a star through process 0, of nonblocking sends and
 // receives polled against the watchdog time (through_first): the drain (the processes wait
 // until every message sent was received, so that none is left to be matched by the next run),
 // then either the sharing of every process's errors and blocked nodes (a failed run), or the
-// gathering of the logs and the sharing of the pass's outcome. Process 0 waits for each
+// gathering of the logs and the sharing of the pass's outcome. With its logs, each process
+// sends the messages its nodes left in their mailboxes (every message sent has arrived by
+// then); any on any process is the run's failure, reported by process 0 before the pass as
+// one process reports them (RunError::Kind::unreceived, nodes in order). Process 0 waits for each
 // process's part until the watchdog time has passed since it last heard from it; it sends
 // every process either the answer or a report naming the processes that did not answer and
 // the phase, so that every process that took part ends with that one report. The others wait
@@ -135,6 +142,15 @@ const char* doing(Phase phase) {
       return "the gathering of the logs and the sharing of the outcome";
   }
   return "";
+}
+
+// What requests left unfinished may still use (their buffers, the communicators they make),
+// kept until the process ends.
+void keep_for_the_process(std::shared_ptr<void> kept) {
+  static std::mutex mutex;
+  static auto* all = new std::vector<std::shared_ptr<void>>;  // never destroyed: MPI may use them
+  const std::lock_guard lock(mutex);
+  all->push_back(std::move(kept));
 }
 
 // After a message's bytes: whom it is for and how it is matched.
@@ -536,10 +552,31 @@ SpreadNetwork::SpreadNetwork(MachineImpl& machine) : m(machine) {
   first.resize(size + 1);
   const int block = m.p / size, extra = m.p % size;
   for (int k = 0; k <= size; ++k) first[k] = k * block + std::min(k, extra);
-  here = processes_here(base);
+  // Every process makes the machine together: the count of processes on this host and the
+  // two communicators are nonblocking collectives, waited for at most the watchdog time. A
+  // process that does not make the machine ends the making on the others with an error; what
+  // they posted is kept for the rest of the process (MPI may still complete it).
+  struct Making {
+    HostNames hosts;
+    MPI_Comm data = MPI_COMM_NULL;
+    MPI_Comm control = MPI_COMM_NULL;
+    std::vector<MPI_Request> requests;
+    explicit Making(MPI_Comm base) : hosts(base) {}
+  };
+  auto making = std::make_shared<Making>(base);
+  making->requests = {making->hosts.request, MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  check(MPI_Comm_idup(base, &making->data, &making->requests[1]), "MPI_Comm_idup");
+  check(MPI_Comm_idup(base, &making->control, &making->requests[2]), "MPI_Comm_idup");
+  if (!wait_within(making->requests, m.config.watchdog_seconds, spin)) {
+    keep_for_the_process(making);
+    throw UsageError("Machine: not every process of the spread machine made it within the "
+                     "watchdog time (" + std::to_string(m.config.watchdog_seconds) +
+                     " s): every process of its communicator must make the same Machine");
+  }
+  here = making->hosts.count();
+  data = making->data;
+  control = making->control;
   if (placement().oversubscribed) spin = 50e-6;
-  check(MPI_Comm_dup(base, &data), "MPI_Comm_dup");
-  check(MPI_Comm_dup(base, &control), "MPI_Comm_dup");
   MPI_Comm_set_errhandler(data, MPI_ERRORS_RETURN);
   MPI_Comm_set_errhandler(control, MPI_ERRORS_RETURN);
   const char* send_env = std::getenv("VMC_SPREAD_SEND");
@@ -589,7 +626,7 @@ SpreadNetwork::~SpreadNetwork() {
   if (broken) {
     // Requests left unfinished may still use their buffers and communicators: both are kept
     // for the rest of the process.
-    static_cast<void>(new std::vector<std::shared_ptr<void>>(std::move(left_behind)));
+    for (std::shared_ptr<void>& kept : left_behind) keep_for_the_process(std::move(kept));
     return;
   }
   std::pair<MPI_Request, Message*> h;
@@ -1109,9 +1146,34 @@ std::vector<std::vector<char>> share(SpreadNetwork& net, LocalNodes& m, Phase ph
   return records;
 }
 
-// This process's nodes' logs (for process 0).
+// Messages left in mailboxes, from a process to process 0.
+void put_unreceived(Writer& w, const std::vector<Unreceived>& left) {
+  w.put<std::uint64_t>(left.size());
+  for (const Unreceived& u : left) {
+    w.put(u.node);
+    w.put(u.src);
+    w.put(u.tag);
+    w.put(u.comm);
+    w.put(u.bytes);
+  }
+}
+void get_unreceived(Reader& r, std::vector<Unreceived>& left) {
+  for (auto k = r.get<std::uint64_t>(); k > 0; --k) {
+    Unreceived u;
+    u.node = r.get<int>();
+    u.src = r.get<int>();
+    u.tag = r.get<long long>();
+    u.comm = r.get<unsigned>();
+    u.bytes = r.get<std::size_t>();
+    left.push_back(u);
+  }
+}
+
+// For process 0: the messages this process's nodes left in their mailboxes (every message
+// sent has arrived: drain), then the nodes' logs.
 std::vector<char> logs_record(LocalNodes& m) {
   Writer w;
+  put_unreceived(w, m.left_in_mailboxes());
   for (auto& n : m.local()) {
     // Whole: a spread machine's pass runs after the run, and drops nothing.
     w.put_vector(n->log.ops.to_vector());
@@ -1121,12 +1183,14 @@ std::vector<char> logs_record(LocalNodes& m) {
   return w.out;
 }
 
-// On process 0: the other processes' nodes' logs, kept in remote_logs, each process's record
-// freed once read (the logs are held about once, not twice).
-void keep_logs(SpreadNetwork& net, LocalNodes& m, std::vector<std::vector<char>>& records) {
+// On process 0: the other processes' nodes' logs, read from each process's record where
+// `readers` are (after its messages left unreceived), kept in remote_logs, each record freed
+// once read (the logs are held about once, not twice).
+void keep_logs(SpreadNetwork& net, LocalNodes& m, std::vector<std::vector<char>>& records,
+               std::vector<Reader>& readers) {
   m.remote_logs.assign(m.p, NodeLog{});
   for (int k = 1; k < net.size; ++k) {
-    Reader r{records[k].data(), records[k].data() + records[k].size()};
+    Reader& r = readers[k];
     for (int node = net.first[k]; node < net.first[k + 1]; ++node) {
       NodeLog& log = m.remote_logs[node];
       std::vector<OpRecord> ops;
@@ -1143,9 +1207,10 @@ void keep_logs(SpreadNetwork& net, LocalNodes& m, std::vector<std::vector<char>>
   }
 }
 
-// The run's outcome, made on process 0 from every process's logs: 0 and the statistics, 1 and
-// a schedule deadlock's report, or 2, a node and a report (a collective call that differs
-// between processes, first; or the pass's own error, under node -1).
+// The run's outcome, made on process 0 from every process's record: 0 and the statistics, 1 and
+// a schedule deadlock's report, 2, a node and a report (a collective call that differs
+// between processes, first; or the pass's own error, under node -1), or 3, a node and the
+// report of messages left unreceived (before the pass, as on one process).
 std::vector<char> outcome(SpreadNetwork& net, LocalNodes& m,
                           std::vector<std::vector<char>>& records, Stats& stats, Trace& trace) {
   Writer w;
@@ -1159,7 +1224,22 @@ std::vector<char> outcome(SpreadNetwork& net, LocalNodes& m,
       return w.out;
     }
   }
-  keep_logs(net, m, records);
+  // Every process's messages left unreceived, in one report as one process gives it
+  // (LocalNodes::unreceived): process 0's own, then each other process's.
+  std::vector<Unreceived> left = m.left_in_mailboxes();
+  std::vector<Reader> readers(net.size, Reader{nullptr, nullptr});
+  for (int k = 1; k < net.size; ++k) {
+    readers[k] = Reader{records[k].data(), records[k].data() + records[k].size()};
+    get_unreceived(readers[k], left);
+  }
+  if (!left.empty()) {
+    const RunError e = unreceived_error(std::move(left));
+    w.put<int>(3);
+    w.put<int>(e.node());
+    w.put_string(e.what());
+    return w.out;
+  }
+  keep_logs(net, m, records, readers);
   try {
     std::lock_guard lock(m.sim_mutex);
     if (m.sim == nullptr) m.sim = start_simulation(m, false);
@@ -1364,8 +1444,9 @@ void watch_rounds(SpreadNetwork& net, LocalNodes& m, Stats& stats, Trace& trace)
     m.fail(deadlock_error(std::move(waits)));
   }
 
-  // Every node returned: process 0 runs the discrete-event pass over every node's log and
-  // tells every process what it found.
+  // Every node returned: process 0 gathers every process's messages left unreceived and every
+  // node's log, reports the messages as one process would, or else runs the discrete-event
+  // pass over the logs, and tells every process what it found.
   const std::vector<char> result = through_first(
       net, m, Phase::logs, kLogTag, net.rank == 0 ? std::vector<char>{} : logs_record(m),
       [&](std::vector<std::vector<char>>& records) {
@@ -1377,10 +1458,10 @@ void watch_rounds(SpreadNetwork& net, LocalNodes& m, Stats& stats, Trace& trace)
   if (status == 1) {
     m.fail(RunError(RunError::Kind::deadlock, r.get_string(), -1, std::vector<BlockedWait>{}));
   }
-  if (status == 2) {
+  if (status == 2 || status == 3) {
     const int node = r.get<int>();
-    m.fail(RunError(RunError::Kind::node_threw, r.get_string(), node,
-                    std::vector<BlockedWait>{}));
+    m.fail(RunError(status == 2 ? RunError::Kind::node_threw : RunError::Kind::unreceived,
+                    r.get_string(), node, std::vector<BlockedWait>{}));
   }
   if (net.rank != 0) stats = get_stats(r);
   if (net.rank != 0 || !m.machine.config.trace) trace = Trace{};

@@ -2,8 +2,9 @@
 // under `mpirun -np K`: every process runs every test, each its block of the nodes. Messages
 // between nodes of different processes (order, tags, sizes, nonblocking), virtual times and
 // traces equal to the same program's on one process, and faults: a node that throws, a
-// deadlock across processes, the watchdog, collective calls that differ between processes,
-// a process that stops at each phase of a run's end, and what a spread machine refuses.
+// deadlock across processes, the watchdog, messages left unreceived, collective calls that
+// differ between processes, a process that stops at each phase of a run's end, and what a
+// spread machine refuses, and a process that does not make the machine.
 // Every process (that did not stop) must end a failed run with the same report, and the
 // machine must be usable after it (not after a process stopped: it says so).
 #include <gtest/gtest.h>
@@ -271,6 +272,30 @@ int first_node_of(int k) {
   return k * (kNodes / size) + std::min(k, kNodes % size);
 }
 
+TEST(Spread, MessagesLeftUnreceivedAreReportedAsOnOneProcess) {
+  // Node 0 sends the last node (on the last process) and node 1 (on its own) a message that
+  // no receive takes: both are listed, as one process lists them, on every process.
+  auto program = [](vmc::Node& node) {
+    const int x[2] = {1, 2};
+    if (node.rank() == 0) {
+      node.world().send(std::span<const int>(x, 1), kNodes - 1, 5);
+      node.world().send(std::span<const int>(x, 2), 1, 6);
+    }
+  };
+  vmc::Machine& m = spread();
+  vmc::Machine one(config(vmc::Transport::local));
+  vmc::RunError::Kind kind{};
+  const std::string report = failure_of(m, program, &kind);
+  EXPECT_EQ(kind, vmc::RunError::Kind::unreceived) << report;
+  EXPECT_EQ(report, failure_of(one, program));
+  EXPECT_NE(report.find("\n  node 1: from node 0, tag 6 on comm 0, 8 bytes\n  node 9: from node "
+                        "0, tag 5 on comm 0, 4 bytes"),
+            std::string::npos)
+      << report;
+  EXPECT_TRUE(same_everywhere(m, report));
+  EXPECT_GT(m.run(ping_program).stats().messages, 0u);  // and the machine runs on
+}
+
 TEST(Spread, CollectiveCallsThatDifferBetweenProcessesAreNamed) {
   // The nodes of the last process agree among themselves, but not with rank 0: a count
   // mismatch between processes is named as on one process, not left to deadlock or to a
@@ -432,6 +457,33 @@ TEST(Spread, EverywhereIsTheConjunctionOverProcesses) {
   vmc::Machine& m = spread();
   EXPECT_TRUE(m.everywhere(true));
   EXPECT_FALSE(m.everywhere(vmc::mpi_world_rank() != vmc::mpi_world_size() - 1));
+}
+
+TEST(Spread, AMachineThatAProcessDoesNotMakeIsRefusedOnTheOthers) {
+  // The last process makes the machine only once the others gave up on it (after their
+  // watchdog time): its calls complete what they left pending, and it gets the machine.
+  const int me = vmc::mpi_world_rank(), late = vmc::mpi_world_size() - 1;
+  if (late == 0) GTEST_SKIP() << "run at 2 processes or more";
+  MPI_Comm comm = MPI_COMM_NULL;  // not freed: the others' machines' communicators come of it
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  vmc::MachineConfig c = vmc::on_communicator(config(vmc::Transport::spread), comm);
+  c.watchdog_seconds = 0.2;
+  if (me != late) {
+    try {
+      vmc::Machine m(c);
+      ADD_FAILURE() << "a spread machine was made without its last process";
+    } catch (const vmc::UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("not every process of the spread machine made it"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (me == late) {
+    vmc::Machine m(c);
+    EXPECT_EQ(m.size(), kNodes);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
 }
 
 TEST(Spread, MachinesOnCommunicatorsOfTheirOwn) {
