@@ -75,6 +75,7 @@ namespace detail {
 struct WeightedCosts {
   std::uint32_t weight;
   Model model;
+  Model steady_model;  // steady(model)
   CostUnits units;
 };
 
@@ -83,6 +84,10 @@ struct WeightedCosts {
 const Model& Comm::model() const {
   const detail::CommGroup& g = group("model");
   return weighted_ ? weighted_->model : g.machine->config.model;
+}
+const Model& Comm::steady_model() const {
+  const detail::CommGroup& g = group("steady_model");
+  return weighted_ ? weighted_->steady_model : g.machine->steady_model;
 }
 const CostUnits& Comm::units() const {
   const detail::CommGroup& g = group("units");
@@ -858,8 +863,10 @@ Comm Comm::weighted(std::size_t weight) const {
     w.gamma = checked_mul(u.gamma, weight, "weighted gamma");
     w.delta = checked_mul(u.delta, weight, "weighted delta");
     w.short_max_items = u.short_max_items / weight;
+    Model model = weighted_model(g.machine->config.model, weight);
+    Model steady_model = steady(model);
     result.weighted_ = std::make_shared<const detail::WeightedCosts>(detail::WeightedCosts{
-        static_cast<std::uint32_t>(weight), weighted_model(g.machine->config.model, weight), w});
+        static_cast<std::uint32_t>(weight), std::move(model), std::move(steady_model), w});
   }
   return result;
 }
@@ -912,7 +919,7 @@ std::string compare_signatures(const CallSignature& mine, const CallSignature& f
            (first.algorithm.empty() ? std::string("none") : std::string(first.algorithm)) +
            " (give every member the same options)";
   }
-  return "";
+  return {};
 }
 
 }  // namespace detail

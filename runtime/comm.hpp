@@ -135,6 +135,9 @@ class Comm {
   std::uint64_t members_hash() const;
   std::uint32_t id() const;
   const Model& model() const;
+  // model() without its stragglers (steady(model())), as selection and the cost formulas
+  // see it; made once per machine (and per weighted comm), not on every call.
+  const Model& steady_model() const;
   const CostUnits& units() const;
   const Topology& topology() const;
   // Whether messages carry data (MachineConfig::data): false in a timing-only run, where

@@ -44,6 +44,7 @@ MachineImpl::MachineImpl(MachineConfig cfg) : config(std::move(cfg)) {
     throw UsageError(std::string("Machine: ") + e.what());
   }
   units = CostUnits(config.model);
+  steady_model = steady(config.model);
   uses_links = config.model.routing != Routing::direct && topology->family() != "full";
   try {
     links = LinkTimes(config.model, *topology);

@@ -20,6 +20,9 @@ struct MachineImpl {
   MachineConfig config;
   std::shared_ptr<const Topology> topology;
   CostUnits units;
+  // config.model without its stragglers (steady()): what every call's selection query
+  // holds, made once here rather than copied and cleared per call.
+  Model steady_model;
   int p = 0;
   // Whether messages hold links: not under direct routing, and not on a fully connected
   // network, where every pair has links of its own that no other message can want (the

@@ -20,25 +20,16 @@ Picos to_picos(double seconds) {
   return static_cast<Picos>(std::llround(seconds * static_cast<double>(kPicosPerSecond)));
 }
 
-Picos checked_add(Picos a, Picos b, const char* what) {
-  Picos r = 0;
-  if (__builtin_add_overflow(a, b, &r)) {
-    throw std::overflow_error(std::string(what) + ": " + std::to_string(to_seconds(a)) +
-                              " s + " + std::to_string(to_seconds(b)) +
-                              " s does not fit in vmc's picosecond clock (at most about 9.2e6 s)");
-  }
-  return r;
+void throw_add_overflow(Picos a, Picos b, const char* what) {
+  throw std::overflow_error(std::string(what) + ": " + std::to_string(to_seconds(a)) + " s + " +
+                            std::to_string(to_seconds(b)) +
+                            " s does not fit in vmc's picosecond clock (at most about 9.2e6 s)");
 }
 
-Picos checked_mul(Picos a, std::uint64_t n, const char* what) {
-  Picos r = 0;
-  if (n > static_cast<std::uint64_t>(INT64_MAX) ||
-      __builtin_mul_overflow(a, static_cast<Picos>(n), &r)) {
-    throw std::overflow_error(std::string(what) + ": " + std::to_string(n) + " x " +
-                              std::to_string(to_seconds(a)) +
-                              " s does not fit in vmc's picosecond clock (at most about 9.2e6 s)");
-  }
-  return r;
+void throw_mul_overflow(Picos a, std::uint64_t n, const char* what) {
+  throw std::overflow_error(std::string(what) + ": " + std::to_string(n) + " x " +
+                            std::to_string(to_seconds(a)) +
+                            " s does not fit in vmc's picosecond clock (at most about 9.2e6 s)");
 }
 
 double to_seconds(Picos t) { return static_cast<double>(t) / static_cast<double>(kPicosPerSecond); }

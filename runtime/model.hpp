@@ -28,8 +28,23 @@ double to_seconds(Picos t);
 
 // Picosecond arithmetic that refuses to wrap: a sum or product past 2^63 ps (about 106 days)
 // throws std::overflow_error naming `what` instead of giving a negative or zero time.
-Picos checked_add(Picos a, Picos b, const char* what = "time");
-Picos checked_mul(Picos a, std::uint64_t n, const char* what = "time");
+// Inline: the discrete-event pass and the charges call them several times per message; the
+// text is made only when one throws.
+[[noreturn]] void throw_add_overflow(Picos a, Picos b, const char* what);
+[[noreturn]] void throw_mul_overflow(Picos a, std::uint64_t n, const char* what);
+inline Picos checked_add(Picos a, Picos b, const char* what = "time") {
+  Picos r = 0;
+  if (__builtin_add_overflow(a, b, &r)) [[unlikely]] throw_add_overflow(a, b, what);
+  return r;
+}
+inline Picos checked_mul(Picos a, std::uint64_t n, const char* what = "time") {
+  Picos r = 0;
+  if (n > static_cast<std::uint64_t>(INT64_MAX) ||
+      __builtin_mul_overflow(a, static_cast<Picos>(n), &r)) [[unlikely]] {
+    throw_mul_overflow(a, n, what);
+  }
+  return r;
+}
 
 // Which transfers a node may take part in at once (docs/model.md, item 5).
 enum class Port {

@@ -19,7 +19,7 @@ std::string receive_problem(std::size_t bytes, std::uint64_t items, std::size_t 
     return "message of " + counted(bytes, "byte") + " is not a whole number of " +
            std::to_string(item_size) + "-byte items";
   }
-  return "";
+  return {};
 }
 
 void fill_request(RequestState& r, Message* m) {

@@ -18,6 +18,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
@@ -355,10 +356,15 @@ struct KeptSignature {
   std::string operation, op, type, algorithm;
   CallSignature fields;  // the numbers; its views are set by view()
   void keep(const CallSignature& s) {
-    operation.assign(s.operation);
-    op.assign(s.op);
-    type.assign(s.type);
-    algorithm.assign(s.algorithm);
+    // A loop repeats its call: a text already equal is left as it is (a comparison costs
+    // less than an assignment).
+    const auto set = [](std::string& kept, std::string_view text) {
+      if (kept != text) kept.assign(text);
+    };
+    set(operation, s.operation);
+    set(op, s.op);
+    set(type, s.type);
+    set(algorithm, s.algorithm);
     fields = s;
   }
   CallSignature view() const {

@@ -103,14 +103,14 @@ bool is_nowhere(const void* p) noexcept {
 
 void* scratch_allocate(std::size_t bytes) {
   if (timing_only()) return nowhere(bytes).data();
-  void* p = detail::message_malloc(bytes == 0 ? 1 : bytes);
+  void* p = detail::sized_malloc(bytes == 0 ? 1 : bytes);
   if (p == nullptr) throw std::bad_alloc();
   return p;
 }
 
-void scratch_free(void* p, std::size_t) noexcept {
+void scratch_free(void* p, std::size_t bytes) noexcept {
   if (p == nullptr || is_nowhere(p)) return;
-  detail::message_free(p);
+  detail::sized_free(p, bytes == 0 ? 1 : bytes);
 }
 
 }  // namespace vmc

@@ -31,6 +31,7 @@ bool data_moves_here() noexcept;
 void copy_data(void* dst, const void* src, std::size_t bytes) noexcept;
 
 void* scratch_allocate(std::size_t bytes);
+// `bytes`: what scratch_allocate was given (small blocks are kept per size, message.hpp).
 void scratch_free(void* p, std::size_t bytes) noexcept;
 
 // `bytes` of address space that must never be read or written (aligned to 64 bytes). Never

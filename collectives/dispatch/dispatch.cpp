@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <stdexcept>
+#include <string_view>
 
 #include "collectives/dispatch/checks.hpp"
 #include "collectives/execution/run_row.hpp"
@@ -18,12 +19,13 @@ void dispatch(Operation operation, Call call, const CostQuery& query, const Call
   } catch (const std::invalid_argument& e) {
     throw UsageError(call.comm->who() + ": " + e.what());
   }
-  // A family's `_optimal` row runs the member selection chose for it.
-  Options with_member;
+  // A family's `_optimal` row runs the member selection chose for it (the copy made only
+  // then: a default Options makes a text, on every call).
+  std::optional<Options> with_member;
   if (choice->member >= 0) {
-    with_member = *call.options;
-    with_member.hybrid = choice->member;
-    call.options = &with_member;
+    with_member.emplace(*call.options);
+    with_member->hybrid = choice->member;
+    call.options = &*with_member;
   }
   run_row(operation, *choice->row, call, sig);
 }
@@ -31,7 +33,7 @@ void dispatch(Operation operation, Call call, const CostQuery& query, const Call
 void dispatch_itemwise(Operation operation, const Comm& comm, const void* send,
                        std::size_t send_items, void* recv, std::size_t recv_items,
                        std::size_t item_size, const Op& op, const Options& options) {
-  const std::string name = to_string(operation);
+  const std::string_view name = traits(operation).name;  // no text made per call
   internal::require_valid(comm, name);
   internal::require_op_items(comm, op, item_size, name);
   const bool in_place = send == nullptr;

@@ -24,10 +24,20 @@ CostQuery make_query(const Topology& topology, const Model& model, int p, std::s
 
 CostQuery make_query(const Comm& comm, std::size_t n, int root, std::size_t item_size,
                      const Op* op, bool in_place, const Options& options) {
-  CostQuery q = make_query(comm.topology(), comm.model(), comm.size(), n, root, item_size,
-                           op == nullptr || op->commutative(), options);
-  if (comm.weight() != 1) q.units = comm.units();  // exact: the charges' own units
-  q.in_place = in_place;
+  // Built on every call of a collective, so the steady model and its units are the comm's,
+  // made once per machine: the same values the query above derives from comm.model() (the
+  // machine's units are CostUnits of its model; a weighted comm's are its charges' own,
+  // exact). Built in place: a default Options and then a copy would make its text twice.
+  CostQuery q{.topology = &comm.topology(),
+              .model = comm.steady_model(),
+              .units = comm.units(),
+              .p = comm.size(),
+              .n = n,
+              .root = root,
+              .item_size = item_size,
+              .commutative = op == nullptr || op->commutative(),
+              .in_place = in_place,
+              .options = options};
   if (!comm.whole_machine()) {
     q.members = comm.members();
     q.members_hash = comm.members_hash();
