@@ -23,13 +23,9 @@ namespace vmc::detail {
 // thread to another would read as a data race, a use after free would go unseen), plain
 // malloc and free.
 #if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-inline void* message_malloc(std::size_t n) { return std::malloc(n); }
-inline void message_free(void* p) noexcept { std::free(p); }
 inline void* sized_malloc(std::size_t n) { return std::malloc(n); }
 inline void sized_free(void* p, std::size_t) noexcept { std::free(p); }
 #else
-inline void* message_malloc(std::size_t n) { return scalable_malloc(n); }
-inline void message_free(void* p) noexcept { scalable_free(p); }
 
 // Small blocks freed by a caller that knows their size (messages, the mailboxes' and the
 // simulator's map and set nodes, collectives' scratch buffers) are kept by the thread that
@@ -77,7 +73,7 @@ class SmallBlocks {
 };
 inline thread_local SmallBlocks small_blocks;
 
-// `n` bytes, to be freed with sized_free(p, n) (or message_free).
+// `n` bytes, to be freed with sized_free(p, n).
 inline void* sized_malloc(std::size_t n) {
   return n <= SmallBlocks::kLargest ? small_blocks.take(SmallBlocks::size_class(n))
                                     : scalable_malloc(n);

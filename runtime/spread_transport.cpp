@@ -345,6 +345,15 @@ struct SpreadNetwork {
   bool broken = false;  // the machine's thread's
   std::string broken_why;
   std::vector<std::shared_ptr<void>> left_behind;
+  // Marks the machine broken for `why` (the first reason given stands) and stops its progress
+  // thread's calls (active). Returns the reason that stands.
+  const std::string& break_for_good(std::string why) {
+    const std::lock_guard mpi_lock(mpi_mutex);
+    active = false;
+    broken = true;
+    if (broken_why.empty()) broken_why = std::move(why);
+    return broken_why;
+  }
   // The test hook VMC_SPREAD_TEST_FAIL=phase:process: that process stops at that phase.
   Phase fail_at = Phase::none;
   int fail_process = -1;
@@ -693,17 +702,18 @@ void send_signature(SpreadNetwork& net, std::uint64_t seq, int node, const CallS
 
 namespace {
 
+// This process's nodes, ended: a machine broken in its run's end (give_up, and
+// SpreadTransport::run when this process fails there).
+void end_nodes(LocalNodes& m) {
+  m.abort_run();
+  while (m.running.load(std::memory_order_acquire) > 0) m.controller.wait(10'000);
+}
+
 // The run ends here on every process that reached this point, with `why` (a process did not
 // answer): the machine runs no more (SpreadNetwork::broken).
 [[noreturn]] void give_up(SpreadNetwork& net, LocalNodes& m, const std::string& why) {
-  {
-    const std::lock_guard mpi_lock(net.mpi_mutex);
-    net.active = false;
-    net.broken = true;
-  }
-  net.broken_why = why;
-  m.abort_run();
-  while (m.running.load(std::memory_order_acquire) > 0) m.controller.wait(10'000);
+  net.break_for_good(why);
+  end_nodes(m);
   m.fail(RunError(RunError::Kind::watchdog, why, -1, std::vector<BlockedWait>{}));
 }
 
@@ -756,11 +766,10 @@ bool everywhere_among(SpreadNetwork& net, bool mine) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (waited > net.m.config.watchdog_seconds) {
       net.left_behind.push_back(values);
-      const std::lock_guard mpi_lock(net.mpi_mutex);
-      net.broken = true;
-      net.broken_why = "not every process took part in Machine::everywhere within the "
-                       "watchdog time (" + seconds_text(net.m.config.watchdog_seconds) + ")";
-      throw UsageError("Machine::everywhere: " + net.broken_why +
+      throw UsageError("Machine::everywhere: " +
+                       net.break_for_good("not every process took part in Machine::everywhere "
+                                          "within the watchdog time (" +
+                                          seconds_text(net.m.config.watchdog_seconds) + ")") +
                        ": every process must call it; this machine cannot be used again");
     }
     back_off(waited, net.spin);
@@ -796,12 +805,10 @@ void begin_run(SpreadNetwork& net) {
     const double waited =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (waited > net.m.config.watchdog_seconds) {
-      const std::lock_guard mpi_lock(net.mpi_mutex);
-      net.active = false;
-      net.broken = true;
-      net.broken_why = "not every process started a run within the watchdog time (" +
-                       seconds_text(net.m.config.watchdog_seconds) + ")";
-      throw UsageError("spread machine: " + net.broken_why +
+      throw UsageError("spread machine: " +
+                       net.break_for_good("not every process started a run within the watchdog "
+                                          "time (" +
+                                          seconds_text(net.m.config.watchdog_seconds) + ")") +
                        ": every process must call run on its Machine");
     }
     back_off(waited, net.spin);
@@ -1487,14 +1494,8 @@ class SpreadTransport final : public VirtualClock {
     } catch (...) {
       // This process failed in the middle of the run's end (out of memory, say): the others
       // give up on it within their watchdog time, and this machine runs no more.
-      {
-        const std::lock_guard mpi_lock(net_->mpi_mutex);
-        net_->active = false;
-        net_->broken = true;
-      }
-      if (net_->broken_why.empty()) net_->broken_why = "this process failed in a run's end";
-      nodes_.abort_run();
-      while (nodes_.running.load(std::memory_order_acquire) > 0) nodes_.controller.wait(10'000);
+      net_->break_for_good("this process failed in a run's end");
+      end_nodes(nodes_);
       nodes_.reset();
       throw;
     }

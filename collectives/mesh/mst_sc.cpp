@@ -140,8 +140,9 @@ TreeView group_view(const ScSplit& s, const MstTree& tree, int me) {
   return view;
 }
 // An MST group's tree, rooted at root's place in its group (in each group, the member that
-// agrees with the root in the MST coordinates). Interleaved groups, in both operations, use the rank-order line (MstTree's inward
-// line, dimension 0 fastest): its first cuts split the virtual dimension j, the slowest, so
+// agrees with the root in the MST coordinates). Interleaved groups, in both operations, use
+// the rank-order line (MstTree's inward line, dimension 0 fastest): its first cuts split the
+// virtual dimension j, the slowest, so
 // that (p1 a power of two) the parts are whole rows of the lower dimensions and a node's
 // path from the root crosses dimension j, the links the groups share, ceil(log2 p1) times,
 // then the lower dimensions ceil(log2 (m_0 ... m_{j-1})) times, as 004 §9 and §11 count
