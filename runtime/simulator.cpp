@@ -580,6 +580,12 @@ class Simulator {
   // (request, src, index, id)
   using PendingKey = std::tuple<Picos, int, std::uint64_t, std::int64_t>;
   std::set<PendingKey, std::less<PendingKey>, PoolAllocator<PendingKey>> pending_;
+  // Whether a request may be granted at the next instant (see arbitrate).
+  bool grants_may_change_ = true;
+  // arbitrate's working space: the links requests wait for (one entry per request and
+  // link), and per link a count of them, zero between calls.
+  std::vector<int> waiting_on_link_;
+  std::vector<int> link_waiters_;
   PortOccupancy ports_;  // the ports messages hold (runtime/ports.hpp)
   LinkOccupancy held_;   // the links messages hold: exclusive, or shared (counted)
   std::vector<std::int64_t> link_owner_;  // blocking worms: the message holding each link
@@ -867,6 +873,7 @@ class Simulator {
                                 std::to_string(x.dst) + ": " + e.what());
     }
     pending_.insert({t, x.src, x.index, x.id});
+    grants_may_change_ = true;
   }
 
   // Rendezvous: the receiver posted for x at t, so x is requested (again) from t on.
@@ -878,6 +885,7 @@ class Simulator {
     x.request = x.eligible = x.blocked_since = t;
     x.port_blocked = false;
     pending_.insert({t, x.src, x.index, x.id});
+    grants_may_change_ = true;
   }
 
   Picos after(Picos t, Picos d, int node) const {
@@ -1462,6 +1470,7 @@ class Simulator {
   // request goes on.
   void attach(Msg& x, const RecvPost& r, Picos t) {
     x.recv_posted = true;
+    grants_may_change_ = true;
     if (x.sync && !free_) acknowledge_sync(x);
     if (r.request < 0) {
       x.recv_waiter = r.node;
@@ -1603,9 +1612,17 @@ class Simulator {
     }
   }
 
+  // Grants what the requests waiting in pending_ can take at t, in their order. A request
+  // stays blocked until what holds it changes: a message ends (its links and ports come
+  // back), a request joins or rejoins the set, a receive is posted. At an instant after
+  // none of these (a node's step, a poll) every request is still blocked, so the scan is
+  // skipped; the waits it would have added up are added at the next scan, which takes
+  // t - blocked_since in one step, and the most waiters per link are as at the last scan.
   void arbitrate(Picos t) {
-    if (pending_.empty()) return;
-    std::vector<int> waiting_on_link;
+    if (pending_.empty() || !grants_may_change_) return;
+    grants_may_change_ = false;
+    std::vector<int>& waiting_on_link = waiting_on_link_;
+    waiting_on_link.clear();
     for (int pass = 0; pass < 2; ++pass) {
       for (auto it = pending_.begin(); it != pending_.end();) {
         Msg& x = msgs_[std::get<3>(*it)];
@@ -1650,13 +1667,15 @@ class Simulator {
       x.blocked_since = t;
       x.port_blocked = posted(x) && !ports_free(x);
     }
+    // The most requests waiting for one link, counted per link and the counts cleared.
     if (!waiting_on_link.empty()) {
-      std::sort(waiting_on_link.begin(), waiting_on_link.end());
-      int run = 0;
-      for (std::size_t i = 0; i < waiting_on_link.size(); ++i) {
-        run = (i > 0 && waiting_on_link[i] == waiting_on_link[i - 1]) ? run + 1 : 1;
-        stats_.max_link_waiters = std::max(stats_.max_link_waiters, run);
+      if (link_waiters_.size() < stats_.link_busy.size()) {
+        link_waiters_.assign(stats_.link_busy.size(), 0);
       }
+      for (int l : waiting_on_link) {
+        stats_.max_link_waiters = std::max(stats_.max_link_waiters, ++link_waiters_[l]);
+      }
+      for (int l : waiting_on_link) link_waiters_[l] = 0;
     }
   }
 
@@ -1755,6 +1774,7 @@ class Simulator {
     if (!msgs_.alive(static_cast<std::size_t>(e.id))) return;  // superseded, and since freed
     Msg& x = msgs_[e.id];
     if (x.state != MsgState::active || e.version != x.version) return;  // superseded
+    grants_may_change_ = true;  // its links and ports come back
     const auto links = hop_links(x);
     for (std::size_t i = 0; i < links.size(); ++i) {
       // A blocking worm held each link from the moment it took it.
