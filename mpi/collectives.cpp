@@ -34,6 +34,7 @@
 #include <deque>
 #include <limits>
 #include <concepts>
+#include <cstdint>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -80,11 +81,12 @@ const char* op_name(MPI_Op op) {
 bool op_applies(MPI_Op op, TypeKind kind) {
   using K = TypeKind;
   const bool integer = kind == K::c_integer || kind == K::multi_language;
+  const bool any_integer = integer || kind == K::fortran_integer;  // the logical ops: C's only
   switch (op) {
     case MPI_MAX:
-    case MPI_MIN: return integer || kind == K::floating_point;
+    case MPI_MIN: return any_integer || kind == K::floating_point;
     case MPI_SUM:
-    case MPI_PROD: return integer || kind == K::floating_point || kind == K::complex;
+    case MPI_PROD: return any_integer || kind == K::floating_point || kind == K::complex;
     // The standard's table (MPI-4.1 section 6.9.2) gives the logical operations C integers and
     // logicals only; MPICH and Open MPI also take the multi-language types (MPI_AINT,
     // MPI_OFFSET, MPI_COUNT), and programs use them so (MPICH's own allreduce tests): vmc
@@ -94,7 +96,7 @@ bool op_applies(MPI_Op op, TypeKind kind) {
     case MPI_LXOR: return integer || kind == K::logical;
     case MPI_BAND:
     case MPI_BOR:
-    case MPI_BXOR: return integer || kind == K::byte;
+    case MPI_BXOR: return any_integer || kind == K::byte;
     case MPI_MAXLOC:
     case MPI_MINLOC: return kind == K::pair;
     default: return false;
@@ -138,19 +140,21 @@ Op typed_op(MPI_Op op) {
   return ops::sum<T>();
 }
 
-// A value-and-index pair as C lays it out (mpi/state.cpp's extents are its sizes).
-template <class V>
+// A value-and-index pair as C lays it out (mpi/state.cpp's extents are its sizes); Fortran's
+// pairs (MPI_2REAL, ...) hold the index in the value's type.
+template <class V, class I>
 struct Pair {
   V value;
-  int index;
+  I index;
 };
 
 // MPI_MAXLOC and MPI_MINLOC: the larger (smaller) value, with the smaller index on a tie.
-template <class V>
+template <class V, class I = int>
 Op loc_op(MPI_Op op) {
   const bool max = op == MPI_MAXLOC;
-  return ops::custom<Pair<V>>(max ? "maxloc" : "minloc", true, [max](Pair<V> a, Pair<V> b) {
-    if (a.value == b.value) return Pair<V>{a.value, std::min(a.index, b.index)};
+  using P = Pair<V, I>;
+  return ops::custom<P>(max ? "maxloc" : "minloc", true, [max](P a, P b) {
+    if (a.value == b.value) return P{a.value, std::min(a.index, b.index)};
     const bool a_wins = max ? b.value < a.value : a.value < b.value;
     return a_wins ? a : b;
   });
@@ -202,7 +206,23 @@ Op op_or_fail(const char* fn, MPI_Op op, MPI_Datatype datatype, const TypeInfo& 
     case MPI_2INT: return loc_op<int>(op);
     case MPI_SHORT_INT: return loc_op<short>(op);
     case MPI_LONG_DOUBLE_INT: return loc_op<long double>(op);
-    default: fail(fn, MPI_ERR_OP, std::string(name) + " does not apply to " + t.name);
+    // Fortran's types, as their C types on this machine (mpi/datatypes.hpp's sizes).
+    case MPI_INTEGER1: return typed_op<std::int8_t>(op);
+    case MPI_INTEGER2: return typed_op<std::int16_t>(op);
+    case MPI_INTEGER: case MPI_INTEGER4: case MPI_LOGICAL: return typed_op<std::int32_t>(op);
+    case MPI_INTEGER8: return typed_op<std::int64_t>(op);
+    case MPI_REAL: case MPI_REAL4: return typed_op<float>(op);
+    case MPI_DOUBLE_PRECISION: case MPI_REAL8: return typed_op<double>(op);
+    case MPI_COMPLEX: case MPI_COMPLEX8: return typed_op<std::complex<float>>(op);
+    case MPI_DOUBLE_COMPLEX: case MPI_COMPLEX16: return typed_op<std::complex<double>>(op);
+    case MPI_2INTEGER: return loc_op<std::int32_t, std::int32_t>(op);
+    case MPI_2REAL: return loc_op<float, float>(op);
+    case MPI_2DOUBLE_PRECISION: return loc_op<double, double>(op);
+    default:
+      // MPI_INTEGER16, MPI_REAL2, MPI_REAL16, MPI_COMPLEX4 and MPI_COMPLEX32 move, but C has
+      // no standard type of their sizes to compute with.
+      fail(fn, MPI_ERR_OP,
+           std::string(name) + " does not apply to " + t.name + " (vmc has no arithmetic for it)");
   }
 }
 

@@ -47,9 +47,9 @@ void append(std::vector<Run>& runs, MPI_Aint offset, MPI_Datatype type, std::siz
   runs.push_back({offset, type, count});
 }
 
-// The true bounds, the basic type and `contiguous`, from the runs and the bounds.
+// The true bounds, the basic type and `contiguous`, from the runs and the bounds. A type
+// with no elements keeps the basic type it was given (what it is made of, from_blocks).
 void finish(Typemap& t) {
-  t.basic = MPI_DATATYPE_NULL;
   if (t.runs.empty()) {
     t.true_lb = t.true_ub = 0;
   } else {
@@ -145,6 +145,19 @@ Typemap from_blocks(const std::vector<Block>& blocks, bool align_extent) {
     t.packed += b.length * old.packed;
     t.elements += b.length * old.elements;
     t.alignment = std::max(t.alignment, old.alignment);
+  }
+  // A type of no elements (a count or every block length 0) moves nothing, but it still
+  // moves as the type it is made of, so that a rank's empty MPI_Type_contiguous(0, MPI_INT)
+  // meets another rank's MPI_INT in one collective (MPI matches signatures, and an empty
+  // one matches any empty one): the one basic type of its blocks' types, if they have one.
+  if (t.runs.empty()) {
+    bool first = true;
+    for (const Block& b : blocks) {
+      if (b.type == nullptr || b.marker == MPI_LB || b.marker == MPI_UB) continue;
+      const MPI_Datatype of = b.type->basic;
+      t.basic = first || t.basic == of ? of : MPI_DATATYPE_NULL;
+      first = false;
+    }
   }
   t.lb = t.sticky_lb ? sticky_lb : (data_lb == kMax ? 0 : data_lb);
   t.ub = t.sticky_ub ? sticky_ub : (data_ub == kMin ? t.lb : data_ub);

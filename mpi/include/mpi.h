@@ -142,7 +142,7 @@ typedef struct MPI_Status {
 #define MPI_2INT ((MPI_Datatype)40)
 #define MPI_SHORT_INT ((MPI_Datatype)41)
 #define MPI_LONG_DOUBLE_INT ((MPI_Datatype)42)
-/* Fortran types (handles only: vmc runs C programs). */
+/* Fortran types, which a C program may name too (their C types' sizes: INTEGER 4 bytes). */
 #define MPI_CHARACTER ((MPI_Datatype)43)
 #define MPI_LOGICAL ((MPI_Datatype)44)
 #define MPI_INTEGER ((MPI_Datatype)45)

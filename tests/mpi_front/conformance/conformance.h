@@ -7,10 +7,13 @@
  * under another MPI first: they use nothing vmc-specific but the VMC_MPI_H guard of vmc's
  * mpi.h, behind which sit the checks only vmc promises (its version, the function named in
  * an error's text). They are safe under any protocol: no standard-mode send relies on being
- * buffered. Four places excuse known deviations of Open MPI 4.1 from the standard, under
+ * buffered. Five places excuse known deviations of Open MPI 4.1 from the standard, under
  * OPEN_MPI (its mpi.h defines it): MPI_MAX and MPI_MIN on MPI_OFFSET, the length
- * MPI_Get_library_version returns, truncation of a message to itself, and the blocks of its
- * nonblocking neighbourhood alltoalls when one neighbour is a rank's on both sides. */
+ * MPI_Get_library_version returns, truncation of a message to itself, the blocks of its
+ * nonblocking neighbourhood alltoalls when one neighbour is a rank's on both sides, and a
+ * block of no MPI_INT against one item of an empty type, whose empty signatures match
+ * (MPI_Ialltoallv, MPI_Gatherv and MPI_Bcast skip the transfer on the side whose count is 0
+ * and hang on the other). */
 #ifndef VMC_CONFORMANCE_H
 #define VMC_CONFORMANCE_H
 
