@@ -90,10 +90,11 @@ bool op_applies(MPI_Op op, TypeKind kind) {
     // The standard's table (MPI-4.1 section 6.9.2) gives the logical operations C integers and
     // logicals only; MPICH and Open MPI also take the multi-language types (MPI_AINT,
     // MPI_OFFSET, MPI_COUNT), and programs use them so (MPICH's own allreduce tests): vmc
-    // runs what both libraries run.
+    // runs what both libraries run. MPICH also takes C's floating point (a value is true when
+    // it is not zero; its oplxor test), as vmc does, as it takes MPI_CHAR.
     case MPI_LAND:
     case MPI_LOR:
-    case MPI_LXOR: return integer || kind == K::logical;
+    case MPI_LXOR: return integer || kind == K::logical || kind == K::floating_point;
     case MPI_BAND:
     case MPI_BOR:
     case MPI_BXOR: return any_integer || kind == K::byte;
@@ -111,7 +112,7 @@ const char* applies_to(MPI_Op op) {
     case MPI_PROD: return "integers, floating point and complex numbers";
     case MPI_LAND:
     case MPI_LOR:
-    case MPI_LXOR: return "integers and logicals";
+    case MPI_LXOR: return "integers, logicals and floating point";
     case MPI_BAND:
     case MPI_BOR:
     case MPI_BXOR: return "integers and MPI_BYTE";
@@ -128,10 +129,12 @@ Op typed_op(MPI_Op op) {
     if (op == MPI_MAX) return ops::max<T>();
     if (op == MPI_MIN) return ops::min<T>();
   }
-  if constexpr (std::is_integral_v<T>) {
+  if constexpr (std::is_arithmetic_v<T>) {
     if (op == MPI_LAND) return ops::land<T>();
     if (op == MPI_LOR) return ops::lor<T>();
     if (op == MPI_LXOR) return ops::lxor<T>();
+  }
+  if constexpr (std::is_integral_v<T>) {
     if (op == MPI_BAND) return ops::band<T>();
     if (op == MPI_BOR) return ops::bor<T>();
     if (op == MPI_BXOR) return ops::bxor<T>();

@@ -79,6 +79,36 @@ int main(int argc, char** argv) {
   reduce((conf_reduction){CONF_OP_SUM, CONF_T_DOUBLE}, 1 << 17, size - 1, 0, MPI_COMM_WORLD,
          "MPI_COMM_WORLD");
 
+#ifndef OPEN_MPI
+  /* MPICH's extension, which vmc follows: the logical operations on C's floating point (true
+   * when not zero). Open MPI refuses them, as the standard's table leaves them out. */
+  {
+    int rank = 0, size = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    const MPI_Op ops[3] = {MPI_LAND, MPI_LOR, MPI_LXOR};
+    const char* names[3] = {"MPI_LAND", "MPI_LOR", "MPI_LXOR"};
+    /* Element 0 true everywhere, 1 false everywhere, 2 true on rank 0 only. */
+    const double in[3] = {-1.5, 0.0, rank == 0 ? 0.25 : 0.0};
+    for (int k = 0; k < 3; ++k) {
+      double out[3] = {7, 7, 7};
+      CHECK_MPI(MPI_Reduce(in, out, 3, MPI_DOUBLE, ops[k], size - 1, MPI_COMM_WORLD));
+      if (rank == size - 1) {
+        const double want[3][3] = {{1, 0, size == 1}, {1, 0, 1}, {size % 2, 0, 1}};
+        /* True or false, as C reads a value (one rank's value is its own result). */
+        for (int i = 0; i < 3; ++i) {
+          CHECK((out[i] != 0) == (want[k][i] != 0), "%s on MPI_DOUBLE, element %d: %g, expected %s",
+                names[k], i, out[i], want[k][i] != 0 ? "true" : "false");
+        }
+      }
+      float fin[3] = {(float)in[0], (float)in[1], (float)in[2]}, fout[3] = {7, 7, 7};
+      CHECK_MPI(MPI_Allreduce(fin, fout, 3, MPI_FLOAT, ops[k], MPI_COMM_WORLD));
+      CHECK((fout[2] != 0) == (k == 0 ? size == 1 : 1), "%s on MPI_FLOAT, element 2: %g",
+            names[k], (double)fout[2]);
+    }
+  }
+#endif
+
   conf_free_comms(comms);
   return conf_finish();
 }

@@ -138,8 +138,8 @@ static void arguments(void) {
   double d[2] = {1, 2};
   expect_error(MPI_Allreduce(d, d + 1, 1, MPI_DOUBLE, MPI_BAND, MPI_COMM_WORLD), MPI_ERR_OP,
                "MPI_Allreduce", "MPI_BAND on MPI_DOUBLE");
-  expect_error(MPI_Reduce(d, d + 1, 1, MPI_DOUBLE, MPI_LXOR, 0, MPI_COMM_WORLD), MPI_ERR_OP,
-               "MPI_Reduce", "MPI_LXOR on MPI_DOUBLE");
+  expect_error(MPI_Reduce(d, d + 1, 1, MPI_DOUBLE, MPI_MAXLOC, 0, MPI_COMM_WORLD), MPI_ERR_OP,
+               "MPI_Reduce", "MPI_MAXLOC on MPI_DOUBLE");
 
   expect_error(MPI_Bcast(buf, 1, MPI_INT, size, MPI_COMM_WORLD), MPI_ERR_ROOT, "MPI_Bcast",
                "a root equal to the size");
