@@ -4,7 +4,8 @@
 // i mod d) every line carries one part and lines of different parts run at once; the
 // tails' wraparound messages hand each head the part its own lines never bring
 // (patterns/mesh_dopl.hpp, where the garbled step rule of 004 §6.2 is derived). k_alt = 1
-// is the plain dimension-by-dimension pipeline.
+// is the plain dimension-by-dimension pipeline. The plan, the program and the replay are
+// mesh/dopl.hpp's, shared with the DOPL reductions.
 //
 // Choices (every member makes them alike): k_alt minimises 004 §9's
 //   T_DOPL = (k_alt - 1)(alpha + n/k_alt beta)

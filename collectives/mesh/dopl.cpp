@@ -181,7 +181,7 @@ Claim dopl_claim(const CostQuery& q, int root, bool reduction) {
 std::string dopl_detail(const CostQuery& q, bool reduction) {
   const MeshShape shape = mesh_shape_of(q);
   const DoplPlan plan = dopl_plan(q, reduction);
-  std::string s = "k_alt = " + std::to_string(plan.k_alt) + ", k_i =";
+  std::string s = "k_alt = " + std::to_string(plan.k_alt) + "; k_i =";  // no comma: CSV
   for (int i = 0; i < shape.dimensions(); ++i) {
     s += ' ';
     s += std::to_string(q.n == 0 ? 0 : ceil_div(plan.part_items(0), plan.piece(shape, i, 0)));

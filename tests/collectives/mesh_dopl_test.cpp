@@ -73,7 +73,7 @@ Model model_004() {
   return mdl;
 }
 
-// The k_alt and k_i of a row's detail: "k_alt = K, k_i = A B ..." (the allreduce's
+// The k_alt and k_i of a row's detail: "k_alt = K; k_i = A B ..." (the allreduce's
 // reduction half first).
 struct Chosen {
   int k_alt = 0;
