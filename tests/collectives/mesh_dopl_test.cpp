@@ -86,9 +86,12 @@ Chosen chosen(const Algorithm& a, const CostQuery& q) {
   Chosen c;
   c.k_alt = std::stoi(d.substr(at + 8));
   std::size_t i = d.find("k_i =", at) + 5;
-  while (i < d.size() && d[i] == ' ') {
+  const auto digit = [&](std::size_t j) {
+    return j < d.size() && std::isdigit(static_cast<unsigned char>(d[j]));
+  };
+  while (d[i] == ' ' && digit(i + 1)) {
     std::size_t end = i + 1;
-    while (end < d.size() && std::isdigit(static_cast<unsigned char>(d[end]))) ++end;
+    while (digit(end)) ++end;
     c.k.push_back(std::stoll(d.substr(i + 1, end - i - 1)));
     i = end;
   }
