@@ -41,6 +41,10 @@ BlockingReplay::Result BlockingReplay::run(bool all_port) const {
   std::vector<std::size_t> next_send(p, 0);
   for (int v = 0; v < p; ++v) {
     for (const Op& op : programs_[v]) {
+      if (op.peer < 0) {  // local work
+        op_msg[v].push_back(-1);
+        continue;
+      }
       if (op.send) {
         const auto& list = sent[static_cast<long long>(v) * p + op.peer];
         op_msg[v].push_back(list[taken[static_cast<long long>(v) * p + op.peer]++]);
@@ -65,6 +69,8 @@ BlockingReplay::Result BlockingReplay::run(bool all_port) const {
   for (int v = 0; v < p; ++v) runnable.insert(v);
   using End = std::pair<Picos, int>;
   std::priority_queue<End, std::vector<End>, std::greater<End>> ends;
+  std::priority_queue<End, std::vector<End>, std::greater<End>> wakes;  // ends of work
+  std::vector<bool> working(p, false);
   int finished = 0;
   Picos now = 0;
   while (true) {
@@ -77,10 +83,23 @@ BlockingReplay::Result BlockingReplay::run(bool all_port) const {
       if (blocked[m.from] == id) blocked[m.from] = -1, runnable.insert(m.from);
       if (blocked[m.to] == id) blocked[m.to] = -1, runnable.insert(m.to);
     }
+    while (!wakes.empty() && wakes.top().first == now) {  // ends of work
+      working[wakes.top().second] = false;
+      runnable.insert(wakes.top().second);
+      wakes.pop();
+    }
     for (int v : runnable) {  // node steps, by rank
       while (pc[v] < programs_[v].size()) {
         const int id = op_msg[v][pc[v]];
-        if (programs_[v][pc[v]].send) {
+        const Op& op = programs_[v][pc[v]];
+        if (op.peer < 0) {
+          ++pc[v];
+          if (op.duration == 0) continue;
+          working[v] = true;
+          wakes.push({now + op.duration, v});
+          break;
+        }
+        if (op.send) {
           msgs[id].requested = now;
           waiting[msgs[id].to].push_back(id);
           ports.insert(msgs[id].to);
@@ -94,7 +113,7 @@ BlockingReplay::Result BlockingReplay::run(bool all_port) const {
         }
         ++pc[v];
       }
-      if (pc[v] == programs_[v].size() && blocked[v] < 0) {
+      if (pc[v] == programs_[v].size() && blocked[v] < 0 && !working[v]) {
         ++finished;
         result.time = std::max(result.time, now);
       }
@@ -120,8 +139,10 @@ BlockingReplay::Result BlockingReplay::run(bool all_port) const {
     for (auto it = ports.begin(); it != ports.end();) {
       it = waiting[*it].empty() ? ports.erase(it) : std::next(it);
     }
-    if (ends.empty()) break;
-    now = ends.top().first;
+    if (ends.empty() && wakes.empty()) break;
+    if (ends.empty()) now = wakes.top().first;
+    else if (wakes.empty()) now = ends.top().first;
+    else now = std::min(ends.top().first, wakes.top().first);
   }
   if (finished != p) throw std::logic_error("blocking replay: the programs cannot end");
   return result;

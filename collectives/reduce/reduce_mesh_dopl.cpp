@@ -1,130 +1,88 @@
-// reduce mesh_dopl: 004's DOPL reduction-to-one (§6.2, §11) with one part (k_alt = 1): the
-// DOPL broadcast's pipeline reversed. "To create a pipeline that originates at the leaves and
-// culminates at the root node, simply vary i ... down to 0 and reverse the direction of the
-// message sends": along every line of dimension d-1, then d-2, ..., 0 (in phase i the lines
-// through the nodes that agree with the root in the dimensions above i, patterns::
-// dopl_chain), the vector flows in pieces from the chain's tail to its head (the node with
-// the root's coordinate); each node combines a piece into its own partial result before it
-// passes it on, so the head of a chain ends with the chain's sum and carries it into the
-// next phase. After dimension 0 the root holds the result.
+// reduce mesh_dopl: 004's DOPL reduction-to-one (§6.2, §11): the DOPL broadcast's schedule
+// (broadcast_mesh_dopl.cpp) reversed. "To create a pipeline that originates at the leaves
+// and culminates at the root node, simply vary i ... down to 0 and reverse the direction of
+// the message sends": the vector is cut into k_alt parts, part q reduced along every line of
+// dimension q + d - 1, then q + d - 2, ..., q (mod d), in pieces that flow from a line's tail
+// to its head (the node with the root's coordinate), each node combining a piece into its
+// own partial result before it passes it on; the heads whose part the broadcast's
+// wraparounds brought send their partial results first, whole, to their tails
+// (mesh/dopl.hpp, why the reversed program reduces every item once and cannot deadlock).
+// k_alt = 1 is the plain pipeline along the lines of dimension d-1, then d-2, ..., 0.
 //
-// Choices: k_i = 004 §11's sqrt((m_i - 2) n (beta + gamma) / alpha) pieces along dimension i
-// (patterns::dopl_pieces with beta + gamma), or pieces of Options::segment_items items. Only
-// k_alt = 1: with more parts the broadcast re-transmits its last part on some lines and some
-// nodes receive it twice, which reversed would send a partial result twice and count it
-// twice.
+// Choices: k_alt minimises 004 §11's formula, §9's T_DOPL with beta + gamma for beta:
+//   T = (k_alt - 1)(alpha + n/k_alt (beta + gamma))
+//       + sum_i (ceil((k_alt + d - 1 - i)/d)(m_i - 1) + k_i - 1)
+//               (alpha + n/(k_alt k_i) (beta + gamma))
+// over k_alt = 1 .. min(15, n) (004 §15.2), k_i = §11's sqrt((m_i - 2) n (beta + gamma) /
+// (k_alt alpha)) pieces per part (1 if m_i <= 2, at most n), or pieces of
+// Options::segment_items items; k_alt = 1 where it cannot overlap (mesh/dopl.hpp, as the
+// broadcast). The formula's text in 004 §11 is lost in our copy (only its k_i survives); it
+// is re-derived as the broadcast's reversed, each piece combined (gamma) where it arrives.
 //
-// Requires: a commutative op (a chain runs from the root's coordinate up the line and around,
-// not in rank order).
-// Cost: the phases one after the other (every chain of a phase starts together: its nodes
-// all headed chains of the same length in the phase before), each the pipeline of its chain
-// of m_i nodes replayed piece by piece: the tail sends its pieces back to back; a node
-// takes piece k when it has arrived and it is done with piece k-1, combines it (s_k gamma)
-// and sends it on (alpha + s_k beta), the head ends with its last combine. 004 §11's form,
-// sum_i (m_i + k_i - 2)(alpha + n/k_i (beta + gamma)), is near it for equal pieces. Exact
-// under duplex and all-port nodes on the group's own mesh and on private links (each
-// directed link of a line carries one sender's messages, patterns/mesh_dopl.hpp; a node's
-// send and receive overlap); a lower bound under exchange and half ports (a node's send and
-// receive take turns). 0 for n = 0.
-#include <algorithm>
-
+// Requires: a commutative op (a line runs from the root's coordinate up and around, and the
+// parts take different orders of dimensions: not rank order).
+// Cost: k_alt = 1, the phases one after the other (every chain of a phase starts together:
+// its nodes all headed chains of the same length in the phase before), each the pipeline of
+// its chain of m_i nodes replayed piece by piece: the tail sends its pieces back to back; a
+// node takes piece k when it has arrived and it is done with piece k-1, combines it
+// (s_k gamma) and sends it on (alpha + s_k beta), the head ends with its last combine. For
+// K_i equal pieces of s_i items that is (m_i + K_i - 2)(alpha + s_i (beta + gamma)) for
+// m_i > 2, 004's term exactly; for m_i = 2 the tail sends K_i pieces back to back,
+// K_i (alpha + s_i beta) + s_i gamma, equal to it for K_i = 1 (004's k_i is 1 there).
+// k_alt > 1: the schedule replayed (costs/blocking_replay.hpp, each receive followed by its
+// combine). Exact under duplex and all-port nodes on the group's own mesh and on private
+// links (mesh/dopl.hpp, dopl_claim); a lower bound under exchange and half ports (a node's
+// send and receive take turns). 0 for n = 0.
+//
+// Against 004's formula under 004's model (duplex, wormhole, shared links; alpha 525 us,
+// beta 2 us, gamma 0.35 us) on mesh:2x3, 5x1, 6x4, 8x8, 7x11, 16x16 and 4x4x4, n = 1 to
+// 65536 (tests/collectives/mesh_dopl_test.cpp, AgainstTheFormulaOf004):
+// - k_alt = 1 (every n on mesh:5x1, whose second dimension has one node; n up to 1024-4096
+//   on the 2-D meshes, 256 on mesh:4x4x4): the run is the formula to the picosecond where
+//   every k_i divides n. Elsewhere the pieces are ceil(n/k_i) items and the last one
+//   shorter, and the run is up to 0.14% above the formula, whose pieces are n/k_i items.
+// - k_alt > 1: the run is below the formula, 3% to 26% (mesh:2x3 at n = 65536: 203.4 ms
+//   against 276.2 ms; mesh:4x4x4: 262.1 ms against 282.3 ms; mesh:6x4: 249.8 ms against
+//   263.3 ms; with one part the run was 1.92 and 1.42 times the formula on the last two). The formula is not this
+//   schedule's time; it adds up what the run overlaps. It charges the k_alt - 1 wraparounds
+//   one after another, beside the steps; but a wraparound goes from a head, which on its
+//   line of that step only receives, to a tail, which there only sends: it takes a head's
+//   out-port and a tail's in-port the step leaves idle, and runs while the step pipelines.
+//   And the steps are not separated: a node passes on the first piece of its next step as
+//   soon as it has it and is done with the step before, while other lines still carry that
+//   step's last pieces.
+// So k_alt is chosen, as 004 §15.2 says, by the formula; the cost is the replay.
 #include "collectives/costs/claims.hpp"
-#include "collectives/patterns/mesh_dopl.hpp"
-#include "collectives/primitives/blocks.hpp"
+#include "collectives/mesh/dopl.hpp"
 #include "collectives/primitives/buffers.hpp"
-#include "collectives/primitives/group_mesh.hpp"
-#include "collectives/primitives/p2p.hpp"
-#include "collectives/primitives/trees.hpp"
 #include "collectives/vocabulary/row.hpp"
 
 namespace vmc::internal {
 
-namespace {
-std::size_t piece_items(const CostUnits& u, const Options& o, int m, std::size_t n) {
-  if (o.segment_items > 0) return std::min(o.segment_items, std::max<std::size_t>(1, n));
-  const double beta = double(u.item_time()) + double(u.gamma);
-  return ceil_div(n, patterns::dopl_pieces(m, n, double(u.alpha), beta, 1));
-}
-
-// One chain of m nodes, n items in pieces of s: when its head is done.
-Picos chain_time(const CostQuery& q, int m, std::size_t n, std::size_t s) {
-  if (m <= 1 || n == 0) return 0;
-  std::vector<Picos> sent(m, 0);  // when node j (0 the tail) sent its latest piece
-  Picos head = 0;
-  for (std::size_t first = 0; first < n; first += s) {
-    const std::size_t len = std::min(s, n - first);
-    const Picos message = trees::msg(q, len), combine = trees::comb(q, len);
-    Picos arrived = sent[0] += message;  // the tail sends back to back
-    for (int j = 1; j < m - 1; ++j) {
-      sent[j] = std::max(arrived, sent[j]) + combine + message;
-      arrived = sent[j];
-    }
-    head = std::max(arrived, head) + combine;
-  }
-  return head;
-}
-}  // namespace
-
 bool applicable_reduce_mesh_dopl(const CostQuery& q) { return q.commutative; }
 
-Picos cost_reduce_mesh_dopl(const CostQuery& q) {
-  if (q.n == 0) return 0;
-  const patterns::MeshShape shape = mesh_shape_of(q);
-  Picos t = 0;
-  for (int i = 0; i < shape.dimensions(); ++i) {
-    const int m = shape.lengths[i];
-    t = checked_add(t, chain_time(q, m, q.n, piece_items(q.units, q.options, m, q.n)),
-                    "reduce time");
-  }
-  return t;
-}
+Picos cost_reduce_mesh_dopl(const CostQuery& q) { return dopl_cost(q, q.root, true); }
 
 void run_reduce_mesh_dopl(const Call& call) {
   const Comm& c = *call.comm;
   if (call.n == 0) return;
-  const patterns::MeshShape shape = mesh_shape_of(c);
-  const std::size_t isz = call.item_size;
   auto acc = contribution(call, call.n);
-  Bytes tmp;
-  for (int dim = shape.dimensions() - 1; dim >= 0; --dim) {
-    const patterns::DoplChain chain = patterns::dopl_chain(shape, call.root, dim, c.rank());
-    if (!chain.active) continue;
-    const std::size_t s = piece_items(c.units(), *call.options, shape.lengths[dim], call.n);
-    tmp.resize(s * isz);
-    for (std::size_t first = 0; first < call.n; first += s) {
-      const std::size_t len = std::min(s, call.n - first);
-      char* mine = at(acc.data(), first, isz);
-      if (chain.next >= 0) {
-        recv_message(c, tmp.data(), len, isz, chain.next, call.tag);
-        trees::combine(c, *call.op, mine, tmp.data(), mine, len);
-      }
-      if (chain.prev >= 0) send_message(c, mine, len, isz, chain.prev, call.tag);
-    }
-  }
+  dopl_reduce(c, acc.data(), call.n, call.item_size, *call.op, call.root, *call.options,
+              call.tag);
   if (c.rank() == call.root) deliver(call, acc);
 }
 
-Claim claim_reduce_mesh_dopl(const CostQuery& q) {
-  return on_own_mesh(q, two_sided_ports(q) ? Claim::exact : Claim::lower_bound);
-}
+Claim claim_reduce_mesh_dopl(const CostQuery& q) { return dopl_claim(q, q.root, true); }
 
-std::string detail_reduce_mesh_dopl(const CostQuery& q) {
-  const patterns::MeshShape shape = mesh_shape_of(q);
-  std::string s = "k_i =";
-  for (int i = 0; i < shape.dimensions(); ++i) {
-    const std::size_t piece = piece_items(q.units, q.options, shape.lengths[i], q.n);
-    s += ' ';
-    s += std::to_string(q.n == 0 ? 0 : ceil_div(q.n, piece));
-  }
-  return s;
-}
+std::string detail_reduce_mesh_dopl(const CostQuery& q) { return dopl_detail(q, true); }
 
 Algorithm reduce_mesh_dopl_row() {
   return {
       .name = "mesh_dopl",
-      .description = "the DOPL broadcast's pipeline reversed, one part: pieces flow up every line "
-                     "of one dimension, then the next, combined on the way (004 §6.2/§11 DOPL "
-                     "reduction-to-one), k_i = sqrt((m_i - 2) n (beta + gamma) / alpha) pieces",
+      .description = "the DOPL broadcast's schedule reversed: k_alt parts, pieces flow up every "
+                     "line of one dimension, then the next, combined on the way (004 §6.2/§11 "
+                     "DOPL reduction-to-one), k_alt minimising 004's formula with beta + gamma, "
+                     "k_i = sqrt((m_i - 2) n (beta + gamma) / (k_alt alpha)) pieces per part",
       .requirements = "a commutative op",
       .applicable = applicable_reduce_mesh_dopl,
       .cost = cost_reduce_mesh_dopl,

@@ -271,7 +271,7 @@ TEST_P(MeshMstExact, DimensionOrderedPipelineIsExact) {
   }
 }
 
-// The k_alt chosen for q (from the row's `vmc explain` detail, "k_alt = K, k_i = ...").
+// The k_alt chosen for q (from the row's `vmc explain` detail, "k_alt = K; k_i = ...").
 int chosen_k_alt(const Algorithm& a, const CostQuery& q) {
   const std::string d = a.detail(q);
   EXPECT_EQ(d.rfind("k_alt = ", 0), 0u) << d;

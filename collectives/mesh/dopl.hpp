@@ -1,0 +1,106 @@
+// 004's dimension-ordered pipeline (DOPL, §6.2) as the broadcast (§9), the reduction-to-one
+// (§11) and the reduction-to-all (§12) run it: the choice of k_alt and k_i, each node's
+// program of sends and receives, and that program replayed for the cost. The schedule itself
+// (who sends which part to whom at each step) is patterns/mesh_dopl.hpp.
+//
+// The broadcast program: at each step the tails send their wraparounds whole, then every
+// node on a line receives each piece of the line's part from the node before it and sends
+// it to the node after it; the heads take their wraparounds last (no head forwards the part
+// a wraparound brings). The reduction program is that program reversed (004 §6.2: "to create
+// a pipeline that originates at the leaves and culminates at the root node, simply vary i
+// from k_alt - d - 2 down to 0 and reverse the direction of the message sends"): the
+// steps in the opposite order, each send a receive and each receive a send; within a step a
+// line's pieces still flow first to last, and a head sends its wraparound at the start of
+// its step (the broadcast's head takes it at the end of the program; sent there, the
+// reduction's wraparounds would all leave at once at the start and hold the heads and the
+// tails' in-ports while the first steps pipeline: mesh:6x4 under 004's model, n = 65536,
+// 378.5 ms against 249.8 ms). A head has nothing of that part to wait for (the broadcast
+// never has it forward the part its wraparound brings). Since the
+// broadcast gives every node every part exactly once (tests/collectives/
+// mesh_dopl_pattern_test.cpp), its messages are, per part, the edges of a spanning tree
+// rooted at the root; reversed, every node sends each item once, to its parent, after it has
+// combined the items of its whole subtree (it received them where the broadcast sent them,
+// and the broadcast sends an item only after it received it). Reversing every program and
+// every message keeps the order in which two nodes' messages match (first sent, first
+// received, both reversed) and keeps the wait-for graph acyclic; the moved wraparounds and
+// pieces keep it so on every mesh the tests run (the replay throws where programs cannot
+// end).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "collectives/costs/blocking_replay.hpp"
+#include "collectives/patterns/mesh_dopl.hpp"
+#include "collectives/vocabulary/row.hpp"
+
+namespace vmc::internal {
+
+// The choices: the number of parts and the items per piece of each part and dimension.
+struct DoplPlan {
+  int k_alt = 1;
+  // beta: the time per item of a piece at a node in the middle of a line: 004 §9's beta for
+  // the broadcast, §11's beta + gamma for the reduction (it receives, combines, sends on).
+  double alpha = 0, beta = 0;
+  std::size_t n = 0, segment = 0;
+  std::size_t part_begin(int q) const { return patterns::dopl_part_begin(n, k_alt, q); }
+  std::size_t part_items(int q) const { return part_begin(q + 1) - part_begin(q); }
+  // Items per piece of part q along dimension dim (004 §9/§11's k_i pieces per part, or
+  // Options::segment_items).
+  std::size_t piece(const patterns::MeshShape& shape, int dim, int q) const;
+};
+
+// 004 §9's T_DOPL (§11's with beta + gamma for beta) for k parts, in real numbers:
+//   (k - 1)(alpha + n/k beta)
+//   + sum_i (ceil((k + d - 1 - i)/d)(m_i - 1) + k_i - 1)(alpha + n/(k k_i) beta).
+double dopl_formula_004(const patterns::MeshShape& shape, const DoplPlan& plan, int k);
+
+// The plan of a DOPL of n items on `shape`: k_alt minimising dopl_formula_004 over
+// k_alt = 1 .. min(15, n) (004 §15.2: the formula is convex in k_alt, which "will never
+// exceed ten or fifteen"), except where alternation cannot help or cannot overlap: one
+// dimension, n < 2, the exchange and half port models (a node cannot send a wraparound
+// while it receives pieces from another neighbour; 004 §2 assumption 5 is duplex), and the
+// rendezvous protocol (a wraparound sent before its receive is posted would hold its sender
+// up and can deadlock). `reduction` selects §11's beta + gamma for §9's beta.
+DoplPlan dopl_plan(const CostUnits& u, const Model& model, const patterns::MeshShape& shape,
+                   std::size_t n, const Options& o, bool reduction);
+DoplPlan dopl_plan(const CostQuery& q, bool reduction);
+
+// One operation of a node's program, on the items [first, first + items) of the vector.
+struct DoplOp {
+  bool send = false;
+  int peer = -1;
+  std::size_t first = 0, items = 0;
+};
+
+// What `rank` does, in order: the broadcast program, or reversed, the reduction's.
+std::vector<DoplOp> dopl_program(const patterns::MeshShape& shape, int root,
+                                 const DoplPlan& plan, int rank, bool reduction);
+
+// Every node's program replayed under q's machine (costs/blocking_replay.hpp); in the
+// reduction each receive is followed by its combine.
+BlockingReplay::Result dopl_replay(const CostQuery& q, const patterns::MeshShape& shape,
+                                   int root, const DoplPlan& plan, bool reduction);
+
+// The time of a DOPL: k_alt = 1 in closed form (pipelined chains, dimension after
+// dimension), else the replay.
+Picos dopl_cost(const CostQuery& q, int root, bool reduction);
+
+// The claim of dopl_cost on q's machine: every message runs along one line, each directed
+// link of a line carries the broadcast's messages of one sender only (patterns/
+// mesh_dopl.hpp) and the reduction's messages to one receiver only (whose in-port takes one
+// at a time); so on the group's own mesh no message waits for a link or shares one.
+Claim dopl_claim(const CostQuery& q, int root, bool reduction);
+
+// "k_alt = K; k_i = ..." for explain (no comma: sweep CSVs print it as a field).
+std::string dopl_detail(const CostQuery& q, bool reduction);
+
+// Run the broadcast of buf (n items) from `root`, or the reduction of acc (n items, the
+// node's contribution, overwritten by partial results; the root's ends as the result) to it.
+void dopl_broadcast(const Comm& c, void* buf, std::size_t n, std::size_t isz, int root,
+                    const Options& o, Tag tag);
+void dopl_reduce(const Comm& c, void* acc, std::size_t n, std::size_t isz, const Op& op,
+                 int root, const Options& o, Tag tag);
+
+}  // namespace vmc::internal
