@@ -405,9 +405,7 @@ void note_other_tag(NodeState& n, const MatchKey& key) {
 }  // namespace
 
 bool LocalNodes::source_stopped(NodeState& n, const MatchKey& key) {
-  if (!machine.failing() || key.src < 0 || !nodes[key.src]->stopped.load(std::memory_order_acquire)) {
-    return false;
-  }
+  if (key.src < 0 || !nodes[key.src]->stopped.load(std::memory_order_acquire)) return false;
   // What it sent before it stopped is in the mailbox now.
   n.drain();
   return true;
@@ -442,7 +440,7 @@ Message* LocalNodes::wait_for(NodeState& n, const MatchKey& key, const WaitDescr
         m = n.take(key);
         if (m == nullptr && unseen && !n.waiting_other.found) note_other_tag(n, key);
         unseen = false;
-        return m != nullptr || source_stopped(n, key);
+        return m != nullptr || (machine.failing() && source_stopped(n, key));
       },
       what);
   if (m == nullptr) m = n.take(key);  // the source stopped: null when it sent none

@@ -202,8 +202,9 @@ struct LocalNodes {
   // Blocks node n until a message matching key arrives, and takes it; null when the source
   // has stopped (MachineConfig::failures) without sending one.
   Message* wait_for(NodeState& n, const MatchKey& key, const WaitDescription& what);
-  // Failures: whether key's source has stopped (n's mailbox then holds all it sent); and, for
-  // an irecv not filled, the same, marking it completed without a message (failed).
+  // Failures (only while machine.failing()): whether key's source has stopped (n's mailbox
+  // then holds all it sent); and, for an irecv not filled, the same, marking it completed
+  // without a message (failed).
   bool source_stopped(NodeState& n, const MatchKey& key);
   bool request_source_stopped(NodeState& n, RequestState& r);
   // Node `self` stops: its time is noted, the clock records it, and the nodes that wait for

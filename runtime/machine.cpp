@@ -58,14 +58,10 @@ MachineImpl::MachineImpl(MachineConfig cfg) : config(std::move(cfg)) {
 MachineImpl::~MachineImpl() { transport.reset(); }
 
 void MachineImpl::check_failures() {
-  if (config.failures.empty()) return;
+  failing_ = !config.failures.empty();
+  if (!failing_) return;
   const char* where = "Machine: failures (--fail): ";
-  if (config.transport != vmc::Transport::local || config.clock != Clock::virtual_time) {
-    throw UsageError(std::string(where) + "nodes fail on the local transport on the virtual "
-                     "clock only (a failure's time is a virtual time; the " +
-                     to_string(config.clock) + " clock on the " + to_string(config.transport) +
-                     " transport is not supported)");
-  }
+  // Which transports and clocks take them: check_transport (runtime/transports.cpp).
   if (config.model.protocol == Protocol::rendezvous) {
     throw UsageError(std::string(where) + "the rendezvous protocol is not supported yet (a "
                      "send to a failed node would have to wait for the simulation's word that "

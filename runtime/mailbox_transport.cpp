@@ -118,7 +118,7 @@ void MailboxTransport::irecv(NodeState& self, std::uint32_t id, const Incoming& 
 bool MailboxTransport::arrived(NodeState& self, RequestState& r) {
   if (r.send) return sent(r);
   if (!r.filled) self.drain();
-  return r.filled || nodes_.request_source_stopped(self, r);
+  return r.filled || (machine_.failing() && nodes_.request_source_stopped(self, r));
 }
 
 void MailboxTransport::completed(NodeState&, RequestState& r) {

@@ -290,7 +290,7 @@ bool VirtualClock::arrived(NodeState& self, RequestState& r) {
     if (r.held != nullptr && !r.matched_only) fill_request(r, std::exchange(r.held, nullptr));
     if (!r.filled && !r.deferred) self.drain();
   }
-  return r.filled || nodes_.request_source_stopped(self, r);
+  return r.filled || (machine_.failing() && nodes_.request_source_stopped(self, r));
 }
 
 void VirtualClock::block(NodeState& self, FunctionRef<bool()> ready,
