@@ -92,7 +92,7 @@ foreach(dir topology collectives)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir} DESTINATION ${VMC_INSTALL_INCLUDEDIR}
           FILES_MATCHING PATTERN "*.hpp" PATTERN "detail.hpp" EXCLUDE)
 endforeach()
-set(runtime_public comm errors link_rates machine model mpi ports scratch trace)
+set(runtime_public comm errors failures link_rates machine model mpi ports scratch trace)
 list(TRANSFORM runtime_public PREPEND ${PROJECT_SOURCE_DIR}/runtime/)
 list(TRANSFORM runtime_public APPEND .hpp)
 install(FILES ${runtime_public} DESTINATION ${VMC_INSTALL_INCLUDEDIR}/runtime)

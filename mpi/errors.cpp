@@ -90,7 +90,16 @@ constexpr std::array<ClassText, MPI_ERR_ERRHANDLER + 1> kClasses = {{
     {"MPI_ERR_ERRHANDLER", "invalid error handler"},
 }};
 
-bool predefined_class(int code) { return code >= 0 && code <= MPI_ERR_ERRHANDLER; }
+// ULFM's class, past the standard's and the tool interface's.
+constexpr ClassText kProcFailed = {"MPI_ERR_PROC_FAILED", "a process the call needed has failed"};
+
+bool predefined_class(int code) {
+  return (code >= 0 && code <= MPI_ERR_ERRHANDLER) || code == MPI_ERR_PROC_FAILED;
+}
+
+const ClassText& predefined_text(int code) {
+  return code == MPI_ERR_PROC_FAILED ? kProcFailed : kClasses[static_cast<std::size_t>(code)];
+}
 
 // The calling rank's state once it has called MPI_Init (its handles exist), or null.
 RankState* initialized_state() {
@@ -128,7 +137,7 @@ void fail(const char* function, int error_class, const std::string& text) {
 }
 
 std::string error_class_name(int error_class) {
-  if (predefined_class(error_class)) return kClasses[static_cast<std::size_t>(error_class)].name;
+  if (predefined_class(error_class)) return predefined_text(error_class).name;
   const RankState* s = initialized_state();
   const int c = class_of(s, error_class);
   if (c == error_class) return "error class " + std::to_string(error_class);
@@ -329,8 +338,8 @@ int MPI_Error_string(int errorcode, char* string, int* resultlen) {
     } else if (auto last = s.last_error.find(c); last != s.last_error.end()) {
       text = last->second;
     } else if (predefined_class(c)) {
-      text = std::string(kClasses[static_cast<std::size_t>(c)].name) + ": " +
-             kClasses[static_cast<std::size_t>(c)].text;
+      text = std::string(predefined_text(c).name) + ": " +
+             predefined_text(c).text;
     } else {
       text = error_class_name(errorcode);
     }

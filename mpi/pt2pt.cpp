@@ -225,12 +225,17 @@ void set_from(MPI_Status* status, const vmc::Status& s, int offset = 0) {
 // --- runtime errors in MPI's words --------------------------------------------------------
 
 // Runs a call on the runtime: a receive too small for its message becomes MPI_ERR_TRUNCATE
-// (the status, if any, says what the message was), any other misuse the runtime finds
-// MPI_ERR_OTHER with its words. `offset`: an intercommunicator's remote offset (set_from's).
+// (the status, if any, says what the message was), a receive from a rank that has failed
+// (vmc mpirun --fail) MPI_ERR_PROC_FAILED, any other misuse the runtime finds MPI_ERR_OTHER
+// with its words. `offset`: an intercommunicator's remote offset (set_from's).
 template <class F>
 void on_runtime(const char* fn, MPI_Status* status, F&& f, int offset = 0) {
   try {
     f();
+  } catch (const NodeFailedError& e) {
+    set_status(status, e.failed_rank() >= 0 ? e.failed_rank() - offset : e.failed_rank(),
+               MPI_ANY_TAG, 0, MPI_ERR_PROC_FAILED, false);
+    fail(fn, MPI_ERR_PROC_FAILED, e.what());
   } catch (const TruncationError& e) {
     set_status(status, e.source() >= 0 ? e.source() - offset : e.source(),
                static_cast<int>(e.tag()), e.bytes(), MPI_ERR_TRUNCATE, false);

@@ -46,9 +46,20 @@ void perturb(NodeState& n) {
   transport_of(n).pause(n, fraction * c.perturb_max_seconds);
 }
 
+// A node given a failure (MachineConfig::failures) stops at its first call at or after its
+// time: the time is the simulation's answer, so only such a node asks for it.
+void check_failure(NodeState& n) {
+  const Picos t = transport_of(n).now(n, WaitDescription{"the failure check"});
+  if (t < n.fail_at) return;
+  n.fail_at = detail::kNoFailure;
+  n.stop_time = t;
+  throw detail::NodeStopped{};
+}
+
 void check_abort(NodeState& n) {
   perturb(n);
   if (n.machine->abort.load(std::memory_order_acquire)) throw detail::RunAborted{};
+  if (n.fail_at != detail::kNoFailure) [[unlikely]] check_failure(n);
 }
 
 }  // namespace
@@ -170,9 +181,29 @@ void check_send_size(const Comm& c, const char* op, int dest, Tag tag, std::size
 
 // A problem the transport found with a receive: the error names the node and the call (a
 // TruncationError when the message did not fit, naming its sender in the comm's ranks).
+// A call that needed node `failed`, which has stopped (MachineConfig::failures): noted for the
+// run's report, with the node's time when the call returns, and thrown.
+[[noreturn]] void source_failed(const Comm& c, const detail::CommGroup& g, const std::string& call,
+                                int failed, const std::string& problem) {
+  NodeState& n = *detail::current_node;
+  FailureReport::Affected a;
+  a.node = n.rank;
+  a.failed = failed;
+  a.call = call;
+  {
+    std::lock_guard lock(n.wait_mutex);
+    const std::string context = n.context_text();
+    if (!context.empty()) a.call += " in " + context;
+  }
+  a.at_ps = transport_of(n).now(n, WaitDescription{"the failure's report"});
+  n.affected.push_back(a);
+  throw NodeFailedError(c.who() + ": " + a.call + ": " + problem, failed, g.comm_rank(failed));
+}
+
 void check_received(const Comm& c, const detail::CommGroup& g, const char* op, int source,
                     Tag tag, const Received& got) {
   if (got.problem.empty()) return;
+  if (got.failed >= 0) source_failed(c, g, describe_call(op, "from", source, tag), got.failed, got.problem);
   const std::string text = c.who() + ": " + describe_call(op, "from", source, tag) + ": " +
                            got.problem;
   if (got.truncated) {
@@ -438,6 +469,7 @@ std::size_t Comm::finish_request(detail::RequestState& r, Status* status) const 
     status_of(r, status);
     return 0;
   }
+  if (r.failed >= 0) source_failed(*this, *group_, describe_request(r), r.failed, r.error);
   if (!r.error.empty()) {
     const std::string text = who() + ": " + describe_request(r) + ": " + r.error;
     if (r.truncated) {

@@ -31,6 +31,46 @@ class TruncationError : public UsageError {
   std::size_t bytes_;
 };
 
+// A call that needed a node that has failed (MachineConfig::failures; docs/model.md, "Failed
+// nodes"): a receive from it that no message it sent before it stopped can satisfy. Thrown on
+// the node that made the call, naming the call and the failed node; the node may catch it and
+// go on. A node whose function ends on it stops too (the calls that need it fail in turn).
+class NodeFailedError : public std::runtime_error {
+ public:
+  NodeFailedError(const std::string& what, int failed_node, int failed_rank)
+      : std::runtime_error(what), failed_node_(failed_node), failed_rank_(failed_rank) {}
+  int failed_node() const { return failed_node_; }  // world rank
+  int failed_rank() const { return failed_rank_; }  // its rank in the call's comm
+
+ private:
+  int failed_node_;
+  int failed_rank_;
+};
+
+// What a run's failures did (MachineConfig::failures): the nodes that stopped, when, and the
+// calls that failed because they needed one. In the order of the nodes, each node's calls in
+// the order it made them; times are virtual, so the report is the same on every run.
+struct FailureReport {
+  struct Stopped {
+    int node = 0;
+    long long at_ps = 0;  // its time when it stopped
+    int cause = -1;       // -1: a failure it was given; else the failed node whose error it ended on
+  };
+  struct Affected {
+    int node = 0;
+    int failed = 0;       // the failed node the call needed (world rank)
+    long long at_ps = 0;  // the node's time when the call returned the error
+    std::string call;     // "recv from rank 2 (tag 5)", and the front door's call if any
+  };
+  std::vector<Stopped> stopped;
+  std::vector<Affected> affected;
+  bool empty() const { return stopped.empty(); }
+  // Some node ended on an error of a failed node, rather than handling it.
+  bool unhandled() const;
+  // One line per stopped node, then one per affected call.
+  std::string text() const;
+};
+
 // What a node was blocked in when a deadlock was detected.
 struct BlockedWait {
   int node = 0;               // world rank
@@ -63,18 +103,25 @@ std::string counted(unsigned long long count, const std::string& noun);
 class RunError : public std::runtime_error {
  public:
   // unreceived: every node returned, but messages were left in mailboxes (no receive took
-  // them; MPI calls such a program erroneous).
-  enum class Kind { node_threw, deadlock, watchdog, unreceived };
-  RunError(Kind kind, std::string message, int node, std::vector<BlockedWait> waits)
-      : std::runtime_error(std::move(message)), kind_(kind), node_(node), waits_(std::move(waits)) {}
+  // them; MPI calls such a program erroneous). node_failed: nodes failed
+  // (MachineConfig::failures) and some node ended on the error of a call that needed one;
+  // failures() says who failed, when, and which calls.
+  enum class Kind { node_threw, deadlock, watchdog, unreceived, node_failed };
+  RunError(Kind kind, std::string message, int node, std::vector<BlockedWait> waits,
+           FailureReport failures = {})
+      : std::runtime_error(std::move(message)), kind_(kind), node_(node), waits_(std::move(waits)),
+        failures_(std::move(failures)) {}
   Kind kind() const { return kind_; }
   int node() const { return node_; }  // the node that threw first, or -1
   const std::vector<BlockedWait>& blocked() const { return waits_; }
+  // The nodes that had failed when the run ended (empty when none had).
+  const FailureReport& failures() const { return failures_; }
 
  private:
   Kind kind_;
   int node_;
   std::vector<BlockedWait> waits_;
+  FailureReport failures_;
 };
 
 }  // namespace vmc

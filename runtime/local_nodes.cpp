@@ -103,16 +103,27 @@ void LocalNodes::start(const NodeBody& run_body) {
                        (machine.runs * 0x8CB92BA72F3D8DD7ull);
     n->finished.store(false, std::memory_order_seq_cst);
   }
+  for (const NodeFailure& f : machine.config.failures) {
+    if (hosts(f.node)) nodes[f.node]->fail_at = to_picos(f.at);
+  }
   executor->start_run();
 }
 
 void LocalNodes::run_node(int rank) {
   NodeState& self = *nodes[rank];
+  bool stop = false;
   try {
     if (hooks != nullptr) hooks->starting(self);
     (*body)(self);
   } catch (const RunAborted&) {
     // Another node failed or the run deadlocked; the controller reports it.
+  } catch (const NodeStopped&) {
+    stop = true;  // its failure's time came (MachineConfig::failures)
+  } catch (const NodeFailedError& e) {
+    // A call needed a failed node and the function did not handle the error: this node
+    // stops too, and the calls that need it fail in turn.
+    stop = true;
+    self.stop_cause = e.failed_node();
   } catch (const std::exception& e) {
     record_error(rank, e.what());
     abort_run();
@@ -120,6 +131,7 @@ void LocalNodes::run_node(int rank) {
     record_error(rank, "an exception that is not a std::exception");
     abort_run();
   }
+  if (stop) stop_node(self);
   if (hooks != nullptr) hooks->returned(self);
   // Irecvs still posted were let go of (Comm::free; a node that returns with other requests
   // open fails): they take their messages from now on without writing to their buffers, which
@@ -140,6 +152,22 @@ void LocalNodes::run_node(int rank) {
   }
   if (sim_waits) wake_resolvers();
   if (running.fetch_sub(1, std::memory_order_acq_rel) == 1) controller.signal();
+}
+
+void LocalNodes::stop_node(NodeState& self) {
+  try {
+    if (self.stop_cause >= 0 && node_time) self.stop_time = node_time(self);
+    // Before the transport logs the stop: a node the simulation tells that its receive from
+    // this one has failed finds it stopped.
+    self.stopped.store(true, std::memory_order_release);
+    if (stopping) stopping(self);
+  } catch (const RunAborted&) {
+    self.stopped.store(true, std::memory_order_release);  // the run is ending anyway
+  }
+  // Nodes waiting for a message from this one look again: none will come.
+  for (auto& n : local()) {
+    if (n.get() != &self && !n->finished.load(std::memory_order_acquire)) wake(*n);
+  }
 }
 
 std::optional<RunError> LocalNodes::watch() {
@@ -376,6 +404,27 @@ void note_other_tag(NodeState& n, const MatchKey& key) {
 
 }  // namespace
 
+bool LocalNodes::source_stopped(NodeState& n, const MatchKey& key) {
+  if (key.src < 0 || !nodes[key.src]->stopped.load(std::memory_order_acquire)) return false;
+  // What it sent before it stopped is in the mailbox now.
+  n.drain();
+  return true;
+}
+
+bool LocalNodes::request_source_stopped(NodeState& n, RequestState& r) {
+  if (r.send || r.filled || r.deferred) return false;
+  const MatchKey key{r.comm, r.peer_world, r.tag};
+  if (!source_stopped(n, key) || r.filled) return false;
+  auto it = n.posted.find(key);
+  if (it != n.posted.end()) {
+    std::erase_if(it->second, [&](std::uint32_t k) { return &n.requests[k] == &r; });
+    if (it->second.empty()) n.posted.erase(it);
+  }
+  r.failed = r.peer_world;
+  r.filled = true;
+  return true;
+}
+
 Message* LocalNodes::wait_for(NodeState& n, const MatchKey& key, const WaitDescription& what) {
   Message* m = n.take(key);
   if (m != nullptr) return m;
@@ -391,9 +440,10 @@ Message* LocalNodes::wait_for(NodeState& n, const MatchKey& key, const WaitDescr
         m = n.take(key);
         if (m == nullptr && unseen && !n.waiting_other.found) note_other_tag(n, key);
         unseen = false;
-        return m != nullptr;
+        return m != nullptr || (machine.failing() && source_stopped(n, key));
       },
       what);
+  if (m == nullptr) m = n.take(key);  // the source stopped: null when it sent none
   if (n.waiting_other.found) {  // the node's own field: only it writes it
     std::lock_guard lock(n.wait_mutex);
     n.waiting_other = Found{};
@@ -414,6 +464,8 @@ std::vector<Unreceived> LocalNodes::left_in_mailboxes() {
   std::vector<Unreceived> left;
   for (auto& n : local()) {
     n->drain();
+    // A failed node's messages are lost with it (MachineConfig::failures).
+    if (n->stopped.load(std::memory_order_acquire)) continue;
     for (const auto& [key, fifo] : n->unexpected) {
       for (const Message* m = fifo.head; m != nullptr; m = m->next) {
         left.push_back({n->rank, m->src, m->tag, m->comm, m->bytes});

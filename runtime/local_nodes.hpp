@@ -141,6 +141,10 @@ struct LocalNodes {
   // clock advances the simulation if no one else is (runtime/virtual_clock.cpp). Whether it
   // got anywhere (the worker then looks at its queue and calls it again). Empty: nothing.
   std::function<bool()> idle_work;
+  // Failures on purpose (MachineConfig::failures): the node's time now, and what the clock
+  // records when a node stops (the virtual clock logs it for the simulation). Empty: nothing.
+  std::function<Picos(NodeState&)> node_time;
+  std::function<void(NodeState&)> stopping;
 
   bool hosts(int r) const { return r >= lo && r < hi; }
   std::span<NodePtr> local() {
@@ -195,8 +199,17 @@ struct LocalNodes {
   // (deadlock-aware, abort-aware).
   template <class Ready>
   void block_until(NodeState& n, Ready ready, const WaitDescription& what);
-  // Blocks node n until a message matching key arrives, and takes it.
+  // Blocks node n until a message matching key arrives, and takes it; null when the source
+  // has stopped (MachineConfig::failures) without sending one.
   Message* wait_for(NodeState& n, const MatchKey& key, const WaitDescription& what);
+  // Failures (only while machine.failing()): whether key's source has stopped (n's mailbox
+  // then holds all it sent); and, for an irecv not filled, the same, marking it completed
+  // without a message (failed).
+  bool source_stopped(NodeState& n, const MatchKey& key);
+  bool request_source_stopped(NodeState& n, RequestState& r);
+  // Node `self` stops: its time is noted, the clock records it, and the nodes that wait for
+  // it look again.
+  void stop_node(NodeState& self);
   // After every node returned: the messages no receive took, as the run's failure.
   std::optional<RunError> unreceived();
   // The same messages, in the order of this process's nodes (a spread machine's process 0

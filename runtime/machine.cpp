@@ -43,6 +43,7 @@ MachineImpl::MachineImpl(MachineConfig cfg) : config(std::move(cfg)) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("Machine: ") + e.what());
   }
+  check_failures();
   units = CostUnits(config.model);
   steady_model = steady(config.model);
   uses_links = config.model.routing != Routing::direct && topology->family() != "full";
@@ -55,6 +56,35 @@ MachineImpl::MachineImpl(MachineConfig cfg) : config(std::move(cfg)) {
 }
 
 MachineImpl::~MachineImpl() { transport.reset(); }
+
+void MachineImpl::check_failures() {
+  failing_ = !config.failures.empty();
+  if (!failing_) return;
+  const char* where = "Machine: failures (--fail): ";
+  // Which transports and clocks take them: check_transport (runtime/transports.cpp).
+  if (config.model.protocol == Protocol::rendezvous) {
+    throw UsageError(std::string(where) + "the rendezvous protocol is not supported yet (a "
+                     "send to a failed node would have to wait for the simulation's word that "
+                     "its receive never comes): use --protocol eager");
+  }
+  for (std::size_t i = 0; i < config.failures.size(); ++i) {
+    const NodeFailure& f = config.failures[i];
+    if (f.node < 0 || f.node >= p) {
+      throw UsageError(std::string(where) + "node " + std::to_string(f.node) +
+                       " is not a node of this machine of " + std::to_string(p) + " nodes");
+    }
+    if (!(f.at >= 0) || f.at > 9.2e6) {
+      throw UsageError(std::string(where) + "node " + std::to_string(f.node) +
+                       ": the time must be from 0 to about 9.2e6 s (vmc's picosecond clock)");
+    }
+    for (std::size_t j = 0; j < i; ++j) {
+      if (config.failures[j].node == f.node) {
+        throw UsageError(std::string(where) + "node " + std::to_string(f.node) +
+                         " is given twice");
+      }
+    }
+  }
+}
 
 std::uint32_t MachineImpl::allocate_comm_id() {
   std::lock_guard lock(comm_mutex_);

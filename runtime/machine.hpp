@@ -21,6 +21,7 @@
 
 #include "runtime/comm.hpp"
 #include "runtime/errors.hpp"
+#include "runtime/failures.hpp"
 #include "runtime/model.hpp"
 #include "runtime/trace.hpp"
 #include "topology/topology.hpp"
@@ -121,6 +122,10 @@ struct MachineConfig {
   // least 64 KiB).
   int workers = 0;
   std::size_t stack_bytes = 0;
+  // Nodes that fail on purpose (runtime/failures.hpp; docs/model.md, "Failed nodes"): each
+  // stops at its first runtime call at or after its time, and a call of another node that
+  // needs it throws NodeFailedError. The local transport on the virtual clock only.
+  std::vector<NodeFailure> failures;
 };
 
 // A node as the SPMD function sees it.
@@ -168,6 +173,9 @@ class RunResult {
   Picos time_ps() const { return stats_.time; }
   double node_time(int node) const { return to_seconds(stats_.node_time.at(node)); }
   const Stats& stats() const { return stats_; }
+  // The nodes that failed (MachineConfig::failures) and the calls that needed them; empty
+  // when none failed. A run in which every node handled the errors returns normally.
+  const FailureReport& failures() const { return stats_.failures; }
   const Trace& trace() const { return trace_; }
 
  private:

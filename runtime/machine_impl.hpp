@@ -42,8 +42,13 @@ struct MachineImpl {
   RunResult run(const std::function<void(Node&)>& fn);
   // A new group's id (0 is the world's); ids start again at 1 with every run.
   std::uint32_t allocate_comm_id();
+  // Whether nodes may fail in this machine's runs (MachineConfig::failures): the waits then
+  // look whether the node they wait for has stopped.
+  bool failing() const { return failing_; }
 
  private:
+  void check_failures();  // UsageError on a failure of a node it does not have, and the like
+  bool failing_ = false;
   std::mutex comm_mutex_;
   std::uint32_t next_comm_id_ = 1;  // guarded by comm_mutex_
 };

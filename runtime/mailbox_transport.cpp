@@ -15,9 +15,23 @@ void MailboxTransport::run(CommGroup& world, const NodeBody& body, Stats& stats,
   std::optional<RunError> failure = nodes_.watch();
   if (!failure) failure = nodes_.settle();
   if (!failure) failure = nodes_.unreceived();
+  FailureReport failed = failure_report();
+  if (failure && !failed.empty()) {
+    // What else went wrong, beside the failures: both are reported.
+    nodes_.fail(RunError(failure->kind(),
+                         std::string(failure->what()) + "\nnodes had failed:\n" + failed.text(),
+                         failure->node(), failure->blocked(), std::move(failed)));
+  }
   if (failure) nodes_.fail(*failure);
   measure(stats, trace);
   nodes_.reset();
+  if (failed.unhandled()) {
+    const int first = failed.stopped.front().node;
+    std::string text = "nodes failed, and calls that needed them ended their nodes:\n" +
+                       failed.text();
+    throw RunError(RunError::Kind::node_failed, std::move(text), first, {}, std::move(failed));
+  }
+  stats.failures = std::move(failed);
 }
 
 Message* MailboxTransport::new_message(NodeState& self, const Outgoing& out) {
@@ -32,9 +46,40 @@ Message* MailboxTransport::new_message(NodeState& self, const Outgoing& out) {
 }
 
 Received MailboxTransport::receive(NodeState& self, const Incoming& in) {
-  return take(nodes_.wait_for(self, MatchKey{in.group.id, in.src, in.tag},
-                              WaitDescription{in.op, in.source, in.src, in.tag, in.group.id}),
-              in);
+  Message* m = nodes_.wait_for(self, MatchKey{in.group.id, in.src, in.tag},
+                               WaitDescription{in.op, in.source, in.src, in.tag, in.group.id});
+  if (m == nullptr) return source_failed(in.src);
+  return take(m, in);
+}
+
+Received MailboxTransport::source_failed(int src) const {
+  Received got;
+  got.failed = src;
+  got.problem = failed_problem(src);
+  return got;
+}
+
+std::string MailboxTransport::failed_problem(int src) const {
+  const NodeState& f = *nodes_.nodes[src];
+  std::string text = "node " + std::to_string(src) + " has failed (it stopped at " +
+                     format_duration(to_seconds(f.stop_time));
+  if (f.stop_cause >= 0) {
+    text += ", ending on the error of a call that needed failed node " +
+            std::to_string(f.stop_cause);
+  }
+  return text + ") and sent no message for this receive";
+}
+
+FailureReport MailboxTransport::failure_report() const {
+  FailureReport report;
+  if (!machine_.failing()) return report;
+  for (const auto& n : nodes_.local()) {
+    if (n->stopped.load(std::memory_order_acquire)) {
+      report.stopped.push_back({n->rank, n->stop_time, n->stop_cause});
+    }
+    report.affected.insert(report.affected.end(), n->affected.begin(), n->affected.end());
+  }
+  return report;
 }
 
 Received MailboxTransport::take(Message* m, const Incoming& in) {
@@ -73,7 +118,11 @@ void MailboxTransport::irecv(NodeState& self, std::uint32_t id, const Incoming& 
 bool MailboxTransport::arrived(NodeState& self, RequestState& r) {
   if (r.send) return sent(r);
   if (!r.filled) self.drain();
-  return r.filled;
+  return r.filled || (machine_.failing() && nodes_.request_source_stopped(self, r));
+}
+
+void MailboxTransport::completed(NodeState&, RequestState& r) {
+  if (r.failed >= 0) r.error = failed_problem(r.failed);
 }
 
 void MailboxTransport::block(NodeState& self, FunctionRef<bool()> ready,

@@ -22,6 +22,7 @@ class MailboxTransport : public Transport {
   Received recv(NodeState& self, const Incoming& in) override;
   void irecv(NodeState& self, std::uint32_t id, const Incoming& in) override;
   bool arrived(NodeState& self, RequestState& r) override;
+  void completed(NodeState& self, RequestState& r) override;
   void block(NodeState& self, FunctionRef<bool()> ready, const WaitDescription& what) override;
   void pause(NodeState& self, double seconds) override;
   SplitResult split(NodeState& self, CommGroup& g, int rank, std::uint64_t seq, int color,
@@ -56,6 +57,11 @@ class MailboxTransport : public Transport {
   // Copies message m (taken from the mailbox) into `in`'s buffer, or says why it cannot; frees
   // it either way.
   static Received take(Message* m, const Incoming& in);
+  // Failures (MachineConfig::failures): a receive from node src, which stopped without
+  // sending its message; why, in words; and what the run's failures did, after the run.
+  Received source_failed(int src) const;
+  std::string failed_problem(int src) const;
+  FailureReport failure_report() const;
 
   MachineImpl& machine_;
   LocalNodes nodes_;

@@ -110,6 +110,11 @@ void NodeState::clear_run() {
   group_seq.clear();
   log.clear();
   blocked_stamp.store(0);
+  fail_at = kNoFailure;
+  stopped.store(false);
+  stop_time = 0;
+  stop_cause = -1;
+  affected.clear();
 }
 
 void CommGroup::describe_members() {

@@ -122,6 +122,7 @@ struct OpRecord {
     cancel,                         // query: withdraw the receive `request` if unmatched
     test_list,                      // query: which requests of the list may complete now
     sync,                           // wait, at no cost, for every member of a group (below)
+    fail,                           // the node stopped here (MachineConfig::failures)
   };
   Kind kind = Kind::compute;
   std::uint64_t send_index = 0;  // send, sendrecv, isend: index into this node's sends
@@ -264,6 +265,7 @@ struct RequestState {
   // as its buffer may have gone with the node's stack (LocalNodes::run_node).
   bool abandoned = false;
   bool truncated = false;          // the message did not fit (error says so)
+  int failed = -1;                 // irecv: completed without a message, its source failed
   // Virtual clock: its operation in the node's log, and whether its match is the
   // simulation's to name (a wildcard, or posted behind one); matched_only: bound to a
   // message by mprobe, whose bytes wait in `held` until a buffer is given.
@@ -443,6 +445,10 @@ struct WaitDescription {
 // Thrown inside a node when the run is being ended (another node threw, a deadlock).
 // Not a std::exception, so user code catching std::exception does not swallow it.
 struct RunAborted {};
+// Thrown inside a node that fails on purpose, at its first call at or after its time
+// (MachineConfig::failures): its function ends, the run goes on (LocalNodes::run_node).
+struct NodeStopped {};
+inline constexpr Picos kNoFailure = -1;
 
 struct alignas(64) NodeState {
   int rank = 0;  // world rank
@@ -518,6 +524,20 @@ struct alignas(64) NodeState {
   std::chrono::steady_clock::time_point run_start;
   NodeLog log;
   std::uint64_t perturb_state = 0;  // splitmix64 state of the schedule perturbation
+
+  // Failures on purpose (MachineConfig::failures; docs/model.md, "Failed nodes"). The node's
+  // own: the virtual time at which it stops (kNoFailure: never), set before its run starts.
+  Picos fail_at = kNoFailure;
+  // Set by the node when it stops (its function ended there), before it wakes the others, and
+  // read by nodes that wait for a message from it; stop_time (its virtual time then) and
+  // stop_cause (-1: a failure it was given; else the failed node whose error it ended on) are
+  // written before it.
+  std::atomic<bool> stopped{false};
+  Picos stop_time = 0;
+  int stop_cause = -1;
+  // The node's calls that failed because they needed a failed node (its own; the report
+  // reads them after the run).
+  std::vector<FailureReport::Affected> affected;
 
   // Takes everything in `incoming`: a message for which an irecv is posted is copied into
   // its buffer, the others go to `unexpected`. Returns how many it took.

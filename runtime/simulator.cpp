@@ -187,6 +187,9 @@ struct NodeSim {
   int resume_crit = 0;
   int crit = 0;
   bool finished = false;
+  // It stopped (OpRecord::Kind::fail, MachineConfig::failures): a receive from it that no
+  // message it sent takes completes without one.
+  bool stopped = false;
   std::vector<Req> reqs;                // by request id
   std::uint64_t sends = 0;              // sends reached
   // What the pass has copied out of the node's log: operations [0, pc), sends [0, sends_used),
@@ -683,6 +686,7 @@ class Simulator {
       case OpRecord::Kind::irecv:
       case OpRecord::Kind::wait:
       case OpRecord::Kind::sync:
+      case OpRecord::Kind::fail:
         return false;
       default:
         return true;
@@ -1240,6 +1244,9 @@ class Simulator {
         case OpRecord::Kind::sync:
           if (meet(id, op, t)) return true;
           break;
+        case OpRecord::Kind::fail:
+          stop(id, t);
+          break;
         case OpRecord::Kind::cancel: {
           if (free_) {
             // A replay forked from the pass after the receive was posted withdraws it (one
@@ -1283,6 +1290,35 @@ class Simulator {
     nodes_[id].clock = at;  // not reached: the pass takes steps in time order
     push({at, 1, id, 0});
     return true;
+  }
+
+  // Node id stops at t (MachineConfig::failures; docs/model.md, "Failed nodes"). Every send it
+  // made has been reached, so a receive still waiting for a message from it waits for one that
+  // never comes: it completes without one at t, when the failure is known (its node's run
+  // says why). Receives posted later complete as they are posted (post_receive).
+  void stop(int id, Picos t) {
+    nodes_[id].stopped = true;
+    std::vector<RecvPost> orphans;
+    for (auto it = match_.begin(); it != match_.end();) {
+      if (it->first.src != id || it->second.recvs.empty()) {
+        ++it;
+        continue;
+      }
+      for (const RecvPost& r : it->second.recvs) orphans.push_back(r);
+      it->second.recvs = {};
+      it = it->second.empty() ? match_.erase(it) : std::next(it);
+    }
+    // In the order the receives were posted, for a fixed order of the completions.
+    std::sort(orphans.begin(), orphans.end(), [](const RecvPost& a, const RecvPost& b) {
+      return std::tie(a.at, a.node, a.seq) < std::tie(b.at, b.node, b.seq);
+    });
+    for (const RecvPost& r : orphans) {
+      if (r.request < 0) {
+        complete_wait(r.node, t, nodes_[r.node].crit);
+      } else {
+        complete_request(r.node, r.request, t, nodes_[r.node].crit);
+      }
+    }
   }
 
   // A query that found nothing, right after another that found nothing: the node moves on to
@@ -1426,6 +1462,17 @@ class Simulator {
     if (op.recv_src != kAnySource && op.recv_tag != kAnyTag) {
       auto it = match_.try_emplace(MatchKeySim{id, op.recv_comm, op.recv_src, op.recv_tag}).first;
       MatchQueues& q = it->second;
+      if (q.sends.empty() && nodes_[op.recv_src].stopped) {
+        // From a node that has stopped without sending it: it completes now, without one.
+        if (q.empty()) match_.erase(it);
+        if (request >= 0) {
+          Req& req = n.reqs[request];
+          req.done = true;
+          req.done_at = t;
+          req.crit = n.crit;
+        }
+        return false;
+      }
       if (q.sends.empty()) {
         q.recvs.push_back(r);
         if (request < 0) ++n.outstanding;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/errors.hpp"
 #include "runtime/model.hpp"
 #include "topology/topology.hpp"
 
@@ -83,6 +84,9 @@ struct Stats {
   // Real clock: not measured, 0 (only contention_delay is, from the token waits).
   Picos contention_critical_delay = 0;
   Picos free_time = 0;               // that contention-free replay's time (virtual clock)
+  // The nodes that failed on purpose (MachineConfig::failures), when, and the calls that
+  // needed them (RunResult::failures).
+  FailureReport failures;
 };
 
 class Trace {

@@ -96,6 +96,7 @@ struct Received {
   int src = -1;  // what it took: the sender's world rank, the tag, the sender's item count
   Tag tag = 0;
   std::size_t items = 0;
+  int failed = -1;  // no message: the source (world rank) failed before it sent one
 };
 
 // Whether a receive names neither its source nor its tag exactly.

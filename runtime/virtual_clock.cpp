@@ -290,7 +290,7 @@ bool VirtualClock::arrived(NodeState& self, RequestState& r) {
     if (r.held != nullptr && !r.matched_only) fill_request(r, std::exchange(r.held, nullptr));
     if (!r.filled && !r.deferred) self.drain();
   }
-  return r.filled;
+  return r.filled || (machine_.failing() && nodes_.request_source_stopped(self, r));
 }
 
 void VirtualClock::block(NodeState& self, FunctionRef<bool()> ready,
@@ -589,6 +589,12 @@ void VirtualClock::measure(Stats& stats, Trace& trace) {
                          e.what(), -1, std::vector<BlockedWait>{}));
   }
   if (!machine_.config.trace) trace = Trace{};
+}
+
+void VirtualClock::stop(NodeState& self) {
+  OpRecord op;
+  op.kind = OpRecord::Kind::fail;
+  log_op(self, op);
 }
 
 std::unique_ptr<Transport> make_virtual_clock(MachineImpl& m) {

@@ -14,6 +14,10 @@ class VirtualClock : public MailboxTransport {
  public:
   VirtualClock(MachineImpl& m, const NodePlacement& where) : MailboxTransport(m, where) {
     nodes_.idle_work = [this] { return advance_while_idle(); };
+    nodes_.node_time = [this](NodeState& self) {
+      return now(self, WaitDescription{"stopping (a failure)"});
+    };
+    nodes_.stopping = [this](NodeState& self) { stop(self); };
   }
 
   const char* unsupported(Call) const override { return nullptr; }
@@ -104,6 +108,9 @@ class VirtualClock : public MailboxTransport {
   // Whether the simulation runs while the nodes do (queries answered, synchronous sends
   // waited for): not on a spread machine, whose pass runs after the run.
   virtual bool simulates_during_run() const { return true; }
+  // Self stops (MachineConfig::failures): the simulation learns it from its log
+  // (OpRecord::Kind::fail), and completes the receives that wait for a message from it.
+  void stop(NodeState& self);
   // Writes into self's log entry what its receive took or found (for the replay).
   void record_match(NodeState& self, std::size_t log_index, int src, Tag tag);
 };

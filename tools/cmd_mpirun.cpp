@@ -53,6 +53,7 @@ struct MpirunOptions {
   std::string clock = "virtual";
   double time_scale = 1.0;
   EngineOptions engine;
+  std::string fail;  // --fail: ranks that fail on purpose
   bool stats = false;
   bool json = false;
   bool tag_output = false;
@@ -229,7 +230,9 @@ JobRun run_job(const JobSetup& setup, std::shared_ptr<const Topology> network,
     });
   } catch (const RunError& e) {
     facts.error = e;
+    facts.failures = e.failures();
   }
+  if (run.result) facts.failures = run.result->failures();
   scope.end();
   facts.outcome = mpi::end_job();
   run.notes = facts.outcome.notes;
@@ -366,6 +369,7 @@ void mpirun_command(const MpirunOptions& o, const CLI::App& cmd,
   setup.config.trace = !o.trace.empty() || !o.show.empty();
   setup.config.allow_self_messages = true;  // MPI programs send to themselves
   o.engine.apply(setup.config);
+  if (!o.fail.empty()) setup.config.failures = parse_failures(o.fail);
   if (!o.show.empty() && setup.config.clock != Clock::virtual_time) {
     throw UsageError("--show replays the virtual clock's trace: leave out --clock real");
   }
@@ -399,6 +403,7 @@ void add_mpirun_command(CLI::App& app) {
   o->machine.add_to(cmd, /*families=*/true);
   add_clock_options(cmd, o->clock, o->time_scale);
   o->engine.add_to(cmd);
+  add_fail_option(cmd, o->fail);
   cmd->get_option("--data")->description(
       "full, or none: timing only: every call timed as with data, but no payload copied and "
       "no reduction computed (receive buffers keep what they held; a program whose control "

@@ -376,6 +376,14 @@ void add_clock_options(CLI::App* cmd, std::string& clock, double& time_scale) {
       ->check(positive_check(1e-3, 1e3));
 }
 
+void add_fail_option(CLI::App* cmd, std::string& fail) {
+  cmd->add_option("--fail", fail,
+                  "nodes that fail on purpose: node:K@TIME items, e.g. node:3@2ms,node:5@0 "
+                  "(node 3 stops at its first call at or after 2 ms of virtual time; calls that "
+                  "need it fail, and the run ends with a report)")
+      ->check(parses([](const std::string& s) { parse_failures(s); }, "FAILURES"));
+}
+
 void EngineOptions::add_to(CLI::App* cmd) {
   cmd->add_option("--engine", engine, "auto (fibers on the virtual clock), threads or fibers")
       ->capture_default_str()

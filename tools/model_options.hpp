@@ -111,6 +111,10 @@ void add_clock_options(CLI::App* cmd, std::string& clock, double& time_scale);
 // How the machine runs its nodes (MachineConfig::engine, data, workers): --engine
 // auto|threads|fibers, --data full|none (none: timing only, no data moved; --check is then
 // refused), --workers N (fibers: worker threads, 0 one per core).
+// --fail node:K@TIME,...: nodes that fail on purpose (MachineConfig::failures), checked as
+// parse_failures reads it.
+void add_fail_option(CLI::App* cmd, std::string& fail);
+
 struct EngineOptions {
   std::string engine = "auto";
   std::string data = "full";

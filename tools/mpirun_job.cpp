@@ -142,10 +142,32 @@ std::string number_list(const std::vector<int>& numbers) {
   return text;
 }
 
+// Ranks that failed on purpose (--fail), and the calls that needed them, in MPI's words.
+void report_failed_ranks(const FailureReport& r, JobVerdict& v) {
+  for (const FailureReport::Stopped& s : r.stopped) {
+    const std::string at = format_duration(to_seconds(s.at_ps));
+    v.report.push_back(s.cause < 0 ? "rank " + std::to_string(s.node) + " failed at " + at +
+                                         " (--fail)"
+                                   : "rank " + std::to_string(s.node) + " stopped at " + at +
+                                         ": it ended on MPI_ERR_PROC_FAILED of a call that "
+                                         "needed failed rank " + std::to_string(s.cause));
+  }
+  for (const FailureReport::Affected& a : r.affected) {
+    v.report.push_back("rank " + std::to_string(a.node) + ": " + a.call + ": MPI_ERR_PROC_FAILED at " +
+                       format_duration(to_seconds(a.at_ps)) + " (rank " +
+                       std::to_string(a.failed) + " had failed)");
+  }
+}
+
 JobVerdict judge_job(const JobFacts& f) {
   JobVerdict v;
   int status = 0;
   const mpi::JobOutcome& o = f.outcome;
+  report_failed_ranks(f.failures, v);
+  std::vector<bool> failed(f.ranks.size(), false);
+  for (const FailureReport::Stopped& s : f.failures.stopped) {
+    if (s.node < static_cast<int>(failed.size())) failed[s.node] = true;
+  }
   if (o.abort_rank >= 0) {
     v.report.push_back("rank " + std::to_string(o.abort_rank) +
                        (o.abort_by_handler ? "'s error handler MPI_ERRORS_ABORT aborted the job"
@@ -159,13 +181,16 @@ JobVerdict judge_job(const JobFacts& f) {
       case RunError::Kind::deadlock: report_deadlock(f, v); break;
       case RunError::Kind::watchdog: v.report.push_back(f.error->what()); break;
       case RunError::Kind::unreceived: report_unreceived(f, v); break;
+      case RunError::Kind::node_failed: break;  // the failures' report below says it all
     }
     if (status == 0) status = 1;
   } else {
     report_exits(f, v, status);
     std::vector<int> unfinalized;
     for (int r : o.unfinalized) {
-      if (r < static_cast<int>(f.ranks.size()) && f.ranks[r].status == 0) unfinalized.push_back(r);
+      if (r < static_cast<int>(f.ranks.size()) && f.ranks[r].status == 0 && !failed[r]) {
+        unfinalized.push_back(r);
+      }
     }
     if (!unfinalized.empty()) {
       v.report.push_back(ranks_word(unfinalized) + " returned from main without calling " +

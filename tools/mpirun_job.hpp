@@ -26,6 +26,7 @@ struct JobFacts {
   std::vector<RankEnd> ranks;
   std::optional<RunError> error;  // the run's failure, when it did not complete
   mpi::JobOutcome outcome;        // what the MPI layer saw (MPI_Abort, MPI_Finalize)
+  FailureReport failures;         // ranks that failed on purpose (--fail) and what they did
 };
 
 // What mpirun says of a job and the status it exits with.

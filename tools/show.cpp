@@ -86,6 +86,10 @@ nlohmann::json run_data(const Topology& topology, const Model& model, const RunR
   for (const CombineEvent& c : trace.combines) {
     combines.push_back({c.node, c.start, c.end, c.items, to_string(c.kind)});
   }
+  nlohmann::json failed = nlohmann::json::array();  // nodes that stopped (--fail), and when
+  for (const FailureReport::Stopped& f : result.failures().stopped) {
+    failed.push_back({f.node, f.at_ps});
+  }
   return {{"network", network_json(topology)},
           {"model", model_json(model)},
           {"time_ps", s.time},
@@ -99,7 +103,8 @@ nlohmann::json run_data(const Topology& topology, const Model& model, const RunR
             {"contention_critical_delay_ps", s.contention_critical_delay},
             {"free_time_ps", s.free_time}}},
           {"messages", messages},
-          {"combines", combines}};
+          {"combines", combines},
+          {"failed", failed}};
 }
 
 // The page of `data` ({"runs": [...]}) under `title`.

@@ -70,6 +70,7 @@ svg.net { width: 100%; height: auto; display: block; }
 .link.blocked { stroke: #e41a1c !important; }
 .node { fill: #fff; stroke: #333; stroke-width: 1.5; }
 .node.combining { stroke: #2a9d3a; stroke-width: 4; }
+.node.failed { fill: #aaa; stroke: #000; stroke-dasharray: 3 2; }
 .switch { fill: #ddd; stroke: #666; stroke-width: 1.2; }
 .label { font: 12px ui-monospace, monospace; text-anchor: middle; dominant-baseline: central;
          pointer-events: none; }
@@ -169,6 +170,8 @@ class Panel {
       id: i, src: m[0], dst: m[1], request: m[2], start: m[3], end: m[4], waited: m[5],
       items: m[6], delay: m[7], links: m[8], waitFrom: m[3] - m[5] }));
     this.combines = run.combines.map((c) => ({ node: c[0], start: c[1], end: c[2] }));
+    // Nodes that stopped (--fail), and when: [node, time].
+    this.failed = (run.failed || []).map((f) => ({ node: f[0], at: f[1] }));
     this.seen = new Set();
     this.seenWaiting = new Set();
     this.holdings = this.computeHoldings();
@@ -482,6 +485,9 @@ class Panel {
     const combining = new Set();
     for (const c of this.combines) if (c.start <= t && t < c.end) combining.add(c.node);
     this.nodeEls.forEach((el, v) => el.classList.toggle("combining", combining.has(v)));
+    const failed = new Set();
+    for (const f of this.failed) if (f.at <= t) failed.add(f.node);
+    this.nodeEls.forEach((el, v) => el.classList.toggle("failed", failed.has(v)));
     this.holdEls.forEach((h, v) => {
       const now = atTime(this.holdings[v], t);
       h.on.setAttribute("width", h.width * now.count / this.holdTotal);
@@ -577,7 +583,8 @@ function legend() {
        "is combining. The bar under a node: " + (runs[0].holdings.mode === "items"
          ? "how many of the items have reached it."
          : "how many nodes' inputs have reached it, directly or through others (hover for " +
-           "which)."));
+           "which).") + (runs.some((r) => (r.failed || []).length > 0)
+         ? " A grey node with a dashed edge: it has failed (--fail) and stopped." : ""));
   make("h3", {}, box).textContent = "The machine model";
   const params = make("pre", {}, box);
   params.textContent =

@@ -412,6 +412,11 @@ typedef void MPI_Session_errhandler_function(MPI_Session* session, int* error_co
 #define MPI_ERR_WIN 60
 #define MPI_ERR_ERRHANDLER 61
 /* The tool interface's classes (chapter 15) are the next ones, 62 to 79. */
+/* User-Level Failure Mitigation's class (the MPI Forum's fault-tolerance proposal; its
+ * implementations call it MPIX_ERR_PROC_FAILED): a call that needed a process that has failed
+ * (vmc mpirun --fail). */
+#define MPI_ERR_PROC_FAILED 80
+#define MPIX_ERR_PROC_FAILED MPI_ERR_PROC_FAILED
 #define MPI_ERR_LASTCODE 127
 
 /* ---- 10. The info object ---- */

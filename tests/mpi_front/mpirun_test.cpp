@@ -682,4 +682,53 @@ TEST(MpirunWraps, LibvmcMpiDefinesEveryCallVmccWraps) {
   }
 }
 
+// --fail: a rank that fails on purpose. Under MPI_ERRORS_RETURN the rank that needed it gets
+// MPI_ERR_PROC_FAILED and goes on; the job reports the failure and the call, and exits as its
+// surviving ranks do. Under the default handler the job ends.
+TEST(MpirunFailures, ErrorsReturnGivesProcFailedAndTheProgramGoesOn) {
+  for (const char* engine : {"threads", "fibers"}) {
+    SCOPED_TRACE(engine);
+    const Outcome o = mpirun(std::string("-np 4 --engine ") + engine +
+                             " --alpha 1us --fail node:1@0 " + job("proc_failed") + " return");
+    EXPECT_EQ(o.exit_code, 0) << o.err;
+    EXPECT_THAT(o.out, HasSubstr("rank 2: MPI_ERR_PROC_FAILED from rank 1"));
+    EXPECT_THAT(o.out, HasSubstr("rank 3: got 2"));
+    EXPECT_THAT(o.out, HasSubstr("rank 0: got 3"));
+    EXPECT_THAT(o.out, Not(HasSubstr("rank 1:")));
+    EXPECT_THAT(o.err, HasSubstr("rank 1 failed at 0 s (--fail)"));
+    EXPECT_THAT(o.err, HasSubstr("rank 2: recv from rank 1 tag 0 in MPI_Recv("));
+    // Rank 2's send of one int takes alpha + beta = 3 us; its receive from rank 1, stopped at
+    // 0, then fails at once.
+    EXPECT_THAT(o.err, HasSubstr("MPI_ERR_PROC_FAILED at 3 us (rank 1 had failed)"));
+  }
+}
+
+TEST(MpirunFailures, ShowDrawsTheFailedRank) {
+  const fs::path page = fs::temp_directory_path() / "vmc_failures_show.html";
+  const Outcome o = mpirun("-np 4 --fail node:1@0 --show " + shell_quoted(page.string()) + " " +
+                           job("proc_failed") + " return");
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const std::string text = vmc::testing::slurp(page.string());
+  fs::remove(page);
+  // The run's data names rank 1 as failed at time 0; the page draws it so.
+  EXPECT_THAT(text, HasSubstr("\"failed\":[[1,0]]"));
+  EXPECT_THAT(text, HasSubstr("classList.toggle(\"failed\""));
+}
+
+TEST(MpirunFailures, TheDefaultHandlerEndsTheJob) {
+  const Outcome o = mpirun("-np 4 --fail node:1@0 " + job("proc_failed"));
+  EXPECT_EQ(o.exit_code, 1) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("MPI_ERR_PROC_FAILED"));
+  EXPECT_THAT(o.err, HasSubstr("rank 1 failed at 0 s (--fail)"));
+}
+
+TEST(MpirunFailures, BadSpecsAreRefused) {
+  const Outcome o = mpirun("-np 4 --fail node:9@0 " + job("proc_failed"));
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("node 9 is not a node of this machine of 4 nodes"));
+  const Outcome link = mpirun("-np 4 --fail link:1-2@0 " + job("proc_failed"));
+  EXPECT_EQ(link.exit_code, 2) << link.err;
+  EXPECT_THAT(link.err, HasSubstr("failed links are not supported yet"));
+}
+
 }  // namespace

@@ -232,6 +232,34 @@ TEST(CommandLine, AStragglerErrorNamesItsOwnFlag) {
   }
 }
 
+// --fail: malformed items, a node twice, a node the machine does not have, what is not offered
+// yet (links, random failures, the real clock, rendezvous), each refused naming --fail; and
+// docs/model.md's example, whose report ends the run with exit code 1.
+TEST(CommandLine, FailRefusesBadSpecsAndReportsAFailure) {
+  const std::vector<std::string> base = {"run", "--topology=full:3", "--n=2"};
+  for (const std::string bad : {"", "node:1", "node:x@1ms", "node:1@-1ms", "node:1@1xs",
+                                "node:1@1ms,node:1@2ms", "node:1@1ms,", "link:0-1@1ms",
+                                "random:rate=1", "rack:1@0", "node:3@0"}) {
+    std::vector<std::string> args = base;
+    args.push_back("--fail=" + bad);
+    expect_refused(args, "--fail");
+  }
+  expect_refused({"run", "--topology=full:3", "--n=2", "--fail=node:1@0", "--clock=real"},
+                 "--fail");
+  expect_refused({"run", "--topology=full:3", "--n=2", "--fail=node:1@0",
+                  "--protocol=rendezvous"},
+                 "--fail");
+  const Outcome o = vmc({"run", "--topology", "hypercube:8", "--op", "broadcast", "--algorithm",
+                         "binomial", "--n", "1", "--fail", "node:2@1ms"});
+  EXPECT_EQ(o.exit_code, 1) << o.err;
+  // On one line, as vmc prints every error.
+  EXPECT_THAT(o.err, HasSubstr("node 2 stopped at 1.054 ms (a failure it was given) "
+                               "node 3 stopped at 1.054 ms (it ended on the error of a call "
+                               "that needed failed node 2) "
+                               "node 3: recv from rank 2 tag 0 of collective call 0 failed at "
+                               "1.054 ms: node 2 has failed"));
+}
+
 TEST(CommandLine, LoadRefusesWhatItCannotUse) {
   expect_refused({"run", "--load="}, "--load");
   expect_refused({"run", "--load", ""}, "--load: give a library's file");
