@@ -179,8 +179,6 @@ void check_send_size(const Comm& c, const char* op, int dest, Tag tag, std::size
   }
 }
 
-// A problem the transport found with a receive: the error names the node and the call (a
-// TruncationError when the message did not fit, naming its sender in the comm's ranks).
 // A call that needed node `failed`, which has stopped (MachineConfig::failures): noted for the
 // run's report, with the node's time when the call returns, and thrown.
 [[noreturn]] void source_failed(const Comm& c, const detail::CommGroup& g, const std::string& call,
@@ -200,10 +198,15 @@ void check_send_size(const Comm& c, const char* op, int dest, Tag tag, std::size
   throw NodeFailedError(c.who() + ": " + a.call + ": " + problem, failed, g.comm_rank(failed));
 }
 
+// A problem the transport found with a receive: the error names the node and the call (a
+// TruncationError when the message did not fit, naming its sender in the comm's ranks; a
+// NodeFailedError when its source had failed).
 void check_received(const Comm& c, const detail::CommGroup& g, const char* op, int source,
                     Tag tag, const Received& got) {
   if (got.problem.empty()) return;
-  if (got.failed >= 0) source_failed(c, g, describe_call(op, "from", source, tag), got.failed, got.problem);
+  if (got.failed >= 0) {
+    source_failed(c, g, describe_call(op, "from", source, tag), got.failed, got.problem);
+  }
   const std::string text = c.who() + ": " + describe_call(op, "from", source, tag) + ": " +
                            got.problem;
   if (got.truncated) {

@@ -16,13 +16,13 @@ void MailboxTransport::run(CommGroup& world, const NodeBody& body, Stats& stats,
   if (!failure) failure = nodes_.settle();
   if (!failure) failure = nodes_.unreceived();
   FailureReport failed = failure_report();
-  if (failure && !failed.empty()) {
+  if (failure) {
+    if (failed.empty()) nodes_.fail(*failure);
     // What else went wrong, beside the failures: both are reported.
     nodes_.fail(RunError(failure->kind(),
                          std::string(failure->what()) + "\nnodes had failed:\n" + failed.text(),
                          failure->node(), failure->blocked(), std::move(failed)));
   }
-  if (failure) nodes_.fail(*failure);
   measure(stats, trace);
   nodes_.reset();
   if (failed.unhandled()) {

@@ -1668,8 +1668,7 @@ class Simulator {
   void arbitrate(Picos t) {
     if (pending_.empty() || !grants_may_change_) return;
     grants_may_change_ = false;
-    std::vector<int>& waiting_on_link = waiting_on_link_;
-    waiting_on_link.clear();
+    waiting_on_link_.clear();
     for (int pass = 0; pass < 2; ++pass) {
       for (auto it = pending_.begin(); it != pending_.end();) {
         Msg& x = msgs_[std::get<3>(*it)];
@@ -1679,7 +1678,7 @@ class Simulator {
           continue;
         }
         if (blocking_worms() && !x.route.empty()) {
-          if (advance_worm(x, t, waiting_on_link)) {
+          if (advance_worm(x, t, waiting_on_link_)) {
             it = pending_.erase(it);
             start(x, t);
           } else {
@@ -1694,7 +1693,7 @@ class Simulator {
               if (!links_mattered_) fork_replay(-1);
               links_free = false;
               links_mattered_ = true;
-              waiting_on_link.push_back(l);
+              waiting_on_link_.push_back(l);
             }
           }
         }
@@ -1715,14 +1714,14 @@ class Simulator {
       x.port_blocked = posted(x) && !ports_free(x);
     }
     // The most requests waiting for one link, counted per link and the counts cleared.
-    if (!waiting_on_link.empty()) {
+    if (!waiting_on_link_.empty()) {
       if (link_waiters_.size() < stats_.link_busy.size()) {
         link_waiters_.assign(stats_.link_busy.size(), 0);
       }
-      for (int l : waiting_on_link) {
+      for (int l : waiting_on_link_) {
         stats_.max_link_waiters = std::max(stats_.max_link_waiters, ++link_waiters_[l]);
       }
-      for (int l : waiting_on_link) link_waiters_[l] = 0;
+      for (int l : waiting_on_link_) link_waiters_[l] = 0;
     }
   }
 
