@@ -83,6 +83,10 @@ struct Stats {
   // Real clock: not measured, 0 (only contention_delay is, from the token waits).
   Picos contention_critical_delay = 0;
   Picos free_time = 0;               // that contention-free replay's time (virtual clock)
+  // Virtual clock: the most nonblocking requests of one node the simulation held at once. It
+  // lets go of those its node has completed, so this counts requests in flight (and those
+  // posted after the oldest still open), not every request of the run.
+  std::uint64_t requests_held_peak = 0;
 };
 
 class Trace {
