@@ -279,6 +279,12 @@ int subarray(const char* fn, int ndims, const Int* sizes, const Int* subsizes, c
 
 template <class Int>
 int size_of(const char* fn, MPI_Datatype datatype, Int* size) {
+  // A predefined type's size is its row's: programs that ask for it in their inner loops pay
+  // an index, not the typemap's lookup and the error handling's frame.
+  if (const PredefinedType* row = predefined_type(datatype); row != nullptr && size != nullptr) {
+    *size = static_cast<Int>(row->size);
+    return MPI_SUCCESS;
+  }
   return mpi_call(MPI_COMM_SELF, [&] {
     const Typemap& t = query_typemap(fn, datatype);
     check_arg(fn, size, "size");

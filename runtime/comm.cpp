@@ -343,10 +343,23 @@ std::string describe_request(const detail::RequestState& r) {
 }  // namespace
 
 namespace {
-// The index of the node's first request that may be open (every one below it is retired).
+// The index of the node's first request that may be open or still in use (every one below it
+// is retired, its transfer over), and the requests below it are let go of: the table keeps
+// only what is in flight however many a run posts.
 std::size_t first_open(detail::NodeState& n) {
-  while (n.first_open < n.requests.size() && n.requests[n.first_open].retired) ++n.first_open;
+  auto done_with = [](const detail::RequestState& r) {
+    return r.retired && !r.freed && r.held == nullptr;
+  };
+  while (n.first_open < n.requests.size() && done_with(n.requests[n.first_open])) ++n.first_open;
+  n.requests.release_below(n.first_open);
   return n.first_open;
+}
+
+// A new request's entry (its id: the table's size before), once the table has let go of the
+// requests the node is done with.
+detail::RequestState& new_request(detail::NodeState& n) {
+  first_open(n);
+  return n.requests.emplace_back();
 }
 }  // namespace
 
@@ -381,7 +394,7 @@ Request Comm::isend_raw(const void* data, std::size_t bytes, std::size_t items, 
     }
   }
   const auto id = static_cast<std::uint32_t>(node_->requests.size());
-  detail::RequestState& r = node_->requests.emplace_back();
+  detail::RequestState& r = new_request(*node_);
   r.send = true;
   r.comm = group_->id;
   r.peer = dest;
@@ -399,7 +412,7 @@ Request Comm::irecv_raw(void* data, std::size_t capacity_bytes, std::size_t item
                         int source, Tag tag) const {
   const Incoming in = incoming(data, capacity_bytes, item_size, source, tag, "irecv");
   const auto id = static_cast<std::uint32_t>(node_->requests.size());
-  detail::RequestState& r = node_->requests.emplace_back();
+  detail::RequestState& r = new_request(*node_);
   r.comm = group_->id;
   r.peer = source;
   r.peer_world = in.src;
@@ -410,6 +423,12 @@ Request Comm::irecv_raw(void* data, std::size_t capacity_bytes, std::size_t item
   ++node_->open_requests;
   transport_of(*node_).irecv(*node_, id, in);
   return Request(node_, id, node_->machine->runs);
+}
+
+std::size_t Comm::requests_kept() const {
+  group("requests_kept");
+  first_open(*node_);
+  return node_->requests.kept();
 }
 
 detail::RequestState& Comm::request_state(const Request& req, const char* call) const {
@@ -424,6 +443,11 @@ detail::RequestState& Comm::request_state(const Request& req, const char* call) 
   }
   if (req.run_ != node_->machine->runs || req.id_ >= node_->requests.size()) {
     fail(*this, call, "the request belongs to an earlier run of the machine");
+  }
+  if (!node_->requests.held(req.id_)) {
+    fail(*this, call,
+         "the request was already completed (by wait, wait_any or test through another copy "
+         "of its handle): a request is completed once");
   }
   detail::RequestState& r = node_->requests[req.id_];
   if (r.retired) {
@@ -680,6 +704,7 @@ void Comm::free(Request& req) const {
   check_abort(*node_);
   // Nobody completes it any more: it no longer counts as open, and its transfer goes on.
   r.retired = true;
+  r.freed = true;
   --node_->open_requests;
   req = Request();
 }
@@ -726,7 +751,7 @@ Request Comm::matched_probe(int source, Tag tag, bool block, Status* status) con
     fail(*this, describe_call(call, "from", source, tag), refused);
   }
   const auto id = static_cast<std::uint32_t>(node_->requests.size());
-  detail::RequestState& r = node_->requests.emplace_back();
+  detail::RequestState& r = new_request(*node_);
   r.comm = group_->id;
   r.peer = source;
   r.peer_world = in.src;

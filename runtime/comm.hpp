@@ -322,6 +322,11 @@ class Comm {
   Comm weighted(std::size_t weight) const;
   std::size_t weight() const;
 
+  // The nonblocking requests this node keeps: every one from its oldest still open or still
+  // transferring (a freed one) on. Those completed before it are let go of, so a node that
+  // completes its requests as it goes keeps what is in flight however many it posts.
+  std::size_t requests_kept() const;
+
   // Error text prefix naming this node: "node 3 (rank 1 of comm 2)"; on an invalid Comm,
   // the node that holds it when known ("node 3 (invalid comm)").
   std::string who() const;

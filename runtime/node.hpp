@@ -17,6 +17,7 @@
 #include <mutex>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -143,6 +144,9 @@ struct OpRecord {
   std::uint32_t request = 0;     // isend, irecv: the request posted; test: the one tested
   std::uint64_t list_begin = 0;  // wait, wait_any: requests[list_begin, +list_size) of
   std::uint32_t list_size = 0;   //   NodeLog::request_lists
+  // Every request of the node below this id was completed by an operation logged before this
+  // one (its first open request when it was logged): the simulation lets go of them.
+  std::uint32_t done_below = 0;
   Picos duration = 0;            // compute
   std::uint64_t work_items = 0;  // compute: items combined or rearranged
   Work work = Work::compute;     // compute: which kind of local work
@@ -164,6 +168,16 @@ class LogVector {
   const T& operator[](std::uint64_t i) const { return items_[i - base_]; }
   T& back() { return items_.back(); }
   void push_back(const T& x) { items_.push_back(x); }
+  // Entry i, checked (std::out_of_range when not held).
+  T& at(std::uint64_t i) {
+    if (!holds(i)) throw std::out_of_range("vmc: log entry " + std::to_string(i) + " not held");
+    return (*this)[i];
+  }
+  const T& at(std::uint64_t i) const { return const_cast<LogVector&>(*this).at(i); }
+  // Default entries up to index n - 1 (none dropped may be asked for again).
+  void grow_to(std::uint64_t n) {
+    if (n > size()) items_.resize(n - base_);
+  }
   template <class It>
   void append(It first, It last) {
     items_.insert(items_.end(), first, last);
@@ -266,6 +280,8 @@ struct RequestState {
   bool abandoned = false;
   bool truncated = false;          // the message did not fit (error says so)
   int failed = -1;                 // irecv: completed without a message, its source failed
+  // Let go of by Comm::free while its transfer goes on: the transport may still write it.
+  bool freed = false;
   // Virtual clock: its operation in the node's log, and whether its match is the
   // simulation's to name (a wildcard, or posted behind one); matched_only: bound to a
   // message by mprobe, whose bytes wait in `held` until a buffer is given.
@@ -289,23 +305,39 @@ struct RequestState {
 
 // A node's requests by id (indices from 0, in the order posted). Each stays at its address
 // while the node posts more (real-clock transfer threads write `done` and `event` of isends
-// in flight), and nothing is allocated before the first request: a node that posts none
-// costs two words.
+// in flight). Ids are never reused; the entries below an id the node is done with
+// (release_below) are freed, so a run that completes its requests as it goes holds only
+// those in flight, however many it posts.
 class RequestTable {
  public:
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  RequestState& operator[](std::size_t i) { return *chunks_[i / kChunk]->at[i % kChunk]; }
-  const RequestState& operator[](std::size_t i) const {
-    return *chunks_[i / kChunk]->at[i % kChunk];
-  }
+  // Whether request i is still kept (false once released, or never posted).
+  bool held(std::size_t i) const { return i >= first_held() && i < size_; }
+  // The first id still kept.
+  std::size_t first_held() const { return first_chunk_ * kChunk; }
+  RequestState& operator[](std::size_t i) { return *chunk(i).at[i % kChunk]; }
+  const RequestState& operator[](std::size_t i) const { return *chunk(i).at[i % kChunk]; }
   RequestState& emplace_back() {
-    if (size_ == chunks_.size() * kChunk) chunks_.push_back(std::make_unique<Chunk>());
+    if (size_ == (first_chunk_ + chunks_.size()) * kChunk) {
+      chunks_.push_back(std::make_unique<Chunk>());
+    }
     const std::size_t i = size_++;
-    return chunks_[i / kChunk]->at[i % kChunk].emplace();
+    return chunk(i).at[i % kChunk].emplace();
   }
+  // Frees the entries of ids below `id` (whole chunks of them): the node will not read them
+  // again.
+  void release_below(std::size_t id) {
+    while (!chunks_.empty() && (first_chunk_ + 1) * kChunk <= id) {
+      chunks_.pop_front();
+      ++first_chunk_;
+    }
+  }
+  // Entries kept: those from first_held() on.
+  std::size_t kept() const { return size_ - std::min(size_, first_held()); }
   void clear() {
     chunks_.clear();
+    first_chunk_ = 0;
     size_ = 0;
   }
 
@@ -320,9 +352,12 @@ class RequestTable {
     }
     bool operator==(const Iterator& o) const { return i == o.i; }
   };
-  Iterator<RequestTable, RequestState> begin() { return {this, 0}; }
+  // The entries still kept, in id order.
+  Iterator<RequestTable, RequestState> begin() { return {this, first_held()}; }
   Iterator<RequestTable, RequestState> end() { return {this, size_}; }
-  Iterator<const RequestTable, const RequestState> begin() const { return {this, 0}; }
+  Iterator<const RequestTable, const RequestState> begin() const {
+    return {this, first_held()};
+  }
   Iterator<const RequestTable, const RequestState> end() const { return {this, size_}; }
 
  private:
@@ -330,7 +365,9 @@ class RequestTable {
   struct Chunk {
     std::optional<RequestState> at[kChunk];
   };
-  std::vector<std::unique_ptr<Chunk>> chunks_;
+  Chunk& chunk(std::size_t i) const { return *chunks_[i / kChunk - first_chunk_]; }
+  std::deque<std::unique_ptr<Chunk>> chunks_;
+  std::size_t first_chunk_ = 0;  // the chunk index of chunks_.front()
   std::size_t size_ = 0;
 };
 

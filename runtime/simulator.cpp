@@ -190,7 +190,10 @@ struct NodeSim {
   // It stopped (OpRecord::Kind::fail, MachineConfig::failures): a receive from it that no
   // message it sent takes completes without one.
   bool stopped = false;
-  std::vector<Req> reqs;                // by request id
+  // By request id, from the first the pass may still read (the node had completed those
+  // below before an operation the pass has taken: drop_requests).
+  LogVector<Req> reqs;
+  std::uint32_t done_below = 0;  // the latest operation taken's OpRecord::done_below
   std::uint64_t sends = 0;              // sends reached
   // What the pass has copied out of the node's log: operations [0, pc), sends [0, sends_used),
   // request lists [0, lists_used), answers [0, answers) (the log drops what both passes
@@ -1066,6 +1069,7 @@ class Simulator {
       }
       const OpRecord& op = f.op;
       ++n.pc;
+      drop_requests(id, op);
       const bool tested_last = n.tested_last;
       n.tested_last = false;
       if (op.kind != OpRecord::Kind::now) n.clock_reads = 0;
@@ -1353,7 +1357,20 @@ class Simulator {
   }
 
   void grow_requests(NodeSim& n, std::uint32_t r) {
-    if (n.reqs.size() <= r) n.reqs.resize(r + 1);
+    n.reqs.grow_to(std::uint64_t{r} + 1);
+    stats_.requests_held_peak =
+        std::max<std::uint64_t>(stats_.requests_held_peak, n.reqs.size() - n.reqs.base());
+  }
+
+  // Node id's requests that it completed before op are let go of, so that a pass holds the
+  // requests in flight, not every one of the run. Streaming beside a replay, only those the
+  // replay has passed too (it reads this pass's requests: final_in_log).
+  void drop_requests(int id, const OpRecord& op) {
+    NodeSim& n = nodes_[id];
+    n.done_below = std::max(n.done_below, op.done_below);
+    std::uint32_t below = n.done_below;
+    if (partner_ != nullptr) below = std::min(below, partner_->nodes_[id].done_below);
+    n.reqs.drop_before(below);
   }
 
   // A send reached by its node at t: the message is requested and matched with the oldest

@@ -87,6 +87,10 @@ struct Stats {
   // The nodes that failed on purpose (MachineConfig::failures), when, and the calls that
   // needed them (RunResult::failures).
   FailureReport failures;
+  // Virtual clock: the most nonblocking requests of one node the simulation held at once. It
+  // lets go of those its node has completed, so this counts requests in flight (and those
+  // posted after the oldest still open), not every request of the run.
+  std::uint64_t requests_held_peak = 0;
 };
 
 class Trace {

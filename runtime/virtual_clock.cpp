@@ -83,6 +83,7 @@ std::size_t VirtualClock::log_op(NodeState& self, const OpRecord& op,
     std::lock_guard lock(self.log_mutex);
     index = self.log.ops.size();
     self.log.ops.push_back(op);
+    self.log.ops.back().done_below = static_cast<std::uint32_t>(self.first_open);
     if (!requests.empty()) {
       self.log.ops.back().list_begin = self.log.request_lists.size();
       self.log.ops.back().list_size = static_cast<std::uint32_t>(requests.size());

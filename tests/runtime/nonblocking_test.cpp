@@ -559,5 +559,48 @@ TEST(Nonblocking, AGroupMadeByOnlySomeOfItsMembersIsADeadlock) {
   EXPECT_THAT(error, HasSubstr("1 have reached it"));
 }
 
+TEST(Nonblocking, NodesKeepTheRequestsInFlightNotEveryOneTheyPosted) {
+  // A ring shift repeated many times, each completed before the next (the pattern of a loop
+  // of nonblocking collectives): the node's table and the simulation hold the two requests
+  // in flight (and at most a chunk of completed ones), not the run's 2 x kShifts. Before
+  // they let go of completed requests both grew by one entry per request posted. A request
+  // open throughout (an irecv posted first and completed last) keeps those after it.
+  constexpr int kShifts = 3000;
+  constexpr std::size_t kBound = 64;  // far below 2 x kShifts
+  for (Clock clock : {Clock::virtual_time, Clock::real_time}) {
+    for (bool pinned : {false, true}) {
+      Machine m({.topology = parse_topology("ring:4"), .model = model_with(Port::duplex),
+                 .clock = clock});
+      const RunResult r = m.run([&](Node& node) {
+        const Comm& c = node.world();
+        const int p = c.size();
+        const int next = (c.rank() + 1) % p, prev = (c.rank() + p - 1) % p;
+        int first = -1;
+        Request open;
+        if (pinned) open = c.irecv(std::span<int>(&first, 1), prev, 1);
+        int out = c.rank(), in = -1;
+        for (int i = 0; i < kShifts; ++i) {
+          std::vector<Request> both{c.irecv(std::span<int>(&in, 1), prev, 0),
+                                    c.isend(std::span<const int>(&out, 1), next, 0)};
+          c.wait_all(both);
+          ASSERT_EQ(in, prev);
+        }
+        if (pinned) {
+          EXPECT_GE(c.requests_kept(), std::size_t{2 * kShifts});
+          c.send(std::span<const int>(&out, 1), next, 1);
+          c.wait(open);
+          EXPECT_EQ(first, prev);
+          // Its last shift's two entries are all it keeps once the oldest is done.
+        }
+        EXPECT_LE(c.requests_kept(), kBound) << "node " << c.rank();
+      });
+      if (clock == Clock::virtual_time && !pinned) {
+        EXPECT_LE(r.stats().requests_held_peak, kBound);
+        EXPECT_GE(r.stats().requests_held_peak, 2u);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace vmc

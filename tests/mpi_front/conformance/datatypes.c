@@ -40,6 +40,30 @@ struct with_padding {
   char c;
 };
 
+/* A predefined type's size (MPI_Type_size answers it from the type's row) is the size of the
+   derived type of one of it (answered from its typemap), in all three forms. */
+static void predefined_sizes(void) {
+  const MPI_Datatype types[] = {MPI_CHAR,        MPI_SHORT,      MPI_INT,         MPI_LONG,
+                                MPI_LONG_LONG,   MPI_FLOAT,      MPI_DOUBLE,      MPI_LONG_DOUBLE,
+                                MPI_BYTE,        MPI_PACKED,     MPI_FLOAT_INT,   MPI_DOUBLE_INT,
+                                MPI_2INT,        MPI_SHORT_INT,  MPI_LONG_DOUBLE_INT,
+                                MPI_C_DOUBLE_COMPLEX, MPI_INT64_T, MPI_AINT,      MPI_COUNT};
+  for (size_t i = 0; i < sizeof types / sizeof types[0]; ++i) {
+    MPI_Datatype one;
+    CHECK_MPI(MPI_Type_contiguous(1, types[i], &one));
+    int fast = -1, slow = -2;
+    MPI_Count fast_x = -1, fast_c = -1;
+    CHECK_MPI(MPI_Type_size(types[i], &fast));
+    CHECK_MPI(MPI_Type_size_x(types[i], &fast_x));
+    CHECK_MPI(MPI_Type_size_c(types[i], &fast_c));
+    CHECK_MPI(MPI_Type_size(one, &slow));
+    CHECK(fast > 0 && fast == slow && fast_x == slow && fast_c == slow,
+          "predefined type %zu: size %d (x %lld, c %lld), of contiguous(1) %d", i, fast,
+          (long long)fast_x, (long long)fast_c, slow);
+    MPI_Type_free(&one);
+  }
+}
+
 static void bounds(void) {
   const MPI_Aint SI = (MPI_Aint)sizeof(int), SD = (MPI_Aint)sizeof(double);
   MPI_Datatype t, u;
@@ -481,6 +505,7 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   next = (rank + 1) % size;
   prev = (rank + size - 1) % size;
+  predefined_sizes();
   bounds();
   envelopes();
   packing();
