@@ -47,7 +47,7 @@ endforeach()
 # A sanitizer build's libraries need the sanitizer's runtime in every program that links them.
 if(VMC_SANITIZE)
   set_property(TARGET vmc_topology APPEND PROPERTY INTERFACE_LINK_OPTIONS
-               -fsanitize=${VMC_SANITIZERS})
+               -fsanitize=${VMC_SANITIZE})
 endif()
 
 install(TARGETS ${VMC_EXPORTED} EXPORT vmcTargets
@@ -138,7 +138,7 @@ install(FILES ${PROJECT_BINARY_DIR}/cmake/vmcConfig.cmake
 
 # pkg-config: relocatable (paths relative to the .pc file), the libraries in link order.
 if(VMC_SANITIZE)
-  string(APPEND VMC_PC_LIBS " -fsanitize=${VMC_SANITIZERS}")
+  string(APPEND VMC_PC_LIBS " -fsanitize=${VMC_SANITIZE}")
 endif()
 file(RELATIVE_PATH VMC_PC_PREFIX /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
 configure_file(${PROJECT_SOURCE_DIR}/cmake/vmc.pc.in ${PROJECT_BINARY_DIR}/cmake/vmc.pc @ONLY)
