@@ -444,18 +444,16 @@ detail::RequestState& Comm::request_state(const Request& req, const char* call) 
   if (req.run_ != node_->machine->runs || req.id_ >= node_->requests.size()) {
     fail(*this, call, "the request belongs to an earlier run of the machine");
   }
-  if (!node_->requests.held(req.id_)) {
-    fail(*this, call,
-         "the request was already completed (by wait, wait_any or test through another copy "
-         "of its handle): a request is completed once");
+  // Completed already: still in the table (retired), or let go of with the others below the
+  // node's oldest open request, when only its id is left to name it.
+  const bool released = !node_->requests.held(req.id_);
+  if (released || node_->requests[req.id_].retired) {
+    const std::string what =
+        released ? std::string("the request") : describe_request(node_->requests[req.id_]);
+    fail(*this, call, what + " was already completed (by wait, wait_any or test through another "
+                             "copy of its handle): a request is completed once");
   }
-  detail::RequestState& r = node_->requests[req.id_];
-  if (r.retired) {
-    fail(*this, call, describe_request(r) +
-                          " was already completed (by wait, wait_any or test through another "
-                          "copy of its handle): a request is completed once");
-  }
-  return r;
+  return node_->requests[req.id_];
 }
 
 void Comm::await_arrival(detail::RequestState& r) const {
