@@ -42,7 +42,7 @@ struct RunOutcome {
   std::string detail;              // what it chose inside, e.g. the hybrid's S
   Picos predicted = 0;             // its cost formula
   RunResult result;
-  std::optional<bool> correct;     // set with check
+  std::optional<bool> correct;     // set with check: of the nodes that did not stop
 };
 
 // Throws std::invalid_argument for a bad spec; RunError if the run fails.

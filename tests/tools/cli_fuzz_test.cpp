@@ -260,6 +260,30 @@ TEST(CommandLine, FailRefusesBadSpecsAndReportsAFailure) {
                                "1.054 ms: node 2 has failed"));
 }
 
+// A failure that ends no other node (a leaf of the broadcast tree), and one that never
+// happens (the allreduce's node 4 waits in one receive from before its time to the end):
+// the run succeeds, says what each did, and checks the nodes that did not stop.
+TEST(CommandLine, RunSaysWhatAFailureDidWhenNoNodeEndedOnIt) {
+  const Outcome leaf = vmc({"run", "--topology", "hypercube:8", "--op", "broadcast",
+                            "--algorithm", "binomial", "--n", "3", "--fail", "node:7@0",
+                            "--check"});
+  EXPECT_EQ(leaf.exit_code, 0) << leaf.err;
+  EXPECT_THAT(leaf.out, HasSubstr("failures   node 7 stopped at 0 s (a failure it was given)\n"
+                                  "check      correct (the 7 nodes that did not stop)\n"));
+  const Outcome json = vmc({"run", "--topology", "hypercube:8", "--op", "broadcast",
+                            "--algorithm", "binomial", "--n", "3", "--fail", "node:7@0",
+                            "--json"});
+  EXPECT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_THAT(json.out, HasSubstr("\"failures\":{\"did_not_stop\":[],\"failed_calls\":[],"
+                                  "\"stopped\":[{\"at_s\":0.0,\"cause\":null,\"node\":7}]}"));
+  const Outcome blocked = vmc({"run", "--topology", "mesh:5x3", "--op", "allreduce",
+                               "--algorithm", "recursive_doubling", "--n", "7", "--fail",
+                               "node:4@1ms", "--check"});
+  EXPECT_EQ(blocked.exit_code, 0) << blocked.err;
+  EXPECT_THAT(blocked.out, HasSubstr("failures   node 4 did not stop: it made no call at or "
+                                     "after 1 ms, its failure's time\ncheck      correct\n"));
+}
+
 TEST(CommandLine, LoadRefusesWhatItCannotUse) {
   expect_refused({"run", "--load="}, "--load");
   expect_refused({"run", "--load", ""}, "--load: give a library's file");
