@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -100,6 +101,8 @@ std::string counted(unsigned long long count, const std::string& noun);
 
 // A run that did not complete: a node threw, or the nodes deadlocked, or it made no
 // progress within the watchdog time. The machine is usable for the next run.
+class RunResult;  // runtime/machine.hpp
+
 class RunError : public std::runtime_error {
  public:
   // unreceived: every node returned, but messages were left in mailboxes (no receive took
@@ -116,12 +119,18 @@ class RunError : public std::runtime_error {
   const std::vector<BlockedWait>& blocked() const { return waits_; }
   // The nodes that had failed when the run ended (empty when none had).
   const FailureReport& failures() const { return failures_; }
+  // node_failed: what the run did, as a run that returns gives it (its statistics, trace and
+  // failures; every node ended, normally or stopped), for a caller that draws or reports it
+  // (vmc show); null for the other kinds.
+  const std::shared_ptr<const RunResult>& result() const { return result_; }
+  void set_result(std::shared_ptr<const RunResult> result) { result_ = std::move(result); }
 
  private:
   Kind kind_;
   int node_;
   std::vector<BlockedWait> waits_;
   FailureReport failures_;
+  std::shared_ptr<const RunResult> result_;
 };
 
 }  // namespace vmc

@@ -125,7 +125,15 @@ RunResult MachineImpl::run(const std::function<void(Node&)>& fn) {
     check_requests_completed(self);
   };
   RunResult result;
-  transport->run(*world, body, result.stats_, result.trace_);
+  try {
+    transport->run(*world, body, result.stats_, result.trace_);
+  } catch (RunError& e) {
+    // Every node ended, normally or stopped: the run's statistics and trace are whole.
+    if (e.kind() == RunError::Kind::node_failed) {
+      e.set_result(std::make_shared<const RunResult>(std::move(result)));
+    }
+    throw;
+  }
   return result;
 }
 

@@ -25,13 +25,13 @@ void MailboxTransport::run(CommGroup& world, const NodeBody& body, Stats& stats,
   }
   measure(stats, trace);
   nodes_.reset();
+  stats.failures = failed;
   if (failed.unhandled()) {
     const int first = failed.stopped.front().node;
     std::string text = "nodes failed, and calls that needed them ended their nodes:\n" +
                        failed.text();
     throw RunError(RunError::Kind::node_failed, std::move(text), first, {}, std::move(failed));
   }
-  stats.failures = std::move(failed);
 }
 
 Message* MailboxTransport::new_message(NodeState& self, const Outgoing& out) {

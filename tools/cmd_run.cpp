@@ -7,7 +7,6 @@
 // --n is MPI's count (see tools/runner.hpp). --check compares every node's result with a
 // sequential reference; matmul is a built-in non-commutative 3x3 integer matrix product,
 // checked in rank order.
-#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -40,56 +39,6 @@ struct RunOptions {
   std::string fail;  // --fail: nodes that fail on purpose
   const CLI::Option* topology_flag = nullptr;  // given or not
 };
-
-// The nodes given a failure (--fail) that made no call at or after its time, so never
-// stopped: calls are where a node stops (docs/model.md, "Failed nodes"), and one blocked in a
-// receive from before its time to the run's end makes none.
-std::vector<NodeFailure> not_stopped(const std::vector<NodeFailure>& given,
-                                     const FailureReport& report) {
-  std::vector<NodeFailure> left;
-  for (const NodeFailure& f : given) {
-    const bool stopped = std::any_of(report.stopped.begin(), report.stopped.end(),
-                                     [&](const FailureReport::Stopped& x) { return x.node == f.node; });
-    if (!stopped) left.push_back(f);
-  }
-  return left;
-}
-
-// What the failures did, for `vmc run`'s text: every node that stopped and every call that
-// failed (FailureReport::text), then every node given a failure that did not stop.
-void print_failures(const std::vector<NodeFailure>& given, const FailureReport& report) {
-  std::string text = report.text();
-  for (const NodeFailure& f : not_stopped(given, report)) {
-    if (!text.empty()) text += "\n";
-    text += "node " + std::to_string(f.node) + " did not stop: it made no call at or after " +
-            format_duration(f.at) + ", its failure's time";
-  }
-  const char* label = "failures   ";
-  for (std::size_t begin = 0; begin < text.size();) {
-    const std::size_t end = std::min(text.find('\n', begin), text.size());
-    std::printf("%s%s\n", label, text.substr(begin, end - begin).c_str());
-    label = "           ";
-    begin = end + 1;
-  }
-}
-
-nlohmann::json failures_json(const std::vector<NodeFailure>& given, const FailureReport& report) {
-  nlohmann::json stopped = nlohmann::json::array(), calls = nlohmann::json::array(),
-                 left = nlohmann::json::array();
-  for (const FailureReport::Stopped& x : report.stopped) {
-    stopped.push_back({{"node", x.node},
-                       {"at_s", double(x.at_ps) * 1e-12},
-                       {"cause", x.cause < 0 ? nlohmann::json() : nlohmann::json(x.cause)}});
-  }
-  for (const FailureReport::Affected& a : report.affected) {
-    calls.push_back({{"node", a.node}, {"failed", a.failed}, {"at_s", double(a.at_ps) * 1e-12},
-                     {"call", a.call}});
-  }
-  for (const NodeFailure& f : not_stopped(given, report)) {
-    left.push_back({{"node", f.node}, {"at_s", f.at}});
-  }
-  return {{"stopped", stopped}, {"failed_calls", calls}, {"did_not_stop", left}};
-}
 
 // --transport mpi: the algorithm as a real MPI collective, one node per process, beside the MPI
 // library's own collective on the same data (tools/mpi_compare.hpp). Rank 0 prints.
@@ -249,7 +198,7 @@ void run_command(const RunOptions& o) {
     }
     print_stats(stdout, s, m.topology());
     if (o.stats) print_host_cost(stdout, cost, s.messages);
-    if (!config.failures.empty()) print_failures(config.failures, out.result.failures());
+    if (!config.failures.empty()) print_failures(stdout, config.failures, out.result.failures());
     if (out.correct) {
       const std::size_t stopped = out.result.failures().stopped.size();
       std::printf("check      %s%s\n", *out.correct ? "correct" : "WRONG",

@@ -23,10 +23,13 @@ struct ShowOptions {
   std::string compare_algorithm = "auto";
   std::string output = "vmc-show.html";
   bool terminal = false;
+  std::string fail;  // --fail: nodes that fail on purpose
 };
 
 void show_command(const ShowOptions& o) {
   const Model model = o.machine.model();
+  const std::vector<NodeFailure> failures =
+      o.fail.empty() ? std::vector<NodeFailure>{} : parse_failures(o.fail);
   std::vector<ShowRun> runs;
   std::vector<std::pair<std::shared_ptr<const Topology>, std::string>> networks{
       {o.machine.parsed_topology(), o.call.algorithm}};
@@ -34,7 +37,7 @@ void show_command(const ShowOptions& o) {
   for (const auto& [topology, algorithm] : networks) {
     CallOptions call = o.call;
     call.algorithm = algorithm;
-    runs.push_back(run_for_show(topology, model, call.spec(*topology, model)));
+    runs.push_back(run_for_show(topology, model, call.spec(*topology, model), failures));
   }
   if (o.terminal) {
     for (const ShowRun& run : runs) {
@@ -50,6 +53,7 @@ void show_command(const ShowOptions& o) {
                 format_duration(run.outcome.result.time()).c_str(),
                 format_duration(to_seconds(run.outcome.predicted)).c_str(),
                 static_cast<unsigned long long>(run.outcome.result.stats().messages));
+    if (!failures.empty()) print_failures(stdout, failures, run.outcome.result.failures());
   }
   std::printf("wrote %s: open it in a web browser (it needs no network), e.g. "
               "xdg-open %s\n", o.output.c_str(), o.output.c_str());
@@ -75,6 +79,7 @@ void add_show_command(CLI::App& app) {
       ->check(non_empty_check());
   cmd->add_flag("--terminal", o->terminal,
                 "print the network once per step, links in use marked, instead of a page");
+  add_fail_option(cmd, o->fail);
   cmd->callback([o, cmd] {
     if (cmd->count("--compare-algorithm") > 0 && o->compare.empty()) {
       throw UsageError("--compare-algorithm needs --compare");

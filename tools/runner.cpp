@@ -119,7 +119,7 @@ RunOutcome run_typed(Machine& m, const RunSpec& o, Operation operation) {
     return std::span<T>(reinterpret_cast<T*>(nowhere(len * sizeof(T)).data()), len);
   };
   std::vector<std::vector<T>> results(p);
-  out.result = m.run([&](Node& node) {
+  auto body = [&](Node& node) {
     const Comm& c = node.world();
     const int r = node.rank();
     std::vector<T> in_store, out_store;
@@ -168,7 +168,14 @@ RunOutcome run_typed(Machine& m, const RunSpec& o, Operation operation) {
         break;
     }
     results[r] = std::move(out_store);
-  });
+  };
+  try {
+    out.result = m.run(body);
+  } catch (const RunError& e) {
+    // Nodes failed and others ended on their errors: the run as far as it went, when asked.
+    if (!o.keep_failed_run || e.result() == nullptr) throw;
+    out.result = *e.result();
+  }
   if (!o.check || !data) return out;
 
   // Every node's result buffer against the sequential reference, from the same items; each
@@ -199,6 +206,56 @@ RunOutcome run_typed(Machine& m, const RunSpec& o, Operation operation) {
 }
 
 }  // namespace
+
+// The nodes given a failure (--fail) that made no call at or after its time, so never
+// stopped: calls are where a node stops (docs/model.md, "Failed nodes"), and one blocked in a
+// receive from before its time to the run's end makes none.
+static std::vector<NodeFailure> not_stopped(const std::vector<NodeFailure>& given,
+                                     const FailureReport& report) {
+  std::vector<NodeFailure> left;
+  for (const NodeFailure& f : given) {
+    const bool stopped = std::any_of(report.stopped.begin(), report.stopped.end(),
+                                     [&](const FailureReport::Stopped& x) { return x.node == f.node; });
+    if (!stopped) left.push_back(f);
+  }
+  return left;
+}
+
+// What the failures did, for `vmc run`'s text: every node that stopped and every call that
+// failed (FailureReport::text), then every node given a failure that did not stop.
+void print_failures(std::FILE* out, const std::vector<NodeFailure>& given, const FailureReport& report) {
+  std::string text = report.text();
+  for (const NodeFailure& f : not_stopped(given, report)) {
+    if (!text.empty()) text += "\n";
+    text += "node " + std::to_string(f.node) + " did not stop: it made no call at or after " +
+            format_duration(f.at) + ", its failure's time";
+  }
+  const char* label = "failures   ";
+  for (std::size_t begin = 0; begin < text.size();) {
+    const std::size_t end = std::min(text.find('\n', begin), text.size());
+    std::fprintf(out, "%s%s\n", label, text.substr(begin, end - begin).c_str());
+    label = "           ";
+    begin = end + 1;
+  }
+}
+
+nlohmann::json failures_json(const std::vector<NodeFailure>& given, const FailureReport& report) {
+  nlohmann::json stopped = nlohmann::json::array(), calls = nlohmann::json::array(),
+                 left = nlohmann::json::array();
+  for (const FailureReport::Stopped& x : report.stopped) {
+    stopped.push_back({{"node", x.node},
+                       {"at_s", double(x.at_ps) * 1e-12},
+                       {"cause", x.cause < 0 ? nlohmann::json() : nlohmann::json(x.cause)}});
+  }
+  for (const FailureReport::Affected& a : report.affected) {
+    calls.push_back({{"node", a.node}, {"failed", a.failed}, {"at_s", double(a.at_ps) * 1e-12},
+                     {"call", a.call}});
+  }
+  for (const NodeFailure& f : not_stopped(given, report)) {
+    left.push_back({{"node", f.node}, {"at_s", f.at}});
+  }
+  return {{"stopped", stopped}, {"failed_calls", calls}, {"did_not_stop", left}};
+}
 
 std::size_t item_bytes(const RunSpec& o) {
   if (o.reduction == "matmul") return sizeof(Mat3);

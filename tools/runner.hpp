@@ -35,6 +35,9 @@ struct RunSpec {
   // false on a timing-only machine (Data::none): no data is generated, buffers are nowhere
   // memory, and neither check nor the data limit (kMaxDataBytes) applies.
   bool data = true;
+  // A run in which nodes failed (MachineConfig::failures) and others ended on their errors
+  // returns what it did (RunError::result) instead of throwing: vmc show draws it.
+  bool keep_failed_run = false;
 };
 
 struct RunOutcome {
@@ -63,6 +66,13 @@ CostQuery run_query(const Topology& topology, const Model& model, const RunSpec&
 // time messages waited for ports and links, contention (summed, the largest for one message,
 // and what it added to the run's time), and the busiest link.
 void print_stats(std::FILE* out, const Stats& s, const Topology& topology);
+// What the failures given (--fail) did: a `failures` line for every node that stopped and
+// every call that failed (FailureReport::text), then every node given a failure that made
+// no call at or after its time and so did not stop; and the same as JSON (`stopped`,
+// `failed_calls`, `did_not_stop`).
+void print_failures(std::FILE* out, const std::vector<NodeFailure>& given,
+                    const FailureReport& report);
+nlohmann::json failures_json(const std::vector<NodeFailure>& given, const FailureReport& report);
 // What a run cost the host (`vmc run --stats`, `vmc mpirun --stats`): its wall time and how
 // much the process's peak resident memory grew, from start() to stop(). The growth is a
 // measurement, not a count: memory a run reuses (freed by an earlier phase) does not show.

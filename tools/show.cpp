@@ -123,11 +123,17 @@ std::string page(const nlohmann::json& data, const std::string& title) {
 
 }  // namespace
 
-ShowRun run_for_show(std::shared_ptr<const Topology> topology, const Model& model, RunSpec spec) {
+ShowRun run_for_show(std::shared_ptr<const Topology> topology, const Model& model, RunSpec spec,
+                     const std::vector<NodeFailure>& failures) {
   plane_drawing(*topology);  // refuses networks too large to draw before anything runs
   check_spec(spec, *topology, model);
   spec.check = true;
-  Machine m({.topology = topology, .model = model, .clock = Clock::virtual_time, .trace = true});
+  spec.keep_failed_run = true;
+  Machine m({.topology = topology,
+             .model = model,
+             .clock = Clock::virtual_time,
+             .trace = true,
+             .failures = failures});
   ShowRun run{topology, model, spec, run_collective(m, spec)};
   if (run.outcome.correct && !*run.outcome.correct) {
     throw std::runtime_error(to_string(spec.op) + " " + run.outcome.algorithm + " on " +

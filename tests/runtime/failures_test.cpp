@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <set>
 #include <span>
 #include <stdexcept>
@@ -47,6 +48,7 @@ struct Outcome {
   std::string report;    // the RunError's text
   FailureReport failures;
   RunError::Kind kind = RunError::Kind::node_threw;
+  std::shared_ptr<const RunResult> result;  // the RunError's: what the run did
 };
 
 // A binomial broadcast of one int from node 0, each node recording what it holds after it.
@@ -64,6 +66,7 @@ Outcome broadcast_with(Machine& m) {
     out.report = e.what();
     out.failures = e.failures();
     out.kind = e.kind();
+    out.result = e.result();
   }
   return out;
 }
@@ -97,6 +100,14 @@ TEST(Failures, BinomialBroadcastLosesExactlyTheFailedNodesSubtree) {
     EXPECT_THAT(o.report, HasSubstr("node 2 stopped at 1.054 ms (a failure it was given)"));
     EXPECT_THAT(o.report, HasSubstr("node 3: recv from rank 2"));
     EXPECT_THAT(o.report, HasSubstr("node 2 has failed"));
+    // What the run did comes with the error, as a run that returns gives it (vmc show draws
+    // it): the failures, and the six messages sent (0 to 4, 2 and 1; 4 to 6 and 5; 6 to 7;
+    // not 2's to 3), the last ending at 1.581 ms.
+    ASSERT_NE(o.result, nullptr);
+    EXPECT_EQ(o.result->failures().text(), o.failures.text());
+    EXPECT_EQ(o.result->stats().messages, 6u);
+    EXPECT_EQ(o.result->trace().messages.size(), 6u);
+    EXPECT_EQ(o.result->time_ps(), 1'581'000'000);
     // The machine is usable after: a run that ends before node 2's time succeeds on it.
     std::vector<int> left(8, -1);
     const RunResult r = m.run([&](Node& node) {

@@ -4,8 +4,10 @@
 // wrap; good invocations of every command exit 0. The binary comes from CMake (VMC_BINARY).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -282,6 +284,23 @@ TEST(CommandLine, RunSaysWhatAFailureDidWhenNoNodeEndedOnIt) {
   EXPECT_EQ(blocked.exit_code, 0) << blocked.err;
   EXPECT_THAT(blocked.out, HasSubstr("failures   node 4 did not stop: it made no call at or "
                                      "after 1 ms, its failure's time\ncheck      correct\n"));
+}
+
+// vmc show --fail draws the run as far as it went: node 2 stops at 1.054 ms, node 3 on the
+// error of its receive from 2; the page's data names both, and vmc show says what happened.
+TEST(CommandLine, ShowDrawsTheNodesThatFailed) {
+  const std::string page =
+      (std::filesystem::temp_directory_path() / "vmc_cli_show_fail.html").string();
+  const Outcome o = vmc({"show", "--topology", "hypercube:8", "--op", "broadcast",
+                         "--algorithm", "binomial", "--n", "1", "--fail", "node:2@1ms", "-o",
+                         page});
+  const std::string text = slurp(page);
+  std::filesystem::remove(page);
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_THAT(text, HasSubstr("\"failed\":[[2,1054000000],[3,1054000000]]"));
+  EXPECT_THAT(o.out, HasSubstr("failures   node 2 stopped at 1.054 ms (a failure it was given)\n"
+                               "           node 3 stopped at 1.054 ms (it ended on the error of "
+                               "a call that needed failed node 2)\n"));
 }
 
 TEST(CommandLine, LoadRefusesWhatItCannotUse) {
