@@ -128,7 +128,7 @@ void run_command(const RunOptions& o) {
   config.time_scale = o.time_scale;
   config.trace = !o.trace.empty();
   o.engine.apply(config);
-  if (!o.fail.empty()) config.failures = parse_failures(o.fail);
+  set_failures(o.fail, config);
   RunSpec spec = o.call.spec(*config.topology, config.model, config.data != Data::none);
   spec.check = o.check;
   if (config.data == Data::none && o.check) {
@@ -172,6 +172,7 @@ void run_command(const RunOptions& o) {
               {"busbw_Bps", bw ? nlohmann::json(bw->busbw) : nlohmann::json()},
               {"correct", out.correct ? nlohmann::json(*out.correct) : nlohmann::json()}});
     if (!out.detail.empty()) j["detail"] = out.detail;
+    if (!s.failures.drawn.empty()) j["failures_drawn"] = s.failures.drawn;
     if (o.stats) {
       j["host_wall_s"] = cost.wall_s;
       j["host_peak_growth_bytes"] = cost.peak_growth_bytes;
@@ -187,6 +188,7 @@ void run_command(const RunOptions& o) {
       std::printf("spread     over %d MPI process%s\n", k, k == 1 ? "" : "es");
     }
     if (!out.detail.empty()) std::printf("chose      %s\n", out.detail.c_str());
+    if (!s.failures.drawn.empty()) std::printf("failures   %s\n", s.failures.drawn.c_str());
     std::printf("time       %s\npredicted  %s\n", format_duration(time).c_str(),
                 format_duration(predicted).c_str());
     if (bw) {
