@@ -220,8 +220,11 @@ FailureSpec parse_failures(std::string_view text) {
   FailureSpec out;
   for (const std::string& item : items) {
     if (item.starts_with("link:")) {
-      throw std::invalid_argument("\"" + item + "\": failed links are not supported yet (" +
-                                  kExpected + ")");
+      throw std::invalid_argument(
+          "\"" + item + "\": failed links are not supported yet (whether a message crossed "
+          "the link before it failed is a virtual time the simulation decides after the "
+          "data has moved: docs/model.md, \"Why failed links are not offered yet\"); " +
+          kExpected);
     }
     if (item.starts_with("random:")) {
       if (out.random) throw std::invalid_argument("\"" + item + "\": random: is given twice");

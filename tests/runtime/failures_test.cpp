@@ -228,15 +228,17 @@ TEST(Failures, AMachineWithoutFailuresRunsAfterOneWith) {
   EXPECT_TRUE(r.failures().empty());
 }
 
+// parse_failures' error for `text`, or "accepted".
+std::string refused(const std::string& text) {
+  try {
+    parse_failures(text);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
 TEST(Failures, BadSpecsAreRefusedNamingTheProblem) {
-  auto refused = [](const std::string& text) {
-    try {
-      parse_failures(text);
-    } catch (const std::invalid_argument& e) {
-      return std::string(e.what());
-    }
-    return std::string("accepted");
-  };
   EXPECT_EQ(parse_failures("node:3@2ms,node:5@0").nodes,
             (std::vector<NodeFailure>{{.node = 3, .at = 2e-3}, {.node = 5, .at = 0}}));
   EXPECT_THAT(refused("node:3"), HasSubstr("names no time"));
@@ -376,14 +378,6 @@ TEST(RandomFailures, TheDocumentedDrawLosesNode4AndItsSubtree) {
 }
 
 TEST(RandomFailures, SpecsReadBackAndBadOnesAreRefused) {
-  auto refused = [](const std::string& text) {
-    try {
-      parse_failures(text);
-    } catch (const std::invalid_argument& e) {
-      return std::string(e.what());
-    }
-    return std::string("accepted");
-  };
   const FailureSpec both = parse_failures("node:3@1ms,random:count=2,before=4.5ms,seed=9");
   EXPECT_EQ(both.nodes, (std::vector<NodeFailure>{{.node = 3, .at = 1e-3}}));
   ASSERT_TRUE(both.random);
