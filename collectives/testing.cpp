@@ -941,6 +941,63 @@ Report check(Operation op, const Algorithm& a, const Settings& s) {
   return report;
 }
 
+ToleranceReport check_one_failure(Operation op, const Algorithm& a, const Case& c, int draws) {
+  if (!supported(op)) {
+    throw std::invalid_argument("the harness does not know the semantics of " + to_string(op));
+  }
+  if (c.clock != Clock::virtual_time || c.protocol != Protocol::eager) {
+    throw std::invalid_argument("check_one_failure: nodes fail on the virtual clock under eager "
+                                "sends only (" + to_string(c) + ")");
+  }
+  const Options options = options_for(a);
+  const Op opv = traits(op).combines ? make_op(c) : ops::sum<std::int64_t>();
+  auto body = [&](Node& node) {
+    const auto [color, key] = color_key(c.group, node.rank(), c.p);
+    const Comm comm = c.group == "world" ? node.world() : node.world().split(color, key);
+    Member me;
+    if (comm.valid()) call(op, comm, c, root_in(c.root, comm.size()), options, opv, me);
+  };
+  auto one_line = [](std::string text) {
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    return text;
+  };
+  MachineConfig config = machine_config(c);
+  config.watchdog_seconds = 30;
+  const std::string title = to_string(op) + " " + a.name + " (" + to_string(c) + ")";
+  ToleranceReport report;
+  Picos length = 0;
+  try {
+    length = Machine(config).run(body).time_ps();
+  } catch (const RunError& e) {
+    report.passed = false;
+    report.message = title + ": the run fails without a failure: " + one_line(e.what());
+    return report;
+  }
+  std::string lines;
+  for (int k = 1; k <= draws; ++k) {
+    // A run of no time (one node, nothing to send) still draws from [0, 1 ns).
+    config.random_failures = RandomFailures{
+        .count = 1, .before = to_seconds(std::max<Picos>(length, 1000)),
+        .seed = static_cast<std::uint64_t>(k)};
+    Machine m(config);
+    ++report.draws;
+    try {
+      const RunResult r = m.run(body);
+      if (!r.failures().empty()) ++report.acted;
+    } catch (const RunError& e) {
+      ++report.acted;
+      report.broken.push_back(static_cast<std::uint64_t>(k));
+      lines += "\n  seed " + std::to_string(k) + ": --fail " + describe_failures(m.failures()) +
+               ": " + one_line(e.what());
+    }
+  }
+  report.passed = report.broken.empty();
+  report.message = title + ": " + std::to_string(report.draws) + " single failures drawn, " +
+                   std::to_string(report.acted) + " stopped their node, " +
+                   std::to_string(report.broken.size()) + " broke the run" + lines;
+  return report;
+}
+
 Settings dense(int max_p) {
   Settings s;
   s.max_p = max_p;

@@ -180,6 +180,29 @@ bool applies(Operation op, const Algorithm& a, const Case& c);
 // The sweep, stopped at the first failure, which is then shrunk.
 Report check(Operation op, const Algorithm& a, const Settings& s = {});
 
+// One failed node (docs/testing.md, "Tolerating one failed node"): whether `a` keeps a claim
+// that it tolerates the failure of any one member. The case runs once without failures, for
+// its virtual time T, then once under each of `draws` seeded single failures:
+// MachineConfig::random_failures = random:count=1,before=T,seed=k for k = 1..draws, a node
+// drawn uniformly stopping at a time drawn uniformly from the run. The claim holds under a
+// draw when the run ends without error: every node that did not fail returns from its call
+// (catching NodeFailedError where it needs the failed member) and none waits for ever. The
+// buffers are not compared: what a tolerant algorithm delivers when a member fails is its own
+// contract. The virtual clock under eager sends only, as failures are (else
+// std::invalid_argument).
+struct ToleranceReport {
+  bool passed = true;
+  int draws = 0;  // the seeded single failures run
+  int acted = 0;  // of them, those that stopped their node (one drawn after the node's last
+                  // call does nothing)
+  std::vector<std::uint64_t> broken;  // the seeds under which the run failed
+  // A summary line; then, when it failed, a line per broken seed: the draw, as --fail node:
+  // replays it, and what went wrong.
+  std::string message;
+};
+ToleranceReport check_one_failure(Operation op, const Algorithm& a, const Case& c,
+                                  int draws = 16);
+
 // GoogleTest: the report as an assertion result (its message when it fails).
 ::testing::AssertionResult passes(Operation op, const Algorithm& a, const Settings& s = {});
 // EXPECT_COLLECTIVE's: `arguments` is the macro's text after the operation, whose first

@@ -65,10 +65,13 @@ struct FailureReport {
   };
   std::vector<Stopped> stopped;
   std::vector<Affected> affected;
+  // With MachineConfig::random_failures: the draw and what it gave, as --fail replays it
+  // ("random:count=1,before=5ms,seed=7 drew node:3@3.217456ms"); else empty.
+  std::string drawn;
   bool empty() const { return stopped.empty(); }
   // Some node ended on an error of a failed node, rather than handling it.
   bool unhandled() const;
-  // One line per stopped node, then one per affected call.
+  // The draw's line if any, one line per stopped node, then one per affected call.
   std::string text() const;
 };
 

@@ -3,6 +3,8 @@
 // errors.hpp's FailureReport.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,11 +20,45 @@ struct NodeFailure {
   bool operator==(const NodeFailure&) const = default;
 };
 
-// "node:3@2ms,node:5@0": the failures, in the order given. Throws std::invalid_argument
-// naming the item and the problem (a node given twice, a negative time, a kind vmc does not
-// offer: "link:" is refused as not supported).
-std::vector<NodeFailure> parse_failures(std::string_view text);
-// The same text back ("node:3@2ms,node:5@0"), for the one-line description of a run.
+// Failures drawn from a seed (MachineConfig::random_failures, --fail random:...; docs/model.md,
+// "Random failures"). The draw depends on the spec, the machine's size and the nodes given
+// failures of their own (left out of it) alone, so a spec fails the same nodes at the same
+// virtual times on every run and under both engines. Times are whole nanoseconds. Two forms:
+//   count=K,before=T,seed=S  K distinct nodes chosen uniformly, each failing at a time drawn
+//                            uniformly from [0, T): "one node failing at a random time in a run
+//                            of T" is count=1,before=T;
+//   rate=R,seed=S[,before=T] every node fails once at a time drawn from the exponential
+//                            distribution of rate R per second of virtual time (a node's mean
+//                            time to failure is 1/R s), and with before=T only the draws before
+//                            T are kept. A draw past 100 days (vmc's clock) is dropped.
+struct RandomFailures {
+  int count = 0;        // the count form when above 0
+  double rate = 0;      // the rate form when above 0, failures per node per virtual second
+  double before = 0;    // seconds; 0: none (the rate form only)
+  std::uint64_t seed = 0;
+  bool operator==(const RandomFailures&) const = default;
+};
+// "random:count=1,before=5ms,seed=7": the spec as --fail takes it.
+std::string describe(const RandomFailures& r);
+// The failures r draws on a machine of `nodes` nodes, leaving out the nodes of `given`, as
+// node: failures that replay it, in order of time (then node). Throws std::invalid_argument
+// when the count asks for more nodes than are left, or a field is out of range.
+std::vector<NodeFailure> draw_failures(const RandomFailures& r, int nodes,
+                                       const std::vector<NodeFailure>& given = {});
+
+// What --fail says: node failures in the order given, and at most one random draw.
+struct FailureSpec {
+  std::vector<NodeFailure> nodes;
+  std::optional<RandomFailures> random;
+  bool operator==(const FailureSpec&) const = default;
+};
+// "node:3@2ms,node:5@0,random:count=1,before=1ms,seed=4": the failures. Throws
+// std::invalid_argument naming the item and the problem (a node given twice, a negative time, a
+// random field missing or out of range, a kind vmc does not offer: "link:" is refused as not
+// supported).
+FailureSpec parse_failures(std::string_view text);
+// The node failures back ("node:3@2ms,node:5@0"), each time exact to the picosecond, so that
+// --fail given the text replays them.
 std::string describe_failures(const std::vector<NodeFailure>& failures);
 
 }  // namespace vmc

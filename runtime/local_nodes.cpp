@@ -103,7 +103,7 @@ void LocalNodes::start(const NodeBody& run_body) {
                        (machine.runs * 0x8CB92BA72F3D8DD7ull);
     n->finished.store(false, std::memory_order_seq_cst);
   }
-  for (const NodeFailure& f : machine.config.failures) {
+  for (const NodeFailure& f : machine.failures()) {
     if (hosts(f.node)) nodes[f.node]->fail_at = to_picos(f.at);
   }
   executor->start_run();

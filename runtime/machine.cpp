@@ -58,17 +58,29 @@ MachineImpl::MachineImpl(MachineConfig cfg) : config(std::move(cfg)) {
 MachineImpl::~MachineImpl() { transport.reset(); }
 
 void MachineImpl::check_failures() {
-  failing_ = !config.failures.empty();
-  if (!failing_) return;
   const char* where = "Machine: failures (--fail): ";
+  failures_ = config.failures;
+  if (config.random_failures) {
+    std::vector<NodeFailure> drawn;
+    try {
+      drawn = draw_failures(*config.random_failures, p, config.failures);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string(where) + e.what());
+    }
+    drawn_ = describe(*config.random_failures) + " drew " +
+             (drawn.empty() ? std::string("no failure") : describe_failures(drawn));
+    failures_.insert(failures_.end(), drawn.begin(), drawn.end());
+  }
+  failing_ = !failures_.empty();
+  if (!failing_) return;
   // Which transports and clocks take them: check_transport (runtime/transports.cpp).
   if (config.model.protocol == Protocol::rendezvous) {
     throw UsageError(std::string(where) + "the rendezvous protocol is not supported yet (a "
                      "send to a failed node would have to wait for the simulation's word that "
                      "its receive never comes): use --protocol eager");
   }
-  for (std::size_t i = 0; i < config.failures.size(); ++i) {
-    const NodeFailure& f = config.failures[i];
+  for (std::size_t i = 0; i < failures_.size(); ++i) {
+    const NodeFailure& f = failures_[i];
     if (f.node < 0 || f.node >= p) {
       throw UsageError(std::string(where) + "node " + std::to_string(f.node) +
                        " is not a node of this machine of " + std::to_string(p) + " nodes");
@@ -78,7 +90,7 @@ void MachineImpl::check_failures() {
                        ": the time must be from 0 to about 9.2e6 s (vmc's picosecond clock)");
     }
     for (std::size_t j = 0; j < i; ++j) {
-      if (config.failures[j].node == f.node) {
+      if (failures_[j].node == f.node) {
         throw UsageError(std::string(where) + "node " + std::to_string(f.node) +
                          " is given twice");
       }
@@ -178,6 +190,7 @@ int Machine::size() const { return impl_->p; }
 bool Machine::hosts(int node) const { return impl_->transport->hosts(node); }
 bool Machine::everywhere(bool mine) { return impl_->transport->everywhere(mine); }
 const MachineConfig& Machine::config() const { return impl_->config; }
+const std::vector<NodeFailure>& Machine::failures() const { return impl_->failures(); }
 const Topology& Machine::topology() const { return *impl_->topology; }
 RunResult Machine::run(const std::function<void(Node&)>& fn) { return impl_->run(fn); }
 

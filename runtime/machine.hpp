@@ -126,6 +126,10 @@ struct MachineConfig {
   // stops at its first runtime call at or after its time, and a call of another node that
   // needs it throws NodeFailedError. The local transport on the virtual clock only.
   std::vector<NodeFailure> failures;
+  // Nodes that fail at random, drawn from a seed when the machine is made (failures.hpp;
+  // docs/model.md, "Random failures"), leaving out the nodes of `failures`: Machine::failures()
+  // lists them, and the failure report of a run names the draw.
+  std::optional<RandomFailures> random_failures;
 };
 
 // A node as the SPMD function sees it.
@@ -195,6 +199,10 @@ class Machine {
 
   int size() const;
   const MachineConfig& config() const;
+  // The nodes that fail in this machine's runs: MachineConfig::failures, then what
+  // MachineConfig::random_failures drew, in order of time (as --fail node: items replay them:
+  // describe_failures).
+  const std::vector<NodeFailure>& failures() const;
   // Whether node r runs in this process: every node on the local transport; under spread,
   // the nodes of this process's block (the others are other processes').
   bool hosts(int node) const;

@@ -45,10 +45,16 @@ struct MachineImpl {
   // Whether nodes may fail in this machine's runs (MachineConfig::failures): the waits then
   // look whether the node they wait for has stopped.
   bool failing() const { return failing_; }
+  // MachineConfig::failures and what random_failures drew (Machine::failures), and the draw's
+  // line of the failure report ("" without one).
+  const std::vector<NodeFailure>& failures() const { return failures_; }
+  const std::string& drawn() const { return drawn_; }
 
  private:
   void check_failures();  // UsageError on a failure of a node it does not have, and the like
   bool failing_ = false;
+  std::vector<NodeFailure> failures_;
+  std::string drawn_;
   std::mutex comm_mutex_;
   std::uint32_t next_comm_id_ = 1;  // guarded by comm_mutex_
 };

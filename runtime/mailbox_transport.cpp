@@ -72,6 +72,7 @@ std::string MailboxTransport::failed_problem(int src) const {
 
 FailureReport MailboxTransport::failure_report() const {
   FailureReport report;
+  report.drawn = machine_.drawn();
   if (!machine_.failing()) return report;
   for (const auto& n : nodes_.local()) {
     if (n->stopped.load(std::memory_order_acquire)) {

@@ -205,6 +205,11 @@ Noise parse_noise(std::string_view text);
 // "skew uniform 100 us (seed 0), node 3 2 ms; slow node 3 4x; noise 50 us every 1 ms": the
 // stragglers in one line, empty when there are none.
 std::string describe_stragglers(const Model& m);
+// 64 bits from (seed, index, stream) alone: splitmix64's finaliser over the three, so that a
+// seed gives the same draws on every platform (std::uniform_*_distribution is not specified
+// bit for bit). The stragglers' delays and the random failures (failures.hpp) draw from it,
+// each on streams of its own.
+std::uint64_t seeded_bits(std::uint64_t seed, std::uint64_t index, std::uint64_t stream);
 
 // The model in integer picoseconds, as the simulator and the cost formulas use it.
 // The model per item of `weight` items (Comm::weighted): every per-item time (beta, beta_net

@@ -11,17 +11,11 @@
 namespace vmc {
 namespace {
 
-// A draw in [0, bound] from (seed, node, stream) alone: splitmix64's finaliser over the three,
-// so that a seed gives the same delays on every platform (std::uniform_*_distribution is not
-// specified bit for bit).
+// A draw in [0, bound] from (seed, node, stream) alone.
 Picos draw(std::uint64_t seed, int node, std::uint64_t stream, Picos bound) {
   if (bound <= 0) return 0;
-  std::uint64_t z = seed + 0x9E3779B97F4A7C15ull * (static_cast<std::uint64_t>(node) + 1) +
-                    0xD1B54A32D192ED03ull * stream;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
-  return static_cast<Picos>(z % (static_cast<std::uint64_t>(bound) + 1));
+  return static_cast<Picos>(seeded_bits(seed, static_cast<std::uint64_t>(node), stream) %
+                            (static_cast<std::uint64_t>(bound) + 1));
 }
 
 constexpr std::uint64_t kSkewStream = 1, kNoiseStream = 2;
@@ -262,6 +256,13 @@ Noise parse_noise(std::string_view text) {
                                             "0; ") + expected);
   }
   return n;
+}
+
+std::uint64_t seeded_bits(std::uint64_t seed, std::uint64_t index, std::uint64_t stream) {
+  std::uint64_t z = seed + 0x9E3779B97F4A7C15ull * (index + 1) + 0xD1B54A32D192ED03ull * stream;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
 }
 
 std::string describe_stragglers(const Model& m) {

@@ -44,7 +44,7 @@ void check_transport(MachineConfig& config) {
   const TransportRow& row = row_of(config);
   if (row.check != nullptr) row.check(config);
   // Failures on purpose stop a node at a virtual time of the local machine's simulation.
-  if (!config.failures.empty() &&
+  if ((!config.failures.empty() || config.random_failures) &&
       (config.transport != vmc::Transport::local || config.clock != Clock::virtual_time)) {
     throw UsageError("Machine: failures (--fail): nodes fail on the local transport on the "
                      "virtual clock only (a failure's time is a virtual time; the " +

@@ -369,7 +369,7 @@ void mpirun_command(const MpirunOptions& o, const CLI::App& cmd,
   setup.config.trace = !o.trace.empty() || !o.show.empty();
   setup.config.allow_self_messages = true;  // MPI programs send to themselves
   o.engine.apply(setup.config);
-  if (!o.fail.empty()) setup.config.failures = parse_failures(o.fail);
+  set_failures(o.fail, setup.config);
   if (!o.show.empty() && setup.config.clock != Clock::virtual_time) {
     throw UsageError("--show replays the virtual clock's trace: leave out --clock real");
   }

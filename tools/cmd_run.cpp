@@ -128,7 +128,7 @@ void run_command(const RunOptions& o) {
   config.time_scale = o.time_scale;
   config.trace = !o.trace.empty();
   o.engine.apply(config);
-  if (!o.fail.empty()) config.failures = parse_failures(o.fail);
+  set_failures(o.fail, config);
   RunSpec spec = o.call.spec(*config.topology, config.model, config.data != Data::none);
   spec.check = o.check;
   if (config.data == Data::none && o.check) {
@@ -172,9 +172,7 @@ void run_command(const RunOptions& o) {
               {"busbw_Bps", bw ? nlohmann::json(bw->busbw) : nlohmann::json()},
               {"correct", out.correct ? nlohmann::json(*out.correct) : nlohmann::json()}});
     if (!out.detail.empty()) j["detail"] = out.detail;
-    if (!config.failures.empty()) {
-      j["failures"] = failures_json(config.failures, out.result.failures());
-    }
+    if (!o.fail.empty()) j["failures"] = failures_json(m.failures(), out.result.failures());
     if (o.stats) {
       j["host_wall_s"] = cost.wall_s;
       j["host_peak_growth_bytes"] = cost.peak_growth_bytes;
@@ -198,7 +196,7 @@ void run_command(const RunOptions& o) {
     }
     print_stats(stdout, s, m.topology());
     if (o.stats) print_host_cost(stdout, cost, s.messages);
-    if (!config.failures.empty()) print_failures(stdout, config.failures, out.result.failures());
+    if (!o.fail.empty()) print_failures(stdout, m.failures(), out.result.failures());
     if (out.correct) {
       const std::size_t stopped = out.result.failures().stopped.size();
       std::printf("check      %s%s\n", *out.correct ? "correct" : "WRONG",

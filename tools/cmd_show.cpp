@@ -28,8 +28,7 @@ struct ShowOptions {
 
 void show_command(const ShowOptions& o) {
   const Model model = o.machine.model();
-  const std::vector<NodeFailure> failures =
-      o.fail.empty() ? std::vector<NodeFailure>{} : parse_failures(o.fail);
+  const FailureSpec failures = o.fail.empty() ? FailureSpec{} : parse_failures(o.fail);
   std::vector<ShowRun> runs;
   std::vector<std::pair<std::shared_ptr<const Topology>, std::string>> networks{
       {o.machine.parsed_topology(), o.call.algorithm}};
@@ -53,7 +52,7 @@ void show_command(const ShowOptions& o) {
                 format_duration(run.outcome.result.time()).c_str(),
                 format_duration(to_seconds(run.outcome.predicted)).c_str(),
                 static_cast<unsigned long long>(run.outcome.result.stats().messages));
-    if (!failures.empty()) print_failures(stdout, failures, run.outcome.result.failures());
+    if (!o.fail.empty()) print_failures(stdout, run.failures, run.outcome.result.failures());
   }
   std::printf("wrote %s: open it in a web browser (it needs no network), e.g. "
               "xdg-open %s\n", o.output.c_str(), o.output.c_str());

@@ -111,9 +111,10 @@ void add_clock_options(CLI::App* cmd, std::string& clock, double& time_scale);
 // How the machine runs its nodes (MachineConfig::engine, data, workers): --engine
 // auto|threads|fibers, --data full|none (none: timing only, no data moved; --check is then
 // refused), --workers N (fibers: worker threads, 0 one per core).
-// --fail node:K@TIME,...: nodes that fail on purpose (MachineConfig::failures), checked as
-// parse_failures reads it.
+// --fail node:K@TIME,...,random:...: nodes that fail on purpose (MachineConfig::failures and
+// random_failures), checked as parse_failures reads it; set_failures puts them in a config.
 void add_fail_option(CLI::App* cmd, std::string& fail);
+void set_failures(const std::string& fail, MachineConfig& config);
 
 struct EngineOptions {
   std::string engine = "auto";

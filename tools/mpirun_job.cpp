@@ -144,6 +144,7 @@ std::string number_list(const std::vector<int>& numbers) {
 
 // Ranks that failed on purpose (--fail), and the calls that needed them, in MPI's words.
 void report_failed_ranks(const FailureReport& r, JobVerdict& v) {
+  if (!r.stopped.empty() && !r.drawn.empty()) v.report.push_back(r.drawn);
   for (const FailureReport::Stopped& s : r.stopped) {
     const std::string at = format_duration(to_seconds(s.at_ps));
     v.report.push_back(s.cause < 0 ? "rank " + std::to_string(s.node) + " failed at " + at +

@@ -254,7 +254,8 @@ nlohmann::json failures_json(const std::vector<NodeFailure>& given, const Failur
   for (const NodeFailure& f : not_stopped(given, report)) {
     left.push_back({{"node", f.node}, {"at_s", f.at}});
   }
-  return {{"stopped", stopped}, {"failed_calls", calls}, {"did_not_stop", left}};
+  return {{"drawn", report.drawn}, {"stopped", stopped}, {"failed_calls", calls},
+          {"did_not_stop", left}};
 }
 
 std::size_t item_bytes(const RunSpec& o) {

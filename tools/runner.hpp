@@ -68,8 +68,9 @@ CostQuery run_query(const Topology& topology, const Model& model, const RunSpec&
 void print_stats(std::FILE* out, const Stats& s, const Topology& topology);
 // What the failures given (--fail) did: a `failures` line for every node that stopped and
 // every call that failed (FailureReport::text), then every node given a failure that made
-// no call at or after its time and so did not stop; and the same as JSON (`stopped`,
-// `failed_calls`, `did_not_stop`).
+// no call at or after its time and so did not stop; and the same as JSON (`drawn`, a random
+// draw's line or empty, `stopped`, `failed_calls`, `did_not_stop`). `given`: the machine's
+// failures (Machine::failures: those given and those a random draw gave).
 void print_failures(std::FILE* out, const std::vector<NodeFailure>& given,
                     const FailureReport& report);
 nlohmann::json failures_json(const std::vector<NodeFailure>& given, const FailureReport& report);

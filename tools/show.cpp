@@ -124,7 +124,7 @@ std::string page(const nlohmann::json& data, const std::string& title) {
 }  // namespace
 
 ShowRun run_for_show(std::shared_ptr<const Topology> topology, const Model& model, RunSpec spec,
-                     const std::vector<NodeFailure>& failures) {
+                     const FailureSpec& failures) {
   plane_drawing(*topology);  // refuses networks too large to draw before anything runs
   check_spec(spec, *topology, model);
   spec.check = true;
@@ -133,8 +133,9 @@ ShowRun run_for_show(std::shared_ptr<const Topology> topology, const Model& mode
              .model = model,
              .clock = Clock::virtual_time,
              .trace = true,
-             .failures = failures});
-  ShowRun run{topology, model, spec, run_collective(m, spec)};
+             .failures = failures.nodes,
+             .random_failures = failures.random});
+  ShowRun run{topology, model, spec, run_collective(m, spec), m.failures()};
   if (run.outcome.correct && !*run.outcome.correct) {
     throw std::runtime_error(to_string(spec.op) + " " + run.outcome.algorithm + " on " +
                              topology->spec() + " gave a wrong result");

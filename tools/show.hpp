@@ -22,6 +22,7 @@ struct ShowRun {
   Model model;
   RunSpec spec;
   RunOutcome outcome;
+  std::vector<NodeFailure> failures;  // the machine's (--fail; a random draw's as drawn)
 };
 
 // Runs spec on topology under model (virtual clock, trace on, checked against the
@@ -29,7 +30,7 @@ struct ShowRun {
 // nodes ended on a failed node's error is drawn as far as it went, the nodes that stopped
 // grey, and checked on the nodes that did not stop.
 ShowRun run_for_show(std::shared_ptr<const Topology> topology, const Model& model, RunSpec spec,
-                     const std::vector<NodeFailure>& failures = {});
+                     const FailureSpec& failures = {});
 
 // What the page draws for one run: the network's picture, the messages and combines, the
 // model, the algorithm (its registry row and its file's opening comment) and the times.

@@ -296,6 +296,57 @@ TEST(Harness, CaseTextRoundTrips) {
   EXPECT_THROW(harness::parse_case("p=0"), std::invalid_argument);
 }
 
+// An allgather that outlives a failed member: every rank sends its block to every other rank,
+// then receives from each, catching NodeFailedError, so the block of a failed member keeps
+// what the buffer held. `tolerant` false: the same without the catch.
+template <bool tolerant>
+void direct_allgather(const Call& call) {
+  const Comm& c = *call.comm;
+  const int p = c.size(), r = c.rank();
+  const std::size_t block = call.n * call.item_size;
+  auto* out = static_cast<unsigned char*>(call.recv);
+  if (call.send != nullptr && block > 0) std::memcpy(out + r * block, call.send, block);
+  for (int s = 1; s < p; ++s) c.send_raw(out + r * block, block, call.n, (r + s) % p, call.tag);
+  for (int s = 1; s < p; ++s) {
+    const int from = (r - s + p) % p;
+    try {
+      c.recv_raw(out + from * block, block, call.item_size, from, call.tag);
+    } catch (const NodeFailedError&) {
+      if (!tolerant) throw;
+    }
+  }
+}
+
+TEST(Harness, OneFailedNodeHoldsAToleranceClaimToItsSeeds) {
+  const Algorithm tolerant{.name = "direct_tolerant", .run = direct_allgather<true>};
+  const Algorithm fragile{.name = "direct_fragile", .run = direct_allgather<false>};
+  const harness::Case c = harness::parse_case("p=6 n=3 topology=hypercube");
+  const harness::ToleranceReport ok =
+      harness::check_one_failure(Operation::allgather, tolerant, c, 12);
+  EXPECT_TRUE(ok.passed) << ok.message;
+  EXPECT_EQ(ok.draws, 12);
+  EXPECT_GT(ok.acted, 0) << "no draw stopped a node: the check tested nothing";
+  EXPECT_TRUE(ok.broken.empty());
+  EXPECT_THAT(ok.message, HasSubstr("12 single failures drawn"));
+
+  const harness::ToleranceReport bad =
+      harness::check_one_failure(Operation::allgather, fragile, c, 12);
+  EXPECT_FALSE(bad.passed);
+  ASSERT_FALSE(bad.broken.empty());
+  // The draws are the same for both rows: a failure breaks the fragile one only where it
+  // stopped a node.
+  EXPECT_LE(static_cast<int>(bad.broken.size()), ok.acted);
+  EXPECT_THAT(bad.message,
+              HasSubstr("seed " + std::to_string(bad.broken.front()) + ": --fail node:"));
+  EXPECT_THAT(bad.message, HasSubstr("has failed"));
+  // Seeded: the same seeds break on every check.
+  EXPECT_EQ(harness::check_one_failure(Operation::allgather, fragile, c, 12).broken, bad.broken);
+
+  EXPECT_THROW(harness::check_one_failure(Operation::allgather, tolerant,
+                                          harness::parse_case("p=4 clock=real")),
+               std::invalid_argument);
+}
+
 TEST(Harness, SweepsEveryPAndRootWithPrimeLengths) {
   const auto all = harness::cases(Operation::broadcast, kMine, quick(64));
   std::set<int> ps;

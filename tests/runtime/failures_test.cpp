@@ -239,16 +239,18 @@ TEST(Failures, AMachineWithoutFailuresRunsAfterOneWith) {
   EXPECT_TRUE(r.failures().empty());
 }
 
+// parse_failures' error for `text`, or "accepted".
+std::string refused(const std::string& text) {
+  try {
+    parse_failures(text);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
 TEST(Failures, BadSpecsAreRefusedNamingTheProblem) {
-  auto refused = [](const std::string& text) {
-    try {
-      parse_failures(text);
-    } catch (const std::invalid_argument& e) {
-      return std::string(e.what());
-    }
-    return std::string("accepted");
-  };
-  EXPECT_EQ(parse_failures("node:3@2ms,node:5@0"),
+  EXPECT_EQ(parse_failures("node:3@2ms,node:5@0").nodes,
             (std::vector<NodeFailure>{{.node = 3, .at = 2e-3}, {.node = 5, .at = 0}}));
   EXPECT_THAT(refused("node:3"), HasSubstr("names no time"));
   EXPECT_THAT(refused("node:x@1ms"), HasSubstr("\"x\" is not a node number"));
@@ -257,7 +259,7 @@ TEST(Failures, BadSpecsAreRefusedNamingTheProblem) {
   EXPECT_THAT(refused("node:3@1ms,"), HasSubstr("empty item"));
   EXPECT_THAT(refused("link:3-7@1ms"), HasSubstr("not supported"));
   EXPECT_THAT(refused("rack:1@0"), HasSubstr("expected node:K@TIME"));
-  EXPECT_EQ(describe_failures(parse_failures("node:3@2ms,node:5@0")), "node:3@2ms,node:5@0");
+  EXPECT_EQ(describe_failures(parse_failures("node:3@2ms,node:5@0").nodes), "node:3@2ms,node:5@0");
 
   auto machine_refuses = [](MachineConfig config) {
     try {
@@ -276,6 +278,153 @@ TEST(Failures, BadSpecsAreRefusedNamingTheProblem) {
                                .model = {.protocol = Protocol::rendezvous},
                                .failures = {{.node = 1, .at = 0}}}),
               HasSubstr("rendezvous protocol is not supported"));
+}
+
+// Random failures (MachineConfig::random_failures, --fail random:...).
+
+// The run's failure report, whether the run threw it or returned it ("" when nothing failed).
+FailureReport broadcast_report(Machine& m) {
+  try {
+    return m
+        .run([&](Node& node) {
+          int x = node.rank() == 0 ? 42 : -1;
+          broadcast(node.world(), std::span<int>(&x, 1), 0, {.algorithm = "binomial"});
+        })
+        .failures();
+  } catch (const RunError& e) {
+    return e.failures();
+  }
+}
+
+MachineConfig cube8_random(Engine engine, RandomFailures random) {
+  MachineConfig c = cube8(engine, {});
+  c.random_failures = random;
+  return c;
+}
+
+TEST(RandomFailures, TheDrawDependsOnTheSpecAlone) {
+  const RandomFailures one{.count = 1, .before = 5e-3, .seed = 7};
+  EXPECT_EQ(draw_failures(one, 8), draw_failures(one, 8));
+  // Different seeds differ: over 20 seeds, more than one draw.
+  std::set<std::pair<int, double>> draws;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const auto d = draw_failures({.count = 1, .before = 5e-3, .seed = seed}, 8);
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_GE(d[0].node, 0);
+    EXPECT_LT(d[0].node, 8);
+    EXPECT_GE(d[0].at, 0);
+    EXPECT_LT(d[0].at, 5e-3);
+    EXPECT_EQ(to_picos(d[0].at) % 1000, 0) << "whole nanoseconds";
+    draws.insert({d[0].node, d[0].at});
+  }
+  EXPECT_GT(draws.size(), 10u);
+  // count=K: K distinct nodes, none of those given failures of their own, in order of time.
+  const std::vector<NodeFailure> given{{.node = 3, .at = 0}};
+  const auto seven = draw_failures({.count = 7, .before = 1e-3, .seed = 2}, 8, given);
+  std::set<int> nodes;
+  for (std::size_t i = 0; i < seven.size(); ++i) {
+    nodes.insert(seven[i].node);
+    if (i > 0) {
+      EXPECT_LE(seven[i - 1].at, seven[i].at);
+    }
+  }
+  EXPECT_EQ(nodes, (std::set<int>{0, 1, 2, 4, 5, 6, 7}));
+  EXPECT_THROW(draw_failures({.count = 8, .before = 1e-3, .seed = 2}, 8, given),
+               std::invalid_argument);
+  // rate=R: every node once, at a mean time of 1/R; before=T keeps the draws before T.
+  const auto all = draw_failures({.rate = 1000, .seed = 5}, 4096);
+  ASSERT_EQ(all.size(), 4096u);
+  double sum = 0;
+  for (const NodeFailure& f : all) sum += f.at;
+  EXPECT_NEAR(sum / 4096, 1e-3, 0.1e-3);
+  const auto early = draw_failures({.rate = 1000, .before = 1e-3, .seed = 5}, 4096);
+  std::size_t below = 0;
+  for (const NodeFailure& f : all) below += f.at < 1e-3 ? 1 : 0;
+  EXPECT_EQ(early.size(), below);
+  for (const NodeFailure& f : early) EXPECT_LT(f.at, 1e-3);
+}
+
+TEST(RandomFailures, TheSameSeedGivesTheSameReportOnEveryRunAndBothEnginesAndReplays) {
+  int failed_runs = 0;
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const RandomFailures random{.count = 1, .before = 1.2e-3, .seed = seed};
+    std::string first;
+    for (Engine engine : {Engine::threads, Engine::fibers}) {
+      Machine m(cube8_random(engine, random));
+      ASSERT_EQ(m.failures(), draw_failures(random, 8));
+      for (int run = 0; run < 2; ++run) {
+        const FailureReport r = broadcast_report(m);
+        EXPECT_EQ(r.drawn, describe(random) + " drew " + describe_failures(m.failures()));
+        if (first.empty()) first = r.text();
+        EXPECT_EQ(r.text(), first);
+      }
+    }
+    // The drawn failures as node: items give the same report, less the draw's line.
+    const std::string replay = describe_failures(draw_failures(random, 8));
+    Machine explicit_failures(cube8(Engine::automatic, parse_failures(replay).nodes));
+    const FailureReport r = broadcast_report(explicit_failures);
+    EXPECT_EQ(r.drawn, "");
+    const std::size_t line = first.find('\n');
+    EXPECT_EQ(r.text(), line == std::string::npos ? "" : first.substr(line + 1));
+    if (!r.stopped.empty()) ++failed_runs;
+  }
+  EXPECT_GT(failed_runs, 0) << "no seed's failure stopped a node: the test compared nothing";
+}
+
+TEST(RandomFailures, TheDocumentedDrawLosesNode4AndItsSubtree) {
+  // docs/model.md, "Random failures": the draw is the same on every platform, and replays.
+  const FailureSpec spec = parse_failures("random:count=1,before=1.5ms,seed=8");
+  Machine m(cube8_random(Engine::automatic, *spec.random));
+  EXPECT_EQ(describe_failures(m.failures()), "node:4@435.071us");
+  const FailureReport r = broadcast_report(m);
+  EXPECT_EQ(r.drawn, "random:count=1,before=1.5ms,seed=8 drew node:4@435.071us");
+  std::set<int> stopped;
+  for (const auto& s : r.stopped) stopped.insert(s.node);
+  std::set<int> lost = subtree_below(4, 8);
+  lost.insert(4);
+  EXPECT_EQ(stopped, lost);
+  ASSERT_FALSE(r.stopped.empty());
+  EXPECT_EQ(r.stopped[0].at_ps, 527'000'000);
+}
+
+TEST(RandomFailures, SpecsReadBackAndBadOnesAreRefused) {
+  const FailureSpec both = parse_failures("node:3@1ms,random:count=2,before=4.5ms,seed=9");
+  EXPECT_EQ(both.nodes, (std::vector<NodeFailure>{{.node = 3, .at = 1e-3}}));
+  ASSERT_TRUE(both.random);
+  EXPECT_EQ(both.random->count, 2);
+  EXPECT_EQ(to_picos(both.random->before), 4'500'000'000);
+  EXPECT_EQ(both.random->seed, 9u);
+  EXPECT_EQ(describe(*both.random), "random:count=2,before=4.5ms,seed=9");
+  // Back to the picosecond (times are compared as picoseconds: 4.5 * 1e-3 need not be 4.5e-3).
+  const RandomFailures rate{.rate = 250.5, .before = 2.25e-3, .seed = 1};
+  EXPECT_EQ(describe(*parse_failures(describe(rate)).random), "random:rate=250.5,before=2.25ms,seed=1");
+  EXPECT_EQ(parse_failures("random:seed=1,rate=3,node:2@0").nodes.size(), 1u);
+  // Times back to the picosecond.
+  const std::vector<NodeFailure> odd{{.node = 1, .at = 3.217456e-3}, {.node = 2, .at = 7e-12},
+                                     {.node = 4, .at = 2.5}};
+  EXPECT_EQ(describe_failures(odd), "node:1@3.217456ms,node:2@7ps,node:4@2.5s");
+  EXPECT_EQ(describe_failures(parse_failures(describe_failures(odd)).nodes), describe_failures(odd));
+
+  EXPECT_THAT(refused("random:count=1,seed=3"), HasSubstr("count=K needs before=TIME"));
+  EXPECT_THAT(refused("random:before=1ms,seed=3"), HasSubstr("give either count=K"));
+  EXPECT_THAT(refused("random:count=1,rate=2,before=1ms,seed=3"), HasSubstr("give either"));
+  EXPECT_THAT(refused("random:count=0,before=1ms,seed=3"), HasSubstr("at least 1"));
+  EXPECT_THAT(refused("random:rate=-1,seed=3"), HasSubstr("not a rate above 0"));
+  EXPECT_THAT(refused("random:count=1,before=1ms"), HasSubstr("give seed=S"));
+  EXPECT_THAT(refused("random:count=1,before=1ms,seed=1,seed=2"), HasSubstr("seed: is given twice"));
+  EXPECT_THAT(refused("random:count=1,before=1ms,seed=x"), HasSubstr("\"x\" is not a whole"));
+  EXPECT_THAT(refused("random:count=1,before=0,seed=1"), HasSubstr("at least 1ns"));
+  EXPECT_THAT(refused("random:count=1,before=1ms,seed=1,colour=red"),
+              HasSubstr("\"colour=red\" is not understood"));
+  EXPECT_THAT(refused("random:rate=1,seed=1,random:rate=2,seed=2"), HasSubstr("given twice"));
+
+  try {
+    Machine m(cube8_random(Engine::automatic, {.count = 9, .before = 1e-3, .seed = 1}));
+    ADD_FAILURE() << "a machine of 8 nodes drew 9";
+  } catch (const UsageError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("asks for 9 nodes, and the machine has 8"));
+  }
 }
 
 }  // namespace

@@ -234,9 +234,10 @@ TEST(CommandLine, AStragglerErrorNamesItsOwnFlag) {
   }
 }
 
-// --fail: malformed items, a node twice, a node the machine does not have, what is not offered
-// yet (links, random failures, the real clock, rendezvous), each refused naming --fail; and
-// docs/model.md's example, whose report ends the run with exit code 1.
+// --fail: malformed items, a node twice, a node the machine does not have, a random draw
+// without its seed, what is not offered yet (links, the real clock, rendezvous), each refused
+// naming --fail; and docs/model.md's examples, whose reports end the run with exit code 1, a
+// random draw among them that its node: items replay.
 TEST(CommandLine, FailRefusesBadSpecsAndReportsAFailure) {
   const std::vector<std::string> base = {"run", "--topology=full:3", "--n=2"};
   for (const std::string bad : {"", "node:1", "node:x@1ms", "node:1@-1ms", "node:1@1xs",
@@ -260,6 +261,27 @@ TEST(CommandLine, FailRefusesBadSpecsAndReportsAFailure) {
                                "that needed failed node 2) "
                                "node 3: recv from rank 2 tag 0 of collective call 0 failed at "
                                "1.054 ms: node 2 has failed"));
+
+  const std::vector<std::string> broadcast = {"run", "--topology", "hypercube:8", "--op",
+                                              "broadcast", "--algorithm", "binomial", "--n", "1",
+                                              "--fail"};
+  auto with = [&](const std::string& fail) {
+    std::vector<std::string> args = broadcast;
+    args.push_back(fail);
+    return vmc(args);
+  };
+  const Outcome drawn = with("random:count=1,before=1.5ms,seed=8");
+  EXPECT_EQ(drawn.exit_code, 1) << drawn.err;
+  const std::string draw = "random:count=1,before=1.5ms,seed=8 drew node:4@435.071us ";
+  const std::size_t at = drawn.err.find(draw);
+  ASSERT_NE(at, std::string::npos) << drawn.err;
+  const Outcome replayed = with("node:4@435.071us");
+  EXPECT_EQ(replayed.exit_code, 1);
+  EXPECT_EQ(replayed.err, drawn.err.substr(0, at) + drawn.err.substr(at + draw.size()));
+  // A draw that stops no node (a leaf, after its only receive): the run succeeds and says it.
+  const Outcome quiet = with("random:count=1,before=1.5ms,seed=1");
+  EXPECT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_THAT(quiet.out, HasSubstr("failures   random:count=1,before=1.5ms,seed=1 drew node:"));
 }
 
 // A failure that ends no other node (a leaf of the broadcast tree), and one that never
