@@ -16,7 +16,8 @@
 // handing one message over, nothing simulated).
 //
 //   ./build/bench/bench_simulation              (VMC_BENCH_MESSAGES=N for longer runs,
-//                                               VMC_BENCH_CASE=allreduce:1024 for one case)
+//                                               VMC_BENCH_CASE=allreduce:1024 for one case,
+//                                               VMC_BENCH_DATA=none or 8 for one of the two)
 //
 // Never part of the tests: a benchmark asserts nothing about time.
 #include <chrono>
@@ -133,9 +134,11 @@ int main() {
   std::uint64_t target = 300'000;
   if (const char* env = std::getenv("VMC_BENCH_MESSAGES")) target = std::strtoull(env, nullptr, 10);
   const char* only = std::getenv("VMC_BENCH_CASE");  // e.g. allreduce:1024
+  const char* data_only = std::getenv("VMC_BENCH_DATA");  // none, or 8 (bytes)
   std::printf("| operation | p      | data | messages     | msgs/s   | vs queue   | queue M/s | bytes/msg | KiB/node |\n"
               "|-----------|--------|------|--------------|----------|------------|-----------|-----------|----------|\n");
   for (const bool data : {false, true}) {
+    if (data_only != nullptr && std::string(data_only) != (data ? "8" : "none")) continue;
     for (const int p : {64, 1024, 16384}) {
       for (const Op op : {Op::alltoall, Op::allreduce, Op::broadcast}) {
         if (op == Op::alltoall && p > 1024) continue;
