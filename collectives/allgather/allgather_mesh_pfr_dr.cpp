@@ -35,13 +35,16 @@ const MeshFamily kFamily{
              end_member_note(h, patterns::pfr_dr_merges(shape), "mesh_pfr", "mesh_dr");
     },
     [](const CostQuery& q, int h) {
-      return cost_allgather_plan(q, patterns::pfr_dr_rings(mesh_shape_of(q), h));
+      return cost_allgather_plan(q, patterns::pfr_dr_rings(mesh_shape_of(q), h),
+                                 patterns::Alternation::none);
     },
     [](const CostQuery& q, int h) {
-      return plan_claim(q, patterns::pfr_dr_rings(mesh_shape_of(q), h), false);
+      return plan_claim(q, patterns::pfr_dr_rings(mesh_shape_of(q), h),
+                        patterns::Alternation::none);
     },
     [](const Call& c, int h) {
-      run_allgather_plan(c, patterns::pfr_dr_rings(mesh_shape_of(*c.comm), h));
+      run_allgather_plan(c, patterns::pfr_dr_rings(mesh_shape_of(*c.comm), h),
+                         patterns::Alternation::none);
     },
 };
 }  // namespace

@@ -21,11 +21,8 @@ namespace vmc::internal {
 
 namespace {
 void run(const Call& call, int h) {
-  const patterns::RingPlan plan = patterns::pfr_dr_rings(mesh_shape_of(*call.comm), h);
-  run_reduce_scatter(call, [&](const Comm& comm, void* buf, std::size_t item_size,
-                               const Blocks& blocks, const Op& op, Tag tag) {
-    reduce_scatter_plan(comm, plan, buf, item_size, blocks, op, tag);
-  });
+  run_reduce_scatter_on_plan(call, patterns::pfr_dr_rings(mesh_shape_of(*call.comm), h),
+                             patterns::Alternation::none);
 }
 
 const MeshFamily kFamily{
@@ -41,10 +38,12 @@ const MeshFamily kFamily{
              end_member_note(h, patterns::pfr_dr_merges(shape), "mesh_pfr", "mesh_dr");
     },
     [](const CostQuery& q, int h) {
-      return cost_reduce_scatter_plan(q, patterns::pfr_dr_rings(mesh_shape_of(q), h));
+      return cost_reduce_scatter_plan(q, patterns::pfr_dr_rings(mesh_shape_of(q), h),
+                                      patterns::Alternation::none);
     },
     [](const CostQuery& q, int h) {
-      return plan_claim(q, patterns::pfr_dr_rings(mesh_shape_of(q), h), false);
+      return plan_claim(q, patterns::pfr_dr_rings(mesh_shape_of(q), h),
+                        patterns::Alternation::none);
     },
     run,
 };

@@ -8,6 +8,7 @@
   ROW(Algorithm, reduce_scatter_pairwise_row)                  \
   ROW(Algorithm, reduce_scatter_mesh_dr_row)                   \
   ROW(Algorithm, reduce_scatter_mesh_pfr_row)                  \
+  ROW(Algorithm, reduce_scatter_mesh_pfr_alt_row)              \
   ROW(std::vector<Algorithm>, reduce_scatter_mesh_pfr_dr_rows)
 
 namespace vmc {
