@@ -13,7 +13,8 @@
   ROW(Algorithm, allgather_mesh_pfr_alt_row)              \
   ROW(Algorithm, allgather_allport_doubling_row)          \
   ROW(Algorithm, allgather_mesh_mst_row)                  \
-  ROW(std::vector<Algorithm>, allgather_mesh_pfr_dr_rows)
+  ROW(std::vector<Algorithm>, allgather_mesh_pfr_dr_rows)     \
+  ROW(std::vector<Algorithm>, allgather_mesh_pfr_dr_alt_rows)
 
 namespace vmc {
 
