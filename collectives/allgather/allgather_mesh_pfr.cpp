@@ -29,7 +29,7 @@
 namespace vmc::internal {
 
 void run_allgather_plan(const Call& call, const patterns::RingPlan& plan,
-                        patterns::Alternation a) {
+                        Alternation a) {
   const Comm& comm = *call.comm;
   const Blocks blocks = prepare_allgather(call);
   if (!patterns::alternates(plan, a) && plan.identity_layout()) {
@@ -51,7 +51,7 @@ void run_allgather_plan(const Call& call, const patterns::RingPlan& plan,
 }
 
 Picos cost_allgather_plan(const CostQuery& q, const patterns::RingPlan& plan,
-                          patterns::Alternation a) {
+                          Alternation a) {
   const std::vector<std::size_t> counts = layout_counts(q, plan);
   return checked_add(
       ring_collect_cost(q, plan, counts, charged_sharers(q, plan_sharing(q, plan, a))),
@@ -60,17 +60,17 @@ Picos cost_allgather_plan(const CostQuery& q, const patterns::RingPlan& plan,
 
 void run_allgather_mesh_pfr(const Call& call) {
   run_allgather_plan(call, patterns::prime_factor_rings(mesh_shape_of(*call.comm)),
-                     patterns::Alternation::none);
+                     Alternation::none);
 }
 
 Picos cost_allgather_mesh_pfr(const CostQuery& q) {
   return cost_allgather_plan(q, patterns::prime_factor_rings(mesh_shape_of(q)),
-                             patterns::Alternation::none);
+                             Alternation::none);
 }
 
 Claim claim_allgather_mesh_pfr(const CostQuery& q) {
   return plan_claim(q, patterns::prime_factor_rings(mesh_shape_of(q)),
-                    patterns::Alternation::none);
+                    Alternation::none);
 }
 
 Algorithm allgather_mesh_pfr_row() {

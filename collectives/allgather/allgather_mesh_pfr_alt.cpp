@@ -40,13 +40,13 @@ Algorithm allgather_mesh_pfr_alt_row() {
       .requirements = "nothing",
       .applicable = applies_always,
       .cost = [](const CostQuery& q) {
-        return cost_allgather_plan(q, patterns::prime_factor_rings(mesh_shape_of(q)), patterns::Alternation::interleaved);
+        return cost_allgather_plan(q, pfr_plan(q), Alternation::interleaved);
       },
       .run = [](const Call& call) {
-        run_allgather_plan(call, patterns::prime_factor_rings(mesh_shape_of(*call.comm)), patterns::Alternation::interleaved);
+        run_allgather_plan(call, pfr_plan(*call.comm), Alternation::interleaved);
       },
       .claim = [](const CostQuery& q) {
-        return plan_claim(q, patterns::prime_factor_rings(mesh_shape_of(q)), patterns::Alternation::interleaved);
+        return plan_claim(q, pfr_plan(q), Alternation::interleaved);
       },
   };
 }

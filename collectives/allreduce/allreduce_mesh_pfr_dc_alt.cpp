@@ -35,17 +35,17 @@ Algorithm allreduce_mesh_pfr_dc_alt_row() {
       .requirements = "a commutative op",
       .applicable = applies_commutative,
       .cost = [](const CostQuery& q) {
-        const patterns::RingPlan plan = patterns::prime_factor_rings(mesh_shape_of(q));
-        return plan_allreduce_cost(q, plan, plan.phases(),
-                                   charged_sharers(q, plan_sharing(q, plan, patterns::Alternation::interleaved)),
-                                   patterns::Alternation::interleaved);
+        const patterns::RingPlan plan = pfr_plan(q);
+        const std::vector<int> sharers =
+            charged_sharers(q, plan_sharing(q, plan, Alternation::interleaved));
+        return plan_allreduce_cost(q, plan, plan.phases(), sharers, Alternation::interleaved);
       },
       .run = [](const Call& call) {
-        const patterns::RingPlan plan = patterns::prime_factor_rings(mesh_shape_of(*call.comm));
-        plan_allreduce(call, plan, plan.phases(), patterns::Alternation::interleaved);
+        const patterns::RingPlan plan = pfr_plan(*call.comm);
+        plan_allreduce(call, plan, plan.phases(), Alternation::interleaved);
       },
       .claim = [](const CostQuery& q) {
-        return plan_claim(q, patterns::prime_factor_rings(mesh_shape_of(q)), patterns::Alternation::interleaved);
+        return plan_claim(q, pfr_plan(q), Alternation::interleaved);
       },
   };
 }

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <tuple>
 
+#include "collectives/mesh/families.hpp"
 #include "collectives/primitives/buffers.hpp"
 #include "collectives/primitives/group_mesh.hpp"
 #include "collectives/primitives/p2p.hpp"
@@ -393,6 +394,18 @@ Picos plan_allreduce_cost(const CostQuery& q, const RingPlan& plan, int dc,
     cost = checked_add(cost, checked_add(move, move, "rearrangement"), "allreduce time");
   }
   return cost;
+}
+
+RingPlan pfr_plan(const CostQuery& q) { return patterns::prime_factor_rings(mesh_shape_of(q)); }
+RingPlan pfr_plan(const Comm& comm) { return patterns::prime_factor_rings(mesh_shape_of(comm)); }
+
+int pfr_dr_members(const CostQuery& q) { return patterns::pfr_dr_merges(mesh_shape_of(q)) + 1; }
+
+std::string pfr_dr_label(const CostQuery& q, int h, Alternation a) {
+  const patterns::MeshShape shape = mesh_shape_of(q);
+  return patterns::describe_plan(patterns::pfr_dr_rings(shape, h)) +
+         end_member_note(h, patterns::pfr_dr_merges(shape),
+                         a == Alternation::none ? "mesh_pfr" : "mesh_pfr_alt", "mesh_dr");
 }
 
 std::vector<std::size_t> layout_counts(const CostQuery& q, const RingPlan& plan) {

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <span>
+#include <string>
 #include <vector>
 
 #include "collectives/costs/claims.hpp"
@@ -29,6 +30,8 @@
 #include "runtime/comm.hpp"
 
 namespace vmc::internal {
+
+using patterns::Alternation;
 
 // Collect (004 §8, Fig. 5(a)): on entry block plan.layout_index(rank) holds this rank's data;
 // on return every block, bitwise identical on the ranks of one plan's rings.
@@ -45,7 +48,7 @@ void ring_reduce_scatter(const Comm& comm, const patterns::RingPlan& plan, void*
 // this rank's block for rank y on entry and rank y's block for this rank on return.
 // Rearrangement charged: a node's own groups packed at each phase start, (radix-1) p n /
 // radix items, and each group that arrives home unpacked, p n / radix items per step.
-void ring_alltoall(const Comm& comm, const patterns::RingPlan& plan, patterns::Alternation a,
+void ring_alltoall(const Comm& comm, const patterns::RingPlan& plan, Alternation a,
                    void* slots, std::size_t n, std::size_t item_size, Tag tag);
 
 // DR collect and distributed reduction within the sub-mesh of dimensions lo .. hi-1 that
@@ -95,7 +98,7 @@ struct PlanSharing {
   bool shared() const;  // some stage puts two messages on one link
 };
 PlanSharing plan_sharing(const CostQuery& q, const patterns::RingPlan& plan,
-                         patterns::Alternation a);
+                         Alternation a);
 // What a formula charges for that sharing: the sharers under shared contention (004's
 // c_{i,j}: max(beta, c beta_net) per item), none under exclusive (messages wait instead).
 std::vector<int> charged_sharers(const CostQuery& q, const PlanSharing& s);
@@ -108,7 +111,7 @@ std::vector<int> charged_sharers(const CostQuery& q, const PlanSharing& s);
 // alike and move in lockstep (two-sided ports, or rings of two), an estimate where they do
 // not; under exclusive contention
 // with shared links a lower bound; on_machine's claim where the routes are not known.
-Claim plan_claim(const CostQuery& q, const patterns::RingPlan& plan, patterns::Alternation a);
+Claim plan_claim(const CostQuery& q, const patterns::RingPlan& plan, Alternation a);
 // That ideal claim alone (equal blocks assumed): exact, or a lower bound (see above).
 Claim ring_ideal(const CostQuery& q, const patterns::RingPlan& plan);
 // The claim of the DR algorithms (dimensional rings of mesh_shape_of(q), costed without
@@ -143,10 +146,22 @@ Picos ring_combine_cost(const CostQuery& q, int radix, std::size_t n, int sharer
 // vector in that order and back moves every block but the rank's own through a buffer,
 // charged 2 (B - 1) c delta, as allgather_mesh_pfr.cpp charges its layout buffer.
 void plan_allreduce(const Call& call, const patterns::RingPlan& plan, int dc,
-                    patterns::Alternation a = patterns::Alternation::none);
+                    Alternation a = Alternation::none);
 Picos plan_allreduce_cost(const CostQuery& q, const patterns::RingPlan& plan, int dc,
                           std::span<const int> sharers,
-                          patterns::Alternation a = patterns::Alternation::none);
+                          Alternation a = Alternation::none);
+
+// The prime factors rings of the group's mesh, widest first (004 §8's collect order): the
+// plan of the mesh_pfr rows of collect and distributed reduction and of their _alt rows.
+patterns::RingPlan pfr_plan(const CostQuery& q);
+patterns::RingPlan pfr_plan(const Comm& comm);
+
+// The PFR-DR families of the collect and the distributed reduction (allgather and
+// reduce_scatter mesh_pfr_dr, mesh_pfr_dr_alt): their members (patterns::pfr_dr_rings, h =
+// 0 .. pfr_dr_merges) and each member's label for explain, member 0 named mesh_pfr (or
+// mesh_pfr_alt with alternation), the last mesh_dr.
+int pfr_dr_members(const CostQuery& q);
+std::string pfr_dr_label(const CostQuery& q, int h, Alternation a);
 
 // q.counts (or q.n for every rank) in the plan's layout order (a whole-mesh plan).
 std::vector<std::size_t> layout_counts(const CostQuery& q, const patterns::RingPlan& plan);
@@ -156,7 +171,7 @@ std::vector<std::size_t> layout_counts(const CostQuery& q, const patterns::RingP
 // that buffer the block of rank owners[x]: plan.rank_at(rank, x) without rotation,
 // patterns::staged_owners with it (then the rank runs patterns::staged_plan).
 std::vector<int> layout_owners(const patterns::RingPlan& plan, int rank,
-                               patterns::Alternation a);
+                               Alternation a);
 // The rank-ordered blocks `by_rank` laid out contiguously in the owners' order.
 Blocks plan_layout(std::span<const int> owners, const Blocks& by_rank);
 // Copies blocks between the rank-ordered buffer and the layout-ordered one (to_layout or

@@ -22,7 +22,7 @@
 namespace vmc::internal {
 
 void reduce_scatter_plan(const Comm& comm, const patterns::RingPlan& plan,
-                         patterns::Alternation a, void* buf, std::size_t item_size,
+                         Alternation a, void* buf, std::size_t item_size,
                          const Blocks& blocks, const Op& op, Tag tag) {
   if (!patterns::alternates(plan, a) && plan.identity_layout()) {
     ring_reduce_scatter(comm, plan, buf, item_size, blocks, op, tag);
@@ -41,7 +41,7 @@ void reduce_scatter_plan(const Comm& comm, const patterns::RingPlan& plan,
 }
 
 Picos cost_reduce_scatter_plan(const CostQuery& q, const patterns::RingPlan& plan,
-                               patterns::Alternation a) {
+                               Alternation a) {
   const std::vector<std::size_t> counts = layout_counts(q, plan);
   return checked_add(
       plan_rearrange_cost(q, plan, counts),
@@ -50,7 +50,7 @@ Picos cost_reduce_scatter_plan(const CostQuery& q, const patterns::RingPlan& pla
 }
 
 void run_reduce_scatter_on_plan(const Call& call, const patterns::RingPlan& plan,
-                                patterns::Alternation a) {
+                                Alternation a) {
   run_reduce_scatter(call, [&](const Comm& comm, void* buf, std::size_t item_size,
                                const Blocks& blocks, const Op& op, Tag tag) {
     reduce_scatter_plan(comm, plan, a, buf, item_size, blocks, op, tag);
@@ -65,12 +65,14 @@ Algorithm reduce_scatter_mesh_pfr_row() {
       .requirements = "a commutative op",
       .applicable = applies_commutative,
       .cost = [](const CostQuery& q) {
-        return cost_reduce_scatter_plan(q, patterns::prime_factor_rings(mesh_shape_of(q)), patterns::Alternation::none);
+        return cost_reduce_scatter_plan(q, pfr_plan(q), Alternation::none);
       },
       .run = [](const Call& call) {
-        run_reduce_scatter_on_plan(call, patterns::prime_factor_rings(mesh_shape_of(*call.comm)), patterns::Alternation::none);
+        run_reduce_scatter_on_plan(call, pfr_plan(*call.comm), Alternation::none);
       },
-      .claim = [](const CostQuery& q) { return plan_claim(q, patterns::prime_factor_rings(mesh_shape_of(q)), patterns::Alternation::none); },
+      .claim = [](const CostQuery& q) {
+        return plan_claim(q, pfr_plan(q), Alternation::none);
+      },
   };
 }
 

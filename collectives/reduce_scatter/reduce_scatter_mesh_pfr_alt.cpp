@@ -29,13 +29,13 @@ Algorithm reduce_scatter_mesh_pfr_alt_row() {
       .requirements = "a commutative op",
       .applicable = applies_commutative,
       .cost = [](const CostQuery& q) {
-        return cost_reduce_scatter_plan(q, patterns::prime_factor_rings(mesh_shape_of(q)), patterns::Alternation::interleaved);
+        return cost_reduce_scatter_plan(q, pfr_plan(q), Alternation::interleaved);
       },
       .run = [](const Call& call) {
-        run_reduce_scatter_on_plan(call, patterns::prime_factor_rings(mesh_shape_of(*call.comm)), patterns::Alternation::interleaved);
+        run_reduce_scatter_on_plan(call, pfr_plan(*call.comm), Alternation::interleaved);
       },
       .claim = [](const CostQuery& q) {
-        return plan_claim(q, patterns::prime_factor_rings(mesh_shape_of(q)), patterns::Alternation::interleaved);
+        return plan_claim(q, pfr_plan(q), Alternation::interleaved);
       },
   };
 }

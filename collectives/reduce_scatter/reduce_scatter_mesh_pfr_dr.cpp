@@ -22,44 +22,49 @@
 namespace vmc::internal {
 
 namespace pfr_dr_reduction {
-template <patterns::Alternation A>
+template <Alternation A>
 std::string label(const CostQuery& q, int h) {
-  const patterns::MeshShape shape = mesh_shape_of(q);
-  return patterns::describe_plan(patterns::pfr_dr_rings(shape, h)) +
-         end_member_note(h, patterns::pfr_dr_merges(shape),
-                         A == patterns::Alternation::none ? "mesh_pfr" : "mesh_pfr_alt",
-                         "mesh_dr");
+  return pfr_dr_label(q, h, A);
 }
-template <patterns::Alternation A>
+template <Alternation A>
 Picos cost(const CostQuery& q, int h) {
   return cost_reduce_scatter_plan(q, patterns::pfr_dr_rings(mesh_shape_of(q), h), A);
 }
-template <patterns::Alternation A>
+template <Alternation A>
 Claim claim(const CostQuery& q, int h) {
   return plan_claim(q, patterns::pfr_dr_rings(mesh_shape_of(q), h), A);
 }
-template <patterns::Alternation A>
+template <Alternation A>
 void run(const Call& call, int h) {
   run_reduce_scatter_on_plan(call, patterns::pfr_dr_rings(mesh_shape_of(*call.comm), h), A);
 }
-int members(const CostQuery& q) { return patterns::pfr_dr_merges(mesh_shape_of(q)) + 1; }
 
-constexpr auto kNone = patterns::Alternation::none;
-constexpr auto kAlternate = patterns::Alternation::interleaved;
+constexpr auto kNone = Alternation::none;
+constexpr auto kAlternate = Alternation::interleaved;
 const MeshFamily kFamily{
     "mesh_pfr_dr",
     "PFR-DR hybrid distributed reduction: whole dimensional rings for the first phases, "
     "prime factors rings for the last (004 §10)",
-    "a commutative op",  applies_commutative,  members,        label<kNone>,
-    cost<kNone>,         claim<kNone>,         run<kNone>,
+    "a commutative op",
+    applies_commutative,
+    pfr_dr_members,
+    label<kNone>,
+    cost<kNone>,
+    claim<kNone>,
+    run<kNone>,
 };
 const MeshFamily kAlternating{
     "mesh_pfr_dr_alt",
     "PFR-DR hybrid distributed reduction with dimension alternation within a stage in the "
     "factored phases: whole dimensional rings for the first phases, prime factors rings for "
     "the last (004 §5.2, §10)",
-    "a commutative op",  applies_commutative,  members,           label<kAlternate>,
-    cost<kAlternate>,    claim<kAlternate>,    run<kAlternate>,
+    "a commutative op",
+    applies_commutative,
+    pfr_dr_members,
+    label<kAlternate>,
+    cost<kAlternate>,
+    claim<kAlternate>,
+    run<kAlternate>,
 };
 }  // namespace pfr_dr_reduction
 
