@@ -64,8 +64,8 @@ Blocks prepare_allgather(const Call& call);
 // alternation `a` (allgather_mesh_pfr_alt.cpp): mesh_pfr's code and cost for the PFR-DR
 // hybrids' plans (allgather_mesh_pfr_dr.cpp).
 void run_allgather_plan(const Call& call, const patterns::RingPlan& plan,
-                        Alternation a);
+                        patterns::Alternation a);
 Picos cost_allgather_plan(const CostQuery& q, const patterns::RingPlan& plan,
-                          Alternation a);
+                          patterns::Alternation a);
 
 }  // namespace vmc::internal
