@@ -60,9 +60,12 @@ Picos allgather_allport_doubling_cost(const CostQuery& q, std::span<const std::s
 // displacements), after copying the caller's own block into place unless in place.
 Blocks prepare_allgather(const Call& call);
 
-// The collect over any ring plan (allgather_mesh_pfr.cpp): mesh_pfr's code and cost for the
-// PFR-DR hybrids' plans (allgather_mesh_pfr_dr.cpp).
-void run_allgather_plan(const Call& call, const patterns::RingPlan& plan);
-Picos cost_allgather_plan(const CostQuery& q, const patterns::RingPlan& plan);
+// The collect over any ring plan (allgather_mesh_pfr.cpp), with 004 §5.2's dimension
+// alternation `a` (allgather_mesh_pfr_alt.cpp): mesh_pfr's code and cost for the PFR-DR
+// hybrids' plans (allgather_mesh_pfr_dr.cpp).
+void run_allgather_plan(const Call& call, const patterns::RingPlan& plan,
+                        patterns::Alternation a);
+Picos cost_allgather_plan(const CostQuery& q, const patterns::RingPlan& plan,
+                          patterns::Alternation a);
 
 }  // namespace vmc::internal

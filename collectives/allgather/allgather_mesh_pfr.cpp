@@ -7,11 +7,8 @@
 // chunks are contiguous in the plan's layout (patterns/mesh_rings.hpp), so the collect runs
 // in a buffer in that order and the p - 1 received blocks are put in rank order at the end,
 // one rearrangement of (p-1)/p n items (none when every m_i is prime: then the layout is the
-// rank order and mesh_pfr is mesh_dr). Every node runs the rings in the same order: §5.2's
-// dimension alternation would give nodes of different classes different layouts of the
-// same chunk (a rearrangement at every phase), and the phases it would relieve are the
-// early, widest ones, which move the least data (alltoall_mesh_pfr.cpp, where every phase
-// moves as much, alternates).
+// rank order and mesh_pfr is mesh_dr). Every node runs the rings in the same order;
+// allgather_mesh_pfr_alt.cpp is the same collect with §5.2's dimension alternation.
 //
 // Requires: nothing (any p, any counts).
 // Cost, equal blocks of b items (n = p b), phase t with rings of f_t nodes on which c_t
@@ -31,42 +28,49 @@
 
 namespace vmc::internal {
 
-void run_allgather_plan(const Call& call, const patterns::RingPlan& plan) {
+void run_allgather_plan(const Call& call, const patterns::RingPlan& plan,
+                        Alternation a) {
   const Comm& comm = *call.comm;
   const Blocks blocks = prepare_allgather(call);
-  if (plan.identity_layout()) {
+  if (!patterns::alternates(plan, a) && plan.identity_layout()) {
     ring_collect(comm, plan, call.recv, call.item_size, blocks, call.tag);
     return;
   }
   const int me = comm.rank();
-  const Blocks work = plan_layout(plan, me, blocks);
+  const std::vector<int> owners = layout_owners(plan, me, a);
+  const Blocks work = plan_layout(owners, blocks);
   Bytes buf(work.total() * call.item_size);
-  move_blocks(plan, me, blocks, call.recv, work, buf.data(), call.item_size, true,
+  move_blocks(owners, me, blocks, call.recv, work, buf.data(), call.item_size, true,
               WhichBlocks::own);
-  ring_collect(comm, plan, buf.data(), call.item_size, work, call.tag);
-  move_blocks(plan, me, blocks, call.recv, work, buf.data(), call.item_size, false,
+  ring_collect(comm, patterns::staged_plan(plan, me, a), buf.data(), call.item_size, work,
+               call.tag);
+  move_blocks(owners, me, blocks, call.recv, work, buf.data(), call.item_size, false,
               WhichBlocks::others);
   const std::size_t others = work.total() - blocks.counts[me];
   if (others > 0) comm.charge_rearrange(others);
 }
 
-Picos cost_allgather_plan(const CostQuery& q, const patterns::RingPlan& plan) {
+Picos cost_allgather_plan(const CostQuery& q, const patterns::RingPlan& plan,
+                          Alternation a) {
   const std::vector<std::size_t> counts = layout_counts(q, plan);
   return checked_add(
-      ring_collect_cost(q, plan, counts, charged_sharers(q, plan_sharing(q, plan, false))),
+      ring_collect_cost(q, plan, counts, charged_sharers(q, plan_sharing(q, plan, a))),
       plan_rearrange_cost(q, plan, counts), "allgather time");
 }
 
 void run_allgather_mesh_pfr(const Call& call) {
-  run_allgather_plan(call, patterns::prime_factor_rings(mesh_shape_of(*call.comm)));
+  run_allgather_plan(call, patterns::prime_factor_rings(mesh_shape_of(*call.comm)),
+                     Alternation::none);
 }
 
 Picos cost_allgather_mesh_pfr(const CostQuery& q) {
-  return cost_allgather_plan(q, patterns::prime_factor_rings(mesh_shape_of(q)));
+  return cost_allgather_plan(q, patterns::prime_factor_rings(mesh_shape_of(q)),
+                             Alternation::none);
 }
 
 Claim claim_allgather_mesh_pfr(const CostQuery& q) {
-  return plan_claim(q, patterns::prime_factor_rings(mesh_shape_of(q)), false);
+  return plan_claim(q, patterns::prime_factor_rings(mesh_shape_of(q)),
+                    Alternation::none);
 }
 
 Algorithm allgather_mesh_pfr_row() {

@@ -6,8 +6,12 @@
 // mesh_pfr's plan, the last member mesh_dr's. The collect itself is mesh_pfr's code over the
 // member's plan (allgather_mesh_pfr.cpp: a ring allgather of layout chunks, phase by phase,
 // and one rearrangement into rank order at the end unless the layout is the rank order).
-// 004 §8 would alternate dimensions in the factored phases only; vmc's collects do not
-// alternate (allgather_mesh_pfr.cpp says why), so there is nothing to exclude.
+// mesh_pfr_dr_alt and mesh_pfr_dr_alt_optimal are the same family with §5.2's dimension
+// alternation within a stage (allgather_mesh_pfr_alt.cpp): "the dimensional-alternation
+// strategy for the PFR should only be used in the dimensions that are factorized; it should
+// not be used in the dimensions containing pure DR" (§8), and only rings of spacing > 1
+// alternate, which the whole rings are not. Member 0 is mesh_pfr_alt's plan, the last
+// mesh_dr's (nothing alternates there).
 //
 // Requires: nothing, and for mesh_pfr_dr a member index (Options::hybrid, `--hybrid`).
 // Cost: mesh_pfr's over the member's plan, sum_t (f_t - 1) (alpha + b f_0 ... f_{t-1}
@@ -21,31 +25,58 @@
 
 namespace vmc::internal {
 
-namespace {
+namespace pfr_dr_collect {
+template <Alternation A>
+std::string label(const CostQuery& q, int h) {
+  return pfr_dr_label(q, h, A);
+}
+template <Alternation A>
+Picos cost(const CostQuery& q, int h) {
+  return cost_allgather_plan(q, patterns::pfr_dr_rings(mesh_shape_of(q), h), A);
+}
+template <Alternation A>
+Claim claim(const CostQuery& q, int h) {
+  return plan_claim(q, patterns::pfr_dr_rings(mesh_shape_of(q), h), A);
+}
+template <Alternation A>
+void run(const Call& c, int h) {
+  run_allgather_plan(c, patterns::pfr_dr_rings(mesh_shape_of(*c.comm), h), A);
+}
+
+constexpr auto kNone = Alternation::none;
+constexpr auto kAlternate = Alternation::interleaved;
 const MeshFamily kFamily{
     "mesh_pfr_dr",
     "PFR-DR hybrid collect: prime factors rings for the first phases, whole dimensional "
     "rings for the last (004 §8)",
     "nothing",
     applies_always,
-    [](const CostQuery& q) { return patterns::pfr_dr_merges(mesh_shape_of(q)) + 1; },
-    [](const CostQuery& q, int h) {
-      const patterns::MeshShape shape = mesh_shape_of(q);
-      return patterns::describe_plan(patterns::pfr_dr_rings(shape, h)) +
-             end_member_note(h, patterns::pfr_dr_merges(shape), "mesh_pfr", "mesh_dr");
-    },
-    [](const CostQuery& q, int h) {
-      return cost_allgather_plan(q, patterns::pfr_dr_rings(mesh_shape_of(q), h));
-    },
-    [](const CostQuery& q, int h) {
-      return plan_claim(q, patterns::pfr_dr_rings(mesh_shape_of(q), h), false);
-    },
-    [](const Call& c, int h) {
-      run_allgather_plan(c, patterns::pfr_dr_rings(mesh_shape_of(*c.comm), h));
-    },
+    pfr_dr_members,
+    label<kNone>,
+    cost<kNone>,
+    claim<kNone>,
+    run<kNone>,
 };
-}  // namespace
+const MeshFamily kAlternating{
+    "mesh_pfr_dr_alt",
+    "PFR-DR hybrid collect with dimension alternation within a stage in the factored "
+    "phases: prime factors rings for the first phases, whole dimensional rings for the last "
+    "(004 §5.2, §8)",
+    "nothing",
+    applies_always,
+    pfr_dr_members,
+    label<kAlternate>,
+    cost<kAlternate>,
+    claim<kAlternate>,
+    run<kAlternate>,
+};
+}  // namespace pfr_dr_collect
 
-std::vector<Algorithm> allgather_mesh_pfr_dr_rows() { return family_rows<kFamily>(); }
+std::vector<Algorithm> allgather_mesh_pfr_dr_rows() {
+  return family_rows<pfr_dr_collect::kFamily>();
+}
+std::vector<Algorithm> allgather_mesh_pfr_dr_alt_rows() {
+  return family_rows<pfr_dr_collect::kAlternating>();
+}
 
 }  // namespace vmc::internal

@@ -10,9 +10,11 @@
   ROW(Algorithm, allgather_bruck_row)                     \
   ROW(Algorithm, allgather_mesh_dr_row)                   \
   ROW(Algorithm, allgather_mesh_pfr_row)                  \
+  ROW(Algorithm, allgather_mesh_pfr_alt_row)              \
   ROW(Algorithm, allgather_allport_doubling_row)          \
   ROW(Algorithm, allgather_mesh_mst_row)                  \
-  ROW(std::vector<Algorithm>, allgather_mesh_pfr_dr_rows)
+  ROW(std::vector<Algorithm>, allgather_mesh_pfr_dr_rows)     \
+  ROW(std::vector<Algorithm>, allgather_mesh_pfr_dr_alt_rows)
 
 namespace vmc {
 

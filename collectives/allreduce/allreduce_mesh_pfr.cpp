@@ -29,7 +29,8 @@ Picos cost_allreduce_mesh_pfr(const CostQuery& q) {
   if (q.n == 0 || q.p == 1) return 0;
   const patterns::RingPlan plan =
       patterns::prime_factor_rings(mesh_shape_of(q), patterns::RingOrder::rank_order);
-  return plan_allreduce_cost(q, plan, 0, charged_sharers(q, plan_sharing(q, plan, false)));
+  return plan_allreduce_cost(q, plan, 0,
+                             charged_sharers(q, plan_sharing(q, plan, Alternation::none)));
 }
 
 void run_allreduce_mesh_pfr(const Call& call) {
@@ -47,7 +48,7 @@ void run_allreduce_mesh_pfr(const Call& call) {
 Claim claim_allreduce_mesh_pfr(const CostQuery& q) {
   const patterns::RingPlan plan =
       patterns::prime_factor_rings(mesh_shape_of(q), patterns::RingOrder::rank_order);
-  return plan_claim(q, plan, false);
+  return plan_claim(q, plan, Alternation::none);
 }
 
 Algorithm allreduce_mesh_pfr_row() {

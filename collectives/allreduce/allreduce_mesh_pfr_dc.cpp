@@ -24,7 +24,7 @@ bool applicable_allreduce_mesh_pfr_dc(const CostQuery& q) { return q.commutative
 Picos cost_allreduce_mesh_pfr_dc(const CostQuery& q) {
   const patterns::RingPlan plan = patterns::prime_factor_rings(mesh_shape_of(q));
   return plan_allreduce_cost(q, plan, plan.phases(),
-                            charged_sharers(q, plan_sharing(q, plan, false)));
+                            charged_sharers(q, plan_sharing(q, plan, Alternation::none)));
 }
 
 void run_allreduce_mesh_pfr_dc(const Call& call) {
@@ -33,7 +33,7 @@ void run_allreduce_mesh_pfr_dc(const Call& call) {
 }
 
 Claim claim_allreduce_mesh_pfr_dc(const CostQuery& q) {
-  return plan_claim(q, patterns::prime_factor_rings(mesh_shape_of(q)), false);
+  return plan_claim(q, patterns::prime_factor_rings(mesh_shape_of(q)), Alternation::none);
 }
 
 Algorithm allreduce_mesh_pfr_dc_row() {

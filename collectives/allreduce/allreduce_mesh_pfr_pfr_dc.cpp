@@ -70,11 +70,11 @@ std::string label(const CostQuery& q, int i) {
 Picos cost(const CostQuery& q, int i) {
   const Member m = member_of(mesh_shape_of(q), i);
   return plan_allreduce_cost(q, m.plan, m.dc,
-                             charged_sharers(q, plan_sharing(q, m.plan, false)));
+                             charged_sharers(q, plan_sharing(q, m.plan, Alternation::none)));
 }
 
 Claim claim(const CostQuery& q, int i) {
-  return plan_claim(q, member_of(mesh_shape_of(q), i).plan, false);
+  return plan_claim(q, member_of(mesh_shape_of(q), i).plan, Alternation::none);
 }
 
 void run(const Call& call, int i) {

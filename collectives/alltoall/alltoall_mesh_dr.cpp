@@ -31,8 +31,8 @@ namespace vmc::internal {
 void run_alltoall_mesh_dr(const Call& call) {
   const Comm& c = *call.comm;
   copy_items(call.recv, call.send, call.n * c.size(), call.item_size);
-  ring_alltoall(c, patterns::dimensional_rings(mesh_shape_of(c)), false, call.recv, call.n,
-                call.item_size, call.tag);
+  ring_alltoall(c, patterns::dimensional_rings(mesh_shape_of(c)), Alternation::none, call.recv,
+                call.n, call.item_size, call.tag);
 }
 
 Picos cost_alltoall_mesh_dr(const CostQuery& q) {

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <tuple>
 
+#include "collectives/mesh/families.hpp"
 #include "collectives/primitives/buffers.hpp"
 #include "collectives/primitives/group_mesh.hpp"
 #include "collectives/primitives/p2p.hpp"
@@ -13,6 +14,7 @@
 
 namespace vmc::internal {
 
+using patterns::Alternation;
 using patterns::RingPlan;
 using patterns::RingStep;
 
@@ -116,12 +118,12 @@ void ring_reduce_scatter(const Comm& comm, const RingPlan& plan, void* buf,
   }
 }
 
-void ring_alltoall(const Comm& comm, const RingPlan& plan, bool alternate, void* slots,
+void ring_alltoall(const Comm& comm, const RingPlan& plan, Alternation a, void* slots,
                    std::size_t n, std::size_t item_size, Tag tag) {
   const int p = plan.blocks(), me = comm.rank();
   const std::size_t block_bytes = n * item_size;
   Bytes buf[2];
-  for (int t : patterns::stage_order(plan, me, alternate)) {
+  for (int t : patterns::stage_order(plan, me, a)) {
     const int f = plan.digits[t].radix, v = plan.value(me, t);
     // Group u: the slots whose digit t is u, in slot order (p / f slots).
     std::vector<std::vector<int>> group(f);
@@ -232,23 +234,23 @@ bool PlanSharing::shared() const {
   return std::any_of(sharers.begin(), sharers.end(), [](int c) { return c > 1; });
 }
 
-PlanSharing plan_sharing(const CostQuery& q, const RingPlan& plan, bool alternate) {
+PlanSharing plan_sharing(const CostQuery& q, const RingPlan& plan, Alternation a) {
   PlanSharing out{std::vector<int>(plan.phases(), 1), true, false};
   if (q.model.routing != Routing::wormhole || !whole_machine(q) || q.p <= 1) return out;
   // The loads depend on the topology and the plan alone; selection asks again and again.
-  using Key = std::tuple<std::string, std::vector<int>, bool>;
+  using Key = std::tuple<std::string, std::vector<int>, Alternation>;
   static std::mutex mu;
   static std::map<Key, PlanSharing> cache;
   std::vector<int> digits;
   for (const patterns::RingDigit& d : plan.digits) {
     digits.insert(digits.end(), {d.dim, d.radix, d.spacing});
   }
-  Key key{q.topology->spec(), digits, alternate};
+  Key key{q.topology->spec(), digits, a};
   {
     std::lock_guard<std::mutex> g(mu);
     if (auto it = cache.find(key); it != cache.end()) return it->second;
   }
-  const auto links = patterns::stage_links(plan, *q.topology, alternate);
+  const auto links = patterns::stage_links(plan, *q.topology, a);
   out.known = true;
   for (int t = 0; t < plan.phases(); ++t) {
     out.sharers[t] = links[t].sharers;
@@ -275,11 +277,11 @@ Claim dr_claim(const CostQuery& q) {
   return on_own_mesh(q, ring_ideal(q, patterns::dimensional_rings(mesh_shape_of(q))));
 }
 
-Claim plan_claim(const CostQuery& q, const RingPlan& plan, bool alternate) {
+Claim plan_claim(const CostQuery& q, const RingPlan& plan, Alternation a) {
   if (!equal_counts(q)) return Claim::estimate;
   Claim ideal = ring_ideal(q, plan);
   if (links_private(q)) return on_machine(q, ideal, false);
-  const PlanSharing s = plan_sharing(q, plan, alternate);
+  const PlanSharing s = plan_sharing(q, plan, a);
   if (!s.known) return on_machine(q, ideal, false);
   // A stage's messages move in lockstep when every node sends and receives at once.
   const bool lockstep = ideal == Claim::exact;
@@ -327,14 +329,35 @@ RingPlan tail_plan(const RingPlan& plan, int dc) {
 }
 }  // namespace
 
-void plan_allreduce(const Call& call, const RingPlan& plan, int dc) {
+void plan_allreduce(const Call& call, const RingPlan& plan, int dc, Alternation a) {
   const Comm& c = *call.comm;
   if (call.n == 0) return;
   const RingPlan tail = tail_plan(plan, dc);
   const int blocks = tail.blocks();
   const std::size_t blk = ceil_div(call.n, blocks);
   auto buf = contribution(call, blk * blocks);
-  if (c.size() > 1) {
+  if (c.size() > 1 && dc == plan.phases() && patterns::alternates(plan, a)) {
+    // Block x of the vector goes where this rank's layout holds the block of the rank of
+    // layout index x; every chunk of the staged plans is then contiguous and arrives in the
+    // order it is held.
+    const std::vector<int> owners = layout_owners(plan, c.rank(), a);
+    std::vector<int> piece(blocks);
+    for (int x = 0; x < blocks; ++x) piece[x] = plan.layout_index(owners[x]);
+    const std::size_t bytes = blk * call.item_size;
+    Bytes work(blocks * bytes);
+    for (int x = 0; x < blocks; ++x) {
+      copy_items(work.data() + x * bytes, buf.data() + piece[x] * bytes, blk, call.item_size);
+    }
+    c.charge_rearrange((blocks - 1) * blk);
+    const RingPlan staged = patterns::staged_plan(plan, c.rank(), a);
+    const Blocks layout = Blocks::equal(blk, blocks);
+    ring_reduce_scatter(c, staged, work.data(), call.item_size, layout, *call.op, call.tag);
+    ring_collect(c, staged, work.data(), call.item_size, layout, call.tag + 2);
+    for (int x = 0; x < blocks; ++x) {
+      copy_items(buf.data() + piece[x] * bytes, work.data() + x * bytes, blk, call.item_size);
+    }
+    c.charge_rearrange((blocks - 1) * blk);
+  } else if (c.size() > 1) {
     const Blocks layout = Blocks::equal(blk, blocks);
     if (dc > 0) {
       ring_reduce_scatter(c, tail, buf.data(), call.item_size, layout, *call.op, call.tag);
@@ -350,7 +373,7 @@ void plan_allreduce(const Call& call, const RingPlan& plan, int dc) {
 }
 
 Picos plan_allreduce_cost(const CostQuery& q, const RingPlan& plan, int dc,
-                          std::span<const int> sharers) {
+                          std::span<const int> sharers, Alternation a) {
   if (q.n == 0 || q.p == 1) return 0;
   const RingPlan tail = tail_plan(plan, dc);
   const std::size_t blk = ceil_div(q.n, tail.blocks());
@@ -366,7 +389,23 @@ Picos plan_allreduce_cost(const CostQuery& q, const RingPlan& plan, int dc,
                                          sharers.empty() ? 1 : sharers[t]),
                        "allreduce time");
   }
+  if (dc == plan.phases() && patterns::alternates(plan, a)) {
+    const Picos move = q.units.rearrange((tail.blocks() - 1) * blk);
+    cost = checked_add(cost, checked_add(move, move, "rearrangement"), "allreduce time");
+  }
   return cost;
+}
+
+RingPlan pfr_plan(const CostQuery& q) { return patterns::prime_factor_rings(mesh_shape_of(q)); }
+RingPlan pfr_plan(const Comm& comm) { return patterns::prime_factor_rings(mesh_shape_of(comm)); }
+
+int pfr_dr_members(const CostQuery& q) { return patterns::pfr_dr_merges(mesh_shape_of(q)) + 1; }
+
+std::string pfr_dr_label(const CostQuery& q, int h, Alternation a) {
+  const patterns::MeshShape shape = mesh_shape_of(q);
+  return patterns::describe_plan(patterns::pfr_dr_rings(shape, h)) +
+         end_member_note(h, patterns::pfr_dr_merges(shape),
+                         a == Alternation::none ? "mesh_pfr" : "mesh_pfr_alt", "mesh_dr");
 }
 
 std::vector<std::size_t> layout_counts(const CostQuery& q, const RingPlan& plan) {
@@ -376,21 +415,28 @@ std::vector<std::size_t> layout_counts(const CostQuery& q, const RingPlan& plan)
   return out;
 }
 
-Blocks plan_layout(const RingPlan& plan, int rank, const Blocks& by_rank) {
-  std::vector<std::size_t> counts(plan.blocks());
-  for (int x = 0; x < plan.blocks(); ++x) counts[x] = by_rank.counts[plan.rank_at(rank, x)];
+std::vector<int> layout_owners(const RingPlan& plan, int rank, Alternation a) {
+  if (patterns::alternates(plan, a)) return patterns::staged_owners(plan, rank, a);
+  std::vector<int> owners(plan.blocks());
+  for (int x = 0; x < plan.blocks(); ++x) owners[x] = plan.rank_at(rank, x);
+  return owners;
+}
+
+Blocks plan_layout(std::span<const int> owners, const Blocks& by_rank) {
+  std::vector<std::size_t> counts(owners.size());
+  for (std::size_t x = 0; x < owners.size(); ++x) counts[x] = by_rank.counts[owners[x]];
   return Blocks::contiguous(counts);
 }
 
-void move_blocks(const RingPlan& plan, int rank, const Blocks& by_rank, void* ranked,
+void move_blocks(std::span<const int> owners, int rank, const Blocks& by_rank, void* ranked,
                  const Blocks& by_layout, void* layout, std::size_t item_size, bool to_layout,
                  WhichBlocks which) {
-  const int mine = plan.layout_index(rank);
-  for (int x = 0; x < plan.blocks(); ++x) {
-    if ((which == WhichBlocks::own) != (x == mine) && which != WhichBlocks::all) continue;
-    char* a = at(ranked, by_rank.displs[plan.rank_at(rank, x)], item_size);
-    char* b = at(layout, by_layout.displs[x], item_size);
-    copy_items(to_layout ? b : a, to_layout ? a : b, by_layout.counts[x], item_size);
+  for (std::size_t x = 0; x < owners.size(); ++x) {
+    const bool own = owners[x] == rank;
+    if (which == WhichBlocks::own ? !own : which == WhichBlocks::others && own) continue;
+    char* r = at(ranked, by_rank.displs[owners[x]], item_size);
+    char* l = at(layout, by_layout.displs[x], item_size);
+    copy_items(to_layout ? l : r, to_layout ? r : l, by_layout.counts[x], item_size);
   }
 }
 

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <span>
+#include <string>
 #include <vector>
 
 #include "collectives/costs/claims.hpp"
@@ -29,6 +30,8 @@
 #include "runtime/comm.hpp"
 
 namespace vmc::internal {
+
+using patterns::Alternation;
 
 // Collect (004 §8, Fig. 5(a)): on entry block plan.layout_index(rank) holds this rank's data;
 // on return every block, bitwise identical on the ranks of one plan's rings.
@@ -41,11 +44,11 @@ void ring_collect(const Comm& comm, const patterns::RingPlan& plan, void* buf,
 void ring_reduce_scatter(const Comm& comm, const patterns::RingPlan& plan, void* buf,
                          std::size_t item_size, const Blocks& blocks, const Op& op, Tag tag);
 // All-to-all over the plan (004 §13; 001 "All-to-all personalized" on a ring), with 004
-// §5.2's dimension alternation when `alternate`: `slots` holds p blocks of n items, slot y
+// §5.2's dimension alternation `a`: `slots` holds p blocks of n items, slot y
 // this rank's block for rank y on entry and rank y's block for this rank on return.
 // Rearrangement charged: a node's own groups packed at each phase start, (radix-1) p n /
 // radix items, and each group that arrives home unpacked, p n / radix items per step.
-void ring_alltoall(const Comm& comm, const patterns::RingPlan& plan, bool alternate,
+void ring_alltoall(const Comm& comm, const patterns::RingPlan& plan, Alternation a,
                    void* slots, std::size_t n, std::size_t item_size, Tag tag);
 
 // DR collect and distributed reduction within the sub-mesh of dimensions lo .. hi-1 that
@@ -94,7 +97,8 @@ struct PlanSharing {
   bool known = false;
   bool shared() const;  // some stage puts two messages on one link
 };
-PlanSharing plan_sharing(const CostQuery& q, const patterns::RingPlan& plan, bool alternate);
+PlanSharing plan_sharing(const CostQuery& q, const patterns::RingPlan& plan,
+                         Alternation a);
 // What a formula charges for that sharing: the sharers under shared contention (004's
 // c_{i,j}: max(beta, c beta_net) per item), none under exclusive (messages wait instead).
 std::vector<int> charged_sharers(const CostQuery& q, const PlanSharing& s);
@@ -107,7 +111,7 @@ std::vector<int> charged_sharers(const CostQuery& q, const PlanSharing& s);
 // alike and move in lockstep (two-sided ports, or rings of two), an estimate where they do
 // not; under exclusive contention
 // with shared links a lower bound; on_machine's claim where the routes are not known.
-Claim plan_claim(const CostQuery& q, const patterns::RingPlan& plan, bool alternate);
+Claim plan_claim(const CostQuery& q, const patterns::RingPlan& plan, Alternation a);
 // That ideal claim alone (equal blocks assumed): exact, or a lower bound (see above).
 Claim ring_ideal(const CostQuery& q, const patterns::RingPlan& plan);
 // The claim of the DR algorithms (dimensional rings of mesh_shape_of(q), costed without
@@ -136,21 +140,44 @@ Picos ring_combine_cost(const CostQuery& q, int radix, std::size_t n, int sharer
 // Requires a commutative op when dc > 0. Cost, with s_t the sharers of digit t (empty: 1):
 // the tail's ring_reduce_scatter_cost and ring_collect_cost on B blocks of ceil(n/B) items
 // plus sum over the other digits of ring_combine_cost(f_t, ceil(n/B), s_t).
-void plan_allreduce(const Call& call, const patterns::RingPlan& plan, int dc);
+// With alternation (dc = phases only: the whole plan reduces and collects; mesh_pfr_dc_alt)
+// each rank runs its staged plan on the blocks in its owners' order (layout_owners): block x
+// sits where the rank's layout holds the block of the rank of layout index x. Putting the
+// vector in that order and back moves every block but the rank's own through a buffer,
+// charged 2 (B - 1) c delta, as allgather_mesh_pfr.cpp charges its layout buffer.
+void plan_allreduce(const Call& call, const patterns::RingPlan& plan, int dc,
+                    Alternation a = Alternation::none);
 Picos plan_allreduce_cost(const CostQuery& q, const patterns::RingPlan& plan, int dc,
-                          std::span<const int> sharers);
+                          std::span<const int> sharers,
+                          Alternation a = Alternation::none);
+
+// The prime factors rings of the group's mesh, widest first (004 §8's collect order): the
+// plan of the mesh_pfr rows of collect and distributed reduction and of their _alt rows.
+patterns::RingPlan pfr_plan(const CostQuery& q);
+patterns::RingPlan pfr_plan(const Comm& comm);
+
+// The PFR-DR families of the collect and the distributed reduction (allgather and
+// reduce_scatter mesh_pfr_dr, mesh_pfr_dr_alt): their members (patterns::pfr_dr_rings, h =
+// 0 .. pfr_dr_merges) and each member's label for explain, member 0 named mesh_pfr (or
+// mesh_pfr_alt with alternation), the last mesh_dr.
+int pfr_dr_members(const CostQuery& q);
+std::string pfr_dr_label(const CostQuery& q, int h, Alternation a);
 
 // q.counts (or q.n for every rank) in the plan's layout order (a whole-mesh plan).
 std::vector<std::size_t> layout_counts(const CostQuery& q, const patterns::RingPlan& plan);
 
 // Algorithms whose plan's layout is not the rank order (prime factors rings) work in a
-// buffer in layout order: the rank-ordered blocks `by_rank` of `rank`'s comm laid out
-// contiguously in layout order.
-Blocks plan_layout(const patterns::RingPlan& plan, int rank, const Blocks& by_rank);
+// buffer in layout order. A rank running `plan` with alternation `a` holds at place x of
+// that buffer the block of rank owners[x]: plan.rank_at(rank, x) without rotation,
+// patterns::staged_owners with it (then the rank runs patterns::staged_plan).
+std::vector<int> layout_owners(const patterns::RingPlan& plan, int rank,
+                               Alternation a);
+// The rank-ordered blocks `by_rank` laid out contiguously in the owners' order.
+Blocks plan_layout(std::span<const int> owners, const Blocks& by_rank);
 // Copies blocks between the rank-ordered buffer and the layout-ordered one (to_layout or
-// back): this rank's block only, every other one, or all. Charges nothing.
+// back): `rank`'s block only, every other one, or all. Charges nothing.
 enum class WhichBlocks { own, others, all };
-void move_blocks(const patterns::RingPlan& plan, int rank, const Blocks& by_rank, void* ranked,
+void move_blocks(std::span<const int> owners, int rank, const Blocks& by_rank, void* ranked,
                  const Blocks& by_layout, void* layout, std::size_t item_size, bool to_layout,
                  WhichBlocks which);
 // What putting the p - 1 other blocks in (or out of) layout order costs: delta times all

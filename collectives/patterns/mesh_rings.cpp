@@ -139,33 +139,111 @@ ExchangeStep exchange_step(const RingPlan& plan, int rank, int t, int k) {
           mod(plan.value(rank, t) - k, f)};
 }
 
-std::vector<int> stage_order(const RingPlan& plan, int rank, bool alternate) {
-  std::vector<int> order(plan.phases());
-  for (int t = 0; t < plan.phases(); ++t) order[t] = t;
-  if (!alternate) return order;
+namespace {
+// The plan's groups under `a`: [first, end) runs of digits of equal radix and spacing, each
+// a group of its own (end = first + 1) where it does not rotate.
+struct Group {
+  int first = 0, end = 0;
+};
+std::vector<Group> groups_of(const RingPlan& plan, Alternation a) {
+  std::vector<Group> out;
   for (int first = 0; first < plan.phases();) {
     int end = first + 1;
-    while (end < plan.phases() && plan.digits[end].radix == plan.digits[first].radix &&
-           plan.digits[end].spacing == plan.digits[first].spacing) {
+    const RingDigit& g = plan.digits[first];
+    const bool rotates =
+        a == Alternation::every_group || (a == Alternation::interleaved && g.spacing > 1);
+    while (rotates && end < plan.phases() && plan.digits[end].radix == g.radix &&
+           plan.digits[end].spacing == g.spacing) {
       ++end;
     }
-    const int g = end - first;
-    int outside = 0;
-    for (int t = 0; t < plan.phases(); ++t) {
-      if (t < first || t >= end) outside += plan.value(rank, t);
-    }
-    const int c = outside % g;
-    for (int s = 0; s < g; ++s) order[first + s] = first + (s + c) % g;
+    out.push_back({first, end});
     first = end;
+  }
+  return out;
+}
+
+// The class of a node in group `g` (its rotation): the sum of its digit values outside the
+// group, mod the group's size; `values` holds the node's value of every digit and `total`
+// their sum.
+int class_of(const Group& g, const std::vector<int>& values, int total) {
+  for (int t = g.first; t < g.end; ++t) total -= values[t];
+  return total % (g.end - g.first);
+}
+
+std::vector<int> values_of(const RingPlan& plan, int rank) {
+  std::vector<int> v(plan.phases());
+  for (int t = 0; t < plan.phases(); ++t) v[t] = plan.value(rank, t);
+  return v;
+}
+}  // namespace
+
+std::vector<int> stage_order(const RingPlan& plan, int rank, Alternation a) {
+  std::vector<int> order(plan.phases());
+  for (int t = 0; t < plan.phases(); ++t) order[t] = t;
+  if (!alternates(plan, a)) return order;
+  const std::vector<int> values = values_of(plan, rank);
+  int total = 0;
+  for (int v : values) total += v;
+  for (const Group& g : groups_of(plan, a)) {
+    const int size = g.end - g.first, c = class_of(g, values, total);
+    for (int s = 0; s < size; ++s) order[g.first + s] = g.first + (s + c) % size;
   }
   return order;
 }
 
+bool alternates(const RingPlan& plan, Alternation a) {
+  for (const Group& g : groups_of(plan, a)) {
+    if (g.end - g.first > 1) return true;
+  }
+  return false;
+}
+
+RingPlan staged_plan(const RingPlan& plan, int rank, Alternation a) {
+  RingPlan out{plan.shape, {}};
+  for (int t : stage_order(plan, rank, a)) out.digits.push_back(plan.digits[t]);
+  return out;
+}
+
+std::vector<int> staged_owners(const RingPlan& plan, int rank, Alternation a) {
+  const int blocks = plan.blocks();
+  std::vector<int> owners(blocks);
+  const std::vector<Group> groups = groups_of(plan, a);
+  const std::vector<int> own = values_of(plan, rank);
+  int own_total = 0;
+  for (int v : own) own_total += v;
+  std::vector<int> chunk(plan.phases());
+  for (int t = 0; t < plan.phases(); ++t) chunk[t] = plan.chunk(t);
+  std::vector<int> values;
+  for (int x = 0; x < blocks; ++x) {
+    // Place x of the staged layout has the value x_s of the digit the rank runs at stage s
+    // (mixed radix; a stage's radix is the plan's digit s's, a rotation keeps radices). Its
+    // block came, at the rank's last stage, from the ring member whose value of that digit
+    // is x_last, which held it at place x mod chunk(last) of its own layout; so on down the
+    // stages. Going down, a group's member is the rank with the later groups' digits set
+    // from x already, the earlier ones still the rank's: that fixes its class there.
+    values = own;
+    int total = own_total;
+    for (auto g = groups.rbegin(); g != groups.rend(); ++g) {
+      const int size = g->end - g->first, c = class_of(*g, values, total);
+      for (int s = 0; s < size; ++s) {
+        const int stage = g->first + s, t = g->first + (s + c) % size;
+        const int v = x / chunk[stage] % plan.digits[stage].radix;
+        total += v - values[t];
+        values[t] = v;
+      }
+    }
+    int index = 0;
+    for (int t = plan.phases() - 1; t >= 0; --t) index = index * plan.digits[t].radix + values[t];
+    owners[x] = plan.rank_at(rank, index);
+  }
+  return owners;
+}
+
 std::vector<StageLinks> stage_links(const RingPlan& plan, const Topology& topology,
-                                    bool alternate) {
+                                    Alternation a) {
   const int p = plan.shape.size();
   std::vector<std::vector<int>> orders(p);
-  for (int r = 0; r < p; ++r) orders[r] = stage_order(plan, r, alternate);
+  for (int r = 0; r < p; ++r) orders[r] = stage_order(plan, r, a);
   std::vector<StageLinks> out(plan.phases());
   std::vector<std::vector<LinkId>> routes(p);
   std::vector<int> load(topology.link_count());

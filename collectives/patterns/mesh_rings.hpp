@@ -126,14 +126,40 @@ struct ExchangeStep {
 };
 ExchangeStep exchange_step(const RingPlan& plan, int rank, int t, int k);
 
-// The order in which `rank` runs the plan's digits. Without alternation, 0, 1, 2, ...
-// With 004 §5.2's dimension alternation: a run of g consecutive digits of equal radix and
-// spacing (necessarily in g different dimensions) is a group; a node of class c = (sum of
-// its values of the digits outside the group) mod g runs the group's digits rotated by c, so
-// at each stage about 1/g of the nodes work in each of the g dimensions, and interleaved
-// rings of one dimension fall into different classes. A ring's members agree on every digit
-// outside the group, so they share a class and run its stages together.
-std::vector<int> stage_order(const RingPlan& plan, int rank, bool alternate);
+// 004 §5.2's dimension alternation: "utilizing rings that lie in different dimensions in the
+// mesh ... reduces contention by a factor of 1/d". A group is a run of g >= 2 consecutive
+// digits of equal radix and spacing (necessarily in g different dimensions); a node of class
+// c = (sum of its values of the digits outside the group) mod g runs the group's digits
+// rotated by c, so at each stage about 1/g of the nodes work in each of the g dimensions,
+// and interleaved rings of one dimension fall into different classes. A ring's members
+// agree on every digit outside the group, so they share a class and run its stages
+// together; every digit of a group has the same radix, so every node's stage s moves as
+// much as any other's.
+enum class Alternation {
+  none,         // every node runs the digits in plan order
+  every_group,  // every group rotates (the all-to-all, alltoall_mesh_pfr.cpp)
+  interleaved,  // only groups of spacing > 1, whose rings interleave and share links: rings
+                // of spacing 1 share no link, and 004 §8 alternates "only ... in the
+                // dimensions that are factorized", not in whole dimensional rings
+};
+// The order in which `rank` runs the plan's digits: 0, 1, 2, ... where no group rotates.
+std::vector<int> stage_order(const RingPlan& plan, int rank, Alternation a);
+// Whether some group of the plan rotates under `a` (otherwise every order is the plan's).
+bool alternates(const RingPlan& plan, Alternation a);
+// The plan as `rank` runs it: its digits in the rank's stage order. Its collect_step and
+// reduce_step are the rank's steps, in the rank's own layout (its digits' values, the
+// first run least significant), where every chunk of a stage is contiguous.
+RingPlan staged_plan(const RingPlan& plan, int rank, Alternation a);
+// Whose block is at each place of `rank`'s staged layout when a collect over the staged
+// plans passes every chunk on as it is (each rank in its own layout): owners[x] is a rank of
+// `rank`'s rings. A ring member's chunk arrives in the order the sender holds it; the
+// members of a ring agree on the rotation of the group running but not on the earlier
+// groups', so the order is not the receiver's own layout but this one, and a distributed
+// reduction that starts from it (the collect backwards) meets the same order in every
+// message. Without rotation owners[x] = plan.rank_at(rank, x). 004 §5.2 instead rearranges
+// the non-contiguous portions "at the sending and receiving ends"; here nothing moves until
+// the blocks are put in rank order, once, as without alternation.
+std::vector<int> staged_owners(const RingPlan& plan, int rank, Alternation a);
 
 // Contention of one stage when every node sends to its right ring neighbour at once (node r
 // = rank r, routes of `topology`): the most messages on one directed link of a message's
@@ -143,7 +169,7 @@ struct StageLinks {
   bool uniform = true;
 };
 std::vector<StageLinks> stage_links(const RingPlan& plan, const Topology& topology,
-                                    bool alternate);
+                                    Alternation a);
 
 // Direct send (004 §13): step k = 1 .. p-1 moves every node by the shift whose coordinates
 // are those of rank k (each taken mod m_i): send to x + k, receive from x - k.

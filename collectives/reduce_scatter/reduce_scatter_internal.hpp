@@ -47,11 +47,17 @@ void reduce_scatter_pairwise(const Comm& comm, void* buf, std::size_t item_size,
                              const Blocks& blocks, const Op& op, Tag tag);
 Picos reduce_scatter_pairwise_cost(const CostQuery& q, std::span<const std::size_t> counts);
 
-// The distributed reduction over any ring plan (reduce_scatter_mesh_pfr.cpp): mesh_pfr's
-// code and cost for the PFR-DR hybrids' plans (reduce_scatter_mesh_pfr_dr.cpp).
-void reduce_scatter_plan(const Comm& comm, const patterns::RingPlan& plan, void* buf,
-                         std::size_t item_size, const Blocks& blocks, const Op& op, Tag tag);
-Picos cost_reduce_scatter_plan(const CostQuery& q, const patterns::RingPlan& plan);
+// The distributed reduction over any ring plan (reduce_scatter_mesh_pfr.cpp), with 004
+// §5.2's dimension alternation `a` (reduce_scatter_mesh_pfr_alt.cpp): mesh_pfr's code and
+// cost for the PFR-DR hybrids' plans (reduce_scatter_mesh_pfr_dr.cpp).
+void reduce_scatter_plan(const Comm& comm, const patterns::RingPlan& plan,
+                         patterns::Alternation a, void* buf, std::size_t item_size,
+                         const Blocks& blocks, const Op& op, Tag tag);
+Picos cost_reduce_scatter_plan(const CostQuery& q, const patterns::RingPlan& plan,
+                               patterns::Alternation a);
+// The whole call over the plan (run_reduce_scatter around reduce_scatter_plan).
+void run_reduce_scatter_on_plan(const Call& call, const patterns::RingPlan& plan,
+                                patterns::Alternation a);
 
 // Runs `fn` on a scratch copy of the call's send buffer laid out in contiguous blocks
 // (call.n each, or call.recv_counts), then copies the caller's block to call.recv.

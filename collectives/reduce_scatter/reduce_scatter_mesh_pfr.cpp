@@ -5,9 +5,8 @@
 // the portions destined for the nodes in the remaining rings to which they belong": a ring
 // reduce-scatter of chunks that are contiguous in the plan's layout (patterns/mesh_rings.hpp).
 // A node first puts its p - 1 other blocks in layout order, one rearrangement of (p-1)/p n
-// items (none when every m_i is prime: then mesh_pfr is mesh_dr). No dimension alternation,
-// as in allgather_mesh_pfr.cpp: the widest rings it would relieve come last, with the least
-// data.
+// items (none when every m_i is prime: then mesh_pfr is mesh_dr). No dimension alternation;
+// reduce_scatter_mesh_pfr_alt.cpp is the same reduction with it.
 //
 // Requires: a commutative op (a ring combines each chunk starting after its owner).
 // Cost, equal blocks of b items (n = p b), phase t with rings of f_t nodes and c_t messages
@@ -22,44 +21,40 @@
 
 namespace vmc::internal {
 
-void reduce_scatter_plan(const Comm& comm, const patterns::RingPlan& plan, void* buf,
-                         std::size_t item_size, const Blocks& blocks, const Op& op, Tag tag) {
-  if (plan.identity_layout()) {
+void reduce_scatter_plan(const Comm& comm, const patterns::RingPlan& plan,
+                         Alternation a, void* buf, std::size_t item_size,
+                         const Blocks& blocks, const Op& op, Tag tag) {
+  if (!patterns::alternates(plan, a) && plan.identity_layout()) {
     ring_reduce_scatter(comm, plan, buf, item_size, blocks, op, tag);
     return;
   }
   const int me = comm.rank();
-  const Blocks work = plan_layout(plan, me, blocks);
+  const std::vector<int> owners = layout_owners(plan, me, a);
+  const Blocks work = plan_layout(owners, blocks);
   Bytes layout(work.total() * item_size);
-  move_blocks(plan, me, blocks, buf, work, layout.data(), item_size, true, WhichBlocks::all);
+  move_blocks(owners, me, blocks, buf, work, layout.data(), item_size, true, WhichBlocks::all);
   const std::size_t others = work.total() - blocks.counts[me];
   if (others > 0) comm.charge_rearrange(others);
-  ring_reduce_scatter(comm, plan, layout.data(), item_size, work, op, tag);
-  move_blocks(plan, me, blocks, buf, work, layout.data(), item_size, false, WhichBlocks::own);
+  ring_reduce_scatter(comm, patterns::staged_plan(plan, me, a), layout.data(), item_size, work,
+                      op, tag);
+  move_blocks(owners, me, blocks, buf, work, layout.data(), item_size, false, WhichBlocks::own);
 }
 
-Picos cost_reduce_scatter_plan(const CostQuery& q, const patterns::RingPlan& plan) {
+Picos cost_reduce_scatter_plan(const CostQuery& q, const patterns::RingPlan& plan,
+                               Alternation a) {
   const std::vector<std::size_t> counts = layout_counts(q, plan);
-  return checked_add(plan_rearrange_cost(q, plan, counts),
-                     ring_reduce_scatter_cost(q, plan, counts,
-                                              charged_sharers(q, plan_sharing(q, plan, false))),
-                     "reduce_scatter time");
+  return checked_add(
+      plan_rearrange_cost(q, plan, counts),
+      ring_reduce_scatter_cost(q, plan, counts, charged_sharers(q, plan_sharing(q, plan, a))),
+      "reduce_scatter time");
 }
 
-void run_reduce_scatter_mesh_pfr(const Call& call) {
-  const patterns::RingPlan plan = patterns::prime_factor_rings(mesh_shape_of(*call.comm));
+void run_reduce_scatter_on_plan(const Call& call, const patterns::RingPlan& plan,
+                                Alternation a) {
   run_reduce_scatter(call, [&](const Comm& comm, void* buf, std::size_t item_size,
                                const Blocks& blocks, const Op& op, Tag tag) {
-    reduce_scatter_plan(comm, plan, buf, item_size, blocks, op, tag);
+    reduce_scatter_plan(comm, plan, a, buf, item_size, blocks, op, tag);
   });
-}
-
-Picos cost_reduce_scatter_mesh_pfr(const CostQuery& q) {
-  return cost_reduce_scatter_plan(q, patterns::prime_factor_rings(mesh_shape_of(q)));
-}
-
-Claim claim_reduce_scatter_mesh_pfr(const CostQuery& q) {
-  return plan_claim(q, patterns::prime_factor_rings(mesh_shape_of(q)), false);
 }
 
 Algorithm reduce_scatter_mesh_pfr_row() {
@@ -69,9 +64,15 @@ Algorithm reduce_scatter_mesh_pfr_row() {
                      "closest first (004 §10 PFR distributed reduction)",
       .requirements = "a commutative op",
       .applicable = applies_commutative,
-      .cost = cost_reduce_scatter_mesh_pfr,
-      .run = run_reduce_scatter_mesh_pfr,
-      .claim = claim_reduce_scatter_mesh_pfr,
+      .cost = [](const CostQuery& q) {
+        return cost_reduce_scatter_plan(q, pfr_plan(q), Alternation::none);
+      },
+      .run = [](const Call& call) {
+        run_reduce_scatter_on_plan(call, pfr_plan(*call.comm), Alternation::none);
+      },
+      .claim = [](const CostQuery& q) {
+        return plan_claim(q, pfr_plan(q), Alternation::none);
+      },
   };
 }
 

@@ -11,7 +11,9 @@
 // Cost: mesh_pfr's over the member's plan, (p-1) b delta (none where the layout is the rank
 // order) + sum_t (f_t - 1) (alpha + c'_t (max(beta, c_t beta_net) + gamma)); 004's
 // T_PFR-DR-DISTRIBUTED-REDUCTION (garbled in the OCR text) is this sum. Claims as
-// mesh_pfr's, for the member's plan.
+// mesh_pfr's, for the member's plan. mesh_pfr_dr_alt and mesh_pfr_dr_alt_optimal: the same
+// family with §5.2's dimension alternation within a stage in the factored phases
+// (reduce_scatter_mesh_pfr_alt.cpp, allgather_mesh_pfr_dr.cpp).
 #include "collectives/mesh/families.hpp"
 #include "collectives/mesh/rings.hpp"
 #include "collectives/primitives/group_mesh.hpp"
@@ -19,37 +21,58 @@
 
 namespace vmc::internal {
 
-namespace {
+namespace pfr_dr_reduction {
+template <Alternation A>
+std::string label(const CostQuery& q, int h) {
+  return pfr_dr_label(q, h, A);
+}
+template <Alternation A>
+Picos cost(const CostQuery& q, int h) {
+  return cost_reduce_scatter_plan(q, patterns::pfr_dr_rings(mesh_shape_of(q), h), A);
+}
+template <Alternation A>
+Claim claim(const CostQuery& q, int h) {
+  return plan_claim(q, patterns::pfr_dr_rings(mesh_shape_of(q), h), A);
+}
+template <Alternation A>
 void run(const Call& call, int h) {
-  const patterns::RingPlan plan = patterns::pfr_dr_rings(mesh_shape_of(*call.comm), h);
-  run_reduce_scatter(call, [&](const Comm& comm, void* buf, std::size_t item_size,
-                               const Blocks& blocks, const Op& op, Tag tag) {
-    reduce_scatter_plan(comm, plan, buf, item_size, blocks, op, tag);
-  });
+  run_reduce_scatter_on_plan(call, patterns::pfr_dr_rings(mesh_shape_of(*call.comm), h), A);
 }
 
+constexpr auto kNone = Alternation::none;
+constexpr auto kAlternate = Alternation::interleaved;
 const MeshFamily kFamily{
     "mesh_pfr_dr",
     "PFR-DR hybrid distributed reduction: whole dimensional rings for the first phases, "
     "prime factors rings for the last (004 §10)",
     "a commutative op",
     applies_commutative,
-    [](const CostQuery& q) { return patterns::pfr_dr_merges(mesh_shape_of(q)) + 1; },
-    [](const CostQuery& q, int h) {
-      const patterns::MeshShape shape = mesh_shape_of(q);
-      return patterns::describe_plan(patterns::pfr_dr_rings(shape, h)) +
-             end_member_note(h, patterns::pfr_dr_merges(shape), "mesh_pfr", "mesh_dr");
-    },
-    [](const CostQuery& q, int h) {
-      return cost_reduce_scatter_plan(q, patterns::pfr_dr_rings(mesh_shape_of(q), h));
-    },
-    [](const CostQuery& q, int h) {
-      return plan_claim(q, patterns::pfr_dr_rings(mesh_shape_of(q), h), false);
-    },
-    run,
+    pfr_dr_members,
+    label<kNone>,
+    cost<kNone>,
+    claim<kNone>,
+    run<kNone>,
 };
-}  // namespace
+const MeshFamily kAlternating{
+    "mesh_pfr_dr_alt",
+    "PFR-DR hybrid distributed reduction with dimension alternation within a stage in the "
+    "factored phases: whole dimensional rings for the first phases, prime factors rings for "
+    "the last (004 §5.2, §10)",
+    "a commutative op",
+    applies_commutative,
+    pfr_dr_members,
+    label<kAlternate>,
+    cost<kAlternate>,
+    claim<kAlternate>,
+    run<kAlternate>,
+};
+}  // namespace pfr_dr_reduction
 
-std::vector<Algorithm> reduce_scatter_mesh_pfr_dr_rows() { return family_rows<kFamily>(); }
+std::vector<Algorithm> reduce_scatter_mesh_pfr_dr_alt_rows() {
+  return family_rows<pfr_dr_reduction::kAlternating>();
+}
+std::vector<Algorithm> reduce_scatter_mesh_pfr_dr_rows() {
+  return family_rows<pfr_dr_reduction::kFamily>();
+}
 
 }  // namespace vmc::internal

@@ -8,7 +8,9 @@
   ROW(Algorithm, reduce_scatter_pairwise_row)                  \
   ROW(Algorithm, reduce_scatter_mesh_dr_row)                   \
   ROW(Algorithm, reduce_scatter_mesh_pfr_row)                  \
-  ROW(std::vector<Algorithm>, reduce_scatter_mesh_pfr_dr_rows)
+  ROW(Algorithm, reduce_scatter_mesh_pfr_alt_row)              \
+  ROW(std::vector<Algorithm>, reduce_scatter_mesh_pfr_dr_rows) \
+  ROW(std::vector<Algorithm>, reduce_scatter_mesh_pfr_dr_alt_rows)
 
 namespace vmc {
 

@@ -42,7 +42,7 @@ void run_scatter_linear(const Call& call) {
 Picos cost_scatter_linear(const CostQuery& q) { return scatter_linear_cost(q, counts_of(q)); }
 
 namespace {
-Claim claim_linear(const CostQuery& q) { return on_machine(q, Claim::exact, false); }
+Claim claim_scatter_linear(const CostQuery& q) { return on_machine(q, Claim::exact, false); }
 }  // namespace
 
 Algorithm scatter_linear_row() {
@@ -53,7 +53,7 @@ Algorithm scatter_linear_row() {
       .applicable = applies_always,
       .cost = cost_scatter_linear,
       .run = run_scatter_linear,
-      .claim = claim_linear,
+      .claim = claim_scatter_linear,
   };
 }
 

@@ -28,8 +28,8 @@ bool expected_to_apply(Operation op, const std::string& alg, int p, bool commuta
   if (alg == "hypercube") return power_of_two(p);
   if (alg.starts_with("hybrid")) return commutative;
   if (op == Operation::allreduce &&
-      (alg == "ring" || alg == "mesh_dr" || alg == "mesh_pfr_dc" || alg == "mesh_dopl" ||
-       alg.starts_with("mesh_pfr_pfr_dc"))) {
+      (alg == "ring" || alg == "mesh_dr" || alg.starts_with("mesh_pfr_dc") ||
+       alg == "mesh_dopl" || alg.starts_with("mesh_pfr_pfr_dc"))) {
     return commutative;
   }
   if (op == Operation::reduce &&

@@ -1,5 +1,6 @@
 // 004's hybrid families (collectives/mesh/families.hpp): broadcast mesh_mst_sc (§9),
-// allgather and reduce_scatter mesh_pfr_dr (§8, §10), allreduce mesh_pfr_pfr_dc (§12) and
+// allgather and reduce_scatter mesh_pfr_dr (§8, §10) and mesh_pfr_dr_alt (with §5.2's
+// dimension alternation within a stage), allreduce mesh_pfr_pfr_dc (§12) and
 // reduce mesh_mst_dg (§11), each a row that runs the member Options::hybrid names and an
 // _optimal row that runs the member of least time (§15.1):
 // - member 0 is the pure short-vector algorithm and the last the pure long-vector one, digit
@@ -38,6 +39,8 @@ const std::vector<Family>& families() {
       {Operation::broadcast, "mesh_mst_sc", "mesh_mst", "mesh_sc"},
       {Operation::allgather, "mesh_pfr_dr", "mesh_pfr", "mesh_dr"},
       {Operation::reduce_scatter, "mesh_pfr_dr", "mesh_pfr", "mesh_dr"},
+      {Operation::allgather, "mesh_pfr_dr_alt", "mesh_pfr_alt", "mesh_dr"},
+      {Operation::reduce_scatter, "mesh_pfr_dr_alt", "mesh_pfr_alt", "mesh_dr"},
       {Operation::allreduce, "mesh_pfr_pfr_dc", "mesh_pfr", "mesh_dr"},
       {Operation::reduce, "mesh_mst_dg", "mesh_mst", "mesh_dg"},
   };
@@ -497,7 +500,8 @@ TEST(MeshHybrid, EveryMemberRunsOnSubMeshGroups) {
 }
 
 // 004 §16's claim: the optimal hybrid lies on or below both pure curves at every n from 1 to 2^20
-// (timing only), under 004's model with 000's iPSC/860 costs, and below both somewhere.
+// (timing only), under 004's model with 000's iPSC/860 costs, and below both somewhere (the
+// families without alternation).
 TEST(MeshHybrid, TheOptimalHybridIsNeverSlowerThanThePureAlgorithms) {
   const std::string spec = kSanitized ? "mesh:4x4" : "mesh:8x8";
   auto m = machine(spec, mesh_model(525e-6, 2e-6, 0.35e-6), Data::none);
@@ -522,6 +526,9 @@ TEST(MeshHybrid, TheOptimalHybridIsNeverSlowerThanThePureAlgorithms) {
       EXPECT_LE(hybrid, longer) << to_string(f.op) << " n " << count;
       if (hybrid < std::min(shorter, longer)) ++below_both;
     }
+    // With the alternation within a stage, mesh_pfr_alt's widest rings share half as many
+    // links, and on 8x8 the end members are the fastest at every length tried (equal there).
+    if (f.name.ends_with("_alt")) continue;
     EXPECT_GT(below_both, 0) << to_string(f.op) << ": the hybrid never beats both on " << spec;
   }
 }

@@ -85,7 +85,7 @@ void expect_reduce(const RingPlan& plan, const std::string& what) {
 // All-to-all: slot y of node r holds the pair (source, destination) that the phases done so
 // far left there; a node's group for value u of digit t is its slots whose digit t is u, in
 // slot order. At the end slot y of node r holds (y, r).
-void expect_alltoall(const RingPlan& plan, bool alternate, const std::string& what) {
+void expect_alltoall(const RingPlan& plan, Alternation alternate, const std::string& what) {
   const int p = plan.shape.size();
   std::vector<std::vector<std::pair<int, int>>> slot(p, std::vector<std::pair<int, int>>(p));
   for (int r = 0; r < p; ++r)
@@ -146,7 +146,7 @@ TEST(MeshRings, DimensionalRingsCollectReduceAndExchangeOnTheMeshSet) {
     EXPECT_TRUE(plan.identity_layout()) << spec;
     expect_collect(plan, spec);
     expect_reduce(plan, spec);
-    expect_alltoall(plan, false, spec);
+    expect_alltoall(plan, Alternation::none, spec);
   }
 }
 
@@ -170,7 +170,7 @@ TEST(MeshRings, DimensionalRingsShareNoLinkUnderDimensionOrderRouting) {
         }
       }
     }
-    for (const StageLinks& s : stage_links(plan, *topo, false)) {
+    for (const StageLinks& s : stage_links(plan, *topo, Alternation::none)) {
       EXPECT_EQ(s.sharers, 1) << spec;
       EXPECT_TRUE(s.uniform) << spec;
     }
@@ -219,9 +219,94 @@ TEST(MeshRings, PrimeFactorsRingsCollectReduceAndExchange) {
       ASSERT_EQ(static_cast<int>(indices.size()), topo->nodes()) << spec;
       expect_collect(plan, spec);
       expect_reduce(plan, spec);
-      for (bool alternate : {false, true}) expect_alltoall(plan, alternate, spec);
+      for (Alternation a : {Alternation::none, Alternation::every_group}) {
+        expect_alltoall(plan, a, spec);
+      }
     }
   }
+}
+
+// 004 §5.2's alternation within a stage for the collect and the distributed reduction
+// (allgather/reduce_scatter mesh_pfr_alt): every rank runs its staged plan in its own layout;
+// the members of a ring run the same digit at each stage; a chunk passes on as its sender
+// holds it and lands where the receiver's staged_owners say those blocks are; at the end of
+// the collect a rank holds every rank's block once, where staged_owners says; the
+// reduction's messages (the collect backwards) meet the same order.
+void expect_staged(const RingPlan& plan, Alternation a, const std::string& what) {
+  const int p = plan.shape.size(), b = plan.blocks();
+  std::vector<RingPlan> staged(p);
+  std::vector<std::vector<int>> owners(p), held(p, std::vector<int>(b, -1));
+  for (int r = 0; r < p; ++r) {
+    staged[r] = staged_plan(plan, r, a);
+    owners[r] = staged_owners(plan, r, a);
+    const int mine = staged[r].layout_index(r);
+    ASSERT_EQ(owners[r][mine], r) << what << " rank " << r;
+    held[r][mine] = r;
+    std::vector<int> sorted = owners[r], rings(b);
+    for (int x = 0; x < b; ++x) rings[x] = plan.rank_at(r, x);
+    std::sort(sorted.begin(), sorted.end());
+    std::sort(rings.begin(), rings.end());
+    ASSERT_EQ(sorted, rings) << what << " rank " << r;
+  }
+  for (int s = 0; s < plan.phases(); ++s) {
+    for (int k = 0; k + 1 < plan.digits[s].radix; ++k) {
+      auto next = held;
+      for (int r = 0; r < p; ++r) {
+        const RingStep c = collect_step(staged[r], r, s, k);
+        const RingStep d = collect_step(staged[c.right], c.right, s, k);
+        ASSERT_EQ(staged[c.right].digits[s].dim, staged[r].digits[s].dim) << what;
+        ASSERT_EQ(d.left, r) << what << " stage " << s << " rank " << r;
+        ASSERT_EQ(d.blocks, c.blocks) << what;
+        for (int i = 0; i < c.blocks; ++i) {
+          ASSERT_EQ(owners[r][c.send_first + i], owners[c.right][d.recv_first + i])
+              << what << ": collect stage " << s << " rank " << r;
+          ASSERT_EQ(held[c.right][d.recv_first + i], -1) << what << ": twice";
+          next[c.right][d.recv_first + i] = held[r][c.send_first + i];
+        }
+        const RingStep e = reduce_step(staged[r], r, s, k);
+        const RingStep f = reduce_step(staged[e.right], e.right, s, k);
+        for (int i = 0; i < e.blocks; ++i) {
+          ASSERT_EQ(owners[r][e.send_first + i], owners[e.right][f.recv_first + i])
+              << what << ": reduce stage " << s << " rank " << r;
+        }
+      }
+      held = next;
+    }
+  }
+  for (int r = 0; r < p; ++r) ASSERT_EQ(held[r], owners[r]) << what << " rank " << r;
+}
+
+// The alternation applies to groups of spacing > 1 only (none on prime lengths), holds
+// the collect and the reduction together, and never puts more messages on a link than the
+// plain order does; on mesh:8x8 it halves the sharing of the interleaved stages (004 §5.2,
+// "reduces contention by a factor of 1/d").
+TEST(MeshRings, AlternationWithinAStageCollectsReducesAndSharesLess) {
+  for (std::string spec : {"mesh:2x3", "mesh:5x1", "mesh:6x4", "mesh:8x8", "mesh:7x11",
+                           "mesh:4x4x4", "torus:6x4", "mesh:12x6", "torus:8x8", "mesh:4x8",
+                           "mesh:2x2x2x2", "mesh:16x16", "mesh:9x9"}) {
+    auto topo = parse_topology(spec);
+    const RingPlan plan = prime_factor_rings(shape_of(*topo), RingOrder::widest_first);
+    expect_staged(plan, Alternation::interleaved, spec);
+    for (int h = 0; h <= pfr_dr_merges(plan.shape); ++h) {
+      expect_staged(pfr_dr_rings(plan.shape, h), Alternation::interleaved, spec);
+    }
+    const auto plain = stage_links(plan, *topo, Alternation::none);
+    const auto alternating = stage_links(plan, *topo, Alternation::interleaved);
+    for (int t = 0; t < plan.phases(); ++t) {
+      EXPECT_LE(alternating[t].sharers, plain[t].sharers) << spec << " stage " << t;
+    }
+  }
+  const MeshShape primes{{7, 7}, {false, false}};
+  EXPECT_FALSE(alternates(prime_factor_rings(primes), Alternation::interleaved));
+  EXPECT_TRUE(alternates(prime_factor_rings(primes), Alternation::every_group));
+  auto topo = parse_topology("mesh:8x8");
+  const RingPlan plan = prime_factor_rings(shape_of(*topo), RingOrder::widest_first);
+  std::vector<int> c;
+  for (const StageLinks& s : stage_links(plan, *topo, Alternation::interleaved)) {
+    EXPECT_TRUE(s.uniform);
+    c.push_back(s.sharers);
+  }
+  EXPECT_EQ(c, (std::vector<int>{2, 2, 1, 1, 1, 1}));
 }
 
 // 004 §5.2: rings w apart interleave with w - 1 others (c = w); alternating dimensions puts
@@ -230,11 +315,11 @@ TEST(MeshRings, PrimeFactorsRingsShareLinksAs004Says) {
   auto topo = parse_topology("mesh:8x8");
   const RingPlan plan = prime_factor_rings(shape_of(*topo), RingOrder::widest_first);
   std::vector<int> plain, alternating;
-  for (const StageLinks& s : stage_links(plan, *topo, false)) {
+  for (const StageLinks& s : stage_links(plan, *topo, Alternation::none)) {
     EXPECT_TRUE(s.uniform);
     plain.push_back(s.sharers);
   }
-  for (const StageLinks& s : stage_links(plan, *topo, true)) {
+  for (const StageLinks& s : stage_links(plan, *topo, Alternation::every_group)) {
     EXPECT_TRUE(s.uniform);
     alternating.push_back(s.sharers);
   }
@@ -243,7 +328,7 @@ TEST(MeshRings, PrimeFactorsRingsShareLinksAs004Says) {
   auto line = parse_topology("mesh:12x1");
   const RingPlan twelve = prime_factor_rings(shape_of(*line), RingOrder::widest_first);
   std::vector<int> c;
-  for (const StageLinks& s : stage_links(twelve, *line, false)) c.push_back(s.sharers);
+  for (const StageLinks& s : stage_links(twelve, *line, Alternation::none)) c.push_back(s.sharers);
   EXPECT_EQ(c, (std::vector<int>{6, 3, 1}));
 }
 

@@ -23,7 +23,7 @@ bool exact(const std::string& alg, int p, Port port, bool equal_blocks) {
   if (port != Port::exchange) return true;
   if (alg == "ring" || alg == "mesh_dr") return p % 2 == 0 || p <= 2;  // mesh_dr: full:p's ring
   // exchanges; rings of odd primes drift (the PFR-DR hybrids' members too)
-  if (alg == "mesh_pfr" || alg == "mesh_pfr_dr_optimal") return pow2;
+  if (alg.starts_with("mesh_pfr")) return pow2;  // mesh_pfr, _alt, the families
   if (alg == "pairwise") return p <= 2;
   return true;
 }
