@@ -24,6 +24,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -462,6 +463,18 @@ Model model_004(const std::string& protocol, const std::string& delta) {
   return o.model();
 }
 
+// The call of a case: root 0, float items summed, timing only.
+RunSpec spec_of(Operation op, const std::string& algorithm, int member, std::size_t n) {
+  RunSpec s;
+  s.op = op;
+  s.algorithm = algorithm;
+  s.n = n;
+  s.type = "float";
+  s.hybrid = member;
+  s.data = false;
+  return s;
+}
+
 struct Outcome {
   Picos time = 0, predicted = 0;
 };
@@ -469,35 +482,20 @@ Outcome run_case(const std::string& spec, const Model& model, Operation op,
                  const std::string& algorithm, int member, std::size_t n) {
   Machine m({.topology = parse_topology(spec), .model = model, .trace = false,
              .data = Data::none});
-  RunSpec s;
-  s.op = op;
-  s.algorithm = algorithm;
-  s.n = n;
-  s.type = "float";
-  s.hybrid = member;
-  s.data = false;
-  const RunOutcome out = run_collective(m, s);
+  const RunOutcome out = run_collective(m, spec_of(op, algorithm, member, n));
   return {out.result.time_ps(), out.predicted};
 }
 
-// The machines' topologies, alive as long as the queries that point to them.
-const Topology& topology_of(const std::string& spec) {
-  static std::map<std::string, std::shared_ptr<const Topology>> made;
-  auto& t = made[spec];
-  if (!t) t = parse_topology(spec);
-  return *t;
-}
-
-CostQuery query_of(const std::string& spec, const Model& model, Operation op,
-                   const std::string& algorithm, int member, std::size_t n) {
-  RunSpec s;
-  s.op = op;
-  s.algorithm = algorithm;
-  s.n = n;
-  s.type = "float";
-  s.hybrid = member;
-  s.data = false;
-  return run_query(topology_of(spec), model, s);
+// A case's query, with the topology it points to.
+struct Query {
+  std::shared_ptr<const Topology> topology;
+  CostQuery q;
+};
+Query query_of(const std::string& spec, const Model& model, Operation op,
+               const std::string& algorithm, int member, std::size_t n) {
+  Query r{parse_topology(spec), {}};
+  r.q = run_query(*r.topology, model, spec_of(op, algorithm, member, n));
+  return r;
 }
 
 // Milliseconds to the picosecond (a formula's real value rounded to it).
@@ -681,7 +679,7 @@ std::vector<Case> cases(const Model& model) {
       if (row.family) {
         const std::string optimal = row.algorithm + "_optimal";
         labels = find_algorithm(row.op, optimal)->members(
-            query_of(spec, model, row.op, optimal, -1, 1));
+            query_of(spec, model, row.op, optimal, -1, 1).q);
       }
       for (std::size_t i = 0; i < labels.size(); ++i) {
         for (std::size_t n : lengths()) {
@@ -736,7 +734,8 @@ void print_004_formulas(std::FILE* out) {
   std::map<std::string, std::vector<std::string>> notes;  // per row: "equation: note"
   std::vector<std::string> order;
   for (const Case& c : cases(eager)) {
-    const CostQuery q = query_of(c.spec, eager, c.op, c.algorithm, c.member, c.n);
+    const Query query = query_of(c.spec, eager, c.op, c.algorithm, c.member, c.n);
+    const CostQuery& q = query.q;
     const Formula f = formula_004(c.op, c.algorithm, c.member, q, Units{});
     const Outcome o = run_case(c.spec, eager, c.op, c.algorithm, c.member, c.n);
     const double N = n_004(c.op, c.n, q.p);
@@ -791,7 +790,8 @@ void print_004_formulas(std::FILE* out) {
     for (const std::string spec : {"mesh:6x4", "mesh:7x11", "mesh:4x4x4", "mesh:8x8"}) {
       for (std::size_t n : {std::size_t(1000), std::size_t(65536)}) {
         const Case c{d.op, d.algorithm, d.member, "", spec, n};
-        const CostQuery q = query_of(spec, with_delta, c.op, c.algorithm, c.member, n);
+        const Query query = query_of(spec, with_delta, c.op, c.algorithm, c.member, n);
+        const CostQuery& q = query.q;
         const Formula f = formula_004(c.op, c.algorithm, c.member, q, du);
         const Outcome o = run_case(spec, with_delta, c.op, c.algorithm, c.member, n);
         Line line{c, " --delta 0.5us", f.equation, std::nullopt, o.time, o.predicted, ""};
@@ -822,11 +822,16 @@ Made by `vmc figure 004-formulas > docs/004-formulas.md` (about a minute; the te
 `docs.004Formulas` makes it again and fails where the page differs or a row is different
 for a reason not named). Every algorithm of 004 (Watts) that vmc registers, every member
 of its hybrid families, on mesh:2x3, 5x1, 6x4, 8x8, 7x11, 16x16, 4x4x4, torus:6x4 and
-torus:8x8, n = 1, 7, 1000, 1003 and 65536, root 0, timing only (`--data none`) on the virtual clock under 004's model: `)");
+torus:8x8, n = 1, 7, 1000, 1003 and 65536, root 0, timing only on the virtual clock under
+004's model (004 §2: duplex nodes, wormhole routing, a link that c messages share gives each
+max(beta_node, c beta_net) per item, beta_net = beta; 000's iPSC/860 costs, as
+docs/figures.md's 004 figures):
+
+```sh
+)");
   std::fprintf(out, "%s", kModelFlags);
-  std::fprintf(out, "%s", R"(` (004 §2: duplex nodes, wormhole routing, a link that c
-messages share gives each max(beta_node, c beta_net) per item, beta_net = beta; 000's
-iPSC/860 costs, as docs/figures.md's 004 figures).
+  std::fprintf(out, "%s", R"(
+```
 
 - **004's formula** is written in tools/formulas_004.cpp from 004's text (§§7-13), apart
   from the algorithms' cost functions: 004's n is the whole vector (p blocks of vmc's n for
@@ -836,7 +841,8 @@ iPSC/860 costs, as docs/figures.md's 004 figures).
   member's rings or scattered lines. The DOPL rows take vmc's k_alt and k_i (004 §15.2's
   choice, §9's pieces) and evaluate 004's equation with them.
 - **simulated** is the run's virtual time (`vmc run --json`'s `time_s`), **predicted_s**
-  vmc's own formula for the algorithm (its claim), shown for comparison.
+  vmc's own formula for the algorithm (its claim), shown for comparison; times in ms to the
+  picosecond, and the ratio simulated / 004.
 - **verdict**: *exact* (the run equals 004's formula to the picosecond), *exact after whole
   pieces* (it equals 004's formula at n rounded up to a multiple of the pieces the algorithm
   cuts the vector into: vmc pads the last piece), or *different* with the reason. A case
