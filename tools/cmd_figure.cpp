@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tools/commands.hpp"
+#include "tools/formulas_004.hpp"
 #include "tools/model_options.hpp"
 
 namespace vmc::cli {
@@ -23,6 +24,8 @@ struct Figure {
   // The commands that render it, as vmc's arguments. A figure whose only command is
   // `show` replays a run: in the terminal (--terminal) or as a page (--html).
   std::vector<std::vector<std::string>> commands;
+  // A figure that is a page of its own (markdown on stdout) instead of commands.
+  void (*page)(std::FILE*) = nullptr;
 };
 
 // The replay of one collective run: vmc show's arguments.
@@ -105,6 +108,12 @@ const std::vector<Figure>& figures() {
          "hybrid_section6",
          "--n", "1:4096:x2", "--alpha", "480us", "--short-alpha", "75us", "--short-items", "25",
          "--beta", "2us", "--gamma", "0.35us", "--protocol", "rendezvous"}}},
+      {"004-formulas", "004 §§7-13 (every formula)",
+       "every formula of 004 against vmc's simulated time on meshes and tori under 004's "
+       "model, each row exact, exact after whole pieces or different and why: the markdown "
+       "page docs/004-formulas.md",
+       {},
+       print_004_formulas},
   };
   return all;
 }
@@ -134,6 +143,11 @@ void figure_command(const std::string& name, const std::string& html) {
   }
   for (const Figure& f : figures()) {
     if (name != f.name) continue;
+    if (f.page != nullptr) {
+      if (!html.empty()) throw UsageError(std::string("--html: figure ") + f.name + " is a page");
+      f.page(stdout);
+      return;
+    }
     const bool replayed = f.commands.size() == 1 && f.commands.front().front() == "show";
     std::vector<std::vector<std::string>> commands = f.commands;
     if (replayed) commands.front().push_back(html.empty() ? "--terminal" : "-o");

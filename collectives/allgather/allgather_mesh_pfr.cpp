@@ -17,6 +17,11 @@
 //   sum_t (f_t - 1) (alpha + b f_0 ... f_{t-1} max(beta, c_t beta_net)) + (p-1) b delta.
 // 004 §8 charges delta with each message, n/(prod of the rings not yet collected) delta per
 // step; summed over the steps that is the same (p-1)/p n delta, paid here once at the end.
+// Where every m_i is prime (mesh:7x11) the layout is the rank order and nothing is charged:
+// 004's PFR formula, read literally, charges delta there too, but the rings are then the
+// dimensional rings, whose DR collect has none, and 004's reason for delta (§5.2: "non-
+// contiguous portions may be sent or received") does not arise. Kept so, a modelling choice
+// docs/004-formulas.md names beside 004's formula.
 // One-partner ports as in allgather_mesh_dr. Exact for equal blocks under duplex and all
 // ports where the rings share no link or, under shared contention, where every message of a
 // phase shares alike (the phases run in lockstep: tests/collectives/mesh_rings_ops_test.cpp);

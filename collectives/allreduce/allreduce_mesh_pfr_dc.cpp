@@ -11,8 +11,12 @@
 // Cost, phase t with rings of f_t nodes, chunks of c f_0 ... f_{t-1} items and c_t messages
 // on the busiest link (004's c_{i,j}; 1 under exclusive contention or unknown routes):
 //   sum_t (f_t - 1) (2 alpha + c f_0 ... f_{t-1} (2 max(beta, c_t beta_net) + gamma)),
-// 004's T_PFR-DISTRIBUTED-REDUCTION + T_PFR-COLLECT without their delta terms. One-partner
-// ports and claims as allgather_mesh_pfr.cpp.
+// 004's T_PFR-DISTRIBUTED-REDUCTION + T_PFR-COLLECT without their delta terms. 004 sums the
+// two formulas, delta included, but does not say in which order the blocks must end ("the
+// nodes essentially perform a distributed reduction followed by a collect"); blocks in
+// layout order need no rearrangement, so none is charged: a modelling choice, kept, that
+// docs/004-formulas.md names beside 004's formula (its delta table). One-partner ports and
+// claims as allgather_mesh_pfr.cpp.
 #include "collectives/mesh/rings.hpp"
 #include "collectives/primitives/group_mesh.hpp"
 #include "collectives/vocabulary/row.hpp"

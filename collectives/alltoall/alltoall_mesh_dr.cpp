@@ -20,6 +20,11 @@
 // nodes", N = p^2 n in vmc's count, so N/(2p) = p n / 2: the same alpha and beta terms. 004
 // charges delta on every item sent; this code rearranges only a node's own groups when a
 // phase starts and each group that arrives home, 2 (m_i - 1) p n / m_i items per phase.
+// The two agree where m_i = 4 and differ elsewhere (docs/004-formulas.md, its delta table).
+// 004's text rearranges once between the phases ("The data on each node would then be
+// rearranged so that each node's portion is contiguous"), its formula with every item sent;
+// since the two disagree, this code charges what its schedule moves: kept, a modelling
+// choice the table names.
 // One-partner ports as allgather_mesh_dr.cpp. Exact under duplex and all ports on the
 // group's own mesh (no two messages of a step share a link) and on private links.
 #include "collectives/alltoall/alltoall_internal.hpp"

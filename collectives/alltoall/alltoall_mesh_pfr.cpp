@@ -14,7 +14,10 @@
 //   sum_t (f_t - 1) (alpha + (p n / 2) max(beta, c_t beta_net) + 2 (p n / f_t) delta).
 // 004's formula for this algorithm is lost in the source text ("where n is the length of
 // all of the vectors on all of the nodes ... and j represents the rings in the i-th
-// dimension"); this is the algorithm's own, derived as in alltoall_mesh_dr.cpp. One-partner
+// dimension"); this is the algorithm's own, derived as in alltoall_mesh_dr.cpp, delta
+// included (what the schedule rearranges: a node's own groups when a stage starts and each
+// group that arrives home; docs/004-formulas.md shows it beside the DR row, with no 004
+// formula to judge it by). One-partner
 // ports as allgather_mesh_dr.cpp. Exact under duplex and all ports where no stage shares a
 // link, or, under shared contention, where every message of a stage shares alike; an
 // estimate where they do not; a lower bound under exclusive contention with shared links.

@@ -14,7 +14,11 @@
 // from t = last (closest) to t = 0, with chunks of c'_t = b f_0 ... f_{t-1} items:
 //   (p-1) b delta + sum_t (f_t - 1) (alpha + c'_t (max(beta, c_t beta_net) + gamma)).
 // 004 §10 charges delta with each message; summed over the steps that is the same (p-1)/p n
-// delta, paid here once at the start. One-partner ports and claims as allgather_mesh_pfr.
+// delta, paid here once at the start. Where every m_i is prime nothing is rearranged and
+// nothing charged: 004's PFR formula, read literally, charges delta there too, but its rings
+// are then the dimensional rings, whose DR formula (§10) has none, and 004's reason for delta
+// (§5.2: non-contiguous portions) does not arise; kept so, a modelling choice
+// docs/004-formulas.md names. One-partner ports and claims as allgather_mesh_pfr.
 #include "collectives/mesh/rings.hpp"
 #include "collectives/primitives/group_mesh.hpp"
 #include "collectives/reduce_scatter/reduce_scatter_internal.hpp"
