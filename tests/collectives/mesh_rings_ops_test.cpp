@@ -306,13 +306,19 @@ TEST(MeshRingsOps, AlternationWithinAStageHoldsItsFormulaAndSharesLess) {
           ASSERT_EQ(claim_of(a, q), Claim::exact) << what;
           EXPECT_EQ(run, a.cost(q)) << what;
           const Picos before = time_operation(*m, plain.op, qb);
-          if (spec == "mesh:7x11") EXPECT_EQ(run, before) << what;
+          if (spec == "mesh:7x11") {
+            EXPECT_EQ(run, before) << what;
+          }
           // With beta_net = beta every shared link slows a message; with beta_net = beta / 7
           // only 8 messages on one (16x16's widest rings) do.
-          if (alt.op != Operation::allreduce) EXPECT_LE(run, before) << what;
+          if (alt.op != Operation::allreduce) {
+            EXPECT_LE(run, before) << what;
+          }
           const bool spread = spec == "mesh:16x16" ||
                               (beta_net == 0 && (spec == "mesh:8x8" || spec == "mesh:4x4x4"));
-          if (spread && alt.op != Operation::allreduce) EXPECT_LT(run, before) << what;
+          if (spread && alt.op != Operation::allreduce) {
+            EXPECT_LT(run, before) << what;
+          }
         }
       }
     }
