@@ -298,7 +298,7 @@ TEST(CommandLine, RunSaysWhatAFailureDidWhenNoNodeEndedOnIt) {
                             "--algorithm", "binomial", "--n", "3", "--fail", "node:7@0",
                             "--json"});
   EXPECT_EQ(json.exit_code, 0) << json.err;
-  EXPECT_THAT(json.out, HasSubstr("\"failures\":{\"did_not_stop\":[],\"failed_calls\":[],"
+  EXPECT_THAT(json.out, HasSubstr("\"failures\":{\"did_not_stop\":[],\"drawn\":\"\",\"failed_calls\":[],"
                                   "\"stopped\":[{\"at_s\":0.0,\"cause\":null,\"node\":7}]}"));
   const Outcome blocked = vmc({"run", "--topology", "mesh:5x3", "--op", "allreduce",
                                "--algorithm", "recursive_doubling", "--n", "7", "--fail",
