@@ -9,10 +9,9 @@
 # And its virtual time, messages and bytes must be those of the run with data: no program
 # here lets its communication depend on what it receives.
 #   data_none_test.sh VMC VMCC CONFORMANCE_DIR EXAMPLES_DIR [few|fewer]
-# few (the AddressSanitizer build, where a whole run is three times slower): every third
-# program, on the threads machine only (the one whose ranks run side by side); fewer
-# (ThreadSanitizer's, ten times slower, where this test was its phase's longest at 120 s):
-# every sixth.
+# few: every third program, on the threads machine only (the one whose ranks run side by
+# side); fewer (the sanitizers' builds, where a whole run is three to ten times slower and
+# every third made this test its phase's longest): every sixth.
 set -u
 vmc=$1 vmcc=$2 conformance=$3 examples=$4 few=${5:-}
 dir=$(mktemp -d)
