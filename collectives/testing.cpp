@@ -469,6 +469,12 @@ Options options_for(const Algorithm& a) {
   return o;
 }
 
+// The communicator a case's call runs on: node's world, or its split by the case's group.
+Comm case_comm(Node& node, const Case& c) {
+  const auto [color, key] = color_key(c.group, node.rank(), node.world().size());
+  return c.group == "world" ? node.world() : node.world().split(color, key);
+}
+
 // One run of the case: plain, or `crowded` (among the traffic of Traffic, its time not
 // checked). "" when it passes, else what went wrong.
 std::string run_on(Machine& m, Operation op, const Algorithm& a, const Case& c,
@@ -480,8 +486,7 @@ std::string run_on(Machine& m, Operation op, const Algorithm& a, const Case& c,
   RunResult result;
   try {
     result = m.run([&](Node& node) {
-      const auto [color, key] = color_key(c.group, node.rank(), p);
-      const Comm comm = c.group == "world" ? node.world() : node.world().split(color, key);
+      const Comm comm = case_comm(node, c);
       std::optional<Traffic> traffic;
       if (crowded) traffic.emplace(node.world(), comm, c.group != "world");
       if (comm.valid()) {
@@ -952,8 +957,7 @@ ToleranceReport check_one_failure(Operation op, const Algorithm& a, const Case& 
   const Options options = options_for(a);
   const Op opv = traits(op).combines ? make_op(c) : ops::sum<std::int64_t>();
   auto body = [&](Node& node) {
-    const auto [color, key] = color_key(c.group, node.rank(), c.p);
-    const Comm comm = c.group == "world" ? node.world() : node.world().split(color, key);
+    const Comm comm = case_comm(node, c);
     Member me;
     if (comm.valid()) call(op, comm, c, root_in(c.root, comm.size()), options, opv, me);
   };

@@ -32,6 +32,7 @@
 
 #include "collectives/mesh/dopl.hpp"
 #include "collectives/mesh/mst_sc.hpp"
+#include "collectives/patterns/binomial.hpp"
 #include "collectives/patterns/mesh_rings.hpp"
 #include "collectives/primitives/group_mesh.hpp"
 #include "collectives/registry.hpp"
@@ -59,12 +60,6 @@ const std::vector<std::string>& meshes() {
 const std::vector<std::size_t>& lengths() {
   static const std::vector<std::size_t> all = {1, 7, 1000, 1003, 65536};
   return all;
-}
-
-int ceil_log2(long x) {
-  int k = 0;
-  while ((1L << k) < x) ++k;
-  return k;
 }
 
 // One ring digit as 004's formulas see it: f nodes, c_{i,j} rings interleaved with it (its
@@ -158,13 +153,15 @@ Formula mst_sc_004(const patterns::MeshShape& shape, int member, bool reduce, co
   if (member == 0) {
     return {reduce ? "§11 T_MST-REDUCTION-TO-ONE" : "§9 T_MST-BROADCAST",
             "member 0: the pure MST",
-            [=](double N) { return ceil_log2(p) * (u.a + N * (u.b + g)); }, 0};
+            [=](double N) { return patterns::ceil_log2(p) * (u.a + N * (u.b + g)); }, 0};
   }
   const internal::ScSplit s = internal::sc_split(shape, member);
   const double B = s.scattered.blocks();
   double lines = 0;
-  for (const patterns::RingDigit& d : s.scattered.digits) lines += ceil_log2(d.radix) + d.radix - 1;
-  long lower = 1;
+  for (const patterns::RingDigit& d : s.scattered.digits) {
+    lines += patterns::ceil_log2(d.radix) + d.radix - 1;
+  }
+  int lower = 1;
   for (int i = 0; i < s.dim; ++i) lower *= shape.lengths[i];
   const int p0 = s.p0, p1 = s.p1();
   const bool all = member + 1 == internal::sc_members(shape);
@@ -180,8 +177,8 @@ Formula mst_sc_004(const patterns::MeshShape& shape, int member, bool reduce, co
   f.time = [=](double N) {
     const double blk = N / B;
     double t = lines * u.a + (B - 1) * blk * (2 * u.b + g);
-    if (p1 > 1) t += ceil_log2(p1) * (u.a + blk * (std::max(u.b, p0 * u.b) + g));
-    t += ceil_log2(lower) * (u.a + blk * (u.b + g));
+    if (p1 > 1) t += patterns::ceil_log2(p1) * (u.a + blk * (std::max(u.b, p0 * u.b) + g));
+    t += patterns::ceil_log2(lower) * (u.a + blk * (u.b + g));
     return t;
   };
   f.pieces = B;
@@ -204,9 +201,9 @@ Formula formula_004(Operation op, const std::string& algorithm, int member, cons
                     const Units& u) {
   const patterns::MeshShape shape = internal::mesh_shape_of(q);
   const int p = shape.size();
-  const int L = ceil_log2(p);
+  const int L = patterns::ceil_log2(p);
   double lines = 0, ring_steps = 0;
-  for (int m : shape.lengths) lines += ceil_log2(m) + m - 1, ring_steps += m - 1;
+  for (int m : shape.lengths) lines += patterns::ceil_log2(m) + m - 1, ring_steps += m - 1;
   const double frac = double(p - 1) / p;
   const std::vector<Ring> pfr = rings_of(patterns::prime_factor_rings(shape));
   const auto shared = [u](const Ring& r) { return std::max(u.b, r.c * u.b); };
@@ -263,7 +260,8 @@ Formula formula_004(Operation op, const std::string& algorithm, int member, cons
                "lost in the OCR text";
       f.pieces = std::lcm(static_cast<long>(f.pieces), static_cast<long>(dopl_pieces(b)));
       f.time = [=](double N) {
-        return dopl_004(shape, c.k, c.ki, N, u.a, u.b + u.g) + dopl_004(shape, b.k, b.ki, N, u.a, u.b);
+        return dopl_004(shape, c.k, c.ki, N, u.a, u.b + u.g) +
+               dopl_004(shape, b.k, b.ki, N, u.a, u.b);
       };
       return f;
     }
@@ -392,7 +390,8 @@ std::string expression(const std::string& equation) {
        "ceil(log2 p)(alpha + n (beta + gamma)) + ceil(log2 p)(alpha + n beta)"},
       {"§12 DR-DC: T_DR-DISTRIBUTED REDUCTION + T_DR-COLLECT",
        "2 (sum_i (m_i - 1)) alpha + (p-1)/p n (2 beta + gamma)"},
-      {"§12 T_PFR-REDUCTION-TO-ALL", "sum over the rings t (f_t - 1)(alpha + n (max(beta, c_t beta) + gamma))"},
+      {"§12 T_PFR-REDUCTION-TO-ALL",
+       "sum over the rings t (f_t - 1)(alpha + n (max(beta, c_t beta) + gamma))"},
       {"§12 T_PFR-DC = T_PFR-DISTRIBUTED REDUCTION + T_PFR-COLLECT",
        "the two PFR sums above on the whole vector"},
       {"§12 fan-in/fan-out: T_DOPL-REDUCTION-TO-ONE + T_DOPL-BROADCAST",

@@ -64,18 +64,15 @@ Picos cost_allgather_plan(const CostQuery& q, const patterns::RingPlan& plan,
 }
 
 void run_allgather_mesh_pfr(const Call& call) {
-  run_allgather_plan(call, patterns::prime_factor_rings(mesh_shape_of(*call.comm)),
-                     Alternation::none);
+  run_allgather_plan(call, pfr_plan(*call.comm), Alternation::none);
 }
 
 Picos cost_allgather_mesh_pfr(const CostQuery& q) {
-  return cost_allgather_plan(q, patterns::prime_factor_rings(mesh_shape_of(q)),
-                             Alternation::none);
+  return cost_allgather_plan(q, pfr_plan(q), Alternation::none);
 }
 
 Claim claim_allgather_mesh_pfr(const CostQuery& q) {
-  return plan_claim(q, patterns::prime_factor_rings(mesh_shape_of(q)),
-                    Alternation::none);
+  return plan_claim(q, pfr_plan(q), Alternation::none);
 }
 
 Algorithm allgather_mesh_pfr_row() {

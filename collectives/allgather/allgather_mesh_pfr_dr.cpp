@@ -27,16 +27,8 @@ namespace vmc::internal {
 
 namespace pfr_dr_collect {
 template <Alternation A>
-std::string label(const CostQuery& q, int h) {
-  return pfr_dr_label(q, h, A);
-}
-template <Alternation A>
 Picos cost(const CostQuery& q, int h) {
   return cost_allgather_plan(q, patterns::pfr_dr_rings(mesh_shape_of(q), h), A);
-}
-template <Alternation A>
-Claim claim(const CostQuery& q, int h) {
-  return plan_claim(q, patterns::pfr_dr_rings(mesh_shape_of(q), h), A);
 }
 template <Alternation A>
 void run(const Call& c, int h) {
@@ -52,9 +44,9 @@ const MeshFamily kFamily{
     "nothing",
     applies_always,
     pfr_dr_members,
-    label<kNone>,
+    pfr_dr_label_of<kNone>,
     cost<kNone>,
-    claim<kNone>,
+    pfr_dr_claim_of<kNone>,
     run<kNone>,
 };
 const MeshFamily kAlternating{
@@ -65,9 +57,9 @@ const MeshFamily kAlternating{
     "nothing",
     applies_always,
     pfr_dr_members,
-    label<kAlternate>,
+    pfr_dr_label_of<kAlternate>,
     cost<kAlternate>,
-    claim<kAlternate>,
+    pfr_dr_claim_of<kAlternate>,
     run<kAlternate>,
 };
 }  // namespace pfr_dr_collect

@@ -26,18 +26,18 @@ namespace vmc::internal {
 bool applicable_allreduce_mesh_pfr_dc(const CostQuery& q) { return q.commutative; }
 
 Picos cost_allreduce_mesh_pfr_dc(const CostQuery& q) {
-  const patterns::RingPlan plan = patterns::prime_factor_rings(mesh_shape_of(q));
+  const patterns::RingPlan plan = pfr_plan(q);
   return plan_allreduce_cost(q, plan, plan.phases(),
                             charged_sharers(q, plan_sharing(q, plan, Alternation::none)));
 }
 
 void run_allreduce_mesh_pfr_dc(const Call& call) {
-  const patterns::RingPlan plan = patterns::prime_factor_rings(mesh_shape_of(*call.comm));
+  const patterns::RingPlan plan = pfr_plan(*call.comm);
   plan_allreduce(call, plan, plan.phases());
 }
 
 Claim claim_allreduce_mesh_pfr_dc(const CostQuery& q) {
-  return plan_claim(q, patterns::prime_factor_rings(mesh_shape_of(q)), Alternation::none);
+  return plan_claim(q, pfr_plan(q), Alternation::none);
 }
 
 Algorithm allreduce_mesh_pfr_dc_row() {

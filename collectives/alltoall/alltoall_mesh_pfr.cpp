@@ -30,18 +30,18 @@ namespace vmc::internal {
 void run_alltoall_mesh_pfr(const Call& call) {
   const Comm& c = *call.comm;
   copy_items(call.recv, call.send, call.n * c.size(), call.item_size);
-  ring_alltoall(c, patterns::prime_factor_rings(mesh_shape_of(c)), Alternation::every_group,
-                call.recv, call.n, call.item_size, call.tag);
+  ring_alltoall(c, pfr_plan(c), Alternation::every_group, call.recv, call.n, call.item_size,
+                call.tag);
 }
 
 Picos cost_alltoall_mesh_pfr(const CostQuery& q) {
-  const patterns::RingPlan plan = patterns::prime_factor_rings(mesh_shape_of(q));
+  const patterns::RingPlan plan = pfr_plan(q);
   return ring_alltoall_cost(q, plan, q.n,
                             charged_sharers(q, plan_sharing(q, plan, Alternation::every_group)));
 }
 
 Claim claim_alltoall_mesh_pfr(const CostQuery& q) {
-  return plan_claim(q, patterns::prime_factor_rings(mesh_shape_of(q)), Alternation::every_group);
+  return plan_claim(q, pfr_plan(q), Alternation::every_group);
 }
 
 Algorithm alltoall_mesh_pfr_row() {

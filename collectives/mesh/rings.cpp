@@ -408,6 +408,10 @@ std::string pfr_dr_label(const CostQuery& q, int h, Alternation a) {
                          a == Alternation::none ? "mesh_pfr" : "mesh_pfr_alt", "mesh_dr");
 }
 
+Claim pfr_dr_claim(const CostQuery& q, int h, Alternation a) {
+  return plan_claim(q, patterns::pfr_dr_rings(mesh_shape_of(q), h), a);
+}
+
 std::vector<std::size_t> layout_counts(const CostQuery& q, const RingPlan& plan) {
   const std::vector<std::size_t> counts = counts_of(q);
   std::vector<std::size_t> out(plan.blocks());

@@ -152,7 +152,8 @@ Picos plan_allreduce_cost(const CostQuery& q, const patterns::RingPlan& plan, in
                           Alternation a = Alternation::none);
 
 // The prime factors rings of the group's mesh, widest first (004 §8's collect order): the
-// plan of the mesh_pfr rows of collect and distributed reduction and of their _alt rows.
+// plan of the mesh_pfr rows of collect, distributed reduction and all-to-all, of PFR-DC, and
+// of their _alt rows.
 patterns::RingPlan pfr_plan(const CostQuery& q);
 patterns::RingPlan pfr_plan(const Comm& comm);
 
@@ -162,6 +163,17 @@ patterns::RingPlan pfr_plan(const Comm& comm);
 // mesh_pfr_alt with alternation), the last mesh_dr.
 int pfr_dr_members(const CostQuery& q);
 std::string pfr_dr_label(const CostQuery& q, int h, Alternation a);
+// Member h's claim (plan_claim over patterns::pfr_dr_rings): the same for both operations.
+Claim pfr_dr_claim(const CostQuery& q, int h, Alternation a);
+// The two as a MeshFamily takes them, functions of (q, h).
+template <Alternation A>
+std::string pfr_dr_label_of(const CostQuery& q, int h) {
+  return pfr_dr_label(q, h, A);
+}
+template <Alternation A>
+Claim pfr_dr_claim_of(const CostQuery& q, int h) {
+  return pfr_dr_claim(q, h, A);
+}
 
 // q.counts (or q.n for every rank) in the plan's layout order (a whole-mesh plan).
 std::vector<std::size_t> layout_counts(const CostQuery& q, const patterns::RingPlan& plan);

@@ -23,16 +23,8 @@ namespace vmc::internal {
 
 namespace pfr_dr_reduction {
 template <Alternation A>
-std::string label(const CostQuery& q, int h) {
-  return pfr_dr_label(q, h, A);
-}
-template <Alternation A>
 Picos cost(const CostQuery& q, int h) {
   return cost_reduce_scatter_plan(q, patterns::pfr_dr_rings(mesh_shape_of(q), h), A);
-}
-template <Alternation A>
-Claim claim(const CostQuery& q, int h) {
-  return plan_claim(q, patterns::pfr_dr_rings(mesh_shape_of(q), h), A);
 }
 template <Alternation A>
 void run(const Call& call, int h) {
@@ -48,9 +40,9 @@ const MeshFamily kFamily{
     "a commutative op",
     applies_commutative,
     pfr_dr_members,
-    label<kNone>,
+    pfr_dr_label_of<kNone>,
     cost<kNone>,
-    claim<kNone>,
+    pfr_dr_claim_of<kNone>,
     run<kNone>,
 };
 const MeshFamily kAlternating{
@@ -61,9 +53,9 @@ const MeshFamily kAlternating{
     "a commutative op",
     applies_commutative,
     pfr_dr_members,
-    label<kAlternate>,
+    pfr_dr_label_of<kAlternate>,
     cost<kAlternate>,
-    claim<kAlternate>,
+    pfr_dr_claim_of<kAlternate>,
     run<kAlternate>,
 };
 }  // namespace pfr_dr_reduction
