@@ -84,9 +84,12 @@ RunError unreceived_error(std::vector<Unreceived> left) {
       text += "\n  ... and " + counted(left.size() - 8, "more message");
       break;
     }
+    const std::string tag =
+        u.call_known || u.tag < detail::kCollectiveTagBase
+            ? tag_text(u.tag)
+            : "tag " + std::to_string(detail::tag_in_call(u.tag)) + " of a collective call";
     text += "\n  node " + std::to_string(u.node) + ": from node " + std::to_string(u.src) +
-            ", " + tag_text(u.tag) + " on comm " + std::to_string(u.comm) + ", " +
-            counted(u.bytes, "byte");
+            ", " + tag + " on comm " + std::to_string(u.comm) + ", " + counted(u.bytes, "byte");
   }
   const int node = left.empty() ? -1 : left.front().node;
   return RunError(RunError::Kind::unreceived, text, node, {});

@@ -21,6 +21,14 @@
 // whose wait runs out) sends every other process a notice with its report on the run's
 // control communicator; a process waiting sees it and ends its node's function too; at the
 // end of the run every process learns every origin's report and throws the same RunError.
+//
+// The end of a run. Every process's node has returned (or failed): the processes agree on who
+// failed (a bounded wait, as every wait of the end), and after a run in which none did, they
+// look for messages no receive took, as one process does (LocalNodes::unreceived): each process
+// counts the messages it sent to each other and the receives that took one, the counts are
+// summed for each receiver (MPI_Ireduce_scatter_block), and a process with fewer receives
+// than messages sent to it takes the rest from its run's channels (the world's and every
+// split's, kept alive until then) and names them. Every process throws the same report.
 #include <mpi.h>
 
 #include <algorithm>
@@ -250,13 +258,27 @@ class MpiTransport final : public Transport {
     std::vector<double> node_seconds;  // by node: its function's wall time
     std::vector<int> origins;          // nodes that failed on their own, in rank order
     std::vector<std::string> reports;  // ... and their reports
+    std::vector<Unreceived> unreceived;  // every process's messages no receive took
   };
   RunEnd end_run();
+  // What the nonblocking collectives of a run's end write into: on the heap, and let go of
+  // without being freed when a wait for them runs out (MPI may still write into it).
+  struct EndBuffers;
+  RunEnd end_run(EndBuffers& b);
+  // After a run in which no node failed: the messages left unreceived on every process.
+  std::vector<Unreceived> left_unreceived(EndBuffers& b);
+  // The messages sent to this process that no receive took: taken from the run's channels,
+  // waiting (bounded) for those still on their way. `missing` is how many there are.
+  std::vector<Unreceived> take_unreceived(std::uint64_t missing);
   // Every member of the group gets rank 0's `mine` (collective call signatures).
   std::string agree(const MpiChannels& ch, const std::string& mine, const WaitDescription& what);
-  // Waits for the requests of a run's start, which every process makes: bounded by the
-  // watchdog, and not ended by another process's notice of failure (block's are).
-  void await_start(std::span<MPI_Request> rs, const char* what);
+  // Waits for the requests of a run's start or end, which every process makes: bounded by the
+  // watchdog ("MPI transport: not every process <what> within the watchdog time"), and not
+  // ended by another process's notice of failure (block's are); with `notices`, the notices
+  // that arrive meanwhile are taken. `statuses`: one per request, or MPI_STATUSES_IGNORE.
+  // `watchdogs`: how many watchdog times it waits.
+  void await_all(std::span<MPI_Request> rs, const char* what, bool notices = false,
+                 MPI_Status* statuses = MPI_STATUSES_IGNORE, double watchdogs = 1);
   // Blocks until the MPI request completes (bounded like every wait).
   void wait_request(MPI_Request& r, const WaitDescription& what) {
     block(*self_, [&] {
@@ -276,10 +298,25 @@ class MpiTransport final : public Transport {
   std::vector<bool> receives_;         // by handle: a receive (else a send)
   std::vector<int> free_handles_;
   std::vector<MPI_Request> notices_;   // notices this process sent in this run
+  // This run's counts for the check of messages left unreceived: messages sent, by
+  // destination node, and receives that took one.
+  std::vector<std::uint64_t> sent_to_;
+  std::uint64_t received_ = 0;
+  // Every group's channels made in this run (the world's and each split's, with the group's
+  // members), kept until its end so that messages left on them can be found there.
+  struct RunChannels {
+    std::uint32_t comm = 0;
+    std::vector<int> world;  // by comm rank: the node
+    std::shared_ptr<MpiChannels> channels;
+  };
+  std::vector<RunChannels> run_channels_;
   std::vector<bool> noticed_;          // by rank: its notice was received in this run
   std::vector<std::string> reports_;   // by rank: the notice's text
   bool origin_ = false;                // this process's node failed on its own
   std::string origin_report_;
+  // Why this machine cannot run again: the end of an earlier run did not complete on every
+  // process (its processes no longer agree on which run they are in).
+  std::string broken_;
   double run_start_ = 0;
   // How long a wait yields before it sleeps: 2 ms, or 50 us where this machine runs more
   // processes than it has cores (a waiting process that kept yielding would slow the one
@@ -325,6 +362,7 @@ MpiTransport::MpiTransport(MachineImpl& m) : m_(m) {
 }
 
 void MpiTransport::run(CommGroup& world, const NodeBody& body, Stats& stats, Trace& trace) {
+  if (!broken_.empty()) throw UsageError(broken_);
   NodeState& self = *self_;
   world.channels = begin_run();
   world.local_members = 1;
@@ -346,6 +384,7 @@ void MpiTransport::run(CommGroup& world, const NodeBody& body, Stats& stats, Tra
                    threw_report(end.origins.front(), end.reports.front(), end.origins.size()),
                    end.origins.front(), {});
   }
+  if (!end.unreceived.empty()) throw unreceived_error(std::move(end.unreceived));
   stats.critical_startups = -1;
   stats.node_time.resize(m_.p);
   for (int r = 0; r < m_.p; ++r) {
@@ -373,15 +412,18 @@ bool MpiTransport::take_notices() {
   }
 }
 
-void MpiTransport::await_start(std::span<MPI_Request> rs, const char* what) {
+void MpiTransport::await_all(std::span<MPI_Request> rs, const char* what, bool notices,
+                             MPI_Status* statuses, double watchdogs) {
   const auto start = std::chrono::steady_clock::now();
   for (int done = 0; !done;) {
-    check(MPI_Testall(int(rs.size()), rs.data(), &done, MPI_STATUSES_IGNORE), "MPI_Testall");
+    check(MPI_Testall(int(rs.size()), rs.data(), &done, statuses), "MPI_Testall");
+    if (!done && notices) take_notices();
     const double waited =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (!done && waited > m_.config.watchdog_seconds) {
-      throw UsageError(std::string("MPI transport: not every process ") + what +
-                       " within the watchdog time (" +
+    if (!done && waited > watchdogs * m_.config.watchdog_seconds) {
+      throw UsageError(std::string("MPI transport: not every process ") + what + " within " +
+                       (watchdogs == 1 ? std::string("the watchdog time (")
+                                       : std::to_string(watchdogs) + " times the watchdog time (") +
                        std::to_string(m_.config.watchdog_seconds) + " s)");
     }
     if (!done) back_off(waited, spin_);
@@ -396,7 +438,7 @@ std::shared_ptr<MpiChannels> MpiTransport::begin_run() {
   check(MPI_Comm_idup(base_, &world->collective, &dups[1]), "MPI_Comm_idup");
   check(MPI_Comm_idup(base_, &control_, &dups[2]), "MPI_Comm_idup");
   // Bounded like every wait: a process that never starts the run ends it here by the watchdog.
-  await_start(dups, "started the run");
+  await_all(dups, "started the run");
   for (MPI_Comm c : {world->user, world->collective, control_}) {
     MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
   }
@@ -411,7 +453,11 @@ std::shared_ptr<MpiChannels> MpiTransport::begin_run() {
   // notice; the notice is taken in the run, whose end reports it. Bounded by the watchdog.
   MPI_Request barrier = MPI_REQUEST_NULL;
   check(MPI_Ibarrier(control_, &barrier), "MPI_Ibarrier");
-  await_start(std::span(&barrier, 1), "reached the start of the run");
+  await_all(std::span(&barrier, 1), "reached the start of the run");
+  sent_to_.assign(static_cast<std::size_t>(size_), 0);
+  received_ = 0;
+  run_channels_.clear();
+  run_channels_.push_back({0, {}, world});
   run_start_ = MPI_Wtime();
   return world;
 }
@@ -445,6 +491,7 @@ int MpiTransport::post_send(const Outgoing& out) {
   check(MPI_Isend(out.data, static_cast<int>(out.bytes), MPI_BYTE, out.dest, tag(t.tag),
                   t.collective ? ch.collective : ch.user, &r),
         "MPI_Isend");
+  ++sent_to_[static_cast<std::size_t>(out.dst)];
   return add(r, false);
 }
 
@@ -473,11 +520,13 @@ MpiDone MpiTransport::test_handle(int handle) {
     if (cls != MPI_ERR_TRUNCATE) mpi_failed("MPI_Test", code);
     d.done = true;
     d.truncated = true;
+    ++received_;  // the message was taken, too large for its buffer
     release_handle(handle);
     return d;
   }
   if (!flag) return d;
   d.done = true;
+  if (receives_[handle]) ++received_;
   int count = 0;
   MPI_Get_count(&status, MPI_BYTE, &count);
   d.bytes = count == MPI_UNDEFINED ? 0 : static_cast<std::size_t>(count);
@@ -562,6 +611,7 @@ SplitResult MpiTransport::split(NodeState& self, CommGroup& g, int, std::uint64_
   for (int i = 0; i < static_cast<int>(ng->world.size()); ++i) ng->rank_of[ng->world[i]] = i;
   ng->describe_members();
   ng->local_members = 1;
+  run_channels_.push_back({id, ng->world, std::static_pointer_cast<MpiChannels>(ng->channels)});
   return {ng, ng->rank_of.at(self.rank)};
 }
 
@@ -577,31 +627,50 @@ void MpiTransport::notify_failure(const std::string& report) {
   }
 }
 
-MpiTransport::RunEnd MpiTransport::end_run() {
-  const double elapsed = MPI_Wtime() - run_start_;
-  // Every process's (origin, elapsed): an allgather it waits for while taking notices, so
-  // that a process still blocked elsewhere is released by them first.
+struct MpiTransport::EndBuffers {
   struct Entry {
     double elapsed;
     int origin;
   };
-  Entry mine{elapsed, origin_ ? 1 : 0};
-  std::vector<Entry> all(static_cast<std::size_t>(size_));
-  MPI_Datatype entry_type;
-  MPI_Type_contiguous(sizeof(Entry), MPI_BYTE, &entry_type);
-  MPI_Type_commit(&entry_type);
+  Entry mine{};
+  std::vector<Entry> all;
+  std::uint64_t sent_here = 0;
+  int count = 0;
+  std::vector<int> counts, offsets;
+  std::vector<Unreceived> mine_left, all_left;
   MPI_Request r = MPI_REQUEST_NULL;
-  MPI_Iallgather(&mine, 1, entry_type, all.data(), 1, entry_type, control_, &r);
-  const auto start = std::chrono::steady_clock::now();
-  for (int f = 0; !f;) {
-    MPI_Test(&r, &f, MPI_STATUS_IGNORE);
-    if (!f) {
-      take_notices();
-      back_off(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
-               spin_);
-    }
+};
+
+MpiTransport::RunEnd MpiTransport::end_run() {
+  auto buffers = std::make_unique<EndBuffers>();
+  try {
+    return end_run(*buffers);
+  } catch (const UsageError& e) {
+    // A wait of the end ran out: a collective of it may still complete and write into the
+    // buffers, so they are not freed; the processes no longer agree on which run they are in.
+    (void)buffers.release();
+    broken_ = "MPI transport: the end of an earlier run did not complete on every process "
+              "(one was still in its node's function, or stopped): this machine cannot run "
+              "again";
+    throw RunError(RunError::Kind::watchdog, e.what(), -1, {});
   }
+}
+
+MpiTransport::RunEnd MpiTransport::end_run(EndBuffers& b) {
+  const double elapsed = MPI_Wtime() - run_start_;
+  // Every process's (origin, elapsed): an allgather it waits for while taking notices, so
+  // that a process still blocked elsewhere is released by them first.
+  b.mine = {elapsed, origin_ ? 1 : 0};
+  b.all.resize(static_cast<std::size_t>(size_));
+  MPI_Datatype entry_type;
+  MPI_Type_contiguous(sizeof(EndBuffers::Entry), MPI_BYTE, &entry_type);
+  MPI_Type_commit(&entry_type);
+  MPI_Iallgather(&b.mine, 1, entry_type, b.all.data(), 1, entry_type, control_, &b.r);
+  // Bounded: a process still in its node's function ends the run here. It gets twice the
+  // watchdog time, since one that waits in a call without progress gives up within one.
+  await_all(std::span(&b.r, 1), "ended the run", true, MPI_STATUSES_IGNORE, 2);
   MPI_Type_free(&entry_type);
+  const std::vector<EndBuffers::Entry>& all = b.all;
   RunEnd end;
   for (int k = 0; k < size_; ++k) {
     end.node_seconds.push_back(all[k].elapsed);
@@ -610,26 +679,45 @@ MpiTransport::RunEnd MpiTransport::end_run() {
     if (k == rank_) {
       reports_[k] = origin_report_;
     } else if (!noticed_[k]) {
-      // Its notice was sent before it joined the allgather: it arrives.
+      // Its notice was sent before it joined the allgather: it arrives (a bounded wait).
       MPI_Status status;
-      MPI_Probe(k, kNoticeTag, control_, &status);
+      MPI_Request probe = MPI_REQUEST_NULL;
+      MPI_Message message = MPI_MESSAGE_NULL;
+      const auto since = std::chrono::steady_clock::now();
+      for (int flag = 0; !flag;) {
+        MPI_Improbe(k, kNoticeTag, control_, &flag, &message, &status);
+        const double waited =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+        if (!flag && waited > m_.config.watchdog_seconds) {
+          throw UsageError("MPI transport: the report of process " + std::to_string(k) +
+                           "'s failure did not arrive within the watchdog time (" +
+                           std::to_string(m_.config.watchdog_seconds) + " s)");
+        }
+        if (!flag) back_off(waited, spin_);
+      }
       int len = 0;
       MPI_Get_count(&status, MPI_CHAR, &len);
       reports_[k].assign(static_cast<std::size_t>(len), '\0');
-      MPI_Recv(reports_[k].data(), len, MPI_CHAR, k, kNoticeTag, control_, MPI_STATUS_IGNORE);
+      MPI_Imrecv(reports_[k].data(), len, MPI_CHAR, &message, &probe);
+      await_all(std::span(&probe, 1), "sent its report");
       noticed_[k] = true;
     }
     end.reports.push_back(reports_[k]);
   }
-  MPI_Waitall(static_cast<int>(notices_.size()), notices_.data(), MPI_STATUSES_IGNORE);
+  await_all(notices_, "took the reports of failure");
   notices_.clear();
-  // Transfers a failed run left in flight: receives are cancelled and completed (their
-  // buffers were the node function's), sends let go of (their receivers are gone too).
+  // Transfers left in flight: receives are cancelled and completed (their buffers were the
+  // node function's; one that had taken its message counts as a receive), sends let go of
+  // (after a failed run their receivers are gone too).
   for (std::size_t h = 0; h < requests_.size(); ++h) {
     if (requests_[h] == MPI_REQUEST_NULL) continue;
     if (receives_[h]) {
       MPI_Cancel(&requests_[h]);
-      MPI_Wait(&requests_[h], MPI_STATUS_IGNORE);
+      MPI_Status status;
+      await_all(std::span(&requests_[h], 1), "completed a cancelled receive", false, &status);
+      int cancelled = 0;
+      MPI_Test_cancelled(&status, &cancelled);
+      if (!cancelled) ++received_;
     } else {
       MPI_Request_free(&requests_[h]);
     }
@@ -637,8 +725,86 @@ MpiTransport::RunEnd MpiTransport::end_run() {
   requests_.clear();
   receives_.clear();
   free_handles_.clear();
+  if (end.origins.empty()) end.unreceived = left_unreceived(b);
+  run_channels_.clear();
   MPI_Comm_free(&control_);
   return end;
+}
+
+std::vector<Unreceived> MpiTransport::left_unreceived(EndBuffers& b) {
+  // How many messages were sent to this process: the sum over the senders.
+  check(MPI_Ireduce_scatter_block(sent_to_.data(), &b.sent_here, 1, MPI_UINT64_T, MPI_SUM,
+                                  control_, &b.r),
+        "MPI_Ireduce_scatter_block");
+  await_all(std::span(&b.r, 1), "counted the messages of the run");
+  if (b.sent_here > received_) b.mine_left = take_unreceived(b.sent_here - received_);
+  // Every process's, to every process: their counts, then the messages.
+  b.count = static_cast<int>(b.mine_left.size());
+  b.counts.resize(static_cast<std::size_t>(size_));
+  check(MPI_Iallgather(&b.count, 1, MPI_INT, b.counts.data(), 1, MPI_INT, control_, &b.r),
+        "MPI_Iallgather");
+  await_all(std::span(&b.r, 1), "counted the messages left unreceived");
+  b.offsets.resize(static_cast<std::size_t>(size_));
+  int total = 0;
+  for (int k = 0; k < size_; ++k) {
+    b.offsets[k] = total;
+    total += b.counts[k];
+  }
+  if (total == 0) return {};
+  b.all_left.resize(static_cast<std::size_t>(total));
+  MPI_Datatype entry;
+  MPI_Type_contiguous(sizeof(Unreceived), MPI_BYTE, &entry);
+  MPI_Type_commit(&entry);
+  check(MPI_Iallgatherv(b.mine_left.data(), b.count, entry, b.all_left.data(), b.counts.data(),
+                        b.offsets.data(), entry, control_, &b.r),
+        "MPI_Iallgatherv");
+  await_all(std::span(&b.r, 1), "shared the messages left unreceived");
+  MPI_Type_free(&entry);
+  return b.all_left;
+}
+
+std::vector<Unreceived> MpiTransport::take_unreceived(std::uint64_t missing) {
+  std::vector<Unreceived> left;
+  std::vector<char> scratch;
+  const auto start = std::chrono::steady_clock::now();
+  while (left.size() < missing) {
+    bool any = false;
+    for (const RunChannels& rc : run_channels_) {
+      for (const bool collective : {false, true}) {
+        const MPI_Comm comm = collective ? rc.channels->collective : rc.channels->user;
+        int flag = 0;
+        MPI_Status status;
+        MPI_Message message = MPI_MESSAGE_NULL;
+        MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, &message, &status);
+        if (!flag) continue;
+        any = true;
+        int bytes = 0;
+        MPI_Get_count(&status, MPI_BYTE, &bytes);
+        scratch.resize(static_cast<std::size_t>(std::max(bytes, 1)));
+        MPI_Mrecv(scratch.data(), bytes, MPI_BYTE, &message, MPI_STATUS_IGNORE);
+        Unreceived u;
+        u.node = rank_;
+        u.src = rc.world.empty() ? status.MPI_SOURCE : rc.world.at(status.MPI_SOURCE);
+        u.tag = collective ? kCollectiveTagBase + status.MPI_TAG : status.MPI_TAG;
+        u.call_known = !collective;
+        u.comm = rc.comm;
+        u.bytes = static_cast<std::size_t>(bytes);
+        left.push_back(u);
+      }
+    }
+    if (any) continue;
+    // The rest are still on their way (their sends completed when MPI buffered them).
+    const double waited =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (waited > m_.config.watchdog_seconds) {
+      throw UsageError("MPI transport: " + std::to_string(missing - left.size()) +
+                       " of the messages sent to node " + std::to_string(rank_) +
+                       " in the run were neither received nor found within the watchdog time (" +
+                       std::to_string(m_.config.watchdog_seconds) + " s)");
+    }
+    back_off(waited, spin_);
+  }
+  return left;
 }
 
 }  // namespace

@@ -19,6 +19,9 @@ struct Unreceived {
   long long tag = 0;
   unsigned comm = 0;
   std::size_t bytes = 0;
+  // False for a collective call's message whose call is not known (the MPI transport's
+  // channels carry the tag within the call only): "tag 2 of a collective call".
+  bool call_known = true;
 };
 // The run's nodes returned with these messages still in their mailboxes (in any order: the
 // report lists them by node, then sender, comm and tag).

@@ -1,12 +1,16 @@
 // The MPI transport's runtime (MachineConfig::transport = Transport::mpi), run under
 // `mpirun -np 3`: every process runs every test, each process one node. Point to point with
 // user tags, the nonblocking calls, splits, and faults: a node that throws, a receive that
-// never matches, calls that disagree, a message too large for its buffer. Every process must
-// end a failed run with the same report.
+// never matches, calls that disagree, a message too large for its buffer, messages no receive
+// took, a process that stays in its function past the end's bound. Every process must end a
+// failed run with the same report (but for the last: each names the wait it gave up).
 #include <gtest/gtest.h>
+#include <mpi.h>
 
+#include <chrono>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "collectives/collectives.hpp"
@@ -154,6 +158,90 @@ TEST(MpiTransport, AMessageLargerThanTheBufferIsNamed) {
                         "than the receive buffer of 12 bytes"),
             std::string::npos)
       << report;
+}
+
+TEST(MpiTransport, MessagesNoReceiveTookAreNamedOnEveryProcess) {
+  if (machine().size() == 1) GTEST_SKIP() << "needs two processes";
+  const int p = machine().size();
+  // Node 0 sends two messages to node 1 on the world (small: their sends complete at once)
+  // and, on a split of the even nodes, one to node 2; none is received.
+  vmc::RunError::Kind kind{};
+  std::string report;
+  try {
+    machine().run([](vmc::Node& node) {
+      const vmc::Comm& c = node.world();
+      const std::vector<int> v(3, 7);
+      if (c.rank() == 0) {
+        c.send(std::span<const int>(v), 1, 42);
+        c.send(std::span<const int>(v.data(), 1), 1, 43);
+      }
+      const vmc::Comm even = c.split(c.rank() % 2 == 0 ? 0 : -1, c.rank());
+      if (c.rank() == 0 && even.valid() && even.size() > 1) {
+        even.send(std::span<const int>(v.data(), 2), 1, 5);
+      }
+    });
+  } catch (const vmc::RunError& e) {
+    kind = e.kind();
+    report = e.what();
+  }
+  EXPECT_EQ(kind, vmc::RunError::Kind::unreceived) << report;
+  EXPECT_NE(report.find("messages left unreceived"), std::string::npos) << report;
+  EXPECT_NE(report.find("node 1: from node 0, tag 42 on comm 0, 12 bytes"), std::string::npos)
+      << report;
+  EXPECT_NE(report.find("node 1: from node 0, tag 43 on comm 0, 4 bytes"), std::string::npos)
+      << report;
+  const bool split_message = p > 2;
+  EXPECT_EQ(report.find("node 2: from node 0, tag 5 on comm ") != std::string::npos, split_message)
+      << report;
+  // Every process ends with the same report: each compares its own with rank 0's.
+  std::vector<char> first(report.begin(), report.end());
+  int len = static_cast<int>(first.size());
+  MPI_Bcast(&len, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  first.resize(static_cast<std::size_t>(len));
+  MPI_Bcast(first.data(), len, MPI_CHAR, 0, MPI_COMM_WORLD);
+  EXPECT_EQ(std::string(first.begin(), first.end()), report);
+  // A run that receives what it sends passes on the same machine after it.
+  EXPECT_EQ(failure_of([](vmc::Node& node) {
+              const vmc::Comm& c = node.world();
+              int x = c.rank(), y = -1;
+              const int next = (c.rank() + 1) % c.size(), prev = (c.rank() + c.size() - 1) % c.size();
+              c.sendrecv(std::span<const int>(&x, 1), next, std::span<int>(&y, 1), prev, 1);
+            }),
+            "");
+}
+
+TEST(MpiTransport, AProcessThatStaysInItsFunctionEndsTheRunWithinTwiceTheWatchdog) {
+  if (machine().size() == 1) GTEST_SKIP() << "needs two processes";
+  // A machine of its own: the one this test breaks cannot run again.
+  vmc::MachineConfig config;
+  config.transport = vmc::Transport::mpi;
+  config.watchdog_seconds = 0.5;
+  vmc::Machine m(config);
+  vmc::RunError::Kind kind{};
+  std::string report;
+  try {
+    m.run([](vmc::Node& node) {
+      // The last node computes for three watchdog times without a call of vmc.
+      if (node.rank() == node.world().size() - 1) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+      }
+    });
+  } catch (const vmc::RunError& e) {
+    kind = e.kind();
+    report = e.what();
+  }
+  // Every process ends the run (the late one after its sleep, at the next wait of the end,
+  // which the others have left): none waits for ever.
+  EXPECT_EQ(kind, vmc::RunError::Kind::watchdog) << report;
+  EXPECT_NE(report.find("MPI transport: not every process"), std::string::npos) << report;
+  // The machine says it cannot run again, instead of mismatching its processes' calls.
+  try {
+    m.run([](vmc::Node&) {});
+    ADD_FAILURE() << "the broken machine ran";
+  } catch (const vmc::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("this machine cannot run again"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(MpiTransport, WhatItRefuses) {
