@@ -547,13 +547,14 @@ double n_004(Operation op, std::size_t n, int p) {
   }
 }
 
-Model model_004(const std::string& protocol, const std::string& delta) {
+Model model_004(const std::string& protocol, const std::string& delta,
+                const std::string& routing = "wormhole") {
   ModelOptions o;
   o.alpha = "525us";
   o.beta = "2us";
   o.gamma = "0.35us";
   o.port = "duplex";
-  o.routing = "wormhole";
+  o.routing = routing;
   o.contention = "shared";
   o.protocol = protocol;
   o.delta = delta;
@@ -663,7 +664,10 @@ const std::vector<Reason>& reasons() {
        "messages take the shortest way round and two share a link "
        "(patterns::mst_contention_free); 004 §5.1's tree is contention-free on a mesh's "
        "dimension-order routes. The run is above 004's formula; in the reduction-to-all the "
-       "broadcast half shares the link and the reduction half has the eager overlap below"},
+       "broadcast half shares the link and the reduction half has the eager overlap below. "
+       "The same case under `--routing direct` (no link shared; with `--protocol rendezvous` "
+       "too for the reduction-to-all), on the row below, is exact: the difference is the "
+       "shared link alone"},
       {"groups start apart",
        "an MST-SC member with a scatter line of 3 nodes and interleaved MST groups: the line's "
        "nodes end the scatter at different times, so the groups that share links start apart "
@@ -856,7 +860,22 @@ void print_004_formulas(std::FILE* out) {
     std::optional<Line> beside;
     if (line.verdict.empty()) {
       const std::string why = reason_eager(c, q, f, N, o.time);
-      if (!why.empty()) {
+      if (why == "torus routes") {
+        // The same tree with no link shared (direct routing), under the eager protocol and,
+        // for the reduction half's overlap, under rendezvous: the row beside it.
+        for (const std::string protocol : {"eager", "rendezvous"}) {
+          const Outcome r = run_case(c.spec, model_004(protocol, "0", "direct"), c.op,
+                                     c.algorithm, c.member, c.n);
+          const std::string rv = judge(f, N, r.time);
+          if (rv.empty()) continue;
+          const std::string as = protocol == "eager" ? "direct routing"
+                                                     : "direct routing, rendezvous";
+          line.verdict = "different: torus routes (" + as + ": " + rv + ")";
+          beside = Line{c, " (" + as + ")", f.equation, line.formula, r.time, r.predicted, rv};
+          break;
+        }
+        if (!beside) line.verdict = "different: " + why;
+      } else if (!why.empty()) {
         line.verdict = "different: " + why;
       } else {
         const Outcome r = run_case(c.spec, rendezvous, c.op, c.algorithm, c.member, c.n);
@@ -946,8 +965,9 @@ docs/figures.md's 004 figures):
   pieces* (it equals 004's formula at n rounded up to a multiple of the pieces the algorithm
   cuts the vector into: vmc pads the last piece), or *different* with the reason. A case
   that differs for eager overlap has the same case under `--protocol rendezvous` on the row
-  below it, with its own verdict. *different, unexplained* marks a difference whose reason
-  is not named; the test holds the list of those it knows (none at present).
+  below it, with its own verdict; one that differs for torus routes the same case under
+  `--routing direct` (no link shared). *different, unexplained* marks a difference whose
+  reason is not named; the test holds the list of those it knows (none at present).
 
 ## Summary
 
