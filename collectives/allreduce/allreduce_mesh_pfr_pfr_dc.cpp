@@ -30,11 +30,14 @@
 // other digits; the head's groups rotate too (§12: for the whole-vector rings "this is
 // minimized by using rings in alternating dimensions"), by a class counting the tail's
 // digits alone, so the nodes that hold one block combine in one order and every node ends
-// with the same bits (patterns::stage_order's split). A member whose tail is empty has no
-// class to rotate by: it is the member without alternation. The cost is the formula above
-// with s_t the sharers of stage t under alternation (004's c_{i,j}: the active interleaved
-// rings), plus 2 (B-1) c delta where the tail alternates (its blocks put in the staged order
-// and back, as mesh_pfr_dc_alt). Member (0, phases) is mesh_pfr_dc_alt, (last, phases) DR-DC.
+// with the same bits (patterns::stage_order's split), and only where the tail holds every
+// closer digit of the group's dimensions (they tell its interleaved rings apart; otherwise
+// its stages would meet unequal sharing and the formula would not hold). A member whose
+// tail is empty has no class to rotate by: it is the member without alternation. The cost
+// is the formula above with s_t the sharers of stage t under alternation (004's c_{i,j}: the
+// active interleaved rings), plus 2 (B-1) c delta where the tail alternates (its blocks put
+// in the staged order and back, as mesh_pfr_dc_alt). Member (0, phases) is mesh_pfr_dc_alt,
+// (last, phases) DR-DC.
 #include "collectives/mesh/families.hpp"
 #include "collectives/mesh/rings.hpp"
 #include "collectives/primitives/group_mesh.hpp"
