@@ -27,6 +27,7 @@
 #include <memory>
 #include <numeric>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,46 @@ std::vector<Ring> rings_of(const patterns::RingPlan& plan) {
     r.push_back({g.radix, g.spacing, g.radix == plan.shape.lengths[g.dim]});
   }
   return r;
+}
+
+// 004 §5.2's dimension alternation: "utilizing rings that lie in different dimensions in
+// the mesh ... In such cases, let c_{i,j} be the number of active rings in the i-th dimension
+// that are interleaved with the j-th ring of that dimension. Thus, there will be at most
+// c_{i,j} messages contending for a given link during a step of the PFR method." A stage s
+// of an alternating plan is a set of rings spread over the dimensions (each node runs the
+// digit patterns::stage_order names for it, the algorithm's schedule); a ring of f nodes
+// `spacing` apart in dimension i is interleaved with the rings of its digit on the same line
+// of dimension i (every other coordinate equal) and the same segment of f x spacing nodes,
+// which differ from it in x_i mod spacing. So c_{i,j} counts the offsets x_i mod spacing of
+// the segment that run that digit at stage s, the ring itself included (spacing of them
+// without alternation, the non-alternating c above). A stage's digits have one radix (a
+// rotation keeps radices), so its rings move alike and the stage takes its most contended
+// ring's time: c_s = max_j c_{i,j}. `split`: the reduction-to-all hybrid's head, whose rings
+// alternate by the tail's digits (patterns::stage_order).
+std::vector<Ring> alternated_rings_of(const patterns::RingPlan& plan, int split = 0) {
+  std::vector<Ring> rings = rings_of(plan);
+  const patterns::MeshShape& shape = plan.shape;
+  std::vector<std::vector<int>> order(shape.size());
+  for (int x = 0; x < shape.size(); ++x) {
+    order[x] = patterns::stage_order(plan, x, patterns::Alternation::interleaved, split);
+  }
+  for (int s = 0; s < plan.phases(); ++s) {
+    std::map<std::vector<int>, std::set<int>> active;  // (digit, segment) -> offsets
+    for (int x = 0; x < shape.size(); ++x) {
+      const int t = order[x][s];
+      const patterns::RingDigit& g = plan.digits[t];
+      std::vector<int> key = shape.coordinates(x);
+      const int offset = key[g.dim] % g.spacing;
+      key[g.dim] -= key[g.dim] % (g.spacing * g.radix);
+      key.push_back(t);
+      active[key].insert(offset);
+    }
+    int c = 1;
+    for (const auto& [segment, offsets] : active) c = std::max(c, int(offsets.size()));
+    rings[s].c = c;
+    rings[s].f = plan.digits[order[0][s]].radix;
+  }
+  return rings;
 }
 
 struct Units {
@@ -278,6 +319,36 @@ Formula formula_004(Operation op, const std::string& algorithm, int member, cons
   if (op == reduce_scatter && algorithm == "mesh_dr") {
     return {"§10 T_DR-DISTRIBUTED REDUCTION", "", dr_reduce, 0};
   }
+  if (algorithm == "mesh_pfr_alt" || algorithm == "mesh_pfr_dc_alt") {
+    const std::vector<Ring> alt = alternated_rings_of(patterns::prime_factor_rings(shape));
+    const std::string note = "§5.2's c_{i,j} under alternation, the most per stage";
+    if (op == allgather) {
+      return {"§8 T_PFR-COLLECT, §5.2 alternation", note,
+              [=](double N) { return pfr_collect(alt, N); }, 0};
+    }
+    if (op == reduce_scatter) {
+      return {"§10 T_PFR-DISTRIBUTED REDUCTION, §5.2 alternation", note,
+              [=](double N) { return pfr_reduce(alt, N); }, 0};
+    }
+    return {"§12 T_PFR-DC, §5.2 alternation", note,
+            [=](double N) { return pfr_reduce(alt, N) + pfr_collect(alt, N); }, double(p)};
+  }
+  if (algorithm == "mesh_pfr_dr_alt") {
+    const std::vector<Ring> r = alternated_rings_of(patterns::pfr_dr_rings(shape, member));
+    const bool red = op == reduce_scatter;
+    Formula f;
+    f.equation = red ? "§10 T_PFR-DR-DISTRIBUTED REDUCTION, §5.2 alternation"
+                     : "§8 T_PFR-DR-COLLECT, §5.2 alternation";
+    f.note = "garbled in the OCR text: its DR terms per whole ring, its PFR terms per "
+             "factored one, §5.2's c_{i,j} under alternation (§8: alternation only in the "
+             "factored dimensions)";
+    f.time = [=](double N) {
+      return ring_sum(r, N, u.a, [&](const Ring& g) {
+        return shared(g) + (g.whole ? 0 : u.dl) + (red ? u.g : 0);
+      });
+    };
+    return f;
+  }
   if (op == allgather && algorithm == "mesh_pfr") {
     return {"§8 T_PFR-COLLECT", "", [=](double N) { return pfr_collect(pfr, N); }, 0};
   }
@@ -317,14 +388,20 @@ Formula formula_004(Operation op, const std::string& algorithm, int member, cons
     return {"§12 T_PFR-DC = T_PFR-DISTRIBUTED REDUCTION + T_PFR-COLLECT", "",
             [=](double N) { return pfr_reduce(pfr, N) + pfr_collect(pfr, N); }, double(p)};
   }
-  if (op == allreduce && algorithm == "mesh_pfr_pfr_dc") {
+  if (op == allreduce && (algorithm == "mesh_pfr_pfr_dc" || algorithm == "mesh_pfr_pfr_dc_alt")) {
     const auto [plan, k] = pfr_pfr_dc_member(shape, member);
-    const std::vector<Ring> all = rings_of(plan);
+    const bool alt = algorithm == "mesh_pfr_pfr_dc_alt";
+    const std::vector<Ring> all =
+        alt ? alternated_rings_of(plan, plan.phases() - k) : rings_of(plan);
     const std::vector<Ring> tail(all.end() - k, all.end()), head(all.begin(), all.end() - k);
     double B = 1;
     for (const Ring& g : tail) B *= g.f;
-    Formula f{"§12 T_PFR-PFR-DC-REDUCTION-TO-ALL",
-              "garbled in the OCR text: its terms as legible, over the member's rings",
+    Formula f{alt ? "§12 T_PFR-PFR-DC-REDUCTION-TO-ALL, §5.2 alternation"
+                  : "§12 T_PFR-PFR-DC-REDUCTION-TO-ALL",
+              alt ? "garbled in the OCR text: its terms as legible, over the member's stages, "
+                    "§5.2's c_{i,j} under alternation (the head's rings alternate by the "
+                    "tail's digits)"
+                  : "garbled in the OCR text: its terms as legible, over the member's rings",
               {}, B};
     f.time = [=](double N) {
       double t = pfr_reduce(tail, N) + pfr_collect(tail, N);
@@ -399,6 +476,23 @@ std::string expression(const std::string& equation) {
       {"§12 T_PFR-PFR-DC-REDUCTION-TO-ALL",
        "the PFR distributed reduction and collect sums over the last k rings (B nodes), plus "
        "sum over the other rings t (f_t - 1)(alpha + n/B (max(beta, c_t beta) + gamma))"},
+      {"§8 T_PFR-COLLECT, §5.2 alternation",
+       "sum over the stages s (f_s - 1)(alpha + n/(prod_{s'>=s} f_s') (max(beta, c_s beta) + "
+       "delta)), c_s the most active rings interleaved with one ring of stage s"},
+      {"§10 T_PFR-DISTRIBUTED REDUCTION, §5.2 alternation",
+       "sum over the stages s (f_s - 1)(alpha + n/(prod_{s'>=s} f_s') (max(beta, c_s beta) + "
+       "delta + gamma)), run closest first, c_s as in the collect"},
+      {"§12 T_PFR-DC, §5.2 alternation", "the two alternating PFR sums on the whole vector"},
+      {"§8 T_PFR-DR-COLLECT, §5.2 alternation",
+       "sum over the member's stages s (f_s - 1)(alpha + n/(prod_{s'>=s} f_s') (max(beta, c_s "
+       "beta) + delta)), delta on the factored rings only, c_s as in the PFR collect"},
+      {"§10 T_PFR-DR-DISTRIBUTED REDUCTION, §5.2 alternation",
+       "sum over the member's stages s (f_s - 1)(alpha + n/(prod_{s'>=s} f_s') (max(beta, c_s "
+       "beta) + delta + gamma)), delta on the factored rings only, c_s as in the PFR collect"},
+      {"§12 T_PFR-PFR-DC-REDUCTION-TO-ALL, §5.2 alternation",
+       "the alternating PFR distributed reduction and collect sums over the last k rings (B "
+       "nodes), plus sum over the other stages s (f_s - 1)(alpha + n/B (max(beta, c_s beta) + "
+       "gamma)), c_s the most active rings interleaved with one ring of stage s"},
       {"§7 T_MST-SCATTER", "ceil(log2 p) alpha + (p-1)/p n beta"},
       {"§7 T_MST-GATHER", "ceil(log2 p) alpha + (p-1)/p n beta"},
       {"§13 T_DR-ALL-TO-ALL-SCATTER", "sum_i (m_i - 1)(alpha + n/(2p) (beta + delta))"},
@@ -424,11 +518,15 @@ const std::vector<Row>& rows() {
       {reduce, "mesh_dopl"},         {reduce, "mesh_mst_dg", true},
       {allgather, "mesh_mst"},       {allgather, "mesh_dr"},
       {allgather, "mesh_pfr"},       {allgather, "mesh_pfr_dr", true},
+      {allgather, "mesh_pfr_alt"},   {allgather, "mesh_pfr_dr_alt", true},
       {reduce_scatter, "mesh_dr"},   {reduce_scatter, "mesh_pfr"},
       {reduce_scatter, "mesh_pfr_dr", true},
+      {reduce_scatter, "mesh_pfr_alt"}, {reduce_scatter, "mesh_pfr_dr_alt", true},
       {allreduce, "mesh_mst"},       {allreduce, "mesh_dr"},
       {allreduce, "mesh_pfr"},       {allreduce, "mesh_pfr_dc"},
+      {allreduce, "mesh_pfr_dc_alt"},
       {allreduce, "mesh_dopl"},      {allreduce, "mesh_pfr_pfr_dc", true},
+      {allreduce, "mesh_pfr_pfr_dc_alt", true},
       {scatter, "mesh_mst"},         {gather, "mesh_mst"},
       {alltoall, "mesh_dr"},         {alltoall, "mesh_pfr"},
       {alltoall, "mesh_direct"},
@@ -449,13 +547,14 @@ double n_004(Operation op, std::size_t n, int p) {
   }
 }
 
-Model model_004(const std::string& protocol, const std::string& delta) {
+Model model_004(const std::string& protocol, const std::string& delta,
+                const std::string& routing = "wormhole") {
   ModelOptions o;
   o.alpha = "525us";
   o.beta = "2us";
   o.gamma = "0.35us";
   o.port = "duplex";
-  o.routing = "wormhole";
+  o.routing = routing;
   o.contention = "shared";
   o.protocol = protocol;
   o.delta = delta;
@@ -565,7 +664,10 @@ const std::vector<Reason>& reasons() {
        "messages take the shortest way round and two share a link "
        "(patterns::mst_contention_free); 004 §5.1's tree is contention-free on a mesh's "
        "dimension-order routes. The run is above 004's formula; in the reduction-to-all the "
-       "broadcast half shares the link and the reduction half has the eager overlap below"},
+       "broadcast half shares the link and the reduction half has the eager overlap below. "
+       "The same case under `--routing direct` (no link shared; with `--protocol rendezvous` "
+       "too for the reduction-to-all), on the row below, is exact: the difference is the "
+       "shared link alone"},
       {"groups start apart",
        "an MST-SC member with a scatter line of 3 nodes and interleaved MST groups: the line's "
        "nodes end the scatter at different times, so the groups that share links start apart "
@@ -707,7 +809,10 @@ const std::vector<DeltaRow>& delta_rows() {
   static const std::vector<DeltaRow> all = {
       {allgather, "mesh_pfr", -1, "modelling choice: prime lengths"},
       {reduce_scatter, "mesh_pfr", -1, "modelling choice: prime lengths"},
+      {allgather, "mesh_pfr_alt", -1, "modelling choice: prime lengths"},
+      {reduce_scatter, "mesh_pfr_alt", -1, "modelling choice: prime lengths"},
       {allreduce, "mesh_pfr_dc", -1, "modelling choice: blocks in layout order"},
+      {allreduce, "mesh_pfr_dc_alt", -1, "modelling choice: blocks in layout order"},
       {alltoall, "mesh_dr", -1, "modelling choice: rearranged on arrival"},
       {alltoall, "mesh_pfr", -1, ""},
   };
@@ -758,7 +863,22 @@ void print_004_formulas(std::FILE* out) {
     std::optional<Line> beside;
     if (line.verdict.empty()) {
       const std::string why = reason_eager(c, q, f, N, o.time);
-      if (!why.empty()) {
+      if (why == "torus routes") {
+        // The same tree with no link shared (direct routing), under the eager protocol and,
+        // for the reduction half's overlap, under rendezvous: the row beside it.
+        for (const std::string protocol : {"eager", "rendezvous"}) {
+          const Outcome r = run_case(c.spec, model_004(protocol, "0", "direct"), c.op,
+                                     c.algorithm, c.member, c.n);
+          const std::string rv = judge(f, N, r.time);
+          if (rv.empty()) continue;
+          const std::string as = protocol == "eager" ? "direct routing"
+                                                     : "direct routing, rendezvous";
+          line.verdict = "different: torus routes (" + as + ": " + rv + ")";
+          beside = Line{c, " (" + as + ")", f.equation, line.formula, r.time, r.predicted, rv};
+          break;
+        }
+        if (!beside) line.verdict = "different: " + why;
+      } else if (!why.empty()) {
         line.verdict = "different: " + why;
       } else {
         const Outcome r = run_case(c.spec, rendezvous, c.op, c.algorithm, c.member, c.n);
@@ -800,8 +920,15 @@ void print_004_formulas(std::FILE* out) {
           const double N = n_004(c.op, n, q.p);
           line.formula = f.time(N);
           line.verdict = judge(f, N, o.time);
-          const bool applies = std::string(d.reason) != "modelling choice: prime lengths" ||
-                               all_prime(internal::mesh_shape_of(q));
+          // mesh_pfr_dc_alt is mesh_pfr_dc, moving nothing, where no group alternates; where
+          // one does it puts the vector in its staged order and back, 004's delta.
+          const patterns::MeshShape shape = internal::mesh_shape_of(q);
+          const bool applies =
+              d.algorithm == "mesh_pfr_dc_alt"
+                  ? !patterns::alternates(patterns::prime_factor_rings(shape),
+                                          patterns::Alternation::interleaved)
+                  : std::string(d.reason) != "modelling choice: prime lengths" ||
+                        all_prime(shape);
           if (line.verdict.empty() && d.reason[0] != '\0' && applies) {
             line.verdict = std::string("different: ") + d.reason;
           }
@@ -817,7 +944,7 @@ void print_004_formulas(std::FILE* out) {
 
   std::fprintf(out, "%s", R"(# 004's formulas against vmc's simulated times
 
-Made by `vmc figure 004-formulas > docs/004-formulas.md` (about a minute; the test
+Made by `vmc figure 004-formulas > docs/004-formulas.md` (a minute or two; the test
 `docs.004Formulas` makes it again and fails where the page differs or a row is different
 for a reason not named). Every algorithm of 004 (Watts) that vmc registers, every member
 of its hybrid families, on mesh:2x3, 5x1, 6x4, 8x8, 7x11, 16x16, 4x4x4, torus:6x4 and
@@ -835,10 +962,12 @@ docs/figures.md's 004 figures):
 - **004's formula** is written in tools/formulas_004.cpp from 004's text (§§7-13), apart
   from the algorithms' cost functions: 004's n is the whole vector (p blocks of vmc's n for
   the collect, the distributed reduction, the scatter and the gather; p^2 for the
-  all-to-all), c_{i,j} the rings interleaved with a ring (its spacing, 004 §5.2), and the
-  hybrids, whose equations the OCR copy garbles, the sum of 004's own terms over the
-  member's rings or scattered lines. The DOPL rows take vmc's k_alt and k_i (004 §15.2's
-  choice, §9's pieces) and evaluate 004's equation with them.
+  all-to-all), c_{i,j} the rings interleaved with a ring (its spacing, 004 §5.2; for the
+  `_alt` rows, whose rings of one stage alternate dimensions, the active ones among them,
+  the most of any ring of the stage), and the hybrids, whose equations the OCR copy garbles,
+  the sum of 004's own terms over the member's rings or scattered lines. The DOPL rows take
+  vmc's k_alt and k_i (004 §15.2's choice, §9's pieces) and evaluate 004's equation with
+  them.
 - **simulated** is the run's virtual time (`vmc run --json`'s `time_s`), **predicted_s**
   vmc's own formula for the algorithm (its claim), shown for comparison; times in ms to the
   picosecond, and the ratio simulated / 004.
@@ -846,8 +975,9 @@ docs/figures.md's 004 figures):
   pieces* (it equals 004's formula at n rounded up to a multiple of the pieces the algorithm
   cuts the vector into: vmc pads the last piece), or *different* with the reason. A case
   that differs for eager overlap has the same case under `--protocol rendezvous` on the row
-  below it, with its own verdict. *different, unexplained* marks a difference whose reason
-  is not named; the test holds the list of those it knows (none at present).
+  below it, with its own verdict; one that differs for torus routes the same case under
+  `--routing direct` (no link shared). *different, unexplained* marks a difference whose
+  reason is not named; the test holds the list of those it knows (none at present).
 
 ## Summary
 
@@ -899,7 +1029,11 @@ charge is kept in each (the reasons are in the algorithms' source files too):
   gives block x to the node of layout index x, so every chunk is contiguous and nothing is
   rearranged. 004 does not say in which order the blocks end (§12: "the nodes essentially
   perform a distributed reduction followed by a collect"), so vmc's charge is a modelling
-  choice, named, not fixed.
+  choice, named, not fixed. With the alternation (`mesh_pfr_dc_alt`) each node puts the
+  vector in its staged order and back, 2 (p-1) ceil(n/p) items: 004's charge, exact (after
+  whole pieces) where a group alternates (mesh:4x4x4, 8x8); where none does (mesh:6x4,
+  7x11) the row is `mesh_pfr_dc` and moves nothing. The `_alt` collect and distributed
+  reduction charge as `mesh_pfr`.
 - DR all-to-all (`alltoall mesh_dr`): 004's formula charges delta with every item sent,
   n/(2p) per step, where its text rearranges once between phases ("The data on each node
   would then be rearranged so that each node's portion is contiguous"); vmc charges its own

@@ -362,7 +362,8 @@ void CallOptions::add_to(CLI::App* cmd, bool with_algorithm, bool count_flag) {
   cmd->add_option("--strategy", strategy, "hybrid: S_0..S_{d-1}, e.g. 000111")
       ->check(parses([](const std::string& s) { global_combine::parse_strategy(s); }, "S"));
   cmd->add_option("--hybrid", hybrid,
-                  "004's hybrids (mesh_pfr_dr, mesh_pfr_pfr_dc, mesh_mst_sc, mesh_mst_dg): the "
+                  "004's hybrids (mesh_pfr_dr, mesh_pfr_pfr_dc, their _alt rows, mesh_mst_sc, "
+                  "mesh_mst_dg): the "
                   "family member to run (vmc explain lists them)")
       ->check(int_check(0, 1 << 20));
 }

@@ -39,7 +39,7 @@ extra_flags() {  # the flags a row needs to run at all, per topology
       for ((i = 0; i < d; i++)); do s="$s$((i % 2))"; done
       [ -n "$s" ] && echo "--strategy $s"
       ;;
-    mesh_pfr_dr|mesh_pfr_pfr_dc|mesh_mst_sc|mesh_mst_dg) echo "--hybrid 1" ;;
+    mesh_pfr_dr|mesh_pfr_dr_alt|mesh_pfr_pfr_dc|mesh_pfr_pfr_dc_alt|mesh_mst_sc|mesh_mst_dg) echo "--hybrid 1" ;;
   esac
 }
 for op in $ops; do
@@ -74,7 +74,7 @@ for op in $ops; do
 done
 # Every member of 004's hybrid families, 000's strategies, a tree's level rates, larger p.
 for op in $ops; do
-  for row in $(awk -v op="$op" '$1 == op && $2 ~ /^mesh_(pfr_dr|pfr_pfr_dc|mst_sc|mst_dg)$/ { print $2 }' "$work/rows"); do
+  for row in $(awk -v op="$op" '$1 == op && $2 ~ /^mesh_(pfr_dr|pfr_dr_alt|pfr_pfr_dc|pfr_pfr_dc_alt|mst_sc|mst_dg)$/ { print $2 }' "$work/rows"); do
     for member in 0 1 2 3 4 5; do
       echo "run --op $op --algorithm $row --topology mesh:4x6 --n 240 --hybrid $member" >> "$cases"
       echo "run --op $op --algorithm $row --topology torus:2x3x4 --n 97 --hybrid $member" >> "$cases"

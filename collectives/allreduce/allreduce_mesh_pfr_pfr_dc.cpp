@@ -21,6 +21,23 @@
 // under duplex and all ports (one-partner ports: ring steps as allgather_mesh_pfr.cpp); 004's
 // T_PFR-PFR-DC-REDUCTION-TO-ALL (garbled in the OCR text) without its delta terms: a node's
 // block is its layout index, so nothing is rearranged. Claims: the plan's (plan_claim).
+//
+// mesh_pfr_pfr_dc_alt and mesh_pfr_pfr_dc_alt_optimal: the same members with §5.2's
+// dimension alternation within a stage ("by utilizing rings that lie in different dimensions
+// in the mesh ... one effectively reduces contention"), in each of the two parts: the tail's
+// groups (runs of interleaved digits of one prime and spacing in several dimensions) rotate
+// as in mesh_pfr_dc_alt (allreduce_mesh_pfr_dc_alt.cpp), by a class counting the tail's
+// other digits; the head's groups rotate too (§12: for the whole-vector rings "this is
+// minimized by using rings in alternating dimensions"), by a class counting the tail's
+// digits alone, so the nodes that hold one block combine in one order and every node ends
+// with the same bits (patterns::stage_order's split), and only where the tail holds every
+// closer digit of the group's dimensions (they tell its interleaved rings apart; otherwise
+// its stages would meet unequal sharing and the formula would not hold). A member whose
+// tail is empty has no class to rotate by: it is the member without alternation. The cost
+// is the formula above with s_t the sharers of stage t under alternation (004's c_{i,j}: the
+// active interleaved rings), plus 2 (B-1) c delta where the tail alternates (its blocks put
+// in the staged order and back, as mesh_pfr_dc_alt). Member (0, phases) is mesh_pfr_dc_alt,
+// (last, phases) DR-DC.
 #include "collectives/mesh/families.hpp"
 #include "collectives/mesh/rings.hpp"
 #include "collectives/primitives/group_mesh.hpp"
@@ -55,33 +72,46 @@ int members(const CostQuery& q) {
   return count;
 }
 
+template <Alternation A>
 std::string label(const CostQuery& q, int i) {
   const Member m = member_of(mesh_shape_of(q), i);
   const bool pfr = m.h == 0;
   const bool dr = m.h == patterns::pfr_dr_merges(mesh_shape_of(q));
+  const bool alt = A != Alternation::none;
   std::string named;
   if (pfr && m.dc == 0) named = " (PFR: mesh_pfr)";
-  if (pfr && m.dc == m.plan.phases() && m.dc > 0) named = " (PFR-DC: mesh_pfr_dc)";
+  if (pfr && m.dc == m.plan.phases() && m.dc > 0) {
+    named = alt ? " (PFR-DC: mesh_pfr_dc_alt)" : " (PFR-DC: mesh_pfr_dc)";
+  }
   if (dr && m.dc == m.plan.phases() && m.dc > 0) named += " (DR-DC: mesh_dr)";
   return patterns::describe_plan(m.plan) + "; distributed reduction and collect over the last " +
          std::to_string(m.dc) + " of " + std::to_string(m.plan.phases()) + " rings" + named;
 }
 
+// The head's digits (phases - dc) split the plan for the alternation (patterns::stage_order).
+int split_of(const Member& m) { return m.plan.phases() - m.dc; }
+
+template <Alternation A>
 Picos cost(const CostQuery& q, int i) {
   const Member m = member_of(mesh_shape_of(q), i);
   return plan_allreduce_cost(q, m.plan, m.dc,
-                             charged_sharers(q, plan_sharing(q, m.plan, Alternation::none)));
+                             charged_sharers(q, plan_sharing(q, m.plan, A, split_of(m))), A);
 }
 
+template <Alternation A>
 Claim claim(const CostQuery& q, int i) {
-  return plan_claim(q, member_of(mesh_shape_of(q), i).plan, Alternation::none);
+  const Member m = member_of(mesh_shape_of(q), i);
+  return plan_claim(q, m.plan, A, split_of(m));
 }
 
+template <Alternation A>
 void run(const Call& call, int i) {
   const Member m = member_of(mesh_shape_of(*call.comm), i);
-  plan_allreduce(call, m.plan, m.dc);
+  plan_allreduce(call, m.plan, m.dc, A);
 }
 
+constexpr auto kNone = Alternation::none;
+constexpr auto kAlternate = Alternation::interleaved;
 const MeshFamily kFamily{
     "mesh_pfr_pfr_dc",
     "reduction-to-all hybrids: a distributed reduction and a collect over the closest "
@@ -90,13 +120,30 @@ const MeshFamily kFamily{
     "a commutative op",
     applies_commutative,
     members,
-    label,
-    cost,
-    claim,
-    run,
+    label<kNone>,
+    cost<kNone>,
+    claim<kNone>,
+    run<kNone>,
+};
+const MeshFamily kAlternating{
+    "mesh_pfr_pfr_dc_alt",
+    "reduction-to-all hybrids with dimension alternation within a stage: a distributed "
+    "reduction and a collect over the closest rings, whole vectors combined on the others, "
+    "each part's interleaved prime factors rings alternating dimensions (004 §5.2, §12 "
+    "PFR-PFR-DC; PFR, PFR-DC with alternation and DR-DC are members)",
+    "a commutative op",
+    applies_commutative,
+    members,
+    label<kAlternate>,
+    cost<kAlternate>,
+    claim<kAlternate>,
+    run<kAlternate>,
 };
 }  // namespace
 
 std::vector<Algorithm> allreduce_mesh_pfr_pfr_dc_rows() { return family_rows<kFamily>(); }
+std::vector<Algorithm> allreduce_mesh_pfr_pfr_dc_alt_rows() {
+  return family_rows<kAlternating>();
+}
 
 }  // namespace vmc::internal

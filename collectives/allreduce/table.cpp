@@ -16,7 +16,8 @@
   ROW(Algorithm, allreduce_mesh_pfr_dc_row)                   \
   ROW(Algorithm, allreduce_mesh_pfr_dc_alt_row)               \
   ROW(Algorithm, allreduce_mesh_dopl_row)                     \
-  ROW(std::vector<Algorithm>, allreduce_mesh_pfr_pfr_dc_rows)
+  ROW(std::vector<Algorithm>, allreduce_mesh_pfr_pfr_dc_rows)  \
+  ROW(std::vector<Algorithm>, allreduce_mesh_pfr_pfr_dc_alt_rows)
 
 namespace vmc {
 

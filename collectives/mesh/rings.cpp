@@ -234,23 +234,23 @@ bool PlanSharing::shared() const {
   return std::any_of(sharers.begin(), sharers.end(), [](int c) { return c > 1; });
 }
 
-PlanSharing plan_sharing(const CostQuery& q, const RingPlan& plan, Alternation a) {
+PlanSharing plan_sharing(const CostQuery& q, const RingPlan& plan, Alternation a, int split) {
   PlanSharing out{std::vector<int>(plan.phases(), 1), true, false};
   if (q.model.routing != Routing::wormhole || !whole_machine(q) || q.p <= 1) return out;
   // The loads depend on the topology and the plan alone; selection asks again and again.
-  using Key = std::tuple<std::string, std::vector<int>, Alternation>;
+  using Key = std::tuple<std::string, std::vector<int>, Alternation, int>;
   static std::mutex mu;
   static std::map<Key, PlanSharing> cache;
   std::vector<int> digits;
   for (const patterns::RingDigit& d : plan.digits) {
     digits.insert(digits.end(), {d.dim, d.radix, d.spacing});
   }
-  Key key{q.topology->spec(), digits, a};
+  Key key{q.topology->spec(), digits, a, split};
   {
     std::lock_guard<std::mutex> g(mu);
     if (auto it = cache.find(key); it != cache.end()) return it->second;
   }
-  const auto links = patterns::stage_links(plan, *q.topology, a);
+  const auto links = patterns::stage_links(plan, *q.topology, a, split);
   out.known = true;
   for (int t = 0; t < plan.phases(); ++t) {
     out.sharers[t] = links[t].sharers;
@@ -277,11 +277,11 @@ Claim dr_claim(const CostQuery& q) {
   return on_own_mesh(q, ring_ideal(q, patterns::dimensional_rings(mesh_shape_of(q))));
 }
 
-Claim plan_claim(const CostQuery& q, const RingPlan& plan, Alternation a) {
+Claim plan_claim(const CostQuery& q, const RingPlan& plan, Alternation a, int split) {
   if (!equal_counts(q)) return Claim::estimate;
   Claim ideal = ring_ideal(q, plan);
   if (links_private(q)) return on_machine(q, ideal, false);
-  const PlanSharing s = plan_sharing(q, plan, a);
+  const PlanSharing s = plan_sharing(q, plan, a, split);
   if (!s.known) return on_machine(q, ideal, false);
   // A stage's messages move in lockstep when every node sends and receives at once.
   const bool lockstep = ideal == Claim::exact;
@@ -333,41 +333,50 @@ void plan_allreduce(const Call& call, const RingPlan& plan, int dc, Alternation 
   const Comm& c = *call.comm;
   if (call.n == 0) return;
   const RingPlan tail = tail_plan(plan, dc);
-  const int blocks = tail.blocks();
-  const std::size_t blk = ceil_div(call.n, blocks);
+  const int blocks = tail.blocks(), head = plan.phases() - dc;
+  const std::size_t blk = ceil_div(call.n, blocks), bytes = blk * call.item_size;
   auto buf = contribution(call, blk * blocks);
-  if (c.size() > 1 && dc == plan.phases() && patterns::alternates(plan, a)) {
-    // Block x of the vector goes where this rank's layout holds the block of the rank of
-    // layout index x; every chunk of the staged plans is then contiguous and arrives in the
-    // order it is held.
-    const std::vector<int> owners = layout_owners(plan, c.rank(), a);
+  if (c.size() > 1) {
+    // Where the tail alternates, block x of the vector goes where this rank's layout holds
+    // the block of the rank of tail layout index x; every chunk of the staged tail is then
+    // contiguous and arrives in the order it is held.
+    const bool reorder = patterns::alternates(tail, a);
     std::vector<int> piece(blocks);
-    for (int x = 0; x < blocks; ++x) piece[x] = plan.layout_index(owners[x]);
-    const std::size_t bytes = blk * call.item_size;
-    Bytes work(blocks * bytes);
-    for (int x = 0; x < blocks; ++x) {
-      copy_items(work.data() + x * bytes, buf.data() + piece[x] * bytes, blk, call.item_size);
+    for (int x = 0; x < blocks; ++x) piece[x] = x;
+    int mine = tail.layout_index(c.rank());
+    if (reorder) {
+      const std::vector<int> owners = layout_owners(tail, c.rank(), a);
+      for (int x = 0; x < blocks; ++x) {
+        piece[x] = tail.layout_index(owners[x]);
+        if (owners[x] == c.rank()) mine = x;
+      }
     }
-    c.charge_rearrange((blocks - 1) * blk);
-    const RingPlan staged = patterns::staged_plan(plan, c.rank(), a);
+    Bytes work;
+    char* w = buf.data();
+    if (reorder) {
+      work.resize(blocks * bytes);
+      for (int x = 0; x < blocks; ++x) {
+        copy_items(work.data() + x * bytes, buf.data() + piece[x] * bytes, blk, call.item_size);
+      }
+      c.charge_rearrange((blocks - 1) * blk);
+      w = work.data();
+    }
+    const RingPlan staged = reorder ? patterns::staged_plan(tail, c.rank(), a) : tail;
     const Blocks layout = Blocks::equal(blk, blocks);
-    ring_reduce_scatter(c, staged, work.data(), call.item_size, layout, *call.op, call.tag);
-    ring_collect(c, staged, work.data(), call.item_size, layout, call.tag + 2);
-    for (int x = 0; x < blocks; ++x) {
-      copy_items(buf.data() + piece[x] * bytes, work.data() + x * bytes, blk, call.item_size);
-    }
-    c.charge_rearrange((blocks - 1) * blk);
-  } else if (c.size() > 1) {
-    const Blocks layout = Blocks::equal(blk, blocks);
-    if (dc > 0) {
-      ring_reduce_scatter(c, tail, buf.data(), call.item_size, layout, *call.op, call.tag);
-    }
+    if (dc > 0) ring_reduce_scatter(c, staged, w, call.item_size, layout, *call.op, call.tag);
     // The rings outside the tail agree on its digits: their members hold the same block.
-    char* mine = buf.data() + std::size_t(tail.layout_index(c.rank())) * blk * call.item_size;
-    for (int t = 0; t < plan.phases() - dc; ++t) {
-      ring_combine(c, plan, t, mine, blk, call.item_size, *call.op, call.tag + 1);
+    const std::vector<int> order = patterns::stage_order(plan, c.rank(), a, head);
+    for (int s = 0; s < head; ++s) {
+      ring_combine(c, plan, order[s], w + mine * bytes, blk, call.item_size, *call.op,
+                   call.tag + 1);
     }
-    if (dc > 0) ring_collect(c, tail, buf.data(), call.item_size, layout, call.tag + 2);
+    if (dc > 0) ring_collect(c, staged, w, call.item_size, layout, call.tag + 2);
+    if (reorder) {
+      for (int x = 0; x < blocks; ++x) {
+        copy_items(buf.data() + piece[x] * bytes, work.data() + x * bytes, blk, call.item_size);
+      }
+      c.charge_rearrange((blocks - 1) * blk);
+    }
   }
   deliver(call, buf);
 }
@@ -389,7 +398,7 @@ Picos plan_allreduce_cost(const CostQuery& q, const RingPlan& plan, int dc,
                                          sharers.empty() ? 1 : sharers[t]),
                        "allreduce time");
   }
-  if (dc == plan.phases() && patterns::alternates(plan, a)) {
+  if (patterns::alternates(tail, a)) {
     const Picos move = q.units.rearrange((tail.blocks() - 1) * blk);
     cost = checked_add(cost, checked_add(move, move, "rearrangement"), "allreduce time");
   }

@@ -98,7 +98,7 @@ struct PlanSharing {
   bool shared() const;  // some stage puts two messages on one link
 };
 PlanSharing plan_sharing(const CostQuery& q, const patterns::RingPlan& plan,
-                         Alternation a);
+                         Alternation a, int split = 0);
 // What a formula charges for that sharing: the sharers under shared contention (004's
 // c_{i,j}: max(beta, c beta_net) per item), none under exclusive (messages wait instead).
 std::vector<int> charged_sharers(const CostQuery& q, const PlanSharing& s);
@@ -111,7 +111,8 @@ std::vector<int> charged_sharers(const CostQuery& q, const PlanSharing& s);
 // alike and move in lockstep (two-sided ports, or rings of two), an estimate where they do
 // not; under exclusive contention
 // with shared links a lower bound; on_machine's claim where the routes are not known.
-Claim plan_claim(const CostQuery& q, const patterns::RingPlan& plan, Alternation a);
+Claim plan_claim(const CostQuery& q, const patterns::RingPlan& plan, Alternation a,
+                 int split = 0);
 // That ideal claim alone (equal blocks assumed): exact, or a lower bound (see above).
 Claim ring_ideal(const CostQuery& q, const patterns::RingPlan& plan);
 // The claim of the DR algorithms (dimensional rings of mesh_shape_of(q), costed without
@@ -140,11 +141,17 @@ Picos ring_combine_cost(const CostQuery& q, int radix, std::size_t n, int sharer
 // Requires a commutative op when dc > 0. Cost, with s_t the sharers of digit t (empty: 1):
 // the tail's ring_reduce_scatter_cost and ring_collect_cost on B blocks of ceil(n/B) items
 // plus sum over the other digits of ring_combine_cost(f_t, ceil(n/B), s_t).
-// With alternation (dc = phases only: the whole plan reduces and collects; mesh_pfr_dc_alt)
-// each rank runs its staged plan on the blocks in its owners' order (layout_owners): block x
-// sits where the rank's layout holds the block of the rank of layout index x. Putting the
-// vector in that order and back moves every block but the rank's own through a buffer,
-// charged 2 (B - 1) c delta, as allgather_mesh_pfr.cpp charges its layout buffer.
+// With alternation (mesh_pfr_dc_alt, mesh_pfr_pfr_dc_alt) the plan is split where the tail
+// starts (patterns::stage_order's split, phases - dc). Where the tail alternates each rank
+// runs its staged tail on the blocks in its owners' order (layout_owners over the tail):
+// block x sits where the rank's layout holds the block of the rank of tail layout index x.
+// Putting the vector in that order and back moves every block but the rank's own through a
+// buffer, charged 2 (B - 1) c delta, as allgather_mesh_pfr.cpp charges its layout buffer.
+// The head's rings combine in the rank's stage order, which the nodes holding one block
+// share (their classes count the tail's digits), so every node ends with the same bits;
+// whole chunks need no rearrangement (004 §12: "there is no need to rearrange data since
+// the entire vector is being used"). Without a tail (dc = 0) no class differs and nothing
+// rotates.
 void plan_allreduce(const Call& call, const patterns::RingPlan& plan, int dc,
                     Alternation a = Alternation::none);
 Picos plan_allreduce_cost(const CostQuery& q, const patterns::RingPlan& plan, int dc,

@@ -145,17 +145,33 @@ namespace {
 struct Group {
   int first = 0, end = 0;
 };
-std::vector<Group> groups_of(const RingPlan& plan, Alternation a) {
+
+// Whether a group before `split` can tell its interleaved rings apart by the digits from
+// split on: the rings of a digit interleaved with one ring differ from it in the closer
+// digits of its dimension (those after it in the plan), so every one of those must lie from
+// split on. Otherwise the group's rings of that dimension would all share a class and stay
+// together while those of the others spread: stages whose rings meet unequal sharing.
+bool told_apart(const RingPlan& plan, int first, int end, int split) {
+  for (int t = first; t < end; ++t) {
+    for (int u = end; u < split; ++u) {
+      if (plan.digits[u].dim == plan.digits[t].dim) return false;
+    }
+  }
+  return true;
+}
+
+std::vector<Group> groups_of(const RingPlan& plan, Alternation a, int split = 0) {
   std::vector<Group> out;
   for (int first = 0; first < plan.phases();) {
     int end = first + 1;
     const RingDigit& g = plan.digits[first];
     const bool rotates =
         a == Alternation::every_group || (a == Alternation::interleaved && g.spacing > 1);
-    while (rotates && end < plan.phases() && plan.digits[end].radix == g.radix &&
+    while (rotates && end < plan.phases() && end != split && plan.digits[end].radix == g.radix &&
            plan.digits[end].spacing == g.spacing) {
       ++end;
     }
+    if (end <= split && !told_apart(plan, first, end, split)) end = first + 1;
     out.push_back({first, end});
     first = end;
   }
@@ -177,22 +193,23 @@ std::vector<int> values_of(const RingPlan& plan, int rank) {
 }
 }  // namespace
 
-std::vector<int> stage_order(const RingPlan& plan, int rank, Alternation a) {
+std::vector<int> stage_order(const RingPlan& plan, int rank, Alternation a, int split) {
   std::vector<int> order(plan.phases());
   for (int t = 0; t < plan.phases(); ++t) order[t] = t;
-  if (!alternates(plan, a)) return order;
-  const std::vector<int> values = values_of(plan, rank);
+  if (!alternates(plan, a, split)) return order;
+  std::vector<int> values = values_of(plan, rank);
+  std::fill(values.begin(), values.begin() + split, 0);  // classes count digits split on
   int total = 0;
   for (int v : values) total += v;
-  for (const Group& g : groups_of(plan, a)) {
+  for (const Group& g : groups_of(plan, a, split)) {
     const int size = g.end - g.first, c = class_of(g, values, total);
     for (int s = 0; s < size; ++s) order[g.first + s] = g.first + (s + c) % size;
   }
   return order;
 }
 
-bool alternates(const RingPlan& plan, Alternation a) {
-  for (const Group& g : groups_of(plan, a)) {
+bool alternates(const RingPlan& plan, Alternation a, int split) {
+  for (const Group& g : groups_of(plan, a, split)) {
     if (g.end - g.first > 1) return true;
   }
   return false;
@@ -240,10 +257,10 @@ std::vector<int> staged_owners(const RingPlan& plan, int rank, Alternation a) {
 }
 
 std::vector<StageLinks> stage_links(const RingPlan& plan, const Topology& topology,
-                                    Alternation a) {
+                                    Alternation a, int split) {
   const int p = plan.shape.size();
   std::vector<std::vector<int>> orders(p);
-  for (int r = 0; r < p; ++r) orders[r] = stage_order(plan, r, a);
+  for (int r = 0; r < p; ++r) orders[r] = stage_order(plan, r, a, split);
   std::vector<StageLinks> out(plan.phases());
   std::vector<std::vector<LinkId>> routes(p);
   std::vector<int> load(topology.link_count());

@@ -142,10 +142,20 @@ enum class Alternation {
                 // of spacing 1 share no link, and 004 §8 alternates "only ... in the
                 // dimensions that are factorized", not in whole dimensional rings
 };
+//
+// `split` (0: none) cuts the plan in two for the reduction-to-all hybrids (004 §12
+// PFR-PFR-DC): no group crosses it, and a class counts only the node's values of digits
+// split, split+1, ... (outside its group). The first split digits combine whole vectors and
+// the nodes that hold one block (agree on the digits from split on) must combine in one
+// order to end with the same bits: so their classes depend on those digits alone. A group
+// before split rotates only where every closer digit of its dimensions (those that tell its
+// interleaved rings apart) lies from split on; otherwise the rings of such a dimension would
+// share a class and stay together while the others spread, and its stages would meet
+// unequal sharing.
 // The order in which `rank` runs the plan's digits: 0, 1, 2, ... where no group rotates.
-std::vector<int> stage_order(const RingPlan& plan, int rank, Alternation a);
+std::vector<int> stage_order(const RingPlan& plan, int rank, Alternation a, int split = 0);
 // Whether some group of the plan rotates under `a` (otherwise every order is the plan's).
-bool alternates(const RingPlan& plan, Alternation a);
+bool alternates(const RingPlan& plan, Alternation a, int split = 0);
 // The plan as `rank` runs it: its digits in the rank's stage order. Its collect_step and
 // reduce_step are the rank's steps, in the rank's own layout (its digits' values, the
 // first run least significant), where every chunk of a stage is contiguous.
@@ -169,7 +179,7 @@ struct StageLinks {
   bool uniform = true;
 };
 std::vector<StageLinks> stage_links(const RingPlan& plan, const Topology& topology,
-                                    Alternation a);
+                                    Alternation a, int split = 0);
 
 // Direct send (004 §13): step k = 1 .. p-1 moves every node by the shift whose coordinates
 // are those of rank k (each taken mod m_i): send to x + k, receive from x - k.

@@ -1,8 +1,9 @@
 // 004's hybrid families (collectives/mesh/families.hpp): broadcast mesh_mst_sc (§9),
 // allgather and reduce_scatter mesh_pfr_dr (§8, §10) and mesh_pfr_dr_alt (with §5.2's
 // dimension alternation within a stage), allreduce mesh_pfr_pfr_dc (§12) and
-// reduce mesh_mst_dg (§11), each a row that runs the member Options::hybrid names and an
-// _optimal row that runs the member of least time (§15.1):
+// mesh_pfr_pfr_dc_alt (with the alternation), and reduce mesh_mst_dg (§11), each a row that
+// runs the member Options::hybrid names and an _optimal row that runs the member of least
+// time (§15.1):
 // - member 0 is the pure short-vector algorithm and the last the pure long-vector one, digit
 //   for digit and in cost;
 // - every member gives the right result, any root, lengths that are not multiples of p, on
@@ -42,6 +43,7 @@ const std::vector<Family>& families() {
       {Operation::allgather, "mesh_pfr_dr_alt", "mesh_pfr_alt", "mesh_dr"},
       {Operation::reduce_scatter, "mesh_pfr_dr_alt", "mesh_pfr_alt", "mesh_dr"},
       {Operation::allreduce, "mesh_pfr_pfr_dc", "mesh_pfr", "mesh_dr"},
+      {Operation::allreduce, "mesh_pfr_pfr_dc_alt", "mesh_pfr", "mesh_dr"},
       {Operation::reduce, "mesh_mst_dg", "mesh_mst", "mesh_dg"},
   };
   return f;
@@ -353,6 +355,88 @@ TEST(MeshHybrid, InterleavedMembersAreExactUnder004sModel) {
     }
   }
   EXPECT_GT(exact, kSanitized ? 2600 : 2700);
+}
+
+// The reduction-to-all hybrids with §5.2's dimension alternation (mesh_pfr_pfr_dc_alt) under
+// 004's model with 000's iPSC/860 costs, timing only: every member claims exact and takes its
+// formula's time to the picosecond on mesh:6x4, 8x8, 4x4x4, 7x11, torus:6x4 and 16x16, at
+// lengths that are and are not multiples of its blocks; no member is slower than the same
+// member without alternation (the alternation puts no more messages on a link, and delta is
+// 0), and on mesh:8x8, 4x4x4 and 16x16 some are faster, whose interleaved rings the
+// alternation spreads over the dimensions. Members whose tail is empty have no class to
+// rotate by and are the plain ones; on mesh:6x4 and 7x11 no group alternates at all.
+TEST(MeshHybrid, AlternatingReductionToAllMembersAreExactUnder004sModel) {
+  std::vector<std::string> specs = {"mesh:6x4", "mesh:8x8", "mesh:4x4x4", "mesh:7x11",
+                                    "torus:6x4"};
+  if (!kSanitized) specs.push_back("mesh:16x16");
+  int exact = 0;
+  for (const std::string& spec : specs) {
+    auto m = machine(spec, mesh_model(525e-6, 2e-6, 0.35e-6), Data::none);
+    const int p = m->size();
+    const std::vector<std::size_t> lengths =
+        p > 64 ? std::vector<std::size_t>{1003} : std::vector<std::size_t>{1, 1003, 65536};
+    const Algorithm& alt = *find_algorithm(Operation::allreduce, "mesh_pfr_pfr_dc_alt");
+    const Algorithm& plain = *find_algorithm(Operation::allreduce, "mesh_pfr_pfr_dc");
+    int faster = 0;
+    for (std::size_t n : lengths) {
+      const CostQuery base = query_for(*m, n, 0, 4);
+      const int members =
+          static_cast<int>(find_algorithm(Operation::allreduce, "mesh_pfr_pfr_dc_alt_optimal")
+                               ->members(base)
+                               .size());
+      for (int i = 0; i < members; ++i) {
+        const CostQuery q = member_query(base, alt.name, i);
+        const std::string where =
+            spec + " member " + std::to_string(i) + " n " + std::to_string(n);
+        ASSERT_EQ(claim_of(alt, q), Claim::exact) << where;
+        const Picos run = time_operation(*m, Operation::allreduce, q);
+        EXPECT_EQ(run, alt.cost(q)) << where;
+        ++exact;
+        const Picos before = time_operation(*m, Operation::allreduce,
+                                            member_query(base, plain.name, i));
+        EXPECT_LE(run, before) << where;
+        if (run < before) ++faster;
+      }
+    }
+    const bool spread = spec == "mesh:8x8" || spec == "mesh:4x4x4" || spec == "mesh:16x16";
+    if (spread) {
+      EXPECT_GT(faster, 0) << spec;
+    } else {
+      EXPECT_EQ(faster, 0) << spec;
+    }
+  }
+  EXPECT_GT(exact, kSanitized ? 150 : 190);
+}
+
+// The alternating reduction-to-all members combine in rotated orders, and a float sum
+// depends on the order: every node still ends with the same bits, because the nodes that
+// hold one block share their head's order (patterns::stage_order's split). Every member on
+// mesh:8x8 and 4x4x4, where heads rotate, with magnitudes that make the order show.
+TEST(MeshHybrid, AlternatingMembersEndWithTheSameBitsOnEveryNode) {
+  for (const std::string spec : {"mesh:8x8", "mesh:4x4x4"}) {
+    auto m = machine(spec, mesh_model());
+    const int p = m->size();
+    const std::size_t n = 67;
+    const CostQuery base = query_for(*m, n, 0, 4);
+    const int members = static_cast<int>(
+        find_algorithm(Operation::allreduce, "mesh_pfr_pfr_dc_alt_optimal")->members(base).size());
+    for (int i = 0; i < members; ++i) {
+      std::vector<std::vector<float>> out(p);
+      m->run([&](Node& node) {
+        const int r = node.rank();
+        std::vector<float> y(n);
+        for (std::size_t k = 0; k < n; ++k) {
+          y[k] = (r + k) % 3 == 0 ? 1e8f + float(r) : 1.0f / float(1 + r + k);
+        }
+        allreduce(node.world(), std::span(y), ops::sum<float>(),
+                  Options{.algorithm = "mesh_pfr_pfr_dc_alt", .hybrid = i});
+        out[r] = y;
+      });
+      for (int r = 1; r < p; ++r) {
+        ASSERT_TRUE(bitwise_equal(out[r], out[0])) << spec << " member " << i << " rank " << r;
+      }
+    }
+  }
 }
 
 // 004 §9's T_MST-SC-BROADCAST and §11's T_MST-DG-REDUCTION-TO-ONE, derived again from the

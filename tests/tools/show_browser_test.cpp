@@ -149,8 +149,8 @@ void expect_drawn_and_stepped(const nlohmann::json& status, const std::vector<Ex
 }
 
 const std::vector<std::string> kAllreduce{"--op", "allreduce", "--n", "1024"};
-// The mesh's algorithm of the comparison, named: automatic selection takes mesh_pfr_dc_alt
-// there, whose rings alternate dimensions and wait for no link.
+// The mesh's algorithm of the comparison, named: automatic selection takes
+// mesh_pfr_pfr_dc_alt_optimal there, whose rings alternate dimensions and wait for no link.
 const char* const kMeshAllreduce = "mesh_pfr_pfr_dc_optimal";
 std::vector<std::string> mesh_allreduce() {
   std::vector<std::string> call = kAllreduce;
