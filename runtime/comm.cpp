@@ -198,11 +198,37 @@ void check_send_size(const Comm& c, const char* op, int dest, Tag tag, std::size
   throw NodeFailedError(c.who() + ": " + a.call + ": " + problem, failed, g.comm_rank(failed));
 }
 
+// A call whose message a failed link lost (MachineConfig::link_failures): a receive that took
+// it, or a synchronous send whose receive matched it. Noted for the run's report, with the
+// node's time when the call returns, and thrown; `peer` is the other end (world rank).
+[[noreturn]] void message_lost(const Comm& c, const detail::CommGroup& g, const std::string& call,
+                               int link, int peer) {
+  NodeState& n = *detail::current_node;
+  const LinkFailure& f = n.machine->config.link_failures.at(static_cast<std::size_t>(link));
+  FailureReport::Affected a;
+  a.node = n.rank;
+  a.link = link;
+  a.call = call;
+  {
+    std::lock_guard lock(n.wait_mutex);
+    const std::string context = n.context_text();
+    if (!context.empty()) a.call += " in " + context;
+  }
+  a.at_ps = transport_of(n).now(n, WaitDescription{"the failure's report"});
+  n.affected.push_back(a);
+  throw LinkFailedError(c.who() + ": " + a.call + ": the message was lost on " + link_name(f) +
+                            ", down since " + format_duration(f.at),
+                        f.a, f.b, peer, g.comm_rank(peer));
+}
+
 // A problem the transport found with a receive: the error names the node and the call (a
 // TruncationError when the message did not fit, naming its sender in the comm's ranks; a
-// NodeFailedError when its source had failed).
+// NodeFailedError when its source had failed; a LinkFailedError when a failed link lost it).
 void check_received(const Comm& c, const detail::CommGroup& g, const char* op, int source,
                     Tag tag, const Received& got) {
+  if (got.lost_link >= 0) {
+    message_lost(c, g, describe_call(op, "from", source, tag), got.lost_link, got.src);
+  }
   if (got.problem.empty()) return;
   if (got.failed >= 0) {
     source_failed(c, g, describe_call(op, "from", source, tag), got.failed, got.problem);
@@ -261,6 +287,11 @@ void Comm::send_raw(const void* data, std::size_t bytes, std::size_t items, int 
   Outgoing out = outgoing(data, bytes, items, dest, tag, "send");
   out.synchronous = mode == SendMode::synchronous;
   transport_of(*node_).send(*node_, out);
+  if (node_->sync_lost_link >= 0) [[unlikely]] {
+    // A synchronous send learns of the loss when its receive matched the marker.
+    message_lost(*this, *group_, describe_call("send", "to", dest, tag),
+                 std::exchange(node_->sync_lost_link, -1), out.dst);
+  }
 }
 
 namespace {
@@ -491,8 +522,14 @@ std::size_t Comm::finish_request(detail::RequestState& r, Status* status) const 
            "its buffer changed while the transfer was in flight (between isend and the wait "
            "or test that completed it)");
     }
+    if (r.lost_link >= 0) {
+      message_lost(*this, *group_, describe_request(r), r.lost_link, r.peer_world);
+    }
     status_of(r, status);
     return 0;
+  }
+  if (r.lost_link >= 0) {
+    message_lost(*this, *group_, describe_request(r), r.lost_link, r.matched_src);
   }
   if (r.failed >= 0) source_failed(*this, *group_, describe_request(r), r.failed, r.error);
   if (!r.error.empty()) {

@@ -138,6 +138,9 @@ struct Message {
   Payload payload;                  // its bytes, unless they are lent (or carry none)
   Message* next = nullptr;          // the mailbox's FIFO of messages with one match key
   Loan loan;                        // loan.hpp
+  // A failed link lost it (MachineConfig::link_failures; docs/model.md, "Failed links"): a
+  // marker without data, matched as the message would have been; the failed link's index.
+  std::int32_t lost_link = -1;
 };
 
 struct MessageRelease {
