@@ -179,14 +179,12 @@ void check_send_size(const Comm& c, const char* op, int dest, Tag tag, std::size
   }
 }
 
-// A call that needed node `failed`, which has stopped (MachineConfig::failures): noted for the
-// run's report, with the node's time when the call returns, and thrown.
-[[noreturn]] void source_failed(const Comm& c, const detail::CommGroup& g, const std::string& call,
-                                int failed, const std::string& problem) {
+// The calling node's call that failed because of a failure on purpose (a.failed or a.link
+// set): noted for the run's report with the call's context and the node's time when it
+// returns. Returns the call as the error names it.
+std::string note_failed_call(FailureReport::Affected a, const std::string& call) {
   NodeState& n = *detail::current_node;
-  FailureReport::Affected a;
   a.node = n.rank;
-  a.failed = failed;
   a.call = call;
   {
     std::lock_guard lock(n.wait_mutex);
@@ -195,28 +193,26 @@ void check_send_size(const Comm& c, const char* op, int dest, Tag tag, std::size
   }
   a.at_ps = transport_of(n).now(n, WaitDescription{"the failure's report"});
   n.affected.push_back(a);
-  throw NodeFailedError(c.who() + ": " + a.call + ": " + problem, failed, g.comm_rank(failed));
+  return a.call;
 }
 
-// A call whose message a failed link lost (MachineConfig::link_failures): a receive that took
-// it, or a synchronous send whose receive matched it. Noted for the run's report, with the
-// node's time when the call returns, and thrown; `peer` is the other end (world rank).
+// A call that needed node `failed`, which has stopped (MachineConfig::failures): noted and
+// thrown.
+[[noreturn]] void source_failed(const Comm& c, const detail::CommGroup& g, const std::string& call,
+                                int failed, const std::string& problem) {
+  const std::string named = note_failed_call({.failed = failed}, call);
+  throw NodeFailedError(c.who() + ": " + named + ": " + problem, failed, g.comm_rank(failed));
+}
+
+// A call whose message failed link `link` lost (MachineConfig::link_failures): a receive that
+// took it, or a synchronous send whose receive matched it. Noted and thrown; `peer` is the
+// message's other end (world rank).
 [[noreturn]] void message_lost(const Comm& c, const detail::CommGroup& g, const std::string& call,
                                int link, int peer) {
-  NodeState& n = *detail::current_node;
-  const LinkFailure& f = n.machine->config.link_failures.at(static_cast<std::size_t>(link));
-  FailureReport::Affected a;
-  a.node = n.rank;
-  a.link = link;
-  a.call = call;
-  {
-    std::lock_guard lock(n.wait_mutex);
-    const std::string context = n.context_text();
-    if (!context.empty()) a.call += " in " + context;
-  }
-  a.at_ps = transport_of(n).now(n, WaitDescription{"the failure's report"});
-  n.affected.push_back(a);
-  throw LinkFailedError(c.who() + ": " + a.call + ": the message was lost on " + link_name(f) +
+  const LinkFailure& f =
+      detail::current_node->machine->config.link_failures.at(static_cast<std::size_t>(link));
+  const std::string named = note_failed_call({.link = link}, call);
+  throw LinkFailedError(c.who() + ": " + named + ": the message was lost on " + link_name(f) +
                             ", down since " + format_duration(f.at),
                         f.a, f.b, peer, g.comm_rank(peer));
 }
@@ -287,7 +283,7 @@ void Comm::send_raw(const void* data, std::size_t bytes, std::size_t items, int 
   Outgoing out = outgoing(data, bytes, items, dest, tag, "send");
   out.synchronous = mode == SendMode::synchronous;
   transport_of(*node_).send(*node_, out);
-  if (node_->sync_lost_link >= 0) [[unlikely]] {
+  if (mode == SendMode::synchronous && node_->sync_lost_link >= 0) [[unlikely]] {
     // A synchronous send learns of the loss when its receive matched the marker.
     message_lost(*this, *group_, describe_call("send", "to", dest, tag),
                  std::exchange(node_->sync_lost_link, -1), out.dst);

@@ -112,6 +112,8 @@ struct FailureReport {
   // With MachineConfig::random_failures: the draw and what it gave, as --fail replays it
   // ("random:count=1,before=5ms,seed=7 drew node:3@3.217456ms"); else empty.
   std::string drawn;
+  // "link 0-4": links[k] as every message names it.
+  std::string link_name(int k) const;
   // Nothing stopped and no message was lost.
   bool empty() const { return stopped.empty() && lost.empty(); }
   // Some node ended on an error of a failed node or a lost message, rather than handling it.

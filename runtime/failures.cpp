@@ -302,6 +302,11 @@ std::string link_name(const LinkFailure& f) {
   return "link " + std::to_string(f.a) + "-" + std::to_string(f.b);
 }
 
+std::string FailureReport::link_name(int k) const {
+  const Link& l = links.at(static_cast<std::size_t>(k));
+  return "link " + std::to_string(l.a) + "-" + std::to_string(l.b);
+}
+
 bool FailureReport::unhandled() const {
   for (const Stopped& s : stopped) {
     if (s.cause >= 0 || s.cause_link >= 0) return true;
@@ -315,26 +320,22 @@ std::string FailureReport::text() const {
     if (!s.empty()) s += "\n";
     s += text;
   };
-  auto link_text = [this](int k) {
-    const Link& l = links[static_cast<std::size_t>(k)];
-    return "link " + std::to_string(l.a) + "-" + std::to_string(l.b);
-  };
   for (std::size_t k = 0; k < links.size(); ++k) {
     const Link& l = links[k];
-    line(link_text(static_cast<int>(k)) + " down at " + time_text(l.at_ps) + " lost " +
+    line(link_name(static_cast<int>(k)) + " down at " + time_text(l.at_ps) + " lost " +
          (l.lost == 0 ? std::string("no message") : counted(static_cast<unsigned>(l.lost), "message")));
   }
   for (const Lost& x : lost) {
     line("message lost: node " + std::to_string(x.sender) + " to node " +
          std::to_string(x.receiver) + " " + tag_text(x.tag) +
          (x.comm != 0 ? " on comm " + std::to_string(x.comm) : std::string()) + ", sent at " +
-         time_text(x.sent_ps) + ", on " + link_text(x.link));
+         time_text(x.sent_ps) + ", on " + link_name(x.link));
   }
   for (const Stopped& x : stopped) {
     std::string t = "node " + std::to_string(x.node) + " stopped at " + time_text(x.at_ps);
     if (x.cause_link >= 0) {
       t += " (it ended on the error of a receive whose message was lost on " +
-           link_text(x.cause_link) + ")";
+           link_name(x.cause_link) + ")";
     } else {
       t += x.cause < 0 ? " (a failure it was given)"
                        : " (it ended on the error of a call that needed failed node " +
@@ -345,7 +346,7 @@ std::string FailureReport::text() const {
   for (const Affected& a : affected) {
     std::string t = "node " + std::to_string(a.node) + ": " + a.call + " failed at " +
                     time_text(a.at_ps) + ": ";
-    t += a.link >= 0 ? "the message was lost on " + link_text(a.link)
+    t += a.link >= 0 ? "the message was lost on " + link_name(a.link)
                      : "node " + std::to_string(a.failed) + " has failed";
     line(t);
   }

@@ -145,10 +145,7 @@ std::string number_list(const std::vector<int>& numbers) {
 // Ranks that failed on purpose (--fail), and the calls that needed them, in MPI's words.
 void report_failed_ranks(const FailureReport& r, JobVerdict& v) {
   if (!r.stopped.empty() && !r.drawn.empty()) v.report.push_back(r.drawn);
-  auto link = [&r](int k) {
-    const FailureReport::Link& l = r.links[static_cast<std::size_t>(k)];
-    return "link " + std::to_string(l.a) + "-" + std::to_string(l.b);
-  };
+  auto link = [&r](int k) { return r.link_name(k); };
   for (std::size_t k = 0; k < r.links.size(); ++k) {
     const FailureReport::Link& l = r.links[k];
     v.report.push_back(link(static_cast<int>(k)) + " down at " +
