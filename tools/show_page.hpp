@@ -68,7 +68,7 @@ svg.net { width: 100%; height: auto; display: block; }
 .link.faded { opacity: 0.18; }
 .link.busy { stroke: #0b3d91 !important; }
 .link.blocked { stroke: #e41a1c !important; }
-.link.down { stroke: #000 !important; stroke-dasharray: 2 5; }
+.link.down { stroke: #000 !important; stroke-dasharray: 2 5; opacity: 1 !important; }
 .node { fill: #fff; stroke: #333; stroke-width: 1.5; }
 .node.combining { stroke: #2a9d3a; stroke-width: 4; }
 .node.failed { fill: #aaa; stroke: #000; stroke-dasharray: 3 2; }
