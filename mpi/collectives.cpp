@@ -325,6 +325,9 @@ void run_collective(const Collective& c, const CallSignature& sig, const Args& a
   } catch (const NodeFailedError& e) {
     // A rank the collective needed has failed (vmc mpirun --fail): the error handler decides.
     fail(c.fn, MPI_ERR_PROC_FAILED, without_who(e.what(), ""));
+  } catch (const LinkFailedError& e) {
+    // A message the collective needed was lost on a failed link (--fail link:...).
+    fail(c.fn, MPI_ERR_OTHER, without_who(e.what(), ""));
   } catch (const UsageError& e) {
     throw FatalError(error_report(c.fn, MPI_ERR_OTHER, without_who(e.what(), "")));
   }

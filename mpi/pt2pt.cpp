@@ -226,8 +226,10 @@ void set_from(MPI_Status* status, const vmc::Status& s, int offset = 0) {
 
 // Runs a call on the runtime: a receive too small for its message becomes MPI_ERR_TRUNCATE
 // (the status, if any, says what the message was), a receive from a rank that has failed
-// (vmc mpirun --fail) MPI_ERR_PROC_FAILED, any other misuse the runtime finds MPI_ERR_OTHER
-// with its words. `offset`: an intercommunicator's remote offset (set_from's).
+// (vmc mpirun --fail) MPI_ERR_PROC_FAILED, a receive of a message a failed link lost (--fail
+// link:...) MPI_ERR_OTHER with the runtime's words (MPI has no class for a failed link), any
+// other misuse the runtime finds MPI_ERR_OTHER with its words. `offset`: an
+// intercommunicator's remote offset (set_from's).
 template <class F>
 void on_runtime(const char* fn, MPI_Status* status, F&& f, int offset = 0) {
   try {
@@ -236,6 +238,10 @@ void on_runtime(const char* fn, MPI_Status* status, F&& f, int offset = 0) {
     set_status(status, e.failed_rank() >= 0 ? e.failed_rank() - offset : e.failed_rank(),
                MPI_ANY_TAG, 0, MPI_ERR_PROC_FAILED, false);
     fail(fn, MPI_ERR_PROC_FAILED, e.what());
+  } catch (const LinkFailedError& e) {
+    set_status(status, e.peer_rank() >= 0 ? e.peer_rank() - offset : e.peer_rank(), MPI_ANY_TAG,
+               0, MPI_ERR_OTHER, false);
+    fail(fn, MPI_ERR_OTHER, e.what());
   } catch (const TruncationError& e) {
     set_status(status, e.source() >= 0 ? e.source() - offset : e.source(),
                static_cast<int>(e.tag()), e.bytes(), MPI_ERR_TRUNCATE, false);

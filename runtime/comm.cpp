@@ -179,14 +179,12 @@ void check_send_size(const Comm& c, const char* op, int dest, Tag tag, std::size
   }
 }
 
-// A call that needed node `failed`, which has stopped (MachineConfig::failures): noted for the
-// run's report, with the node's time when the call returns, and thrown.
-[[noreturn]] void source_failed(const Comm& c, const detail::CommGroup& g, const std::string& call,
-                                int failed, const std::string& problem) {
+// The calling node's call that failed because of a failure on purpose (a.failed or a.link
+// set): noted for the run's report with the call's context and the node's time when it
+// returns. Returns the call as the error names it.
+std::string note_failed_call(FailureReport::Affected a, const std::string& call) {
   NodeState& n = *detail::current_node;
-  FailureReport::Affected a;
   a.node = n.rank;
-  a.failed = failed;
   a.call = call;
   {
     std::lock_guard lock(n.wait_mutex);
@@ -195,14 +193,38 @@ void check_send_size(const Comm& c, const char* op, int dest, Tag tag, std::size
   }
   a.at_ps = transport_of(n).now(n, WaitDescription{"the failure's report"});
   n.affected.push_back(a);
-  throw NodeFailedError(c.who() + ": " + a.call + ": " + problem, failed, g.comm_rank(failed));
+  return a.call;
+}
+
+// A call that needed node `failed`, which has stopped (MachineConfig::failures): noted and
+// thrown.
+[[noreturn]] void source_failed(const Comm& c, const detail::CommGroup& g, const std::string& call,
+                                int failed, const std::string& problem) {
+  const std::string named = note_failed_call({.failed = failed}, call);
+  throw NodeFailedError(c.who() + ": " + named + ": " + problem, failed, g.comm_rank(failed));
+}
+
+// A call whose message failed link `link` lost (MachineConfig::link_failures): a receive that
+// took it, or a synchronous send whose receive matched it. Noted and thrown; `peer` is the
+// message's other end (world rank).
+[[noreturn]] void message_lost(const Comm& c, const detail::CommGroup& g, const std::string& call,
+                               int link, int peer) {
+  const LinkFailure& f =
+      detail::current_node->machine->config.link_failures.at(static_cast<std::size_t>(link));
+  const std::string named = note_failed_call({.link = link}, call);
+  throw LinkFailedError(c.who() + ": " + named + ": the message was lost on " + link_name(f) +
+                            ", down since " + format_duration(f.at),
+                        f.a, f.b, peer, g.comm_rank(peer));
 }
 
 // A problem the transport found with a receive: the error names the node and the call (a
 // TruncationError when the message did not fit, naming its sender in the comm's ranks; a
-// NodeFailedError when its source had failed).
+// NodeFailedError when its source had failed; a LinkFailedError when a failed link lost it).
 void check_received(const Comm& c, const detail::CommGroup& g, const char* op, int source,
                     Tag tag, const Received& got) {
+  if (got.lost_link >= 0) {
+    message_lost(c, g, describe_call(op, "from", source, tag), got.lost_link, got.src);
+  }
   if (got.problem.empty()) return;
   if (got.failed >= 0) {
     source_failed(c, g, describe_call(op, "from", source, tag), got.failed, got.problem);
@@ -261,6 +283,11 @@ void Comm::send_raw(const void* data, std::size_t bytes, std::size_t items, int 
   Outgoing out = outgoing(data, bytes, items, dest, tag, "send");
   out.synchronous = mode == SendMode::synchronous;
   transport_of(*node_).send(*node_, out);
+  if (mode == SendMode::synchronous && node_->sync_lost_link >= 0) [[unlikely]] {
+    // A synchronous send learns of the loss when its receive matched the marker.
+    message_lost(*this, *group_, describe_call("send", "to", dest, tag),
+                 std::exchange(node_->sync_lost_link, -1), out.dst);
+  }
 }
 
 namespace {
@@ -491,8 +518,14 @@ std::size_t Comm::finish_request(detail::RequestState& r, Status* status) const 
            "its buffer changed while the transfer was in flight (between isend and the wait "
            "or test that completed it)");
     }
+    if (r.lost_link >= 0) {
+      message_lost(*this, *group_, describe_request(r), r.lost_link, r.peer_world);
+    }
     status_of(r, status);
     return 0;
+  }
+  if (r.lost_link >= 0) {
+    message_lost(*this, *group_, describe_request(r), r.lost_link, r.matched_src);
   }
   if (r.failed >= 0) source_failed(*this, *group_, describe_request(r), r.failed, r.error);
   if (!r.error.empty()) {

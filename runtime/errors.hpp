@@ -32,14 +32,22 @@ class TruncationError : public UsageError {
   std::size_t bytes_;
 };
 
+// A call that failed because of a failure on purpose (MachineConfig::failures and
+// link_failures): a NodeFailedError or a LinkFailedError. Thrown on the node that made the
+// call; the node may catch it and go on. A node whose function ends on it stops too (the
+// calls that need it fail in turn, with NodeFailedError).
+class FailureError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // A call that needed a node that has failed (MachineConfig::failures; docs/model.md, "Failed
 // nodes"): a receive from it that no message it sent before it stopped can satisfy. Thrown on
-// the node that made the call, naming the call and the failed node; the node may catch it and
-// go on. A node whose function ends on it stops too (the calls that need it fail in turn).
-class NodeFailedError : public std::runtime_error {
+// the node that made the call, naming the call and the failed node.
+class NodeFailedError : public FailureError {
  public:
   NodeFailedError(const std::string& what, int failed_node, int failed_rank)
-      : std::runtime_error(what), failed_node_(failed_node), failed_rank_(failed_rank) {}
+      : FailureError(what), failed_node_(failed_node), failed_rank_(failed_rank) {}
   int failed_node() const { return failed_node_; }  // world rank
   int failed_rank() const { return failed_rank_; }  // its rank in the call's comm
 
@@ -48,30 +56,70 @@ class NodeFailedError : public std::runtime_error {
   int failed_rank_;
 };
 
-// What a run's failures did (MachineConfig::failures): the nodes that stopped, when, and the
-// calls that failed because they needed one. In the order of the nodes, each node's calls in
-// the order it made them; times are virtual, so the report is the same on every run.
+// A receive that took a message lost on a failed link (MachineConfig::link_failures;
+// docs/model.md, "Failed links"), or a synchronous send whose message was lost, once its
+// receive matched: "node 7: recv from rank 3 tag 0 of collective call 0: the message was lost
+// on link 3-7, down since 1 ms". The sender is alive; the message is gone.
+class LinkFailedError : public FailureError {
+ public:
+  LinkFailedError(const std::string& what, int link_a, int link_b, int peer_node, int peer_rank)
+      : FailureError(what), a_(link_a), b_(link_b), peer_node_(peer_node), peer_rank_(peer_rank) {}
+  int link_a() const { return a_; }  // the failed link's ends (world ranks, as --fail gave them)
+  int link_b() const { return b_; }
+  int peer_node() const { return peer_node_; }  // the other end of the message (world rank)
+  int peer_rank() const { return peer_rank_; }  // its rank in the call's comm
+
+ private:
+  int a_, b_;
+  int peer_node_, peer_rank_;
+};
+
+// What a run's failures did (MachineConfig::failures and link_failures): the failed links and
+// the messages they lost, the nodes that stopped, when, and the calls that failed because
+// they needed a failed node or took a lost message. In the order of the links as given, of the
+// senders (each one's messages in the order it sent them), of the nodes (each node's calls in
+// the order it made them); times are virtual, so the report is the same on every run.
 struct FailureReport {
+  struct Link {
+    int a = 0, b = 0;
+    long long at_ps = 0;  // down from then on
+    int lost = 0;         // messages it lost in the run
+  };
+  struct Lost {
+    int sender = 0, receiver = 0;  // world ranks
+    long long tag = 0;
+    unsigned comm = 0;
+    long long sent_ps = 0;  // the sender reached the send
+    int link = 0;           // the failed link that lost it (index into links)
+  };
   struct Stopped {
     int node = 0;
     long long at_ps = 0;  // its time when it stopped
     int cause = -1;       // -1: a failure it was given; else the failed node whose error it ended on
+    int cause_link = -1;  // or the failed link (index into links) whose lost message it ended on
   };
   struct Affected {
     int node = 0;
-    int failed = 0;       // the failed node the call needed (world rank)
+    int failed = -1;      // the failed node the call needed (world rank), or -1
+    int link = -1;        // or the failed link that lost its message (index into links)
     long long at_ps = 0;  // the node's time when the call returned the error
     std::string call;     // "recv from rank 2 (tag 5)", and the front door's call if any
   };
+  std::vector<Link> links;
+  std::vector<Lost> lost;
   std::vector<Stopped> stopped;
   std::vector<Affected> affected;
   // With MachineConfig::random_failures: the draw and what it gave, as --fail replays it
   // ("random:count=1,before=5ms,seed=7 drew node:3@3.217456ms"); else empty.
   std::string drawn;
-  bool empty() const { return stopped.empty(); }
-  // Some node ended on an error of a failed node, rather than handling it.
+  // "link 0-4": links[k] as every message names it.
+  std::string link_name(int k) const;
+  // Nothing stopped and no message was lost.
+  bool empty() const { return stopped.empty() && lost.empty(); }
+  // Some node ended on an error of a failed node or a lost message, rather than handling it.
   bool unhandled() const;
-  // The draw's line if any, one line per stopped node, then one per affected call.
+  // The draw's line if any, one line per failed link, one per lost message, one per stopped
+  // node, then one per affected call.
   std::string text() const;
 };
 
@@ -109,9 +157,10 @@ class RunResult;  // runtime/machine.hpp
 class RunError : public std::runtime_error {
  public:
   // unreceived: every node returned, but messages were left in mailboxes (no receive took
-  // them; MPI calls such a program erroneous). node_failed: nodes failed
-  // (MachineConfig::failures) and some node ended on the error of a call that needed one;
-  // failures() says who failed, when, and which calls.
+  // them; MPI calls such a program erroneous). node_failed: nodes or links failed
+  // (MachineConfig::failures, link_failures) and some node ended on the error of a call that
+  // needed a failed node or took a lost message; failures() says what failed, when, and which
+  // calls.
   enum class Kind { node_threw, deadlock, watchdog, unreceived, node_failed };
   RunError(Kind kind, std::string message, int node, std::vector<BlockedWait> waits,
            FailureReport failures = {})

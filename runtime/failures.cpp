@@ -15,29 +15,61 @@ namespace vmc {
 namespace {
 
 constexpr const char* kExpected =
-    "expected node:K@TIME items or one random:count=K,before=TIME,seed=S (or "
-    "random:rate=R,seed=S[,before=TIME]), separated by commas, e.g. node:3@2ms";
+    "expected node:K@TIME and link:A-B@TIME items or one random:count=K,before=TIME,seed=S "
+    "(or random:rate=R,seed=S[,before=TIME]), separated by commas, e.g. node:3@2ms";
 
-NodeFailure parse_node(const std::string& item) {
-  const std::string rest = item.substr(5);
-  const std::size_t at = rest.find('@');
-  if (at == std::string::npos) {
-    throw std::invalid_argument("\"" + item + "\" names no time (node:K@TIME; @0 fails it at "
-                                "its first call)");
-  }
-  const std::string node = rest.substr(0, at), time = rest.substr(at + 1);
+int parse_node_number(const std::string& item, const std::string& node) {
   if (node.empty() || node.size() > 9 || node.find_first_not_of("0123456789") != std::string::npos) {
     throw std::invalid_argument("\"" + item + "\": \"" + node + "\" is not a node number");
   }
-  NodeFailure f;
-  f.node = std::stoi(node);
+  return std::stoi(node);
+}
+
+// The time after the '@' of a node: or link: item (its kind's `form` names it when missing).
+double parse_item_time(const std::string& item, std::size_t at, const char* form) {
+  if (at == std::string::npos) {
+    throw std::invalid_argument("\"" + item + "\" names no time (" + form + ")");
+  }
+  double t = 0;
   try {
-    f.at = parse_duration(time);
+    t = parse_duration(item.substr(at + 1));
   } catch (const std::exception& e) {
     throw std::invalid_argument("\"" + item + "\": " + e.what());
   }
-  if (!(f.at >= 0)) throw std::invalid_argument("\"" + item + "\": the time is negative");
+  if (!(t >= 0)) throw std::invalid_argument("\"" + item + "\": the time is negative");
+  return t;
+}
+
+NodeFailure parse_node(const std::string& item) {
+  const std::size_t at = item.find('@');
+  NodeFailure f;
+  f.at = parse_item_time(item, at, "node:K@TIME; @0 fails it at its first call");
+  f.node = parse_node_number(item, item.substr(5, at - 5));
   return f;
+}
+
+// "link:3-7@1ms": the link between nodes 3 and 7, down from 1 ms on.
+LinkFailure parse_link(const std::string& item) {
+  const std::size_t at = item.find('@');
+  LinkFailure f;
+  f.at = parse_item_time(item, at, "link:A-B@TIME; @0 fails it before the first message");
+  const std::string ends = item.substr(5, at - 5);
+  const std::size_t dash = ends.find('-');
+  if (dash == std::string::npos) {
+    throw std::invalid_argument("\"" + item + "\": \"" + ends + "\" names no link (link:A-B@TIME, "
+                                "A and B neighbours)");
+  }
+  f.a = parse_node_number(item, ends.substr(0, dash));
+  f.b = parse_node_number(item, ends.substr(dash + 1));
+  if (f.a == f.b) {
+    throw std::invalid_argument("\"" + item + "\": a link joins two nodes (node " +
+                                std::to_string(f.a) + " is given twice)");
+  }
+  return f;
+}
+
+bool same_link(const LinkFailure& x, const LinkFailure& y) {
+  return (x.a == y.a && x.b == y.b) || (x.a == y.b && x.b == y.a);
 }
 
 bool whole_number(const std::string& s, std::size_t digits) {
@@ -220,11 +252,14 @@ FailureSpec parse_failures(std::string_view text) {
   FailureSpec out;
   for (const std::string& item : items) {
     if (item.starts_with("link:")) {
-      throw std::invalid_argument(
-          "\"" + item + "\": failed links are not supported yet (whether a message crossed "
-          "the link before it failed is a virtual time the simulation decides after the "
-          "data has moved: docs/model.md, \"Why failed links are not offered yet\"); " +
-          kExpected);
+      const LinkFailure f = parse_link(item);
+      for (const LinkFailure& seen : out.links) {
+        if (same_link(seen, f)) {
+          throw std::invalid_argument("\"" + item + "\": " + link_name(f) + " is given twice");
+        }
+      }
+      out.links.push_back(f);
+      continue;
     }
     if (item.starts_with("random:")) {
       if (out.random) throw std::invalid_argument("\"" + item + "\": random: is given twice");
@@ -253,25 +288,67 @@ std::string describe_failures(const std::vector<NodeFailure>& failures) {
   return s;
 }
 
+std::string describe_failures(const std::vector<LinkFailure>& failures) {
+  std::string s;
+  for (const LinkFailure& f : failures) {
+    if (!s.empty()) s += ",";
+    s += "link:" + std::to_string(f.a) + "-" + std::to_string(f.b) + "@" +
+         exact_time(to_picos(f.at));
+  }
+  return s;
+}
+
+std::string link_name(const LinkFailure& f) {
+  return "link " + std::to_string(f.a) + "-" + std::to_string(f.b);
+}
+
+std::string FailureReport::link_name(int k) const {
+  const Link& l = links.at(static_cast<std::size_t>(k));
+  return "link " + std::to_string(l.a) + "-" + std::to_string(l.b);
+}
+
 bool FailureReport::unhandled() const {
   for (const Stopped& s : stopped) {
-    if (s.cause >= 0) return true;
+    if (s.cause >= 0 || s.cause_link >= 0) return true;
   }
   return false;
 }
 
 std::string FailureReport::text() const {
   std::string s = drawn;
-  for (const Stopped& x : stopped) {
+  auto line = [&s](const std::string& text) {
     if (!s.empty()) s += "\n";
-    s += "node " + std::to_string(x.node) + " stopped at " + time_text(x.at_ps);
-    s += x.cause < 0 ? " (a failure it was given)"
-                     : " (it ended on the error of a call that needed failed node " +
-                           std::to_string(x.cause) + ")";
+    s += text;
+  };
+  for (std::size_t k = 0; k < links.size(); ++k) {
+    const Link& l = links[k];
+    line(link_name(static_cast<int>(k)) + " down at " + time_text(l.at_ps) + " lost " +
+         (l.lost == 0 ? std::string("no message") : counted(static_cast<unsigned>(l.lost), "message")));
+  }
+  for (const Lost& x : lost) {
+    line("message lost: node " + std::to_string(x.sender) + " to node " +
+         std::to_string(x.receiver) + " " + tag_text(x.tag) +
+         (x.comm != 0 ? " on comm " + std::to_string(x.comm) : std::string()) + ", sent at " +
+         time_text(x.sent_ps) + ", on " + link_name(x.link));
+  }
+  for (const Stopped& x : stopped) {
+    std::string t = "node " + std::to_string(x.node) + " stopped at " + time_text(x.at_ps);
+    if (x.cause_link >= 0) {
+      t += " (it ended on the error of a receive whose message was lost on " +
+           link_name(x.cause_link) + ")";
+    } else {
+      t += x.cause < 0 ? " (a failure it was given)"
+                       : " (it ended on the error of a call that needed failed node " +
+                             std::to_string(x.cause) + ")";
+    }
+    line(t);
   }
   for (const Affected& a : affected) {
-    s += "\nnode " + std::to_string(a.node) + ": " + a.call + " failed at " + time_text(a.at_ps) +
-         ": node " + std::to_string(a.failed) + " has failed";
+    std::string t = "node " + std::to_string(a.node) + ": " + a.call + " failed at " +
+                    time_text(a.at_ps) + ": ";
+    t += a.link >= 0 ? "the message was lost on " + link_name(a.link)
+                     : "node " + std::to_string(a.failed) + " has failed";
+    line(t);
   }
   return s;
 }

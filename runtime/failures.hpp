@@ -1,6 +1,7 @@
-// Failures on purpose (MachineConfig::failures; docs/model.md, "Failed nodes"): a node that
-// stops at a given virtual time, and the text of `--fail`. The report of what they did is
-// errors.hpp's FailureReport.
+// Failures on purpose (MachineConfig::failures and link_failures; docs/model.md, "Failed
+// nodes" and "Failed links"): a node that stops at a given virtual time, a link that goes
+// down at one, and the text of `--fail`. The report of what they did is errors.hpp's
+// FailureReport.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,22 @@ struct NodeFailure {
   int node = 0;
   double at = 0;
   bool operator==(const NodeFailure&) const = default;
+};
+
+// The link between neighbours `a` and `b` (both directions) goes down at virtual time `at`
+// seconds and stays down (docs/model.md, "Failed links"). Every vmc topology has one route
+// per pair (Topology::route), so nothing reroutes: a message is lost when its sender reaches
+// the send at or after `at` and its route crosses the link; a message sent before `at` holds
+// its route from its start (004 §13's worm holds its channels) and arrives. A lost message
+// still reaches its receiver's mailbox as a marker without data, matched as the message would
+// have been, and the receive that takes it throws LinkFailedError (errors.hpp). The eager
+// sender is not told; a synchronous send's sender is, when its receive matches. Under
+// --routing direct (every pair adjacent) only messages between a and b cross the link.
+struct LinkFailure {
+  int a = 0;
+  int b = 0;
+  double at = 0;
+  bool operator==(const LinkFailure&) const = default;
 };
 
 // Failures drawn from a seed (MachineConfig::random_failures, --fail random:...; docs/model.md,
@@ -46,19 +63,25 @@ std::string describe(const RandomFailures& r);
 std::vector<NodeFailure> draw_failures(const RandomFailures& r, int nodes,
                                        const std::vector<NodeFailure>& given = {});
 
-// What --fail says: node failures in the order given, and at most one random draw.
+// What --fail says: node failures and link failures in the order given, and at most one
+// random draw (random failures are node failures only).
 struct FailureSpec {
   std::vector<NodeFailure> nodes;
+  std::vector<LinkFailure> links;
   std::optional<RandomFailures> random;
   bool operator==(const FailureSpec&) const = default;
 };
-// "node:3@2ms,node:5@0,random:count=1,before=1ms,seed=4": the failures. Throws
-// std::invalid_argument naming the item and the problem (a node given twice, a negative time, a
-// random field missing or out of range, a kind vmc does not offer: "link:" is refused as not
-// supported).
+// "node:3@2ms,node:5@0,link:3-7@1ms,random:count=1,before=1ms,seed=4": the failures. Throws
+// std::invalid_argument naming the item and the problem (a node or a link given twice, a link
+// from a node to itself, a negative time, a random field missing or out of range, a kind vmc
+// does not offer). Whether a link's ends are neighbours is the machine's to check (Machine).
 FailureSpec parse_failures(std::string_view text);
 // The node failures back ("node:3@2ms,node:5@0"), each time exact to the picosecond, so that
 // --fail given the text replays them.
 std::string describe_failures(const std::vector<NodeFailure>& failures);
+// The link failures back ("link:0-4@0,link:1-5@1.5ms"), each time exact to the picosecond.
+std::string describe_failures(const std::vector<LinkFailure>& failures);
+// "link 3-7": a failed link as every message names it.
+std::string link_name(const LinkFailure& f);
 
 }  // namespace vmc

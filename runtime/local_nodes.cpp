@@ -124,6 +124,15 @@ void LocalNodes::run_node(int rank) {
     // stops too, and the calls that need it fail in turn.
     stop = true;
     self.stop_cause = e.failed_node();
+  } catch (const LinkFailedError& e) {
+    // A receive took a message a failed link lost, unhandled: as above.
+    stop = true;
+    const std::vector<LinkFailure>& links = machine.config.link_failures;
+    for (std::size_t k = 0; k < links.size(); ++k) {
+      if (links[k].a == e.link_a() && links[k].b == e.link_b()) {
+        self.stop_cause_link = static_cast<int>(k);
+      }
+    }
   } catch (const std::exception& e) {
     record_error(rank, e.what());
     abort_run();
@@ -156,7 +165,9 @@ void LocalNodes::run_node(int rank) {
 
 void LocalNodes::stop_node(NodeState& self) {
   try {
-    if (self.stop_cause >= 0 && node_time) self.stop_time = node_time(self);
+    if ((self.stop_cause >= 0 || self.stop_cause_link >= 0) && node_time) {
+      self.stop_time = node_time(self);
+    }
     // Before the transport logs the stop: a node the simulation tells that its receive from
     // this one has failed finds it stopped.
     self.stopped.store(true, std::memory_order_release);

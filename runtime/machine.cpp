@@ -1,6 +1,7 @@
 // Machine: the facade over MachineImpl, which checks the configuration, makes the transport
 // the configuration chooses (runtime/transports.cpp) and runs every node function through it
 // (runtime/transport.hpp). What happens during a run is the transport's.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -71,9 +72,16 @@ void MachineImpl::check_failures() {
              (drawn.empty() ? std::string("no failure") : describe_failures(drawn));
     failures_.insert(failures_.end(), drawn.begin(), drawn.end());
   }
-  failing_ = !failures_.empty();
+  check_link_failures();
+  failing_ = !failures_.empty() || links_failing();
   if (!failing_) return;
   // Which transports and clocks take them: check_transport (runtime/transports.cpp).
+  if (failures_.empty() && config.model.protocol == Protocol::rendezvous) {
+    throw UsageError(std::string(where) + "failed links under the rendezvous protocol are not "
+                     "supported (a rendezvous send waits for its receive, and would have to "
+                     "wait for the simulation's word that its message was lost): use "
+                     "--protocol eager");
+  }
   if (config.model.protocol == Protocol::rendezvous) {
     throw UsageError(std::string(where) + "the rendezvous protocol is not supported yet (a "
                      "send to a failed node would have to wait for the simulation's word that "
@@ -96,6 +104,71 @@ void MachineImpl::check_failures() {
       }
     }
   }
+}
+
+void MachineImpl::check_link_failures() {
+  const std::string where = "Machine: failures (--fail): ";
+  const std::vector<LinkFailure>& links = config.link_failures;
+  const int vertices = topology->vertices();
+  for (std::size_t k = 0; k < links.size(); ++k) {
+    const LinkFailure& f = links[k];
+    const std::string name = where + link_name(f) + ": ";
+    for (const int v : {f.a, f.b}) {
+      if (v < 0 || v >= vertices) {
+        throw UsageError(name + "node " + std::to_string(v) + " is not a node of this machine (" +
+                         topology->spec() + ", " + std::to_string(p) + " nodes" +
+                         (vertices > p ? " and " + std::to_string(vertices - p) + " switches"
+                                       : std::string()) +
+                         ")");
+      }
+    }
+    if (!(f.at >= 0) || f.at > 9.2e6) {
+      throw UsageError(name + "the time must be from 0 to about 9.2e6 s (vmc's picosecond clock)");
+    }
+    const LinkId ab = topology->link_between(f.a, f.b), ba = topology->link_between(f.b, f.a);
+    if (ab < 0 || ba < 0) {
+      std::string around;
+      for (const int n : topology->neighbours(f.a)) {
+        around += (around.empty() ? "" : ", ") + std::to_string(n);
+      }
+      throw UsageError(name + "nodes " + std::to_string(f.a) + " and " + std::to_string(f.b) +
+                       " are not neighbours on " + topology->spec() +
+                       " (a link joins neighbours; node " + std::to_string(f.a) + "'s are " +
+                       around + ")");
+    }
+    for (std::size_t j = 0; j < k; ++j) {
+      if (std::min(links[j].a, links[j].b) == std::min(f.a, f.b) &&
+          std::max(links[j].a, links[j].b) == std::max(f.a, f.b)) {
+        throw UsageError(name + "the link is given twice");
+      }
+    }
+    failed_links_.emplace_back(ab, static_cast<int>(k));
+    failed_links_.emplace_back(ba, static_cast<int>(k));
+  }
+}
+
+int MachineImpl::failed_link_on_route(int src, int dst) const {
+  const std::vector<LinkFailure>& links = config.link_failures;
+  int best = -1;
+  auto consider = [&](int k) {
+    if (best < 0 || to_picos(links[k].at) < to_picos(links[best].at)) best = k;
+  };
+  if (config.model.routing == Routing::direct) {
+    // Every pair adjacent: only the link's own ends use it.
+    for (std::size_t k = 0; k < links.size(); ++k) {
+      const LinkFailure& f = links[k];
+      if ((f.a == src && f.b == dst) || (f.a == dst && f.b == src)) consider(static_cast<int>(k));
+    }
+    return best;
+  }
+  std::vector<LinkId> route;
+  topology->route(src, dst, route);
+  for (const LinkId l : route) {
+    for (const auto& [id, k] : failed_links_) {
+      if (id == l) consider(k);
+    }
+  }
+  return best;
 }
 
 std::uint32_t MachineImpl::allocate_comm_id() {

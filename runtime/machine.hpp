@@ -130,6 +130,11 @@ struct MachineConfig {
   // docs/model.md, "Random failures"), leaving out the nodes of `failures`: Machine::failures()
   // lists them, and the failure report of a run names the draw.
   std::optional<RandomFailures> random_failures;
+  // Links that fail on purpose (runtime/failures.hpp; docs/model.md, "Failed links"): each
+  // joins two neighbours of the topology and goes down at its time; a message whose sender
+  // reaches the send at or after it and whose route crosses it is lost, and the receive that
+  // takes it throws LinkFailedError. The local transport on the virtual clock, eager only.
+  std::vector<LinkFailure> link_failures;
 };
 
 // A node as the SPMD function sees it.

@@ -49,9 +49,19 @@ struct MachineImpl {
   // line of the failure report ("" without one).
   const std::vector<NodeFailure>& failures() const { return failures_; }
   const std::string& drawn() const { return drawn_; }
+  // Whether links fail in this machine's runs (MachineConfig::link_failures): only then does a
+  // send look at its route.
+  bool links_failing() const { return !failed_links_.empty(); }
+  // The failed link (index into config.link_failures) that loses a message from node src to
+  // node dst sent at or after its time: of the failed links on its route, the one down first
+  // (the first on the route of those down at once); -1 when the route crosses none.
+  int failed_link_on_route(int src, int dst) const;
 
  private:
   void check_failures();  // UsageError on a failure of a node it does not have, and the like
+  void check_link_failures();
+  // Each failed link's two directions, with its index in config.link_failures.
+  std::vector<std::pair<LinkId, int>> failed_links_;
   bool failing_ = false;
   std::vector<NodeFailure> failures_;
   std::string drawn_;

@@ -66,6 +66,9 @@ std::string MailboxTransport::failed_problem(int src) const {
   if (f.stop_cause >= 0) {
     text += ", ending on the error of a call that needed failed node " +
             std::to_string(f.stop_cause);
+  } else if (f.stop_cause_link >= 0) {
+    text += ", ending on the error of a receive whose message was lost on " +
+            link_name(machine_.config.link_failures[static_cast<std::size_t>(f.stop_cause_link)]);
   }
   return text + ") and sent no message for this receive";
 }
@@ -74,9 +77,16 @@ FailureReport MailboxTransport::failure_report() const {
   FailureReport report;
   report.drawn = machine_.drawn();
   if (!machine_.failing()) return report;
+  for (const LinkFailure& f : machine_.config.link_failures) {
+    report.links.push_back({f.a, f.b, to_picos(f.at), 0});
+  }
   for (const auto& n : nodes_.local()) {
+    for (const FailureReport::Lost& x : n->lost) {
+      report.lost.push_back(x);
+      ++report.links[static_cast<std::size_t>(x.link)].lost;
+    }
     if (n->stopped.load(std::memory_order_acquire)) {
-      report.stopped.push_back({n->rank, n->stop_time, n->stop_cause});
+      report.stopped.push_back({n->rank, n->stop_time, n->stop_cause, n->stop_cause_link});
     }
     report.affected.insert(report.affected.end(), n->affected.begin(), n->affected.end());
   }
@@ -90,6 +100,12 @@ Received MailboxTransport::take(Message* m, const Incoming& in) {
   got.tag = msg->tag;
   got.items = msg->items;
   got.bytes = msg->bytes;
+  if (msg->lost_link >= 0) {
+    // A failed link lost it: the receive fails (Comm names the link).
+    got.lost_link = msg->lost_link;
+    got.bytes = got.items = 0;
+    return got;
+  }
   got.problem = receive_problem(msg->bytes, msg->items, in.capacity, in.item_size);
   got.truncated = msg->bytes > in.capacity;
   if (!got.problem.empty()) return got;

@@ -131,6 +131,10 @@ struct Message {
 
   std::uint32_t comm = 0;
   int src = 0;                      // world rank
+  // A failed link lost it (MachineConfig::link_failures; docs/model.md, "Failed links"): a
+  // marker without data, matched as the message would have been; the failed link's index.
+  // Beside the fields every receive reads; the message stays within its 96-byte block.
+  std::int32_t lost_link = -1;
   Tag tag = 0;
   std::uint64_t items = 0;
   std::uint64_t send_index = 0;     // position among the sender's sends in this run
@@ -139,6 +143,8 @@ struct Message {
   Message* next = nullptr;          // the mailbox's FIFO of messages with one match key
   Loan loan;                        // loan.hpp
 };
+
+static_assert(sizeof(Message) <= 96, "a message fits the small blocks' 96-byte class");
 
 struct MessageRelease {
   void operator()(Message* m) const noexcept { release(m); }

@@ -29,6 +29,12 @@ void fill_request(RequestState& r, Message* m) {
   r.matched_src = m->src;
   r.matched_tag = m->tag;
   r.matched_items = m->items;
+  if (m->lost_link >= 0) {
+    // Its error is made at completion (Comm::finish_request), naming the link.
+    r.lost_link = m->lost_link;
+    r.received = 0;
+    return;
+  }
   r.error = receive_problem(m->bytes, m->items, r.capacity, r.item_size);
   r.truncated = m->bytes > r.capacity;
   if (r.error.empty() && !r.abandoned) copy_out(*m, r.buffer);
@@ -114,7 +120,10 @@ void NodeState::clear_run() {
   stopped.store(false);
   stop_time = 0;
   stop_cause = -1;
+  stop_cause_link = -1;
   affected.clear();
+  lost.clear();
+  sync_lost_link = -1;
 }
 
 void CommGroup::describe_members() {

@@ -108,6 +108,9 @@ struct SendRecord {
   Tag tag = 0;
   std::uint32_t comm = 0;
   bool synchronous = false;  // it may start only once its receive is posted (MPI_Ssend)
+  // A failed link lost it (MachineConfig::link_failures): it completes at its start, using no
+  // port or link, and its receive completes at the later of its posting and that time.
+  bool lost = false;
 };
 struct OpRecord {
   enum class Kind : std::uint8_t {
@@ -280,6 +283,8 @@ struct RequestState {
   bool abandoned = false;
   bool truncated = false;          // the message did not fit (error says so)
   int failed = -1;                 // irecv: completed without a message, its source failed
+  int lost_link = -1;              // irecv: took a message lost on this failed link; a
+                                   // synchronous isend: its message was lost there
   // Let go of by Comm::free while its transfer goes on: the transport may still write it.
   bool freed = false;
   // Virtual clock: its operation in the node's log, and whether its match is the
@@ -572,9 +577,15 @@ struct alignas(64) NodeState {
   std::atomic<bool> stopped{false};
   Picos stop_time = 0;
   int stop_cause = -1;
-  // The node's calls that failed because they needed a failed node (its own; the report
-  // reads them after the run).
+  int stop_cause_link = -1;  // or the failed link whose lost message it ended on
+  // The node's calls that failed because they needed a failed node or took a lost message,
+  // and the messages it sent that a failed link lost (its own; the report reads them after
+  // the run).
   std::vector<FailureReport::Affected> affected;
+  std::vector<FailureReport::Lost> lost;
+  // Its last synchronous send's message was lost (MachineConfig::link_failures): the failed
+  // link, for the call to report once its receive matched; -1: none.
+  int sync_lost_link = -1;
 
   // Takes everything in `incoming`: a message for which an irecv is posted is copied into
   // its buffer, the others go to `unexpected`. Returns how many it took.

@@ -132,6 +132,7 @@ struct Msg {
   std::uint32_t comm = 0;
   std::uint64_t index = 0;  // among the sender's sends
   bool sync = false;        // synchronous: starts only once its receive is posted
+  bool lost = false;        // a failed link lost it: it takes no port or link and no time
   MsgState state = MsgState::idle;
   Picos request = 0;        // current hop's request (rendezvous: or when the receive was posted)
   Picos first_request = 0;  // the sender reached the send
@@ -827,6 +828,10 @@ class Simulator {
   }
 
   bool self(const Msg& x) const { return x.src == x.dst; }
+  // A message that holds no port and no link and takes no time: one to the sender itself, or
+  // one a failed link lost (MachineConfig::link_failures: it ends at its start, and its
+  // receive completes at the later of its posting and that time).
+  bool bypass(const Msg& x) const { return self(x) || x.lost; }
   bool store_and_forward() const { return model_.routing == Routing::store_and_forward; }
   bool shared() const { return !free_ && model_.contention == Contention::shared; }
   bool rendezvous() const { return model_.protocol == Protocol::rendezvous; }
@@ -841,7 +846,7 @@ class Simulator {
     return (!rendezvous() && !x.sync) || self(x) || x.recv_posted;
   }
   Picos hop_time(const Msg& x) const {
-    return self(x) ? 0 : links_.message(u_, hop_links(x), x.items);
+    return bypass(x) ? 0 : links_.message(u_, hop_links(x), x.items);
   }
   // Its contention-free duration: every hop alone on its links.
   Picos free_time(const Msg& x) const {
@@ -883,8 +888,8 @@ class Simulator {
   void request(Msg& x, Picos t, int crit) {
     x.state = MsgState::pending;
     x.request = x.first_request = x.eligible = x.blocked_since = t;
-    x.crit = crit + (self(x) ? 0 : 1);
-    if (!self(x) && machine_.uses_links) {
+    x.crit = crit + (bypass(x) ? 0 : 1);
+    if (!bypass(x) && machine_.uses_links) {
       if (!spare_routes_.empty()) {
         x.route = std::move(spare_routes_.back());
         spare_routes_.pop_back();
@@ -1406,6 +1411,7 @@ class Simulator {
     x.comm = rec.comm;
     x.index = op.send_index;
     x.sync = rec.synchronous;
+    x.lost = rec.lost;
     NodeSim& n = nodes_[id];
     if (n.sends != op.send_index) {
       throw std::logic_error("vmc simulator: node " + std::to_string(id) +
@@ -1683,11 +1689,11 @@ class Simulator {
   // --- resources ----------------------------------------------------------------------------
   bool ports_free(const Msg& x) const {
     // Later hops keep the ports of the first; a blocking worm keeps the ports it took.
-    if (self(x) || x.hop > 0 || x.ports_held) return true;
+    if (bypass(x) || x.hop > 0 || x.ports_held) return true;
     return ports_.free(x.src, x.dst);
   }
   void take_ports(const Msg& x, int delta) {
-    if (self(x)) return;
+    if (bypass(x)) return;
     if (delta > 0) {
       ports_.take(x.src, x.dst);
     } else {
@@ -1804,11 +1810,11 @@ class Simulator {
       push({after(t, hop_time(x), x.src), 0, id_of(x), 0});
       return;
     }
-    x.alpha_end = after(t, self(x) ? 0 : u_.startup(x.items), x.src);
-    x.remaining = self(x) ? 0 : checked_mul(kWorkScale, x.items, "message size");
+    x.alpha_end = after(t, bypass(x) ? 0 : u_.startup(x.items), x.src);
+    x.remaining = bypass(x) ? 0 : checked_mul(kWorkScale, x.items, "message size");
     x.last = t;
     x.share = 1;
-    x.rate = self(x) ? 0 : links_.item_time(u_, hop_links(x));
+    x.rate = bypass(x) ? 0 : links_.item_time(u_, hop_links(x));
     for (LinkId l : hop_links(x)) {
       link_users_[l].push_back(id_of(x));
       held_.take(l);
@@ -1888,6 +1894,25 @@ class Simulator {
     take_ports(x, -1);
     x.state = MsgState::done;
     x.end = t;
+    if (!x.lost) count_delivered(x);
+    if (x.sender_waits) complete_wait(x.src, t, x.crit);
+    if (x.send_request >= 0) complete_request(x.src, x.send_request, t, x.crit);
+    if (x.recv_waiter >= 0) complete_wait(x.recv_waiter, t, x.crit);
+    if (x.recv_request >= 0) complete_request(x.dst, x.recv_request, t, x.crit);
+    // Its route is no longer needed (its vector goes to the next message's route); once a
+    // receive has it too, nothing is.
+    if (x.route.capacity() > 0 && spare_routes_.size() < kSpareRoutes) {
+      x.route.clear();
+      spare_routes_.push_back(std::move(x.route));
+    }
+    std::vector<LinkId>().swap(x.route);
+    std::vector<Picos>().swap(x.link_taken);
+    if (x.recv_posted) msgs_.release(static_cast<std::size_t>(x.id));
+  }
+
+  // A message delivered (not lost on a failed link): its items and bytes, its waits and
+  // delay, and its line of the trace.
+  void count_delivered(const Msg& x) {
     stats_.messages++;
     stats_.items += x.items;
     stats_.bytes += x.bytes;
@@ -1902,19 +1927,6 @@ class Simulator {
           {x.src, x.dst, x.tag, x.comm, x.items, x.bytes, x.first_request, x.start, x.end,
            x.waited, x.route, delay});
     }
-    if (x.sender_waits) complete_wait(x.src, t, x.crit);
-    if (x.send_request >= 0) complete_request(x.src, x.send_request, t, x.crit);
-    if (x.recv_waiter >= 0) complete_wait(x.recv_waiter, t, x.crit);
-    if (x.recv_request >= 0) complete_request(x.dst, x.recv_request, t, x.crit);
-    // Its route is no longer needed (its vector goes to the next message's route); once a
-    // receive has it too, nothing is.
-    if (x.route.capacity() > 0 && spare_routes_.size() < kSpareRoutes) {
-      x.route.clear();
-      spare_routes_.push_back(std::move(x.route));
-    }
-    std::vector<LinkId>().swap(x.route);
-    std::vector<Picos>().swap(x.link_taken);
-    if (x.recv_posted) msgs_.release(static_cast<std::size_t>(x.id));
   }
 
   void finish() {

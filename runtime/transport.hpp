@@ -97,6 +97,7 @@ struct Received {
   Tag tag = 0;
   std::size_t items = 0;
   int failed = -1;  // no message: the source (world rank) failed before it sent one
+  int lost_link = -1;  // the message was lost on this failed link (MachineConfig::link_failures)
 };
 
 // Whether a receive names neither its source nor its tag exactly.

@@ -44,9 +44,12 @@ void check_transport(MachineConfig& config) {
   const TransportRow& row = row_of(config);
   if (row.check != nullptr) row.check(config);
   // Failures on purpose stop a node at a virtual time of the local machine's simulation.
-  if ((!config.failures.empty() || config.random_failures) &&
+  const bool nodes_fail = !config.failures.empty() || config.random_failures;
+  if ((nodes_fail || !config.link_failures.empty()) &&
       (config.transport != vmc::Transport::local || config.clock != Clock::virtual_time)) {
-    throw UsageError("Machine: failures (--fail): nodes fail on the local transport on the "
+    throw UsageError(std::string("Machine: failures (--fail): ") +
+                     (nodes_fail ? "nodes" : "links") +
+                     " fail on the local transport on the "
                      "virtual clock only (a failure's time is a virtual time; the " +
                      to_string(config.clock) + " clock on the " + to_string(config.transport) +
                      " transport is not supported)");

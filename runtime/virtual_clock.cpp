@@ -37,13 +37,33 @@ OpRecord receive_op(OpRecord::Kind kind, const Incoming& in) {
 
 }  // namespace
 
+int VirtualClock::lost_on_route(NodeState& self, const Outgoing& out) {
+  const int k = machine_.failed_link_on_route(self.rank, out.dst);
+  if (k < 0) return -1;
+  // The sender's time is the simulation's answer: only a send whose route crosses a failed
+  // link asks for it.
+  const Picos t =
+      now(self, WaitDescription{"a send over a failed link", out.dest, out.dst, out.tag,
+                                out.group.id});
+  if (t < to_picos(machine_.config.link_failures[static_cast<std::size_t>(k)].at)) return -1;
+  self.lost.push_back({self.rank, out.dst, out.tag, out.group.id, t, k});
+  return k;
+}
+
 std::uint64_t VirtualClock::post(NodeState& self, const Outgoing& out, Message** lent,
-                                 bool to_waiting_only) {
+                                 bool to_waiting_only, int* lost_link) {
+  int lost = -1;
+  if (machine_.links_failing() && out.dst != self.rank) [[unlikely]] {
+    lost = lost_on_route(self, out);
+    if (lost_link != nullptr) *lost_link = lost;
+  }
   Message* msg = new_message(self, out);
   const std::uint64_t index = msg->send_index;
   const bool data = machine_.config.data == Data::full;
   const bool here = nodes_.hosts(out.dst);
-  if (!here) {
+  if (lost >= 0) {
+    msg->lost_link = lost;  // a marker: no bytes go
+  } else if (!here) {
     // Its bytes go with it in send_elsewhere.
   } else if (lent != nullptr && out.bytes >= kLendBytes && data && out.dst != self.rank &&
              (!to_waiting_only ||
@@ -57,7 +77,7 @@ std::uint64_t VirtualClock::post(NodeState& self, const Outgoing& out, Message**
   {
     std::lock_guard lock(self.log_mutex);
     self.log.sends.push_back(
-        {out.dst, out.items, out.bytes, out.tag, out.group.id, out.synchronous});
+        {out.dst, out.items, out.bytes, out.tag, out.group.id, out.synchronous, lost >= 0});
   }
   if (here) {
     deliver(msg, out.dst);
@@ -150,7 +170,8 @@ void VirtualClock::send(NodeState& self, const Outgoing& out) {
   LoanGuard loan(*nodes_.executor, self);
   OpRecord op;
   op.kind = OpRecord::Kind::send;
-  op.send_index = post(self, out, &loan.message, true);
+  int lost = -1;
+  op.send_index = post(self, out, &loan.message, true, &lost);
   log_op(self, op);
   loan.take_back();
   if (out.synchronous && simulates_during_run()) {
@@ -162,6 +183,7 @@ void VirtualClock::send(NodeState& self, const Outgoing& out) {
     drive_until(self, [&] { return sync_acked(self, index); },
                 WaitDescription{out.op, -1, out.dst, out.tag, out.group.id});
     --self.sync_open;
+    self.sync_lost_link = lost;  // Comm::send_raw reports it
   }
 }
 
@@ -308,11 +330,13 @@ void VirtualClock::block(NodeState& self, FunctionRef<bool()> ready,
 void VirtualClock::isend(NodeState& self, std::uint32_t id, const Outgoing& out) {
   OpRecord op;
   op.kind = OpRecord::Kind::isend;
-  op.send_index = post(self, out, nullptr, false);
+  int lost = -1;
+  op.send_index = post(self, out, nullptr, false, &lost);
   op.request = id;
   log_op(self, op);
   if (out.synchronous && simulates_during_run()) {
     RequestState& r = self.requests[id];
+    r.lost_link = lost;  // reported when it completes (Comm::finish_request)
     r.synchronous = true;
     r.send_index = op.send_index;
     ++self.sync_open;
@@ -518,7 +542,8 @@ bool VirtualClock::cancel(NodeState& self, std::uint32_t id, const WaitDescripti
     m->tag = r.matched_tag;
     m->items = r.matched_items;
     m->bytes = r.received;
-    if (machine_.config.data == Data::full && r.received > 0) {
+    m->lost_link = std::exchange(r.lost_link, -1);
+    if (machine_.config.data == Data::full && r.received > 0 && m->lost_link < 0) {
       m->payload = make_payload(r.received);
       std::memcpy(m->payload.get(), r.buffer, r.received);
     }

@@ -59,8 +59,14 @@ class VirtualClock : public MailboxTransport {
 
   // Posts a message from self and records it; returns its send index. `lent`: lend the
   // buffer when that pays and say here which message took it (stays null when the bytes were
-  // copied); `to_waiting_only`: lend only to a receiver already blocked waiting for it.
-  std::uint64_t post(NodeState& self, const Outgoing& out, Message** lent, bool to_waiting_only);
+  // copied); `to_waiting_only`: lend only to a receiver already blocked waiting for it;
+  // `lost_link`: set to the failed link that lost it, or -1 (MachineConfig::link_failures).
+  std::uint64_t post(NodeState& self, const Outgoing& out, Message** lent, bool to_waiting_only,
+                     int* lost_link = nullptr);
+  // A message whose route crosses a failed link (MachineConfig::link_failures): the link that
+  // loses it, when self reaches the send at or after the link's time (noted for the report),
+  // else -1.
+  int lost_on_route(NodeState& self, const Outgoing& out);
   // A communicator constructor: self meets the other members of g, at no cost in virtual
   // time (OpRecord::Kind::sync), logged before self waits for them in the run (a node that
   // waits there logging nothing would hold back the answers of the others' queries).

@@ -381,9 +381,11 @@ void add_fail_option(CLI::App* cmd, std::string& fail) {
   cmd->add_option("--fail", fail,
                   "nodes that fail on purpose: node:K@TIME items, e.g. node:3@2ms,node:5@0 "
                   "(node 3 stops at its first call at or after 2 ms of virtual time; calls that "
-                  "need it fail, and the run ends with a report), and nodes drawn at random: "
-                  "random:count=K,before=TIME,seed=S or random:rate=R,seed=S[,before=TIME] (R "
-                  "failures per node per second)")
+                  "need it fail, and the run ends with a report), links that go down: "
+                  "link:A-B@TIME between neighbours A and B (a message sent at or after TIME "
+                  "whose route crosses it is lost, and its receive fails), and nodes drawn at "
+                  "random: random:count=K,before=TIME,seed=S or random:rate=R,seed=S[,before=TIME] "
+                  "(R failures per node per second)")
       ->check(parses([](const std::string& s) { parse_failures(s); }, "FAILURES"));
 }
 
@@ -391,6 +393,7 @@ void set_failures(const std::string& fail, MachineConfig& config) {
   if (fail.empty()) return;
   FailureSpec spec = parse_failures(fail);
   config.failures = std::move(spec.nodes);
+  config.link_failures = std::move(spec.links);
   config.random_failures = spec.random;
 }
 

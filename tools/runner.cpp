@@ -241,21 +241,40 @@ void print_failures(std::FILE* out, const std::vector<NodeFailure>& given, const
 
 nlohmann::json failures_json(const std::vector<NodeFailure>& given, const FailureReport& report) {
   nlohmann::json stopped = nlohmann::json::array(), calls = nlohmann::json::array(),
-                 left = nlohmann::json::array();
+                 left = nlohmann::json::array(), links = nlohmann::json::array(),
+                 lost = nlohmann::json::array();
+  // A failed link as --fail names it ("0-4"), or null.
+  auto link = [&](int k) {
+    if (k < 0) return nlohmann::json();
+    const FailureReport::Link& l = report.links[static_cast<std::size_t>(k)];
+    return nlohmann::json(std::to_string(l.a) + "-" + std::to_string(l.b));
+  };
+  auto node = [](int n) { return n < 0 ? nlohmann::json() : nlohmann::json(n); };
+  for (std::size_t k = 0; k < report.links.size(); ++k) {
+    const FailureReport::Link& l = report.links[k];
+    links.push_back({{"link", link(static_cast<int>(k))}, {"a", l.a}, {"b", l.b},
+                     {"at_s", double(l.at_ps) * 1e-12}, {"lost", l.lost}});
+  }
+  for (const FailureReport::Lost& x : report.lost) {
+    lost.push_back({{"sender", x.sender}, {"receiver", x.receiver}, {"tag", tag_text(x.tag)},
+                    {"comm", x.comm}, {"sent_s", double(x.sent_ps) * 1e-12},
+                    {"link", link(x.link)}});
+  }
   for (const FailureReport::Stopped& x : report.stopped) {
     stopped.push_back({{"node", x.node},
                        {"at_s", double(x.at_ps) * 1e-12},
-                       {"cause", x.cause < 0 ? nlohmann::json() : nlohmann::json(x.cause)}});
+                       {"cause", node(x.cause)},
+                       {"cause_link", link(x.cause_link)}});
   }
   for (const FailureReport::Affected& a : report.affected) {
-    calls.push_back({{"node", a.node}, {"failed", a.failed}, {"at_s", double(a.at_ps) * 1e-12},
-                     {"call", a.call}});
+    calls.push_back({{"node", a.node}, {"failed", node(a.failed)}, {"link", link(a.link)},
+                     {"at_s", double(a.at_ps) * 1e-12}, {"call", a.call}});
   }
   for (const NodeFailure& f : not_stopped(given, report)) {
     left.push_back({{"node", f.node}, {"at_s", f.at}});
   }
-  return {{"drawn", report.drawn}, {"stopped", stopped}, {"failed_calls", calls},
-          {"did_not_stop", left}};
+  return {{"drawn", report.drawn}, {"links", links}, {"lost", lost}, {"stopped", stopped},
+          {"failed_calls", calls}, {"did_not_stop", left}};
 }
 
 std::size_t item_bytes(const RunSpec& o) {

@@ -90,6 +90,10 @@ nlohmann::json run_data(const Topology& topology, const Model& model, const RunR
   for (const FailureReport::Stopped& f : result.failures().stopped) {
     failed.push_back({f.node, f.at_ps});
   }
+  nlohmann::json failed_links = nlohmann::json::array();  // links down (--fail link:), and when
+  for (const FailureReport::Link& l : result.failures().links) {
+    failed_links.push_back({l.a, l.b, l.at_ps});
+  }
   return {{"network", network_json(topology)},
           {"model", model_json(model)},
           {"time_ps", s.time},
@@ -104,7 +108,8 @@ nlohmann::json run_data(const Topology& topology, const Model& model, const RunR
             {"free_time_ps", s.free_time}}},
           {"messages", messages},
           {"combines", combines},
-          {"failed", failed}};
+          {"failed", failed},
+          {"failed_links", failed_links}};
 }
 
 // The page of `data` ({"runs": [...]}) under `title`.
@@ -134,7 +139,8 @@ ShowRun run_for_show(std::shared_ptr<const Topology> topology, const Model& mode
              .clock = Clock::virtual_time,
              .trace = true,
              .failures = failures.nodes,
-             .random_failures = failures.random});
+             .random_failures = failures.random,
+             .link_failures = failures.links});
   ShowRun run{topology, model, spec, run_collective(m, spec), m.failures()};
   if (run.outcome.correct && !*run.outcome.correct) {
     throw std::runtime_error(to_string(spec.op) + " " + run.outcome.algorithm + " on " +

@@ -68,6 +68,7 @@ svg.net { width: 100%; height: auto; display: block; }
 .link.faded { opacity: 0.18; }
 .link.busy { stroke: #0b3d91 !important; }
 .link.blocked { stroke: #e41a1c !important; }
+.link.down { stroke: #000 !important; stroke-dasharray: 2 5; opacity: 1 !important; }
 .node { fill: #fff; stroke: #333; stroke-width: 1.5; }
 .node.combining { stroke: #2a9d3a; stroke-width: 4; }
 .node.failed { fill: #aaa; stroke: #000; stroke-dasharray: 3 2; }
@@ -172,6 +173,8 @@ class Panel {
     this.combines = run.combines.map((c) => ({ node: c[0], start: c[1], end: c[2] }));
     // Nodes that stopped (--fail), and when: [node, time].
     this.failed = (run.failed || []).map((f) => ({ node: f[0], at: f[1] }));
+    // Links that went down (--fail link:), and when: [a, b, time].
+    this.downLinks = (run.failed_links || []).map((f) => ({ a: f[0], b: f[1], at: f[2] }));
     this.seen = new Set();
     this.seenWaiting = new Set();
     this.holdings = this.computeHoldings();
@@ -488,6 +491,11 @@ class Panel {
     const failed = new Set();
     for (const f of this.failed) if (f.at <= t) failed.add(f.node);
     this.nodeEls.forEach((el, v) => el.classList.toggle("failed", failed.has(v)));
+    this.edgeEls.forEach((el, i) => {
+      const [a, b] = this.net.edges[i];
+      el.classList.toggle("down", this.downLinks.some((l) => l.at <= t &&
+          ((l.a === a && l.b === b) || (l.a === b && l.b === a))));
+    });
     this.holdEls.forEach((h, v) => {
       const now = atTime(this.holdings[v], t);
       h.on.setAttribute("width", h.width * now.count / this.holdTotal);
@@ -584,7 +592,9 @@ function legend() {
          ? "how many of the items have reached it."
          : "how many nodes' inputs have reached it, directly or through others (hover for " +
            "which).") + (runs.some((r) => (r.failed || []).length > 0)
-         ? " A grey node with a dashed edge: it has failed (--fail) and stopped." : ""));
+         ? " A grey node with a dashed edge: it has failed (--fail) and stopped." : "") +
+       (runs.some((r) => (r.failed_links || []).length > 0)
+         ? " A dotted black link: it has failed (--fail link:) and is down." : ""));
   make("h3", {}, box).textContent = "The machine model";
   const params = make("pre", {}, box);
   params.textContent =

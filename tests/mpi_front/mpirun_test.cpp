@@ -726,9 +726,25 @@ TEST(MpirunFailures, BadSpecsAreRefused) {
   const Outcome o = mpirun("-np 4 --fail node:9@0 " + job("proc_failed"));
   EXPECT_EQ(o.exit_code, 2) << o.err;
   EXPECT_THAT(o.err, HasSubstr("node 9 is not a node of this machine of 4 nodes"));
-  const Outcome link = mpirun("-np 4 --fail link:1-2@0 " + job("proc_failed"));
+  const Outcome link = mpirun("-np 4 --fail link:1-9@0 " + job("proc_failed"));
   EXPECT_EQ(link.exit_code, 2) << link.err;
-  EXPECT_THAT(link.err, HasSubstr("failed links are not supported yet"));
+  EXPECT_THAT(link.err, HasSubstr("link 1-9: node 9 is not a node of this machine"));
+}
+
+// --fail link:A-B@T (docs/mpi.md, "Failed links"): rank 1's message to rank 2 is lost; under
+// MPI_ERRORS_RETURN rank 2's receive returns MPI_ERR_OTHER (MPI has no class for a failed
+// link) and the program goes on; the job reports the link, the lost message and the call.
+TEST(MpirunFailures, AFailedLinkGivesErrOtherAndTheProgramGoesOn) {
+  const Outcome o = mpirun("-np 4 --alpha 1us --fail link:1-2@0 " + job("proc_failed") +
+                           " return");
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_THAT(o.out, HasSubstr("rank 2: got -1"));
+  EXPECT_THAT(o.out, HasSubstr("rank 3: got 2"));
+  EXPECT_THAT(o.err, HasSubstr("link 1-2 down at 0 s (--fail) lost 1 message"));
+  EXPECT_THAT(o.err, HasSubstr("message lost: rank 1 to rank 2 tag 0, sent at 0 s, on link 1-2"));
+  // Rank 2 sends first (3 us); its receive then takes the marker at once.
+  EXPECT_THAT(o.err, HasSubstr("rank 2: recv from rank 1 tag 0 in MPI_Recv("));
+  EXPECT_THAT(o.err, HasSubstr("MPI_ERR_OTHER at 3 us (the message was lost on link 1-2)"));
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 // Failures on purpose (MachineConfig::failures, --fail; docs/model.md, "Failed nodes"): a node
 // stops at its first call at or after a virtual time, the calls that need it fail naming it,
 // the run ends with a report that is the same on every run and under both engines, and the
-// machine is usable after.
+// machine is usable after. Failed links (MachineConfig::link_failures; "Failed links"): a
+// message sent at or after the link's time whose route crosses it is lost, the receive that
+// takes it fails naming the link, and the nodes that need that node fail in turn.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -257,7 +259,6 @@ TEST(Failures, BadSpecsAreRefusedNamingTheProblem) {
   EXPECT_THAT(refused("node:3@-1ms"), HasSubstr("negative"));
   EXPECT_THAT(refused("node:3@1ms,node:3@2ms"), HasSubstr("node 3 is given twice"));
   EXPECT_THAT(refused("node:3@1ms,"), HasSubstr("empty item"));
-  EXPECT_THAT(refused("link:3-7@1ms"), HasSubstr("not supported"));
   EXPECT_THAT(refused("rack:1@0"), HasSubstr("expected node:K@TIME"));
   EXPECT_EQ(describe_failures(parse_failures("node:3@2ms,node:5@0").nodes), "node:3@2ms,node:5@0");
 
@@ -425,6 +426,275 @@ TEST(RandomFailures, SpecsReadBackAndBadOnesAreRefused) {
   } catch (const UsageError& e) {
     EXPECT_THAT(e.what(), HasSubstr("asks for 9 nodes, and the machine has 8"));
   }
+}
+
+// --- failed links (MachineConfig::link_failures; docs/model.md, "Failed links") -------------
+
+MachineConfig cube8_links(Engine engine, std::vector<LinkFailure> links) {
+  MachineConfig c = cube8(engine, {});
+  c.link_failures = std::move(links);
+  return c;
+}
+
+TEST(FailedLinks, ABroadcastLosesExactlyTheSubtreeBelowTheLostMessage) {
+  // link:0-4@0: node 0's first send (to 4, at 0) is lost and completes at its start; 4's
+  // receive takes the marker and fails at 0, 4 stops, and 6 and 5 (then 7) need it. Node 0
+  // sends to 2 at 0 (ends 527 us) and to 1 (ends 1.054 ms); 2 sends to 3 (ends 1.054 ms).
+  std::string first;
+  for (int run = 0; run < 3; ++run) {
+    for (Engine engine : {Engine::threads, Engine::fibers}) {
+      SCOPED_TRACE(to_string(engine) + " run " + std::to_string(run));
+      Machine m(cube8_links(engine, {{.a = 0, .b = 4, .at = 0}}));
+      const Outcome o = broadcast_with(m);
+      EXPECT_EQ(o.kind, RunError::Kind::node_failed);
+      for (int r = 0; r < 8; ++r) EXPECT_EQ(o.got[r], r < 4 ? 42 : -1) << "node " << r;
+      const FailureReport& f = o.failures;
+      ASSERT_EQ(f.links.size(), 1u) << o.report;
+      EXPECT_EQ(f.links[0].a, 0);
+      EXPECT_EQ(f.links[0].b, 4);
+      EXPECT_EQ(f.links[0].at_ps, 0);
+      EXPECT_EQ(f.links[0].lost, 1);
+      ASSERT_EQ(f.lost.size(), 1u);
+      EXPECT_EQ(f.lost[0].sender, 0);
+      EXPECT_EQ(f.lost[0].receiver, 4);
+      EXPECT_EQ(f.lost[0].sent_ps, 0);
+      EXPECT_EQ(f.lost[0].link, 0);
+      ASSERT_EQ(f.stopped.size(), 4u);
+      EXPECT_EQ(f.stopped[0].node, 4);
+      EXPECT_EQ(f.stopped[0].cause, -1);
+      EXPECT_EQ(f.stopped[0].cause_link, 0);
+      EXPECT_EQ(f.stopped[0].at_ps, 0);
+      for (std::size_t k = 1; k < 4; ++k) {
+        EXPECT_EQ(f.stopped[k].node, static_cast<int>(k) + 4);
+        EXPECT_EQ(f.stopped[k].cause, k == 3 ? 6 : 4);
+        EXPECT_EQ(f.stopped[k].at_ps, 0);
+      }
+      ASSERT_EQ(f.affected.size(), 4u);
+      EXPECT_EQ(f.affected[0].node, 4);
+      EXPECT_EQ(f.affected[0].link, 0);
+      EXPECT_EQ(f.affected[0].failed, -1);
+      EXPECT_EQ(f.affected[0].at_ps, 0);
+      EXPECT_THAT(o.report, HasSubstr("link 0-4 down at 0 s lost 1 message\n"
+                                      "message lost: node 0 to node 4 tag 0 of collective call 0, "
+                                      "sent at 0 s, on link 0-4\n"
+                                      "node 4 stopped at 0 s (it ended on the error of a receive "
+                                      "whose message was lost on link 0-4)"));
+      EXPECT_THAT(o.report, HasSubstr("node 4: recv from rank 0 tag 0 of collective call 0 failed "
+                                      "at 0 s: the message was lost on link 0-4"));
+      // Three messages delivered (0 to 2 and 1, 2 to 3); the lost one holds nothing.
+      ASSERT_NE(o.result, nullptr);
+      EXPECT_EQ(o.result->stats().messages, 3u);
+      EXPECT_EQ(o.result->trace().messages.size(), 3u);
+      EXPECT_EQ(o.result->time_ps(), 1'054'000'000);
+      EXPECT_EQ(o.result->stats().node_time[0], 1'054'000'000);
+      EXPECT_EQ(o.result->stats().node_time[3], 1'054'000'000);
+      if (first.empty()) first = o.report;
+      EXPECT_EQ(o.report, first);
+    }
+  }
+}
+
+TEST(FailedLinks, ALinkDownAfterItsLastMessageLosesNothing) {
+  // Node 0's send to 4 is the only message of the broadcast whose route crosses 0-4 (e-cube:
+  // 0 to 2 and 0 to 1 cross 0-2 and 0-1; 4 to 6 and 5 start at 4): sent at 0, it arrives.
+  for (Engine engine : {Engine::threads, Engine::fibers}) {
+    SCOPED_TRACE(to_string(engine));
+    Machine m(cube8_links(engine, {{.a = 4, .b = 0, .at = 1e-9}}));
+    std::vector<int> got(8, -1);
+    const RunResult r = m.run([&](Node& node) {
+      int x = node.rank() == 0 ? 42 : -1;
+      broadcast(node.world(), std::span<int>(&x, 1), 0, {.algorithm = "binomial"});
+      got[node.rank()] = x;
+    });
+    EXPECT_EQ(got, std::vector<int>(8, 42));
+    EXPECT_TRUE(r.failures().empty());
+    ASSERT_EQ(r.failures().links.size(), 1u);
+    EXPECT_EQ(r.failures().links[0].lost, 0);
+    EXPECT_EQ(r.failures().text(), "link 4-0 down at 1 ns lost no message");
+    EXPECT_EQ(r.time_ps(), 1'581'000'000);
+    EXPECT_EQ(r.stats().messages, 7u);
+  }
+}
+
+TEST(FailedLinks, AMessageIsLostWhereverItsRouteCrossesTheLink) {
+  // mesh:4x4 routes x first: 0 -> 5 crosses 0-1 and then 1-5. With link:1-5@0.5ms node 0's
+  // message, sent at 1 ms, is lost though neither end is 0; node 4's, sent at 0 over 4-5,
+  // arrives at 527 us. Node 5 catches the error at 1 ms, receives 4's message and answers 4:
+  // 4 has it at 1.527 ms, the later times as if the lost message had never been sent.
+  const auto mesh = parse_topology("mesh:4x4");
+  const std::vector<LinkId> route = mesh->route(0, 5);
+  ASSERT_EQ(route.size(), 2u);
+  EXPECT_EQ(mesh->link(route[0]).to, 1);
+  EXPECT_EQ(mesh->link(route[1]).to, 5);
+  for (Engine engine : {Engine::threads, Engine::fibers}) {
+    SCOPED_TRACE(to_string(engine));
+    Machine m({.topology = mesh,
+               .model = {.alpha = 525e-6, .beta = 2e-6},
+               .engine = engine,
+               .link_failures = {{.a = 1, .b = 5, .at = 0.5e-3}}});
+    std::string what;
+    double failed_at = -1;
+    int from_4 = -1, answer = -1, peer = -1;
+    const RunResult r = m.run([&](Node& node) {
+      const Comm& c = node.world();
+      const int seven = 7;
+      if (c.rank() == 0) {
+        node.charge_compute(1e-3);
+        c.send(std::span<const int>(&seven, 1), 5, 3);
+      } else if (c.rank() == 4) {
+        c.send(std::span<const int>(&seven, 1), 5, 4);
+        c.recv(std::span<int>(&answer, 1), 5, 5);
+      } else if (c.rank() == 5) {
+        int x = -1;
+        try {
+          c.recv(std::span<int>(&x, 1), 0, 3);
+        } catch (const LinkFailedError& e) {
+          what = e.what();
+          failed_at = c.now();
+          peer = e.peer_node();
+          EXPECT_EQ(e.link_a(), 1);
+          EXPECT_EQ(e.link_b(), 5);
+        }
+        c.recv(std::span<int>(&from_4, 1), 4, 4);
+        c.send(std::span<const int>(&from_4, 1), 4, 5);
+      }
+    });
+    EXPECT_EQ(what, "node 5: recv from rank 0 tag 3: the message was lost on link 1-5, down "
+                    "since 500 us");
+    EXPECT_DOUBLE_EQ(failed_at, 1e-3);
+    EXPECT_EQ(peer, 0);
+    EXPECT_EQ(from_4, 7);
+    EXPECT_EQ(answer, 7);
+    EXPECT_EQ(r.stats().node_time[0], 1'000'000'000);  // the lost send: at its start
+    EXPECT_EQ(r.stats().node_time[4], 1'527'000'000);
+    EXPECT_EQ(r.stats().node_time[5], 1'527'000'000);
+    EXPECT_EQ(r.stats().messages, 2u);
+    EXPECT_FALSE(r.failures().unhandled());
+    ASSERT_EQ(r.failures().lost.size(), 1u);
+    EXPECT_EQ(r.failures().lost[0].sent_ps, 1'000'000'000);
+    ASSERT_EQ(r.failures().affected.size(), 1u);
+    EXPECT_EQ(r.failures().affected[0].at_ps, 1'000'000'000);
+    EXPECT_TRUE(r.failures().stopped.empty());
+  }
+}
+
+TEST(FailedLinks, AReceiveFromAnySourceTakesTheMarkerAndTheMachineIsReusable) {
+  // link:0-1@0: node 1's message to 0 (sent at 0) is lost; node 2's, sent after 1 ms of work,
+  // arrives at 1.527 ms. Node 0's receive from any source takes the marker first (its send
+  // was reached first) and fails at 0; the next one takes node 2's message.
+  for (Engine engine : {Engine::threads, Engine::fibers}) {
+    SCOPED_TRACE(to_string(engine));
+    Machine m(cube8_links(engine, {{.a = 0, .b = 1, .at = 0}}));
+    std::string what;
+    int lost_from = -1, got = -1;
+    Status status;
+    double failed_at = -1, got_at = -1;
+    const RunResult r = m.run([&](Node& node) {
+      const Comm& c = node.world();
+      const int me = c.rank();
+      if (me == 1) c.send(std::span<const int>(&me, 1), 0, 0);
+      if (me == 2) {
+        node.charge_compute(1e-3);
+        c.send(std::span<const int>(&me, 1), 0, 0);
+      }
+      if (me != 0) return;
+      try {
+        c.recv(std::span<int>(&got, 1), kAnySource, 0);
+      } catch (const LinkFailedError& e) {
+        what = e.what();
+        lost_from = e.peer_node();
+        failed_at = c.now();
+      }
+      c.recv_raw(&got, sizeof got, sizeof got, kAnySource, 0, &status);
+      got_at = c.now();
+    });
+    EXPECT_EQ(what, "node 0: recv from any rank tag 0: the message was lost on link 0-1, down "
+                    "since 0 s");
+    EXPECT_EQ(lost_from, 1);
+    EXPECT_DOUBLE_EQ(failed_at, 0);
+    EXPECT_EQ(got, 2);
+    EXPECT_EQ(status.source, 2);
+    EXPECT_DOUBLE_EQ(got_at, 1.527e-3);
+    EXPECT_EQ(r.time_ps(), 1'527'000'000);
+    // The machine after: a run that sends nothing over 0-1 succeeds, and loses nothing.
+    std::vector<int> left(8, -1);
+    const RunResult again = m.run([&](Node& node) {
+      const Comm& c = node.world();
+      const int me = c.rank(), partner = me ^ 2;
+      c.sendrecv(std::span<const int>(&me, 1), partner, std::span<int>(&left[me], 1), partner, 0);
+    });
+    for (int n = 0; n < 8; ++n) EXPECT_EQ(left[n], n ^ 2);
+    EXPECT_TRUE(again.failures().empty());
+    EXPECT_EQ(again.failures().links.at(0).lost, 0);
+    EXPECT_EQ(again.time_ps(), 527'000'000);
+  }
+}
+
+TEST(FailedLinks, ASynchronousSendLearnsOfTheLossWhenItsReceiveMatches) {
+  // Node 1 sends synchronously to 0 over the failed 0-1; node 0 posts its receive after 1 ms
+  // of work. The receive fails at 1 ms, and so does the send, when its receive matched.
+  for (Engine engine : {Engine::threads, Engine::fibers}) {
+    SCOPED_TRACE(to_string(engine));
+    Machine m(cube8_links(engine, {{.a = 0, .b = 1, .at = 0}}));
+    std::string send_error, recv_error;
+    double send_at = -1, recv_at = -1;
+    m.run([&](Node& node) {
+      const Comm& c = node.world();
+      int x = 5;
+      try {
+        if (c.rank() == 1) c.send_raw(&x, sizeof x, 1, 0, 0, SendMode::synchronous);
+        if (c.rank() == 0) {
+          node.charge_compute(1e-3);
+          c.recv(std::span<int>(&x, 1), 1, 0);
+        }
+      } catch (const LinkFailedError& e) {
+        (c.rank() == 1 ? send_error : recv_error) = e.what();
+        (c.rank() == 1 ? send_at : recv_at) = c.now();
+      }
+    });
+    EXPECT_EQ(send_error, "node 1: send to rank 0 tag 0: the message was lost on link 0-1, "
+                          "down since 0 s");
+    EXPECT_THAT(recv_error, HasSubstr("node 0: recv from rank 1 tag 0: the message was lost"));
+    EXPECT_DOUBLE_EQ(send_at, 1e-3);
+    EXPECT_DOUBLE_EQ(recv_at, 1e-3);
+  }
+}
+
+TEST(FailedLinks, BadSpecsAreRefusedNamingTheProblem) {
+  EXPECT_EQ(parse_failures("link:3-7@1ms,node:2@0,link:0-1@0").links,
+            (std::vector<LinkFailure>{{.a = 3, .b = 7, .at = 1e-3}, {.a = 0, .b = 1, .at = 0}}));
+  EXPECT_EQ(describe_failures(parse_failures("link:3-7@1.5ms,link:0-1@0").links),
+            "link:3-7@1.5ms,link:0-1@0");
+  EXPECT_THAT(refused("link:3-7"), HasSubstr("names no time"));
+  EXPECT_THAT(refused("link:3@1ms"), HasSubstr("names no link"));
+  EXPECT_THAT(refused("link:3-x@1ms"), HasSubstr("\"x\" is not a node number"));
+  EXPECT_THAT(refused("link:3-3@1ms"), HasSubstr("a link joins two nodes"));
+  EXPECT_THAT(refused("link:3-7@-1ms"), HasSubstr("negative"));
+  EXPECT_THAT(refused("link:3-7@1ms,link:7-3@2ms"), HasSubstr("link 7-3 is given twice"));
+
+  auto machine_refuses = [](MachineConfig config) {
+    try {
+      Machine m(std::move(config));
+    } catch (const UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  auto cube = [](LinkFailure f) { return cube8_links(Engine::automatic, {f}); };
+  EXPECT_THAT(machine_refuses(cube({.a = 0, .b = 3, .at = 0})),
+              HasSubstr("link 0-3: nodes 0 and 3 are not neighbours on hypercube:8"));
+  EXPECT_THAT(machine_refuses(cube({.a = 0, .b = 9, .at = 0})),
+              HasSubstr("link 0-9: node 9 is not a node of this machine (hypercube:8, 8 nodes)"));
+  EXPECT_THAT(machine_refuses(cube({.a = 0, .b = 1, .at = -1e-3})),
+              HasSubstr("link 0-1: the time must be from 0"));
+  MachineConfig rendezvous = cube({.a = 0, .b = 1, .at = 0});
+  rendezvous.model.protocol = Protocol::rendezvous;
+  EXPECT_THAT(machine_refuses(rendezvous),
+              HasSubstr("failed links under the rendezvous protocol are not supported"));
+  MachineConfig real = cube({.a = 0, .b = 1, .at = 0});
+  real.clock = Clock::real_time;
+  EXPECT_THAT(machine_refuses(real), HasSubstr("links fail on the local transport on the "
+                                               "virtual clock only"));
 }
 
 }  // namespace

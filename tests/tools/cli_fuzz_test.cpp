@@ -235,13 +235,13 @@ TEST(CommandLine, AStragglerErrorNamesItsOwnFlag) {
 }
 
 // --fail: malformed items, a node twice, a node the machine does not have, a random draw
-// without its seed, what is not offered yet (links, the real clock, rendezvous), each refused
+// without its seed, what is not offered (the real clock, rendezvous), each refused
 // naming --fail; and docs/model.md's examples, whose reports end the run with exit code 1, a
 // random draw among them that its node: items replay.
 TEST(CommandLine, FailRefusesBadSpecsAndReportsAFailure) {
   const std::vector<std::string> base = {"run", "--topology=full:3", "--n=2"};
   for (const std::string bad : {"", "node:1", "node:x@1ms", "node:1@-1ms", "node:1@1xs",
-                                "node:1@1ms,node:1@2ms", "node:1@1ms,", "link:0-1@1ms",
+                                "node:1@1ms,node:1@2ms", "node:1@1ms,", "link:0-5@1ms",
                                 "random:rate=1", "rack:1@0", "node:3@0"}) {
     std::vector<std::string> args = base;
     args.push_back("--fail=" + bad);
@@ -299,13 +299,61 @@ TEST(CommandLine, RunSaysWhatAFailureDidWhenNoNodeEndedOnIt) {
                             "--json"});
   EXPECT_EQ(json.exit_code, 0) << json.err;
   EXPECT_THAT(json.out, HasSubstr("\"failures\":{\"did_not_stop\":[],\"drawn\":\"\",\"failed_calls\":[],"
-                                  "\"stopped\":[{\"at_s\":0.0,\"cause\":null,\"node\":7}]}"));
+                                  "\"links\":[],\"lost\":[],\"stopped\":[{\"at_s\":0.0,"
+                                  "\"cause\":null,\"cause_link\":null,\"node\":7}]}"));
   const Outcome blocked = vmc({"run", "--topology", "mesh:5x3", "--op", "allreduce",
                                "--algorithm", "recursive_doubling", "--n", "7", "--fail",
                                "node:4@1ms", "--check"});
   EXPECT_EQ(blocked.exit_code, 0) << blocked.err;
   EXPECT_THAT(blocked.out, HasSubstr("failures   node 4 did not stop: it made no call at or "
                                      "after 1 ms, its failure's time\ncheck      correct\n"));
+}
+
+// --fail link:A-B@T (docs/model.md, "Failed links"): the broadcast's first message, 0 to 4, is
+// lost; the run ends with the report, exit code 1, as node failures end it. A link down after
+// its last message: the run succeeds and says the link lost nothing, in text and in --json.
+// Bad link specs are refused naming --fail.
+TEST(CommandLine, RunReportsAFailedLink) {
+  const std::vector<std::string> broadcast = {"run", "--topology", "hypercube:8", "--op",
+                                              "broadcast", "--algorithm", "binomial", "--n", "1",
+                                              "--fail"};
+  auto with = [&](const std::string& fail, const std::string& extra = "") {
+    std::vector<std::string> args = broadcast;
+    args.push_back(fail);
+    if (!extra.empty()) args.push_back(extra);
+    return vmc(args);
+  };
+  const Outcome lost = with("link:0-4@0");
+  EXPECT_EQ(lost.exit_code, 1) << lost.err;
+  EXPECT_THAT(lost.err, HasSubstr("link 0-4 down at 0 s lost 1 message "
+                                  "message lost: node 0 to node 4 tag 0 of collective call 0, "
+                                  "sent at 0 s, on link 0-4 "
+                                  "node 4 stopped at 0 s (it ended on the error of a receive whose "
+                                  "message was lost on link 0-4) "
+                                  "node 5 stopped at 0 s (it ended on the error of a call that "
+                                  "needed failed node 4)"));
+  EXPECT_THAT(lost.err, HasSubstr("node 4: recv from rank 0 tag 0 of collective call 0 failed at "
+                                  "0 s: the message was lost on link 0-4"));
+  const Outcome quiet = with("link:0-4@1ns", "--check");
+  EXPECT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_THAT(quiet.out, HasSubstr("failures   link 0-4 down at 1 ns lost no message\n"
+                                   "check      correct\n"));
+  const Outcome json = with("link:0-4@0", "--json");
+  EXPECT_EQ(json.exit_code, 1);
+  const Outcome json_quiet = with("link:0-4@1ns", "--json");
+  EXPECT_EQ(json_quiet.exit_code, 0) << json_quiet.err;
+  EXPECT_THAT(json_quiet.out, HasSubstr("\"links\":[{\"a\":0,\"at_s\":1e-09,\"b\":4,"
+                                        "\"link\":\"0-4\",\"lost\":0}],\"lost\":[]"));
+  for (const std::string bad : {"link:0-3@0", "link:0-8@0", "link:0-4", "link:0-4@-1ms"}) {
+    std::vector<std::string> args = broadcast;
+    args.push_back(bad);
+    expect_refused(args, "--fail");
+  }
+  expect_refused({"run", "--topology=hypercube:8", "--n=2", "--fail=link:0-1@0", "--clock=real"},
+                 "--fail");
+  expect_refused({"run", "--topology=hypercube:8", "--n=2", "--fail=link:0-1@0",
+                  "--protocol=rendezvous"},
+                 "--fail");
 }
 
 // vmc show --fail draws the run as far as it went: node 2 stops at 1.054 ms, node 3 on the
@@ -323,6 +371,16 @@ TEST(CommandLine, ShowDrawsTheNodesThatFailed) {
   EXPECT_THAT(o.out, HasSubstr("failures   node 2 stopped at 1.054 ms (a failure it was given)\n"
                                "           node 3 stopped at 1.054 ms (it ended on the error of "
                                "a call that needed failed node 2)\n"));
+  // A failed link: the page draws it down from its time, and the nodes below it stopped.
+  const Outcome down = vmc({"show", "--topology", "hypercube:8", "--op", "broadcast",
+                            "--algorithm", "binomial", "--n", "1", "--fail", "link:0-4@0", "-o",
+                            page});
+  const std::string down_text = slurp(page);
+  std::filesystem::remove(page);
+  EXPECT_EQ(down.exit_code, 0) << down.err;
+  EXPECT_THAT(down_text, HasSubstr("\"failed\":[[4,0],[5,0],[6,0],[7,0]],"
+                                   "\"failed_links\":[[0,4,0]]"));
+  EXPECT_THAT(down.out, HasSubstr("failures   link 0-4 down at 0 s lost 1 message\n"));
 }
 
 TEST(CommandLine, LoadRefusesWhatItCannotUse) {
