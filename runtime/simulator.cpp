@@ -94,9 +94,11 @@
 // and reports such a run's critical delay as negative; tests/runtime/contention_test.cpp
 // holds the monotone case over every algorithm.
 #include <algorithm>
+#include <bit>
 #include <deque>
 #include <exception>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <new>
@@ -266,8 +268,8 @@ struct MatchKeySimHash {
 };
 // Sends that no receive has matched yet, and receives no send has; one is always empty.
 // Every collective call has tags of its own, so most keys see one message: an entry is
-// dropped as soon as both queues are empty, and the queues are vectors read from a head
-// index (a deque would allocate a block for each).
+// dropped as soon as both queues are empty (MatchTable below), and the queues are vectors
+// read from a head index (a deque would allocate a block for each).
 template <class T>
 struct Fifo {
   std::vector<T, PoolAllocator<T>> items;
@@ -282,6 +284,15 @@ struct Fifo {
     }
   }
   void push_back(const T& x) { items.push_back(x); }
+  // Empty again, keeping the storage of a few elements for the next key (MatchTable).
+  void clear() {
+    if (items.capacity() > 8) {
+      decltype(items)().swap(items);
+    } else {
+      items.clear();
+    }
+    head = 0;
+  }
   // Removes the first element for which pred holds; whether there was one.
   template <class Pred>
   bool remove_if_first(Pred pred) {
@@ -300,6 +311,125 @@ struct MatchQueues {
   Fifo<std::int64_t> sends;
   Fifo<RecvPost> recvs;
   bool empty() const { return sends.empty() && recvs.empty(); }
+};
+
+// The match queues by (destination, comm, source, tag): an open-addressing table (linear
+// probing, erasure by backward shift, so that no tombstones lengthen the probes), with the
+// few calls of std::unordered_map the pass makes. An entry comes and goes with nearly every
+// message; here that is a slot written and cleared, its queues keeping their storage for the
+// next key that lands there, where a node-based map allocated, linked and freed a node per
+// message. Inserting may move every entry (references last until the next try_emplace or
+// erase); iterating while erasing (erase_and_go_on) never skips an entry, and visits one
+// twice only when a run of slots wraps around the table's end.
+class MatchTable {
+ public:
+  using value_type = std::pair<MatchKeySim, MatchQueues>;
+  class iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = MatchTable::value_type;
+    using difference_type = std::ptrdiff_t;
+    using pointer = value_type*;
+    using reference = value_type&;
+    iterator() = default;
+    reference operator*() const { return t_->slots_[i_]; }
+    pointer operator->() const { return &t_->slots_[i_]; }
+    iterator& operator++() {
+      ++i_;
+      skip_free();
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator was = *this;
+      ++*this;
+      return was;
+    }
+    bool operator==(const iterator& o) const { return i_ == o.i_; }
+
+   private:
+    friend class MatchTable;
+    iterator(MatchTable* t, std::size_t i) : t_(t), i_(i) { skip_free(); }
+    void skip_free() {
+      while (i_ < t_->used_.size() && !t_->used_[i_]) ++i_;
+    }
+    MatchTable* t_ = nullptr;
+    std::size_t i_ = 0;
+  };
+
+  bool empty() const { return size_ == 0; }
+  iterator begin() { return iterator(this, 0); }
+  iterator end() { return iterator(this, used_.size()); }
+  iterator find(const MatchKeySim& k) {
+    if (size_ == 0) return end();
+    for (std::size_t i = home(k); used_[i]; i = (i + 1) & mask_) {
+      if (slots_[i].first == k) return iterator(this, i);
+    }
+    return end();
+  }
+  // The entry of k, made (with empty queues) if there was none; whether it was made.
+  std::pair<iterator, bool> try_emplace(const MatchKeySim& k) {
+    if ((size_ + 1) * 4 > used_.size() * 3) grow();
+    std::size_t i = home(k);
+    for (; used_[i]; i = (i + 1) & mask_) {
+      if (slots_[i].first == k) return {iterator(this, i), false};
+    }
+    used_[i] = 1;
+    slots_[i].first = k;  // its queues are empty: cleared when the slot was last freed
+    ++size_;
+    return {iterator(this, i), true};
+  }
+  // Removes the entry at `at`.
+  void erase(iterator at) {
+    std::size_t hole = at.i_;
+    slots_[hole].second.sends.clear();
+    slots_[hole].second.recvs.clear();
+    used_[hole] = 0;
+    --size_;
+    // The entries after the hole in its run move back into it unless their home slot lies
+    // (cyclically) after the hole: a probe from their home would stop at the hole.
+    for (std::size_t j = (hole + 1) & mask_; used_[j]; j = (j + 1) & mask_) {
+      if (((j - home(slots_[j].first)) & mask_) >= ((j - hole) & mask_)) {
+        std::swap(slots_[hole], slots_[j]);  // the cleared queues go along to j
+        used_[hole] = 1;
+        used_[j] = 0;
+        hole = j;
+      }
+    }
+  }
+  // The same while iterating: returns where to go on (an entry of the same run may have
+  // moved into `at`'s slot). Apart from erase, which would otherwise scan the free slots up to
+  // the next entry on every message.
+  iterator erase_and_go_on(iterator at) {
+    erase(at);
+    return iterator(this, at.i_);
+  }
+
+ private:
+  std::size_t home(const MatchKeySim& k) const {
+    return (MatchKeySimHash{}(k) * 0x9E3779B97F4A7C15ull) >> shift_;
+  }
+  void grow() {
+    std::vector<value_type> slots = std::move(slots_);
+    std::vector<std::uint8_t> used = std::move(used_);
+    const std::size_t capacity = std::max<std::size_t>(16, used.size() * 2);
+    slots_ = std::vector<value_type>(capacity);
+    used_.assign(capacity, 0);
+    mask_ = capacity - 1;
+    shift_ = 64 - std::countr_zero(capacity);
+    for (std::size_t i = 0; i < used.size(); ++i) {
+      if (!used[i]) continue;
+      std::size_t j = home(slots[i].first);
+      while (used_[j]) j = (j + 1) & mask_;
+      slots_[j] = std::move(slots[i]);
+      used_[j] = 1;
+    }
+  }
+
+  std::vector<value_type> slots_;
+  std::vector<std::uint8_t> used_;  // per slot: whether it holds an entry
+  std::size_t size_ = 0;
+  std::size_t mask_ = 0;
+  int shift_ = 64;
 };
 
 // Elements that stay where they are while more are added (the pass holds references to
@@ -396,17 +526,23 @@ std::uint64_t answers_read(const OpRecord& op) {
 }
 enum class Fetch { op, later, none };  // an operation; not recorded yet; the node is done
 
+// An event of the pass: at `time`, of a kind (0: message end, 1: node step, 2: a polling
+// node's step, after the others'), about message or node `id` (never negative), and a
+// message end's version (shared contention re-plans an end: the older ones are superseded).
+// Taken in (time, kind, id, version) order. The kind and the id share one word, the kind in
+// its top two bits, so that the queue's sifts compare two words where they compared four
+// fields (most events of an instant share their time), and move 24 bytes instead of 32.
 struct Event {
   Picos time;
-  int kind;  // 0: message end, 1: node step, 2: a polling node's step (after the others')
-  std::int64_t id;
+  std::uint64_t order;  // kind << 62 | id
   std::uint64_t version;
-  // (time, kind, id, version) compared in that order; by hand, since std::tie's comparison
-  // costs twice as many instructions in the queue's sifts.
+  Event(Picos at, int kind, std::int64_t id, std::uint64_t v)
+      : time(at), order(std::uint64_t(kind) << 62 | std::uint64_t(id)), version(v) {}
+  int kind() const { return static_cast<int>(order >> 62); }
+  std::int64_t id() const { return static_cast<std::int64_t>(order & ~(std::uint64_t{3} << 62)); }
   bool operator>(const Event& o) const {
     if (time != o.time) return time > o.time;
-    if (kind != o.kind) return kind > o.kind;
-    if (id != o.id) return id > o.id;
+    if (order != o.order) return order > o.order;
     return version > o.version;
   }
 };
@@ -490,10 +626,10 @@ class Simulator {
       while (in_instant_ && !events_.empty() && events_.top().time == now_) {
         Event e = events_.top();
         events_.pop();
-        if (e.kind == 0) {
+        if (e.kind() == 0) {
           end_event(e, now_);
-        } else if (!step(static_cast<int>(e.id), now_)) {
-          return paused_ = static_cast<int>(e.id);
+        } else if (!step(static_cast<int>(e.id()), now_)) {
+          return paused_ = static_cast<int>(e.id());
         }
       }
       if (in_instant_) {
@@ -568,11 +704,9 @@ class Simulator {
   std::vector<int> spinners_;
   std::uint64_t idle_polls_ = 0;  // rounds of failed polls in a row, nothing else left to happen
   Chunked<Msg> msgs_;  // by id, in the order the sends were reached
-  // Their entries, and the pending set's, come and go with every message: from the scalable
-  // allocator (runtime/message.hpp), not malloc.
-  std::unordered_map<MatchKeySim, MatchQueues, MatchKeySimHash, std::equal_to<MatchKeySim>,
-                     PoolAllocator<std::pair<const MatchKeySim, MatchQueues>>>
-      match_;
+  // Their entries come and go with every message: the queues' storage comes from the
+  // scalable allocator (runtime/message.hpp), not malloc, and stays with the table's slots.
+  MatchTable match_;
   // Receives from any source or of any tag, by (destination, comm), oldest first; and, once
   // a (destination, comm) has seen one, the messages sent there that no receive has taken
   // yet, by id (the order in which the pass reached their sends).
@@ -1334,7 +1468,7 @@ class Simulator {
       }
       for (const RecvPost& r : it->second.recvs) orphans.push_back(r);
       it->second.recvs = {};
-      it = it->second.empty() ? match_.erase(it) : std::next(it);
+      it = it->second.empty() ? match_.erase_and_go_on(it) : std::next(it);
     }
     // In the order the receives were posted, for a fixed order of the completions.
     std::sort(orphans.begin(), orphans.end(), [](const RecvPost& a, const RecvPost& b) {
@@ -1861,8 +1995,8 @@ class Simulator {
   }
 
   void end_event(const Event& e, Picos t) {
-    if (!msgs_.alive(static_cast<std::size_t>(e.id))) return;  // superseded, and since freed
-    Msg& x = msgs_[e.id];
+    if (!msgs_.alive(static_cast<std::size_t>(e.id()))) return;  // superseded, and since freed
+    Msg& x = msgs_[e.id()];
     if (x.state != MsgState::active || e.version != x.version) return;  // superseded
     grants_may_change_ = true;  // its links and ports come back
     const auto links = hop_links(x);
@@ -1877,7 +2011,7 @@ class Simulator {
     } else {
       for (LinkId l : hop_links(x)) {
         auto& users = link_users_[l];
-        users.erase(std::find(users.begin(), users.end(), e.id));
+        users.erase(std::find(users.begin(), users.end(), e.id()));
         held_.give_back(l);
       }
       x.state = MsgState::done;  // keep it out of the refresh below

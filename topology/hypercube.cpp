@@ -86,6 +86,9 @@ unsigned Hypercube::dimensions_of(int v) const {
 }
 
 LinkId Hypercube::link_across(int v, int k) const {
+  // Every node of a complete cube has all d links: the one across dimension k is its k-th
+  // (the simulator routes every message, so this skips the count below).
+  if (complete()) return v * d_ + k;
   const unsigned below = dimensions_of(v) & ((1u << k) - 1u);
   return offset(v) + std::popcount(below);
 }
