@@ -132,6 +132,12 @@ std::size_t VirtualClock::log_op(NodeState& self, const OpRecord& op,
 }
 
 void VirtualClock::pass_goes_on() {
+  {
+    // No one waits for an answer: the pass goes on when streamed (stream), as before. A node
+    // that starts waiting after this look advances the pass itself before it sleeps.
+    std::lock_guard lock(nodes_.resolvers_mutex);
+    if (nodes_.resolvers.empty()) return;
+  }
   if (simulates_during_run()) {
     std::unique_lock lock(nodes_.sim_mutex, std::try_to_lock);
     if (lock.owns_lock() && nodes_.sim != nullptr) {

@@ -79,10 +79,10 @@ class VirtualClock : public MailboxTransport {
   std::size_t log_op(NodeState& self, const OpRecord& op,
                      std::span<const std::uint32_t> requests = {}, Then then = Then::goes_on);
   // The pass waited for the operation self just logged, and self goes on with its program:
-  // self advances the pass if no one holds it, instead of waking every node waiting for an
-  // answer to do it (each a kernel wake-up on the threads engine, p of them per operation);
-  // if someone holds it (who may have looked before the operation was logged), or the pass
-  // failed, the waiting nodes look again.
+  // if nodes wait for answers, self advances the pass if no one holds it, instead of waking
+  // every one of them to do it (each a kernel wake-up on the threads engine, p of them per
+  // operation); if someone holds it (who may have looked before the operation was logged),
+  // or the pass failed, the waiting nodes look again.
   void pass_goes_on();
   // Every stream_every_ operations a node offers to advance the simulation (if no one else
   // is): the pass consumes the logs as the run goes, so they hold what it has not reached.
