@@ -105,6 +105,10 @@ void NodeState::clear_run() {
   collective_depth = 0;
   waiting_other = Found{};
   answer_list.clear();
+  failed_last = false;
+  failed_before = false;
+  repeatable.clear();
+  repeatable_answer.clear();
   requests.clear();
   open_requests = 0;
   first_open = 0;

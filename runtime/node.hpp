@@ -144,6 +144,10 @@ struct OpRecord {
   bool recorded = false;         // the node has written in what its receive took or found
   bool cancelled = false;        // irecv: withdrawn by a cancel that succeeded
   bool all = false;              // test_list: whether every request must be ready (else any)
+  // test, test_list: answered by the node itself, the same question as the query before it,
+  // the first failed query in a row (NodeState::repeatable): its answer is in the log already
+  // and the run's pass publishes none.
+  bool known = false;
   std::uint32_t request = 0;     // isend, irecv: the request posted; test: the one tested
   std::uint64_t list_begin = 0;  // wait, wait_any: requests[list_begin, +list_size) of
   std::uint32_t list_size = 0;   //   NodeLog::request_lists
@@ -546,6 +550,20 @@ struct alignas(64) NodeState {
   // ... and, for a probe, the message it found; for test_list, a value per request.
   Found found;
   std::vector<std::int64_t> answer_list;
+  // The pass's rule for failed queries (docs/model.md: the second in a row moves the node on
+  // to the next instant), mirrored here: whether the last operation logged but clock reads
+  // was a query that failed, and whether the one before it was. After the first failed query
+  // in a row the pass waits for this node's next operation and nothing changes meanwhile, so
+  // the same test or test_list asked again gets the same answer: the node gives it itself
+  // (OpRecord::known) instead of waiting for the pass (VirtualClock::test_list).
+  bool failed_last = false;
+  bool failed_before = false;
+  // That first failed query, when it was a test or a test_list: its requests (empty: none to
+  // answer here), its kind, its `all`, and its answer.
+  std::vector<std::uint32_t> repeatable;
+  OpRecord::Kind repeatable_kind = OpRecord::Kind::test;
+  bool repeatable_all = false;
+  std::vector<std::int64_t> repeatable_answer;
   // The simulation's choices of the messages that deferred receives take, in the order it
   // made them (it appends under decisions_mutex; the node applies them in order).
   std::mutex decisions_mutex;

@@ -17,9 +17,9 @@
 // same on every run. wait_any picks the request that completes first, the lowest index
 // among those completing at one instant; test and test_list say whether requests completed
 // at or before the node's time (completions at an instant are taken before the nodes'
-// steps). A query that fails right after a failed query, with nothing in between, moves the
-// node on to the next instant at which anything happens, after the other nodes' steps there,
-// so a loop of tests or probes ends.
+// steps). A query that fails right after a failed query, with nothing in between (a clock
+// read is nothing), moves the node on to the next instant at which anything happens, after
+// the other nodes' steps there, so a loop of tests or probes ends.
 //
 // Receives from any source or of any tag (docs/model.md, "Receives from any source"): the
 // pass matches every message when its send is reached, with the oldest receive posted for it
@@ -205,7 +205,10 @@ struct NodeSim {
   std::uint64_t lists_used = 0;
   std::vector<std::uint32_t> any_list;  // a wait_any in progress: its requests
   bool any = false;
-  bool tested_last = false;  // its last operation was a query that failed at `clock`
+  // Its last operation but clock reads was a query that failed at `clock`, and the first of
+  // those failed queries in a row was at spin_from.
+  bool tested_last = false;
+  Picos spin_from = 0;
   std::size_t answers = 0;   // query answers given (the replay reads log.answers from here)
   std::uint64_t posts = 0;   // receives posted: each one's place in the node's order
   std::uint64_t clock_reads = 0;  // now queries in a row with nothing in between
@@ -806,7 +809,7 @@ class Simulator {
     }
     out.answers.clear();
     out.next_answer = 0;
-    if (free_) {
+    if (free_ || out.op.known) {  // a known query's answer: what the pass must give too
       const std::uint64_t first = s.answers, last = first + answers_read(out.op);
       for (std::uint64_t k = first; k < last && l.answers.holds(k); ++k) {
         out.answers.push_back(l.answers[k]);
@@ -904,16 +907,29 @@ class Simulator {
   }
 
   // A query's answer: published to the waiting node in the run's pass; read back from the
-  // node's log in the contention-free replay.
-  std::int64_t answer(int n, std::int64_t value) {
+  // node's log in the contention-free replay. A query the node answered itself
+  // (OpRecord::known) waits for nothing: the pass checks that it gives the same answer.
+  std::int64_t answer(int n, std::int64_t value, bool known = false) {
     NodeSim& s = nodes_[n];
     if (free_) return logged_answer(n);
+    if (known) {
+      check_known(n, std::span<const std::int64_t>(&value, 1));
+      ++s.answers;
+      return value;
+    }
     ++s.answers;
     NodeState& node = *m_.nodes[n];
     node.answer = value;
     node.answered.store(true, std::memory_order_release);
     m_.wake(node);
     return value;
+  }
+  void check_known(int n, std::span<const std::int64_t> values) const {
+    if (!std::ranges::equal(values, fetched_->answers)) {
+      throw std::logic_error("vmc simulator: node " + std::to_string(n) +
+                             " answered a query asked again itself, and the pass's answer "
+                             "differs");
+    }
   }
   // A probe's answer: whether it found a message, and which (the run's pass publishes it).
   bool answer_found(int n, const Msg* x) {
@@ -925,13 +941,16 @@ class Simulator {
     return answer(n, x != nullptr ? 1 : 0) != 0;
   }
   // test_list's answer: a value per request (the run's pass publishes them together).
-  std::vector<std::int64_t> answer_list(int n, std::vector<std::int64_t> values) {
+  std::vector<std::int64_t> answer_list(int n, std::vector<std::int64_t> values,
+                                        bool known = false) {
     NodeSim& s = nodes_[n];
     if (free_) {
       for (std::int64_t& v : values) v = logged_answer(n);
       return values;
     }
+    if (known) check_known(n, values);
     s.answers += values.size();
+    if (known) return values;
     NodeState& node = *m_.nodes[n];
     node.answer_list = values;
     node.answered.store(true, std::memory_order_release);
@@ -1010,6 +1029,22 @@ class Simulator {
   }
 
   // --- node steps ---------------------------------------------------------------------------
+  // The critical path of a node that tested from `from` on (its first failed test in a row)
+  // and found requests done: a wait's from then (wait_on), through the latest of them that
+  // completed after `from`, so that a loop of tests counts what a wait counts.
+  struct TestedPath {
+    Picos from;
+    int crit;
+    void add(Picos end, int c) {
+      if (end > from) {
+        from = end;
+        crit = c;
+      } else if (end == from) {
+        crit = std::max(crit, c);
+      }
+    }
+  };
+
   void wait_on(NodeSim& n, Picos end, int crit) {
     if (end > n.resume) {
       n.resume = end;
@@ -1315,11 +1350,15 @@ class Simulator {
                 "moves only with messages and charged work (charge the work, or wait for a "
                 "message instead)");
           }
+          // A clock read changes nothing: a failed query before it and one after it are a
+          // failed query asked again with nothing in between (a loop of tests that reads
+          // MPI_Wtime moves on in virtual time, as one without it does).
+          n.tested_last = tested_last;
           answer(id, t);
           break;
         case OpRecord::Kind::test: {
           const Req& q = n.reqs.at(op.request);
-          const bool done = answer(id, q.done ? 1 : 0) != 0;
+          const bool done = answer(id, q.done ? 1 : 0, op.known) != 0;
           if (done) {
             if (free_ && !q.done) {  // the replay keeps the run's answer: wait for it
               n.resume = t;
@@ -1327,8 +1366,10 @@ class Simulator {
               await_request(n, op.request);
               return true;
             }
-            n.crit = std::max(n.crit, q.crit);
-          } else if (failed_query(id, tested_last)) {
+            TestedPath path{tested_last ? n.spin_from : t, n.crit};
+            path.add(q.done_at, q.crit);
+            n.crit = path.crit;
+          } else if (failed_query(id, tested_last, t)) {
             return true;
           }
           break;
@@ -1339,10 +1380,11 @@ class Simulator {
             const Req& q = n.reqs.at(f.list[k]);
             if (q.done) keys[k] = q.done_at;
           }
-          keys = answer_list(id, std::move(keys));
+          keys = answer_list(id, std::move(keys), op.known);
           bool any = false, all = true;
           n.resume = t;
           n.resume_crit = n.crit;
+          TestedPath path{tested_last ? n.spin_from : t, n.crit};
           for (std::size_t k = 0; k < keys.size(); ++k) {
             const Req& q = n.reqs.at(f.list[k]);
             any = any || keys[k] >= 0;
@@ -1351,11 +1393,12 @@ class Simulator {
             if (free_ && !q.done) {
               await_request(n, f.list[k]);  // the replay keeps the run's answer
             } else {
-              n.crit = std::max(n.crit, q.crit);
+              path.add(q.done_at, q.crit);
             }
           }
           if (n.outstanding > 0) return true;
-          if (!(op.all ? all : any) && failed_query(id, tested_last)) return true;
+          n.crit = path.crit;
+          if (!(op.all ? all : any) && failed_query(id, tested_last, t)) return true;
           break;
         }
         case OpRecord::Kind::probe: {
@@ -1375,7 +1418,7 @@ class Simulator {
             wait_for_probe(id, op, t);
             return true;
           }
-          if (!found && failed_query(id, tested_last)) return true;
+          if (!found && failed_query(id, tested_last, t)) return true;
           break;
         }
         case OpRecord::Kind::mprobe:
@@ -1400,7 +1443,7 @@ class Simulator {
                     post_receive(id, static_cast<int>(op.request), op, t);
             answer(id, found ? 1 : 0);
           }
-          if (!found && failed_query(id, tested_last)) return true;
+          if (!found && failed_query(id, tested_last, t)) return true;
           break;
         }
         case OpRecord::Kind::sync:
@@ -1486,9 +1529,12 @@ class Simulator {
   // A query that found nothing, right after another that found nothing: the node moves on to
   // the next instant at which anything happens (so a loop of tests or probes ends). Whether
   // the node stops here.
-  bool failed_query(int id, bool tested_last) {
+  bool failed_query(int id, bool tested_last, Picos t) {
     nodes_[id].tested_last = true;
-    if (!tested_last) return false;
+    if (!tested_last) {
+      nodes_[id].spin_from = t;
+      return false;
+    }
     spinners_.push_back(id);
     return true;
   }
@@ -2164,6 +2210,8 @@ bool stream_simulation(Simulation& s) {
   }
   return s.pass.taken() != before;
 }
+
+bool simulation_failed(const Simulation& s) { return s.error != nullptr; }
 
 void finish_simulation(LocalNodes& m, Simulation& s, Stats& stats, Trace& trace) {
   if (s.advance() >= 0) {

@@ -38,6 +38,8 @@ int advance_simulation(Simulation& s);
 // pass throws is kept, and thrown by the next advance (the end of the run reports it).
 // Whether the pass took any operation.
 bool stream_simulation(Simulation& s);
+// Whether the pass has thrown (kept by stream_simulation for the next advance).
+bool simulation_failed(const Simulation& s);
 // After the run: completes the pass (and the contention-free replay when links mattered)
 // and hands over its statistics and trace.
 void finish_simulation(LocalNodes& nodes, Simulation& s, Stats& stats, Trace& trace);

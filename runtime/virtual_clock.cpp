@@ -94,11 +94,16 @@ void VirtualClock::send_elsewhere(Message* msg, const Outgoing& out) {
 }
 
 std::size_t VirtualClock::log_op(NodeState& self, const OpRecord& op,
-                                 std::span<const std::uint32_t> requests) {
+                                 std::span<const std::uint32_t> requests, Then then) {
   bool wake = false;
   bool advance = false;
   bool far_ahead = false;
   std::size_t index = 0;
+  if (op.kind != OpRecord::Kind::now) {  // a clock read is nothing in between (the pass's rule)
+    self.failed_before = self.failed_last;
+    self.failed_last = false;
+    self.repeatable.clear();
+  }
   {
     std::lock_guard lock(self.log_mutex);
     index = self.log.ops.size();
@@ -121,9 +126,26 @@ std::size_t VirtualClock::log_op(NodeState& self, const OpRecord& op,
       far_ahead = self.log.ops.size() - self.log.ops.base() > kFarAhead * stream_every_;
     }
   }
-  if (wake) nodes_.wake_resolvers();
+  if (wake && then == Then::goes_on) pass_goes_on();
   if (advance) stream(self, far_ahead);
   return index;
+}
+
+void VirtualClock::pass_goes_on() {
+  {
+    // No one waits for an answer: the pass goes on when streamed (stream), as before. A node
+    // that starts waiting after this look advances the pass itself before it sleeps.
+    std::lock_guard lock(nodes_.resolvers_mutex);
+    if (nodes_.resolvers.empty()) return;
+  }
+  if (simulates_during_run()) {
+    std::unique_lock lock(nodes_.sim_mutex, std::try_to_lock);
+    if (lock.owns_lock() && nodes_.sim != nullptr) {
+      stream_simulation(*nodes_.sim);
+      if (!simulation_failed(*nodes_.sim)) return;
+    }
+  }
+  nodes_.wake_resolvers();
 }
 
 std::uint32_t VirtualClock::stream_every() {
@@ -172,9 +194,10 @@ void VirtualClock::send(NodeState& self, const Outgoing& out) {
   op.kind = OpRecord::Kind::send;
   int lost = -1;
   op.send_index = post(self, out, &loan.message, true, &lost);
-  log_op(self, op);
+  const bool waits = out.synchronous && simulates_during_run();
+  log_op(self, op, {}, waits ? Then::drives : Then::goes_on);
   loan.take_back();
-  if (out.synchronous && simulates_during_run()) {
+  if (waits) {
     // It returns once its receive is posted, in virtual time: wait for the simulation to
     // say so, so that the node goes on in the order virtual time gives (a synchronous send
     // whose receive is never posted is then a deadlock found while the nodes wait).
@@ -203,7 +226,7 @@ Received VirtualClock::sendrecv(NodeState& self, const Outgoing& out, const Inco
   OpRecord op = receive_op(OpRecord::Kind::sendrecv, in);
   op.report = defers(self, in);
   op.send_index = post(self, out, &loan.message, false);
-  const std::size_t index = log_op(self, op);
+  const std::size_t index = log_op(self, op, {}, op.report ? Then::drives : Then::goes_on);
   Received got = op.report
                      ? take_deferred(self, in, index,
                                      deferred_wait(in))
@@ -216,7 +239,7 @@ Received VirtualClock::recv(NodeState& self, const Incoming& in) {
   if (!defers(self, in)) return MailboxTransport::recv(self, in);
   OpRecord op = receive_op(OpRecord::Kind::recv, in);
   op.report = true;
-  const std::size_t index = log_op(self, op);
+  const std::size_t index = log_op(self, op, {}, Then::drives);
   return take_deferred(self, in, index,
                        deferred_wait(in));
 }
@@ -364,7 +387,7 @@ std::size_t VirtualClock::wait_any(NodeState& self, std::span<const std::uint32_
   OpRecord op;
   op.kind = OpRecord::Kind::wait_any;
   self.answered.store(false, std::memory_order_relaxed);
-  log_op(self, op, ids);
+  log_op(self, op, ids, Then::drives);
   return static_cast<std::size_t>(resolve(self, what));
 }
 
@@ -372,9 +395,49 @@ bool VirtualClock::test(NodeState& self, std::uint32_t id, const WaitDescription
   OpRecord op;
   op.kind = OpRecord::Kind::test;
   op.request = id;
+  const std::span<const std::uint32_t> ids(&id, 1);
+  if (asks_again(self, op, ids)) return answer_again(self, op, ids)[0] != 0;
   self.answered.store(false, std::memory_order_relaxed);
-  log_op(self, op);
-  return resolve(self, what) != 0;
+  log_op(self, op, {}, Then::drives);
+  const std::int64_t done = resolve(self, what);
+  if (done == 0) query_failed(self, op, ids, std::span<const std::int64_t>(&done, 1));
+  return done != 0;
+}
+
+bool VirtualClock::asks_again(const NodeState& self, const OpRecord& op,
+                              std::span<const std::uint32_t> ids) const {
+  return !self.repeatable.empty() && self.repeatable_kind == op.kind &&
+         self.repeatable_all == op.all && std::ranges::equal(ids, self.repeatable);
+}
+
+std::vector<std::int64_t> VirtualClock::answer_again(NodeState& self, OpRecord op,
+                                                     std::span<const std::uint32_t> ids) {
+  // Its answer goes into the log before the operation, for the replay (as resolve records
+  // the pass's); the pass, which gives the same, publishes none (OpRecord::known).
+  std::vector<std::int64_t> answer = std::move(self.repeatable_answer);
+  {
+    std::lock_guard lock(self.log_mutex);
+    self.log.answers.append(answer.begin(), answer.end());
+  }
+  op.known = true;
+  // The pass waits for it: it takes it here (or whoever holds it is told), and moves self on
+  // to the next instant at which anything happens, as a second failed query in a row.
+  log_op(self, op, op.kind == OpRecord::Kind::test_list ? ids : std::span<const std::uint32_t>{});
+  query_failed(self, op, ids, answer);
+  return answer;
+}
+
+void VirtualClock::query_failed(NodeState& self, const OpRecord& op,
+                                std::span<const std::uint32_t> ids,
+                                std::span<const std::int64_t> answer) {
+  self.failed_last = true;
+  // Only after the first failed query in a row does the pass wait for self's next operation
+  // with nothing changed meanwhile; after a second it moves self on in time.
+  if (self.failed_before || ids.empty()) return;
+  self.repeatable.assign(ids.begin(), ids.end());
+  self.repeatable_kind = op.kind;
+  self.repeatable_all = op.all;
+  self.repeatable_answer.assign(answer.begin(), answer.end());
 }
 
 Picos VirtualClock::now(NodeState& self, const WaitDescription& what) {
@@ -382,7 +445,7 @@ Picos VirtualClock::now(NodeState& self, const WaitDescription& what) {
   OpRecord op;
   op.kind = OpRecord::Kind::now;
   self.answered.store(false, std::memory_order_relaxed);
-  log_op(self, op);
+  log_op(self, op, {}, Then::drives);
   return resolve(self, what);
 }
 
@@ -449,9 +512,14 @@ std::vector<std::int64_t> VirtualClock::test_list(NodeState& self,
   OpRecord op;
   op.kind = OpRecord::Kind::test_list;
   op.all = all;
+  if (asks_again(self, op, ids)) return answer_again(self, op, ids);
   self.answered.store(false, std::memory_order_relaxed);
-  log_op(self, op, ids);
+  log_op(self, op, ids, Then::drives);
   resolve(self, what, true);
+  const auto ready = [](std::int64_t key) { return key >= 0; };
+  const bool failed = all ? !std::ranges::all_of(self.answer_list, ready)
+                          : !std::ranges::any_of(self.answer_list, ready);
+  if (failed) query_failed(self, op, ids, self.answer_list);
   return self.answer_list;
 }
 
@@ -459,8 +527,11 @@ Found VirtualClock::probe(NodeState& self, const Incoming& in, bool block,
                           const WaitDescription& what) {
   OpRecord op = receive_op(block ? OpRecord::Kind::probe : OpRecord::Kind::iprobe, in);
   self.answered.store(false, std::memory_order_relaxed);
-  const std::size_t index = log_op(self, op);
-  if (resolve(self, what) == 0) return Found{};
+  const std::size_t index = log_op(self, op, {}, Then::drives);
+  if (resolve(self, what) == 0) {
+    if (!block) query_failed(self, op, {}, {});
+    return Found{};
+  }
   // The replay waits for the same message: a receive from its source and tag would take it.
   record_match(self, index, self.found.src, self.found.tag);
   return self.found;
@@ -475,7 +546,7 @@ bool VirtualClock::match(NodeState& self, std::uint32_t id, const Incoming& in, 
   r.deferred = true;
   ++self.deferred_open;
   self.answered.store(false, std::memory_order_relaxed);
-  r.log_index = log_op(self, op);
+  r.log_index = log_op(self, op, {}, Then::drives);
   if (block) {
     drive_until(
         self,
@@ -490,6 +561,7 @@ bool VirtualClock::match(NodeState& self, std::uint32_t id, const Incoming& in, 
     // Nothing to take: the simulation posted nothing.
     r.deferred = false;
     --self.deferred_open;
+    query_failed(self, op, {}, {});
     return false;
   }
   apply_decisions(self);  // its choice was published before the answer
@@ -503,7 +575,7 @@ bool VirtualClock::cancel(NodeState& self, std::uint32_t id, const WaitDescripti
   op.kind = OpRecord::Kind::cancel;
   op.request = id;
   self.answered.store(false, std::memory_order_relaxed);
-  log_op(self, op);
+  log_op(self, op, {}, Then::drives);
   if (resolve(self, what) == 0) return false;
   // Withdrawn in model time: withdraw it here too.
   apply_decisions(self);

@@ -71,10 +71,19 @@ class VirtualClock : public MailboxTransport {
   // time (OpRecord::Kind::sync), logged before self waits for them in the run (a node that
   // waits there logging nothing would hold back the answers of the others' queries).
   void meet(NodeState& self, const CommGroup& g);
-  // Appends an operation to self's log, and lets the simulation know when it was waiting for
-  // this node's next operation. Returns its place in the log.
+  // Appends an operation to self's log, and lets the simulation go on when it was waiting
+  // for this node's next operation: `Then::drives`, the caller advances it right after (it
+  // waits for the pass's answer: drive_until), so no one else is woken; otherwise self
+  // advances it here (pass_goes_on). Returns its place in the log.
+  enum class Then { goes_on, drives };
   std::size_t log_op(NodeState& self, const OpRecord& op,
-                     std::span<const std::uint32_t> requests = {});
+                     std::span<const std::uint32_t> requests = {}, Then then = Then::goes_on);
+  // The pass waited for the operation self just logged, and self goes on with its program:
+  // if nodes wait for answers, self advances the pass if no one holds it, instead of waking
+  // every one of them to do it (each a kernel wake-up on the threads engine, p of them per
+  // operation); if someone holds it (who may have looked before the operation was logged),
+  // or the pass failed, the waiting nodes look again.
+  void pass_goes_on();
   // Every stream_every_ operations a node offers to advance the simulation (if no one else
   // is): the pass consumes the logs as the run goes, so they hold what it has not reached.
   // VMC_STREAM_EVERY=N overrides it (N = 1: at every operation, to test the streaming
@@ -91,6 +100,17 @@ class VirtualClock : public MailboxTransport {
   // The answer of a query self just logged, from the simulation (recorded in the log for the
   // replay: one value, or with `list`, answer_list's values).
   std::int64_t resolve(NodeState& self, const WaitDescription& what, bool list = false);
+  // Failed queries in a row (NodeState::failed_last): after a test, test_list, iprobe or
+  // improbe of self failed, as the pass counts failures; a test or test_list (`ids` its
+  // requests, `answer` what the pass answered) may then be asked again and answered here.
+  void query_failed(NodeState& self, const OpRecord& op, std::span<const std::uint32_t> ids,
+                    std::span<const std::int64_t> answer);
+  // Whether `op` on `ids` asks again the question whose answer self knows
+  // (NodeState::repeatable); then answer_again logs it as known and returns that answer.
+  bool asks_again(const NodeState& self, const OpRecord& op,
+                  std::span<const std::uint32_t> ids) const;
+  std::vector<std::int64_t> answer_again(NodeState& self, OpRecord op,
+                                         std::span<const std::uint32_t> ids);
   // Blocks self until ready(), advancing the simulation meanwhile (self may be waiting for
   // what only the simulation can say).
   void drive_until(NodeState& self, FunctionRef<bool()> ready, const WaitDescription& what);

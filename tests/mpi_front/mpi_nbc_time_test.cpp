@@ -9,7 +9,10 @@
 // picosecond, at every root. The same two for MPI_Ineighbor_alltoall on a periodic Cartesian
 // grid, where every rank posts all of its transfers when it starts the call: each rank's
 // work overlaps its exchange (strictly earlier than work after it), and waited at once it
-// takes MPI_Neighbor_alltoall's time.
+// takes MPI_Neighbor_alltoall's time. And a loop of MPI_Test completes MPI_Iallreduce at the
+// virtual times MPI_Wait does, with the same results and statistics, on both engines, in a
+// number of tests bounded by what happens in the machine meanwhile: also when the loop reads
+// MPI_Wtime between its tests (a clock read is nothing in between: docs/model.md).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -164,6 +167,98 @@ TEST(MpiLayerNonblockingTime, NeighbourhoodAlltoallOverlapsWorkAndWaitedAtOnceIs
     for (std::size_t r = 0; r < after.size(); ++r) {
       EXPECT_LT(overlapped[r], after[r]) << "rank " << r;
       EXPECT_GE(overlapped[r], work) << "rank " << r;  // the work is done in full
+    }
+  }
+}
+
+// How each call of run_loop completes its MPI_Iallreduce.
+enum class Completion { wait, test_loop, test_loop_reading_clock };
+
+struct LoopRun {
+  std::vector<double> times;  // each rank's MPI_Wtime after its calls
+  std::vector<float> sums;    // each rank's last result
+  std::vector<long> most;     // the most tests one of its loops made
+  Stats stats;
+};
+
+// `calls` calls of MPI_Iallreduce of one float on p ranks, each completed as `how` says,
+// each rank charging some work of its own after each call (so the ranks start the next call
+// at different times).
+LoopRun run_loop(int p, Engine engine, Completion how, int calls) {
+  MachineConfig c;
+  c.topology = parse_topology("full:" + std::to_string(p));
+  c.model.alpha = 10e-6;
+  c.model.beta = 1e-9;
+  c.engine = engine;
+  c.trace = false;
+  Machine m(c);
+  mpi::begin_job(mpi::JobOptions{.ranks = p});
+  LoopRun out;
+  out.times.assign(static_cast<std::size_t>(p), -1);
+  out.sums.assign(static_cast<std::size_t>(p), -1);
+  out.most.assign(static_cast<std::size_t>(p), 0);
+  const RunResult result = m.run([&](Node& node) {
+    MPI_Init(nullptr, nullptr);
+    const auto rank = static_cast<std::size_t>(node.rank());
+    float in = static_cast<float>(node.rank() + 1), sum = 0;
+    for (int k = 0; k < calls; ++k) {
+      MPI_Request r = MPI_REQUEST_NULL;
+      MPI_Iallreduce(&in, &sum, 1, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD, &r);
+      if (how == Completion::wait) {
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+      } else {
+        int flag = 0;
+        long tests = 0;
+        // Bounded here, so that a loop that never ends fails the test instead of hanging it.
+        while (!flag && tests < 100000) {
+          MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
+          ++tests;
+          if (how == Completion::test_loop_reading_clock) (void)MPI_Wtime();
+        }
+        if (!flag) MPI_Wait(&r, MPI_STATUS_IGNORE);
+        out.most[rank] = std::max(out.most[rank], tests);
+      }
+      node.charge_compute(1e-6 * static_cast<double>(node.rank() % 3));
+    }
+    out.times[rank] = MPI_Wtime();
+    out.sums[rank] = sum;
+    MPI_Finalize();
+  });
+  const mpi::JobOutcome outcome = mpi::end_job();
+  EXPECT_TRUE(outcome.unfinalized.empty());
+  out.stats = result.stats();
+  return out;
+}
+
+TEST(MpiTestLoop, CompletesAtTheWaitsTimesInBoundedTestsOnBothEngines) {
+  const int calls = 20;
+  for (Engine engine : {Engine::fibers, Engine::threads}) {
+    for (int p : {2, 5, 8}) {
+      const LoopRun wait = run_loop(p, engine, Completion::wait, calls);
+      for (Completion how : {Completion::test_loop, Completion::test_loop_reading_clock}) {
+        SCOPED_TRACE(to_string(engine) + " p " + std::to_string(p) +
+                     (how == Completion::test_loop ? " test loop" : " test loop with MPI_Wtime"));
+        const LoopRun loop = run_loop(p, engine, how, calls);
+        EXPECT_EQ(loop.times, wait.times);
+        EXPECT_EQ(loop.sums, wait.sums);
+        EXPECT_EQ(loop.sums[0], static_cast<float>(p * (p + 1) / 2));
+        EXPECT_EQ(loop.stats.time, wait.stats.time);
+        EXPECT_EQ(loop.stats.node_time, wait.stats.node_time);
+        EXPECT_EQ(loop.stats.messages, wait.stats.messages);
+        EXPECT_EQ(loop.stats.bytes, wait.stats.bytes);
+        EXPECT_EQ(loop.stats.combined_items, wait.stats.combined_items);
+        EXPECT_EQ(loop.stats.critical_startups, wait.stats.critical_startups);
+        // A failed test moves its rank on to the next instant at which anything happens
+        // (after the first, which stays): a loop makes at most two tests at the instant it
+        // starts and one at each instant after, and each instant has a message end, a
+        // combine's end or a rank's work's end of the call (2 (p - 1) messages, p - 1
+        // combines, p charges).
+        const long events = 2 * (p - 1) + (p - 1) + p;
+        for (int r = 0; r < p; ++r) {
+          EXPECT_GE(loop.most[static_cast<std::size_t>(r)], 1) << "rank " << r;
+          EXPECT_LE(loop.most[static_cast<std::size_t>(r)], 2 + events) << "rank " << r;
+        }
+      }
     }
   }
 }

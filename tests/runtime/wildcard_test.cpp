@@ -455,6 +455,56 @@ TEST(Polling, ALoopOfProbesForWhatNeverComesIsADeadlockNotAHang) {
   EXPECT_THAT(e, HasSubstr("node 0: tests or probes again and again while nothing else can happen"));
 }
 
+TEST(Polling, ALoopOfTestsThatReadsTheClockMovesOnAsOneWithout) {
+  // A clock read between two failed tests is nothing in between (docs/model.md): the loop
+  // moves on in virtual time and sees the message at the time a wait does; before, it stayed
+  // at one instant for ever. With nothing left to happen it is a deadlock, not a hang.
+  for (Engine engine : {Engine::threads, Engine::fibers}) {
+    SCOPED_TRACE(to_string(engine));
+    std::vector<double> at;
+    for (int reads : {-1, 0, 1, 3}) {  // -1: a wait instead of the loop
+      Machine m(config(2, engine));
+      double got_at = -1;
+      long tests = 0;
+      m.run([&](Node& node) {
+        const Comm& c = node.world();
+        int x = 0;
+        if (c.rank() == 1) {
+          node.charge_compute(1e-3);
+          c.send(std::span<const int>(&x, 1), 0, 0);
+          return;
+        }
+        Request r = c.irecv(std::span<int>(&x, 1), 1, 0);
+        if (reads < 0) {
+          c.wait(r);
+        } else {
+          while (!c.test(r) && tests < 100000) {
+            ++tests;
+            for (int k = 0; k < reads; ++k) (void)c.now();
+          }
+        }
+        got_at = c.now();
+      });
+      if (reads >= 0) {
+        EXPECT_LT(tests, 10) << reads << " clock reads a test";
+      }
+      at.push_back(got_at);
+    }
+    EXPECT_GT(at[0], 1e-3);
+    for (double t : at) EXPECT_EQ(t, at[0]);
+    MachineConfig c = config(2, engine);
+    c.poll_limit = 1000;
+    Machine m(c);
+    const std::string e = run_error(m, [&](Node& node) {
+      if (node.rank() != 0) return;
+      int x = 0;
+      Request r = node.world().irecv(std::span<int>(&x, 1), 1, 0);
+      while (!node.world().test(r)) (void)node.world().now();
+    });
+    EXPECT_THAT(e, HasSubstr("node 0: tests or probes again and again while nothing else can happen"));
+  }
+}
+
 TEST(Synchronous, ASynchronousSendWaitsForItsReceive) {
   Machine m(config(2, Engine::threads));
   double sent_at = 0;
