@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cctype>
 #include <cmath>
 #include <stdexcept>
 #include <utility>
@@ -25,6 +26,18 @@ int parse_node_number(const std::string& item, const std::string& node) {
   return std::stoi(node);
 }
 
+// A time of --fail's text: with a unit, as every time of the command line, but 0 ("node:3@1"
+// is far more likely a forgotten "ms" than one second). Throws std::invalid_argument.
+double parse_failure_time(const std::string& text) {
+  const double t = parse_duration(text);
+  const bool has_unit = !text.empty() && std::isalpha(static_cast<unsigned char>(text.back()));
+  if (!has_unit && t != 0) {
+    throw std::invalid_argument("the time \"" + text + "\" has no unit; write it with one, e.g. " +
+                                text + "us, " + text + "ms or " + text + "s");
+  }
+  return t;
+}
+
 // The time after the '@' of a node: or link: item (its kind's `form` names it when missing).
 double parse_item_time(const std::string& item, std::size_t at, const char* form) {
   if (at == std::string::npos) {
@@ -32,7 +45,7 @@ double parse_item_time(const std::string& item, std::size_t at, const char* form
   }
   double t = 0;
   try {
-    t = parse_duration(item.substr(at + 1));
+    t = parse_failure_time(item.substr(at + 1));
   } catch (const std::exception& e) {
     throw std::invalid_argument("\"" + item + "\": " + e.what());
   }
@@ -112,7 +125,7 @@ RandomFailures parse_random(const std::string& item) {
       }
     } else if (key == "before") {
       try {
-        r.before = parse_duration(value);
+        r.before = parse_failure_time(value);
       } catch (const std::exception& e) {
         throw bad(e.what());
       }

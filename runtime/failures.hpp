@@ -73,8 +73,9 @@ struct FailureSpec {
 };
 // "node:3@2ms,node:5@0,link:3-7@1ms,random:count=1,before=1ms,seed=4": the failures. Throws
 // std::invalid_argument naming the item and the problem (a node or a link given twice, a link
-// from a node to itself, a negative time, a random field missing or out of range, a kind vmc
-// does not offer). Whether a link's ends are neighbours is the machine's to check (Machine).
+// from a node to itself, a negative time, a time other than 0 without a unit, a random field
+// missing or out of range, a kind vmc does not offer). Whether a link's ends are neighbours is
+// the machine's to check (Machine).
 FailureSpec parse_failures(std::string_view text);
 // The node failures back ("node:3@2ms,node:5@0"), each time exact to the picosecond, so that
 // --fail given the text replays them.

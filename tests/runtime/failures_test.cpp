@@ -257,6 +257,8 @@ TEST(Failures, BadSpecsAreRefusedNamingTheProblem) {
   EXPECT_THAT(refused("node:3"), HasSubstr("names no time"));
   EXPECT_THAT(refused("node:x@1ms"), HasSubstr("\"x\" is not a node number"));
   EXPECT_THAT(refused("node:3@-1ms"), HasSubstr("negative"));
+  EXPECT_THAT(refused("node:3@1"), HasSubstr("the time \"1\" has no unit"));
+  EXPECT_EQ(parse_failures("node:3@0").nodes.at(0).at, 0.0);  // 0 needs none
   EXPECT_THAT(refused("node:3@1ms,node:3@2ms"), HasSubstr("node 3 is given twice"));
   EXPECT_THAT(refused("node:3@1ms,"), HasSubstr("empty item"));
   EXPECT_THAT(refused("rack:1@0"), HasSubstr("expected node:K@TIME"));
@@ -416,6 +418,7 @@ TEST(RandomFailures, SpecsReadBackAndBadOnesAreRefused) {
   EXPECT_THAT(refused("random:count=1,before=1ms,seed=1,seed=2"), HasSubstr("seed: is given twice"));
   EXPECT_THAT(refused("random:count=1,before=1ms,seed=x"), HasSubstr("\"x\" is not a whole"));
   EXPECT_THAT(refused("random:count=1,before=0,seed=1"), HasSubstr("at least 1ns"));
+  EXPECT_THAT(refused("random:count=1,before=2,seed=1"), HasSubstr("has no unit"));
   EXPECT_THAT(refused("random:count=1,before=1ms,seed=1,colour=red"),
               HasSubstr("\"colour=red\" is not understood"));
   EXPECT_THAT(refused("random:rate=1,seed=1,random:rate=2,seed=2"), HasSubstr("given twice"));
@@ -670,6 +673,7 @@ TEST(FailedLinks, BadSpecsAreRefusedNamingTheProblem) {
   EXPECT_THAT(refused("link:3-x@1ms"), HasSubstr("\"x\" is not a node number"));
   EXPECT_THAT(refused("link:3-3@1ms"), HasSubstr("a link joins two nodes"));
   EXPECT_THAT(refused("link:3-7@-1ms"), HasSubstr("negative"));
+  EXPECT_THAT(refused("link:3-7@2"), HasSubstr("the time \"2\" has no unit"));
   EXPECT_THAT(refused("link:3-7@1ms,link:7-3@2ms"), HasSubstr("link 7-3 is given twice"));
 
   auto machine_refuses = [](MachineConfig config) {
