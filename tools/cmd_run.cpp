@@ -137,7 +137,23 @@ void run_command(const RunOptions& o) {
   Machine m(config);
   HostCost cost;
   cost.start();
-  RunOutcome out = run_collective(m, spec);
+  RunOutcome out = [&] {
+    try {
+      return run_collective(m, spec);
+    } catch (const RunError& e) {
+      // A run that failed: its trace when the error carries what the run did (nodes that
+      // failed on purpose), else a word that none was written, as vmc mpirun says.
+      if (!o.trace.empty()) {
+        if (e.result() != nullptr) {
+          e.result()->trace().write_chrome_json(o.trace, &m.topology());
+        } else {
+          std::fprintf(stderr, "vmc run: %s not written: the run did not complete\n",
+                       o.trace.c_str());
+        }
+      }
+      throw;
+    }
+  }();
   cost.stop();
   // Spread over MPI processes: process 0 (the one running node 0) has the trace and prints.
   const bool spread = config.transport == Transport::spread;

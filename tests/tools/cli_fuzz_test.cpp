@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -340,6 +341,21 @@ TEST(CommandLine, RunReportsAFailedLink) {
                                    "check      correct\n"));
   const Outcome json = with("link:0-4@0", "--json");
   EXPECT_EQ(json.exit_code, 1);
+  // --trace writes what the failed run did: the three messages delivered, none to node 4.
+  const std::string trace =
+      (std::filesystem::temp_directory_path() / "vmc_cli_failed_link_trace.json").string();
+  std::filesystem::remove(trace);
+  const Outcome traced = with("link:0-4@0", "--trace=" + trace);
+  EXPECT_EQ(traced.exit_code, 1) << traced.err;
+  std::ifstream in(trace);
+  ASSERT_TRUE(in.good()) << "no trace written: " << traced.err;
+  const nlohmann::json events = nlohmann::json::parse(in)["traceEvents"];
+  int sends = 0;
+  for (const auto& e : events) {
+    if (e.value("ph", "") == "s") ++sends;  // a message's flow starts at its send
+  }
+  EXPECT_EQ(sends, 3) << events.dump().substr(0, 2000);
+  std::filesystem::remove(trace);
   const Outcome json_quiet = with("link:0-4@1ns", "--json");
   EXPECT_EQ(json_quiet.exit_code, 0) << json_quiet.err;
   EXPECT_THAT(json_quiet.out, HasSubstr("\"links\":[{\"a\":0,\"at_s\":1e-09,\"b\":4,"
