@@ -249,8 +249,11 @@ class Panel {
       // The paragraph of the algorithm file's opening comment that gives its cost.
       const cost = (run.note.match(/(?:^|\n)(Cost[\s\S]*?)(?=\n\s*\n|\n(?:Requires|Order)\b|$)/) ||
                     [null, ""])[1].trim();
+      // With failures the run is not the one the formula describes: say whose time it is.
+      const failing = (run.failed || []).length > 0 || (run.failed_links || []).length > 0;
       formula.textContent = "predicted " + fmt(run.predicted_ps) + " by the cost formula (" +
-          run.claim + " for this run)" + (cost ? "\n" + cost : "") + "\n" + timing;
+          run.claim + (failing ? " for the run without its failures)" : " for this run)") +
+          (cost ? "\n" + cost : "") + "\n" + timing;
     }
 
     // The picture, scaled so the closest two vertices are about 1.3 units apart, and wide

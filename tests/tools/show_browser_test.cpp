@@ -202,6 +202,19 @@ TEST(ShowPage, BroadcastOnATreeWithSwitchesAndARing) {
 // Three moments of the README's comparison; the first is the first moment a message waits,
 // and the page says what that picture shows: links in use on both networks and a waiting
 // message on the mesh.
+// A run with failures is not the run its cost formula describes: the page says whose time
+// the formula's is, instead of calling it this run's.
+TEST(ShowPage, AFailedRunSaysWhoseTimeTheFormulaGives) {
+  const fs::path page = scratch() / "failed.html";
+  vmc({"show", "--topology", "hypercube:8", "--op", "broadcast", "--algorithm", "binomial",
+       "--n", "1", "--fail", "node:2@1ms", "-o", page.string()});
+  const Ran dom = run({kBrowser, "dom", page.string() + "#end"});
+  ASSERT_EQ(dom.exit_code, 0) << dom.err;
+  EXPECT_NE(dom.out.find("(exact for the run without its failures)"), std::string::npos)
+      << dom.out.substr(0, 3000);
+  EXPECT_EQ(dom.out.find("(exact for this run)"), std::string::npos);
+}
+
 TEST(ShowPage, ScreenshotsAtThreeMoments) {
   const fs::path page = compare_page();
   const nlohmann::json waiting = page_status(page, "at=wait");
