@@ -50,9 +50,10 @@ void check_transport(MachineConfig& config) {
     throw UsageError(std::string("Machine: failures (--fail): ") +
                      (nodes_fail ? "nodes" : "links") +
                      " fail on the local transport on the "
-                     "virtual clock only (a failure's time is a virtual time; the " +
+                     "virtual clock only (a failure's time is a virtual time of the local "
+                     "machine's simulation; failures are not offered on the " +
                      to_string(config.clock) + " clock on the " + to_string(config.transport) +
-                     " transport is not supported)");
+                     " transport)");
   }
 }
 
