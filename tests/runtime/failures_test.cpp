@@ -45,6 +45,14 @@ std::set<int> subtree_below(int node, int p) {
   return below;
 }
 
+// A node's part of a binomial broadcast of one int from node 0: `got` holds, per node, what it
+// has after it (-1: none).
+void broadcast_one(Node& node, std::vector<int>& got) {
+  int x = node.rank() == 0 ? 42 : -1;
+  broadcast(node.world(), std::span<int>(&x, 1), 0, {.algorithm = "binomial"});
+  got[node.rank()] = x;
+}
+
 struct Outcome {
   std::vector<int> got;  // per node: the value it holds after the broadcast (-1: none)
   std::string report;    // the RunError's text
@@ -58,11 +66,7 @@ Outcome broadcast_with(Machine& m) {
   Outcome out;
   out.got.assign(m.size(), -1);
   try {
-    m.run([&](Node& node) {
-      int x = node.rank() == 0 ? 42 : -1;
-      broadcast(node.world(), std::span<int>(&x, 1), 0, {.algorithm = "binomial"});
-      out.got[node.rank()] = x;
-    });
+    m.run([&](Node& node) { broadcast_one(node, out.got); });
     ADD_FAILURE() << "the run did not fail";
   } catch (const RunError& e) {
     out.report = e.what();
@@ -232,11 +236,7 @@ TEST(Failures, AMachineWithoutFailuresRunsAfterOneWith) {
   broadcast_with(failing);
   Machine healthy(cube8(Engine::automatic, {}));
   std::vector<int> got(8, -1);
-  const RunResult r = healthy.run([&](Node& node) {
-    int x = node.rank() == 0 ? 42 : -1;
-    broadcast(node.world(), std::span<int>(&x, 1), 0, {.algorithm = "binomial"});
-    got[node.rank()] = x;
-  });
+  const RunResult r = healthy.run([&](Node& node) { broadcast_one(node, got); });
   EXPECT_EQ(got, std::vector<int>(8, 42));
   EXPECT_TRUE(r.failures().empty());
 }
@@ -287,13 +287,9 @@ TEST(Failures, BadSpecsAreRefusedNamingTheProblem) {
 
 // The run's failure report, whether the run threw it or returned it ("" when nothing failed).
 FailureReport broadcast_report(Machine& m) {
+  std::vector<int> got(m.size(), -1);
   try {
-    return m
-        .run([&](Node& node) {
-          int x = node.rank() == 0 ? 42 : -1;
-          broadcast(node.world(), std::span<int>(&x, 1), 0, {.algorithm = "binomial"});
-        })
-        .failures();
+    return m.run([&](Node& node) { broadcast_one(node, got); }).failures();
   } catch (const RunError& e) {
     return e.failures();
   }
@@ -504,11 +500,7 @@ TEST(FailedLinks, ALinkDownAfterItsLastMessageLosesNothing) {
     SCOPED_TRACE(to_string(engine));
     Machine m(cube8_links(engine, {{.a = 4, .b = 0, .at = 1e-9}}));
     std::vector<int> got(8, -1);
-    const RunResult r = m.run([&](Node& node) {
-      int x = node.rank() == 0 ? 42 : -1;
-      broadcast(node.world(), std::span<int>(&x, 1), 0, {.algorithm = "binomial"});
-      got[node.rank()] = x;
-    });
+    const RunResult r = m.run([&](Node& node) { broadcast_one(node, got); });
     EXPECT_EQ(got, std::vector<int>(8, 42));
     EXPECT_TRUE(r.failures().empty());
     ASSERT_EQ(r.failures().links.size(), 1u);

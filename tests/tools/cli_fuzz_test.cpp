@@ -235,6 +235,15 @@ TEST(CommandLine, AStragglerErrorNamesItsOwnFlag) {
   }
 }
 
+// Failures run on the virtual clock with eager sends only: --clock real and --protocol
+// rendezvous with `fail` on `topology` are refused naming --fail.
+void expect_failures_refused_off_eager_virtual(const std::string& topology,
+                                               const std::string& fail) {
+  for (const std::string other : {"--clock=real", "--protocol=rendezvous"}) {
+    expect_refused({"run", "--topology=" + topology, "--n=2", "--fail=" + fail, other}, "--fail");
+  }
+}
+
 // --fail: malformed items, a node twice, a node the machine does not have, a random draw
 // without its seed, what is not offered (the real clock, rendezvous), each refused
 // naming --fail; and docs/model.md's examples, whose reports end the run with exit code 1, a
@@ -248,11 +257,7 @@ TEST(CommandLine, FailRefusesBadSpecsAndReportsAFailure) {
     args.push_back("--fail=" + bad);
     expect_refused(args, "--fail");
   }
-  expect_refused({"run", "--topology=full:3", "--n=2", "--fail=node:1@0", "--clock=real"},
-                 "--fail");
-  expect_refused({"run", "--topology=full:3", "--n=2", "--fail=node:1@0",
-                  "--protocol=rendezvous"},
-                 "--fail");
+  expect_failures_refused_off_eager_virtual("full:3", "node:1@0");
   const Outcome o = vmc({"run", "--topology", "hypercube:8", "--op", "broadcast", "--algorithm",
                          "binomial", "--n", "1", "--fail", "node:2@1ms"});
   EXPECT_EQ(o.exit_code, 1) << o.err;
@@ -365,11 +370,7 @@ TEST(CommandLine, RunReportsAFailedLink) {
     args.push_back(bad);
     expect_refused(args, "--fail");
   }
-  expect_refused({"run", "--topology=hypercube:8", "--n=2", "--fail=link:0-1@0", "--clock=real"},
-                 "--fail");
-  expect_refused({"run", "--topology=hypercube:8", "--n=2", "--fail=link:0-1@0",
-                  "--protocol=rendezvous"},
-                 "--fail");
+  expect_failures_refused_off_eager_virtual("hypercube:8", "link:0-1@0");
 }
 
 // vmc show --fail draws the run as far as it went: node 2 stops at 1.054 ms, node 3 on the
