@@ -241,6 +241,16 @@ TEST(Failures, AMachineWithoutFailuresRunsAfterOneWith) {
   EXPECT_TRUE(r.failures().empty());
 }
 
+// The error of making a machine of `config`, or "accepted".
+std::string machine_refuses(MachineConfig config) {
+  try {
+    Machine m(std::move(config));
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
 // parse_failures' error for `text`, or "accepted".
 std::string refused(const std::string& text) {
   try {
@@ -264,14 +274,6 @@ TEST(Failures, BadSpecsAreRefusedNamingTheProblem) {
   EXPECT_THAT(refused("rack:1@0"), HasSubstr("expected node:K@TIME"));
   EXPECT_EQ(describe_failures(parse_failures("node:3@2ms,node:5@0").nodes), "node:3@2ms,node:5@0");
 
-  auto machine_refuses = [](MachineConfig config) {
-    try {
-      Machine m(std::move(config));
-    } catch (const UsageError& e) {
-      return std::string(e.what());
-    }
-    return std::string("accepted");
-  };
   EXPECT_THAT(machine_refuses({.nodes = 4, .failures = {{.node = 4, .at = 0}}}),
               HasSubstr("node 4 is not a node of this machine of 4 nodes"));
   EXPECT_THAT(machine_refuses({.nodes = 4, .clock = Clock::real_time,
@@ -668,14 +670,6 @@ TEST(FailedLinks, BadSpecsAreRefusedNamingTheProblem) {
   EXPECT_THAT(refused("link:3-7@2"), HasSubstr("the time \"2\" has no unit"));
   EXPECT_THAT(refused("link:3-7@1ms,link:7-3@2ms"), HasSubstr("link 7-3 is given twice"));
 
-  auto machine_refuses = [](MachineConfig config) {
-    try {
-      Machine m(std::move(config));
-    } catch (const UsageError& e) {
-      return std::string(e.what());
-    }
-    return std::string("accepted");
-  };
   auto cube = [](LinkFailure f) { return cube8_links(Engine::automatic, {f}); };
   EXPECT_THAT(machine_refuses(cube({.a = 0, .b = 3, .at = 0})),
               HasSubstr("link 0-3: nodes 0 and 3 are not neighbours on hypercube:8"));
