@@ -137,33 +137,36 @@ void run_command(const RunOptions& o) {
   Machine m(config);
   HostCost cost;
   cost.start();
+  // Spread over MPI processes: process 0 (the one running node 0) has the trace and prints.
+  const bool spread = config.transport == Transport::spread;
+  const bool prints = !spread || m.hosts(0);
+  // The trace of what the run did: a run that failed carries it when its nodes failed on
+  // purpose; any other failed run has none, and says so, as vmc mpirun does.
+  auto write_trace = [&](const RunResult* ran) {
+    if (o.trace.empty() || !prints) return;
+    if (ran != nullptr) {
+      ran->trace().write_chrome_json(o.trace, &m.topology());
+    } else {
+      std::fprintf(stderr, "vmc run: %s not written: the run did not complete\n",
+                   o.trace.c_str());
+    }
+  };
   RunOutcome out = [&] {
     try {
       return run_collective(m, spec);
     } catch (const RunError& e) {
-      // A run that failed: its trace when the error carries what the run did (nodes that
-      // failed on purpose), else a word that none was written, as vmc mpirun says.
-      if (!o.trace.empty()) {
-        if (e.result() != nullptr) {
-          e.result()->trace().write_chrome_json(o.trace, &m.topology());
-        } else {
-          std::fprintf(stderr, "vmc run: %s not written: the run did not complete\n",
-                       o.trace.c_str());
-        }
-      }
+      write_trace(e.result().get());
       throw;
     }
   }();
   cost.stop();
-  // Spread over MPI processes: process 0 (the one running node 0) has the trace and prints.
-  const bool spread = config.transport == Transport::spread;
-  if (spread && !m.hosts(0)) {
+  if (!prints) {
     if (out.correct && !*out.correct) {
       throw std::runtime_error("the result does not match the sequential reference");
     }
     return;
   }
-  if (!o.trace.empty()) out.result.trace().write_chrome_json(o.trace, &m.topology());
+  write_trace(&out.result);
   const Stats& s = out.result.stats();
   const double time = to_seconds(s.time), predicted = to_seconds(out.predicted);
   const std::string topology = m.topology().spec();

@@ -145,24 +145,23 @@ std::string number_list(const std::vector<int>& numbers) {
 // Ranks that failed on purpose (--fail), and the calls that needed them, in MPI's words.
 void report_failed_ranks(const FailureReport& r, JobVerdict& v) {
   if (!r.stopped.empty() && !r.drawn.empty()) v.report.push_back(r.drawn);
-  auto link = [&r](int k) { return r.link_name(k); };
   for (std::size_t k = 0; k < r.links.size(); ++k) {
     const FailureReport::Link& l = r.links[k];
-    v.report.push_back(link(static_cast<int>(k)) + " down at " +
+    v.report.push_back(r.link_name(static_cast<int>(k)) + " down at " +
                        format_duration(to_seconds(l.at_ps)) + " (--fail) lost " +
                        (l.lost == 0 ? std::string("no message") : counted(static_cast<unsigned>(l.lost), "message")));
   }
   for (const FailureReport::Lost& x : r.lost) {
     v.report.push_back("message lost: rank " + std::to_string(x.sender) + " to rank " +
                        std::to_string(x.receiver) + " " + tag_text(x.tag) + ", sent at " +
-                       format_duration(to_seconds(x.sent_ps)) + ", on " + link(x.link));
+                       format_duration(to_seconds(x.sent_ps)) + ", on " + r.link_name(x.link));
   }
   for (const FailureReport::Stopped& s : r.stopped) {
     const std::string at = format_duration(to_seconds(s.at_ps));
     if (s.cause_link >= 0) {
       v.report.push_back("rank " + std::to_string(s.node) + " stopped at " + at +
                          ": it ended on MPI_ERR_OTHER of a receive whose message was lost on " +
-                         link(s.cause_link));
+                         r.link_name(s.cause_link));
       continue;
     }
     v.report.push_back(s.cause < 0 ? "rank " + std::to_string(s.node) + " failed at " + at +
@@ -175,7 +174,7 @@ void report_failed_ranks(const FailureReport& r, JobVerdict& v) {
     const std::string at = format_duration(to_seconds(a.at_ps));
     if (a.link >= 0) {
       v.report.push_back("rank " + std::to_string(a.node) + ": " + a.call + ": MPI_ERR_OTHER at " +
-                         at + " (the message was lost on " + link(a.link) + ")");
+                         at + " (the message was lost on "  + r.link_name(a.link) + ")");
       continue;
     }
     v.report.push_back("rank " + std::to_string(a.node) + ": " + a.call + ": MPI_ERR_PROC_FAILED at " +

@@ -210,7 +210,7 @@ TEST(MpiTransport, MessagesNoReceiveTookAreNamedOnEveryProcess) {
             "");
 }
 
-TEST(MpiTransport, AProcessThatStaysInItsFunctionEndsTheRunWithinTwiceTheWatchdog) {
+TEST(MpiTransport, AProcessThatStaysInItsFunctionEndsTheRunOnEveryProcess) {
   if (machine().size() == 1) GTEST_SKIP() << "needs two processes";
   // A machine of its own: the one this test breaks cannot run again.
   vmc::MachineConfig config;

@@ -199,9 +199,6 @@ TEST(ShowPage, BroadcastOnATreeWithSwitchesAndARing) {
   EXPECT_EQ(start["runs"][1]["holdings"], nlohmann::json({0, 0, 0, 64, 0, 0, 0, 0}));
 }
 
-// Three moments of the README's comparison; the first is the first moment a message waits,
-// and the page says what that picture shows: links in use on both networks and a waiting
-// message on the mesh.
 // A run with failures is not the run its cost formula describes: the page says whose time
 // the formula's is, instead of calling it this run's.
 TEST(ShowPage, AFailedRunSaysWhoseTimeTheFormulaGives) {
@@ -215,6 +212,9 @@ TEST(ShowPage, AFailedRunSaysWhoseTimeTheFormulaGives) {
   EXPECT_EQ(dom.out.find("(exact for this run)"), std::string::npos);
 }
 
+// Three moments of the README's comparison; the first is the first moment a message waits,
+// and the page says what that picture shows: links in use on both networks and a waiting
+// message on the mesh.
 TEST(ShowPage, ScreenshotsAtThreeMoments) {
   const fs::path page = compare_page();
   const nlohmann::json waiting = page_status(page, "at=wait");
