@@ -19,8 +19,12 @@ constexpr const char* kExpected =
     "expected node:K@TIME and link:A-B@TIME items or one random:count=K,before=TIME,seed=S "
     "(or random:rate=R,seed=S[,before=TIME]), separated by commas, e.g. node:3@2ms";
 
+bool whole_number(const std::string& s, std::size_t digits) {
+  return !s.empty() && s.size() <= digits && s.find_first_not_of("0123456789") == std::string::npos;
+}
+
 int parse_node_number(const std::string& item, const std::string& node) {
-  if (node.empty() || node.size() > 9 || node.find_first_not_of("0123456789") != std::string::npos) {
+  if (!whole_number(node, 9)) {
     throw std::invalid_argument("\"" + item + "\": \"" + node + "\" is not a node number");
   }
   return std::stoi(node);
@@ -83,10 +87,6 @@ LinkFailure parse_link(const std::string& item) {
 
 bool same_link(const LinkFailure& x, const LinkFailure& y) {
   return (x.a == y.a && x.b == y.b) || (x.a == y.b && x.b == y.a);
-}
-
-bool whole_number(const std::string& s, std::size_t digits) {
-  return !s.empty() && s.size() <= digits && s.find_first_not_of("0123456789") == std::string::npos;
 }
 
 // "random:count=1,before=5ms,seed=7" (its fields already joined back into one item).

@@ -278,7 +278,7 @@ class MpiTransport final : public Transport {
   // that arrive meanwhile are taken. `statuses`: one per request, or MPI_STATUSES_IGNORE.
   // `watchdogs`: how many watchdog times it waits.
   void await_all(std::span<MPI_Request> rs, const char* what, bool notices = false,
-                 MPI_Status* statuses = MPI_STATUSES_IGNORE, double watchdogs = 1);
+                 MPI_Status* statuses = MPI_STATUSES_IGNORE, int watchdogs = 1);
   // Blocks until the MPI request completes (bounded like every wait).
   void wait_request(MPI_Request& r, const WaitDescription& what) {
     block(*self_, [&] {
@@ -413,7 +413,7 @@ bool MpiTransport::take_notices() {
 }
 
 void MpiTransport::await_all(std::span<MPI_Request> rs, const char* what, bool notices,
-                             MPI_Status* statuses, double watchdogs) {
+                             MPI_Status* statuses, int watchdogs) {
   const auto start = std::chrono::steady_clock::now();
   for (int done = 0; !done;) {
     check(MPI_Testall(int(rs.size()), rs.data(), &done, statuses), "MPI_Testall");
@@ -709,18 +709,23 @@ MpiTransport::RunEnd MpiTransport::end_run(EndBuffers& b) {
   // Transfers left in flight: receives are cancelled and completed (their buffers were the
   // node function's; one that had taken its message counts as a receive), sends let go of
   // (after a failed run their receivers are gone too).
+  // All cancelled first, then one wait for them all (bounded once, not once each).
+  std::vector<MPI_Request> cancelled;
   for (std::size_t h = 0; h < requests_.size(); ++h) {
     if (requests_[h] == MPI_REQUEST_NULL) continue;
     if (receives_[h]) {
       MPI_Cancel(&requests_[h]);
-      MPI_Status status;
-      await_all(std::span(&requests_[h], 1), "completed a cancelled receive", false, &status);
-      int cancelled = 0;
-      MPI_Test_cancelled(&status, &cancelled);
-      if (!cancelled) ++received_;
+      cancelled.push_back(requests_[h]);
     } else {
       MPI_Request_free(&requests_[h]);
     }
+  }
+  std::vector<MPI_Status> statuses(cancelled.size());
+  await_all(cancelled, "completed its cancelled receives", false, statuses.data());
+  for (const MPI_Status& status : statuses) {
+    int was_cancelled = 0;
+    MPI_Test_cancelled(&status, &was_cancelled);
+    if (!was_cancelled) ++received_;
   }
   requests_.clear();
   receives_.clear();
