@@ -40,8 +40,12 @@ void show_command(const ShowOptions& o) {
   }
   if (o.terminal) {
     for (const ShowRun& run : runs) {
+      const FailureReport& report = run.outcome.result.failures();
       std::cout << to_string(run.spec.op) << " " << run.outcome.algorithm << " on "
-                << terminal_steps(*run.topology, run.outcome.result.trace());
+                << terminal_steps(*run.topology, run.outcome.result.trace(), 40,
+                                  o.fail.empty() ? nullptr : &report)
+                << std::flush;
+      if (!o.fail.empty()) print_failures(stdout, run.failures, report);
     }
     return;
   }

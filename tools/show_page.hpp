@@ -14,7 +14,8 @@
 //
 // Hooks for tests and screenshots, in the address's fragment: #end steps from the start to
 // the end one event at a time (as the step button does); #at=wait shows the first moment
-// a message waits; #at=F (0 <= F <= 1) the moment F of the way; #at=end the end. After
+// a message waits; #at=F (0 <= F <= 1) the moment F of the way; #at=1.2ms (a virtual time
+// with its unit: ps, ns, us, ms, s) that moment; #at=end the end. After
 // each, <pre id="vmc-status"> holds what the page shows as JSON: nodes and links drawn,
 // messages seen, the time, the dimensions in use and whether their links are on top, the
 // rendered boxes of each node's circle, number, bits and bar, and every error or console
@@ -661,7 +662,23 @@ function writeStatus() {
   el.textContent = JSON.stringify(status);
 }
 
-// The fragment: #end steps through every event; #at=wait|F|end shows one moment.
+// A moment of #at=: end, a fraction F of the way (0 <= F <= 1), or a virtual time with its
+// unit (1.2ms, 500us, 3ns, 2s, 7ps). Anything else is an error the status lists, and the
+// page shows the start.
+function momentOf(what) {
+  if (what === "end") return tMax;
+  const time = /^(\d+(?:\.\d*)?|\.\d+)(ps|ns|us|ms|s)$/.exec(what);
+  if (time) {
+    return Math.round(Number(time[1]) * { ps: 1, ns: 1e3, us: 1e6, ms: 1e9, s: 1e12 }[time[2]]);
+  }
+  const fraction = Number(what);
+  if (what !== "" && fraction >= 0 && fraction <= 1) return tMax * fraction;
+  console.error("#at=" + what + " is not a moment: end, wait, a fraction from 0 to 1, " +
+                "or a time with its unit (1.2ms)");
+  return 0;
+}
+
+// The fragment: #end steps through every event; #at=wait|F|end|time shows one moment.
 const hash = decodeURIComponent(location.hash.slice(1));
 show(0);
 if (hash === "end") {
@@ -671,7 +688,7 @@ if (hash === "end") {
   if (what === "wait") {
     show(events.find((e) => { show(e); return panels.some((p) => p.state.waiting > 0); }) ?? 0);
   } else {
-    show(what === "end" ? tMax : tMax * Number(what));
+    show(momentOf(what));
   }
 }
 writeStatus();

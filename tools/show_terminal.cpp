@@ -32,14 +32,38 @@ std::string listed(const std::vector<std::string>& items, std::size_t most = 12)
   return out;
 }
 
+// Under --fail: the nodes stopped and the links down at `now`, or "" when none.
+std::string failed_by(const FailureReport& failures, Picos now) {
+  std::vector<std::string> stopped, down;
+  for (const FailureReport::Stopped& s : failures.stopped) {
+    if (s.at_ps <= now) {
+      stopped.push_back(std::to_string(s.node) + " (at " + format_duration(to_seconds(s.at_ps)) +
+                        ")");
+    }
+  }
+  for (std::size_t k = 0; k < failures.links.size(); ++k) {
+    if (failures.links[k].at_ps <= now) down.push_back(failures.link_name(static_cast<int>(k)));
+  }
+  std::string out;
+  if (!stopped.empty()) out += "stopped: node " + listed(stopped) + "\n";
+  if (!down.empty()) out += "down:    " + listed(down) + "\n";
+  return out;
+}
+
 }  // namespace
 
-std::string terminal_steps(const Topology& t, const Trace& trace, int max_steps) {
+std::string terminal_steps(const Topology& t, const Trace& trace, int max_steps,
+                           const FailureReport* failures) {
   const std::optional<AsciiDrawing> drawing = ascii_drawing(t);
   std::set<Picos> moments;
   for (const MessageEvent& m : trace.messages) {
     moments.insert(m.start);
     if (m.waited > 0) moments.insert(m.start - m.waited);
+  }
+  // A node stops, or a link goes down, at a moment of its own.
+  if (failures != nullptr) {
+    for (const FailureReport::Stopped& s : failures->stopped) moments.insert(s.at_ps);
+    for (const FailureReport::Link& l : failures->links) moments.insert(l.at_ps);
   }
   std::ostringstream out;
   out << t.spec() << ": " << trace.messages.size() << " messages, " << moments.size()
@@ -88,6 +112,7 @@ std::string terminal_steps(const Topology& t, const Trace& trace, int max_steps)
     if (!moving.empty()) out << "moving:  " << listed(moving, 8) << "\n";
     if (!undrawn.empty()) out << "links in use not drawn: " << listed(undrawn) << "\n";
     for (const std::string& w : waiting) out << "waiting: " << w << "\n";
+    if (failures != nullptr) out << failed_by(*failures, now);
   }
   if (drawing && !drawing->note.empty()) out << "\n" << drawing->note << "\n";
   return out.str();

@@ -400,6 +400,32 @@ TEST(CommandLine, ShowDrawsTheNodesThatFailed) {
   EXPECT_THAT(down.out, HasSubstr("failures   link 0-4 down at 0 s lost 1 message\n"));
 }
 
+// vmc show --terminal --fail says, step by step, which nodes have stopped and which links are
+// down, and ends with the failures lines. Node 2 stops at 1.054 ms (its second receive's end:
+// 0 -> 4 then 0 -> 2, each 525 us + 2 us), so the step at 527 us names none; 0-4 is down from 0.
+TEST(CommandLine, ShowInTheTerminalNamesWhatFailedAtEachStep) {
+  const Outcome o = vmc({"show", "--topology", "hypercube:8", "--op", "broadcast",
+                         "--algorithm", "binomial", "--n", "1", "--fail", "node:2@1ms",
+                         "--terminal"});
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  const std::size_t at_527us = o.out.find("step 2 at 527 us");
+  const std::size_t at_1054us = o.out.find("step 3 at 1.054 ms");
+  ASSERT_NE(at_527us, std::string::npos) << o.out;
+  ASSERT_NE(at_1054us, std::string::npos) << o.out;
+  EXPECT_EQ(o.out.substr(at_527us, at_1054us - at_527us).find("stopped:"), std::string::npos)
+      << o.out;
+  EXPECT_THAT(o.out.substr(at_1054us),
+              HasSubstr("stopped: node 2 (at 1.054 ms), 3 (at 1.054 ms)\n"));
+  EXPECT_THAT(o.out, HasSubstr("failures   node 2 stopped at 1.054 ms (a failure it was given)\n"));
+  const Outcome down = vmc({"show", "--topology", "hypercube:8", "--op", "broadcast",
+                            "--algorithm", "binomial", "--n", "1", "--fail", "link:0-4@0",
+                            "--terminal"});
+  EXPECT_EQ(down.exit_code, 0) << down.err;
+  EXPECT_THAT(down.out, HasSubstr("stopped: node 4 (at 0 s), 5 (at 0 s), 6 (at 0 s), 7 (at 0 s)\n"
+                                  "down:    link 0-4\n"));
+  EXPECT_THAT(down.out, HasSubstr("failures   link 0-4 down at 0 s lost 1 message\n"));
+}
+
 TEST(CommandLine, LoadRefusesWhatItCannotUse) {
   expect_refused({"run", "--load="}, "--load");
   expect_refused({"run", "--load", ""}, "--load: give a library's file");

@@ -210,6 +210,10 @@ TEST(ShowPage, AFailedRunSaysWhoseTimeTheFormulaGives) {
   EXPECT_NE(dom.out.find("(exact for the run without its failures)"), std::string::npos)
       << dom.out.substr(0, 3000);
   EXPECT_EQ(dom.out.find("(exact for this run)"), std::string::npos);
+  // #at= takes a virtual time with its unit: the moment node 2 stopped.
+  const nlohmann::json stopped = page_status(page, "at=1.054ms");
+  EXPECT_EQ(stopped["t_ps"], 1054000000) << stopped.dump();
+  EXPECT_EQ(stopped["errors"], nlohmann::json::array()) << stopped.dump();
 }
 
 // Three moments of the README's comparison; the first is the first moment a message waits,
