@@ -156,6 +156,24 @@ void run_command(const RunOptions& o) {
       return run_collective(m, spec);
     } catch (const RunError& e) {
       write_trace(e.result().get());
+      // --json still prints one object for a run its failures ended: what failed, and what
+      // the run did until then; the error goes to standard error and vmc exits 1 as without.
+      if (o.json && prints && e.kind() == RunError::Kind::node_failed) {
+        nlohmann::json j = e.result() ? stats_json(e.result()->stats(), m.topology())
+                                      : nlohmann::json::object();
+        j.update({{"op", o.call.op},
+                  {"algorithm", o.call.algorithm},
+                  {"topology", m.topology().spec()},
+                  {"p", m.size()},
+                  {"n", spec.op == Operation::barrier ? 0 : spec.n},
+                  {"clock", o.clock},
+                  {"model", describe(config.model)},
+                  {"time_s", e.result() ? nlohmann::json(to_seconds(e.result()->stats().time))
+                                        : nlohmann::json()},
+                  {"error", "nodes failed, and calls that needed them ended their nodes"},
+                  {"failures", failures_json(m.failures(), e.failures())}});
+        std::cout << j.dump() << std::endl;
+      }
       throw;
     }
   }();

@@ -344,8 +344,18 @@ TEST(CommandLine, RunReportsAFailedLink) {
   EXPECT_EQ(quiet.exit_code, 0) << quiet.err;
   EXPECT_THAT(quiet.out, HasSubstr("failures   link 0-4 down at 1 ns lost no message\n"
                                    "check      correct\n"));
+  // --json of the failed run: still one object (what failed, what the run did until then,
+  // the error), exit code 1, the report on standard error as without --json.
   const Outcome json = with("link:0-4@0", "--json");
   EXPECT_EQ(json.exit_code, 1);
+  EXPECT_THAT(json.err, HasSubstr("node 4: recv from rank 0 tag 0 of collective call 0 failed"));
+  const nlohmann::json j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j["messages"], 3) << json.out;
+  EXPECT_EQ(j["time_s"], 0.001054) << json.out;
+  EXPECT_EQ(j["failures"]["links"][0]["link"], "0-4") << json.out;
+  EXPECT_EQ(j["failures"]["links"][0]["lost"], 1) << json.out;
+  EXPECT_EQ(j["failures"]["stopped"][0]["cause_link"], "0-4") << json.out;
+  EXPECT_EQ(j["failures"]["stopped"].size(), 4u) << json.out;
   // --trace writes what the failed run did: the three messages delivered, none to node 4.
   const std::string trace =
       (std::filesystem::temp_directory_path() / "vmc_cli_failed_link_trace.json").string();
