@@ -717,9 +717,17 @@ const std::vector<Reason>& reasons() {
        "judged by that schedule's own sum, derived from 004's text (§13's direct sends, §2's "
        "sharing), and is exact"},
       {"DOPL overlap",
-       "k_alt > 1: 004's sum adds the k_alt - 1 wraparounds and the steps one after another, "
-       "where the run overlaps them, so the run is below it "
-       "(collectives/reduce/reduce_mesh_dopl.cpp)"},
+       "k_alt > 1: 004's sum adds the k_alt - 1 wraparounds and every step's fill and drain "
+       "one after another, where its own schedule, which vmc runs, overlaps them: a "
+       "wraparound goes from a head, which on its line of the step only receives, to a tail, "
+       "which there only sends, on ports the step leaves idle; and a node passes on the first "
+       "piece of its next step as soon as it has it, while other lines still carry the step "
+       "before. So the run is below the formula, 5-26% on these rows "
+       "(collectives/reduce/reduce_mesh_dopl.cpp). It is not a modelling choice: no option "
+       "keeps the schedule and separates its steps (under `--protocol rendezvous`, and under "
+       "exchange and half ports, vmc's plan takes one part, collectives/mesh/dopl.hpp, a "
+       "schedule the one-part rows here show exact after whole pieces). vmc's own cost is the "
+       "schedule replayed, equal to the run (predicted_s)"},
       {"torus routes",
        "a torus whose rings are not of power-of-two length: the recursive-splitting tree's "
        "messages take the shortest way round and two share a link "

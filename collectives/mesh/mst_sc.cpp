@@ -152,10 +152,21 @@ TreeView group_view(const ScSplit& s, const MstTree& tree, int me) {
 MstTree group_tree(const ScSplit& s, int root, MstFlow flow) {
   return MstTree(s.group, s.group_index(root), s.interleaved() ? MstFlow::inward : flow);
 }
-// The broadcast's staggered line (see crossing_sharers): a scattered line of 3 nodes whose
-// MST groups take one crossing step (p1 = 2), on links no slower than a node.
+// The broadcast's staggered line (see crossing_sharers): the scattered line of 3 nodes whose
+// MST groups are pairs (p0 = 3, p1 = 2, no lower dimensions), under duplex ports on links no
+// slower than a node, the other scattered lines of power-of-two length (they end together),
+// except with the root in the middle of its line and the crossing downwards (its second
+// scatter message then takes a link of the far node's crossing message).
 bool staggered_line(const CostQuery& q, const ScSplit& s) {
-  return s.p0 == 3 && s.p1() == 2 && q.units.beta_net <= q.units.beta;
+  if (s.p0 != 3 || s.p1() != 2 || s.group.size() != 2 || q.model.port != Port::duplex ||
+      q.units.beta_net > q.units.beta) {
+    return false;
+  }
+  for (const patterns::RingDigit& digit : s.scattered.digits) {
+    if (digit.dim != s.dim && !is_power_of_two(digit.radix)) return false;
+  }
+  const int x = s.shape.coordinate(q.root, s.dim);
+  return !(x % s.p0 == 1 && x / s.p0 == 1);
 }
 // The messages a crossing message shares its busiest link with, itself included: p0 where
 // the groups start together. The broadcast's do not on a staggered line: there the line's
@@ -165,6 +176,9 @@ bool staggered_line(const CostQuery& q, const ScSplit& s) {
 // as the other two start, and those two share their links two ways, not three: the run is
 // 004's formula less b beta (docs/004-formulas.md, "groups start apart"). Holding the far
 // node back to start the three together, as 004's formula has them, would end b beta later.
+// (Found so on mesh:6x4, 6x8 and 6x2x4 at every root, tests/collectives/mesh_hybrid_test.cpp;
+// with the root in the middle of a line whose crossing runs downwards the far node's message
+// shares a link with the root's second scatter message, and the run is the p0 formula's.)
 int crossing_sharers(const CostQuery& q, const ScSplit& s, MstFlow flow) {
   return flow == MstFlow::outward && staggered_line(q, s) ? 2 : s.p0;
 }
@@ -294,8 +308,7 @@ Claim sc_member_claim(const CostQuery& q, const ScSplit& s, MstFlow flow) {
     // The scattered lines end together where their lengths are powers of two; the staggered
     // line of 3 ends apart, by one message, as crossing_sharers counts.
     for (const patterns::RingDigit& digit : s.scattered.digits) {
-      const bool staggered = digit.dim == s.dim && digit.radix == s.p0 && digit.spacing == 1 &&
-                             staggered_line(q, s);
+      const bool staggered = digit.dim == s.dim && staggered_line(q, s);
       if (!is_power_of_two(digit.radix) && !staggered) return Claim::estimate;
     }
     for (int i = 1; s.interleaved() && i < s.group.dimensions(); ++i) {
