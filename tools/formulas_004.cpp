@@ -748,8 +748,9 @@ const std::vector<Reason>& reasons() {
        "the groups take one crossing step (p_{d',1} = 2, mesh:6x4's member 4) the run is "
        "004's formula at whole pieces less n/B beta, to the picosecond (the rows say so). "
        "Starting the groups together, as 004's formula has them, would hold the far node "
-       "back and end n/B beta later, so vmc does not; its own claim for the member is an "
-       "estimate (docs/algorithms.md)"},
+       "back and end n/B beta later, so vmc does not; its own formula for the member counts "
+       "the two sharers and is exact (predicted_s; collectives/mesh/mst_sc.cpp, where the root "
+       "is not in the middle of a line whose crossing runs downwards)"},
       {"eager overlap",
        "under the eager protocol a node combines one child's vector while the next arrives "
        "(reductions), or a ring message of a node done with its scatter takes the in-port of a "
