@@ -15,8 +15,9 @@
 // ended before that combine began), so the halves do not overlap and their times add. The
 // claim is the weaker of the two halves' claims. Against the formula above, under 004's
 // model on mesh:2x3, 5x1, 6x4, 8x8, 7x11, 16x16 and 4x4x4, n = 1 to 65536: the run equals it
-// where both halves have one part and whole pieces, is at most 0.13% above it where pieces
-// are uneven, and 3% to 25% below it where a half alternates (reduce_mesh_dopl.cpp says why).
+// where both halves have one part, with its pieces rounded up to whole items (the run pads
+// the last), and is 3% to 25% below it where a half alternates (reduce_mesh_dopl.cpp says
+// why).
 #include <algorithm>
 
 #include "collectives/mesh/dopl.hpp"

@@ -14,7 +14,8 @@
 //   exchange, half:  a step whose shift is its own inverse (2 k_i = 0 mod m_i) is one
 //                    exchange (two messages under half), any other two rounds: an estimate.
 // 004 writes (p-1) alpha + sum_i N/(2p) max(beta_node, ceil(m_i/2) beta_net) "approximately"
-// (N = p^2 n in vmc's count); this is the schedule's own sum, exact under duplex and all
+// (N = p^2 n in vmc's count); this is the schedule's own sum (docs/004-formulas.md judges
+// the runs by it, 004's approximation beside), exact under duplex and all
 // ports where no step shares a link (private links; the group's own mesh when every m_i <= 3,
 // a whole hypercube), a lower bound under exclusive contention on the own mesh, and an
 // estimate under shared contention there (the messages of a step share their busiest links

@@ -16,8 +16,10 @@
 // all of the vectors on all of the nodes ... and j represents the rings in the i-th
 // dimension"); this is the algorithm's own, derived as in alltoall_mesh_dr.cpp, delta
 // included (what the schedule rearranges: a node's own groups when a stage starts and each
-// group that arrives home; docs/004-formulas.md shows it beside the DR row, with no 004
-// formula to judge it by). One-partner
+// group that arrives home). docs/004-formulas.md derives 004's from its PFR terms, the DR
+// all-to-all's per ring of the prime factors rings with §5.2's c_{i,j}, sum_t (f_t - 1)
+// (alpha + N/(2p) (max(beta, c_t beta) + delta)), N = p^2 n: this cost with delta = 0, to
+// the picosecond on its nine meshes; with delta, the DR row's modelling choice. One-partner
 // ports as allgather_mesh_dr.cpp. Exact under duplex and all ports where no stage shares a
 // link, or, under shared contention, where every message of a stage shares alike; an
 // estimate where they do not; a lower bound under exclusive contention with shared links.

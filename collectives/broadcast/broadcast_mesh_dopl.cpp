@@ -12,7 +12,10 @@
 //            + sum_i (ceil((k_alt + d - 1 - i)/d)(m_i - 1) + k_i - 1)(alpha + n/(k_alt k_i) beta)
 // over k_alt = 1 .. min(15, n) (004 §15.2: convex, and k_alt "will never exceed ten or
 // fifteen"); k_i = 004 §9's sqrt((m_i - 2) n beta / (k_alt alpha)) pieces per part along
-// dimension i, or pieces of Options::segment_items items. k_alt = 1 where alternation
+// dimension i, or pieces of Options::segment_items items. Every part is ceil(n/k_alt) items
+// and every piece ceil(part/k_i), the last ones padded (the padding travels and is dropped,
+// as the SC broadcast's blocks), so every message of a step has one length: 004's n/k_alt
+// and n/(k_alt k_i) rounded up to whole items. k_alt = 1 where alternation
 // cannot help or cannot overlap: one dimension (a 1-D array, and every group that is not a
 // whole mesh), n < 2; the exchange and half port models, under which a node cannot send a
 // wraparound while it receives pieces from another neighbour (004 §2 assumption 5 is
@@ -20,10 +23,10 @@
 // head asks for it (the head takes it last), would hold the tail up and can deadlock.
 //
 // Requires: nothing (any p, root and n).
-// Cost: k_alt = 1, per line as broadcast pipelined_chain: with pieces of s_i items (K_i =
-// ceil(n/s_i) of them, the last T_l = T(n - (K_i - 1)s_i)) (m_i + K_i - 3) T(s_i) + T_l
-// under duplex and all-port nodes, (2 K_i + m_i - 5) T(s_i) + 2 T_l under exchange and
-// half, and the phases add up: sum_i of these. k_alt > 1: the parts' pipelines of
+// Cost: k_alt = 1, per line as broadcast pipelined_chain: with K_i pieces of s_i items,
+// (m_i + K_i - 2) T(s_i) under duplex and all-port nodes (004 §9's term at whole pieces,
+// exactly), (2 K_i + m_i - 3) T(s_i) under exchange and half, and the phases add up:
+// sum_i of these. k_alt > 1: the parts' pipelines of
 // consecutive steps overlap, and a node may get a piece of the next step, or a wraparound,
 // while it still receives the step before; 004's formula, which adds the steps and the
 // wraparounds, is then far from the run (mesh:8x8, n = 65536, 004's costs: k_alt = 4,

@@ -20,11 +20,15 @@
 // Claims: mesh_mst's for member 0, mesh_sc's for the last; the others sc_member_claim's:
 // exact under 004's model (duplex ports, wormhole routing, shared links) on the group's own
 // mesh where every scattered line's length is a power of two, an estimate elsewhere. Where a
-// line's length is not (mesh:6x4 member 4, three groups 3 apart), its nodes finish the
-// scatter one message apart, the groups that share links start their MST apart, and a
-// message across the virtual dimension shares its links for part of its length only: the
-// broadcast takes less than the formula (mesh:6x4 member 4: 0.96 times at n = 65,536), and
-// a formula exact there would have to follow the sharing message by message. Where the
+// line's length is not, its nodes finish the scatter apart, the groups that share links
+// start their MST apart, and a message across the virtual dimension shares its links for
+// part of its length only; a formula exact there in general would have to follow the
+// sharing message by message. One such line is counted exactly (mesh/mst_sc.cpp,
+// crossing_sharers): a line of 3 whose groups take one crossing step (mesh:6x4 member 4,
+// three groups 3 apart), whose far node's crossing message ends, alone, as the other two
+// start, so these share two ways: b max(beta, 2 beta_net), not 004's p0 = 3 (the run is
+// 004's formula less b beta: 0.96 times it at n = 65,536), exact where beta_net <= beta and
+// the line's other digits are powers of two. Where the
 // lines are not alike (mesh:7x11 member 1, root 0) early nodes' eager ring messages take
 // in-ports the scatter still needs, as in mesh_sc.
 #include "collectives/broadcast/broadcast_internal.hpp"

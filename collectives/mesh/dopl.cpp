@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <utility>
 
 #include "collectives/costs/claims.hpp"
@@ -17,10 +18,26 @@ namespace vmc::internal {
 
 using patterns::MeshShape;
 
-std::size_t DoplPlan::piece(const MeshShape& shape, int dim, int q) const {
-  const std::size_t part = std::max<std::size_t>(1, part_items(q));
+std::size_t DoplPlan::part_items() const {
+  return std::max<std::size_t>(1, ceil_div(n, static_cast<std::size_t>(k_alt)));
+}
+
+std::size_t DoplPlan::piece(const MeshShape& shape, int dim) const {
+  const std::size_t part = part_items();
   if (segment > 0) return std::min(segment, part);
   return ceil_div(part, patterns::dopl_pieces(shape.lengths[dim], n, alpha, beta, k_alt));
+}
+
+std::size_t DoplPlan::pieces(const MeshShape& shape, int dim) const {
+  return ceil_div(part_items(), piece(shape, dim));
+}
+
+std::size_t DoplPlan::span(const MeshShape& shape) const {
+  std::size_t most = part_items();
+  for (int i = 0; i < shape.dimensions(); ++i) {
+    most = std::max(most, pieces(shape, i) * piece(shape, i));
+  }
+  return most;
 }
 
 double dopl_formula_004(const MeshShape& shape, const DoplPlan& plan, int k) {
@@ -63,25 +80,22 @@ std::vector<DoplOp> dopl_program(const MeshShape& shape, int root, const DoplPla
   for (int i = 0; i < patterns::dopl_steps(shape, plan.k_alt); ++i) {
     const patterns::DoplStep st = patterns::dopl_step(shape, root, plan.k_alt, i, rank);
     if (st.wrap_to >= 0) {
-      ops.push_back({true, st.wrap_to, plan.part_begin(st.wrap_part),
-                     plan.part_items(st.wrap_part)});
+      ops.push_back({true, st.wrap_to, plan.part_begin(shape, st.wrap_part), plan.part_items()});
     }
     if (st.part >= 0) {
-      const std::size_t b = plan.part_begin(st.part), e = plan.part_begin(st.part + 1);
-      const std::size_t s = plan.piece(shape, st.dim, st.part);
+      const std::size_t b = plan.part_begin(shape, st.part);
+      const std::size_t s = plan.piece(shape, st.dim), count = plan.pieces(shape, st.dim);
       // The reduction's pieces, reversed below, flow first to last as the broadcast's.
-      const std::size_t count = ceil_div(e - b, s);
       for (std::size_t k = 0; k < count; ++k) {
         const std::size_t first = b + (reduction ? count - 1 - k : k) * s;
-        const std::size_t len = std::min(s, e - first);
-        if (st.chain.prev >= 0) ops.push_back({false, st.chain.prev, first, len});
-        if (st.chain.next >= 0) ops.push_back({true, st.chain.next, first, len});
+        if (st.chain.prev >= 0) ops.push_back({false, st.chain.prev, first, s});
+        if (st.chain.next >= 0) ops.push_back({true, st.chain.next, first, s});
       }
     }
     if (st.wrap_from >= 0) {
       (reduction ? ops : wraps)
-          .push_back({false, st.wrap_from, plan.part_begin(st.wrap_part),
-                      plan.part_items(st.wrap_part)});
+          .push_back({false, st.wrap_from, plan.part_begin(shape, st.wrap_part),
+                      plan.part_items()});
     }
   }
   ops.insert(ops.end(), wraps.begin(), wraps.end());
@@ -110,8 +124,8 @@ BlockingReplay::Result dopl_replay(const CostQuery& q, const MeshShape& shape, i
 
 namespace {
 
-// One line's pipelined chain of m nodes, n items in pieces of s (k_alt = 1): when its last
-// node is done. The broadcast (as broadcast pipelined_chain): with K = ceil(n/s) pieces, the
+// One line's pipelined chain of m nodes, n items in pieces of s (k_alt = 1; the DOPL's n is
+// whole pieces, so the last is s too): when its last node is done. The broadcast (as broadcast pipelined_chain): with K = ceil(n/s) pieces, the
 // last T_l = T(n - (K - 1)s), (m + K - 3) T(s) + T_l under duplex and all-port nodes,
 // (2K + m - 5) T(s) + 2 T_l under exchange and half.
 Picos dopl_bcast_chain(const CostQuery& q, int m, std::size_t n, std::size_t s) {
@@ -155,9 +169,9 @@ Picos dopl_cost(const CostQuery& q, int root, bool reduction) {
   Picos t = 0;
   for (int i = 0; i < shape.dimensions(); ++i) {
     const int m = shape.lengths[i];
-    const std::size_t s = plan.piece(shape, i, 0);
-    t = checked_add(t, reduction ? dopl_reduce_chain(q, m, q.n, s)
-                                 : dopl_bcast_chain(q, m, q.n, s),
+    const std::size_t s = plan.piece(shape, i), whole = plan.pieces(shape, i) * s;
+    t = checked_add(t, reduction ? dopl_reduce_chain(q, m, whole, s)
+                                 : dopl_bcast_chain(q, m, whole, s),
                     "DOPL time");
   }
   return t;
@@ -184,27 +198,71 @@ std::string dopl_detail(const CostQuery& q, bool reduction) {
   std::string s = "k_alt = " + std::to_string(plan.k_alt) + "; k_i =";  // no comma: CSV
   for (int i = 0; i < shape.dimensions(); ++i) {
     s += ' ';
-    s += std::to_string(q.n == 0 ? 0 : ceil_div(plan.part_items(0), plan.piece(shape, i, 0)));
+    s += std::to_string(q.n == 0 ? 0 : plan.pieces(shape, i));
   }
   return s;
 }
 
-void dopl_broadcast(const Comm& c, void* buf, std::size_t n, std::size_t isz, int root,
+namespace {
+
+// The vector in the plan's padded layout (DoplPlan): the caller's own where that is its
+// layout already (every part and piece whole), else a zeroed copy with each part at
+// part_begin, copied back by put_back.
+class PaddedVector {
+ public:
+  PaddedVector(void* vec, const MeshShape& shape, const DoplPlan& plan, std::size_t isz)
+      : vec_(vec), isz_(isz), part_(plan.part_items()), span_(plan.span(shape)), n_(plan.n) {
+    if (plan.padded(shape) == n_) return;
+    copy_ = Bytes(plan.padded(shape) * isz);
+    if (data_moves_here()) std::memset(copy_.data(), 0, copy_.size());  // the padding
+    for_each_part([&](std::size_t from, std::size_t to, std::size_t items) {
+      copy_items(at(copy_.data(), to, isz_), at(vec_, from, isz_), items, isz_);
+    });
+  }
+  void* data() { return copy_.empty() ? vec_ : copy_.data(); }
+  void put_back() {
+    if (copy_.empty()) return;
+    for_each_part([&](std::size_t from, std::size_t to, std::size_t items) {
+      copy_items(at(vec_, from, isz_), at(copy_.data(), to, isz_), items, isz_);
+    });
+  }
+
+ private:
+  // f(first item in the caller's vector, first in the padded one, items) for each part.
+  template <typename F>
+  void for_each_part(F f) const {
+    for (std::size_t q = 0; q * part_ < n_; ++q) {
+      f(q * part_, q * span_, std::min(part_, n_ - q * part_));
+    }
+  }
+  void* vec_;
+  std::size_t isz_, part_, span_, n_;
+  Bytes copy_;
+};
+
+}  // namespace
+
+void dopl_broadcast(const Comm& c, void* vec, std::size_t n, std::size_t isz, int root,
                     const Options& o, Tag tag) {
   if (n == 0) return;
   const MeshShape shape = mesh_shape_of(c);
   const DoplPlan plan = dopl_plan(c.units(), c.model(), shape, n, o, false);
+  PaddedVector padded(vec, shape, plan, isz);
+  void* buf = padded.data();
   for (const DoplOp& op : dopl_program(shape, root, plan, c.rank(), false)) {
     if (op.send) send_message(c, at(buf, op.first, isz), op.items, isz, op.peer, tag);
     else recv_message(c, at(buf, op.first, isz), op.items, isz, op.peer, tag);
   }
+  padded.put_back();
 }
 
-void dopl_reduce(const Comm& c, void* acc, std::size_t n, std::size_t isz, const Op& op,
+void dopl_reduce(const Comm& c, void* vec, std::size_t n, std::size_t isz, const Op& op,
                  int root, const Options& o, Tag tag) {
   if (n == 0) return;
   const MeshShape shape = mesh_shape_of(c);
   const DoplPlan plan = dopl_plan(c.units(), c.model(), shape, n, o, true);
+  PaddedVector padded(vec, shape, plan, isz);
+  void* acc = padded.data();
   Bytes tmp;
   for (const DoplOp& step : dopl_program(shape, root, plan, c.rank(), true)) {
     char* mine = at(acc, step.first, isz);
@@ -216,6 +274,7 @@ void dopl_reduce(const Comm& c, void* acc, std::size_t n, std::size_t isz, const
     recv_message(c, tmp.data(), step.items, isz, step.peer, tag);
     trees::combine(c, op, mine, tmp.data(), mine, step.items);
   }
+  padded.put_back();
 }
 
 }  // namespace vmc::internal

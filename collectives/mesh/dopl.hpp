@@ -38,17 +38,33 @@
 namespace vmc::internal {
 
 // The choices: the number of parts and the items per piece of each part and dimension.
+// Every part is ceil(n/k_alt) items and every piece of a part along dimension i is
+// ceil(part/k_i) items, the last ones padded (as the SC broadcast's and the DG reduction's
+// blocks: the padding travels and is dropped), so that every message of a step is one
+// length: 004 §9's n/k_alt and n/(k_alt k_i), rounded up to whole items. The programs work
+// on the padded vector, part q at q span(shape) (mesh/dopl.cpp copies the caller's vector
+// in and out where it is not already that layout).
 struct DoplPlan {
   int k_alt = 1;
   // beta: the time per item of a piece at a node in the middle of a line: 004 §9's beta for
   // the broadcast, §11's beta + gamma for the reduction (it receives, combines, sends on).
   double alpha = 0, beta = 0;
   std::size_t n = 0, segment = 0;
-  std::size_t part_begin(int q) const { return patterns::dopl_part_begin(n, k_alt, q); }
-  std::size_t part_items(int q) const { return part_begin(q + 1) - part_begin(q); }
-  // Items per piece of part q along dimension dim (004 §9/§11's k_i pieces per part, or
-  // Options::segment_items).
-  std::size_t piece(const patterns::MeshShape& shape, int dim, int q) const;
+  // The items of a part, ceil(n / k_alt) (the wraparound's message).
+  std::size_t part_items() const;
+  // Items per piece along dimension dim (004 §9/§11's k_i pieces per part, or
+  // Options::segment_items), and the pieces of a part, ceil(part_items / piece).
+  std::size_t piece(const patterns::MeshShape& shape, int dim) const;
+  std::size_t pieces(const patterns::MeshShape& shape, int dim) const;
+  // A part's room in the padded vector: its pieces' items, the most over the dimensions.
+  std::size_t span(const patterns::MeshShape& shape) const;
+  // Part q's first item in the padded vector, and that vector's length.
+  std::size_t part_begin(const patterns::MeshShape& shape, int q) const {
+    return std::size_t(q) * span(shape);
+  }
+  std::size_t padded(const patterns::MeshShape& shape) const {
+    return std::size_t(k_alt) * span(shape);
+  }
 };
 
 // 004 §9's T_DOPL (§11's with beta + gamma for beta) for k parts, in real numbers:
@@ -84,7 +100,8 @@ BlockingReplay::Result dopl_replay(const CostQuery& q, const patterns::MeshShape
                                    int root, const DoplPlan& plan, bool reduction);
 
 // The time of a DOPL: k_alt = 1 in closed form (pipelined chains, dimension after
-// dimension), else the replay.
+// dimension, k_i pieces of ceil(n/k_i) items: 004 §9's formula at whole pieces), else the
+// replay.
 Picos dopl_cost(const CostQuery& q, int root, bool reduction);
 
 // The claim of dopl_cost on q's machine: every message runs along one line, each directed

@@ -152,17 +152,48 @@ TreeView group_view(const ScSplit& s, const MstTree& tree, int me) {
 MstTree group_tree(const ScSplit& s, int root, MstFlow flow) {
   return MstTree(s.group, s.group_index(root), s.interleaved() ? MstFlow::inward : flow);
 }
+// The broadcast's staggered line (see crossing_sharers): the scattered line of 3 nodes whose
+// MST groups are pairs (p0 = 3, p1 = 2, no lower dimensions), under duplex ports on links no
+// slower than a node, the other scattered lines of power-of-two length (they end together),
+// except with the root in the middle of its line and the crossing downwards (its second
+// scatter message then takes a link of the far node's crossing message).
+bool staggered_line(const CostQuery& q, const ScSplit& s) {
+  if (s.p0 != 3 || s.p1() != 2 || s.group.size() != 2 || q.model.port != Port::duplex ||
+      q.units.beta_net > q.units.beta) {
+    return false;
+  }
+  for (const patterns::RingDigit& digit : s.scattered.digits) {
+    if (digit.dim != s.dim && !is_power_of_two(digit.radix)) return false;
+  }
+  const int x = s.shape.coordinate(q.root, s.dim);
+  return !(x % s.p0 == 1 && x / s.p0 == 1);
+}
+// The messages a crossing message shares its busiest link with, itself included: p0 where
+// the groups start together. The broadcast's do not on a staggered line: there the line's
+// root sends its far node its block first, one message (alpha + b beta) before the third
+// node has its own (patterns/mesh_mst.hpp: a range of 3 is cut into the root's 2 and the
+// far 1), so the far node's crossing message runs alone for exactly its own length and ends
+// as the other two start, and those two share their links two ways, not three: the run is
+// 004's formula less b beta (docs/004-formulas.md, "groups start apart"). Holding the far
+// node back to start the three together, as 004's formula has them, would end b beta later.
+// (Found so on mesh:6x4, 6x8 and 6x2x4 at every root, tests/collectives/mesh_hybrid_test.cpp;
+// with the root in the middle of a line whose crossing runs downwards the far node's message
+// shares a link with the root's second scatter message, and the run is the p0 formula's.)
+int crossing_sharers(const CostQuery& q, const ScSplit& s, MstFlow flow) {
+  return flow == MstFlow::outward && staggered_line(q, s) ? 2 : s.p0;
+}
 // The MST phase's message times: one that crosses the virtual dimension j (its parent and
 // child differ in the group's last coordinate) shares the links of dimension j with the same
 // message of the other p0 - 1 groups of its column, which run the same tree at the same
 // time (004: "the short-vector MST-broadcast phase incurs the link contention"): b
-// max(beta, p0 beta_net), 004's max(beta_node, p_{d',0} beta_net). A message within the
-// lower dimensions keeps to its own row: b beta.
-EdgeTime group_edge_time(const CostQuery& q, const ScSplit& s, std::size_t b) {
+// max(beta, c beta_net), c = crossing_sharers, 004's max(beta_node, p_{d',0} beta_net). A
+// message within the lower dimensions keeps to its own row: b beta.
+EdgeTime group_edge_time(const CostQuery& q, const ScSplit& s, std::size_t b, MstFlow flow) {
   const Picos own = trees::msg(q, b);
   if (!s.interleaved()) return [own](int, int) { return own; };
   CostQuery shared = q;
-  shared.units.beta = q.units.item_time(static_cast<std::uint64_t>(s.p0));
+  shared.units.beta =
+      q.units.item_time(static_cast<std::uint64_t>(crossing_sharers(q, s, flow)));
   shared.units.beta_net = 0;
   const Picos crossing = trees::msg(shared, b);
   const patterns::MeshShape group = s.group;
@@ -212,7 +243,8 @@ Picos sc_broadcast_cost(const CostQuery& q, const ScSplit& s) {
   }
   if (s.group.size() > 1) {
     const MstTree tree = group_tree(s, q.root, MstFlow::outward);
-    t = checked_add(t, mst_bcast_time(tree, group_edge_time(q, s, b)), "broadcast time");
+    t = checked_add(t, mst_bcast_time(tree, group_edge_time(q, s, b, MstFlow::outward)),
+                    "broadcast time");
   }
   const std::vector<std::size_t> counts(s.scattered.blocks(), b);
   return checked_add(t, ring_collect_cost(q, s.scattered, counts, {}), "broadcast time");
@@ -251,7 +283,8 @@ Picos dg_reduce_cost(const CostQuery& q, const ScSplit& s) {
   Picos t = ring_reduce_scatter_cost(q, s.scattered, counts, {});
   if (s.group.size() > 1) {
     const MstTree tree = group_tree(s, q.root, MstFlow::inward);
-    t = checked_add(t, mst_reduce_time(q, tree, group_edge_time(q, s, b), trees::comb(q, b)),
+    t = checked_add(t, mst_reduce_time(q, tree, group_edge_time(q, s, b, MstFlow::inward),
+                                       trees::comb(q, b)),
                     "reduce time");
   }
   for (int d = 0; d < s.scattered.phases(); ++d) {
@@ -272,8 +305,11 @@ Claim sc_member_claim(const CostQuery& q, const ScSplit& s, MstFlow flow) {
     return Claim::estimate;
   }
   if (outward) {
+    // The scattered lines end together where their lengths are powers of two; the staggered
+    // line of 3 ends apart, by one message, as crossing_sharers counts.
     for (const patterns::RingDigit& digit : s.scattered.digits) {
-      if (!is_power_of_two(digit.radix)) return Claim::estimate;
+      const bool staggered = digit.dim == s.dim && staggered_line(q, s);
+      if (!is_power_of_two(digit.radix) && !staggered) return Claim::estimate;
     }
     for (int i = 1; s.interleaved() && i < s.group.dimensions(); ++i) {
       if (!is_power_of_two(s.group.lengths[i])) return Claim::estimate;

@@ -33,7 +33,10 @@
 // beta_net)) and ceil(log2 prod_{i<d'} m_i)(alpha + n/B beta_node), gamma added for the
 // reduction). The groups that share links run the same tree at the same time where they start
 // together, so each crossing message shares its links with exactly p0 - 1 others for its
-// whole length (sc_member_claim says where). The others keep every phase on links of its own.
+// whole length (sc_member_claim says where); on the broadcast's scattered line of 3 whose
+// groups take one crossing step they start one message apart and the last two share two
+// ways, which the formula counts (mesh/mst_sc.cpp, crossing_sharers). The others keep every
+// phase on links of its own.
 #pragma once
 
 #include <string>
@@ -75,9 +78,10 @@ Picos dg_reduce_cost(const CostQuery& q, const ScSplit& s);
 // where the MST groups' trees keep to their own links (patterns::mst_contention_free) and,
 // interleaved, under shared links; for the broadcast also where every scattered line's
 // length is a power of two (its nodes finish the scatter together, so the MST groups that
-// share links run in lockstep) and, interleaved, where the group's lengths but the first
-// are powers of two (the rank-order tree's parts are boxes, so its outward routes keep to
-// them). An estimate elsewhere.
+// share links run in lockstep; a line of 3 whose groups take one crossing step, on links no
+// slower than a node, ends one message apart, as the formula counts) and, interleaved,
+// where the group's lengths but the first are powers of two (the rank-order tree's parts
+// are boxes, so its outward routes keep to them). An estimate elsewhere.
 Claim sc_member_claim(const CostQuery& q, const ScSplit& s, patterns::MstFlow flow);
 
 }  // namespace vmc::internal

@@ -15,7 +15,8 @@
 //               (alpha + n/(k_alt k_i) (beta + gamma))
 // over k_alt = 1 .. min(15, n) (004 §15.2), k_i = §11's sqrt((m_i - 2) n (beta + gamma) /
 // (k_alt alpha)) pieces per part (1 if m_i <= 2, at most n), or pieces of
-// Options::segment_items items; k_alt = 1 where it cannot overlap (mesh/dopl.hpp, as the
+// Options::segment_items items; parts of ceil(n/k_alt) items and pieces of ceil(part/k_i),
+// the last ones padded with zero bytes, combined and dropped (mesh/dopl.hpp); k_alt = 1 where it cannot overlap (mesh/dopl.hpp, as the
 // broadcast). The formula's text in 004 §11 is lost in our copy (only its k_i survives); it
 // is re-derived as the broadcast's reversed, each piece combined (gamma) where it arrives.
 //
@@ -38,9 +39,10 @@
 // beta 2 us, gamma 0.35 us) on mesh:2x3, 5x1, 6x4, 8x8, 7x11, 16x16 and 4x4x4, n = 1 to
 // 65536 (tests/collectives/mesh_dopl_test.cpp, AgainstTheFormulaOf004):
 // - k_alt = 1 (every n on mesh:5x1, whose second dimension has one node; n up to 1024-4096
-//   on the 2-D meshes, 256 on mesh:4x4x4): the run is the formula to the picosecond where
-//   every k_i divides n. Elsewhere the pieces are ceil(n/k_i) items and the last one
-//   shorter, and the run is up to 0.14% above the formula, whose pieces are n/k_i items.
+//   on the 2-D meshes, 256 on mesh:4x4x4): the run is the formula to the picosecond with
+//   its pieces n/k_i rounded up to whole items (the run's, the last padded); as written
+//   where every k_i divides n. (Before the padding the last piece was shorter and the run
+//   up to 0.14% above the formula, between it and its whole-piece value.)
 // - k_alt > 1: the run is below the formula, 3% to 26% (mesh:2x3 at n = 65536: 203.4 ms
 //   against 276.2 ms; mesh:4x4x4: 262.1 ms against 282.3 ms; mesh:6x4: 249.8 ms against
 //   263.3 ms; with one part the run was 1.92 and 1.42 times the formula on the last two). The formula is not this

@@ -4,7 +4,8 @@
 // never below it where they claim a lower bound); with alternations (k_alt > 1) under 004's
 // model (duplex, wormhole, shared links, alpha 525 us, beta 2 us, gamma 0.35 us) on 004's
 // meshes; and the run against 004's formula itself (§9, §11 with beta + gamma): equal to the
-// picosecond where the formula is the schedule's time (k_alt = 1 and every k_i dividing n),
+// picosecond where the formula is the schedule's time (k_alt = 1: at every n with its pieces
+// rounded up to whole items, the run's padded pieces; as written where every k_i divides n),
 // below it where alternations overlap what the formula adds up.
 #include <gtest/gtest.h>
 
@@ -131,14 +132,17 @@ TEST(MeshDopl, AlternationsAreRightAndExact) {
 
 // 004's formula in picoseconds (exact where every piece count divides what it cuts):
 //   (k_alt - 1)(alpha + n/k_alt b) + sum_i (ceil((k_alt + d - 1 - i)/d)(m_i - 1) + k_i - 1)
-//   (alpha + n/(k_alt k_i) b), b = beta + gamma (§11) or beta (§9).
+//   (alpha + n/(k_alt k_i) b), b = beta + gamma (§11) or beta (§9); `whole`: every part and
+//   piece rounded up to whole items, ceil(n/k_alt) and ceil(ceil(n/k_alt)/k_i), as the run
+//   pads them (mesh/dopl.hpp).
 double formula_004(const std::vector<int>& m, std::size_t n, const Chosen& c, double alpha,
-                   double b) {
+                   double b, bool whole = false) {
   const int d = static_cast<int>(m.size()), k = c.k_alt;
-  double t = (k - 1) * (alpha + double(n) / k * b);
+  const double part = whole ? std::ceil(double(n) / k) : double(n) / k;
+  double t = (k - 1) * (alpha + part * b);
   for (int i = 0; i < d; ++i) {
-    const double ki = double(c.k[i]);
-    t += ((k + d - 1 - i + d - 1) / d * (m[i] - 1) + ki - 1) * (alpha + double(n) / (k * ki) * b);
+    const double ki = double(c.k[i]), piece = whole ? std::ceil(part / ki) : part / ki;
+    t += ((k + d - 1 - i + d - 1) / d * (m[i] - 1) + ki - 1) * (alpha + piece * b);
   }
   return t;
 }
@@ -166,12 +170,13 @@ bool whole_pieces(const std::vector<int>& m, std::size_t n, const Chosen& c) {
   return true;
 }
 
-// The run against 004's formula on 004's meshes, n = 1 .. 65536 (powers of two and the
-// multiples of 24 and 60 near them): the reduction's time equals §11's formula to the
-// picosecond wherever its pieces are whole items (k_alt = 1, k_i dividing n); with
-// alternations it is below it (mesh/dopl.hpp, reduce_mesh_dopl.cpp: the formula adds
-// the wraparounds and every step's fill, which overlap in the run); and the k_alt chosen
-// minimises the formula. The reduction-to-all is the reduction and the broadcast added.
+// The run against 004's formula on 004's meshes, n = 1 .. 65536 (powers of two, the
+// multiples of 24 and 60 near them, and 1003 and 30011, which few piece counts divide): the
+// reduction's time equals §11's formula to the picosecond wherever k_alt = 1, its pieces
+// rounded up to whole items (as written where k_i divides n); with alternations it is below
+// it (mesh/dopl.hpp, reduce_mesh_dopl.cpp: the formula adds the wraparounds and every
+// step's fill, which overlap in the run); and the k_alt chosen minimises the formula. The
+// reduction-to-all is the reduction and the broadcast added.
 TEST(MeshDopl, AgainstTheFormulaOf004) {
   const Model mdl = model_004();
   const double alpha = 525e6, beta = 2e6, gamma = 0.35e6;  // picoseconds
@@ -188,7 +193,8 @@ TEST(MeshDopl, AgainstTheFormulaOf004) {
     std::vector<std::size_t> ns;
     for (std::size_t n = 1; n <= 65536; n *= 2) ns.push_back(n);
     for (std::size_t n : {std::size_t(96), std::size_t(1200), std::size_t(5760),
-                          std::size_t(23040), std::size_t(65520)}) {
+                          std::size_t(23040), std::size_t(65520), std::size_t(1003),
+                          std::size_t(30011)}) {
       ns.push_back(n);
     }
     for (std::size_t n : ns) {
@@ -201,10 +207,15 @@ TEST(MeshDopl, AgainstTheFormulaOf004) {
       ASSERT_TRUE(run.has_value()) << where;
       EXPECT_EQ(*run, reduce.cost(q)) << where;
       const double f = formula_004(shape, n, c, alpha, beta + gamma);
+      if (c.k_alt == 1) {
+        // The run's pieces (the detail's k_i, each ceil(n/k_i) items, the last padded).
+        const double whole = formula_004(shape, n, chosen(reduce, q), alpha, beta + gamma, true);
+        EXPECT_EQ(double(*run), whole) << where << " " << reduce.detail(q);
+        ++exact_points;
+      }
       if (whole_pieces(shape, n, c)) {
         EXPECT_EQ(chosen(reduce, q).k, c.k) << where << " " << reduce.detail(q);
         EXPECT_EQ(double(*run), f) << where << " " << reduce.detail(q);
-        ++exact_points;
       }
       if (c.k_alt > 1) {
         EXPECT_LT(double(*run), f) << where << " " << reduce.detail(q);
