@@ -84,6 +84,7 @@ struct FailureReport {
     int a = 0, b = 0;
     long long at_ps = 0;  // down from then on
     int lost = 0;         // messages it lost in the run
+    int rerouted = 0;     // messages whose route crossed it that took another route
   };
   struct Lost {
     int sender = 0, receiver = 0;  // world ranks
@@ -112,8 +113,13 @@ struct FailureReport {
   // With MachineConfig::random_failures: the draw and what it gave, as --fail replays it
   // ("random:count=1,before=5ms,seed=7 drew node:3@3.217456ms"); else empty.
   std::string drawn;
+  // Whether messages route around failed links (MachineConfig::fail_routes is around).
+  bool reroutes = false;
   // "link 0-4": links[k] as every message names it.
   std::string link_name(int k) const;
+  // What links[k] did: "rerouted 3 messages, lost none" when messages route around failed
+  // links, else "lost 1 message" ("lost no message" for none).
+  std::string link_outcome(int k) const;
   // Nothing stopped and no message was lost.
   bool empty() const { return stopped.empty() && lost.empty(); }
   // Some node ended on an error of a failed node or a lost message, rather than handling it.

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "runtime/enum_names.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/model.hpp"
 
@@ -191,6 +192,15 @@ constexpr Picos kLastDraw = 9'000'000 * kPicosPerSecond;
 
 }  // namespace
 
+constexpr detail::EnumNames<FailRoutes, 2> kFailRoutes{
+    {{FailRoutes::around, "around"}, {FailRoutes::fixed, "fixed"}}};
+
+std::string to_string(FailRoutes r) { return detail::name_of(r, kFailRoutes); }
+
+FailRoutes parse_fail_routes(std::string_view s) {
+  return detail::value_of(s, "--fail-routes", kFailRoutes);
+}
+
 std::string describe(const RandomFailures& r) {
   std::string s = "random:";
   s += r.count > 0 ? "count=" + std::to_string(r.count) : "rate=" + shortest(r.rate);
@@ -320,6 +330,15 @@ std::string FailureReport::link_name(int k) const {
   return "link " + std::to_string(l.a) + "-" + std::to_string(l.b);
 }
 
+std::string FailureReport::link_outcome(int k) const {
+  const Link& l = links.at(static_cast<std::size_t>(k));
+  auto count = [](int n, const char* none) {
+    return n == 0 ? std::string(none) : counted(static_cast<unsigned>(n), "message");
+  };
+  if (!reroutes) return "lost " + count(l.lost, "no message");
+  return "rerouted " + count(l.rerouted, "none") + ", lost " + count(l.lost, "none");
+}
+
 bool FailureReport::unhandled() const {
   for (const Stopped& s : stopped) {
     if (s.cause >= 0 || s.cause_link >= 0) return true;
@@ -335,8 +354,8 @@ std::string FailureReport::text() const {
   };
   for (std::size_t k = 0; k < links.size(); ++k) {
     const Link& l = links[k];
-    line(link_name(static_cast<int>(k)) + " down at " + time_text(l.at_ps) + " lost " +
-         (l.lost == 0 ? std::string("no message") : counted(static_cast<unsigned>(l.lost), "message")));
+    line(link_name(static_cast<int>(k)) + " down at " + time_text(l.at_ps) + " " +
+         link_outcome(static_cast<int>(k)));
   }
   for (const Lost& x : lost) {
     line("message lost: node " + std::to_string(x.sender) + " to node " +

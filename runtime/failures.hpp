@@ -22,20 +22,31 @@ struct NodeFailure {
 };
 
 // The link between neighbours `a` and `b` (both directions) goes down at virtual time `at`
-// seconds and stays down (docs/model.md, "Failed links"). Every vmc topology has one route
-// per pair (Topology::route), so nothing reroutes: a message is lost when its sender reaches
-// the send at or after `at` and its route crosses the link; a message sent before `at` holds
-// its route from its start (004 §13's worm holds its channels) and arrives. A lost message
-// still reaches its receiver's mailbox as a marker without data, matched as the message would
-// have been, and the receive that takes it throws LinkFailedError (errors.hpp). The eager
-// sender is not told; a synchronous send's sender is, when its receive matches. Under
-// --routing direct (every pair adjacent) only messages between a and b cross the link.
+// seconds and stays down (docs/model.md, "Failed links"). A message whose sender reaches the
+// send at or after `at` and whose route (Topology::route) crosses the link takes another
+// route the topology's routing allows that avoids every link down at that time
+// (Topology::route_around; FailRoutes::around, the default); only when there is none (or under
+// FailRoutes::fixed) is it lost. A message sent before `at` holds its route from its start
+// (004 §13's worm holds its channels) and arrives. A lost message still reaches its
+// receiver's mailbox as a marker without data, matched as the message would have been, and
+// the receive that takes it throws LinkFailedError (errors.hpp). The eager sender is not
+// told; a synchronous send's sender is, when its receive matches. Under --routing direct
+// (every pair adjacent) only messages between a and b cross the link, and none reroutes.
 struct LinkFailure {
   int a = 0;
   int b = 0;
   double at = 0;
   bool operator==(const LinkFailure&) const = default;
 };
+
+// What a message does whose route crosses a link that is down when it is sent
+// (MachineConfig::fail_routes, --fail-routes): `around`, take another route the topology's
+// routing allows that avoids every link down then, lost only when there is none; `fixed`,
+// keep its route and be lost.
+enum class FailRoutes { around, fixed };
+std::string to_string(FailRoutes r);
+// "around" or "fixed"; std::invalid_argument otherwise.
+FailRoutes parse_fail_routes(std::string_view s);
 
 // Failures drawn from a seed (MachineConfig::random_failures, --fail random:...; docs/model.md,
 // "Random failures"). The draw depends on the spec, the machine's size and the nodes given

@@ -145,6 +145,36 @@ void MachineImpl::check_link_failures() {
     failed_links_.emplace_back(ab, static_cast<int>(k));
     failed_links_.emplace_back(ba, static_cast<int>(k));
   }
+  for (const LinkFailure& f : links) down_times_.push_back(to_picos(f.at));
+  std::sort(down_times_.begin(), down_times_.end());
+  down_times_.erase(std::unique(down_times_.begin(), down_times_.end()), down_times_.end());
+  for (const Picos t : down_times_) {
+    std::vector<LinkId>& down = down_links_.emplace_back();
+    for (const auto& [id, k] : failed_links_) {
+      if (to_picos(links[static_cast<std::size_t>(k)].at) <= t) down.push_back(id);
+    }
+    std::sort(down.begin(), down.end());
+  }
+  // 004 §13's blocked worms hold their channels; routes in several dimension orders can then
+  // wait for each other in a cycle (on a mesh, one worm x first and one y first around a
+  // square), which dimension order alone never does.
+  const Model& m = config.model;
+  if (!links.empty() && config.fail_routes == FailRoutes::around && m.worm == Worm::blocking &&
+      m.routing == Routing::wormhole && m.contention == Contention::exclusive) {
+    throw UsageError(where + "routing around failed links with --worm blocking is not "
+                     "supported (worms that hold their links on routes of other dimension "
+                     "orders can wait for each other in a cycle): use --worm atomic, or "
+                     "--fail-routes fixed to lose the messages instead");
+  }
+}
+
+int MachineImpl::down_index(Picos t) const {
+  const auto after = std::upper_bound(down_times_.begin(), down_times_.end(), t);
+  return static_cast<int>(after - down_times_.begin()) - 1;
+}
+
+bool MachineImpl::route_around_down(int src, int dst, int down, std::vector<LinkId>& out) const {
+  return topology->route_around(src, dst, down_links_.at(static_cast<std::size_t>(down)), out);
 }
 
 int MachineImpl::failed_link_on_route(int src, int dst) const {

@@ -132,9 +132,12 @@ struct MachineConfig {
   std::optional<RandomFailures> random_failures;
   // Links that fail on purpose (runtime/failures.hpp; docs/model.md, "Failed links"): each
   // joins two neighbours of the topology and goes down at its time; a message whose sender
-  // reaches the send at or after it and whose route crosses it is lost, and the receive that
-  // takes it throws LinkFailedError. The local transport on the virtual clock, eager only.
+  // reaches the send at or after it and whose route crosses it takes another route that
+  // avoids the links down then (fail_routes), or is lost, and the receive that takes a lost
+  // one throws LinkFailedError. The local transport on the virtual clock, eager only.
   std::vector<LinkFailure> link_failures;
+  // Whether such a message routes around the links down (the default) or is lost.
+  FailRoutes fail_routes = FailRoutes::around;
 };
 
 // A node as the SPMD function sees it.

@@ -56,12 +56,22 @@ struct MachineImpl {
   // node dst sent at or after its time: of the failed links on its route, the one down first
   // (the first on the route of those down at once); -1 when the route crosses none.
   int failed_link_on_route(int src, int dst) const;
+  // The links down at time t, as an index (-1: none yet) that route_around_down takes: the
+  // last of the failed links' distinct times at or before t.
+  int down_index(Picos t) const;
+  // A route from src to dst that the topology's routing allows and that avoids every link
+  // down at index `down` (Topology::route_around), appended to `out`; false when none does.
+  bool route_around_down(int src, int dst, int down, std::vector<LinkId>& out) const;
 
  private:
   void check_failures();  // UsageError on a failure of a node it does not have, and the like
   void check_link_failures();
   // Each failed link's two directions, with its index in config.link_failures.
   std::vector<std::pair<LinkId, int>> failed_links_;
+  // The failed links' distinct times in increasing order, and for each the directed links
+  // down from then on, sorted (what a detour avoids).
+  std::vector<Picos> down_times_;
+  std::vector<std::vector<LinkId>> down_links_;
   bool failing_ = false;
   std::vector<NodeFailure> failures_;
   std::string drawn_;

@@ -78,12 +78,17 @@ FailureReport MailboxTransport::failure_report() const {
   report.drawn = machine_.drawn();
   if (!machine_.failing()) return report;
   for (const LinkFailure& f : machine_.config.link_failures) {
-    report.links.push_back({f.a, f.b, to_picos(f.at), 0});
+    report.links.push_back({f.a, f.b, to_picos(f.at), 0, 0});
   }
+  report.reroutes = !report.links.empty() && machine_.config.fail_routes == FailRoutes::around &&
+                    machine_.config.model.routing != Routing::direct;
   for (const auto& n : nodes_.local()) {
     for (const FailureReport::Lost& x : n->lost) {
       report.lost.push_back(x);
       ++report.links[static_cast<std::size_t>(x.link)].lost;
+    }
+    for (std::size_t k = 0; k < n->rerouted.size(); ++k) {
+      report.links[k].rerouted += n->rerouted[k];
     }
     if (n->stopped.load(std::memory_order_acquire)) {
       report.stopped.push_back({n->rank, n->stop_time, n->stop_cause, n->stop_cause_link});

@@ -127,6 +127,7 @@ void NodeState::clear_run() {
   stop_cause_link = -1;
   affected.clear();
   lost.clear();
+  rerouted.clear();
   sync_lost_link = -1;
 }
 

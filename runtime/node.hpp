@@ -103,6 +103,10 @@ class Inbox {
 // operation before it blocks, so the simulator can run while the nodes do (simulator.cpp).
 struct SendRecord {
   int dst = 0;
+  // It routes around failed links (MachineConfig::fail_routes): the links down at this index
+  // of MachineImpl::down_index, which MachineImpl::route_around_down avoids; -1: its own
+  // route (Topology::route).
+  std::int32_t around = -1;
   std::uint64_t items = 0;
   std::uint64_t bytes = 0;
   Tag tag = 0;
@@ -601,6 +605,9 @@ struct alignas(64) NodeState {
   // the run).
   std::vector<FailureReport::Affected> affected;
   std::vector<FailureReport::Lost> lost;
+  // How many of its messages routed around each failed link (by index into
+  // MachineConfig::link_failures; empty until the first).
+  std::vector<int> rerouted;
   // Its last synchronous send's message was lost (MachineConfig::link_failures): the failed
   // link, for the call to report once its receive matched; -1: none.
   int sync_lost_link = -1;

@@ -135,6 +135,7 @@ struct Msg {
   std::uint64_t index = 0;  // among the sender's sends
   bool sync = false;        // synchronous: starts only once its receive is posted
   bool lost = false;        // a failed link lost it: it takes no port or link and no time
+  std::int32_t around = -1; // it routes around the links down at this index (SendRecord)
   MsgState state = MsgState::idle;
   Picos request = 0;        // current hop's request (rendezvous: or when the receive was posted)
   Picos first_request = 0;  // the sender reached the send
@@ -1063,7 +1064,13 @@ class Simulator {
         x.route = std::move(spare_routes_.back());
         spare_routes_.pop_back();
       }
-      machine_.topology->route(x.src, x.dst, x.route);
+      if (x.around < 0) {
+        machine_.topology->route(x.src, x.dst, x.route);
+      } else if (!machine_.route_around_down(x.src, x.dst, x.around, x.route)) {
+        throw std::logic_error("vmc simulator: node " + std::to_string(x.src) +
+                               "'s message to node " + std::to_string(x.dst) +
+                               " has no route around the failed links it was sent around");
+      }
     }
     try {
       x.free_time = free_time(x);
@@ -1592,6 +1599,7 @@ class Simulator {
     x.index = op.send_index;
     x.sync = rec.synchronous;
     x.lost = rec.lost;
+    x.around = rec.around;
     NodeSim& n = nodes_[id];
     if (n.sends != op.send_index) {
       throw std::logic_error("vmc simulator: node " + std::to_string(id) +

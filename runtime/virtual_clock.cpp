@@ -37,26 +37,41 @@ OpRecord receive_op(OpRecord::Kind kind, const Incoming& in) {
 
 }  // namespace
 
-int VirtualClock::lost_on_route(NodeState& self, const Outgoing& out) {
+VirtualClock::SendRoute VirtualClock::route_past_failures(NodeState& self, const Outgoing& out) {
   const int k = machine_.failed_link_on_route(self.rank, out.dst);
-  if (k < 0) return -1;
+  if (k < 0) return {};
   // The sender's time is the simulation's answer: only a send whose route crosses a failed
   // link asks for it.
   const Picos t =
       now(self, WaitDescription{"a send over a failed link", out.dest, out.dst, out.tag,
                                 out.group.id});
-  if (t < to_picos(machine_.config.link_failures[static_cast<std::size_t>(k)].at)) return -1;
+  const std::vector<LinkFailure>& links = machine_.config.link_failures;
+  if (t < to_picos(links[static_cast<std::size_t>(k)].at)) return {};
+  // Down on its route: another route, where the routing allows one that avoids every link
+  // down at t (under direct routing a message has no other).
+  if (machine_.config.fail_routes == FailRoutes::around &&
+      machine_.config.model.routing != Routing::direct) {
+    // Found here to know that one exists; the pass finds it again from the log's index.
+    const int down = machine_.down_index(t);
+    std::vector<LinkId> route;
+    if (machine_.route_around_down(self.rank, out.dst, down, route)) {
+      if (self.rerouted.empty()) self.rerouted.assign(links.size(), 0);
+      ++self.rerouted[static_cast<std::size_t>(k)];
+      return {.around = down};
+    }
+  }
   self.lost.push_back({self.rank, out.dst, out.tag, out.group.id, t, k});
-  return k;
+  return {.lost = k};
 }
 
 std::uint64_t VirtualClock::post(NodeState& self, const Outgoing& out, Message** lent,
                                  bool to_waiting_only, int* lost_link) {
-  int lost = -1;
+  SendRoute route;
   if (machine_.links_failing() && out.dst != self.rank) [[unlikely]] {
-    lost = lost_on_route(self, out);
-    if (lost_link != nullptr) *lost_link = lost;
+    route = route_past_failures(self, out);
+    if (lost_link != nullptr) *lost_link = route.lost;
   }
+  const int lost = route.lost;
   Message* msg = new_message(self, out);
   const std::uint64_t index = msg->send_index;
   const bool data = machine_.config.data == Data::full;
@@ -76,8 +91,14 @@ std::uint64_t VirtualClock::post(NodeState& self, const Outgoing& out, Message**
   }
   {
     std::lock_guard lock(self.log_mutex);
-    self.log.sends.push_back(
-        {out.dst, out.items, out.bytes, out.tag, out.group.id, out.synchronous, lost >= 0});
+    self.log.sends.push_back({.dst = out.dst,
+                              .around = route.around,
+                              .items = out.items,
+                              .bytes = out.bytes,
+                              .tag = out.tag,
+                              .comm = out.group.id,
+                              .synchronous = out.synchronous,
+                              .lost = lost >= 0});
   }
   if (here) {
     deliver(msg, out.dst);

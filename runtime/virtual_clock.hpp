@@ -63,10 +63,16 @@ class VirtualClock : public MailboxTransport {
   // `lost_link`: set to the failed link that lost it, or -1 (MachineConfig::link_failures).
   std::uint64_t post(NodeState& self, const Outgoing& out, Message** lent, bool to_waiting_only,
                      int* lost_link = nullptr);
-  // A message whose route crosses a failed link (MachineConfig::link_failures): the link that
-  // loses it, when self reaches the send at or after the link's time (noted for the report),
-  // else -1.
-  int lost_on_route(NodeState& self, const Outgoing& out);
+  // How a message whose route may cross a failed link goes (MachineConfig::link_failures):
+  // when self reaches the send at or after the time of a link on its route, around the links
+  // down then (`around`, the index of MachineImpl::down_index) where the routing allows it
+  // and fail_routes asks for it, else lost on that link (`lost`, its index); both -1: its own
+  // route. A reroute and a loss are noted for the report.
+  struct SendRoute {
+    int lost = -1;
+    int around = -1;
+  };
+  SendRoute route_past_failures(NodeState& self, const Outgoing& out);
   // A communicator constructor: self meets the other members of g, at no cost in virtual
   // time (OpRecord::Kind::sync), logged before self waits for them in the run (a node that
   // waits there logging nothing would hold back the answers of the others' queries).

@@ -54,6 +54,7 @@ struct MpirunOptions {
   double time_scale = 1.0;
   EngineOptions engine;
   std::string fail;  // --fail: ranks that fail on purpose
+  std::string fail_routes = "around";  // --fail-routes
   bool stats = false;
   bool json = false;
   bool tag_output = false;
@@ -369,7 +370,7 @@ void mpirun_command(const MpirunOptions& o, const CLI::App& cmd,
   setup.config.trace = !o.trace.empty() || !o.show.empty();
   setup.config.allow_self_messages = true;  // MPI programs send to themselves
   o.engine.apply(setup.config);
-  set_failures(o.fail, setup.config);
+  set_failures(o.fail, o.fail_routes, setup.config);
   if (!o.show.empty() && setup.config.clock != Clock::virtual_time) {
     throw UsageError("--show replays the virtual clock's trace: leave out --clock real");
   }
@@ -403,7 +404,7 @@ void add_mpirun_command(CLI::App& app) {
   o->machine.add_to(cmd, /*families=*/true);
   add_clock_options(cmd, o->clock, o->time_scale);
   o->engine.add_to(cmd);
-  add_fail_option(cmd, o->fail);
+  add_fail_option(cmd, o->fail, o->fail_routes);
   cmd->get_option("--data")->description(
       "full, or none: timing only: every call timed as with data, but no payload copied and "
       "no reduction computed (receive buffers keep what they held; a program whose control "

@@ -37,6 +37,7 @@ struct RunOptions {
   std::string transport = "local";
   int repeat = 20;
   std::string fail;  // --fail: nodes that fail on purpose
+  std::string fail_routes = "around";  // --fail-routes
   const CLI::Option* topology_flag = nullptr;  // given or not
 };
 
@@ -128,7 +129,7 @@ void run_command(const RunOptions& o) {
   config.time_scale = o.time_scale;
   config.trace = !o.trace.empty();
   o.engine.apply(config);
-  set_failures(o.fail, config);
+  set_failures(o.fail, o.fail_routes, config);
   RunSpec spec = o.call.spec(*config.topology, config.model, config.data != Data::none);
   spec.check = o.check;
   if (config.data == Data::none && o.check) {
@@ -270,7 +271,7 @@ void add_run_command(CLI::App& app) {
       ->check(CLI::IsMember({"local", "mpi", "spread"}));
   cmd->add_option("--repeat", o->repeat, "--transport mpi: timed repetitions of each")
       ->check(CLI::Range(1, 100000));
-  add_fail_option(cmd, o->fail);
+  add_fail_option(cmd, o->fail, o->fail_routes);
   o->topology_flag = cmd->get_option("--topology");
   cmd->callback([o] { run_command(*o); });
 }

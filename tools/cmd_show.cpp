@@ -24,6 +24,7 @@ struct ShowOptions {
   std::string output = "vmc-show.html";
   bool terminal = false;
   std::string fail;  // --fail: nodes that fail on purpose
+  std::string fail_routes = "around";  // --fail-routes
 };
 
 void show_command(const ShowOptions& o) {
@@ -36,7 +37,8 @@ void show_command(const ShowOptions& o) {
   for (const auto& [topology, algorithm] : networks) {
     CallOptions call = o.call;
     call.algorithm = algorithm;
-    runs.push_back(run_for_show(topology, model, call.spec(*topology, model), failures));
+    runs.push_back(run_for_show(topology, model, call.spec(*topology, model), failures,
+                                parse_fail_routes(o.fail_routes)));
   }
   if (o.terminal) {
     for (const ShowRun& run : runs) {
@@ -82,7 +84,7 @@ void add_show_command(CLI::App& app) {
       ->check(non_empty_check());
   cmd->add_flag("--terminal", o->terminal,
                 "print the network once per step, links in use marked, instead of a page");
-  add_fail_option(cmd, o->fail);
+  add_fail_option(cmd, o->fail, o->fail_routes);
   cmd->callback([o, cmd] {
     if (cmd->count("--compare-algorithm") > 0 && o->compare.empty()) {
       throw UsageError("--compare-algorithm needs --compare");

@@ -377,19 +377,28 @@ void add_clock_options(CLI::App* cmd, std::string& clock, double& time_scale) {
       ->check(positive_check(1e-3, 1e3));
 }
 
-void add_fail_option(CLI::App* cmd, std::string& fail) {
+void add_fail_option(CLI::App* cmd, std::string& fail, std::string& fail_routes) {
   cmd->add_option("--fail", fail,
                   "nodes that fail on purpose: node:K@TIME items, e.g. node:3@2ms,node:5@0 "
                   "(node 3 stops at its first call at or after 2 ms of virtual time; calls that "
                   "need it fail, and the run ends with a report), links that go down: "
                   "link:A-B@TIME between neighbours A and B (a message sent at or after TIME "
-                  "whose route crosses it is lost, and its receive fails), and nodes drawn at "
+                  "whose route crosses it takes another route its routing allows, or is lost "
+                  "and its receive fails), and nodes drawn at "
                   "random: random:count=K,before=TIME,seed=S or random:rate=R,seed=S[,before=TIME] "
                   "(R failures per node per second)")
       ->check(parses([](const std::string& s) { parse_failures(s); }, "FAILURES"));
+  cmd->add_option("--fail-routes", fail_routes,
+                  "a message whose route crosses a link down when it is sent: around (takes "
+                  "another route its topology's routing allows, lost only when there is none) "
+                  "or fixed (lost)")
+      ->capture_default_str()
+      ->check(parses([](const std::string& s) { parse_fail_routes(s); }, "ROUTES"));
 }
 
-void set_failures(const std::string& fail, MachineConfig& config) {
+void set_failures(const std::string& fail, const std::string& fail_routes,
+                  MachineConfig& config) {
+  config.fail_routes = parse_fail_routes(fail_routes);
   if (fail.empty()) return;
   FailureSpec spec = parse_failures(fail);
   config.failures = std::move(spec.nodes);

@@ -111,10 +111,13 @@ void add_clock_options(CLI::App* cmd, std::string& clock, double& time_scale);
 // How the machine runs its nodes (MachineConfig::engine, data, workers): --engine
 // auto|threads|fibers, --data full|none (none: timing only, no data moved; --check is then
 // refused), --workers N (fibers: worker threads, 0 one per core).
-// --fail node:K@TIME,...,random:...: nodes that fail on purpose (MachineConfig::failures and
-// random_failures), checked as parse_failures reads it; set_failures puts them in a config.
-void add_fail_option(CLI::App* cmd, std::string& fail);
-void set_failures(const std::string& fail, MachineConfig& config);
+// --fail node:K@TIME,...,link:A-B@TIME,random:...: nodes and links that fail on purpose
+// (MachineConfig::failures, random_failures and link_failures), checked as parse_failures
+// reads it, and --fail-routes around|fixed (MachineConfig::fail_routes); set_failures puts
+// them in a config.
+void add_fail_option(CLI::App* cmd, std::string& fail, std::string& fail_routes);
+void set_failures(const std::string& fail, const std::string& fail_routes,
+                  MachineConfig& config);
 
 struct EngineOptions {
   std::string engine = "auto";

@@ -148,8 +148,8 @@ void report_failed_ranks(const FailureReport& r, JobVerdict& v) {
   for (std::size_t k = 0; k < r.links.size(); ++k) {
     const FailureReport::Link& l = r.links[k];
     v.report.push_back(r.link_name(static_cast<int>(k)) + " down at " +
-                       format_duration(to_seconds(l.at_ps)) + " (--fail) lost " +
-                       (l.lost == 0 ? std::string("no message") : counted(static_cast<unsigned>(l.lost), "message")));
+                       format_duration(to_seconds(l.at_ps)) + " (--fail) " +
+                       r.link_outcome(static_cast<int>(k)));
   }
   for (const FailureReport::Lost& x : r.lost) {
     v.report.push_back("message lost: rank " + std::to_string(x.sender) + " to rank " +

@@ -253,7 +253,8 @@ nlohmann::json failures_json(const std::vector<NodeFailure>& given, const Failur
   for (std::size_t k = 0; k < report.links.size(); ++k) {
     const FailureReport::Link& l = report.links[k];
     links.push_back({{"link", link(static_cast<int>(k))}, {"a", l.a}, {"b", l.b},
-                     {"at_s", double(l.at_ps) * 1e-12}, {"lost", l.lost}});
+                     {"at_s", double(l.at_ps) * 1e-12}, {"rerouted", l.rerouted},
+                     {"lost", l.lost}});
   }
   for (const FailureReport::Lost& x : report.lost) {
     lost.push_back({{"sender", x.sender}, {"receiver", x.receiver}, {"tag", tag_text(x.tag)},

@@ -129,7 +129,7 @@ std::string page(const nlohmann::json& data, const std::string& title) {
 }  // namespace
 
 ShowRun run_for_show(std::shared_ptr<const Topology> topology, const Model& model, RunSpec spec,
-                     const FailureSpec& failures) {
+                     const FailureSpec& failures, FailRoutes fail_routes) {
   plane_drawing(*topology);  // refuses networks too large to draw before anything runs
   check_spec(spec, *topology, model);
   spec.check = true;
@@ -140,7 +140,8 @@ ShowRun run_for_show(std::shared_ptr<const Topology> topology, const Model& mode
              .trace = true,
              .failures = failures.nodes,
              .random_failures = failures.random,
-             .link_failures = failures.links});
+             .link_failures = failures.links,
+             .fail_routes = fail_routes});
   ShowRun run{topology, model, spec, run_collective(m, spec), m.failures()};
   if (run.outcome.correct && !*run.outcome.correct) {
     throw std::runtime_error(to_string(spec.op) + " " + run.outcome.algorithm + " on " +

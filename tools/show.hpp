@@ -28,9 +28,11 @@ struct ShowRun {
 // Runs spec on topology under model (virtual clock, trace on, checked against the
 // sequential reference: a wrong result is an error), with `failures` (--fail): a run whose
 // nodes ended on a failed node's error is drawn as far as it went, the nodes that stopped
-// grey, and checked on the nodes that did not stop.
+// grey, and checked on the nodes that did not stop; messages route around failed links as
+// `fail_routes` says (--fail-routes), and a detour is drawn along the route it took.
 ShowRun run_for_show(std::shared_ptr<const Topology> topology, const Model& model, RunSpec spec,
-                     const FailureSpec& failures = {});
+                     const FailureSpec& failures = {},
+                     FailRoutes fail_routes = FailRoutes::around);
 
 // What the page draws for one run: the network's picture, the messages and combines, the
 // model, the algorithm (its registry row and its file's opening comment) and the times.

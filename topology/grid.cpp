@@ -21,7 +21,9 @@
 #include "topology/grid.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
+#include <utility>
 
 #include "topology/detail.hpp"
 #include "topology/exhaustive.hpp"
@@ -164,9 +166,37 @@ std::vector<int> Grid::neighbours(int v) const {
   return out;
 }
 
+// The shorter way from coordinate xa to xb of a dimension: increasing unless decreasing is
+// shorter (on a ring, increasing on a tie; on an open line the only way).
+bool Grid::shorter_way_up(const Dim& dim, int xa, int xb) {
+  if (!dim.cyclic) return xb > xa;
+  const int forward = (xb - xa + dim.length) % dim.length;
+  return forward <= dim.length - forward;
+}
+
+// Hops from xa to xb going up (increasing coordinates, round the ring past L-1) or down.
+int Grid::hops(const Dim& dim, int xa, int xb, bool up) {
+  if (!dim.cyclic) return up ? xb - xa : xa - xb;
+  return up ? (xb - xa + dim.length) % dim.length : (xa - xb + dim.length) % dim.length;
+}
+
+// In dimension d the message stays on one line, so consecutive links of a stretch are
+// consecutive edges of the line: no table, O(1) per hop.
+void Grid::stretch(int at, const Dim& dim, int xb, bool up, std::vector<LinkId>& out) const {
+  const int xa = coordinate(at, dim);
+  const int length = dim.length;
+  const int n = hops(dim, xa, xb, up);
+  const LinkId line_base = dim.base + 2 * line_of(at, dim) * dim.edges;
+  if (up) {
+    for (int k = 0, e = xa; k < n; ++k, e = e + 1 == length ? 0 : e + 1)
+      out.push_back(line_base + 2 * e);
+  } else {
+    for (int k = 0, e = xa == 0 ? length - 1 : xa - 1; k < n; ++k, e = e == 0 ? length - 1 : e - 1)
+      out.push_back(line_base + 2 * e + 1);
+  }
+}
+
 // Dimension order (004 §2 assumption 4): correct coordinate 0 first, then 1, and so on.
-// In dimension d the message stays on one line, so consecutive links of that stretch
-// are consecutive edges of the line: no table, O(1) per hop.
 void Grid::route(int a, int b, std::vector<LinkId>& out) const {
   detail::check_node(*this, a, nodes_);
   detail::check_node(*this, b, nodes_);
@@ -175,25 +205,80 @@ void Grid::route(int a, int b, std::vector<LinkId>& out) const {
     const int xa = coordinate(at, dim);
     const int xb = coordinate(b, dim);
     if (xa == xb) continue;
-    const int length = dim.length;
-    bool positive = xb > xa;
-    int hops = positive ? xb - xa : xa - xb;
-    if (dim.cyclic) {
-      const int forward = (xb - xa + length) % length;
-      positive = forward <= length - forward;  // the shorter way; positive on a tie
-      hops = positive ? forward : length - forward;
-    }
-    const LinkId line_base = dim.base + 2 * line_of(at, dim) * dim.edges;
-    if (positive) {
-      for (int k = 0, e = xa; k < hops; ++k, e = e + 1 == length ? 0 : e + 1)
-        out.push_back(line_base + 2 * e);
-    } else {
-      for (int k = 0, e = xa == 0 ? length - 1 : xa - 1; k < hops;
-           ++k, e = e == 0 ? length - 1 : e - 1)
-        out.push_back(line_base + 2 * e + 1);
-    }
+    stretch(at, dim, xb, shorter_way_up(dim, xa, xb), out);
     at += (xb - xa) * dim.stride;
   }
+}
+
+// Every dimension-ordered route (topology.hpp): for each choice of ways round the rings in
+// which a and b differ (bit i of `longer` sends the i-th of them the other way), in order of
+// hops and then of `longer`, the first dimension order whose stretches avoid `down`.
+bool Grid::route_around(int a, int b, std::span<const LinkId> down,
+                        std::vector<LinkId>& out) const {
+  detail::check_node(*this, a, nodes_);
+  detail::check_node(*this, b, nodes_);
+  std::vector<const Dim*> differ;  // the dimensions to correct, in increasing order
+  std::vector<int> ring;           // their places in `differ` that are rings
+  for (const Dim& dim : dims_) {
+    if (coordinate(a, dim) == coordinate(b, dim)) continue;
+    if (dim.cyclic) ring.push_back(static_cast<int>(differ.size()));
+    differ.push_back(&dim);
+  }
+  // The other way round ring i costs this many hops more than the shorter one (0 on a tie).
+  std::vector<long long> extra;
+  for (int i : ring) {
+    const Dim& dim = *differ[static_cast<std::size_t>(i)];
+    const int xa = coordinate(a, dim), xb = coordinate(b, dim);
+    const bool up = shorter_way_up(dim, xa, xb);
+    extra.push_back(hops(dim, xa, xb, !up) - hops(dim, xa, xb, up));
+  }
+  std::vector<std::pair<long long, std::uint32_t>> ways;  // (extra hops, longer)
+  for (std::uint32_t longer = 0; longer < (std::uint32_t{1} << ring.size()); ++longer) {
+    long long more = 0;
+    for (std::size_t i = 0; i < ring.size(); ++i) {
+      if ((longer >> i & 1u) != 0) more += extra[i];
+    }
+    ways.emplace_back(more, longer);
+  }
+  std::sort(ways.begin(), ways.end());
+  std::vector<bool> up(differ.size());
+  std::vector<LinkId> links;
+  std::vector<int> order;
+  for (const auto& [more, longer] : ways) {
+    for (std::size_t s = 0; s < differ.size(); ++s) {
+      up[s] = shorter_way_up(*differ[s], coordinate(a, *differ[s]), coordinate(b, *differ[s]));
+    }
+    for (std::size_t i = 0; i < ring.size(); ++i) {
+      if ((longer >> i & 1u) != 0) up[static_cast<std::size_t>(ring[i])].flip();
+    }
+    // Where the stretches of `done` lead: b's coordinates there, a's elsewhere.
+    auto node_after = [&](std::uint32_t done) {
+      int at = a;
+      for (std::size_t s = 0; s < differ.size(); ++s) {
+        if ((done >> s & 1u) != 0) {
+          at += (coordinate(b, *differ[s]) - coordinate(a, *differ[s])) * differ[s]->stride;
+        }
+      }
+      return at;
+    };
+    auto open = [&](std::uint32_t done, int s) {
+      const Dim& dim = *differ[static_cast<std::size_t>(s)];
+      links.clear();
+      stretch(node_after(done), dim, coordinate(b, dim), up[static_cast<std::size_t>(s)], links);
+      return std::none_of(links.begin(), links.end(),
+                          [&](LinkId l) { return detail::is_down(down, l); });
+    };
+    order.clear();
+    if (!detail::first_open_order(static_cast<int>(differ.size()), open, order)) continue;
+    std::uint32_t done = 0;
+    for (int s : order) {
+      const Dim& dim = *differ[static_cast<std::size_t>(s)];
+      stretch(node_after(done), dim, coordinate(b, dim), up[static_cast<std::size_t>(s)], out);
+      done |= std::uint32_t{1} << s;
+    }
+    return true;
+  }
+  return false;
 }
 
 std::vector<int> Grid::coordinates(int v) const {

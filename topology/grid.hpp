@@ -10,7 +10,8 @@
 // - A dimension of length 1 has no links; a wrapped dimension of length 2 has one link
 //   pair per line, not two (ring:2 is a single pair of links), so it behaves as open.
 // - Routing is dimension order, dimension 0 first; on a ring the shorter way around,
-//   the positive (increasing-coordinate) direction on a tie.
+//   the positive (increasing-coordinate) direction on a tie. Around failed links
+//   (route_around) any dimension order, and on a ring either way round.
 // - Directed link ids are grouped by dimension: dimension d's undirected edges are
 //   numbered line by line (a line is all nodes that differ only in coordinate d), edge x
 //   of a line joining coordinates x and x+1 (mod L on a ring); edge e has the ids
@@ -46,6 +47,11 @@ class Grid final : public Topology {
   std::vector<int> neighbours(int v) const override;
   void route(int a, int b, std::vector<LinkId>& out) const override;
   using Topology::route;
+  // Any dimension order, and on a ring either way round (topology.hpp): fewest hops first;
+  // among ways round of equal hops, the one whose rings going the other way, read as a
+  // binary number (the lowest ring dimension a and b differ in as bit 0), is smallest.
+  bool route_around(int a, int b, std::span<const LinkId> down,
+                    std::vector<LinkId>& out) const override;
   std::vector<int> coordinates(int v) const override;
   TopologyProperties properties() const override;
   std::string routing() const override;
@@ -72,6 +78,10 @@ class Grid final : public Topology {
   static int line_of(int v, const Dim& dim) {
     return v % dim.stride + dim.stride * (v / (dim.stride * dim.length));
   }
+  static bool shorter_way_up(const Dim& dim, int xa, int xb);
+  static int hops(const Dim& dim, int xa, int xb, bool up);
+  // Appends the links from node `at` along dim to coordinate xb, going up or down.
+  void stretch(int at, const Dim& dim, int xb, bool up, std::vector<LinkId>& out) const;
   std::optional<int> bisection_width() const;
 
   std::vector<Dim> dims_;

@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdint>
 #include <string>
 
 #include "topology/detail.hpp"
@@ -151,6 +152,39 @@ void Hypercube::route(int a, int b, std::vector<LinkId>& out) const {
     correct(ua & ~ub);  // 1 -> 0 first: labels stay <= a
     correct(ub & ~ua);  // then 0 -> 1: labels stay <= b
   }
+}
+
+// Every order of the differing bits whose labels stay below P (on a complete cube, every
+// order): the first in lexicographic order, lowest dimension first, whose links avoid `down`.
+// On a complete cube the first of all is e-cube's.
+bool Hypercube::route_around(int a, int b, std::span<const LinkId> down,
+                             std::vector<LinkId>& out) const {
+  detail::check_node(*this, a, p_);
+  detail::check_node(*this, b, p_);
+  std::vector<int> bits;
+  for (unsigned diff = static_cast<unsigned>(a ^ b); diff != 0; diff &= diff - 1)
+    bits.push_back(std::countr_zero(diff));
+  auto node_after = [&](std::uint32_t done) {
+    int at = a;
+    for (std::size_t s = 0; s < bits.size(); ++s) {
+      if ((done >> s & 1u) != 0) at ^= 1 << bits[s];
+    }
+    return at;
+  };
+  auto open = [&](std::uint32_t done, int s) {
+    const int at = node_after(done);
+    const int k = bits[static_cast<std::size_t>(s)];
+    return (at ^ (1 << k)) < p_ && !detail::is_down(down, link_across(at, k));
+  };
+  std::vector<int> order;
+  if (!detail::first_open_order(static_cast<int>(bits.size()), open, order)) return false;
+  int at = a;
+  for (int s : order) {
+    const int k = bits[static_cast<std::size_t>(s)];
+    out.push_back(link_across(at, k));
+    at ^= 1 << k;
+  }
+  return true;
 }
 
 std::vector<int> Hypercube::coordinates(int v) const {

@@ -10,7 +10,8 @@
 // the bits that go 1 -> 0 and then sets, in increasing order, the bits that go 0 -> 1.
 // While clearing, the current label is a subset of a's bits, so it is <= a < P; while
 // setting, it is a subset of b's bits, so it is <= b < P: the route never leaves 0..P-1
-// and has Hamming-distance length.
+// and has Hamming-distance length. Around failed links (route_around) the bits may be
+// corrected in any order that stays within the nodes: every minimal route.
 //
 // Link ids: node v's links are numbered consecutively from offset(v), in increasing
 // dimension order (offset(v) = v*d on a complete cube).
@@ -33,6 +34,9 @@ class Hypercube final : public Topology {
   std::vector<int> neighbours(int v) const override;
   void route(int a, int b, std::vector<LinkId>& out) const override;
   using Topology::route;
+  // Any order of the differing bits that stays within the nodes (topology.hpp).
+  bool route_around(int a, int b, std::span<const LinkId> down,
+                    std::vector<LinkId>& out) const override;
   // The d bits of v, bit 0 first.
   std::vector<int> coordinates(int v) const override;
   TopologyProperties properties() const override;

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
+#include <unordered_set>
 
 #include "topology/detail.hpp"
 #include "topology/full.hpp"
@@ -29,7 +30,46 @@ int ceil_log2(long long n) {
   return d;
 }
 
+bool is_down(std::span<const LinkId> down, LinkId l) {
+  return std::binary_search(down.begin(), down.end(), l);
+}
+
+bool first_open_order(int k, const std::function<bool(std::uint32_t, int)>& open,
+                      std::vector<int>& order) {
+  const std::uint32_t all = (std::uint32_t{1} << k) - 1;
+  const std::size_t before = order.size();
+  std::unordered_set<std::uint32_t> dead;  // masks from which no order completes
+  std::function<bool(std::uint32_t)> from = [&](std::uint32_t done) {
+    if (done == all) return true;
+    if (dead.contains(done)) return false;
+    for (int s = 0; s < k; ++s) {
+      if ((done >> s & 1u) != 0 || !open(done, s)) continue;
+      order.push_back(s);
+      if (from(done | std::uint32_t{1} << s)) return true;
+      order.pop_back();
+    }
+    dead.insert(done);
+    return false;
+  };
+  if (from(0)) return true;
+  order.resize(before);
+  return false;
+}
+
 }  // namespace detail
+
+bool Topology::route_around(int a, int b, std::span<const LinkId> down,
+                            std::vector<LinkId>& out) const {
+  const std::size_t before = out.size();
+  route(a, b, out);
+  for (std::size_t i = before; i < out.size(); ++i) {
+    if (detail::is_down(down, out[i])) {
+      out.resize(before);
+      return false;
+    }
+  }
+  return true;
+}
 
 LinkClass Topology::link_class(LinkId id) const {
   detail::check_link(*this, id, link_count());

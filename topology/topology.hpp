@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -82,6 +83,17 @@ class Topology {
     route(a, b, r);
     return r;
   }
+  // Appends to `out` a route from node a to node b that the family's routing allows and that
+  // crosses none of the directed links `down` (sorted in increasing order), and returns true;
+  // returns false, `out` unchanged, when the routing allows none (docs/model.md, "Failed
+  // links"). Grids and hypercubes allow every dimension-ordered route: the dimensions in which
+  // a and b differ corrected one after another in any order, each in one stretch along its
+  // line, and on a ring either way round; the first that avoids `down` is taken, fewest hops
+  // first, then the order of the ways round (the shorter way first, see Grid), then the
+  // dimension orders in lexicographic order (dimension 0 first). Every other family has one
+  // route per pair, route(a, b): it is taken if it avoids `down`.
+  virtual bool route_around(int a, int b, std::span<const LinkId> down,
+                            std::vector<LinkId>& out) const;
   // Coordinates of node v (mesh/torus: one per dimension, dimension 0 first;
   // hypercube: bits, bit 0 first; others: {v}).
   virtual std::vector<int> coordinates(int v) const = 0;

@@ -740,11 +740,26 @@ TEST(MpirunFailures, AFailedLinkGivesErrOtherAndTheProgramGoesOn) {
   EXPECT_EQ(o.exit_code, 0) << o.err;
   EXPECT_THAT(o.out, HasSubstr("rank 2: got -1"));
   EXPECT_THAT(o.out, HasSubstr("rank 3: got 2"));
-  EXPECT_THAT(o.err, HasSubstr("link 1-2 down at 0 s (--fail) lost 1 message"));
+  EXPECT_THAT(o.err, HasSubstr("link 1-2 down at 0 s (--fail) rerouted none, lost 1 message"));
   EXPECT_THAT(o.err, HasSubstr("message lost: rank 1 to rank 2 tag 0, sent at 0 s, on link 1-2"));
   // Rank 2 sends first (3 us); its receive then takes the marker at once.
   EXPECT_THAT(o.err, HasSubstr("rank 2: recv from rank 1 tag 0 in MPI_Recv("));
   EXPECT_THAT(o.err, HasSubstr("MPI_ERR_OTHER at 3 us (the message was lost on link 1-2)"));
+}
+
+// On a network with another route the message goes round (docs/model.md, "Failed links"):
+// on ring:4 rank 1's message to rank 2 takes 1-0-3-2 with 1-2 down, every rank gets its left
+// neighbour's number, and the job ends well under the default handler, reporting the link;
+// with --fail-routes fixed the message is lost, and MPI_ERRORS_ARE_FATAL ends the job.
+TEST(MpirunFailures, AMessageRoutesAroundAFailedLinkAndTheProgramGoesOn) {
+  const std::string ring = "-np 4 --topology ring:4 --alpha 1us --fail link:1-2@0 ";
+  const Outcome o = mpirun(ring + job("proc_failed"));
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_THAT(o.out, HasSubstr("rank 2: got 1"));
+  EXPECT_THAT(o.err, HasSubstr("link 1-2 down at 0 s (--fail) rerouted 1 message, lost none"));
+  const Outcome fixed = mpirun(ring + "--fail-routes fixed " + job("proc_failed"));
+  EXPECT_EQ(fixed.exit_code, 1) << fixed.err;
+  EXPECT_THAT(fixed.err, HasSubstr("link 1-2 down at 0 s (--fail) lost 1 message"));
 }
 
 }  // namespace

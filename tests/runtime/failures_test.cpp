@@ -2,8 +2,10 @@
 // stops at its first call at or after a virtual time, the calls that need it fail naming it,
 // the run ends with a report that is the same on every run and under both engines, and the
 // machine is usable after. Failed links (MachineConfig::link_failures; "Failed links"): a
-// message sent at or after the link's time whose route crosses it is lost, the receive that
-// takes it fails naming the link, and the nodes that need that node fail in turn.
+// message sent at or after the link's time whose route crosses it takes another route the
+// topology's routing allows, charged as it goes, or when there is none (or under
+// FailRoutes::fixed) is lost, the receive that takes it fails naming the link, and the nodes
+// that need that node fail in turn.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -475,7 +477,7 @@ TEST(FailedLinks, ABroadcastLosesExactlyTheSubtreeBelowTheLostMessage) {
       EXPECT_EQ(f.affected[0].link, 0);
       EXPECT_EQ(f.affected[0].failed, -1);
       EXPECT_EQ(f.affected[0].at_ps, 0);
-      EXPECT_THAT(o.report, HasSubstr("link 0-4 down at 0 s lost 1 message\n"
+      EXPECT_THAT(o.report, HasSubstr("link 0-4 down at 0 s rerouted none, lost 1 message\n"
                                       "message lost: node 0 to node 4 tag 0 of collective call 0, "
                                       "sent at 0 s, on link 0-4\n"
                                       "node 4 stopped at 0 s (it ended on the error of a receive "
@@ -507,17 +509,18 @@ TEST(FailedLinks, ALinkDownAfterItsLastMessageLosesNothing) {
     EXPECT_TRUE(r.failures().empty());
     ASSERT_EQ(r.failures().links.size(), 1u);
     EXPECT_EQ(r.failures().links[0].lost, 0);
-    EXPECT_EQ(r.failures().text(), "link 4-0 down at 1 ns lost no message");
+    EXPECT_EQ(r.failures().text(), "link 4-0 down at 1 ns rerouted none, lost none");
     EXPECT_EQ(r.time_ps(), 1'581'000'000);
     EXPECT_EQ(r.stats().messages, 7u);
   }
 }
 
-TEST(FailedLinks, AMessageIsLostWhereverItsRouteCrossesTheLink) {
-  // mesh:4x4 routes x first: 0 -> 5 crosses 0-1 and then 1-5. With link:1-5@0.5ms node 0's
-  // message, sent at 1 ms, is lost though neither end is 0; node 4's, sent at 0 over 4-5,
-  // arrives at 527 us. Node 5 catches the error at 1 ms, receives 4's message and answers 4:
-  // 4 has it at 1.527 ms, the later times as if the lost message had never been sent.
+TEST(FailedLinks, UnderFixedRoutesAMessageIsLostWhereverItsRouteCrossesTheLink) {
+  // mesh:4x4 routes x first: 0 -> 5 crosses 0-1 and then 1-5. With link:1-5@0.5ms and
+  // --fail-routes fixed node 0's message, sent at 1 ms, is lost though neither end is 0; node
+  // 4's, sent at 0 over 4-5, arrives at 527 us. Node 5 catches the error at 1 ms, receives 4's
+  // message and answers 4: 4 has it at 1.527 ms, the later times as if the lost message had
+  // never been sent.
   const auto mesh = parse_topology("mesh:4x4");
   const std::vector<LinkId> route = mesh->route(0, 5);
   ASSERT_EQ(route.size(), 2u);
@@ -528,7 +531,8 @@ TEST(FailedLinks, AMessageIsLostWhereverItsRouteCrossesTheLink) {
     Machine m({.topology = mesh,
                .model = {.alpha = 525e-6, .beta = 2e-6},
                .engine = engine,
-               .link_failures = {{.a = 1, .b = 5, .at = 0.5e-3}}});
+               .link_failures = {{.a = 1, .b = 5, .at = 0.5e-3}},
+               .fail_routes = FailRoutes::fixed});
     std::string what;
     double failed_at = -1;
     int from_4 = -1, answer = -1, peer = -1;
@@ -572,7 +576,250 @@ TEST(FailedLinks, AMessageIsLostWhereverItsRouteCrossesTheLink) {
     ASSERT_EQ(r.failures().affected.size(), 1u);
     EXPECT_EQ(r.failures().affected[0].at_ps, 1'000'000'000);
     EXPECT_TRUE(r.failures().stopped.empty());
+    EXPECT_EQ(r.failures().text().substr(0, 33), "link 1-5 down at 500 us lost 1 me");
   }
+}
+
+// --- routing around failed links (FailRoutes::around, the default) ---------------------------
+
+// The links of a route as the nodes it enters: {4, 5} for 0-4-5.
+std::vector<int> path_of(const Topology& t, const std::vector<LinkId>& route) {
+  std::vector<int> nodes;
+  for (const LinkId l : route) nodes.push_back(t.link(l).to);
+  return nodes;
+}
+
+// One message of one int from `from` to `to` at `at` seconds on `spec`, with `down` failed at
+// 0, alpha 525 us and beta 2 us (a message of one item: 527 us per hop); the trace keeps its
+// route.
+struct OneMessage {
+  RunResult result;
+  int got = -1;
+  std::string error;
+};
+OneMessage one_message(const std::string& spec, int from, int to, std::vector<LinkFailure> down,
+                       Engine engine, Routing routing = Routing::wormhole) {
+  Machine m({.topology = parse_topology(spec),
+             .model = {.alpha = 525e-6, .beta = 2e-6, .routing = routing},
+             .trace = true,
+             .engine = engine,
+             .link_failures = std::move(down)});
+  OneMessage out;
+  out.result = m.run([&](Node& node) {
+    const Comm& c = node.world();
+    const int seven = 7;
+    if (c.rank() == from) c.send(std::span<const int>(&seven, 1), to, 0);
+    if (c.rank() != to) return;
+    try {
+      c.recv(std::span<int>(&out.got, 1), from, 0);
+    } catch (const LinkFailedError& e) {
+      out.error = e.what();
+    }
+  });
+  return out;
+}
+
+TEST(FailedLinks, AMessageRoutesAroundTheLinkInAnotherDimensionOrder) {
+  // mesh:4x4 routes x first: 0 -> 5 crosses 0-1 and 1-5. With link:1-5@0 it goes y first,
+  // 0-4-5, and arrives: under wormhole routing a message costs alpha + n beta whatever its
+  // hops, 525 + 2 = 527 us; under store and forward each of its 2 hops does, 2 x 527 = 1054 us.
+  // The report counts it; the trace (and so vmc show) has its route.
+  const auto mesh = parse_topology("mesh:4x4");
+  for (Engine engine : {Engine::threads, Engine::fibers}) {
+    SCOPED_TRACE(to_string(engine));
+    const OneMessage w = one_message("mesh:4x4", 0, 5, {{.a = 1, .b = 5, .at = 0}}, engine);
+    EXPECT_EQ(w.got, 7) << w.error;
+    EXPECT_EQ(w.result.time_ps(), 527'000'000);
+    ASSERT_EQ(w.result.trace().messages.size(), 1u);
+    EXPECT_EQ(path_of(*mesh, w.result.trace().messages[0].links), (std::vector<int>{4, 5}));
+    const FailureReport& f = w.result.failures();
+    ASSERT_EQ(f.links.size(), 1u);
+    EXPECT_EQ(f.links[0].rerouted, 1);
+    EXPECT_EQ(f.links[0].lost, 0);
+    EXPECT_TRUE(f.empty());
+    EXPECT_EQ(f.text(), "link 1-5 down at 0 s rerouted 1 message, lost none");
+    const OneMessage s = one_message("mesh:4x4", 0, 5, {{.a = 1, .b = 5, .at = 0}}, engine,
+                                     Routing::store_and_forward);
+    EXPECT_EQ(s.got, 7);
+    EXPECT_EQ(s.result.time_ps(), 1'054'000'000);
+    // A message between neighbours on an open line has no other route: 0 -> 4 over 0-4.
+    const OneMessage lost = one_message("mesh:4x4", 0, 4, {{.a = 0, .b = 4, .at = 0}}, engine);
+    EXPECT_EQ(lost.got, -1);
+    EXPECT_EQ(lost.error, "node 4: recv from rank 0 tag 0: the message was lost on link 0-4, "
+                          "down since 0 s");
+    EXPECT_EQ(lost.result.failures().text().substr(0, 48),
+              "link 0-4 down at 0 s rerouted none, lost 1 messa");
+  }
+}
+
+TEST(FailedLinks, ADetourWaitsForTheLinksOfItsNewRoute) {
+  // all ports, exclusive links: node 4 sends 100 items to 5 at 0 over 4-5 (525 + 200 = 725 us);
+  // node 0 sends one to 5 at 1 us, around the failed 1-5 by 0-4-5, and waits for link 4-5
+  // until 725 us: it ends at 725 + 527 = 1252 us, having waited 724 us. Its own route 0-1-5
+  // would have shared nothing with 4's message.
+  for (Engine engine : {Engine::threads, Engine::fibers}) {
+    SCOPED_TRACE(to_string(engine));
+    Machine m({.topology = parse_topology("mesh:4x4"),
+               .model = {.alpha = 525e-6, .beta = 2e-6, .port = Port::all},
+               .trace = true,
+               .engine = engine,
+               .link_failures = {{.a = 1, .b = 5, .at = 0}}});
+    const RunResult r = m.run([&](Node& node) {
+      const Comm& c = node.world();
+      std::vector<int> data(100, 1);
+      if (c.rank() == 4) c.send(std::span<const int>(data), 5, 0);
+      if (c.rank() == 0) {
+        node.charge_compute(1e-6);
+        c.send(std::span<const int>(data.data(), 1), 5, 1);
+      }
+      if (c.rank() == 5) {
+        c.recv(std::span<int>(data), 4, 0);
+        c.recv(std::span<int>(data.data(), 1), 0, 1);
+      }
+    });
+    EXPECT_EQ(r.stats().node_time[0], 1'252'000'000);
+    EXPECT_EQ(r.time_ps(), 1'252'000'000);
+    EXPECT_EQ(r.stats().token_wait, 724'000'000);
+    EXPECT_EQ(r.stats().contention_delay, 724'000'000);
+    // Links that hold no one up (the contention-free replay, on the same detour): 0's message
+    // ends at 528 us, and node 5 takes 4's at 725 us.
+    EXPECT_EQ(r.stats().free_time, 725'000'000);
+    EXPECT_EQ(r.failures().links.at(0).rerouted, 1);
+  }
+}
+
+TEST(FailedLinks, OnARingTheMessageGoesTheOtherWayRound) {
+  // torus:4x4: 0 -> 1 with 0-1 down goes 0-3-2-1, the longer way (three hops: 527 us under
+  // wormhole, 3 x 527 = 1581 us under store and forward); 0 -> 2 (two hops either way, 0-1-2
+  // on the tie) with 1-2 down goes 0-3-2, as short.
+  const auto torus = parse_topology("torus:4x4");
+  for (Engine engine : {Engine::threads, Engine::fibers}) {
+    SCOPED_TRACE(to_string(engine));
+    const OneMessage w = one_message("torus:4x4", 0, 1, {{.a = 0, .b = 1, .at = 0}}, engine);
+    EXPECT_EQ(w.got, 7) << w.error;
+    EXPECT_EQ(w.result.time_ps(), 527'000'000);
+    ASSERT_EQ(w.result.trace().messages.size(), 1u);
+    EXPECT_EQ(path_of(*torus, w.result.trace().messages[0].links), (std::vector<int>{3, 2, 1}));
+    const OneMessage s = one_message("torus:4x4", 0, 1, {{.a = 0, .b = 1, .at = 0}}, engine,
+                                     Routing::store_and_forward);
+    EXPECT_EQ(s.result.time_ps(), 1'581'000'000);
+    const OneMessage tie = one_message("torus:4x4", 0, 2, {{.a = 2, .b = 1, .at = 0}}, engine,
+                                       Routing::store_and_forward);
+    EXPECT_EQ(tie.got, 7);
+    EXPECT_EQ(tie.result.time_ps(), 1'054'000'000);
+    EXPECT_EQ(path_of(*torus, tie.result.trace().messages.at(0).links), (std::vector<int>{3, 2}));
+  }
+}
+
+TEST(FailedLinks, AHypercubeTakesAnotherMinimalRouteWhereOneExists) {
+  // hypercube:8, e-cube: 0 -> 3 goes 0-1-3; with 0-1 down, 0-2-3. 0 -> 7 with 0-1 and 0-2
+  // down: bits 0 and 1 are closed at 0, so 4 first, then 0 and 1: 0-4-5-7. Store and forward:
+  // 2 x 527 and 3 x 527 us. 0 -> 1 with 0-1 down (distance 1) has no other minimal route: lost.
+  const auto cube = parse_topology("hypercube:8");
+  for (Engine engine : {Engine::threads, Engine::fibers}) {
+    SCOPED_TRACE(to_string(engine));
+    const OneMessage two = one_message("hypercube:8", 0, 3, {{.a = 0, .b = 1, .at = 0}}, engine,
+                                       Routing::store_and_forward);
+    EXPECT_EQ(two.got, 7) << two.error;
+    EXPECT_EQ(two.result.time_ps(), 1'054'000'000);
+    EXPECT_EQ(path_of(*cube, two.result.trace().messages.at(0).links), (std::vector<int>{2, 3}));
+    const OneMessage three =
+        one_message("hypercube:8", 0, 7, {{.a = 0, .b = 1, .at = 0}, {.a = 2, .b = 0, .at = 0}},
+                    engine, Routing::store_and_forward);
+    EXPECT_EQ(three.got, 7) << three.error;
+    EXPECT_EQ(three.result.time_ps(), 1'581'000'000);
+    EXPECT_EQ(path_of(*cube, three.result.trace().messages.at(0).links),
+              (std::vector<int>{4, 5, 7}));
+    // Counted on the link down first on its own route, 0-1 (the first of those down at once).
+    EXPECT_EQ(three.result.failures().text(),
+              "link 0-1 down at 0 s rerouted 1 message, lost none\n"
+              "link 2-0 down at 0 s rerouted none, lost none");
+    const OneMessage lost = one_message("hypercube:8", 0, 1, {{.a = 0, .b = 1, .at = 0}}, engine);
+    EXPECT_EQ(lost.got, -1);
+    EXPECT_EQ(lost.result.failures().links.at(0).lost, 1);
+    // With all three of 0's links down nothing leaves it.
+    const OneMessage cut = one_message(
+        "hypercube:8", 0, 7,
+        {{.a = 0, .b = 1, .at = 0}, {.a = 0, .b = 2, .at = 0}, {.a = 0, .b = 4, .at = 0}}, engine);
+    EXPECT_EQ(cut.got, -1);
+    EXPECT_THAT(cut.error, HasSubstr("lost on link 0-1"));
+  }
+}
+
+TEST(FailedLinks, ATreeHasOneRouteAndLosesTheMessage) {
+  // tree:8: node 0 reaches node 1 through their switch; with the link between 0 and that
+  // switch down there is no other route.
+  const auto tree = parse_topology("tree:8");
+  const std::vector<LinkId> route = tree->route(0, 1);
+  ASSERT_EQ(route.size(), 2u);
+  const int sw = tree->link(route[0]).to;
+  ASSERT_GE(sw, 8);
+  for (Engine engine : {Engine::threads, Engine::fibers}) {
+    const OneMessage lost = one_message("tree:8", 0, 1, {{.a = 0, .b = sw, .at = 0}}, engine);
+    EXPECT_EQ(lost.got, -1);
+    EXPECT_EQ(lost.error, "node 1: recv from rank 0 tag 0: the message was lost on link 0-" +
+                              std::to_string(sw) + ", down since 0 s");
+    EXPECT_EQ(lost.result.failures().links.at(0).lost, 1);
+    EXPECT_EQ(lost.result.failures().links.at(0).rerouted, 0);
+  }
+}
+
+TEST(FailedLinks, DirectRoutingHasNoOtherRoute) {
+  // --routing direct: a message goes straight from its sender to its receiver; one between
+  // the link's ends is lost, whatever the topology would allow, and the report reads as under
+  // fixed routes.
+  for (Engine engine : {Engine::threads, Engine::fibers}) {
+    const OneMessage lost = one_message("torus:4x4", 0, 1, {{.a = 0, .b = 1, .at = 0}}, engine,
+                                        Routing::direct);
+    EXPECT_EQ(lost.got, -1);
+    EXPECT_EQ(lost.result.failures().text().substr(0, 33), "link 0-1 down at 0 s lost 1 messa");
+  }
+}
+
+TEST(FailedLinks, ABroadcastWhoseMessagesAllRerouteSucceedsWithTheSameReportEveryRun) {
+  // torus:4x4, binomial broadcast of one item from 0: 0 -> 8 (0-4-8), then 0 -> 4 and 8 -> 12,
+  // then 0 -> 2 (0-1-2 on the tie), 4 -> 6, 8 -> 10, 12 -> 14, then the odd ones. With 1-2
+  // down 0 -> 2 goes 0-3-2: four steps of 527 us, 2.108 ms, as without the failure (no
+  // message of its step uses 0-3 or 3-2). Under fixed routes it is lost, and nodes 2 and 3
+  // with it.
+  std::string first;
+  for (int run = 0; run < 3; ++run) {
+    for (Engine engine : {Engine::threads, Engine::fibers}) {
+      SCOPED_TRACE(to_string(engine) + " run " + std::to_string(run));
+      Machine m({.topology = parse_topology("torus:4x4"),
+                 .model = {.alpha = 525e-6, .beta = 2e-6},
+                 .engine = engine,
+                 .link_failures = {{.a = 1, .b = 2, .at = 0}}});
+      std::vector<int> got(16, -1);
+      const RunResult r = m.run([&](Node& node) { broadcast_one(node, got); });
+      EXPECT_EQ(got, std::vector<int>(16, 42));
+      EXPECT_EQ(r.time_ps(), 2'108'000'000);
+      EXPECT_EQ(r.failures().text(), "link 1-2 down at 0 s rerouted 1 message, lost none");
+      if (first.empty()) first = r.failures().text();
+      EXPECT_EQ(r.failures().text(), first);
+    }
+  }
+  Machine fixed({.topology = parse_topology("torus:4x4"),
+                 .model = {.alpha = 525e-6, .beta = 2e-6},
+                 .link_failures = {{.a = 1, .b = 2, .at = 0}},
+                 .fail_routes = FailRoutes::fixed});
+  const Outcome o = broadcast_with(fixed);
+  std::set<int> stopped;
+  for (const auto& x : o.failures.stopped) stopped.insert(x.node);
+  EXPECT_EQ(stopped, (std::set<int>{2, 3}));
+}
+
+TEST(FailedLinks, BlockingWormsDoNotRouteAround) {
+  // Worms that hold their links, on routes of several dimension orders, can wait in a cycle.
+  MachineConfig c = cube8_links(Engine::automatic, {{.a = 0, .b = 1, .at = 0}});
+  c.model.worm = Worm::blocking;
+  EXPECT_THAT(machine_refuses(c), HasSubstr("routing around failed links with --worm blocking "
+                                            "is not supported"));
+  c.fail_routes = FailRoutes::fixed;
+  EXPECT_NO_THROW(Machine{c});
+  EXPECT_EQ(to_string(FailRoutes::fixed), "fixed");
+  EXPECT_EQ(parse_fail_routes("around"), FailRoutes::around);
+  EXPECT_THROW(parse_fail_routes("adaptive"), std::invalid_argument);
 }
 
 TEST(FailedLinks, AReceiveFromAnySourceTakesTheMarkerAndTheMachineIsReusable) {

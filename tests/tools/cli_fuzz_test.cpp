@@ -331,7 +331,7 @@ TEST(CommandLine, RunReportsAFailedLink) {
   };
   const Outcome lost = with("link:0-4@0");
   EXPECT_EQ(lost.exit_code, 1) << lost.err;
-  EXPECT_THAT(lost.err, HasSubstr("link 0-4 down at 0 s lost 1 message "
+  EXPECT_THAT(lost.err, HasSubstr("link 0-4 down at 0 s rerouted none, lost 1 message "
                                   "message lost: node 0 to node 4 tag 0 of collective call 0, "
                                   "sent at 0 s, on link 0-4 "
                                   "node 4 stopped at 0 s (it ended on the error of a receive whose "
@@ -342,7 +342,7 @@ TEST(CommandLine, RunReportsAFailedLink) {
                                   "0 s: the message was lost on link 0-4"));
   const Outcome quiet = with("link:0-4@1ns", "--check");
   EXPECT_EQ(quiet.exit_code, 0) << quiet.err;
-  EXPECT_THAT(quiet.out, HasSubstr("failures   link 0-4 down at 1 ns lost no message\n"
+  EXPECT_THAT(quiet.out, HasSubstr("failures   link 0-4 down at 1 ns rerouted none, lost none\n"
                                    "check      correct\n"));
   // --json of the failed run: still one object (what failed, what the run did until then,
   // the error), exit code 1, the report on standard error as without --json.
@@ -374,7 +374,7 @@ TEST(CommandLine, RunReportsAFailedLink) {
   const Outcome json_quiet = with("link:0-4@1ns", "--json");
   EXPECT_EQ(json_quiet.exit_code, 0) << json_quiet.err;
   EXPECT_THAT(json_quiet.out, HasSubstr("\"links\":[{\"a\":0,\"at_s\":1e-09,\"b\":4,"
-                                        "\"link\":\"0-4\",\"lost\":0}],\"lost\":[]"));
+                                        "\"link\":\"0-4\",\"lost\":0,\"rerouted\":0}],\"lost\":[]"));
   for (const std::string bad : {"link:0-3@0", "link:0-8@0", "link:0-4", "link:0-4@-1ms"}) {
     std::vector<std::string> args = broadcast;
     args.push_back(bad);
@@ -407,7 +407,52 @@ TEST(CommandLine, ShowDrawsTheNodesThatFailed) {
   EXPECT_EQ(down.exit_code, 0) << down.err;
   EXPECT_THAT(down_text, HasSubstr("\"failed\":[[4,0],[5,0],[6,0],[7,0]],"
                                    "\"failed_links\":[[0,4,0]]"));
-  EXPECT_THAT(down.out, HasSubstr("failures   link 0-4 down at 0 s lost 1 message\n"));
+  EXPECT_THAT(down.out, HasSubstr("failures   link 0-4 down at 0 s rerouted none, lost 1 message\n"));
+}
+
+// A failed link that messages route around: on torus:4x4 the binomial broadcast's 0 -> 2
+// (0-1-2 on the tie) goes 0-3-2 with 1-2 down, and the run succeeds in its time without the
+// failure (four steps of 527 us), printing the failures line; --fail-routes fixed loses it and
+// nodes 2 and 3 with it. vmc show draws the detour: the message 0 -> 2 of the third step
+// (1.054 ms to 1.581 ms) on links 7 (0 to 3, edge 3 of row 0 going down) and 5 (3 to 2).
+TEST(CommandLine, RunAndShowRouteAroundAFailedLink) {
+  const std::vector<std::string> broadcast = {"--topology", "torus:4x4", "--op", "broadcast",
+                                              "--algorithm", "binomial", "--n", "1",
+                                              "--fail", "link:1-2@0"};
+  auto with = [&](const std::string& command, const std::vector<std::string>& extra) {
+    std::vector<std::string> args{command};
+    args.insert(args.end(), broadcast.begin(), broadcast.end());
+    args.insert(args.end(), extra.begin(), extra.end());
+    return vmc(args);
+  };
+  const Outcome around = with("run", {"--check"});
+  EXPECT_EQ(around.exit_code, 0) << around.err;
+  EXPECT_THAT(around.out, HasSubstr("2.108 ms"));
+  EXPECT_THAT(around.out, HasSubstr("failures   link 1-2 down at 0 s rerouted 1 message, lost "
+                                    "none\ncheck      correct\n"));
+  const Outcome json = with("run", {"--json"});
+  EXPECT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_THAT(json.out, HasSubstr("\"link\":\"1-2\",\"lost\":0,\"rerouted\":1}]"));
+  const Outcome fixed = with("run", {"--fail-routes", "fixed"});
+  EXPECT_EQ(fixed.exit_code, 1);
+  EXPECT_THAT(fixed.err, HasSubstr("link 1-2 down at 0 s lost 1 message message lost: node 0 "
+                                   "to node 2"));
+  expect_refused({"run", "--topology", "torus:4x4", "--op", "broadcast", "--fail-routes",
+                  "adaptive"},
+                 "--fail-routes");
+  const Outcome worms = with("run", {"--worm", "blocking"});
+  EXPECT_EQ(worms.exit_code, 2) << worms.err;
+  EXPECT_THAT(worms.err, HasSubstr("--worm blocking is not supported"));
+
+  const std::string page =
+      (std::filesystem::temp_directory_path() / "vmc_cli_show_around.html").string();
+  const Outcome show = with("show", {"-o", page});
+  const std::string text = slurp(page);
+  std::filesystem::remove(page);
+  EXPECT_EQ(show.exit_code, 0) << show.err;
+  EXPECT_THAT(text, HasSubstr("[0,2,1054000000,1054000000,1581000000,0,1,0,[7,5]]"));
+  EXPECT_THAT(show.out, HasSubstr("failures   link 1-2 down at 0 s rerouted 1 message, lost "
+                                  "none\n"));
 }
 
 // vmc show --terminal --fail says, step by step, which nodes have stopped and which links are

@@ -8,6 +8,7 @@
 #include <bit>
 #include <cctype>
 #include <iterator>
+#include <optional>
 #include <random>
 #include <utility>
 
@@ -204,6 +205,175 @@ TEST(Routes, OutOfRangeNodesThrow) {
   }
   // A switch is not a processing node.
   EXPECT_THROW(parse_topology("tree:4")->route(0, 5), std::out_of_range);
+}
+
+// --- routes around failed links (Topology::route_around; docs/model.md, "Failed links") -------
+
+// The route around `down` that the rule picks, from the rule alone, hop by hop: on a grid every
+// choice of ways round the rings in which a and b differ, fewest hops first, then the choice as
+// a binary number (bit i: the i-th such ring goes the longer way, or the negative way on a
+// tie), and for each every order of the differing dimensions in lexicographic order; on a
+// hypercube every order of the differing bits whose labels stay below P. Empty when none
+// avoids `down`; every other family: route(a, b) if it avoids `down`.
+std::optional<std::vector<LinkId>> reference_around(const Topology& t, int a, int b,
+                                                    const std::vector<LinkId>& down) {
+  auto avoids = [&](const std::vector<LinkId>& r) {
+    return std::none_of(r.begin(), r.end(), [&](LinkId l) {
+      return std::find(down.begin(), down.end(), l) != down.end();
+    });
+  };
+  if (const auto* g = dynamic_cast<const Grid*>(&t)) {
+    const std::vector<int> from = g->coordinates(a), to = g->coordinates(b);
+    std::vector<int> differ, ring;
+    for (int d = 0; d < g->dimensions(); ++d) {
+      if (from[d] == to[d]) continue;
+      if (g->cyclic(d)) ring.push_back(d);
+      differ.push_back(d);
+    }
+    auto up_hops = [&](int d) { return ((to[d] - from[d]) % g->length(d) + g->length(d)) % g->length(d); };
+    std::vector<std::pair<int, unsigned>> ways;
+    for (unsigned longer = 0; longer < (1u << ring.size()); ++longer) {
+      int extra = 0;
+      for (std::size_t i = 0; i < ring.size(); ++i) {
+        const int up = up_hops(ring[i]), down_hops = g->length(ring[i]) - up;
+        if ((longer >> i) & 1u) extra += std::max(up, down_hops) - std::min(up, down_hops);
+      }
+      ways.emplace_back(extra, longer);
+    }
+    std::sort(ways.begin(), ways.end());
+    for (const auto& [extra, longer] : ways) {
+      std::vector<int> order = differ;
+      do {
+        std::vector<int> at = from;
+        std::vector<LinkId> r;
+        for (int d : order) {
+          int step = to[d] > from[d] ? 1 : -1;
+          if (g->cyclic(d)) step = up_hops(d) <= g->length(d) - up_hops(d) ? 1 : -1;
+          const auto it = std::find(ring.begin(), ring.end(), d);
+          if (it != ring.end() && ((longer >> (it - ring.begin())) & 1u)) step = -step;
+          while (at[d] != to[d]) {
+            const int v = g->node_at(at);
+            at[d] = (at[d] + step + g->length(d)) % g->length(d);
+            r.push_back(g->link_between(v, g->node_at(at)));
+          }
+        }
+        if (avoids(r)) return r;
+      } while (std::next_permutation(order.begin(), order.end()));
+    }
+    return std::nullopt;
+  }
+  if (const auto* h = dynamic_cast<const Hypercube*>(&t)) {
+    std::vector<int> bits;
+    for (int k = 0; k < h->dimension(); ++k)
+      if (((a ^ b) >> k) & 1) bits.push_back(k);
+    do {
+      std::vector<LinkId> r;
+      int at = a;
+      bool inside = true;
+      for (int k : bits) {
+        if ((at ^ (1 << k)) >= h->nodes()) inside = false;
+        if (!inside) break;
+        r.push_back(h->link_between(at, at ^ (1 << k)));
+        at ^= 1 << k;
+      }
+      if (inside && avoids(r)) return r;
+    } while (std::next_permutation(bits.begin(), bits.end()));
+    return std::nullopt;
+  }
+  const std::vector<LinkId> r = t.route(a, b);
+  if (avoids(r)) return r;
+  return std::nullopt;
+}
+
+// Every pair of nodes, with each link down (both directions), and with pairs of links down
+// (every link with a few others), on small networks of every family.
+TEST(RouteAround, TakesTheFirstDimensionOrderedRouteThatAvoidsTheLinksDown) {
+  for (const char* spec : {"mesh:3x4", "mesh:4x4", "torus:4x4", "torus:5x3", "torus:3x3x3",
+                           "mesh:2x3x4", "mesh:4x5w", "ring:6", "ring:7", "array:5",
+                           "hypercube:8", "hypercube:16", "hypercube:13", "hypercube:6",
+                           "tree:8", "full:5"}) {
+    SCOPED_TRACE(spec);
+    const auto t = parse_topology(spec);
+    std::vector<std::vector<LinkId>> cases{{}};
+    for (LinkId l = 0; l < t->link_count(); ++l) {
+      const DirectedLink e = t->link(l);
+      if (e.from > e.to) continue;
+      const LinkId back = t->link_between(e.to, e.from);
+      cases.push_back({l, back});
+      const LinkId other = (l * 7 + 3) % t->link_count();
+      const DirectedLink o = t->link(other);
+      cases.push_back({l, back, other, t->link_between(o.to, o.from)});
+    }
+    for (std::vector<LinkId>& down : cases) {
+      std::sort(down.begin(), down.end());
+      down.erase(std::unique(down.begin(), down.end()), down.end());
+      for (int a = 0; a < t->nodes(); ++a) {
+        for (int b = 0; b < t->nodes(); ++b) {
+          std::vector<LinkId> got{-7};  // route_around appends
+          const bool found = t->route_around(a, b, down, got);
+          const auto want = reference_around(*t, a, b, down);
+          ASSERT_EQ(found, want.has_value()) << a << " -> " << b;
+          if (!found) {
+            EXPECT_EQ(got, std::vector<LinkId>{-7});
+            continue;
+          }
+          got.erase(got.begin());
+          ASSERT_EQ(got, *want) << a << " -> " << b;
+        }
+      }
+    }
+  }
+}
+
+TEST(RouteAround, WithNothingDownItIsTheRoute) {
+  for (const char* spec : {"mesh:4x5", "torus:4x6", "torus:3x4x5", "mesh:4x5w", "ring:8",
+                           "hypercube:16", "tree:6", "full:4", "array:4"}) {
+    const auto t = parse_topology(spec);
+    for (int a = 0; a < t->nodes(); ++a) {
+      for (int b = 0; b < t->nodes(); ++b) {
+        std::vector<LinkId> around;
+        ASSERT_TRUE(t->route_around(a, b, {}, around));
+        EXPECT_EQ(around, t->route(a, b)) << spec << " " << a << " -> " << b;
+      }
+    }
+  }
+}
+
+TEST(RouteAround, ExamplesOfTheDocs) {
+  // mesh:4x4 routes x first: 0 -> 5 crosses 0-1 and 1-5; with 1-5 down, y first: 0-4-5.
+  const auto mesh = parse_topology("mesh:4x4");
+  auto both = [](const Topology& t, int x, int y) {
+    std::vector<LinkId> d{t.link_between(x, y), t.link_between(y, x)};
+    std::sort(d.begin(), d.end());
+    return d;
+  };
+  auto path = [](const Topology& t, const std::vector<LinkId>& r) {
+    std::vector<int> v;
+    for (LinkId l : r) v.push_back(t.link(l).to);
+    return v;
+  };
+  std::vector<LinkId> r;
+  ASSERT_TRUE(mesh->route_around(0, 5, both(*mesh, 1, 5), r));
+  EXPECT_EQ(path(*mesh, r), (std::vector<int>{4, 5}));
+  // Neighbours on an open line have no other route.
+  r.clear();
+  EXPECT_FALSE(mesh->route_around(0, 4, both(*mesh, 0, 4), r));
+  // On a ring the other way round, longer: torus:4x4, 0 -> 1 with 0-1 down: 0-3-2-1.
+  const auto torus = parse_topology("torus:4x4");
+  r.clear();
+  ASSERT_TRUE(torus->route_around(0, 1, both(*torus, 0, 1), r));
+  EXPECT_EQ(path(*torus, r), (std::vector<int>{3, 2, 1}));
+  // A tie: 0 -> 2 goes 0-1-2, and with 1-2 down 0-3-2, as short.
+  r.clear();
+  ASSERT_TRUE(torus->route_around(0, 2, both(*torus, 1, 2), r));
+  EXPECT_EQ(path(*torus, r), (std::vector<int>{3, 2}));
+  // A hypercube: 0 -> 3 goes 0-1-3, and with 0-1 down 0-2-3; 0 -> 4 has no other route.
+  const auto cube = parse_topology("hypercube:8");
+  r.clear();
+  ASSERT_TRUE(cube->route_around(0, 3, both(*cube, 0, 1), r));
+  EXPECT_EQ(path(*cube, r), (std::vector<int>{2, 3}));
+  r.clear();
+  EXPECT_FALSE(cube->route_around(0, 4, both(*cube, 0, 4), r));
 }
 
 }  // namespace
