@@ -478,7 +478,7 @@ TEST(CommandLine, ShowInTheTerminalNamesWhatFailedAtEachStep) {
   EXPECT_EQ(down.exit_code, 0) << down.err;
   EXPECT_THAT(down.out, HasSubstr("stopped: node 4 (at 0 s), 5 (at 0 s), 6 (at 0 s), 7 (at 0 s)\n"
                                   "down:    link 0-4\n"));
-  EXPECT_THAT(down.out, HasSubstr("failures   link 0-4 down at 0 s lost 1 message\n"));
+  EXPECT_THAT(down.out, HasSubstr("failures   link 0-4 down at 0 s rerouted none, lost 1 message\n"));
 }
 
 TEST(CommandLine, LoadRefusesWhatItCannotUse) {
