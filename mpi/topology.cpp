@@ -109,7 +109,7 @@ MPI_Comm topology_comm(const char* fn, RankState& s, MPI_Comm comm, int color, i
   const CommEntry& c = comm_or_fail(fn, s, comm);
   const MPI_Errhandler errhandler = c.errhandler;
   const CallContext context(std::string(fn) + "(" + comm_label(s, comm) + ")");
-  Comm made = c.comm.split(color, key);
+  Comm made = constructed(fn, [&] { return c.comm.split(color, key); });
   if (!made.valid()) return MPI_COMM_NULL;
   s.comms.push_back(
       CommEntry{.comm = std::move(made), .errhandler = errhandler, .topology = std::move(topology)});

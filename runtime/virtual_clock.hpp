@@ -131,6 +131,13 @@ class VirtualClock : public MailboxTransport {
   // Whether the simulation has said that self's synchronous send `index` found its receive
   // posted (taking the word).
   bool sync_acked(NodeState& self, std::uint64_t index);
+  // ... or that it failed, its receiver having stopped before a receive took the message:
+  // that node (taking the word); -1: no such word.
+  int sync_refused(NodeState& self, std::uint64_t index);
+  // A split's wait for the other members: with failures, also for the simulation's word that
+  // one of them stopped before it came (MailboxTransport::wait_meeting).
+  int wait_meeting(NodeState& self, FunctionRef<bool()> ready,
+                   const WaitDescription& what) override;
   // Whether the simulation runs while the nodes do (queries answered, synchronous sends
   // waited for): not on a spread machine, whose pass runs after the run.
   virtual bool simulates_during_run() const { return true; }
