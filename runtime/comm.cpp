@@ -307,8 +307,9 @@ void Comm::send_raw(const void* data, std::size_t bytes, std::size_t items, int 
     message_lost(*this, *group_, describe_call("send", "to", dest, tag),
                  std::exchange(node_->sync_lost_link, -1), out.dst);
   }
-  if (mode == SendMode::synchronous && node_->sync_failed_node >= 0) [[unlikely]] {
-    // Its receiver stopped before a receive took the message (docs/model.md, "Failed nodes").
+  if (node_->sync_failed_node >= 0) [[unlikely]] {
+    // Its receiver stopped before a receive took the message (docs/model.md, "Failed nodes"):
+    // a synchronous send, or any under rendezvous.
     const int failed = std::exchange(node_->sync_failed_node, -1);
     source_failed(*this, *group_, describe_call("send", "to", dest, tag), failed,
                   transport_of(*node_).failed_problem(failed, detail::Needed::send));
@@ -358,6 +359,12 @@ std::size_t Comm::sendrecv_raw(const void* out_data, std::size_t out_bytes,
   const Outgoing out = outgoing(out_data, out_bytes, out_items, dest, send_tag, "sendrecv");
   const Received got = transport_of(*node_).sendrecv(*node_, out, in);
   check_received(*this, *group_, "sendrecv", source, recv_tag, got);
+  if (node_->sync_failed_node >= 0) [[unlikely]] {
+    // Under rendezvous: its send's receiver stopped before it posted the receive.
+    const int failed = std::exchange(node_->sync_failed_node, -1);
+    source_failed(*this, *group_, describe_call("sendrecv", "to", dest, send_tag), failed,
+                  transport_of(*node_).failed_problem(failed, detail::Needed::send));
+  }
   set_status(*group_, status, got.src >= 0 ? got.src : in.src,
              got.src >= 0 ? got.tag : recv_tag, got.bytes, got.items);
   return got.bytes;

@@ -75,7 +75,7 @@ std::string MailboxTransport::failed_problem(int src, Needed call) const {
     case Needed::any_receive:
       return text + "; the first member of the comm to fail) and no message had matched this "
                     "receive by then";
-    case Needed::send: return text + ") before a receive took this synchronous send's message";
+    case Needed::send: return text + ") before a receive took this message";
     case Needed::constructor: return text + ") and never reached this call of its group";
   }
   return text + ")";

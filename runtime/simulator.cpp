@@ -134,6 +134,9 @@ struct Msg {
   std::uint32_t comm = 0;
   std::uint64_t index = 0;  // among the sender's sends
   bool sync = false;        // synchronous: starts only once its receive is posted
+  // Its sender waits in its run for the word that its receive is posted (a synchronous send;
+  // under rendezvous with failures, every send to another node): acknowledge_sync.
+  bool told = false;
   bool lost = false;        // a failed link lost it: it takes no port or link and no time
   MsgState state = MsgState::idle;
   Picos request = 0;        // current hop's request (rendezvous: or when the receive was posted)
@@ -1658,7 +1661,9 @@ class Simulator {
       if (key.dst != id) continue;
       for (std::int64_t m : q.sends) {
         const Msg& x = msgs_[m];
-        if (x.sync && !x.recv_posted && x.state == MsgState::pending) refused.push_back(m);
+        if (waits_for_receive(x) && !x.recv_posted && x.state == MsgState::pending) {
+          refused.push_back(m);
+        }
       }
     }
     std::sort(refused.begin(), refused.end(), [&](std::int64_t a, std::int64_t b) {
@@ -1702,13 +1707,17 @@ class Simulator {
   static std::int64_t answer_of_failed(int k) { return -2 - std::int64_t{k}; }
   static int failed_of_answer(std::int64_t a) { return static_cast<int>(-2 - a); }
 
-  // A synchronous send x (its sender has counted it) whose receiver stopped before a receive
-  // took it: it never starts, and fails at t, holding no port or link and counted nowhere.
+  // Whether x starts only once its receive is posted: a synchronous send, or any send to
+  // another node under rendezvous.
+  bool waits_for_receive(const Msg& x) const { return !self(x) && (x.sync || rendezvous()); }
+  // A send x that starts only once its receive is posted (its sender has counted it) whose
+  // receiver stopped before a receive took it: it never starts, and fails at t, holding no
+  // port or link and counted nowhere.
   void fail_sync(Msg& x, Picos t) {
     remove_pending({x.request, x.src, x.index, x.id});
     x.state = MsgState::done;
     x.end = t;
-    if (!free_ && m_.hosts(x.src)) {
+    if (x.told && m_.hosts(x.src)) {
       NodeState& node = *m_.nodes[x.src];
       if (!node.finished.load(std::memory_order_acquire)) {
         {
@@ -1722,10 +1731,12 @@ class Simulator {
     if (x.sender_waits) complete_wait(x.src, t, n.crit);
     if (x.send_request >= 0) complete_request(x.src, x.send_request, t, n.crit);
   }
-  // A synchronous send just reached (not yet counted by its sender) to a node that has
-  // stopped: it fails at once (fail_sync). Whether it did.
+  // A send that waits for its receive, just reached (not yet counted by its sender), to a
+  // node that has stopped: it fails at once (fail_sync). Whether it did.
   bool refused_sync(Msg& x, Picos t) {
-    if (!x.sync || x.recv_posted || !any_stopped_ || !nodes_[x.dst].stopped) return false;
+    if (!waits_for_receive(x) || x.recv_posted || !any_stopped_ || !nodes_[x.dst].stopped) {
+      return false;
+    }
     fail_sync(x, t);
     return true;
   }
@@ -1797,6 +1808,7 @@ class Simulator {
     x.index = op.send_index;
     x.sync = rec.synchronous;
     x.lost = rec.lost;
+    x.told = !free_ && x.src != x.dst && (x.sync || (rendezvous() && machine_.failing()));
     NodeSim& n = nodes_[id];
     if (n.sends != op.send_index) {
       throw std::logic_error("vmc simulator: node " + std::to_string(id) +
@@ -1957,7 +1969,7 @@ class Simulator {
   void attach(Msg& x, const RecvPost& r, Picos t) {
     x.recv_posted = true;
     grants_may_change_ = true;
-    if (x.sync && !free_) acknowledge_sync(x);
+    if (x.told) acknowledge_sync(x);
     if (r.request < 0) {
       x.recv_waiter = r.node;
     } else {

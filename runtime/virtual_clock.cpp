@@ -194,7 +194,7 @@ void VirtualClock::send(NodeState& self, const Outgoing& out) {
   op.kind = OpRecord::Kind::send;
   int lost = -1;
   op.send_index = post(self, out, &loan.message, true, &lost);
-  const bool waits = out.synchronous && simulates_during_run();
+  const bool waits = told(self, out) && simulates_during_run();
   log_op(self, op, {}, waits ? Then::drives : Then::goes_on);
   loan.take_back();
   if (waits) {
@@ -248,6 +248,21 @@ Received VirtualClock::sendrecv(NodeState& self, const Outgoing& out, const Inco
                                      deferred_wait(in))
                      : receive(self, in);
   if (got.problem.empty()) loan.take_back();  // else the guard takes it back, as on an error
+  if (got.problem.empty() && told(self, out) && simulates_during_run()) {
+    // Under rendezvous with failures its send waits for the word too: its receiver may have
+    // stopped before it posted the receive (Comm::sendrecv_raw reports it).
+    const std::uint64_t send_index = op.send_index;
+    int refused = -1;
+    ++self.sync_open;
+    drive_until(self,
+                [&] {
+                  refused = sync_refused(self, send_index);
+                  return refused >= 0 || sync_acked(self, send_index);
+                },
+                WaitDescription{out.op, out.dest, out.dst, out.tag, out.group.id});
+    --self.sync_open;
+    self.sync_failed_node = refused;
+  }
   return got;
 }
 
@@ -405,7 +420,7 @@ void VirtualClock::isend(NodeState& self, std::uint32_t id, const Outgoing& out)
   op.send_index = post(self, out, nullptr, false, &lost);
   op.request = id;
   log_op(self, op);
-  if (out.synchronous && simulates_during_run()) {
+  if (told(self, out) && simulates_during_run()) {
     RequestState& r = self.requests[id];
     r.lost_link = lost;  // reported when it completes (Comm::finish_request)
     r.synchronous = true;

@@ -368,7 +368,7 @@ TEST(Failures, ASynchronousSendToANodeThatStoppedBeforeItsReceiveFails) {
     });
     ASSERT_EQ(what.size(), 3u);
     EXPECT_EQ(what[0], "node 0: send to rank 1 tag 0: node 1 has failed (it stopped at 1 ms) "
-                       "before a receive took this synchronous send's message");
+                       "before a receive took this message");
     EXPECT_THAT(what[2], HasSubstr("node 0: isend to rank 1 tag 0"));
     EXPECT_EQ(failed, (std::vector<int>{1, 1, 1}));
     EXPECT_EQ(at, (std::vector<double>{1e-3, 2e-3, 2e-3}));
@@ -376,6 +376,70 @@ TEST(Failures, ASynchronousSendToANodeThatStoppedBeforeItsReceiveFails) {
     ASSERT_EQ(r.failures().affected.size(), 3u);
     EXPECT_EQ(r.failures().affected[0].at_ps, 1'000'000'000);
     EXPECT_EQ(r.failures().affected[0].call, "send to rank 1 tag 0");
+  }
+}
+
+TEST(Failures, UnderRendezvousEverySendToANodeThatStoppedBeforeItsReceiveFails) {
+  // Rendezvous: a message starts once its receive is posted. Node 1 stops at 1 ms, at its
+  // receive from 0 (after 1 ms of work). Node 0's standard send to it, reached at 0, fails at
+  // 1 ms; node 0 then exchanges with node 2 (posted at 0): both messages 1 ms to 1.527 ms;
+  // its isend to node 1 then fails at once, at 1.527 ms. Node 2 sends to node 3 (posted at 0)
+  // from 1.527 to 2.054 ms. Node 3's sendrecv sends to node 1 (failed at 1 ms) and receives
+  // node 2's message: it gets the data and fails, at 2.054 ms, naming its send.
+  for (Engine engine : {Engine::threads, Engine::fibers}) {
+    SCOPED_TRACE(to_string(engine));
+    MachineConfig config = cube8(engine, {{.node = 1, .at = 1e-3}});
+    config.model.protocol = Protocol::rendezvous;
+    Machine m(std::move(config));
+    std::vector<std::string> what(4);
+    std::vector<std::vector<double>> at(4);
+    int from_2 = -1, got_3 = -1;
+    const RunResult r = m.run([&](Node& node) {
+      const Comm& c = node.world();
+      const int me = c.rank();
+      auto attempt = [&](auto call) {
+        try {
+          call();
+        } catch (const NodeFailedError& e) {
+          what[me] = e.what();
+          at[me].push_back(c.now());
+        }
+      };
+      if (me == 1) {
+        int x = -1;
+        node.charge_compute(1e-3);
+        c.recv(std::span<int>(&x, 1), 0, 0);  // it stops here
+      }
+      if (me == 0) {
+        attempt([&] { c.send(std::span<const int>(&me, 1), 1, 0); });
+        c.sendrecv(std::span<const int>(&me, 1), 2, std::span<int>(&from_2, 1), 2, 0);
+        attempt([&] {
+          Request q = c.isend(std::span<const int>(&me, 1), 1, 0);
+          c.wait(q);
+        });
+      }
+      if (me == 2) {
+        int x = -1;
+        c.sendrecv(std::span<const int>(&me, 1), 0, std::span<int>(&x, 1), 0, 0);
+        c.send(std::span<const int>(&me, 1), 3, 1);
+      }
+      if (me == 3) {
+        attempt([&] {
+          c.sendrecv_raw(&me, sizeof me, 1, 1, 0, &got_3, sizeof got_3, sizeof got_3, 2, 1,
+                         nullptr);
+        });
+      }
+    });
+    EXPECT_THAT(what[0], HasSubstr("node 0: isend to rank 1 tag 0: node 1 has failed (it "
+                                   "stopped at 1 ms) before a receive took this message"));
+    EXPECT_EQ(at[0], (std::vector<double>{1e-3, 1.527e-3}));
+    EXPECT_EQ(from_2, 2);
+    EXPECT_EQ(what[3], "node 3: sendrecv to rank 1 tag 0: node 1 has failed (it stopped at 1 "
+                       "ms) before a receive took this message");
+    EXPECT_EQ(at[3], (std::vector<double>{2.054e-3}));
+    EXPECT_EQ(got_3, 2);
+    EXPECT_EQ(r.stats().messages, 3u);  // 0 to 2, 2 to 0, 2 to 3
+    EXPECT_EQ(r.failures().affected.size(), 3u) << r.failures().text();
   }
 }
 
@@ -434,8 +498,8 @@ TEST(Failures, ProbesFromAStoppedNodeOrFromAnySourceFail) {
     SCOPED_TRACE(to_string(engine));
     Machine m(cube8(engine, {{.node = 1, .at = 1e-3}}));
     Status found;
-    std::string probe_what, iprobe_what;
-    double probe_at = -1, iprobe_at = -1;
+    std::string probe_what, iprobe_what, mprobe_what;
+    double probe_at = -1, iprobe_at = -1, mprobe_at = -1;
     bool from_2 = true;
     m.run([&](Node& node) {
       const Comm& c = node.world();
@@ -462,6 +526,12 @@ TEST(Failures, ProbesFromAStoppedNodeOrFromAnySourceFail) {
         iprobe_at = c.now();
       }
       from_2 = c.iprobe(2, 0, nullptr);
+      try {
+        c.mprobe(kAnySource, 0, nullptr);
+      } catch (const NodeFailedError& e) {
+        mprobe_what = e.what();
+        mprobe_at = c.now();
+      }
     });
     EXPECT_EQ(found.source, 2);
     EXPECT_THAT(probe_what, HasSubstr("node 0: probe from any rank tag 0: node 1 has failed (it "
@@ -471,6 +541,47 @@ TEST(Failures, ProbesFromAStoppedNodeOrFromAnySourceFail) {
                            "1 ms) and sent no message for this receive");
     EXPECT_DOUBLE_EQ(iprobe_at, 1e-3);
     EXPECT_FALSE(from_2);
+    EXPECT_THAT(mprobe_what, HasSubstr("node 0: mprobe from any rank tag 0: node 1 has failed"));
+    EXPECT_DOUBLE_EQ(mprobe_at, 1e-3);
+  }
+}
+
+TEST(Failures, AReceivePostedBehindOneFromAnySourceFailsAsItWouldAlone) {
+  // Node 0 posts an irecv from any source, then one from node 1 (whose match the pass names,
+  // as it is posted behind the first). Node 2's message, sent at 0, takes the first (527 us);
+  // node 1 stops at 1 ms without sending: the second fails then, and so does a wait_any on it.
+  for (Engine engine : {Engine::threads, Engine::fibers}) {
+    SCOPED_TRACE(to_string(engine));
+    Machine m(cube8(engine, {{.node = 1, .at = 1e-3}}));
+    int a = -1, b = -1;
+    double a_at = -1, b_at = -1;
+    std::string what;
+    m.run([&](Node& node) {
+      const Comm& c = node.world();
+      const int me = c.rank();
+      if (me == 1) {
+        node.charge_compute(1e-3);
+        c.send(std::span<const int>(&me, 1), 0, 0);  // it stops here
+      }
+      if (me == 2) c.send(std::span<const int>(&me, 1), 0, 0);
+      if (me != 0) return;
+      Request rs[2] = {c.irecv(std::span<int>(&a, 1), kAnySource, 0),
+                       c.irecv(std::span<int>(&b, 1), 1, 0)};
+      c.wait(rs[0]);
+      a_at = c.now();
+      try {
+        c.wait_any(rs);
+      } catch (const NodeFailedError& e) {
+        what = e.what();
+        b_at = c.now();
+      }
+    });
+    EXPECT_EQ(a, 2);
+    EXPECT_DOUBLE_EQ(a_at, 527e-6);
+    EXPECT_EQ(b, -1);
+    EXPECT_THAT(what, HasSubstr("node 0: irecv from rank 1 tag 0: node 1 has failed (it stopped "
+                                "at 1 ms) and sent no message for this receive"));
+    EXPECT_DOUBLE_EQ(b_at, 1e-3);
   }
 }
 
@@ -522,10 +633,10 @@ TEST(Failures, BadSpecsAreRefusedNamingTheProblem) {
   EXPECT_THAT(machine_refuses({.nodes = 4, .clock = Clock::real_time,
                                .failures = {{.node = 1, .at = 0}}}),
               HasSubstr("virtual clock only"));
-  EXPECT_THAT(machine_refuses({.nodes = 4,
-                               .model = {.protocol = Protocol::rendezvous},
-                               .failures = {{.node = 1, .at = 0}}}),
-              HasSubstr("rendezvous protocol is not supported"));
+  EXPECT_EQ(machine_refuses({.nodes = 4,
+                             .model = {.protocol = Protocol::rendezvous},
+                             .failures = {{.node = 1, .at = 0}}}),
+            "accepted");
 }
 
 // Random failures (MachineConfig::random_failures, --fail random:...).
