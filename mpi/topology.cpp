@@ -549,7 +549,8 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
     const Tag base = comm.begin_collective(sig);
     share_values(SharedKey{comm.id(), base + comm.rank()}, std::move(mine), comm.size());
     const CallContext context(std::string(fn) + "(" + comm_label(s, comm_old) + ")");
-    Comm made = comm.split(0, comm.rank());  // every rank has shared its edges once it returns
+    // Every rank has shared its edges once it returns.
+    Comm made = constructed(fn, [&] { return comm.split(0, comm.rank()); });
     auto t = std::make_shared<ProcessTopology>();
     t->kind = MPI_DIST_GRAPH;
     for (int r = 0; r < comm.size(); ++r) {
