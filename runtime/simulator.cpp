@@ -39,6 +39,14 @@
 // waiting in a constructor is thus one the pass knows can do nothing before the others come,
 // so it answers their queries meanwhile instead of waiting for that node's next operation.
 //
+// Failed nodes (docs/model.md, "Failed nodes"): a node that stops logs it, and the pass decides
+// here, in virtual time, what that fails: the receives and probes that wait for it (by name,
+// or from any source on a comm it belongs to, when no message matched them first), the sends
+// that wait for a receive it never posts (synchronous ones; every one under rendezvous), the
+// constructors of its groups. The nodes learn it as they learn a match (a Decision naming the
+// failed node, a refused synchronous send, a meeting's word), and the replay after the run
+// completes the same receives when the failed node stops (kFailedTag).
+//
 // The rules it applies (docs/model.md, the machine model; decisions vmc made are marked *):
 // - A send is requested when its node reaches it. It starts at the earliest simulated time
 //   at which its ports (port model) and links (routing) are all free, and it holds them all
@@ -1582,9 +1590,9 @@ class Simulator {
   // made has been reached, so what still waits for it waits for what never comes, and fails
   // at t, when the failure is known (its node's run says why): a receive from it; a receive
   // from any source on a comm it belongs to (from it, of any tag) that no message has matched,
-  // a probe the same; a synchronous send to it that no receive has taken; a constructor of a
-  // group it belongs to that it has not reached. What is posted later fails as it is posted
-  // (post_receive, the probes, refused_sync, meet: failed_for).
+  // a probe the same; a synchronous send to it (any send, under rendezvous) that no receive
+  // has taken; a constructor of a group it belongs to that it has not reached. What is posted
+  // later fails as it is posted (post_receive, the probes, refused_sync, meet: failed_for).
   void stop(int id, Picos t) {
     any_stopped_ = true;
     nodes_[id].stopped = true;
@@ -1655,7 +1663,8 @@ class Simulator {
       if (!free_) answer_probe(w, nullptr, id);  // the replay gave the run's answer at the probe
       complete_wait(w, t, n.crit);
     }
-    // Synchronous sends to it whose receive was never posted, oldest first.
+    // Sends to it that wait for their receive (synchronous; every one under rendezvous) whose
+    // receive was never posted, oldest first.
     std::vector<std::int64_t> refused;
     for (const auto& [key, q] : match_) {
       if (key.dst != id) continue;
