@@ -1817,7 +1817,7 @@ class Simulator {
     x.index = op.send_index;
     x.sync = rec.synchronous;
     x.lost = rec.lost;
-    x.told = !free_ && x.src != x.dst && (x.sync || (rendezvous() && machine_.failing()));
+    x.told = !free_ && (x.sync || (rendezvous() && machine_.failing() && x.src != x.dst));
     NodeSim& n = nodes_[id];
     if (n.sends != op.send_index) {
       throw std::logic_error("vmc simulator: node " + std::to_string(id) +
