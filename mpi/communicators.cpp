@@ -185,7 +185,7 @@ int dup(const char* fn, MPI_Comm comm, MPI_Comm* newcomm, const MPI_Info* info =
   } else {
     std::vector<int> all(static_cast<std::size_t>(c.comm.size()));
     for (int r = 0; r < c.comm.size(); ++r) all[static_cast<std::size_t>(r)] = r;
-    Comm made = c.comm.create_group(all, kDupTag);
+    Comm made = constructed(fn, [&] { return c.comm.create_group(all, kDupTag); });
     auto topology = c.topology;  // a duplicate keeps its process topology
     handle = add_comm(s, std::move(made), c.errhandler);
     s.comms[static_cast<std::size_t>(handle)].topology = std::move(topology);
@@ -207,7 +207,7 @@ int split(const char* fn, RankState& s, MPI_Comm comm, int color, int key, MPI_C
     *newcomm = split_inter(fn, s, comm, color, key);
     return MPI_SUCCESS;
   }
-  Comm made = c.comm.split(color, key);
+  Comm made = constructed(fn, [&] { return c.comm.split(color, key); });
   *newcomm = add_comm(s, std::move(made), errhandler);
   return MPI_SUCCESS;
 }
@@ -543,7 +543,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* new
       return MPI_SUCCESS;
     }
     const MPI_Errhandler errhandler = c.errhandler;
-    Comm made = c.comm.create_group(ranks, tag);
+    Comm made = constructed(fn, [&] { return c.comm.create_group(ranks, tag); });
     *newcomm = add_comm(s, std::move(made), errhandler);
     return MPI_SUCCESS;
   });

@@ -270,4 +270,16 @@ int mpi_call(MPI_Comm comm, Body&& body) {
   }
 }
 
+// A communicator constructor on the runtime (Comm::split, Comm::create_group): a member that
+// failed before it reached it (vmc mpirun --fail; docs/model.md, "Failed nodes") makes the
+// call fail with MPI_ERR_PROC_FAILED.
+template <class Make>
+Comm constructed(const char* function, Make&& make) {
+  try {
+    return make();
+  } catch (const NodeFailedError& e) {
+    fail(function, MPI_ERR_PROC_FAILED, e.what());
+  }
+}
+
 }  // namespace vmc::mpi

@@ -109,7 +109,7 @@ MPI_Comm topology_comm(const char* fn, RankState& s, MPI_Comm comm, int color, i
   const CommEntry& c = comm_or_fail(fn, s, comm);
   const MPI_Errhandler errhandler = c.errhandler;
   const CallContext context(std::string(fn) + "(" + comm_label(s, comm) + ")");
-  Comm made = c.comm.split(color, key);
+  Comm made = constructed(fn, [&] { return c.comm.split(color, key); });
   if (!made.valid()) return MPI_COMM_NULL;
   s.comms.push_back(
       CommEntry{.comm = std::move(made), .errhandler = errhandler, .topology = std::move(topology)});
@@ -549,7 +549,8 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
     const Tag base = comm.begin_collective(sig);
     share_values(SharedKey{comm.id(), base + comm.rank()}, std::move(mine), comm.size());
     const CallContext context(std::string(fn) + "(" + comm_label(s, comm_old) + ")");
-    Comm made = comm.split(0, comm.rank());  // every rank has shared its edges once it returns
+    // Every rank has shared its edges once it returns.
+    Comm made = constructed(fn, [&] { return comm.split(0, comm.rank()); });
     auto t = std::make_shared<ProcessTopology>();
     t->kind = MPI_DIST_GRAPH;
     for (int r = 0; r < comm.size(); ++r) {

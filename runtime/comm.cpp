@@ -204,6 +204,25 @@ std::string note_failed_call(FailureReport::Affected a, const std::string& call)
   throw NodeFailedError(c.who() + ": " + named + ": " + problem, failed, g.comm_rank(failed));
 }
 
+// A probe (probe, iprobe, mprobe, improbe) from `source` that a failed node it needed made
+// fail: from that node, or from any source, the first member of the comm to stop.
+[[noreturn]] void probe_failed(const Comm& c, const detail::CommGroup& g, const char* call,
+                               int source, Tag tag, int failed) {
+  const detail::Needed needed =
+      source == kAnySource ? detail::Needed::any_receive : detail::Needed::receive;
+  source_failed(c, g, describe_call(call, "from", source, tag), failed,
+                transport_of(*detail::current_node).failed_problem(failed, needed));
+}
+
+// A communicator constructor (split, create_group) that a member never reached, having
+// stopped.
+[[noreturn]] void constructor_failed(const Comm& c, const detail::CommGroup& g, const char* call,
+                                     int failed) {
+  source_failed(c, g, call, failed,
+                transport_of(*detail::current_node)
+                    .failed_problem(failed, detail::Needed::constructor));
+}
+
 // A call whose message failed link `link` lost (MachineConfig::link_failures): a receive that
 // took it, or a synchronous send whose receive matched it. Noted and thrown; `peer` is the
 // message's other end (world rank).
@@ -288,6 +307,13 @@ void Comm::send_raw(const void* data, std::size_t bytes, std::size_t items, int 
     message_lost(*this, *group_, describe_call("send", "to", dest, tag),
                  std::exchange(node_->sync_lost_link, -1), out.dst);
   }
+  if (node_->sync_failed_node >= 0) [[unlikely]] {
+    // Its receiver stopped before a receive took the message (docs/model.md, "Failed nodes"):
+    // a synchronous send, or any under rendezvous.
+    const int failed = std::exchange(node_->sync_failed_node, -1);
+    source_failed(*this, *group_, describe_call("send", "to", dest, tag), failed,
+                  transport_of(*node_).failed_problem(failed, detail::Needed::send));
+  }
 }
 
 namespace {
@@ -333,6 +359,12 @@ std::size_t Comm::sendrecv_raw(const void* out_data, std::size_t out_bytes,
   const Outgoing out = outgoing(out_data, out_bytes, out_items, dest, send_tag, "sendrecv");
   const Received got = transport_of(*node_).sendrecv(*node_, out, in);
   check_received(*this, *group_, "sendrecv", source, recv_tag, got);
+  if (node_->sync_failed_node >= 0) [[unlikely]] {
+    // Under rendezvous: its send's receiver stopped before it posted the receive.
+    const int failed = std::exchange(node_->sync_failed_node, -1);
+    source_failed(*this, *group_, describe_call("sendrecv", "to", dest, send_tag), failed,
+                  transport_of(*node_).failed_problem(failed, detail::Needed::send));
+  }
   set_status(*group_, status, got.src >= 0 ? got.src : in.src,
              got.src >= 0 ? got.tag : recv_tag, got.bytes, got.items);
   return got.bytes;
@@ -521,6 +553,7 @@ std::size_t Comm::finish_request(detail::RequestState& r, Status* status) const 
     if (r.lost_link >= 0) {
       message_lost(*this, *group_, describe_request(r), r.lost_link, r.peer_world);
     }
+    if (r.failed >= 0) source_failed(*this, *group_, describe_request(r), r.failed, r.error);
     status_of(r, status);
     return 0;
   }
@@ -758,6 +791,7 @@ bool Comm::iprobe(int source, Tag tag, Status* status) const {
     fail(*this, describe_call("iprobe", "from", source, tag), refused);
   }
   const detail::Found f = t.probe(*node_, in, false, WaitDescription{"iprobe", source, in.src, tag, group_->id});
+  if (f.failed >= 0) probe_failed(*this, *group_, "iprobe", source, tag, f.failed);
   if (f.found) set_status(*group_, status, f.src, f.tag, f.bytes, f.items);
   return f.found;
 }
@@ -769,6 +803,7 @@ Status Comm::probe(int source, Tag tag) const {
     fail(*this, describe_call("probe", "from", source, tag), refused);
   }
   const detail::Found f = t.probe(*node_, in, true, WaitDescription{"probe", source, in.src, tag, group_->id});
+  if (f.failed >= 0) probe_failed(*this, *group_, "probe", source, tag, f.failed);
   Status status;
   set_status(*group_, &status, f.src, f.tag, f.bytes, f.items);
   return status;
@@ -789,9 +824,12 @@ Request Comm::matched_probe(int source, Tag tag, bool block, Status* status) con
   r.tag = tag;
   r.matched_only = true;
   ++node_->open_requests;
-  if (!t.match(*node_, id, in, block, WaitDescription{call, source, in.src, tag, group_->id})) {
+  const bool bound =
+      t.match(*node_, id, in, block, WaitDescription{call, source, in.src, tag, group_->id});
+  if (!bound || r.failed >= 0) {
     r.retired = true;
     --node_->open_requests;
+    if (r.failed >= 0) probe_failed(*this, *group_, call, source, tag, r.failed);
     return Request();
   }
   const detail::Message* m = r.held;
@@ -897,6 +935,7 @@ Comm Comm::split(int color, int key) const {
   if (const char* refused = t.unsupported(detail::Call::split)) fail(*this, "split", refused);
   const std::uint64_t seq = next_seq(node_->split_seq, group_->id);
   detail::SplitResult joined = t.split(*node_, *group_, rank_, seq, color, key);
+  if (joined.failed >= 0) constructor_failed(*this, *group_, "split", joined.failed);
   Comm result;
   if (joined.group != nullptr) {
     result = Comm(node_, std::move(joined.group), joined.rank);
@@ -934,6 +973,7 @@ Comm Comm::create_group(std::span<const int> members, std::int64_t tag) const {
   const auto key = std::make_tuple(group_->id, hash_integers(members), tag);
   const std::uint64_t seq = node_->group_seq[key]++;
   detail::SplitResult made = t.create_group(*node_, *group_, members, index, seq, tag);
+  if (made.failed >= 0) constructor_failed(*this, *group_, "create_group", made.failed);
   Comm result(node_, std::move(made.group), made.rank);
   result.weighted_ = weighted_;
   return result;

@@ -268,8 +268,28 @@ void LocalNodes::reset() {
   errors.clear();
   sim_deadlock.clear();
   sim_deadlock_waits.clear();
+  {
+    std::lock_guard lock(comms_mutex);
+    comm_members.clear();
+  }
   machine.abort.store(false);
   body = nullptr;
+}
+
+void LocalNodes::note_members(const CommGroup& g) {
+  std::lock_guard lock(comms_mutex);
+  comm_members[g.id] = g.world;
+}
+
+std::vector<int> LocalNodes::members_of(std::uint32_t comm) {
+  if (comm == 0) {
+    std::vector<int> all(static_cast<std::size_t>(p));
+    for (int r = 0; r < p; ++r) all[static_cast<std::size_t>(r)] = r;
+    return all;
+  }
+  std::lock_guard lock(comms_mutex);
+  auto it = comm_members.find(comm);
+  return it == comm_members.end() ? std::vector<int>{} : it->second;
 }
 
 void LocalNodes::wake_resolvers() {

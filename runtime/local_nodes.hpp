@@ -21,6 +21,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "runtime/errors.hpp"
@@ -145,6 +146,14 @@ struct LocalNodes {
   // records when a node stops (the virtual clock logs it for the simulation). Empty: nothing.
   std::function<Picos(NodeState&)> node_time;
   std::function<void(NodeState&)> stopping;
+  // ... and, only while machine.failing(), the members (world ranks) of each group the run
+  // made, by id: the simulation's rules for a receive from any source and a constructor
+  // (docs/model.md, "Failed nodes") look at whether a member has stopped. The world (id 0)
+  // is every node and is not listed.
+  std::mutex comms_mutex;
+  std::unordered_map<std::uint32_t, std::vector<int>> comm_members;  // guarded by comms_mutex
+  void note_members(const CommGroup& g);
+  std::vector<int> members_of(std::uint32_t comm);
 
   bool hosts(int r) const { return r >= lo && r < hi; }
   std::span<NodePtr> local() {

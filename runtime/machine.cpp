@@ -76,16 +76,11 @@ void MachineImpl::check_failures() {
   failing_ = !failures_.empty() || links_failing();
   if (!failing_) return;
   // Which transports and clocks take them: check_transport (runtime/transports.cpp).
-  if (failures_.empty() && config.model.protocol == Protocol::rendezvous) {
+  if (links_failing() && config.model.protocol == Protocol::rendezvous) {
     throw UsageError(std::string(where) + "failed links under the rendezvous protocol are not "
                      "supported (a rendezvous send waits for its receive, and would have to "
                      "wait for the simulation's word that its message was lost): use "
                      "--protocol eager");
-  }
-  if (config.model.protocol == Protocol::rendezvous) {
-    throw UsageError(std::string(where) + "the rendezvous protocol is not supported yet (a "
-                     "send to a failed node would have to wait for the simulation's word that "
-                     "its receive never comes): use --protocol eager");
   }
   for (std::size_t i = 0; i < failures_.size(); ++i) {
     const NodeFailure& f = failures_[i];

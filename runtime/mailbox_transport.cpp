@@ -55,11 +55,11 @@ Received MailboxTransport::receive(NodeState& self, const Incoming& in) {
 Received MailboxTransport::source_failed(int src) const {
   Received got;
   got.failed = src;
-  got.problem = failed_problem(src);
+  got.problem = failed_problem(src, Needed::receive);
   return got;
 }
 
-std::string MailboxTransport::failed_problem(int src) const {
+std::string MailboxTransport::failed_problem(int src, Needed call) const {
   const NodeState& f = *nodes_.nodes[src];
   std::string text = "node " + std::to_string(src) + " has failed (it stopped at " +
                      format_duration(to_seconds(f.stop_time));
@@ -70,7 +70,15 @@ std::string MailboxTransport::failed_problem(int src) const {
     text += ", ending on the error of a receive whose message was lost on " +
             link_name(machine_.config.link_failures[static_cast<std::size_t>(f.stop_cause_link)]);
   }
-  return text + ") and sent no message for this receive";
+  switch (call) {
+    case Needed::receive: return text + ") and sent no message for this receive";
+    case Needed::any_receive:
+      return text + "; the first member of the comm to fail) and no message had matched this "
+                    "receive by then";
+    case Needed::send: return text + ") before a receive took this message";
+    case Needed::constructor: return text + ") and never reached this call of its group";
+  }
+  return text + ")";
 }
 
 FailureReport MailboxTransport::failure_report() const {
@@ -144,7 +152,11 @@ bool MailboxTransport::arrived(NodeState& self, RequestState& r) {
 }
 
 void MailboxTransport::completed(NodeState&, RequestState& r) {
-  if (r.failed >= 0) r.error = failed_problem(r.failed);
+  if (r.failed >= 0) {
+    r.error = failed_problem(r.failed, r.send          ? Needed::send
+                                       : r.failed_any ? Needed::any_receive
+                                                      : Needed::receive);
+  }
 }
 
 void MailboxTransport::block(NodeState& self, FunctionRef<bool()> ready,
@@ -195,6 +207,7 @@ SplitResult MailboxTransport::split(NodeState& self, CommGroup& g, int rank, std
           call->new_rank[members[i]] = i;
         }
         ng->describe_members();
+        if (machine_.failing()) nodes_.note_members(*ng);
       }
       call->ready = true;
     }
@@ -204,13 +217,15 @@ SplitResult MailboxTransport::split(NodeState& self, CommGroup& g, int rank, std
       if (r != rank) nodes_.wake(*nodes_.nodes[g.world[r]]);
     }
   } else {
-    nodes_.block_until(
+    const int failed = wait_meeting(
         self,
         [&] {
           std::lock_guard lock(g.control_mutex);
           return call->ready;
         },
         WaitDescription{"split", -1, -1, 0, g.id});
+    // A member stopped before it came: the call fails (its entry stays with the group).
+    if (failed >= 0) return SplitResult{nullptr, -1, failed};
   }
   std::lock_guard lock(g.control_mutex);
   SplitResult result{call->result[rank], call->new_rank[rank]};
@@ -235,6 +250,7 @@ SplitResult MailboxTransport::create_group(NodeState&, CommGroup& g, std::span<c
       ng->rank_of[w] = i;
     }
     ng->describe_members();
+    if (machine_.failing()) nodes_.note_members(*ng);
     call.group = std::move(ng);
   }
   SplitResult result{call.group, index};

@@ -58,10 +58,19 @@ class MailboxTransport : public Transport {
   // it either way.
   static Received take(Message* m, const Incoming& in);
   // Failures (MachineConfig::failures): a receive from node src, which stopped without
-  // sending its message; why, in words; and what the run's failures did, after the run.
+  // sending its message; why, in words, for the call that needed it (a receive from src, a
+  // receive from any source, a synchronous send to src, a constructor that src never
+  // reached); and what the run's failures did, after the run.
   Received source_failed(int src) const;
-  std::string failed_problem(int src) const;
+  std::string failed_problem(int src, Needed call) const override;
   FailureReport failure_report() const;
+  // A constructor's wait for the other members (split): until ready(), or the node that
+  // never comes, when the clock knows one has stopped (the virtual clock); -1: ready.
+  virtual int wait_meeting(NodeState& self, FunctionRef<bool()> ready,
+                           const WaitDescription& what) {
+    nodes_.block_until(self, ready, what);
+    return -1;
+  }
 
   MachineImpl& machine_;
   LocalNodes nodes_;

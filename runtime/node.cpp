@@ -100,7 +100,12 @@ void NodeState::clear_run() {
   {
     std::lock_guard lock(decisions_mutex);
     sync_acks.clear();
+    sync_failures.clear();
+    meeting = {~0u, 0};
+    meeting_word = 0;
   }
+  blocking_failed = -1;
+  blocking_failed_any = false;
   sync_open = 0;
   collective_depth = 0;
   waiting_other = Found{};
@@ -129,6 +134,7 @@ void NodeState::clear_run() {
   lost.clear();
   rerouted.clear();
   sync_lost_link = -1;
+  sync_failed_node = -1;
 }
 
 void CommGroup::describe_members() {

@@ -252,16 +252,29 @@ struct Found {
   Tag tag = 0;
   std::uint64_t bytes = 0;
   std::uint64_t items = 0;
+  // A blocking probe (or an iprobe) told that no message will come: the failed node (world
+  // rank) it needed (docs/model.md, "Failed nodes"); -1: none.
+  int failed = -1;
 };
+
+// The tag a receive the simulation failed writes into its log (record_match) with the failed
+// node as its source: no message has it, so the replay after the run completes that receive
+// when the failed node stops, as it does one from the node by name (simulator.cpp).
+constexpr Tag kFailedTag = -2;
 
 // The simulation's choice for a deferred receive of a node: the message of (comm, src, tag)
 // that is next in the node's mailbox. request: the irecv's id, or -1 for the blocking
 // receive the node is in.
+// failed >= 0: no message; the receive fails, as node `failed` (world rank) has stopped
+// (docs/model.md, "Failed nodes"), and `any`: by the rule of a receive from any source (the
+// first member of its comm to stop).
 struct Decision {
   std::int64_t request = -1;
   std::uint32_t comm = 0;
   int src = 0;  // world rank
   Tag tag = 0;
+  int failed = -1;
+  bool any = false;
 };
 
 // A nonblocking transfer as its node sees it (Request is a handle to one). Kept in a
@@ -290,7 +303,9 @@ struct RequestState {
   // as its buffer may have gone with the node's stack (LocalNodes::run_node).
   bool abandoned = false;
   bool truncated = false;          // the message did not fit (error says so)
-  int failed = -1;                 // irecv: completed without a message, its source failed
+  int failed = -1;                 // irecv: completed without a message, its source failed;
+                                   // synchronous isend: its receiver stopped first
+  bool failed_any = false;         // irecv: ... by the rule of a receive from any source
   int lost_link = -1;              // irecv: took a message lost on this failed link; a
                                    // synchronous isend: its message was lost there
   // Let go of by Comm::free while its transfer goes on: the transport may still write it.
@@ -578,6 +593,17 @@ struct alignas(64) NodeState {
   std::vector<std::uint64_t> sync_acks;
   int sync_open = 0;
   Message* blocking_match = nullptr;  // a deferred blocking receive's message, once taken
+  // ... or the simulation's word that it fails (Decision::failed, any), -1: none.
+  int blocking_failed = -1;
+  bool blocking_failed_any = false;
+  // Synchronous sends whose receiver stopped before a receive took the message: (send
+  // index, the receiver), guarded by decisions_mutex.
+  std::vector<std::pair<std::uint64_t, int>> sync_failures;
+  // A communicator constructor's meeting (virtual clock, while the machine has failures): its
+  // (group id, sync number), and the simulation's word on it: 0 while it has not said, 1
+  // met, -2 - k failed for node k (guarded by decisions_mutex).
+  std::pair<std::uint32_t, std::uint64_t> meeting{~0u, 0};
+  int meeting_word = 0;
   std::size_t blocking_log_index = 0;
   std::vector<std::uint64_t> collective_seq;  // per comm id: collective calls made
   int collective_depth = 0;  // collective calls the node is inside (Comm::CollectiveScope)
@@ -611,6 +637,8 @@ struct alignas(64) NodeState {
   // Its last synchronous send's message was lost (MachineConfig::link_failures): the failed
   // link, for the call to report once its receive matched; -1: none.
   int sync_lost_link = -1;
+  // ... or its receiver stopped before a receive took it: that node; -1: none.
+  int sync_failed_node = -1;
 
   // Takes everything in `incoming`: a message for which an irecv is posted is copied into
   // its buffer, the others go to `unexpected`. Returns how many it took.

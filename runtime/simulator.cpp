@@ -39,6 +39,14 @@
 // waiting in a constructor is thus one the pass knows can do nothing before the others come,
 // so it answers their queries meanwhile instead of waiting for that node's next operation.
 //
+// Failed nodes (docs/model.md, "Failed nodes"): a node that stops logs it, and the pass decides
+// here, in virtual time, what that fails: the receives and probes that wait for it (by name,
+// or from any source on a comm it belongs to, when no message matched them first), the sends
+// that wait for a receive it never posts (synchronous ones; every one under rendezvous), the
+// constructors of its groups. The nodes learn it as they learn a match (a Decision naming the
+// failed node, a refused synchronous send, a meeting's word), and the replay after the run
+// completes the same receives when the failed node stops (kFailedTag).
+//
 // The rules it applies (docs/model.md, the machine model; decisions vmc made are marked *):
 // - A send is requested when its node reaches it. It starts at the earliest simulated time
 //   at which its ports (port model) and links (routing) are all free, and it holds them all
@@ -134,6 +142,9 @@ struct Msg {
   std::uint32_t comm = 0;
   std::uint64_t index = 0;  // among the sender's sends
   bool sync = false;        // synchronous: starts only once its receive is posted
+  // Its sender waits in its run for the word that its receive is posted (a synchronous send;
+  // under rendezvous with failures, every send to another node): acknowledge_sync.
+  bool told = false;
   bool lost = false;        // a failed link lost it: it takes no port or link and no time
   std::int32_t around = -1; // it routes around the links down at this index (SendRecord)
   MsgState state = MsgState::idle;
@@ -191,9 +202,11 @@ struct NodeSim {
   int resume_crit = 0;
   int crit = 0;
   bool finished = false;
-  // It stopped (OpRecord::Kind::fail, MachineConfig::failures): a receive from it that no
-  // message it sent takes completes without one.
+  // It stopped (OpRecord::Kind::fail, MachineConfig::failures) at stop_at: a receive from
+  // it that no message it sent takes completes without one (and so do receives from any
+  // source, probes, synchronous sends and constructors that needed it: stop below).
   bool stopped = false;
+  Picos stop_at = 0;
   // By request id, from the first the pass may still read (the node had completed those
   // below before an operation the pass has taken: drop_requests).
   LogVector<Req> reqs;
@@ -586,6 +599,7 @@ class Simulator {
         links_(lead.links_), stats_(stats), trace_(trace), p_(lead.p_), free_(true),
         record_(false), now_(lead.now_), in_instant_(lead.in_instant_), paused_(paused),
         complete_(lead.complete_), spinners_(lead.spinners_), idle_polls_(lead.idle_polls_),
+        any_stopped_(lead.any_stopped_),
         msgs_(lead.msgs_), match_(lead.match_), wild_(lead.wild_),
         unmatched_(lead.unmatched_), meetings_(lead.meetings_), nodes_(lead.nodes_),
         detoured_(lead.detoured_),
@@ -707,6 +721,7 @@ class Simulator {
   bool complete_ = false;
   std::vector<int> spinners_;
   std::uint64_t idle_polls_ = 0;  // rounds of failed polls in a row, nothing else left to happen
+  bool any_stopped_ = false;      // a node has stopped (MachineConfig::failures)
   Chunked<Msg> msgs_;  // by id, in the order the sends were reached
   // Their entries come and go with every message: the queues' storage comes from the
   // scalable allocator (runtime/message.hpp), not malloc, and stays with the table's slots.
@@ -889,9 +904,9 @@ class Simulator {
       }
       case OpRecord::Kind::probe:
       case OpRecord::Kind::iprobe:
-        return l.answers[s.answers] == 0 || op.recorded;
       case OpRecord::Kind::improbe:
-        return l.answers[s.answers] == 0 || op.recorded;
+        // Found nothing, or failed (a negative answer): nothing to write in.
+        return l.answers[s.answers] <= 0 || op.recorded;
       default:
         return !op.report || op.recorded;
     }
@@ -932,15 +947,6 @@ class Simulator {
                              "differs");
     }
   }
-  // A probe's answer: whether it found a message, and which (the run's pass publishes it).
-  bool answer_found(int n, const Msg* x) {
-    if (!free_ && x != nullptr) {
-      m_.nodes[n]->found = Found{true, x->src, x->tag, x->bytes, x->items};
-    } else if (!free_) {
-      m_.nodes[n]->found = Found{};
-    }
-    return answer(n, x != nullptr ? 1 : 0) != 0;
-  }
   // test_list's answer: a value per request (the run's pass publishes them together).
   std::vector<std::int64_t> answer_list(int n, std::vector<std::int64_t> values,
                                         bool known = false) {
@@ -977,6 +983,47 @@ class Simulator {
     {
       std::lock_guard lock(node.decisions_mutex);
       node.decisions.push_back(Decision{r.request, x.comm, x.src, x.tag});
+    }
+    m_.wake(node);
+  }
+
+  // A deferred receive fails: no message will come, as node k has stopped (`any`: by the
+  // rule of a receive from any source). The node learns it as it learns a match.
+  void publish_failure(const RecvPost& r, int k, bool any) {
+    if (!r.report || free_) return;
+    NodeState& node = *m_.nodes[r.node];
+    {
+      std::lock_guard lock(node.decisions_mutex);
+      node.decisions.push_back(Decision{r.request, 0, k, kFailedTag, k, any});
+    }
+    m_.wake(node);
+  }
+  // A probe's answer: 1 and the message x, or a failure for node `failed` (the run's pass
+  // publishes it), or 0; the replay's is the run's, from the log.
+  std::int64_t answer_probe(int n, const Msg* x, int failed) {
+    if (!free_) {
+      Found found;
+      if (x != nullptr) {
+        found = Found{true, x->src, x->tag, x->bytes, x->items};
+      } else {
+        found.failed = failed;
+      }
+      m_.nodes[n]->found = found;
+    }
+    return answer(n, x != nullptr ? 1 : failed >= 0 ? answer_of_failed(failed) : 0);
+  }
+  // Node n's constructor met (1) or failed (answer_of_failed): a word for its run, where it
+  // waits for it while the machine has failures (VirtualClock::wait_meeting).
+  // `key`: the meeting's (group, sync number); a word for a meeting the node has left in its
+  // run already (a split whose members all came) is dropped.
+  void tell_meeting(int n, std::pair<std::uint32_t, std::uint64_t> key, std::int64_t word) {
+    if (free_ || !machine_.failing() || !m_.hosts(n)) return;
+    NodeState& node = *m_.nodes[n];
+    if (node.finished.load(std::memory_order_acquire)) return;
+    {
+      std::lock_guard lock(node.decisions_mutex);
+      if (node.meeting != key) return;
+      node.meeting_word = static_cast<int>(word);
     }
     m_.wake(node);
   }
@@ -1297,8 +1344,10 @@ class Simulator {
           n.resume_crit = n.crit;
           if (op.kind != OpRecord::Kind::recv) {
             Msg& out = send_message(id, op, f.send, t);
-            out.sender_waits = true;
-            ++n.outstanding;
+            if (!refused_sync(out, t)) {
+              out.sender_waits = true;
+              ++n.outstanding;
+            }
           }
           if (op.kind != OpRecord::Kind::send) post_receive(id, -1, op, t);
           if (n.outstanding > 0) return true;
@@ -1310,8 +1359,15 @@ class Simulator {
         case OpRecord::Kind::isend: {
           grow_requests(n, op.request);
           Msg& out = send_message(id, op, f.send, t);
-          out.send_request = static_cast<int>(op.request);
           n.reqs[op.request].msg = out.id;
+          if (refused_sync(out, t)) {
+            Req& q = n.reqs[op.request];
+            q.done = true;
+            q.done_at = t;
+            q.crit = n.crit;
+          } else {
+            out.send_request = static_cast<int>(op.request);
+          }
           break;
         }
         case OpRecord::Kind::irecv:
@@ -1410,27 +1466,48 @@ class Simulator {
         }
         case OpRecord::Kind::probe: {
           const std::int64_t m = find_unmatched(id, op.recv_comm, op.recv_src, op.recv_tag);
-          if (free_) answer(id, 1);  // the replay: the run's answer, given now
+          if (free_) {
+            // The replay: the run's answer, given now. A probe the run failed (a negative
+            // answer) waits for its failed node to stop, as a receive from it does.
+            const std::int64_t a = answer(id, 1);
+            if (a < 0) {
+              const int k = failed_of_answer(a);
+              if (nodes_[k].stopped) break;
+              wait_for_probe(id, op.recv_comm, k, kFailedTag, t);
+              return true;
+            }
+            if (m >= 0) break;
+            wait_for_probe(id, op.recv_comm, op.recv_src, op.recv_tag, t);
+            return true;
+          }
           if (m >= 0) {
-            if (!free_) answer_found(id, &msgs_[m]);
+            answer_probe(id, &msgs_[m], -1);
             break;
           }
-          wait_for_probe(id, op, t);
+          // No message will come: a failed node it needs has stopped (stop, for the later).
+          if (const int k = failed_for(id, op.recv_comm, op.recv_src); k >= 0) {
+            answer_probe(id, nullptr, k);
+            break;
+          }
+          wait_for_probe(id, op.recv_comm, op.recv_src, op.recv_tag, t);
           return true;
         }
         case OpRecord::Kind::iprobe: {
           const std::int64_t m = find_unmatched(id, op.recv_comm, op.recv_src, op.recv_tag);
-          const bool found = answer_found(id, m >= 0 ? &msgs_[m] : nullptr);
-          if (found && m < 0) {  // the replay keeps the run's answer: wait for the message
-            wait_for_probe(id, op, t);
+          const int k = m < 0 ? failed_for(id, op.recv_comm, op.recv_src) : -1;
+          const std::int64_t a = answer_probe(id, m >= 0 ? &msgs_[m] : nullptr, k);
+          if (a > 0 && m < 0) {  // the replay keeps the run's answer: wait for the message
+            wait_for_probe(id, op.recv_comm, op.recv_src, op.recv_tag, t);
             return true;
           }
-          if (!found && failed_query(id, tested_last, t)) return true;
+          if (a <= 0 && failed_query(id, tested_last, t)) return true;
           break;
         }
         case OpRecord::Kind::mprobe:
           grow_requests(n, op.request);
-          if (!post_receive(id, static_cast<int>(op.request), op, t)) {
+          // Not bound, and not failed at once (a failed node it needed had stopped).
+          if (!post_receive(id, static_cast<int>(op.request), op, t) &&
+              !n.reqs.at(op.request).done) {
             wait_for_binding(id, static_cast<int>(op.request), t);
             return true;
           }
@@ -1439,7 +1516,7 @@ class Simulator {
           grow_requests(n, op.request);
           bool found = false;
           if (free_) {
-            found = answer(id, 0) != 0;
+            found = answer(id, 0) > 0;  // negative: the run's improbe failed
             if (found && !post_receive(id, static_cast<int>(op.request), op, t)) {
               wait_for_binding(id, static_cast<int>(op.request), t);
               return true;
@@ -1448,7 +1525,9 @@ class Simulator {
             // Bound (and its choice published) before the answer wakes the node.
             found = find_unmatched(id, op.recv_comm, op.recv_src, op.recv_tag) >= 0 &&
                     post_receive(id, static_cast<int>(op.request), op, t);
-            answer(id, found ? 1 : 0);
+            // Nothing to bind, and a failed node it needs has stopped: it fails.
+            const int k = found ? -1 : failed_for(id, op.recv_comm, op.recv_src);
+            answer(id, found ? 1 : k >= 0 ? answer_of_failed(k) : 0);
           }
           if (!found && failed_query(id, tested_last, t)) return true;
           break;
@@ -1484,6 +1563,12 @@ class Simulator {
   // own chain of startups. Whether the node stops here.
   bool meet(int id, const OpRecord& op, Picos t) {
     const auto key = std::make_pair(op.recv_comm, op.send_index);
+    // A member that has stopped never comes: the constructor fails at once (stop fails the
+    // members that came before it stopped).
+    if (const int k = failed_for(id, op.recv_comm, kAnySource); k >= 0) {
+      tell_meeting(id, key, answer_of_failed(k));
+      return false;
+    }
     Meeting& m = meetings_[key];
     m.latest = std::max(m.latest, t);
     if (++m.arrived < op.list_size) {
@@ -1498,6 +1583,10 @@ class Simulator {
     const std::vector<int> waiting = std::move(m.waiting);
     meetings_.erase(key);
     for (int w : waiting) complete_wait(w, at, nodes_[w].crit);
+    if (machine_.failing()) {
+      for (int w : waiting) tell_meeting(w, key, 1);
+      tell_meeting(id, key, 1);
+    }
     if (at == t) return false;
     nodes_[id].clock = at;  // not reached: the pass takes steps in time order
     push({at, 1, id, 0});
@@ -1505,32 +1594,167 @@ class Simulator {
   }
 
   // Node id stops at t (MachineConfig::failures; docs/model.md, "Failed nodes"). Every send it
-  // made has been reached, so a receive still waiting for a message from it waits for one that
-  // never comes: it completes without one at t, when the failure is known (its node's run
-  // says why). Receives posted later complete as they are posted (post_receive).
+  // made has been reached, so what still waits for it waits for what never comes, and fails
+  // at t, when the failure is known (its node's run says why): a receive from it; a receive
+  // from any source on a comm it belongs to (from it, of any tag) that no message has matched,
+  // a probe the same; a synchronous send to it (any send, under rendezvous) that no receive
+  // has taken; a constructor of a group it belongs to that it has not reached. What is posted
+  // later fails as it is posted (post_receive, the probes, refused_sync, meet: failed_for).
   void stop(int id, Picos t) {
+    any_stopped_ = true;
     nodes_[id].stopped = true;
-    std::vector<RecvPost> orphans;
+    nodes_[id].stop_at = t;
+    // Whether node id belongs to comm (the members looked up once per comm).
+    std::unordered_map<std::uint32_t, bool> member;
+    auto in_comm = [&](std::uint32_t comm) {
+      auto [it, fresh] = member.try_emplace(comm, false);
+      if (fresh) {
+        const std::vector<int> world = m_.members_of(comm);
+        it->second = std::find(world.begin(), world.end(), id) != world.end();
+      }
+      return it->second;
+    };
+    struct Orphan {
+      RecvPost post;
+      bool any;  // a receive from any source (the rule of the first member to fail)
+    };
+    std::vector<Orphan> orphans;
     for (auto it = match_.begin(); it != match_.end();) {
       if (it->first.src != id || it->second.recvs.empty()) {
         ++it;
         continue;
       }
-      for (const RecvPost& r : it->second.recvs) orphans.push_back(r);
+      for (const RecvPost& r : it->second.recvs) orphans.push_back({r, false});
       it->second.recvs = {};
       it = it->second.empty() ? match_.erase_and_go_on(it) : std::next(it);
     }
+    for (auto it = wild_.begin(); it != wild_.end();) {
+      const int dst = static_cast<int>(it->first >> 32);
+      const auto comm = static_cast<std::uint32_t>(it->first);
+      std::erase_if(it->second, [&](const WildPost& w) {
+        const bool any = w.src == kAnySource;
+        if (!(any ? dst != id && in_comm(comm) : w.src == id)) return false;
+        orphans.push_back({w.post, any});
+        return true;
+      });
+      it = it->second.empty() ? wild_.erase(it) : std::next(it);
+    }
     // In the order the receives were posted, for a fixed order of the completions.
-    std::sort(orphans.begin(), orphans.end(), [](const RecvPost& a, const RecvPost& b) {
-      return std::tie(a.at, a.node, a.seq) < std::tie(b.at, b.node, b.seq);
+    std::sort(orphans.begin(), orphans.end(), [](const Orphan& a, const Orphan& b) {
+      return std::tie(a.post.at, a.post.node, a.post.seq) <
+             std::tie(b.post.at, b.post.node, b.post.seq);
     });
-    for (const RecvPost& r : orphans) {
+    for (const Orphan& o : orphans) {
+      const RecvPost& r = o.post;
+      publish_failure(r, id, o.any);
+      NodeSim& n = nodes_[r.node];
       if (r.request < 0) {
-        complete_wait(r.node, t, nodes_[r.node].crit);
+        complete_wait(r.node, t, n.crit);
+      } else if (n.probe_request == r.request) {  // an mprobe waiting for its binding
+        n.probe_request = -1;
+        Req& q = n.reqs[r.request];
+        q.done = true;
+        q.done_at = t;
+        q.crit = n.crit;
+        complete_wait(r.node, t, n.crit);
       } else {
-        complete_request(r.node, r.request, t, nodes_[r.node].crit);
+        complete_request(r.node, r.request, t, n.crit);
       }
     }
+    // Probes waiting for a message from it, or from any source on a comm it belongs to.
+    for (int w = 0; w < p_; ++w) {
+      NodeSim& n = nodes_[w];
+      if (!n.probing || w == id) continue;
+      if (n.probe_src == kAnySource ? !in_comm(n.probe_comm) : n.probe_src != id) continue;
+      n.probing = false;
+      if (!free_) answer_probe(w, nullptr, id);  // the replay gave the run's answer at the probe
+      complete_wait(w, t, n.crit);
+    }
+    // Sends to it that wait for their receive (synchronous; every one under rendezvous) whose
+    // receive was never posted, oldest first.
+    std::vector<std::int64_t> refused;
+    for (const auto& [key, q] : match_) {
+      if (key.dst != id) continue;
+      for (std::int64_t m : q.sends) {
+        const Msg& x = msgs_[m];
+        if (waits_for_receive(x) && !x.recv_posted && x.state == MsgState::pending) {
+          refused.push_back(m);
+        }
+      }
+    }
+    std::sort(refused.begin(), refused.end(), [&](std::int64_t a, std::int64_t b) {
+      const Msg& x = msgs_[a];
+      const Msg& y = msgs_[b];
+      return std::tie(x.first_request, x.src, x.index) < std::tie(y.first_request, y.src, y.index);
+    });
+    for (std::int64_t m : refused) fail_sync(msgs_[m], t);
+    // Constructors of its groups that its other members wait in.
+    for (auto it = meetings_.begin(); it != meetings_.end();) {
+      if (!in_comm(it->first.first)) {
+        ++it;
+        continue;
+      }
+      for (int w : it->second.waiting) {
+        tell_meeting(w, it->first, answer_of_failed(id));
+        complete_wait(w, t, nodes_[w].crit);
+      }
+      it = meetings_.erase(it);
+    }
+  }
+
+  // The stopped node that a receive (or probe, or constructor) of node id from `src` on
+  // `comm` waits for in vain (docs/model.md, "Failed nodes"): src itself when named and
+  // stopped; for any source, the member of comm other than id that stopped first (the lower
+  // rank on a tie); -1 when none has (always without failures).
+  int failed_for(int id, std::uint32_t comm, int src) {
+    if (!any_stopped_) return -1;
+    if (src != kAnySource) return nodes_[src].stopped ? src : -1;
+    int first = -1;
+    for (int w : m_.members_of(comm)) {
+      if (w == id || !nodes_[w].stopped) continue;
+      if (first < 0 || nodes_[w].stop_at < nodes_[first].stop_at ||
+          (nodes_[w].stop_at == nodes_[first].stop_at && w < first)) {
+        first = w;
+      }
+    }
+    return first;
+  }
+  // A query's answer that says it failed for node k (never 0 or 1), and back.
+  static std::int64_t answer_of_failed(int k) { return -2 - std::int64_t{k}; }
+  static int failed_of_answer(std::int64_t a) { return static_cast<int>(-2 - a); }
+
+  // Whether x starts only once its receive is posted: a synchronous send, or any send to
+  // another node under rendezvous.
+  bool waits_for_receive(const Msg& x) const { return !self(x) && (x.sync || rendezvous()); }
+  // A send x that starts only once its receive is posted (its sender has counted it) whose
+  // receiver stopped before a receive took it: it never starts, and fails at t, holding no
+  // port or link and counted nowhere.
+  void fail_sync(Msg& x, Picos t) {
+    remove_pending({x.request, x.src, x.index, x.id});
+    x.state = MsgState::done;
+    x.end = t;
+    if (x.told && m_.hosts(x.src)) {
+      NodeState& node = *m_.nodes[x.src];
+      if (!node.finished.load(std::memory_order_acquire)) {
+        {
+          std::lock_guard lock(node.decisions_mutex);
+          node.sync_failures.emplace_back(x.index, x.dst);
+        }
+        m_.wake(node);
+      }
+    }
+    NodeSim& n = nodes_[x.src];
+    if (x.sender_waits) complete_wait(x.src, t, n.crit);
+    if (x.send_request >= 0) complete_request(x.src, x.send_request, t, n.crit);
+  }
+  // A send that waits for its receive, just reached (not yet counted by its sender), to a
+  // node that has stopped: it fails at once (fail_sync). Whether it did.
+  bool refused_sync(Msg& x, Picos t) {
+    if (!waits_for_receive(x) || x.recv_posted || !any_stopped_ || !nodes_[x.dst].stopped) {
+      return false;
+    }
+    fail_sync(x, t);
+    return true;
   }
 
   // A query that found nothing, right after another that found nothing: the node moves on to
@@ -1546,13 +1770,14 @@ class Simulator {
     return true;
   }
 
-  // Node id waits until a message that `op` would take reaches it (probe).
-  void wait_for_probe(int id, const OpRecord& op, Picos t) {
+  // Node id waits until a message that a receive from (src, tag) on comm would take reaches
+  // it (probe), or a failed node it needs stops (stop).
+  void wait_for_probe(int id, std::uint32_t comm, int src, Tag tag, Picos t) {
     NodeSim& n = nodes_[id];
     n.probing = true;
-    n.probe_comm = op.recv_comm;
-    n.probe_src = op.recv_src;
-    n.probe_tag = op.recv_tag;
+    n.probe_comm = comm;
+    n.probe_src = src;
+    n.probe_tag = tag;
     n.resume = t;
     n.resume_crit = n.crit;
     n.outstanding = 1;
@@ -1600,6 +1825,7 @@ class Simulator {
     x.sync = rec.synchronous;
     x.lost = rec.lost;
     x.around = rec.around;
+    x.told = !free_ && (x.sync || (rendezvous() && machine_.failing() && x.src != x.dst));
     NodeSim& n = nodes_[id];
     if (n.sends != op.send_index) {
       throw std::logic_error("vmc simulator: node " + std::to_string(id) +
@@ -1695,6 +1921,7 @@ class Simulator {
       if (q.sends.empty() && nodes_[op.recv_src].stopped) {
         // From a node that has stopped without sending it: it completes now, without one.
         if (q.empty()) match_.erase(it);
+        publish_failure(r, op.recv_src, false);
         if (request >= 0) {
           Req& req = n.reqs[request];
           req.done = true;
@@ -1714,6 +1941,17 @@ class Simulator {
       forget_unmatched(msgs_[found]);
     } else {
       found = find_unmatched(id, op.recv_comm, op.recv_src, op.recv_tag);
+      if (const int k = found < 0 ? failed_for(id, op.recv_comm, op.recv_src) : -1; k >= 0) {
+        // No message for it, and a failed node it needs has stopped: it fails now.
+        publish_failure(r, k, op.recv_src == kAnySource);
+        if (request >= 0) {
+          Req& req = n.reqs[request];
+          req.done = true;
+          req.done_at = t;
+          req.crit = n.crit;
+        }
+        return false;
+      }
       if (found < 0) {
         wild_[dest_comm(id, op.recv_comm)].push_back(WildPost{r, op.recv_src, op.recv_tag});
         if (request < 0) ++n.outstanding;
@@ -1748,7 +1986,7 @@ class Simulator {
   void attach(Msg& x, const RecvPost& r, Picos t) {
     x.recv_posted = true;
     grants_may_change_ = true;
-    if (x.sync && !free_) acknowledge_sync(x);
+    if (x.told) acknowledge_sync(x);
     if (r.request < 0) {
       x.recv_waiter = r.node;
     } else {
@@ -1770,7 +2008,7 @@ class Simulator {
       return;
     }
     d.probing = false;
-    if (!free_) answer_found(x.dst, &x);  // the replay gave the run's answer at the probe
+    if (!free_) answer_probe(x.dst, &x, -1);  // the replay gave the run's answer at the probe
     complete_wait(x.dst, t, d.crit);
   }
 

@@ -29,6 +29,10 @@ const char* Transport::unsupported(Call call) const {
   }
 }
 
+std::string Transport::failed_problem(int failed, Needed) const {
+  return "node " + std::to_string(failed) + " has failed";
+}
+
 void Transport::completed(NodeState&, RequestState&) {}
 
 void Transport::waits(NodeState&, std::span<const std::uint32_t>) {}

@@ -104,10 +104,19 @@ struct Received {
 inline bool wildcard(const Incoming& in) { return in.src == kAnySource || in.tag == kAnyTag; }
 
 // The new group a member of a split joins (null: it joined none) and its rank there.
+// failed >= 0: the call failed, as that node (world rank) stopped before it reached it
+// (docs/model.md, "Failed nodes").
 struct SplitResult {
   std::shared_ptr<CommGroup> group;
   int rank = -1;
+  int failed = -1;
 };
+
+// What a call that failed because node k had stopped needed of it (Transport::failed_problem;
+// docs/model.md, "Failed nodes"): its message (a receive from k), the first failure among
+// its comm's members (a receive or probe from any source), a receive to take its message (a
+// synchronous send to k), or k's arrival (a communicator constructor).
+enum class Needed { receive, any_receive, send, constructor };
 
 // Calls a transport may not offer (unsupported()).
 enum class Call { split, create_group, wait_any, test, wildcard, probe, cancel };
@@ -133,6 +142,9 @@ class Transport {
   virtual std::string refuses(const NodeState& self, const Outgoing& out) const;
   // Why it does not offer the call, or null.
   virtual const char* unsupported(Call call) const;
+  // Why a call failed that needed node `failed`, which has stopped, in words ("node 2 has
+  // failed (it stopped at 1 ms) and ..."; Comm adds who and which call).
+  virtual std::string failed_problem(int failed, Needed call) const;
 
   // --- messages ------------------------------------------------------------------------------
   // A blocking send: returns when the transfer has ended (the buffer may then be reused).

@@ -215,7 +215,7 @@ void VirtualClock::send(NodeState& self, const Outgoing& out) {
   op.kind = OpRecord::Kind::send;
   int lost = -1;
   op.send_index = post(self, out, &loan.message, true, &lost);
-  const bool waits = out.synchronous && simulates_during_run();
+  const bool waits = told(self, out) && simulates_during_run();
   log_op(self, op, {}, waits ? Then::drives : Then::goes_on);
   loan.take_back();
   if (waits) {
@@ -224,10 +224,16 @@ void VirtualClock::send(NodeState& self, const Outgoing& out) {
     // whose receive is never posted is then a deadlock found while the nodes wait).
     ++self.sync_open;
     const std::uint64_t index = op.send_index;
-    drive_until(self, [&] { return sync_acked(self, index); },
+    int refused = -1;
+    drive_until(self,
+                [&] {
+                  refused = sync_refused(self, index);
+                  return refused >= 0 || sync_acked(self, index);
+                },
                 WaitDescription{out.op, -1, out.dst, out.tag, out.group.id});
     --self.sync_open;
-    self.sync_lost_link = lost;  // Comm::send_raw reports it
+    self.sync_lost_link = lost;  // Comm::send_raw reports it, or the failure
+    self.sync_failed_node = refused;
   }
 }
 
@@ -237,6 +243,16 @@ bool VirtualClock::sync_acked(NodeState& self, std::uint64_t index) {
   if (it == self.sync_acks.end()) return false;
   self.sync_acks.erase(it);
   return true;
+}
+
+int VirtualClock::sync_refused(NodeState& self, std::uint64_t index) {
+  std::lock_guard lock(self.decisions_mutex);
+  auto it = std::find_if(self.sync_failures.begin(), self.sync_failures.end(),
+                         [&](const auto& f) { return f.first == index; });
+  if (it == self.sync_failures.end()) return -1;
+  const int failed = it->second;
+  self.sync_failures.erase(it);
+  return failed;
 }
 
 Received VirtualClock::sendrecv(NodeState& self, const Outgoing& out, const Incoming& in) {
@@ -253,6 +269,21 @@ Received VirtualClock::sendrecv(NodeState& self, const Outgoing& out, const Inco
                                      deferred_wait(in))
                      : receive(self, in);
   if (got.problem.empty()) loan.take_back();  // else the guard takes it back, as on an error
+  if (got.problem.empty() && told(self, out) && simulates_during_run()) {
+    // Under rendezvous with failures its send waits for the word too: its receiver may have
+    // stopped before it posted the receive (Comm::sendrecv_raw reports it).
+    const std::uint64_t send_index = op.send_index;
+    int refused = -1;
+    ++self.sync_open;
+    drive_until(self,
+                [&] {
+                  refused = sync_refused(self, send_index);
+                  return refused >= 0 || sync_acked(self, send_index);
+                },
+                WaitDescription{out.op, out.dest, out.dst, out.tag, out.group.id});
+    --self.sync_open;
+    self.sync_failed_node = refused;
+  }
   return got;
 }
 
@@ -303,6 +334,25 @@ void VirtualClock::apply_decisions(NodeState& self) {
   }
   self.drain();
   for (const Decision& d : chosen) {
+    if (d.failed >= 0) {
+      // No message: the receive fails (a failed node it needed has stopped). The replay
+      // completes it when that node stops (kFailedTag matches no message).
+      std::size_t log_index = self.blocking_log_index;
+      if (d.request < 0) {
+        self.blocking_failed = d.failed;
+        self.blocking_failed_any = d.any;
+      } else {
+        RequestState& r = self.requests[static_cast<std::size_t>(d.request)];
+        log_index = r.log_index;
+        r.deferred = false;
+        r.failed = d.failed;
+        r.failed_any = d.any;
+        r.filled = true;
+      }
+      --self.deferred_open;
+      record_match(self, log_index, d.failed, kFailedTag);
+      continue;
+    }
     // The message is here: it entered the mailbox before its send was logged.
     Message* m = self.take(MatchKey{d.comm, d.src, d.tag});
     if (m == nullptr) {
@@ -337,18 +387,31 @@ Received VirtualClock::take_deferred(NodeState& self, const Incoming& in, std::s
       self,
       [&] {
         apply_decisions(self);
-        return self.blocking_match != nullptr;
+        return self.blocking_match != nullptr || self.blocking_failed >= 0;
       },
       what);
+  if (self.blocking_failed >= 0) {
+    Received got;
+    got.failed = std::exchange(self.blocking_failed, -1);
+    got.problem = failed_problem(got.failed, std::exchange(self.blocking_failed_any, false)
+                                                 ? Needed::any_receive
+                                                 : Needed::receive);
+    return got;
+  }
   return take(std::exchange(self.blocking_match, nullptr), in);
 }
 
 bool VirtualClock::arrived(NodeState& self, RequestState& r) {
   if (r.send) {
     // A synchronous isend has arrived once its receive is posted (the simulation says).
-    if (r.synchronous && !r.sync_done && sync_acked(self, r.send_index)) {
-      r.sync_done = true;
-      --self.sync_open;
+    if (r.synchronous && !r.sync_done) {
+      // ... or failed, its receiver having stopped first (Comm reports it at completion).
+      const int refused = sync_refused(self, r.send_index);
+      if (refused >= 0 || sync_acked(self, r.send_index)) {
+        r.failed = refused;
+        r.sync_done = true;
+        --self.sync_open;
+      }
     }
     return (!r.synchronous || r.sync_done) && sent(r);
   }
@@ -378,7 +441,7 @@ void VirtualClock::isend(NodeState& self, std::uint32_t id, const Outgoing& out)
   op.send_index = post(self, out, nullptr, false, &lost);
   op.request = id;
   log_op(self, op);
-  if (out.synchronous && simulates_during_run()) {
+  if (told(self, out) && simulates_during_run()) {
     RequestState& r = self.requests[id];
     r.lost_link = lost;  // reported when it completes (Comm::finish_request)
     r.synchronous = true;
@@ -549,9 +612,11 @@ Found VirtualClock::probe(NodeState& self, const Incoming& in, bool block,
   OpRecord op = receive_op(block ? OpRecord::Kind::probe : OpRecord::Kind::iprobe, in);
   self.answered.store(false, std::memory_order_relaxed);
   const std::size_t index = log_op(self, op, {}, Then::drives);
-  if (resolve(self, what) == 0) {
+  if (const std::int64_t a = resolve(self, what); a <= 0) {
+    // Nothing found; or (a negative answer) a failed node it needed has stopped, and nothing
+    // will come: self.found names it.
     if (!block) query_failed(self, op, {}, {});
-    return Found{};
+    return a == 0 ? Found{} : self.found;
   }
   // The replay waits for the same message: a receive from its source and tag would take it.
   record_match(self, index, self.found.src, self.found.tag);
@@ -573,15 +638,20 @@ bool VirtualClock::match(NodeState& self, std::uint32_t id, const Incoming& in, 
         self,
         [&] {
           apply_decisions(self);
-          return r.held != nullptr;
+          return r.held != nullptr || r.failed >= 0;
         },
         what);
-    return true;
+    return r.failed < 0;  // or failed: Comm reports it
   }
-  if (resolve(self, what) == 0) {
-    // Nothing to take: the simulation posted nothing.
+  if (const std::int64_t a = resolve(self, what); a <= 0) {
+    // Nothing to take: the simulation posted nothing (a negative answer: it failed, as a
+    // failed node it needed has stopped).
     r.deferred = false;
     --self.deferred_open;
+    if (a < 0) {
+      r.failed = static_cast<int>(-2 - a);
+      r.failed_any = in.src == kAnySource;
+    }
     query_failed(self, op, {}, {});
     return false;
   }
@@ -674,7 +744,32 @@ void VirtualClock::meet(NodeState& self, const CommGroup& g) {
   op.recv_comm = g.id;
   op.send_index = seqs[g.id]++;
   op.list_size = static_cast<std::uint32_t>(g.world.size());
+  {
+    std::lock_guard lock(self.decisions_mutex);
+    self.meeting = {g.id, op.send_index};  // the simulation's word on it comes after the log
+    self.meeting_word = 0;
+  }
   log_op(self, op);
+}
+
+int VirtualClock::wait_meeting(NodeState& self, FunctionRef<bool()> ready,
+                               const WaitDescription& what) {
+  // Without failures the meeting in the run is enough (every member comes, or it is a
+  // deadlock); with them, a member that stopped never comes, and the simulation says so.
+  if (!machine_.failing() || !simulates_during_run()) {
+    return MailboxTransport::wait_meeting(self, ready, what);
+  }
+  int word = 0;
+  drive_until(
+      self,
+      [&] {
+        if (ready()) return true;
+        std::lock_guard lock(self.decisions_mutex);
+        word = self.meeting_word;
+        return word < 0;
+      },
+      what);
+  return word < 0 ? -2 - word : -1;
 }
 
 SplitResult VirtualClock::split(NodeState& self, CommGroup& g, int rank, std::uint64_t seq,
@@ -690,6 +785,19 @@ SplitResult VirtualClock::create_group(NodeState& self, CommGroup& g,
   // the new group, whose id is theirs alone.
   SplitResult made = MailboxTransport::create_group(self, g, members, index, seq, tag);
   meet(self, *made.group);
+  if (machine_.failing() && simulates_during_run()) {
+    // A member may have stopped before it came: wait for the simulation's word.
+    int word = 0;
+    drive_until(
+        self,
+        [&] {
+          std::lock_guard lock(self.decisions_mutex);
+          word = self.meeting_word;
+          return word != 0;
+        },
+        WaitDescription{"create_group", -1, -1, 0, made.group->id});
+    if (word < 0) made.failed = -2 - word;
+  }
   return made;
 }
 

@@ -137,6 +137,21 @@ class VirtualClock : public MailboxTransport {
   // Whether the simulation has said that self's synchronous send `index` found its receive
   // posted (taking the word).
   bool sync_acked(NodeState& self, std::uint64_t index);
+  // Whether out's sender waits for that word: a synchronous send; under rendezvous with
+  // failures, every send to another node (its receiver may stop before it posts the receive;
+  // docs/model.md, "Failed nodes").
+  bool told(const NodeState& self, const Outgoing& out) const {
+    return out.synchronous ||
+           (machine_.failing() && machine_.config.model.protocol == Protocol::rendezvous &&
+            out.dst != self.rank);
+  }
+  // ... or that it failed, its receiver having stopped before a receive took the message:
+  // that node (taking the word); -1: no such word.
+  int sync_refused(NodeState& self, std::uint64_t index);
+  // A split's wait for the other members: with failures, also for the simulation's word that
+  // one of them stopped before it came (MailboxTransport::wait_meeting).
+  int wait_meeting(NodeState& self, FunctionRef<bool()> ready,
+                   const WaitDescription& what) override;
   // Whether the simulation runs while the nodes do (queries answered, synchronous sends
   // waited for): not on a spread machine, whose pass runs after the run.
   virtual bool simulates_during_run() const { return true; }

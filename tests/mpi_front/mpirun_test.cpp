@@ -731,6 +731,38 @@ TEST(MpirunFailures, BadSpecsAreRefused) {
   EXPECT_THAT(link.err, HasSubstr("link 1-9: node 9 is not a node of this machine"));
 }
 
+// The calls that wait for a failed rank without naming it (docs/model.md, "Waits on a failed
+// node that name none"): a receive and a probe from any source, a synchronous send to it and
+// MPI_Comm_dup get MPI_ERR_PROC_FAILED under MPI_ERRORS_RETURN, and the ranks go on. Exchange
+// ports: rank 0's send to 3 holds its port over 0-3 us (alpha + beta), rank 2's message to 0
+// then 3-6 us; rank 0's first receive from any source takes it (matched at 0, before any
+// failure would be known to it), the second fails as it is posted, at 6 us (rank 1 stopped at
+// 0); rank 2's MPI_Ssend to rank 1, reached at 6 us, fails then; rank 3's probe at 3 us.
+TEST(MpirunFailures, WaitsThatNameNoFailedRankGetProcFailedAndGoOn) {
+  for (const char* engine : {"threads", "fibers"}) {
+    SCOPED_TRACE(engine);
+    const Outcome o = mpirun(std::string("-np 4 --engine ") + engine +
+                             " --alpha 1us --fail node:1@0 " + job("any_failed"));
+    EXPECT_EQ(o.exit_code, 0) << o.err;
+    EXPECT_THAT(o.out, HasSubstr("rank 0: got 2 from rank 2"));
+    EXPECT_THAT(o.out, HasSubstr("rank 0: MPI_Recv from any source: MPI_ERR_PROC_FAILED"));
+    EXPECT_THAT(o.out, HasSubstr("rank 2: MPI_Ssend to rank 1: MPI_ERR_PROC_FAILED"));
+    EXPECT_THAT(o.out, HasSubstr("rank 3: MPI_Probe from any source: MPI_ERR_PROC_FAILED"));
+    for (int r : {0, 2, 3}) {
+      EXPECT_THAT(o.out, HasSubstr("rank " + std::to_string(r) +
+                                   ": MPI_Comm_dup: MPI_ERR_PROC_FAILED"));
+    }
+    EXPECT_THAT(o.err, HasSubstr("rank 0: recv from any rank tag 0 in MPI_Recv(source "
+                                 "MPI_ANY_SOURCE, tag 0, MPI_COMM_WORLD): MPI_ERR_PROC_FAILED at "
+                                 "6 us (rank 1 had failed)"));
+    EXPECT_THAT(o.err, HasSubstr("rank 2: send to rank 1 tag 0 in MPI_Ssend(dest 1, tag 0, "
+                                 "MPI_COMM_WORLD): MPI_ERR_PROC_FAILED at 6 us"));
+    EXPECT_THAT(o.err, HasSubstr("rank 3: probe from any rank tag 5 in MPI_Probe("));
+    EXPECT_THAT(o.err, HasSubstr("rank 3: create_group in MPI_Comm_dup(MPI_COMM_WORLD): "
+                                 "MPI_ERR_PROC_FAILED at 3 us"));
+  }
+}
+
 // --fail link:A-B@T (docs/mpi.md, "Failed links"): rank 1's message to rank 2 is lost; under
 // MPI_ERRORS_RETURN rank 2's receive returns MPI_ERR_OTHER (MPI has no class for a failed
 // link) and the program goes on; the job reports the link, the lost message and the call.

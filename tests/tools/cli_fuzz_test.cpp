@@ -235,17 +235,18 @@ TEST(CommandLine, AStragglerErrorNamesItsOwnFlag) {
   }
 }
 
-// Failures run on the virtual clock with eager sends only: --clock real and --protocol
-// rendezvous with `fail` on `topology` are refused naming --fail.
+// Failures run on the virtual clock only, failed links with eager sends only: --clock real
+// (and, for a link, --protocol rendezvous) with `fail` on `topology` are refused naming --fail.
 void expect_failures_refused_off_eager_virtual(const std::string& topology,
                                                const std::string& fail) {
   for (const std::string other : {"--clock=real", "--protocol=rendezvous"}) {
+    if (other == "--protocol=rendezvous" && !fail.starts_with("link:")) continue;
     expect_refused({"run", "--topology=" + topology, "--n=2", "--fail=" + fail, other}, "--fail");
   }
 }
 
 // --fail: malformed items, a node twice, a node the machine does not have, a random draw
-// without its seed, what is not offered (the real clock, rendezvous), each refused
+// without its seed, what is not offered (the real clock), each refused
 // naming --fail; and docs/model.md's examples, whose reports end the run with exit code 1, a
 // random draw among them that its node: items replay.
 TEST(CommandLine, FailRefusesBadSpecsAndReportsAFailure) {
