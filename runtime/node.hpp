@@ -4,6 +4,7 @@
 // mailbox and the log: the nodes that run in this process as threads or fibers). Internal.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <concurrentqueue/concurrentqueue.h>  // lightweightsemaphore.h needs it first
@@ -21,6 +22,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -164,17 +166,29 @@ struct OpRecord {
 };
 // One of a log's sequences: indexed from the start of the run, while the simulation drops
 // what every pass over it has consumed (the first `base` entries), so that a run's log holds
-// what the passes have not reached yet, not the whole run (simulator.cpp).
+// what the passes have not reached yet, not the whole run (simulator.cpp). A ring of a power
+// of two entries: entry i is at slot i mod capacity, so an index is a mask (where a deque's
+// was a division), a drop moves `base` in one step (where a deque popped each entry), and
+// the ring grows (doubling) only when it is full, so a run whose passes keep up with its
+// nodes appends into the same memory again and again. Growing moves the entries: a
+// reference into it holds until the next push_back, grow_to, append or assign. For
+// trivially copyable entries (log records): dropped ones are not destroyed.
 template <class T>
 class LogVector {
+  static_assert(std::is_trivially_copyable_v<T>);
+
  public:
-  std::uint64_t size() const { return base_ + items_.size(); }
+  std::uint64_t size() const { return end_; }
   std::uint64_t base() const { return base_; }
-  bool holds(std::uint64_t i) const { return i >= base_ && i < size(); }
-  T& operator[](std::uint64_t i) { return items_[i - base_]; }
-  const T& operator[](std::uint64_t i) const { return items_[i - base_]; }
-  T& back() { return items_.back(); }
-  void push_back(const T& x) { items_.push_back(x); }
+  bool holds(std::uint64_t i) const { return i >= base_ && i < end_; }
+  T& operator[](std::uint64_t i) { return slots_[i & mask_]; }
+  const T& operator[](std::uint64_t i) const { return slots_[i & mask_]; }
+  T& back() { return (*this)[end_ - 1]; }
+  void push_back(const T& x) {
+    if (end_ - base_ == slots_.size()) grow();
+    slots_[end_ & mask_] = x;
+    ++end_;
+  }
   // Entry i, checked (std::out_of_range when not held).
   T& at(std::uint64_t i) {
     if (!holds(i)) throw std::out_of_range("vmc: log entry " + std::to_string(i) + " not held");
@@ -183,34 +197,46 @@ class LogVector {
   const T& at(std::uint64_t i) const { return const_cast<LogVector&>(*this).at(i); }
   // Default entries up to index n - 1 (none dropped may be asked for again).
   void grow_to(std::uint64_t n) {
-    if (n > size()) items_.resize(n - base_);
+    while (end_ < n) push_back(T{});
   }
   template <class It>
   void append(It first, It last) {
-    items_.insert(items_.end(), first, last);
+    for (; first != last; ++first) push_back(*first);
   }
   // Forgets the entries before i (consumed).
-  void drop_before(std::uint64_t i) {
-    while (base_ < i && !items_.empty()) {
-      items_.pop_front();
-      ++base_;
-    }
-  }
+  void drop_before(std::uint64_t i) { base_ = std::max(base_, std::min(i, end_)); }
   void clear() {
-    items_.clear();
-    items_.shrink_to_fit();
-    base_ = 0;
+    slots_.clear();
+    slots_.shrink_to_fit();
+    mask_ = 0;
+    base_ = end_ = 0;
   }
   // The whole sequence, none dropped (a spread machine's logs travel after the run).
-  std::vector<T> to_vector() const { return std::vector<T>(items_.begin(), items_.end()); }
+  std::vector<T> to_vector() const {
+    std::vector<T> v;
+    v.reserve(end_ - base_);
+    for (std::uint64_t i = base_; i < end_; ++i) v.push_back((*this)[i]);
+    return v;
+  }
   void assign(const std::vector<T>& v) {
-    items_.assign(v.begin(), v.end());
-    base_ = 0;
+    clear();
+    append(v.begin(), v.end());
   }
 
  private:
-  std::deque<T> items_;
-  std::uint64_t base_ = 0;
+  // Twice the slots (16 at first), the held entries moved to their new places.
+  void grow() {
+    std::vector<T> bigger(std::max<std::size_t>(16, 2 * slots_.size()));
+    const std::uint64_t mask = bigger.size() - 1;
+    for (std::uint64_t i = base_; i < end_; ++i) bigger[i & mask] = (*this)[i];
+    slots_ = std::move(bigger);
+    mask_ = mask;
+  }
+
+  std::vector<T> slots_;  // a power of two of them, or none
+  std::uint64_t mask_ = 0;  // slots_.size() - 1
+  std::uint64_t base_ = 0;  // the first entry held
+  std::uint64_t end_ = 0;   // one past the last
 };
 
 struct NodeLog {

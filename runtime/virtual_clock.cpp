@@ -51,7 +51,7 @@ int VirtualClock::lost_on_route(NodeState& self, const Outgoing& out) {
 }
 
 std::uint64_t VirtualClock::post(NodeState& self, const Outgoing& out, Message** lent,
-                                 bool to_waiting_only, int* lost_link) {
+                                 bool to_waiting_only, SendRecord& record, int* lost_link) {
   int lost = -1;
   if (machine_.links_failing() && out.dst != self.rank) [[unlikely]] {
     lost = lost_on_route(self, out);
@@ -74,11 +74,7 @@ std::uint64_t VirtualClock::post(NodeState& self, const Outgoing& out, Message**
     msg->payload = make_payload(out.bytes);
     std::memcpy(msg->payload.get(), out.data, out.bytes);
   }
-  {
-    std::lock_guard lock(self.log_mutex);
-    self.log.sends.push_back(
-        {out.dst, out.items, out.bytes, out.tag, out.group.id, out.synchronous, lost >= 0});
-  }
+  record = {out.dst, out.items, out.bytes, out.tag, out.group.id, out.synchronous, lost >= 0};
   if (here) {
     deliver(msg, out.dst);
   } else {
@@ -94,7 +90,8 @@ void VirtualClock::send_elsewhere(Message* msg, const Outgoing& out) {
 }
 
 std::size_t VirtualClock::log_op(NodeState& self, const OpRecord& op,
-                                 std::span<const std::uint32_t> requests, Then then) {
+                                 std::span<const std::uint32_t> requests, Then then,
+                                 const SendRecord* send) {
   bool wake = false;
   bool advance = false;
   bool far_ahead = false;
@@ -107,6 +104,7 @@ std::size_t VirtualClock::log_op(NodeState& self, const OpRecord& op,
   {
     std::lock_guard lock(self.log_mutex);
     index = self.log.ops.size();
+    if (send != nullptr) self.log.sends.push_back(*send);
     self.log.ops.push_back(op);
     self.log.ops.back().done_below = static_cast<std::uint32_t>(self.first_open);
     if (!requests.empty()) {
@@ -193,9 +191,10 @@ void VirtualClock::send(NodeState& self, const Outgoing& out) {
   OpRecord op;
   op.kind = OpRecord::Kind::send;
   int lost = -1;
-  op.send_index = post(self, out, &loan.message, true, &lost);
+  SendRecord record;
+  op.send_index = post(self, out, &loan.message, true, record, &lost);
   const bool waits = out.synchronous && simulates_during_run();
-  log_op(self, op, {}, waits ? Then::drives : Then::goes_on);
+  log_op(self, op, {}, waits ? Then::drives : Then::goes_on, &record);
   loan.take_back();
   if (waits) {
     // It returns once its receive is posted, in virtual time: wait for the simulation to
@@ -225,8 +224,10 @@ Received VirtualClock::sendrecv(NodeState& self, const Outgoing& out, const Inco
   LoanGuard loan(*nodes_.executor, self);
   OpRecord op = receive_op(OpRecord::Kind::sendrecv, in);
   op.report = defers(self, in);
-  op.send_index = post(self, out, &loan.message, false);
-  const std::size_t index = log_op(self, op, {}, op.report ? Then::drives : Then::goes_on);
+  SendRecord record;
+  op.send_index = post(self, out, &loan.message, false, record);
+  const std::size_t index =
+      log_op(self, op, {}, op.report ? Then::drives : Then::goes_on, &record);
   Received got = op.report
                      ? take_deferred(self, in, index,
                                      deferred_wait(in))
@@ -354,9 +355,10 @@ void VirtualClock::isend(NodeState& self, std::uint32_t id, const Outgoing& out)
   OpRecord op;
   op.kind = OpRecord::Kind::isend;
   int lost = -1;
-  op.send_index = post(self, out, nullptr, false, &lost);
+  SendRecord record;
+  op.send_index = post(self, out, nullptr, false, record, &lost);
   op.request = id;
-  log_op(self, op);
+  log_op(self, op, {}, Then::goes_on, &record);
   if (out.synchronous && simulates_during_run()) {
     RequestState& r = self.requests[id];
     r.lost_link = lost;  // reported when it completes (Comm::finish_request)
