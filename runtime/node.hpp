@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <concurrentqueue/concurrentqueue.h>  // lightweightsemaphore.h needs it first
@@ -67,6 +68,101 @@ struct MatchKeyHash {
     h ^= std::uint64_t(k.tag) * 0x9E3779B97F4A7C15ull;
     return std::size_t(h ^ (h >> 29));
   }
+};
+
+// The messages of a mailbox that no receive has taken yet, by match key, each key's oldest
+// first. A node seldom has more than a key or two with messages waiting (in a collective, the
+// partners of the step it is in), so the first kNear keys are kept in the node itself, found
+// by comparing keys, and only more go to a hash map: in the common case a message goes in and
+// comes out with no hashing and no allocation (a map entry for each, before). Only the owner
+// uses it.
+class UnexpectedMessages {
+ public:
+  // Key's oldest message, taken out; null when none waits.
+  Message* take(const MatchKey& key) {
+    for (Near& s : near_) {
+      if (s.fifo.head != nullptr && s.key == key) return pop(s.fifo);
+    }
+    if (far_.empty()) return nullptr;
+    auto it = far_.find(key);
+    if (it == far_.end()) return nullptr;
+    Message* m = pop(it->second);
+    if (it->second.head == nullptr) far_.erase(it);
+    return m;
+  }
+  // m, the newest of its key (push_back), or its oldest (push_front: a message given back).
+  void push_back(const MatchKey& key, Message* m) {
+    MessageFifo& fifo = of(key);
+    m->next = nullptr;
+    if (fifo.tail != nullptr) fifo.tail->next = m;
+    else fifo.head = m;
+    fifo.tail = m;
+  }
+  void push_front(const MatchKey& key, Message* m) {
+    MessageFifo& fifo = of(key);
+    m->next = fifo.head;
+    fifo.head = m;
+    if (fifo.tail == nullptr) fifo.tail = m;
+  }
+  // The keys with messages waiting.
+  std::size_t size() const {
+    std::size_t n = far_.size();
+    for (const Near& s : near_) n += s.fifo.head != nullptr ? 1 : 0;
+    return n;
+  }
+  bool empty() const { return size() == 0; }
+  // f(key, its messages) for every key with messages waiting.
+  template <class F>
+  void for_each(F&& f) const {
+    for (const Near& s : near_) {
+      if (s.fifo.head != nullptr) f(s.key, s.fifo);
+    }
+    for (const auto& [key, fifo] : far_) f(key, fifo);
+  }
+  // Forgets every message (their owner frees them first).
+  void clear() {
+    near_ = {};
+    far_.clear();
+  }
+
+ private:
+  static constexpr std::size_t kNear = 2;
+  struct Near {
+    MatchKey key{};
+    MessageFifo fifo;  // empty: the slot is free
+  };
+  static Message* pop(MessageFifo& fifo) {
+    Message* m = fifo.head;
+    fifo.head = m->next;
+    if (fifo.head == nullptr) fifo.tail = nullptr;
+    m->next = nullptr;
+    return m;
+  }
+  // Key's list, where it is, or made empty in a free slot (or the map): the caller fills it.
+  MessageFifo& of(const MatchKey& key) {
+    Near* free = nullptr;
+    for (Near& s : near_) {
+      if (s.fifo.head == nullptr) {
+        if (free == nullptr) free = &s;
+      } else if (s.key == key) {
+        return s.fifo;
+      }
+    }
+    if (!far_.empty()) {
+      auto it = far_.find(key);
+      if (it != far_.end()) return it->second;
+    }
+    if (free != nullptr) {
+      free->key = key;
+      return free->fifo;
+    }
+    return far_[key];
+  }
+
+  std::array<Near, kNear> near_{};
+  std::unordered_map<MatchKey, MessageFifo, MatchKeyHash, std::equal_to<MatchKey>,
+                     PoolAllocator<std::pair<const MatchKey, MessageFifo>>>
+      far_;
 };
 
 // A node's incoming messages: any thread enqueues, only the owner takes. An intrusive list
@@ -558,9 +654,7 @@ struct alignas(64) NodeState {
 
   // Mailbox: any thread enqueues, only the owner takes.
   Inbox incoming;
-  std::unordered_map<MatchKey, MessageFifo, MatchKeyHash, std::equal_to<MatchKey>,
-                     PoolAllocator<std::pair<const MatchKey, MessageFifo>>>
-      unexpected;
+  UnexpectedMessages unexpected;
   // Threads engine: where a blocked node sleeps. The executor spins before it sleeps, and
   // only while the awake nodes do not outnumber the cores (executor_threads.cpp), so the
   // semaphore itself does not spin. Unused by the fibers engine.

@@ -621,10 +621,7 @@ bool VirtualClock::cancel(NodeState& self, std::uint32_t id, const WaitDescripti
       m->payload = make_payload(r.received);
       std::memcpy(m->payload.get(), r.buffer, r.received);
     }
-    MessageFifo& fifo = self.unexpected[key];
-    m->next = fifo.head;
-    fifo.head = m;
-    if (fifo.tail == nullptr) fifo.tail = m;
+    self.unexpected.push_front(key, m);
   }
   r.cancelled = true;
   r.filled = true;
