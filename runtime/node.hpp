@@ -339,7 +339,8 @@ class LogVector {
 // each for a few dozen instructions, so it is seldom contended. Uncontended, its lock and its
 // unlock are one atomic instruction each, inline (std::mutex called into the C library twice,
 // about 65 instructions a record, four records a message); contended, the waiter sleeps
-// (std::atomic::wait, a futex) until the holder's unlock wakes it, as with std::mutex.
+// (std::atomic::wait: a futex, after libstdc++'s bounded look of 16 rounds, pauses and
+// yields) until the holder's unlock wakes it.
 // Lockable: std::lock_guard and std::unique_lock take it.
 class LogMutex {
  public:
