@@ -424,13 +424,15 @@ namespace {
 // then names it. A mailbox of many messages is not searched (the note is a hint).
 void note_other_tag(NodeState& n, const MatchKey& key) {
   if (n.unexpected.empty() || n.unexpected.size() > 64) return;
-  for (const auto& [k, fifo] : n.unexpected) {
-    if (k.comm != key.comm || k.tag == key.tag || fifo.head == nullptr) continue;
-    if (k.src != key.src && key.src != kAnySource) continue;
-    std::lock_guard lock(n.wait_mutex);
-    n.waiting_other = Found{true, k.src, k.tag, fifo.head->bytes, fifo.head->items};
-    return;
-  }
+  Found other;
+  n.unexpected.for_each([&](const MatchKey& k, const MessageFifo& fifo) {
+    if (other.found || k.comm != key.comm || k.tag == key.tag) return;
+    if (k.src != key.src && key.src != kAnySource) return;
+    other = Found{true, k.src, k.tag, fifo.head->bytes, fifo.head->items};
+  });
+  if (!other.found) return;
+  std::lock_guard lock(n.wait_mutex);
+  n.waiting_other = other;
 }
 
 }  // namespace
@@ -497,11 +499,11 @@ std::vector<Unreceived> LocalNodes::left_in_mailboxes() {
     n->drain();
     // A failed node's messages are lost with it (MachineConfig::failures).
     if (n->stopped.load(std::memory_order_acquire)) continue;
-    for (const auto& [key, fifo] : n->unexpected) {
+    n->unexpected.for_each([&](const MatchKey&, const MessageFifo& fifo) {
       for (const Message* m = fifo.head; m != nullptr; m = m->next) {
         left.push_back({n->rank, m->src, m->tag, m->comm, m->bytes});
       }
-    }
+    });
   }
   return left;
 }

@@ -56,34 +56,23 @@ std::size_t NodeState::drain() {
         continue;
       }
     }
-    MessageFifo& fifo = unexpected[key];
-    if (fifo.tail != nullptr) fifo.tail->next = m;
-    else fifo.head = m;
-    fifo.tail = m;
+    unexpected.push_back(key, m);
     m = after;
   }
   return total;
 }
 
-Message* NodeState::take(const MatchKey& key) {
-  auto it = unexpected.find(key);
-  if (it == unexpected.end()) return nullptr;
-  Message* m = it->second.head;
-  it->second.head = m->next;
-  if (it->second.head == nullptr) unexpected.erase(it);
-  m->next = nullptr;
-  return m;
-}
+Message* NodeState::take(const MatchKey& key) { return unexpected.take(key); }
 
 void NodeState::discard_all() {
   drain();
-  for (auto& [key, fifo] : unexpected) {
+  unexpected.for_each([](const MatchKey&, const MessageFifo& fifo) {
     for (Message* m = fifo.head; m != nullptr;) {
       Message* next = m->next;
       release(m);
       m = next;
     }
-  }
+  });
   unexpected.clear();
 }
 

@@ -4,6 +4,8 @@
 // mailbox and the log: the nodes that run in this process as threads or fibers). Internal.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <concurrentqueue/concurrentqueue.h>  // lightweightsemaphore.h needs it first
@@ -21,6 +23,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -65,6 +68,101 @@ struct MatchKeyHash {
     h ^= std::uint64_t(k.tag) * 0x9E3779B97F4A7C15ull;
     return std::size_t(h ^ (h >> 29));
   }
+};
+
+// The messages of a mailbox that no receive has taken yet, by match key, each key's oldest
+// first. A node seldom has more than a key or two with messages waiting (in a collective, the
+// partners of the step it is in), so the first kNear keys are kept in the node itself, found
+// by comparing keys, and only more go to a hash map: in the common case a message goes in and
+// comes out with no hashing and no allocation (a map entry for each, before). Only the owner
+// uses it.
+class UnexpectedMessages {
+ public:
+  // Key's oldest message, taken out; null when none waits.
+  Message* take(const MatchKey& key) {
+    for (Near& s : near_) {
+      if (s.fifo.head != nullptr && s.key == key) return pop(s.fifo);
+    }
+    if (far_.empty()) return nullptr;
+    auto it = far_.find(key);
+    if (it == far_.end()) return nullptr;
+    Message* m = pop(it->second);
+    if (it->second.head == nullptr) far_.erase(it);
+    return m;
+  }
+  // m, the newest of its key (push_back), or its oldest (push_front: a message given back).
+  void push_back(const MatchKey& key, Message* m) {
+    MessageFifo& fifo = of(key);
+    m->next = nullptr;
+    if (fifo.tail != nullptr) fifo.tail->next = m;
+    else fifo.head = m;
+    fifo.tail = m;
+  }
+  void push_front(const MatchKey& key, Message* m) {
+    MessageFifo& fifo = of(key);
+    m->next = fifo.head;
+    fifo.head = m;
+    if (fifo.tail == nullptr) fifo.tail = m;
+  }
+  // The keys with messages waiting.
+  std::size_t size() const {
+    std::size_t n = far_.size();
+    for (const Near& s : near_) n += s.fifo.head != nullptr ? 1 : 0;
+    return n;
+  }
+  bool empty() const { return size() == 0; }
+  // f(key, its messages) for every key with messages waiting.
+  template <class F>
+  void for_each(F&& f) const {
+    for (const Near& s : near_) {
+      if (s.fifo.head != nullptr) f(s.key, s.fifo);
+    }
+    for (const auto& [key, fifo] : far_) f(key, fifo);
+  }
+  // Forgets every message (their owner frees them first).
+  void clear() {
+    near_ = {};
+    far_.clear();
+  }
+
+ private:
+  static constexpr std::size_t kNear = 2;
+  struct Near {
+    MatchKey key{};
+    MessageFifo fifo;  // empty: the slot is free
+  };
+  static Message* pop(MessageFifo& fifo) {
+    Message* m = fifo.head;
+    fifo.head = m->next;
+    if (fifo.head == nullptr) fifo.tail = nullptr;
+    m->next = nullptr;
+    return m;
+  }
+  // Key's list, where it is, or made empty in a free slot (or the map): the caller fills it.
+  MessageFifo& of(const MatchKey& key) {
+    Near* free = nullptr;
+    for (Near& s : near_) {
+      if (s.fifo.head == nullptr) {
+        if (free == nullptr) free = &s;
+      } else if (s.key == key) {
+        return s.fifo;
+      }
+    }
+    if (!far_.empty()) {
+      auto it = far_.find(key);
+      if (it != far_.end()) return it->second;
+    }
+    if (free != nullptr) {
+      free->key = key;
+      return free->fifo;
+    }
+    return far_[key];
+  }
+
+  std::array<Near, kNear> near_{};
+  std::unordered_map<MatchKey, MessageFifo, MatchKeyHash, std::equal_to<MatchKey>,
+                     PoolAllocator<std::pair<const MatchKey, MessageFifo>>>
+      far_;
 };
 
 // A node's incoming messages: any thread enqueues, only the owner takes. An intrusive list
@@ -168,17 +266,29 @@ struct OpRecord {
 };
 // One of a log's sequences: indexed from the start of the run, while the simulation drops
 // what every pass over it has consumed (the first `base` entries), so that a run's log holds
-// what the passes have not reached yet, not the whole run (simulator.cpp).
+// what the passes have not reached yet, not the whole run (simulator.cpp). A ring of a power
+// of two entries: entry i is at slot i mod capacity, so an index is a mask (where a deque's
+// was a division), a drop moves `base` in one step (where a deque popped each entry), and
+// the ring grows (doubling) only when it is full, so a run whose passes keep up with its
+// nodes appends into the same memory again and again. Growing moves the entries: a
+// reference into it holds until the next push_back, grow_to, append or assign. For
+// trivially copyable entries (log records): dropped ones are not destroyed.
 template <class T>
 class LogVector {
+  static_assert(std::is_trivially_copyable_v<T>);
+
  public:
-  std::uint64_t size() const { return base_ + items_.size(); }
+  std::uint64_t size() const { return end_; }
   std::uint64_t base() const { return base_; }
-  bool holds(std::uint64_t i) const { return i >= base_ && i < size(); }
-  T& operator[](std::uint64_t i) { return items_[i - base_]; }
-  const T& operator[](std::uint64_t i) const { return items_[i - base_]; }
-  T& back() { return items_.back(); }
-  void push_back(const T& x) { items_.push_back(x); }
+  bool holds(std::uint64_t i) const { return i >= base_ && i < end_; }
+  T& operator[](std::uint64_t i) { return slots_[i & mask_]; }
+  const T& operator[](std::uint64_t i) const { return slots_[i & mask_]; }
+  T& back() { return (*this)[end_ - 1]; }
+  void push_back(const T& x) {
+    if (end_ - base_ == slots_.size()) grow();
+    slots_[end_ & mask_] = x;
+    ++end_;
+  }
   // Entry i, checked (std::out_of_range when not held).
   T& at(std::uint64_t i) {
     if (!holds(i)) throw std::out_of_range("vmc: log entry " + std::to_string(i) + " not held");
@@ -187,34 +297,75 @@ class LogVector {
   const T& at(std::uint64_t i) const { return const_cast<LogVector&>(*this).at(i); }
   // Default entries up to index n - 1 (none dropped may be asked for again).
   void grow_to(std::uint64_t n) {
-    if (n > size()) items_.resize(n - base_);
+    while (end_ < n) push_back(T{});
   }
   template <class It>
   void append(It first, It last) {
-    items_.insert(items_.end(), first, last);
+    for (; first != last; ++first) push_back(*first);
   }
   // Forgets the entries before i (consumed).
-  void drop_before(std::uint64_t i) {
-    while (base_ < i && !items_.empty()) {
-      items_.pop_front();
-      ++base_;
-    }
-  }
+  void drop_before(std::uint64_t i) { base_ = std::max(base_, std::min(i, end_)); }
   void clear() {
-    items_.clear();
-    items_.shrink_to_fit();
-    base_ = 0;
+    slots_.clear();
+    slots_.shrink_to_fit();
+    mask_ = 0;
+    base_ = end_ = 0;
   }
   // The whole sequence, none dropped (a spread machine's logs travel after the run).
-  std::vector<T> to_vector() const { return std::vector<T>(items_.begin(), items_.end()); }
+  std::vector<T> to_vector() const {
+    std::vector<T> v;
+    v.reserve(end_ - base_);
+    for (std::uint64_t i = base_; i < end_; ++i) v.push_back((*this)[i]);
+    return v;
+  }
   void assign(const std::vector<T>& v) {
-    items_.assign(v.begin(), v.end());
-    base_ = 0;
+    clear();
+    append(v.begin(), v.end());
   }
 
  private:
-  std::deque<T> items_;
-  std::uint64_t base_ = 0;
+  // Twice the slots (16 at first), the held entries moved to their new places.
+  void grow() {
+    std::vector<T> bigger(std::max<std::size_t>(16, 2 * slots_.size()));
+    const std::uint64_t mask = bigger.size() - 1;
+    for (std::uint64_t i = base_; i < end_; ++i) bigger[i & mask] = (*this)[i];
+    slots_ = std::move(bigger);
+    mask_ = mask;
+  }
+
+  std::vector<T> slots_;  // a power of two of them, or none
+  std::uint64_t mask_ = 0;  // slots_.size() - 1
+  std::uint64_t base_ = 0;  // the first entry held
+  std::uint64_t end_ = 0;   // one past the last
+};
+
+// The lock of a node's log: the node appends a record under it and the pass copies one out,
+// each for a few dozen instructions, so it is seldom contended. Uncontended, its lock and its
+// unlock are one atomic instruction each, inline (std::mutex called into the C library twice,
+// about 65 instructions a record, four records a message); contended, the waiter sleeps
+// (std::atomic::wait: a futex, after libstdc++'s bounded look of 16 rounds, pauses and
+// yields) until the holder's unlock wakes it.
+// Lockable: std::lock_guard and std::unique_lock take it.
+class LogMutex {
+ public:
+  void lock() {
+    if (try_lock()) return;
+    // Held: say that someone may sleep (2), and sleep until it is let go.
+    while (state_.exchange(2, std::memory_order_acquire) != 0) {
+      state_.wait(2, std::memory_order_relaxed);
+    }
+  }
+  bool try_lock() {
+    int free = 0;
+    return state_.compare_exchange_strong(free, 1, std::memory_order_acquire,
+                                          std::memory_order_relaxed);
+  }
+  void unlock() {
+    if (state_.exchange(0, std::memory_order_release) == 2) state_.notify_one();
+  }
+
+ private:
+  std::atomic<int> state_{0};  // 0: free; 1: held; 2: held, and someone may sleep on it
 };
 
 struct NodeLog {
@@ -523,9 +674,7 @@ struct alignas(64) NodeState {
 
   // Mailbox: any thread enqueues, only the owner takes.
   Inbox incoming;
-  std::unordered_map<MatchKey, MessageFifo, MatchKeyHash, std::equal_to<MatchKey>,
-                     PoolAllocator<std::pair<const MatchKey, MessageFifo>>>
-      unexpected;
+  UnexpectedMessages unexpected;
   // Threads engine: where a blocked node sleeps. The executor spins before it sleeps, and
   // only while the awake nodes do not outnumber the cores (executor_threads.cpp), so the
   // semaphore itself does not spin. Unused by the fibers engine.
@@ -563,7 +712,7 @@ struct alignas(64) NodeState {
   std::size_t first_open = 0;
   // Virtual time: the log is appended under log_mutex, since the simulator may read it
   // while the node runs. A query's answer (wait_any, test) is published here.
-  std::mutex log_mutex;
+  LogMutex log_mutex;
   std::atomic<bool> answered{false};
   std::int64_t answer = 0;  // written by the simulator before `answered`
   // ... and, for a probe, the message it found; for test_list, a value per request.

@@ -791,7 +791,7 @@ class Simulator {
   // took is written in, and an irecv is known to be matched or withdrawn in the run's pass.
   Fetch fetch(int n, std::size_t pc, Fetched& out) {
     NodeState* node = m_.hosts(n) ? m_.nodes[n].get() : nullptr;
-    std::unique_lock<std::mutex> lock;
+    std::unique_lock<LogMutex> lock;
     const bool running = node != nullptr && !node->finished.load(std::memory_order_acquire);
     if (running) lock = std::unique_lock(node->log_mutex);
     NodeLog& l = log_of(n);

@@ -65,7 +65,7 @@ VirtualClock::SendRoute VirtualClock::route_past_failures(NodeState& self, const
 }
 
 std::uint64_t VirtualClock::post(NodeState& self, const Outgoing& out, Message** lent,
-                                 bool to_waiting_only, int* lost_link) {
+                                 bool to_waiting_only, SendRecord& record, int* lost_link) {
   SendRoute route;
   if (machine_.links_failing() && out.dst != self.rank) [[unlikely]] {
     route = route_past_failures(self, out);
@@ -89,17 +89,14 @@ std::uint64_t VirtualClock::post(NodeState& self, const Outgoing& out, Message**
     msg->payload = make_payload(out.bytes);
     std::memcpy(msg->payload.get(), out.data, out.bytes);
   }
-  {
-    std::lock_guard lock(self.log_mutex);
-    self.log.sends.push_back({.dst = out.dst,
-                              .around = route.around,
-                              .items = out.items,
-                              .bytes = out.bytes,
-                              .tag = out.tag,
-                              .comm = out.group.id,
-                              .synchronous = out.synchronous,
-                              .lost = lost >= 0});
-  }
+  record = {.dst = out.dst,
+            .around = route.around,
+            .items = out.items,
+            .bytes = out.bytes,
+            .tag = out.tag,
+            .comm = out.group.id,
+            .synchronous = out.synchronous,
+            .lost = lost >= 0};
   if (here) {
     deliver(msg, out.dst);
   } else {
@@ -115,7 +112,8 @@ void VirtualClock::send_elsewhere(Message* msg, const Outgoing& out) {
 }
 
 std::size_t VirtualClock::log_op(NodeState& self, const OpRecord& op,
-                                 std::span<const std::uint32_t> requests, Then then) {
+                                 std::span<const std::uint32_t> requests, Then then,
+                                 const SendRecord* send) {
   bool wake = false;
   bool advance = false;
   bool far_ahead = false;
@@ -128,6 +126,7 @@ std::size_t VirtualClock::log_op(NodeState& self, const OpRecord& op,
   {
     std::lock_guard lock(self.log_mutex);
     index = self.log.ops.size();
+    if (send != nullptr) self.log.sends.push_back(*send);
     self.log.ops.push_back(op);
     self.log.ops.back().done_below = static_cast<std::uint32_t>(self.first_open);
     if (!requests.empty()) {
@@ -214,9 +213,10 @@ void VirtualClock::send(NodeState& self, const Outgoing& out) {
   OpRecord op;
   op.kind = OpRecord::Kind::send;
   int lost = -1;
-  op.send_index = post(self, out, &loan.message, true, &lost);
+  SendRecord record;
+  op.send_index = post(self, out, &loan.message, true, record, &lost);
   const bool waits = told(self, out) && simulates_during_run();
-  log_op(self, op, {}, waits ? Then::drives : Then::goes_on);
+  log_op(self, op, {}, waits ? Then::drives : Then::goes_on, &record);
   loan.take_back();
   if (waits) {
     // It returns once its receive is posted, in virtual time: wait for the simulation to
@@ -262,8 +262,10 @@ Received VirtualClock::sendrecv(NodeState& self, const Outgoing& out, const Inco
   LoanGuard loan(*nodes_.executor, self);
   OpRecord op = receive_op(OpRecord::Kind::sendrecv, in);
   op.report = defers(self, in);
-  op.send_index = post(self, out, &loan.message, false);
-  const std::size_t index = log_op(self, op, {}, op.report ? Then::drives : Then::goes_on);
+  SendRecord record;
+  op.send_index = post(self, out, &loan.message, false, record);
+  const std::size_t index =
+      log_op(self, op, {}, op.report ? Then::drives : Then::goes_on, &record);
   Received got = op.report
                      ? take_deferred(self, in, index,
                                      deferred_wait(in))
@@ -438,9 +440,10 @@ void VirtualClock::isend(NodeState& self, std::uint32_t id, const Outgoing& out)
   OpRecord op;
   op.kind = OpRecord::Kind::isend;
   int lost = -1;
-  op.send_index = post(self, out, nullptr, false, &lost);
+  SendRecord record;
+  op.send_index = post(self, out, nullptr, false, record, &lost);
   op.request = id;
-  log_op(self, op);
+  log_op(self, op, {}, Then::goes_on, &record);
   if (told(self, out) && simulates_during_run()) {
     RequestState& r = self.requests[id];
     r.lost_link = lost;  // reported when it completes (Comm::finish_request)
@@ -710,10 +713,7 @@ bool VirtualClock::cancel(NodeState& self, std::uint32_t id, const WaitDescripti
       m->payload = make_payload(r.received);
       std::memcpy(m->payload.get(), r.buffer, r.received);
     }
-    MessageFifo& fifo = self.unexpected[key];
-    m->next = fifo.head;
-    fifo.head = m;
-    if (fifo.tail == nullptr) fifo.tail = m;
+    self.unexpected.push_front(key, m);
   }
   r.cancelled = true;
   r.filled = true;
