@@ -1914,6 +1914,17 @@ class Simulator {
   bool post_receive(int id, int request, const OpRecord& op, Picos t) {
     NodeSim& n = nodes_[id];
     const RecvPost r{id, request, t, n.posts++, op.report && !free_};
+    // It fails now on failed node k: no message for it, and k has stopped.
+    auto fail_now = [&](int k, bool any_source) {
+      publish_failure(r, k, any_source);
+      if (request >= 0) {
+        Req& req = n.reqs[request];
+        req.done = true;
+        req.done_at = t;
+        req.crit = n.crit;
+      }
+      return false;
+    };
     std::int64_t found = -1;
     if (op.recv_src != kAnySource && op.recv_tag != kAnyTag) {
       auto it = match_.try_emplace(MatchKeySim{id, op.recv_comm, op.recv_src, op.recv_tag}).first;
@@ -1921,14 +1932,7 @@ class Simulator {
       if (q.sends.empty() && nodes_[op.recv_src].stopped) {
         // From a node that has stopped without sending it: it completes now, without one.
         if (q.empty()) match_.erase(it);
-        publish_failure(r, op.recv_src, false);
-        if (request >= 0) {
-          Req& req = n.reqs[request];
-          req.done = true;
-          req.done_at = t;
-          req.crit = n.crit;
-        }
-        return false;
+        return fail_now(op.recv_src, false);
       }
       if (q.sends.empty()) {
         q.recvs.push_back(r);
@@ -1942,15 +1946,7 @@ class Simulator {
     } else {
       found = find_unmatched(id, op.recv_comm, op.recv_src, op.recv_tag);
       if (const int k = found < 0 ? failed_for(id, op.recv_comm, op.recv_src) : -1; k >= 0) {
-        // No message for it, and a failed node it needs has stopped: it fails now.
-        publish_failure(r, k, op.recv_src == kAnySource);
-        if (request >= 0) {
-          Req& req = n.reqs[request];
-          req.done = true;
-          req.done_at = t;
-          req.crit = n.crit;
-        }
-        return false;
+        return fail_now(k, op.recv_src == kAnySource);  // a failed node it needs has stopped
       }
       if (found < 0) {
         wild_[dest_comm(id, op.recv_comm)].push_back(WildPost{r, op.recv_src, op.recv_tag});
