@@ -24,13 +24,19 @@ std::string BlockedWait::describe() const {
   } else if (peer_world >= 0) {
     s << " to node " << peer_world;  // a send waiting for its ports and links (real clock)
   }
-  if (operation != std::string("split") && operation != std::string("collective")) {
-    s << " " << tag_text(tag);
-  }
+  if (detail::wait_names_a_tag(operation)) s << " " << tag_text(tag);
   s << " on comm " << comm;
   if (other) s << " (" << other_message() << ")";
   if (!context.empty()) s << ", in " << context;
   return s.str();
+}
+
+bool detail::wait_names_a_tag(std::string_view operation) {
+  for (std::string_view none : {"split", "create_group", "collective", "now", "the failure check",
+                                "the failure's report", kStoppingNode}) {
+    if (operation == none) return false;
+  }
+  return true;
 }
 
 std::string BlockedWait::other_message() const {

@@ -384,6 +384,10 @@ std::vector<BlockedWait> LocalNodes::blocked_waits(bool running_too) {
       waits.push_back({n->rank, kRunningNode, -1, -1, 0, 0, n->context_text()});
       continue;
     }
+    if (n->stopped.load(std::memory_order_acquire)) {
+      waits.push_back({n->rank, kStoppingNode, -1, -1, 0, 0, ""});
+      continue;
+    }
     std::lock_guard lock(n->wait_mutex);
     const WaitDescription& w = n->waiting;
     BlockedWait& b = waits.emplace_back(

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runtime/errors.hpp"
@@ -28,6 +29,11 @@ struct Unreceived {
 RunError unreceived_error(std::vector<Unreceived> left);
 // A node the watchdog found outside any wait (BlockedWait::operation).
 inline constexpr char kRunningNode[] = "running";
+// A node that has stopped on a failure, waiting for the simulation to take its stop in.
+inline constexpr char kStoppingNode[] = "its stop (it has failed)";
+// Whether a blocked wait's tag means anything: not in a communicator constructor, a
+// collective's meeting, a read of the clock, a failure's check or a stop.
+bool wait_names_a_tag(std::string_view operation);
 // No progress for `seconds`, with what every unfinished node was doing (blocked_waits with
 // the running nodes too), on `where` ("" on one process).
 RunError watchdog_error(double seconds, std::vector<BlockedWait> nodes,

@@ -155,8 +155,10 @@ void explain(const ExplainOptions& o) {
                 describe_stragglers(model).c_str());
   }
   if (simulated) {
-    std::printf("Selection runs each algorithm in virtual time on this machine and takes the\n"
-                "least simulated time. The formula column is the closed-form cost; its claim\n"
+    std::printf("Selection runs the algorithms in virtual time on this machine, the least\n"
+                "formula first, and takes the least time: within a budget of private runs that\n"
+                "shrinks with p (docs/algorithms.md), past which a candidate is judged by its\n"
+                "formula. The formula column is the closed-form cost; its claim\n"
                 "says what it promises: exact (equal to the run), lower bound (the run never\n"
                 "takes less) or estimate (no promise).\n\n");
     std::printf("Contention: the time messages lost to contention, summed over all messages,\n"

@@ -152,9 +152,10 @@ void run_command(const RunOptions& o) {
                    o.trace.c_str());
     }
   };
+  std::string chosen = o.call.algorithm;
   RunOutcome out = [&] {
     try {
-      return run_collective(m, spec);
+      return run_collective(m, spec, &chosen);
     } catch (const RunError& e) {
       write_trace(e.result().get());
       // --json still prints one object for a run its failures ended: what failed, and what
@@ -163,7 +164,7 @@ void run_command(const RunOptions& o) {
         nlohmann::json j = e.result() ? stats_json(e.result()->stats(), m.topology())
                                       : nlohmann::json::object();
         j.update({{"op", o.call.op},
-                  {"algorithm", o.call.algorithm},
+                  {"algorithm", chosen},
                   {"topology", m.topology().spec()},
                   {"p", m.size()},
                   {"n", spec.op == Operation::barrier ? 0 : spec.n},

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "collectives/registry.hpp"
+#include "runtime/run_errors.hpp"
 #include "tools/model_options.hpp"
 
 namespace vmc::cli {
@@ -243,7 +244,7 @@ std::string blocked_rank_line(const BlockedWait& w) {
   } else if (w.peer_world >= 0) {
     line += " to rank " + std::to_string(w.peer_world);
   }
-  if (w.operation != "split" && w.operation != "collective") line += ", " + tag_text(w.tag);
+  if (detail::wait_names_a_tag(w.operation)) line += ", " + tag_text(w.tag);
   line += ", communicator " + std::to_string(w.comm);
   if (w.other) line += " (" + w.other_message() + ")";
   return line;

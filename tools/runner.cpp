@@ -70,7 +70,7 @@ Op make_op(const std::string& name) {
 }
 
 template <class T>
-RunOutcome run_typed(Machine& m, const RunSpec& o, Operation operation) {
+RunOutcome run_typed(Machine& m, const RunSpec& o, Operation operation, std::string* chosen_name) {
   const int p = m.size();
   const std::size_t n = o.n;
   std::optional<Op> op;
@@ -97,6 +97,7 @@ RunOutcome run_typed(Machine& m, const RunSpec& o, Operation operation) {
   const CostQuery as_run = row_query(operation, chosen, q);
   RunOutcome out;
   out.algorithm = chosen.name;
+  if (chosen_name != nullptr) *chosen_name = chosen.name;
   out.predicted = chosen.cost(as_run);
   if (chosen.detail != nullptr) out.detail = chosen.detail(as_run);
   opts.algorithm = chosen.name;
@@ -335,16 +336,16 @@ CostQuery run_query(const Topology& topology, const Model& model, const RunSpec&
   return q;
 }
 
-RunOutcome run_collective(Machine& m, const RunSpec& o) {
+RunOutcome run_collective(Machine& m, const RunSpec& o, std::string* chosen) {
   if (o.reduction == "matmul" && o.type != "int64" && o.type != "int32") {
     throw std::invalid_argument("--reduction matmul runs on its own 3x3 integer matrix type; "
                                 "leave --type at int32 or int64");
   }
-  if (o.reduction == "matmul") return run_typed<Mat3>(m, o, o.op);
-  if (o.type == "int32") return run_typed<std::int32_t>(m, o, o.op);
-  if (o.type == "int64") return run_typed<std::int64_t>(m, o, o.op);
-  if (o.type == "float") return run_typed<float>(m, o, o.op);
-  if (o.type == "double") return run_typed<double>(m, o, o.op);
+  if (o.reduction == "matmul") return run_typed<Mat3>(m, o, o.op, chosen);
+  if (o.type == "int32") return run_typed<std::int32_t>(m, o, o.op, chosen);
+  if (o.type == "int64") return run_typed<std::int64_t>(m, o, o.op, chosen);
+  if (o.type == "float") return run_typed<float>(m, o, o.op, chosen);
+  if (o.type == "double") return run_typed<double>(m, o, o.op, chosen);
   throw std::invalid_argument("unknown --type \"" + o.type +
                               "\": expected int32, int64, float or double");
 }

@@ -48,8 +48,10 @@ struct RunOutcome {
   std::optional<bool> correct;     // set with check: of the nodes that did not stop
 };
 
-// Throws std::invalid_argument for a bad spec; RunError if the run fails.
-RunOutcome run_collective(Machine& m, const RunSpec& spec);
+// Throws std::invalid_argument for a bad spec; RunError if the run fails. `chosen`, if
+// given, is set to the algorithm the run runs before it starts (a failed run's caller can
+// name it).
+RunOutcome run_collective(Machine& m, const RunSpec& spec, std::string* chosen = nullptr);
 
 // Bytes of one item of spec.type (matmul runs on 3x3 int64 matrices: 72 bytes), and
 // whether spec.reduction is commutative. Throw std::invalid_argument for unknown names.

@@ -67,7 +67,8 @@ std::string terminal_steps(const Topology& t, const Trace& trace, int max_steps,
   }
   std::ostringstream out;
   out << t.spec() << ": " << trace.messages.size() << " messages, " << moments.size()
-      << " steps (a step: a moment a message starts or begins to wait)\n";
+      << " steps (a step: a moment a message starts or begins to wait"
+      << (failures != nullptr ? ", a node stops or a link goes down" : "") << ")\n";
   if (drawing) {
     out << "links in use: > < ^ v the way the message goes, * on a diagonal, # both ways or a "
            "bundle\n";

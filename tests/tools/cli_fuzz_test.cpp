@@ -357,6 +357,14 @@ TEST(CommandLine, RunReportsAFailedLink) {
   EXPECT_EQ(j["failures"]["links"][0]["lost"], 1) << json.out;
   EXPECT_EQ(j["failures"]["stopped"][0]["cause_link"], "0-4") << json.out;
   EXPECT_EQ(j["failures"]["stopped"].size(), 4u) << json.out;
+  EXPECT_EQ(j["algorithm"], "binomial") << json.out;
+  // Under auto it names the algorithm auto chose (for the machine without its failures).
+  const Outcome chosen = vmc({"run", "--topology", "hypercube:8", "--op", "broadcast", "--n",
+                              "1", "--fail", "link:0-4@0", "--json"});
+  EXPECT_EQ(chosen.exit_code, 1) << chosen.err;
+  const std::string algorithm = nlohmann::json::parse(chosen.out).value("algorithm", "");
+  EXPECT_NE(algorithm, "auto") << chosen.out;
+  EXPECT_FALSE(algorithm.empty()) << chosen.out;
   // --trace writes what the failed run did: the three messages delivered, none to node 4.
   const std::string trace =
       (std::filesystem::temp_directory_path() / "vmc_cli_failed_link_trace.json").string();
