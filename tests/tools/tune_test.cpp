@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -248,26 +249,38 @@ long classify(const std::string& op, const std::map<int, std::map<int, long>>& s
 }
 
 // The algorithm Open MPI ran for one call of `op` with n floats on 4 ranks under the rules
-// file: the program with Open MPI's message counters on (printed at MPI_Finalize), whose "I"
-// lines are the messages its collectives sent, "I rank peer BYTES bytes COUNT msgs sent".
+// file: the program with Open MPI's message counters on, written at MPI_Finalize into a file
+// per rank (PREFIX.RANK.prof; four ranks printing to one output can interleave their lines
+// on a loaded machine), whose "I" lines are the messages its collectives sent, "I rank peer
+// BYTES bytes COUNT msgs sent".
 long observed(const std::string& file, const std::string& op, const std::string& n) {
+  const std::filesystem::path dir =
+      std::filesystem::path(::testing::TempDir()) / ("vmc_tune_counts_" + op + "_" + n);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
   const Outcome run = vmc::testing::run_shell(
       std::string("'") + VMC_MPIEXEC +
           "' --oversubscribe --allow-run-as-root --mca btl_vader_single_copy_mechanism none"
           " --mca coll ^han,adapt --mca coll_tuned_use_dynamic_rules 1"
           " --mca coll_tuned_dynamic_rules_filename " +
           vmc::testing::shell_quoted(file) +
-          " --mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output 1 -np 4 '" +
+          " --mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output 3"
+          " --mca pml_monitoring_filename " +
+          vmc::testing::shell_quoted((dir / "counts").string()) + " -np 4 '" +
           VMC_TUNE_PROGRAM + "' " + op + " " + n,
       300);
   EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
   std::map<int, std::map<int, long>> sent;
-  std::stringstream lines(run.out + run.err);
-  std::string line;
   static const std::regex internal(R"(^I\s+(\d+)\s+(\d+)\s+\d+ bytes\s+(\d+) msgs sent.*)");
-  for (std::smatch m; std::getline(lines, line);) {
-    if (std::regex_match(line, m, internal)) {
-      sent[std::stoi(m[1])][std::stoi(m[2])] += std::stol(m[3]);
+  for (int rank = 0; rank < 4; ++rank) {
+    std::ifstream lines(dir / ("counts." + std::to_string(rank) + ".prof"));
+    EXPECT_TRUE(lines.good()) << "no message counts from Open MPI's rank " << rank << "\n"
+                              << run.out << run.err;
+    std::string line;
+    for (std::smatch m; std::getline(lines, line);) {
+      if (std::regex_match(line, m, internal)) {
+        sent[std::stoi(m[1])][std::stoi(m[2])] += std::stol(m[3]);
+      }
     }
   }
   EXPECT_FALSE(sent.empty()) << "no message counts from Open MPI:\n" << run.out << run.err;
