@@ -390,6 +390,12 @@ std::vector<BlockedWait> LocalNodes::blocked_waits(bool running_too) {
     }
     std::lock_guard lock(n->wait_mutex);
     const WaitDescription& w = n->waiting;
+    if (*w.operation == '\0' && n->blocked_stamp.load(std::memory_order_seq_cst) == 0) {
+      // In none of vmc's waits in this run (a report made while other nodes run: a node that
+      // reads its clock without end): running the program's own code.
+      waits.push_back({n->rank, kRunningNode, -1, -1, 0, 0, n->context_text()});
+      continue;
+    }
     BlockedWait& b = waits.emplace_back(
         BlockedWait{n->rank, w.operation, w.peer, w.peer_world, w.tag, w.comm, n->context_text()});
     if (n->waiting_other.found) {

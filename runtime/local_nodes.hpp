@@ -246,6 +246,9 @@ void LocalNodes::block_until(NodeState& n, Ready ready, const WaitDescription& w
     n.blocked_stamp.store(0, std::memory_order_seq_cst);
     if (ready()) break;
   }
+  // Out of the wait: a report made while the node runs does not name it (blocked_waits).
+  std::lock_guard lock(n.wait_mutex);
+  n.waiting = WaitDescription{};
 }
 
 }  // namespace vmc::detail
