@@ -3,11 +3,14 @@
 // Exit codes: 0 success; 1 a run failed (a node threw, a deadlock, a wrong result);
 // 2 a bad command line (an unknown flag, a malformed or out-of-range value), reported on one
 // line of standard error that names the flag; vmc mpirun: the job's status as mpirun's
-// (tools/mpirun_job.hpp).
+// (tools/mpirun_job.hpp). A failed run's report keeps its lines (one per failure, per stopped
+// node, per blocked node): a machine of a hundred nodes would make one line of thousands of
+// characters.
 #include <exception>
 #include <iostream>
 #include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tools/algorithm_libraries.hpp"
@@ -20,9 +23,15 @@
 
 namespace {
 
+// Without the trailing newlines and spaces a report may end with.
+std::string trimmed(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
 // One line: CLI11's and the library's messages may hold newlines.
 std::string one_line(std::string text) {
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  text = trimmed(std::move(text));
   for (char& c : text) {
     if (c == '\n') c = ' ';
   }
@@ -78,8 +87,8 @@ int main(int argc, char** argv) {
   } catch (const std::bad_alloc&) {
     std::cerr << "vmc: out of memory\n";
     return 1;
-  } catch (const std::exception& e) {
-    std::cerr << "vmc: " << one_line(e.what()) << "\n";
+  } catch (const std::exception& e) {  // a failed run: its report, line by line
+    std::cerr << "vmc: " << trimmed(e.what()) << "\n";
     return 1;
   }
   return 0;

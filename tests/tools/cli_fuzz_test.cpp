@@ -262,12 +262,13 @@ TEST(CommandLine, FailRefusesBadSpecsAndReportsAFailure) {
   const Outcome o = vmc({"run", "--topology", "hypercube:8", "--op", "broadcast", "--algorithm",
                          "binomial", "--n", "1", "--fail", "node:2@1ms"});
   EXPECT_EQ(o.exit_code, 1) << o.err;
-  // On one line, as vmc prints every error.
-  EXPECT_THAT(o.err, HasSubstr("node 2 stopped at 1.054 ms (a failure it was given) "
+  // Line by line, as docs/model.md shows it.
+  EXPECT_THAT(o.err, HasSubstr("vmc: nodes failed, and calls that needed them ended their nodes:\n"
+                               "node 2 stopped at 1.054 ms (a failure it was given)\n"
                                "node 3 stopped at 1.054 ms (it ended on the error of a call "
-                               "that needed failed node 2) "
+                               "that needed failed node 2)\n"
                                "node 3: recv from rank 2 tag 0 of collective call 0 failed at "
-                               "1.054 ms: node 2 has failed"));
+                               "1.054 ms: node 2 has failed\n"));
 
   const std::vector<std::string> broadcast = {"run", "--topology", "hypercube:8", "--op",
                                               "broadcast", "--algorithm", "binomial", "--n", "1",
@@ -279,7 +280,7 @@ TEST(CommandLine, FailRefusesBadSpecsAndReportsAFailure) {
   };
   const Outcome drawn = with("random:count=1,before=1.5ms,seed=8");
   EXPECT_EQ(drawn.exit_code, 1) << drawn.err;
-  const std::string draw = "random:count=1,before=1.5ms,seed=8 drew node:4@435.071us ";
+  const std::string draw = "random:count=1,before=1.5ms,seed=8 drew node:4@435.071us\n";
   const std::size_t at = drawn.err.find(draw);
   ASSERT_NE(at, std::string::npos) << drawn.err;
   const Outcome replayed = with("node:4@435.071us");
@@ -332,13 +333,13 @@ TEST(CommandLine, RunReportsAFailedLink) {
   };
   const Outcome lost = with("link:0-4@0");
   EXPECT_EQ(lost.exit_code, 1) << lost.err;
-  EXPECT_THAT(lost.err, HasSubstr("link 0-4 down at 0 s rerouted none, lost 1 message "
+  EXPECT_THAT(lost.err, HasSubstr("link 0-4 down at 0 s rerouted none, lost 1 message\n"
                                   "message lost: node 0 to node 4 tag 0 of collective call 0, "
-                                  "sent at 0 s, on link 0-4 "
+                                  "sent at 0 s, on link 0-4\n"
                                   "node 4 stopped at 0 s (it ended on the error of a receive whose "
-                                  "message was lost on link 0-4) "
+                                  "message was lost on link 0-4)\n"
                                   "node 5 stopped at 0 s (it ended on the error of a call that "
-                                  "needed failed node 4)"));
+                                  "needed failed node 4)\n"));
   EXPECT_THAT(lost.err, HasSubstr("node 4: recv from rank 0 tag 0 of collective call 0 failed at "
                                   "0 s: the message was lost on link 0-4"));
   const Outcome quiet = with("link:0-4@1ns", "--check");
@@ -444,7 +445,7 @@ TEST(CommandLine, RunAndShowRouteAroundAFailedLink) {
   EXPECT_THAT(json.out, HasSubstr("\"link\":\"1-2\",\"lost\":0,\"rerouted\":1}]"));
   const Outcome fixed = with("run", {"--fail-routes", "fixed"});
   EXPECT_EQ(fixed.exit_code, 1);
-  EXPECT_THAT(fixed.err, HasSubstr("link 1-2 down at 0 s lost 1 message message lost: node 0 "
+  EXPECT_THAT(fixed.err, HasSubstr("link 1-2 down at 0 s lost 1 message\nmessage lost: node 0 "
                                    "to node 2"));
   expect_refused({"run", "--topology", "torus:4x4", "--op", "broadcast", "--fail-routes",
                   "adaptive"},
