@@ -104,6 +104,9 @@ struct JobRun {
   JobVerdict verdict;
   std::optional<RunResult> result;
   std::vector<std::string> notes;  // the MPI layer's (mpi::JobOutcome::notes)
+  // Under --fail, what the failures did as `vmc run --json` gives it (failures_json): every
+  // stop, failed call, link and lost message with its fields; null without --fail.
+  nlohmann::json failures;
 };
 
 // The ranks' output for the life of a job (mpi/output.hpp), given back on every path.
@@ -234,6 +237,10 @@ JobRun run_job(const JobSetup& setup, std::shared_ptr<const Topology> network,
     facts.failures = e.failures();
   }
   if (run.result) facts.failures = run.result->failures();
+  facts.did_not_fail = not_stopped(m.failures(), facts.failures);
+  if (!m.failures().empty() || !config.link_failures.empty()) {
+    run.failures = failures_json(m.failures(), facts.failures);
+  }
   scope.end();
   facts.outcome = mpi::end_job();
   run.notes = facts.outcome.notes;
@@ -273,6 +280,7 @@ nlohmann::json job_json(const JobSetup& setup, const Topology& network, const Jo
             {"report", run.verdict.report},
             {"time_s", run.result ? nlohmann::json(run.result->time()) : nlohmann::json()}});
   if (!run.notes.empty()) j["notes"] = run.notes;
+  if (!run.failures.is_null()) j["failures"] = run.failures;
   return j;
 }
 

@@ -144,7 +144,8 @@ std::string number_list(const std::vector<int>& numbers) {
 }
 
 // Ranks that failed on purpose (--fail), and the calls that needed them, in MPI's words.
-void report_failed_ranks(const FailureReport& r, JobVerdict& v) {
+void report_failed_ranks(const JobFacts& f, JobVerdict& v) {
+  const FailureReport& r = f.failures;
   if (!r.stopped.empty() && !r.drawn.empty()) v.report.push_back(r.drawn);
   for (std::size_t k = 0; k < r.links.size(); ++k) {
     const FailureReport::Link& l = r.links[k];
@@ -171,6 +172,10 @@ void report_failed_ranks(const FailureReport& r, JobVerdict& v) {
                                          ": it ended on MPI_ERR_PROC_FAILED of a call that "
                                          "needed failed rank " + std::to_string(s.cause));
   }
+  for (const NodeFailure& n : f.did_not_fail) {
+    v.report.push_back("rank " + std::to_string(n.node) + " did not fail: it made no MPI call " +
+                       "at or after " + format_duration(n.at) + ", its failure's time (--fail)");
+  }
   for (const FailureReport::Affected& a : r.affected) {
     const std::string at = format_duration(to_seconds(a.at_ps));
     if (a.link >= 0) {
@@ -187,7 +192,7 @@ JobVerdict judge_job(const JobFacts& f) {
   JobVerdict v;
   int status = 0;
   const mpi::JobOutcome& o = f.outcome;
-  report_failed_ranks(f.failures, v);
+  report_failed_ranks(f, v);
   std::vector<bool> failed(f.ranks.size(), false);
   for (const FailureReport::Stopped& s : f.failures.stopped) {
     if (s.node < static_cast<int>(failed.size())) failed[s.node] = true;

@@ -10,6 +10,7 @@
 
 #include "mpi/job.hpp"
 #include "runtime/errors.hpp"
+#include "runtime/failures.hpp"
 
 namespace vmc::cli {
 
@@ -27,6 +28,9 @@ struct JobFacts {
   std::optional<RunError> error;  // the run's failure, when it did not complete
   mpi::JobOutcome outcome;        // what the MPI layer saw (MPI_Abort, MPI_Finalize)
   FailureReport failures;         // ranks that failed on purpose (--fail) and what they did
+  // Ranks given a failure (--fail) that made no MPI call at or after its time, so never
+  // failed: named, so that a failure that did not fire is not taken for one that did.
+  std::vector<NodeFailure> did_not_fail;
 };
 
 // What mpirun says of a job and the status it exits with.

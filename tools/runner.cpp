@@ -12,6 +12,7 @@
 #include "collectives/reference/reference.hpp"
 #include "collectives/selection/members.hpp"
 #include "runtime/scratch.hpp"
+#include "runtime/tags.hpp"
 
 namespace vmc::cli {
 namespace {
@@ -208,10 +209,7 @@ RunOutcome run_typed(Machine& m, const RunSpec& o, Operation operation, std::str
 
 }  // namespace
 
-// The nodes given a failure (--fail) that made no call at or after its time, so never
-// stopped: calls are where a node stops (docs/model.md, "Failed nodes"), and one blocked in a
-// receive from before its time to the run's end makes none.
-static std::vector<NodeFailure> not_stopped(const std::vector<NodeFailure>& given,
+std::vector<NodeFailure> not_stopped(const std::vector<NodeFailure>& given,
                                      const FailureReport& report) {
   std::vector<NodeFailure> left;
   for (const NodeFailure& f : given) {
@@ -258,7 +256,11 @@ nlohmann::json failures_json(const std::vector<NodeFailure>& given, const Failur
                      {"lost", l.lost}});
   }
   for (const FailureReport::Lost& x : report.lost) {
-    lost.push_back({{"sender", x.sender}, {"receiver", x.receiver}, {"tag", tag_text(x.tag)},
+    const bool collective = x.tag >= detail::kCollectiveTagBase;
+    lost.push_back({{"sender", x.sender}, {"receiver", x.receiver},
+                    {"tag", collective ? detail::tag_in_call(x.tag) : x.tag},
+                    {"collective_call", collective ? nlohmann::json(detail::call_of(x.tag))
+                                                   : nlohmann::json()},
                     {"comm", x.comm}, {"sent_s", double(x.sent_ps) * 1e-12},
                     {"link", link(x.link)}});
   }

@@ -73,6 +73,11 @@ void print_stats(std::FILE* out, const Stats& s, const Topology& topology);
 // no call at or after its time and so did not stop; and the same as JSON (`drawn`, a random
 // draw's line or empty, `stopped`, `failed_calls`, `did_not_stop`). `given`: the machine's
 // failures (Machine::failures: those given and those a random draw gave).
+// The nodes given a failure (--fail) that made no call at or after its time, so never
+// stopped: calls are where a node stops (docs/model.md, "Failed nodes"), and one blocked in a
+// receive from before its time to the run's end makes none.
+std::vector<NodeFailure> not_stopped(const std::vector<NodeFailure>& given,
+                                     const FailureReport& report);
 void print_failures(std::FILE* out, const std::vector<NodeFailure>& given,
                     const FailureReport& report);
 nlohmann::json failures_json(const std::vector<NodeFailure>& given, const FailureReport& report);

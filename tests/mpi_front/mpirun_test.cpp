@@ -779,6 +779,33 @@ TEST(MpirunFailures, AFailedLinkGivesErrOtherAndTheProgramGoesOn) {
   EXPECT_THAT(o.err, HasSubstr("MPI_ERR_OTHER at 3 us (the message was lost on link 1-2)"));
 }
 
+// A failure whose rank makes no MPI call at or after its time never fires: the job succeeds
+// and says so, as vmc run does, so that it is not taken for a failure that happened. --json
+// gives the failures in fields: the link, and the lost message's tag as a number (a message
+// of the program's own: no collective call).
+TEST(MpirunFailures, AFailureThatNeverFiredIsNamedAndJsonGivesFields) {
+  const Outcome late = mpirun("-np 4 --alpha 1us --fail node:1@1s " + job("proc_failed") +
+                              " return");
+  EXPECT_EQ(late.exit_code, 0) << late.err;
+  EXPECT_THAT(late.out, HasSubstr("rank 2: got 1"));
+  EXPECT_THAT(late.err, HasSubstr("vmc mpirun: rank 1 did not fail: it made no MPI call at or "
+                                  "after 1 s, its failure's time (--fail)\n"));
+  const Outcome json = mpirun("-np 4 --alpha 1us --fail link:1-2@0 --json " +
+                              job("proc_failed") + " return");
+  EXPECT_EQ(json.exit_code, 0) << json.err;
+  const auto j = nlohmann::json::parse(lines_of(json.out).back());
+  const nlohmann::json& f = j["failures"];
+  EXPECT_EQ(f["links"][0]["link"], "1-2") << j.dump();
+  EXPECT_EQ(f["links"][0]["lost"], 1) << j.dump();
+  ASSERT_EQ(f["lost"].size(), 1u) << j.dump();
+  EXPECT_EQ(f["lost"][0]["sender"], 1);
+  EXPECT_EQ(f["lost"][0]["receiver"], 2);
+  EXPECT_EQ(f["lost"][0]["tag"], 0);
+  EXPECT_TRUE(f["lost"][0]["collective_call"].is_null()) << j.dump();
+  EXPECT_EQ(f["failed_calls"][0]["node"], 2) << j.dump();
+  EXPECT_EQ(f["failed_calls"][0]["link"], "1-2") << j.dump();
+}
+
 // On a network with another route the message goes round (docs/model.md, "Failed links"):
 // on ring:4 rank 1's message to rank 2 takes 1-0-3-2 with 1-2 down, every rank gets its left
 // neighbour's number, and the job ends well under the default handler, reporting the link;

@@ -357,6 +357,8 @@ TEST(CommandLine, RunReportsAFailedLink) {
   EXPECT_EQ(j["failures"]["links"][0]["link"], "0-4") << json.out;
   EXPECT_EQ(j["failures"]["links"][0]["lost"], 1) << json.out;
   EXPECT_EQ(j["failures"]["stopped"][0]["cause_link"], "0-4") << json.out;
+  EXPECT_EQ(j["failures"]["lost"][0]["tag"], 0) << json.out;  // the call's first tag
+  EXPECT_EQ(j["failures"]["lost"][0]["collective_call"], 0) << json.out;
   EXPECT_EQ(j["failures"]["stopped"].size(), 4u) << json.out;
   EXPECT_EQ(j["algorithm"], "binomial") << json.out;
   // Under auto it names the algorithm auto chose (for the machine without its failures).
