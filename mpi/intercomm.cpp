@@ -92,7 +92,8 @@ Options broadcast_options() {
 }
 
 // Runs a front-door call of the runtime: a vmc misuse (the members' calls differ) ends the run
-// as an MPI report.
+// as an MPI report; a failed rank or link the call needed (vmc mpirun --fail) fails the call
+// with MPI_ERR_PROC_FAILED or MPI_ERR_OTHER through the communicator's error handler.
 template <class F>
 auto on_runtime(const char* fn, F&& f) {
   try {
@@ -106,6 +107,12 @@ auto on_runtime(const char* fn, F&& f) {
       if (colon != std::string::npos) text = text.substr(colon + 2);
     }
     throw FatalError(error_report(fn, MPI_ERR_ARG, "the ranks' calls differ: " + text));
+  } catch (const NodeFailedError& e) {
+    // A rank the call needed has failed (vmc mpirun --fail): the error handler decides.
+    fail(fn, MPI_ERR_PROC_FAILED, e.what());
+  } catch (const LinkFailedError& e) {
+    // A message the call needed was lost on a failed link (--fail link:...).
+    fail(fn, MPI_ERR_OTHER, e.what());
   }
 }
 
@@ -155,7 +162,8 @@ std::size_t add_entry(RankState& s, CommEntry e) {
 // of the rank's own (the errors of the calls made on them come back to the intercomm call:
 // MPI_ERRORS_RETURN). Bookkeeping only: every member of both groups makes it with the same
 // lists.
-MPI_Comm make_inter(RankState& s, Comm local, std::vector<int> remote, MPI_Errhandler errhandler,
+MPI_Comm make_inter(const char* fn, RankState& s, Comm local, std::vector<int> remote,
+                    MPI_Errhandler errhandler,
                     std::vector<std::pair<std::string, std::string>> info = {}) {
   const std::vector<int> mine = members_of(local);
   const bool first = *std::min_element(mine.begin(), mine.end()) <
@@ -164,8 +172,8 @@ MPI_Comm make_inter(RankState& s, Comm local, std::vector<int> remote, MPI_Errha
   const std::vector<int>& second = first ? remote : mine;
   order.insert(order.end(), second.begin(), second.end());
   auto x = std::make_shared<Intercomm>();
-  x->bridge = world(s).create_group(order, kBridgeTag);
-  Comm both = world(s).create_group(order, kBothTag);
+  x->bridge = constructed(fn, [&] { return world(s).create_group(order, kBridgeTag); });
+  Comm both = constructed(fn, [&] { return world(s).create_group(order, kBothTag); });
   x->local_offset = first ? 0 : static_cast<int>(remote.size());
   x->remote_offset = first ? static_cast<int>(mine.size()) : 0;
   x->remote = std::move(remote);
@@ -331,28 +339,29 @@ bool is_inter(MPI_Comm comm) {
   return e != nullptr && e->inter != nullptr;
 }
 
-MPI_Comm dup_inter(const char*, RankState& s, MPI_Comm comm, MPI_Errhandler errhandler) {
+MPI_Comm dup_inter(const char* fn, RankState& s, MPI_Comm comm, MPI_Errhandler errhandler) {
   const CommEntry& e = s.comms.at(static_cast<std::size_t>(comm));
   const std::vector<int> all = [&] {
     std::vector<int> r(static_cast<std::size_t>(e.comm.size()));
     for (int i = 0; i < e.comm.size(); ++i) r[static_cast<std::size_t>(i)] = i;
     return r;
   }();
-  Comm local = e.comm.create_group(all, kLocalTag);
+  Comm local = constructed(fn, [&] { return e.comm.create_group(all, kLocalTag); });
   std::vector<int> remote = e.inter->remote;
   std::vector<std::pair<std::string, std::string>> info = e.info;
-  return make_inter(s, std::move(local), std::move(remote), errhandler, std::move(info));
+  return make_inter(fn, s, std::move(local), std::move(remote), errhandler, std::move(info));
 }
 
 // The new local group: the local ranks of colour `color` by (key, rank); the new remote group:
 // the remote ranks of that colour in their own new order, which `both`'s split gives (its
 // order within a group is the group's: (key, rank)). Comm::split is bookkeeping: no data.
-MPI_Comm split_inter(const char*, RankState& s, MPI_Comm comm, int color, int key) {
+MPI_Comm split_inter(const char* fn, RankState& s, MPI_Comm comm, int color, int key) {
   const CommEntry& e = s.comms.at(static_cast<std::size_t>(comm));
   const MPI_Errhandler errhandler = e.errhandler;
   const Intercomm x = *e.inter;
-  Comm local = e.comm.split(color, key);
-  Comm both = s.comms.at(static_cast<std::size_t>(x.both)).comm.split(color, key);
+  Comm local = constructed(fn, [&] { return e.comm.split(color, key); });
+  Comm both = constructed(
+      fn, [&] { return s.comms.at(static_cast<std::size_t>(x.both)).comm.split(color, key); });
   if (!local.valid()) return MPI_COMM_NULL;
   const std::vector<int> mine = members_of(local);
   std::vector<int> remote;
@@ -360,7 +369,7 @@ MPI_Comm split_inter(const char*, RankState& s, MPI_Comm comm, int color, int ke
     if (std::find(mine.begin(), mine.end(), w) == mine.end()) remote.push_back(w);
   }
   if (remote.empty()) return MPI_COMM_NULL;
-  return make_inter(s, std::move(local), std::move(remote), errhandler);
+  return make_inter(fn, s, std::move(local), std::move(remote), errhandler);
 }
 
 // MPI_Comm_create on an intercommunicator: `members` (world ranks) is a group of the local
@@ -809,7 +818,8 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_co
       // The leaders' pair names the swap's values in the job (a comm of their own, made
       // anew for each creation: bookkeeping).
       const int pair_members[2] = {std::min(me, other), std::max(me, other)};
-      const Comm pair = world(s).create_group(pair_members, kLeadersTag);
+      const Comm pair =
+          constructed(fn, [&] { return world(s).create_group(pair_members, kLeadersTag); });
       CallSignature sig;
       sig.operation = fn;
       const Tag key_tag = on_runtime(fn, [&] { return pair.begin_collective(sig); });
@@ -821,7 +831,7 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_co
     // A fresh comm of the local group, so that no message of local_comm's is the new one's.
     std::vector<int> all(static_cast<std::size_t>(local_parent.size()));
     for (int i = 0; i < local_parent.size(); ++i) all[static_cast<std::size_t>(i)] = i;
-    Comm local = local_parent.create_group(all, kLocalTag);
+    Comm local = constructed(fn, [&] { return local_parent.create_group(all, kLocalTag); });
     // The leader's list on every member (local ranks local_comm's).
     remote = on_runtime(fn, [&] {
       return from_leader(fn, local, local_leader, std::move(remote));
@@ -834,7 +844,7 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_co
                  " is in both groups: the local and remote groups must be disjoint");
       }
     }
-    *newintercomm = make_inter(s, std::move(local), as_ranks(remote), errhandler);
+    *newintercomm = make_inter(fn, s, std::move(local), as_ranks(remote), errhandler);
     return MPI_SUCCESS;
   });
 }
@@ -873,7 +883,7 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newintracomm) {
     std::vector<int> order = mine_first ? mine : kept.remote;
     const std::vector<int>& second = mine_first ? kept.remote : mine;
     order.insert(order.end(), second.begin(), second.end());
-    Comm merged = world(s).create_group(order, kMergeTag);
+    Comm merged = constructed(fn, [&] { return world(s).create_group(order, kMergeTag); });
     s.comms.push_back(CommEntry{.comm = std::move(merged), .errhandler = errhandler});
     *newintracomm = static_cast<MPI_Comm>(s.comms.size() - 1);
     return MPI_SUCCESS;
@@ -919,8 +929,8 @@ int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
                  " is in both groups: the local and remote groups must be disjoint");
       }
     }
-    Comm local = world(s).create_group(mine, kFromGroupsTag);
-    *newintercomm = make_inter(s, std::move(local), remote, errhandler, std::move(hints));
+    Comm local = constructed(fn, [&] { return world(s).create_group(mine, kFromGroupsTag); });
+    *newintercomm = make_inter(fn, s, std::move(local), remote, errhandler, std::move(hints));
     return MPI_SUCCESS;
   });
 }

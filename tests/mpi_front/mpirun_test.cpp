@@ -763,6 +763,28 @@ TEST(MpirunFailures, WaitsThatNameNoFailedRankGetProcFailedAndGoOn) {
   }
 }
 
+// The intercommunicator constructors are told of a failed rank as the others are: rank 3
+// stops at its MPI_Intercomm_create (tests/mpi_front/jobs/inter_failed.c), and the three
+// other ranks' calls, which need it, return MPI_ERR_PROC_FAILED; the job goes on and exits 0.
+TEST(MpirunFailures, IntercommCreateGetsProcFailedAndGoesOn) {
+  for (const char* engine : {"threads", "fibers"}) {
+    SCOPED_TRACE(engine);
+    const Outcome o = mpirun(std::string("-np 4 --engine ") + engine +
+                             " --alpha 1us --fail node:3@1ns " + job("inter_failed"));
+    EXPECT_EQ(o.exit_code, 0) << o.err;
+    for (int r : {0, 1, 2}) {
+      EXPECT_THAT(o.out, HasSubstr("rank " + std::to_string(r) +
+                                   ": MPI_Intercomm_create: MPI_ERR_PROC_FAILED"))
+          << o.out << o.err;
+    }
+    EXPECT_THAT(o.out, Not(HasSubstr("rank 3:")));
+    // Rank 2's one int reaches rank 3 at alpha + beta = 3 us: rank 3's next call is its stop.
+    EXPECT_THAT(o.err, HasSubstr("rank 3 failed at 3 us (--fail)")) << o.err;
+    EXPECT_THAT(o.err, HasSubstr("rank 2: create_group in MPI_Intercomm_create(local leader 0, "))
+        << o.err;
+  }
+}
+
 // --fail link:A-B@T (docs/mpi.md, "Failed links"): rank 1's message to rank 2 is lost; under
 // MPI_ERRORS_RETURN rank 2's receive returns MPI_ERR_OTHER (MPI has no class for a failed
 // link) and the program goes on; the job reports the link, the lost message and the call.
