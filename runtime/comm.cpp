@@ -374,16 +374,36 @@ std::size_t Comm::sendrecv_raw(const void* out_data, std::size_t out_bytes,
 
 namespace {
 
-// A hash of a buffer, to tell whether an isend's buffer changed while it was in flight.
+// A hash of a buffer, to tell whether an isend's buffer changed while it was in flight: per
+// lane of 8-byte words, Fletcher's two sums (of the words, and of the running sums, which
+// weighs each word by its place), then the lanes' sums mixed. Additions only, in independent
+// lanes the compiler vectorises: a chain of multiplications over every word hashed about 1.3
+// bytes per cycle, slower than copying the message, and a 1 MiB broadcast on 256 nodes spent
+// a third of its time there. A change of one word changes its lane's first sum; changes that
+// cancel in both sums need differences that are multiples of 2^63.
 std::uint64_t hash_bytes(const void* data, std::size_t bytes) {
+  auto mix = [](std::uint64_t h, std::uint64_t w) {
+    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+    return h ^ (h >> 32);
+  };
+  constexpr std::size_t kLanes = 8;
   const auto* p = static_cast<const unsigned char*>(data);
-  std::uint64_t h = 0x9E3779B97F4A7C15ull ^ bytes;
+  std::uint64_t sum[kLanes] = {}, weighted[kLanes] = {};
   std::size_t i = 0;
+  for (; i + 8 * kLanes <= bytes; i += 8 * kLanes) {
+    for (std::size_t k = 0; k < kLanes; ++k) {
+      std::uint64_t w;
+      std::memcpy(&w, p + i + 8 * k, 8);
+      sum[k] += w;
+      weighted[k] += sum[k];
+    }
+  }
+  std::uint64_t h = 0x9E3779B97F4A7C15ull ^ bytes;
+  for (std::size_t k = 0; k < kLanes; ++k) h = mix(mix(h, sum[k]), weighted[k]);
   for (; i + 8 <= bytes; i += 8) {
     std::uint64_t w;
     std::memcpy(&w, p + i, 8);
-    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
-    h ^= h >> 32;
+    h = mix(h, w);
   }
   for (; i < bytes; ++i) h = (h ^ p[i]) * 0x100000001B3ull;
   return h ^ (h >> 29);

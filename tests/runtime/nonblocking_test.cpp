@@ -293,6 +293,25 @@ TEST(Nonblocking, ABufferReusedWhileInFlightIsAnError) {
   });
   EXPECT_THAT(changed, HasSubstr("node 0"));
   EXPECT_THAT(changed, HasSubstr("buffer changed while the transfer was in flight"));
+  // In a longer buffer: a word of the hash's lanes (its 64-byte blocks), one of the 8-byte
+  // words after them, and the last bytes; and two changes in one lane (ints 10 and 26: the
+  // low halves of words 5 and 13) that leave its sum as it was and change its weighted sum.
+  for (const std::vector<std::size_t>& at :
+       std::vector<std::vector<std::size_t>>{{0}, {499}, {992}, {1000}, {10, 26}}) {
+    const std::string longer = run_error(m, [&](Node& node) {
+      const Comm& c = node.world();
+      std::vector<int> x(1001, 1);
+      if (c.rank() == 0) {
+        Request r = c.isend(std::span<const int>(x), 1, 0);
+        x[at[0]] = 2;
+        if (at.size() > 1) x[at[1]] = 0;  // +1 at one place, -1 at another
+        c.wait(r);
+      } else {
+        c.recv(std::span<int>(x), 0, 0);
+      }
+    });
+    EXPECT_THAT(longer, HasSubstr("buffer changed while the transfer was in flight")) << at[0];
+  }
 }
 
 TEST(Nonblocking, AnAbortedRunNeverWritesIntoAReceiveBufferThatIsGone) {
