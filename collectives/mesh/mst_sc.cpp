@@ -195,8 +195,9 @@ int crossing_sharers(const CostQuery& q, const ScSplit& s, MstFlow flow) {
 // last MST message. That ring message takes the receiver's in-port first and holds it for a
 // whole message (alpha + b beta), so the root's group's last MST step starts alpha + b beta
 // - lag after it could, and the broadcast ends that much later: alpha where beta_net = beta.
-// A receive's order, not a defect of the trees: starting the far group's ring only when the
-// root's group is done would cost the same wait elsewhere. (Found so, to the picosecond, on
+// The eager ring's overlap with the MST phase (as in mesh_sc's eager overlap), not a defect
+// of the trees: each group runs 004's tree, and the in-port serves the message that asks
+// first. (Found so, to the picosecond, on
 // mesh:2x6, 3x6, 4x6, 5x6, 8x6, torus:4x6 and mesh:2x6x2 with the root in the lower line,
 // n = 1 to 65,536, and at most roots of the upper line, where staggered_exact claims no
 // more than an estimate; tests/collectives/mesh_hybrid_test.cpp.)
