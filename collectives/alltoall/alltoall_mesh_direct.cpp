@@ -17,9 +17,15 @@
 // (N = p^2 n in vmc's count); this is the schedule's own sum (docs/004-formulas.md judges
 // the runs by it, 004's approximation beside), exact under duplex and all
 // ports where no step shares a link (private links; the group's own mesh when every m_i <= 3,
-// a whole hypercube), a lower bound under exclusive contention on the own mesh, and an
-// estimate under shared contention there (the messages of a step share their busiest links
-// unevenly, so the lockstep sum is only a guide).
+// a whole hypercube) and under shared contention on the group's own mesh (004's model), a
+// lower bound under exclusive contention there. Shared: the shift by k_i on a line of m_i
+// sends m_i - k_i messages k_i hops one way and k_i messages m_i - k_i hops the other, and
+// every one of them crosses a link that min(k_i, m_i - k_i) of them cross (the link before
+// the first one's end, or after the last one's start, whichever way it runs), so every
+// message of step k runs at max(beta, c_k beta_net) from start to end, all start together
+// and all end together: the steps stay in lockstep, and the sum is the run (run against
+// predicted_s on 27 meshes and tori, n = 1, 7, 1000, beta_net from beta/4 to 1.5 beta,
+// duplex and all ports, eager and rendezvous; docs/004-formulas.md's 45 cases).
 #include "collectives/alltoall/alltoall_internal.hpp"
 #include "collectives/mesh/rings.hpp"
 #include "collectives/primitives/group_mesh.hpp"
@@ -76,8 +82,11 @@ Claim claim_alltoall_mesh_direct(const CostQuery& q) {
   for (int k = 1; k < q.p && contention_free; ++k) {
     contention_free = patterns::shift_sharers(shape, k) == 1;
   }
-  if (contention_free) return on_own_mesh(q, ideal);
-  if (q.model.contention == Contention::shared) return Claim::estimate;
+  // Shared: every message of a step meets its step's c_k (the header), so the steps stay in
+  // lockstep as on links no one shares.
+  if (contention_free || q.model.contention == Contention::shared) {
+    return on_own_mesh(q, ideal);
+  }
   return on_machine(q, ideal, false);
 }
 

@@ -28,7 +28,12 @@
 // three groups 3 apart), whose far node's crossing message ends, alone, as the other two
 // start, so these share two ways: b max(beta, 2 beta_net), not 004's p0 = 3 (the run is
 // 004's formula less b beta: 0.96 times it at n = 65,536), exact where beta_net <= beta and
-// the line's other digits are powers of two. Where the
+// the line's other digits are powers of two. Where such groups have lower dimensions
+// (mesh:2x6, 3x6 and 4x6's member 2, groups m_0 x 2) the far group runs ahead and its eager
+// ring messages take the in-ports of the root's group's last MST step: one more message
+// less the lag, alpha + b beta - b (max(beta, 2 beta_net) - beta), alpha under 004's model
+// (staggered_delay), exact with the root in the line whose crossing runs upwards and where
+// 2 beta_net > beta, an estimate elsewhere. Where the
 // lines are not alike (mesh:7x11 member 1, root 0) early nodes' eager ring messages take
 // in-ports the scatter still needs, as in mesh_sc.
 #include "collectives/broadcast/broadcast_internal.hpp"

@@ -45,14 +45,24 @@
 //   up to 0.14% above the formula, between it and its whole-piece value.)
 // - k_alt > 1: the run is below the formula, 3% to 26% (mesh:2x3 at n = 65536: 203.4 ms
 //   against 276.2 ms; mesh:4x4x4: 262.1 ms against 282.3 ms; mesh:6x4: 249.8 ms against
-//   263.3 ms; with one part the run was 1.92 and 1.42 times the formula on the last two). The formula is not this
-//   schedule's time; it adds up what the run overlaps. It charges the k_alt - 1 wraparounds
-//   one after another, beside the steps; but a wraparound goes from a head, which on its
-//   line of that step only receives, to a tail, which there only sends: it takes a head's
-//   out-port and a tail's in-port the step leaves idle, and runs while the step pipelines.
-//   And the steps are not separated: a node passes on the first piece of its next step as
-//   soon as it has it and is done with the step before, while other lines still carry that
-//   step's last pieces.
+//   263.3 ms; with one part the run was 1.92 and 1.42 times the formula on the last two).
+//   The formula is not this schedule's time. It charges the k_alt - 1 wraparounds one after
+//   another, beside the steps; but a wraparound goes from a head, which on its line of that
+//   step only receives, to a tail, which there only sends: it takes a head's out-port and a
+//   tail's in-port the step leaves idle, and runs while the step pipelines. And it charges
+//   each dimension's k_i - 1 pieces once, as if every step's pieces ran on into the next
+//   step's line; but a node runs its steps in order, so a line of the next step starts only
+//   when its nodes are done with the step before, and the longest path drains a line's
+//   pieces at several steps. So on docs/004-formulas.md's rows the run lies between the formula and the formula at whole
+//   pieces without its wraparound term (above the latter but on mesh:4x4x4 at n = 1000 and
+//   1003, where the broadcast equals it and this reduction is ceil(n/k_alt) gamma below
+//   it). The broadcast's longest path on mesh:6x4 at n = 65536 is 36 T_0 + 34 T_1 + T_W
+//   (T_i = alpha + a piece's beta, T_W = alpha + a part's beta) where 004 charges 28 T_0 +
+//   18 T_1 + 4 T_W; it passes where a message waits for an in-port another holds (the
+//   wraparound of part 0 holds node (0,1)'s when the root's pieces of step 3 come), and
+//   which message takes an in-port first follows from the times, so the path's shape
+//   changes with the mesh, k_alt and the pieces: no closed form in 004's terms was found
+//   that equals every run (docs/004-formulas.md, "DOPL overlap").
 // So k_alt is chosen, as 004 §15.2 says, by the formula; the cost is the replay.
 #include "collectives/costs/claims.hpp"
 #include "collectives/mesh/dopl.hpp"

@@ -222,6 +222,33 @@ TEST(MeshRingsOps, PrimeFactorsRingsHold004sFormulaUnderSharedContention) {
                              ->cost(query(*m, {Operation::allgather, "mesh_dr"}, 100)) / 2);
 }
 
+// 004 §13's direct all-to-all under shared contention on the machine's own mesh: every
+// message of a shift meets its step's busiest link (collectives/alltoall/
+// alltoall_mesh_direct.cpp), so the steps stay in lockstep and the sum of the shifts is the
+// run: exact under duplex and all ports, beta_net at, below and above beta.
+TEST(MeshRingsOps, DirectAllToAllIsItsSumUnderSharedContention) {
+  const Row row{Operation::alltoall, "mesh_direct"};
+  const Algorithm& a = *find_algorithm(row.op, row.name);
+  for (std::string spec : {"mesh:6x4", "mesh:7x11", "torus:8x8", "mesh:4x4x4", "mesh:3x4x5",
+                           "torus:5x3", "mesh:9x9", "torus:6x6"}) {
+    for (Port port : {Port::duplex, Port::all}) {
+      for (double beta_net : {0.0, 7e-9 / 3, 7e-9 * 1.5}) {
+        auto m = machine(spec, mesh_model(port, beta_net));
+        for (std::size_t n : {std::size_t(1), std::size_t(7)}) {
+          Failures f;
+          const RunResult r = run_checked(*m, row, n, false, f);
+          ASSERT_TRUE(f.empty()) << spec << "\n" << f.text();
+          const CostQuery q = query(*m, row, n);
+          const std::string where = spec + " " + to_string(port) + " beta_net " +
+                                    std::to_string(beta_net) + " n " + std::to_string(n);
+          EXPECT_EQ(claim_of(a, q), Claim::exact) << where;
+          EXPECT_EQ(r.time_ps(), a.cost(q)) << where;
+        }
+      }
+    }
+  }
+}
+
 // 004 §5.2's dimension alternation within a stage: the rows with it and the rows without.
 std::vector<std::pair<Row, Row>> alternating_rows() {
   return {{{Operation::allgather, "mesh_pfr_alt"}, {Operation::allgather, "mesh_pfr"}},
