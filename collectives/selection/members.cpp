@@ -36,8 +36,16 @@ CostQuery member_query(const CostQuery& q, int i) {
 // a run made) is dropped too: it cannot win or tie either (on mesh:8x8 an allreduce family's
 // 25 members take 5 or 6 runs). A member whose formula is exact takes its formula's time:
 // it is run only if it ties for the least time (the tie is broken by what the runs measured).
-std::optional<int> least_simulated_member(Operation op, const Algorithm& given,
-                                          const CostQuery& q, int members, int budget) {
+// Given `bound` (a time another row is known to take), a member whose lower bound exceeds it
+// is dropped as well, without changing what counts against the budget; when no member left
+// takes `bound` or less, the family cannot win against that row, and the answer is
+// `outrun` (any member it chose could differ from the one chosen without the bound).
+struct MemberChoice {
+  std::optional<int> member;  // empty: judged by formula (a run failed, or over budget)
+  bool outrun = false;        // no member takes `bound` or less
+};
+MemberChoice least_simulated_member(Operation op, const Algorithm& given, const CostQuery& q,
+                                    int members, int budget, std::optional<Picos> bound) {
   std::vector<Picos> formula(static_cast<std::size_t>(members));
   std::vector<Claim> claim(formula.size());
   std::optional<Picos> known;
@@ -54,7 +62,8 @@ std::optional<int> least_simulated_member(Operation op, const Algorithm& given,
   for (std::size_t k = 0; k < formula.size(); ++k) {
     if (!beaten(k)) run.push_back(k);
   }
-  if (run.size() > static_cast<std::size_t>(budget)) return std::nullopt;
+  if (run.size() > static_cast<std::size_t>(budget)) return {};
+  if (bound && (!known || *bound < *known)) known = bound;
   std::vector<std::optional<SimulatedRun>> runs(formula.size());
   auto simulate = [&](const std::vector<std::size_t>& which) {
     internal::parallel_each(which.size(), [&](std::size_t j) {
@@ -80,7 +89,7 @@ std::optional<int> least_simulated_member(Operation op, const Algorithm& given,
     }
     simulate(these);
     for (std::size_t k : these) {
-      if (!runs[k]) return std::nullopt;
+      if (!runs[k]) return {};
       if (!known || runs[k]->time < *known) known = runs[k]->time;
     }
   }
@@ -90,6 +99,8 @@ std::optional<int> least_simulated_member(Operation op, const Algorithm& given,
     const Picos t = claim[k] == Claim::exact ? formula[k] : runs[k]->time;
     if (!least || t < *least) least = t;
   }
+  if (bound && (!least || *least > *bound)) return {.outrun = true};
+  if (!least) return {};
   std::vector<std::size_t> tied;
   for (std::size_t k : deferred) {
     if (formula[k] == *least) tied.push_back(k);
@@ -101,11 +112,11 @@ std::optional<int> least_simulated_member(Operation op, const Algorithm& given,
     if (dropped[k]) continue;
     if (claim[k] == Claim::exact && formula[k] != *least) continue;  // slower: cannot win
     const std::optional<SimulatedRun>& r = runs[k];
-    if (!r) return std::nullopt;
+    if (!r) return {};
     const std::tuple<Picos, std::uint64_t, Picos> order{r->time, r->work_bytes, formula[k]};
     if (!best || order < best_order) best = static_cast<int>(k), best_order = order;
   }
-  return best;
+  return {.member = best};
 }
 
 // Whether every member's formula is its run's time for q (claim_of: the registry's own
@@ -120,6 +131,11 @@ bool every_member_exact(const Algorithm& given, const CostQuery& q, int members)
 }  // namespace
 
 int chosen_member(Operation op, const Algorithm& row, const CostQuery& q) {
+  return *chosen_member_within(op, row, q, std::nullopt);
+}
+
+std::optional<int> chosen_member_within(Operation op, const Algorithm& row, const CostQuery& q,
+                                        std::optional<Picos> bound) {
   if (row.members == nullptr) return -1;
   static std::mutex mutex;
   static std::map<std::string, int, std::less<>> chosen;
@@ -155,7 +171,10 @@ int chosen_member(Operation op, const Algorithm& row, const CostQuery& q) {
   // family with more members worth running than that takes its least formula, as above
   // 4096 nodes.
   if (simulates && !every_member_exact(*given, base, members)) {
-    best = least_simulated_member(op, *given, base, members, simulation_budget(base));
+    const MemberChoice c =
+        least_simulated_member(op, *given, base, members, simulation_budget(base), bound);
+    if (c.outrun) return std::nullopt;  // nothing remembered: the bound decided
+    best = c.member;
   }
   if (!best) {
     best = least_cost_member(members, [&](int i) { return given->cost(member_query(base, i)); });
