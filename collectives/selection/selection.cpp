@@ -249,8 +249,8 @@ const Algorithm& select_algorithm(Operation op, const CostQuery& q) {
     const Picos least_host = *std::min_element(host_time.begin(), host_time.end());
     // What the runs measured breaks a tie on the host's model too: the deferred runs of the
     // candidates of least host time are made now; a candidate slower on the host's model
-    // loses whatever its run would measure (on hypercube:64 the allgather's six rows of
-    // equal exact time, recursive doubling's the least on the host, needed six runs).
+    // loses whatever its run would measure (on the zero-cost model every row ties at 0 s,
+    // and every row of exact formula was run).
     std::vector<std::size_t> measured;
     for (std::size_t k = 0; k < tied.size(); ++k) {
       if (host_time[k] == least_host) measured.push_back(tied[k]);
