@@ -10,6 +10,9 @@
 //
 //   ./build/bench/bench_selection                    p = 1,024 and 16,384
 //   ./build/bench/bench_selection 1024 16384 65536   the p given (65,536: about a minute)
+//   ./build/bench/bench_selection 16 64 mesh ring    on the families named (hypercube, mesh,
+//                                                    torus, ring; default hypercube), each p
+//                                                    a power of two: mesh:8x8 at 64, 4x8 at 32
 //
 // Not a test: it asserts nothing about time.
 #include <algorithm>
@@ -82,6 +85,10 @@ Cost one_run(vmc::Operation op, const std::string& spec, std::size_t n,
       case vmc::Operation::allgather:
         vmc::allgather(c, std::span<const float>(items(n)), items(np), options);
         break;
+      case vmc::Operation::reduce_scatter:
+        vmc::reduce_scatter(c, std::span<const float>(items(np)), items(n),
+                            vmc::ops::sum<float>(), options);
+        break;
       case vmc::Operation::alltoall:
         vmc::alltoall(c, std::span<const float>(items(np)), items(np), options);
         break;
@@ -94,10 +101,20 @@ Cost one_run(vmc::Operation op, const std::string& spec, std::size_t n,
 struct Case {
   vmc::Operation op;
   int p;
+  std::string family;  // hypercube, mesh, torus or ring
 };
 
+// The topology of family f with p nodes: a mesh or torus of two dimensions as near square
+// as p, a power of two, allows (the shorter first).
+std::string spec_of(const std::string& f, int p) {
+  if (f == "hypercube" || f == "ring") return f + ":" + std::to_string(p);
+  int a = 1;
+  while (a * a * 4 <= p) a *= 2;
+  return f + ":" + std::to_string(a) + "x" + std::to_string(p / a);
+}
+
 void measure(const Case& c, std::size_t& n, int repeats) {
-  const std::string spec = "hypercube:" + std::to_string(c.p);
+  const std::string spec = spec_of(c.family, c.p);
   const auto topology = vmc::parse_topology(spec);
   // The choice alone, on a shape not chosen before.
   const Clock::time_point t0 = Clock::now();
@@ -123,8 +140,8 @@ void measure(const Case& c, std::size_t& n, int repeats) {
   };
   const double a = median(auto_wall), f = median(forced_wall);
   const double ac = median(auto_cpu), fc = median(forced_cpu);
-  std::printf("%-10s %6d  %-22s %8.3f %8.3f %8.3f %+7.1f%% %8.3f %8.3f %+7.1f%%\n",
-              vmc::to_string(c.op).c_str(), c.p,
+  std::printf("%-10s %-14s  %-22s %8.3f %8.3f %8.3f %+7.1f%% %8.3f %8.3f %+7.1f%%\n",
+              vmc::to_string(c.op).c_str(), spec.c_str(),
               (forced.algorithm + (pick.member >= 0 ? " " + std::to_string(pick.member) : ""))
                   .c_str(),
               choice_s, a, f, 100.0 * (a / f - 1.0), ac, fc, 100.0 * (ac / fc - 1.0));
@@ -135,23 +152,40 @@ void measure(const Case& c, std::size_t& n, int repeats) {
 
 int main(int argc, char** argv) {
   std::vector<int> ps;
-  for (int i = 1; i < argc; ++i) ps.push_back(std::atoi(argv[i]));
+  std::vector<std::string> families;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "hypercube" || a == "mesh" || a == "torus" || a == "ring") {
+      families.push_back(a);
+    } else if (const int p = std::atoi(argv[i]); p >= 2 && (p & (p - 1)) == 0) {
+      ps.push_back(p);
+    } else {
+      std::fprintf(stderr, "bench_selection: %s is neither a power of two of at least 2 nor "
+                           "hypercube, mesh, torus or ring\n", argv[i]);
+      return 2;
+    }
+  }
   if (ps.empty()) ps = {1024, 16384};
-  std::printf("selection's share of wall time: timing-only runs of one call on hypercube:p, "
+  if (families.empty()) families = {"hypercube"};
+  std::printf("selection's share of wall time: timing-only runs of one call on the topology, "
               "n about 256, vmc run's model; auto (a call shape not chosen before) against the "
               "pick forced, medians of 3 alternated runs\n");
-  std::printf("%-10s %6s  %-22s %8s %8s %8s %8s %8s %8s %8s\n", "operation", "p",
+  std::printf("%-10s %-14s  %-22s %8s %8s %8s %8s %8s %8s %8s\n", "operation", "topology",
               "pick (member)", "choice s", "auto s", "forced s", "share", "auto cpu",
               "forc cpu", "share");
   std::size_t n = 256;
+  const vmc::Operation ops[] = {vmc::Operation::broadcast, vmc::Operation::allreduce,
+                                vmc::Operation::allgather, vmc::Operation::reduce_scatter,
+                                vmc::Operation::alltoall};
   for (int p : ps) {
-    for (vmc::Operation op : {vmc::Operation::broadcast, vmc::Operation::allreduce,
-                              vmc::Operation::allgather, vmc::Operation::alltoall}) {
-      // An alltoall of 256 items per block moves p^2 messages: 1,024 nodes only.
-      if (op == vmc::Operation::alltoall && p > 1024) continue;
-      // 65,536 nodes: the broadcast only (the others take minutes).
-      if (p > 16384 && op != vmc::Operation::broadcast) continue;
-      measure({op, p}, n, p > 16384 ? 1 : 3);
+    for (const std::string& family : families) {
+      for (vmc::Operation op : ops) {
+        // An alltoall of 256 items per block moves p^2 messages: 1,024 nodes only.
+        if (op == vmc::Operation::alltoall && p > 1024) continue;
+        // 65,536 nodes: the broadcast only (the others take minutes).
+        if (p > 16384 && op != vmc::Operation::broadcast) continue;
+        measure({op, p, family}, n, p > 16384 ? 1 : 3);
+      }
     }
   }
 }

@@ -1,10 +1,12 @@
 // The member of a hybrid family its `_optimal` row runs (members.hpp).
 #include "collectives/selection/members.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <mutex>
 #include <optional>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -25,13 +27,25 @@ CostQuery member_query(const CostQuery& q, int i) {
 
 // The member of least simulated time, each run as the family's given row with
 // Options::hybrid = i (ties: less emulation work, then the lower formula, then the lower
-// index); empty when a member is too large to simulate, or when more members are worth
-// running than `budget` private runs allow. A member whose formula is exact or
-// a lower bound and exceeds another member's exact formula (a time that member is known to
-// take) cannot win or tie, and is not run; nor is one whose formula is exact and above the
-// least time (it is run when it ties, for what its run measures).
-std::optional<int> least_simulated_member(Operation op, const Algorithm& given,
-                                          const CostQuery& q, int members, int budget) {
+// index); empty when a member run fails (too large to simulate), or when more members are
+// worth running than `budget` private runs allow. A member whose formula is exact or a lower
+// bound and exceeds another member's exact formula (a time that member is known to take)
+// cannot win or tie: it is not worth running, and is not counted. The others are run in
+// increasing order of formula, as many side by side as the host has cores, and before each
+// batch a member whose lower bound exceeds the least time known so far (an exact formula or
+// a run made) is dropped too: it cannot win or tie either (on mesh:8x8 an allreduce family's
+// 25 members take 5 or 6 runs). A member whose formula is exact takes its formula's time:
+// it is run only if it ties for the least time (the tie is broken by what the runs measured).
+// Given `bound` (a time another row is known to take), a member whose lower bound exceeds it
+// is dropped as well, without changing what counts against the budget; when no member left
+// takes `bound` or less, the family cannot win against that row, and the answer is
+// `outrun` (any member it chose could differ from the one chosen without the bound).
+struct MemberChoice {
+  std::optional<int> member;  // empty: judged by formula (a run failed, or over budget)
+  bool outrun = false;        // no member takes `bound` or less
+};
+MemberChoice least_simulated_member(Operation op, const Algorithm& given, const CostQuery& q,
+                                    int members, int budget, std::optional<Picos> bound) {
   std::vector<Picos> formula(static_cast<std::size_t>(members));
   std::vector<Claim> claim(formula.size());
   std::optional<Picos> known;
@@ -41,13 +55,15 @@ std::optional<int> least_simulated_member(Operation op, const Algorithm& given,
     claim[k] = claim_of(given, member_query(q, i));
     if (claim[k] == Claim::exact && (!known || formula[k] < *known)) known = formula[k];
   }
+  auto beaten = [&](std::size_t k) {
+    return known && claim[k] != Claim::estimate && formula[k] > *known;
+  };
   std::vector<std::size_t> run;  // the members worth running
   for (std::size_t k = 0; k < formula.size(); ++k) {
-    if (!(known && claim[k] != Claim::estimate && formula[k] > *known)) run.push_back(k);
+    if (!beaten(k)) run.push_back(k);
   }
-  if (run.size() > static_cast<std::size_t>(budget)) return std::nullopt;
-  // A member whose formula is exact takes its formula's time: it is run only if it ties for
-  // the least time (the tie is broken by what the runs measured).
+  if (run.size() > static_cast<std::size_t>(budget)) return {};
+  if (bound && (!known || *bound < *known)) known = bound;
   std::vector<std::optional<SimulatedRun>> runs(formula.size());
   auto simulate = [&](const std::vector<std::size_t>& which) {
     internal::parallel_each(which.size(), [&](std::size_t j) {
@@ -58,13 +74,33 @@ std::optional<int> least_simulated_member(Operation op, const Algorithm& given,
   };
   std::vector<std::size_t> now, deferred;
   for (std::size_t k : run) (claim[k] == Claim::exact ? deferred : now).push_back(k);
-  simulate(now);
+  std::stable_sort(now.begin(), now.end(),
+                   [&](std::size_t a, std::size_t b) { return formula[a] < formula[b]; });
+  const std::size_t batch = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<char> dropped(formula.size(), 0);
+  for (std::size_t next = 0; next < now.size();) {
+    std::vector<std::size_t> these;
+    for (; next < now.size() && these.size() < batch; ++next) {
+      if (beaten(now[next])) {
+        dropped[now[next]] = 1;
+      } else {
+        these.push_back(now[next]);
+      }
+    }
+    simulate(these);
+    for (std::size_t k : these) {
+      if (!runs[k]) return {};
+      if (!known || runs[k]->time < *known) known = runs[k]->time;
+    }
+  }
   std::optional<Picos> least;
   for (std::size_t k : run) {
-    if (claim[k] != Claim::exact && !runs[k]) return std::nullopt;
+    if (dropped[k]) continue;  // slower than a time known: cannot win
     const Picos t = claim[k] == Claim::exact ? formula[k] : runs[k]->time;
     if (!least || t < *least) least = t;
   }
+  if (bound && (!least || *least > *bound)) return {.outrun = true};
+  if (!least) return {};
   std::vector<std::size_t> tied;
   for (std::size_t k : deferred) {
     if (formula[k] == *least) tied.push_back(k);
@@ -73,13 +109,14 @@ std::optional<int> least_simulated_member(Operation op, const Algorithm& given,
   std::optional<int> best;
   std::tuple<Picos, std::uint64_t, Picos> best_order{};
   for (std::size_t k : run) {
+    if (dropped[k]) continue;
     if (claim[k] == Claim::exact && formula[k] != *least) continue;  // slower: cannot win
     const std::optional<SimulatedRun>& r = runs[k];
-    if (!r) return std::nullopt;
+    if (!r) return {};
     const std::tuple<Picos, std::uint64_t, Picos> order{r->time, r->work_bytes, formula[k]};
     if (!best || order < best_order) best = static_cast<int>(k), best_order = order;
   }
-  return best;
+  return {.member = best};
 }
 
 // Whether every member's formula is its run's time for q (claim_of: the registry's own
@@ -94,6 +131,11 @@ bool every_member_exact(const Algorithm& given, const CostQuery& q, int members)
 }  // namespace
 
 int chosen_member(Operation op, const Algorithm& row, const CostQuery& q) {
+  return *chosen_member_within(op, row, q, std::nullopt);
+}
+
+std::optional<int> chosen_member_within(Operation op, const Algorithm& row, const CostQuery& q,
+                                        std::optional<Picos> bound) {
   if (row.members == nullptr) return -1;
   static std::mutex mutex;
   static std::map<std::string, int, std::less<>> chosen;
@@ -129,7 +171,10 @@ int chosen_member(Operation op, const Algorithm& row, const CostQuery& q) {
   // family with more members worth running than that takes its least formula, as above
   // 4096 nodes.
   if (simulates && !every_member_exact(*given, base, members)) {
-    best = least_simulated_member(op, *given, base, members, simulation_budget(base));
+    const MemberChoice c =
+        least_simulated_member(op, *given, base, members, simulation_budget(base), bound);
+    if (c.outrun) return std::nullopt;  // nothing remembered: the bound decided
+    best = c.member;
   }
   if (!best) {
     best = least_cost_member(members, [&](int i) { return given->cost(member_query(base, i)); });

@@ -4,6 +4,8 @@
 // down to the row in Options::hybrid; the row itself never chooses by running anything.
 #pragma once
 
+#include <optional>
+
 #include "collectives/vocabulary/operation.hpp"
 #include "collectives/vocabulary/row.hpp"
 
@@ -16,6 +18,13 @@ namespace vmc {
 // mesh, are estimates, and the least of them is not always the fastest run), each member
 // run as the row `row.member_row` with Options::hybrid = i.
 int chosen_member(Operation op, const Algorithm& row, const CostQuery& q);
+// The same, for selection's first choice among rows, given `bound`: a time another row is
+// known to take (its exact formula). Where the members are simulated, a member whose exact
+// or lower-bound formula exceeds `bound` is not run, and when no member takes `bound` or
+// less the answer is empty and nothing is remembered: the row cannot win against that one.
+// Otherwise the member is chosen_member's (a member dropped could not have won anyway).
+std::optional<int> chosen_member_within(Operation op, const Algorithm& row, const CostQuery& q,
+                                        std::optional<Picos> bound);
 
 // q as `row` runs it: with the member chosen_member hands down in Options::hybrid for a row
 // with members, q itself for any other row. What the row's cost, claim and detail read.

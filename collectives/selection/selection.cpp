@@ -43,11 +43,35 @@ struct Formulas {
   std::vector<Picos> time;
   std::vector<Claim> claim;
 };
+// `bounded`: a family's `_optimal` row chooses its member against the least exact formula
+// of the rows without members (chosen_member_within), a time one of them is known to take;
+// a family none of whose members is as fast is given that time plus a picosecond as a
+// lower bound, and is ruled out without its member chosen (on ring:64 an allreduce family
+// runs about half its 27 members against mesh_mst's exact formula). The rows are then ruled
+// out in another order than their formulas', so selection bounds only a choice whose
+// budget of runs does not bind (every candidate would get its run; the order decides nothing).
 Formulas formulas(Operation op, const std::vector<const Algorithm*>& candidates,
-                  const CostQuery& q) {
+                  const CostQuery& q, bool bounded) {
   Formulas f{std::vector<Picos>(candidates.size()), std::vector<Claim>(candidates.size())};
+  std::optional<Picos> bound;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
-    const CostQuery as_run = row_query(op, *candidates[i], q);
+    if (candidates[i]->members != nullptr) continue;
+    f.time[i] = candidates[i]->cost(q);
+    f.claim[i] = claim_of(*candidates[i], q);
+    if (bounded && f.claim[i] == Claim::exact && (!bound || f.time[i] < *bound)) {
+      bound = f.time[i];
+    }
+  }
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    if (candidates[i]->members == nullptr) continue;
+    const std::optional<int> member = chosen_member_within(op, *candidates[i], q, bound);
+    if (!member) {  // every member slower than the bound: so is the row
+      f.time[i] = *bound + 1;
+      f.claim[i] = Claim::lower_bound;
+      continue;
+    }
+    CostQuery as_run = q;
+    if (*member >= 0) as_run.options.hybrid = *member;
     f.time[i] = candidates[i]->cost(as_run);
     f.claim[i] = claim_of(*candidates[i], as_run);
   }
@@ -188,9 +212,11 @@ const Algorithm& select_algorithm(Operation op, const CostQuery& q) {
   for (const Algorithm& a : table) {
     if (a.applicable(q)) candidates.push_back(&a);
   }
-  const Formulas f = formulas(op, candidates, q);
+  const int budget = simulation_budget(q);
+  const Formulas f =
+      formulas(op, candidates, q, candidates.size() <= static_cast<std::size_t>(budget));
   std::vector<Picos> time = f.time;
-  CandidateRuns made = simulate_candidates(op, candidates, q, f, simulation_budget(q));
+  CandidateRuns made = simulate_candidates(op, candidates, q, f, budget);
   const std::vector<std::optional<SimulatedRun>>& runs = made.runs;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     if (runs[i]) time[i] = runs[i]->time;
@@ -210,18 +236,30 @@ const Algorithm& select_algorithm(Operation op, const CostQuery& q) {
     host.units = CostUnits(host.model);
     std::vector<const Algorithm*> tied_rows;
     for (std::size_t i : tied) tied_rows.push_back(candidates[i]);
-    const Formulas host_f = formulas(op, tied_rows, host);
+    const Formulas host_f = formulas(op, tied_rows, host, false);
     // On the host's model only times are compared: an exact formula's needs no run.
     const std::vector<std::optional<SimulatedRun>> host_runs =
         simulate_candidates(op, tied_rows, host, host_f, simulation_budget(host)).runs;
-    // What the tied candidates' runs measured, for those whose runs were deferred.
-    run_deferred(op, candidates, q, tied, made);
+    // Simulated where the run is small enough and might win, else the formula on the
+    // host's model.
+    std::vector<Picos> host_time(tied.size());
+    for (std::size_t k = 0; k < tied.size(); ++k) {
+      host_time[k] = host_runs[k] ? host_runs[k]->time : host_f.time[k];
+    }
+    const Picos least_host = *std::min_element(host_time.begin(), host_time.end());
+    // What the runs measured breaks a tie on the host's model too: the deferred runs of the
+    // candidates of least host time are made now; a candidate slower on the host's model
+    // loses whatever its run would measure (on the zero-cost model every row ties at 0 s,
+    // and every row of exact formula was run).
+    std::vector<std::size_t> measured;
+    for (std::size_t k = 0; k < tied.size(); ++k) {
+      if (host_time[k] == least_host) measured.push_back(tied[k]);
+    }
+    run_deferred(op, candidates, q, measured, made);
     for (std::size_t k = 0; k < tied.size(); ++k) {
       const std::size_t i = tied[k];
-      // Simulated where the run is small enough and might win, else the formula on the
-      // host's model.
-      order[i] = {host_runs[k] ? host_runs[k]->time : host_f.time[k],
-                  runs[i] ? runs[i]->work_bytes : 0, runs[i] ? runs[i]->messages : 0};
+      order[i] = {host_time[k], runs[i] ? runs[i]->work_bytes : 0,
+                  runs[i] ? runs[i]->messages : 0};
     }
   }
   const Algorithm* best = nullptr;
