@@ -235,6 +235,7 @@ Op op_or_fail(const char* fn, MPI_Op op, MPI_Datatype datatype, const TypeInfo& 
 // allreduce=ring`; MPI's name bcast is broadcast's too), else auto.
 Options options_for(Operation operation) {
   const std::map<std::string, std::string>& named = job_options().algorithms;
+  if (named.empty()) return {};  // no name made per call when the job names no algorithm
   auto it = named.find(to_string(operation));
   if (it == named.end() && operation == Operation::broadcast) it = named.find("bcast");
   Options options;
@@ -384,7 +385,7 @@ Moved counted(const Collective& c, MPI_Count count, MPI_Datatype datatype,
               std::size_t blocks = 1) {
   check_count(c.fn, count);
   Moved m = moved_type(c, datatype);
-  check_span(c.fn, blocks_span(count, blocks), *m.map, type_label(c.state, datatype));
+  check_span(c.fn, blocks_span(count, blocks), *m.map, c.state, datatype);
   return m;
 }
 
@@ -393,8 +394,7 @@ Moved counted(const Collective& c, MPI_Count count, MPI_Datatype datatype,
 void check_blocks_span(const Collective& c, const std::vector<std::size_t>& counts,
                        const std::vector<std::size_t>& at, const Moved& m,
                        MPI_Datatype datatype) {
-  check_span(c.fn, count_of_items(end_of(blocks_of(counts, at))), *m.map,
-             type_label(c.state, datatype));
+  check_span(c.fn, count_of_items(end_of(blocks_of(counts, at))), *m.map, c.state, datatype);
 }
 
 // The bytes `items` items take from their buffer's start, for the overlap check: a datatype
@@ -672,7 +672,7 @@ int itemwise(const char* fn, Operation operation, ItemwiseFn call, const void* s
     const Collective c = open_collective(fn, comm);
     check_count(fn, count);
     const Reduction r = reduction(c, datatype, op);
-    check_span(fn, count, *r.m.map, type_label(c.state, datatype));
+    check_span(fn, count, *r.m.map, c.state, datatype);
     const TypeInfo& t = r.m.unit;
     check_not_in_place(fn, recvbuf, "the receive buffer");
     const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -817,7 +817,7 @@ int reduce_call(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count co
     const Collective c = open_collective(fn, comm);
     check_count(fn, count);
     const Reduction r = reduction(c, datatype, op);
-    check_span(fn, count, *r.m.map, type_label(c.state, datatype));
+    check_span(fn, count, *r.m.map, c.state, datatype);
     const TypeInfo& t = r.m.unit;
     check_root(c, root);
     const bool at_root = c.rank() == root;
@@ -857,7 +857,7 @@ int reduce_scatter_block_call(const char* fn, const void* sendbuf, void* recvbuf
     check_count(fn, recvcount);
     const Reduction r = reduction(c, datatype, op);
     const TypeInfo& t = r.m.unit;
-    check_span(fn, blocks_span(recvcount, c.p()), *r.m.map, type_label(c.state, datatype));
+    check_span(fn, blocks_span(recvcount, c.p()), *r.m.map, c.state, datatype);
     check_not_in_place(fn, recvbuf, "the receive buffer");
     const bool in_place = sendbuf == MPI_IN_PLACE;
     const std::size_t items = size_of(recvcount), n = r.m.units(items), total = n * c.p();
@@ -887,7 +887,7 @@ int reduce_scatter_call(const char* fn, const void* sendbuf, void* recvbuf, Coun
     const TypeInfo& t = r.m.unit;
     const std::vector<std::size_t> counts_items =
         counts_of(fn, recvcounts, c.p(), "recvcounts", MPI_ERR_COUNT);
-    check_span(fn, items_total(counts_items), *r.m.map, type_label(c.state, datatype));
+    check_span(fn, items_total(counts_items), *r.m.map, c.state, datatype);
     const std::vector<std::size_t> counts = in_units(counts_items, r.m);
     check_not_in_place(fn, recvbuf, "the receive buffer");
     const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -1831,7 +1831,7 @@ int reduce_local(const char* fn, const void* inbuf, void* inoutbuf, Int count,
     }
     const Collective c{fn, s, MPI_COMM_SELF, s.comms.at(MPI_COMM_SELF).comm};
     const Reduction r = reduction(c, datatype, op);
-    check_span(fn, static_cast<MPI_Count>(count), *r.m.map, type_label(s, datatype));
+    check_span(fn, static_cast<MPI_Count>(count), *r.m.map, s, datatype);
     if (items == 0) return MPI_SUCCESS;
     const std::size_t n = r.m.units(items);
     std::vector<unsigned char> a(n * r.m.unit.size), b(n * r.m.unit.size);

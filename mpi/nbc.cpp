@@ -527,7 +527,7 @@ ScheduleStart bcast_call(const Collective& c, void* buffer, MPI_Count count, MPI
                          int root) {
   check_count(c.fn, count);
   const CollectiveType t = collective_type(c.fn, c.handle, datatype);
-  check_span(c.fn, count, *t.map, type_label(c.state, datatype));
+  check_span(c.fn, count, *t.map, c.state, datatype);
   check_root(c, root);
   check_not_in_place(c.fn, buffer, "the buffer");
   check_buffer(c.fn, buffer, count);
@@ -555,7 +555,7 @@ ScheduleStart reduce_call(const Collective& c, const void* sendbuf, void* recvbu
   check_count(fn, count);
   const CollectiveReduction red = collective_reduction(fn, c.handle, datatype, op);
   const CollectiveType t = red.type;
-  check_span(c.fn, count, *t.map, type_label(c.state, datatype));
+  check_span(c.fn, count, *t.map, c.state, datatype);
   if (!all) check_root(c, root);
   const bool at_root = all || c.rank() == root;
   const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -607,7 +607,7 @@ ScheduleStart scan_call(const Collective& c, const void* sendbuf, void* recvbuf,
   check_count(fn, count);
   const CollectiveReduction red = collective_reduction(fn, c.handle, datatype, op);
   const CollectiveType t = red.type;
-  check_span(c.fn, count, *t.map, type_label(c.state, datatype));
+  check_span(c.fn, count, *t.map, c.state, datatype);
   check_not_in_place(fn, recvbuf, "the receive buffer");
   const bool in_place = sendbuf == MPI_IN_PLACE;
   check_buffer(fn, recvbuf, count);
@@ -645,7 +645,7 @@ ScheduleStart reduce_scatter_call(const Collective& c, const void* sendbuf, void
   const char* fn = c.fn;
   const CollectiveReduction red = collective_reduction(fn, c.handle, datatype, op);
   const CollectiveType t = red.type;
-  check_span(fn, items_total(counts_items), *t.map, type_label(c.state, datatype));
+  check_span(fn, items_total(counts_items), *t.map, c.state, datatype);
   check_not_in_place(fn, recvbuf, "the receive buffer");
   const bool in_place = sendbuf == MPI_IN_PLACE;
   std::size_t total_items = 0;
@@ -721,14 +721,14 @@ ScheduleStart rooted_call(const Collective& c, bool gather, const void* sendbuf,
   if (!in_place) {
     check_count(fn, own_count);
     ot = collective_type(fn, c.handle, own_type);
-    check_span(fn, own_count, *ot.map, type_label(c.state, own_type));
+    check_span(fn, own_count, *ot.map, c.state, own_type);
     check_buffer(fn, own_buf, own_count);
   }
   const std::size_t me = static_cast<std::size_t>(c.rank());
   if (at_root) {
     rt = collective_type(fn, c.handle, root_type);
     const std::size_t root_end = end_of(blocks_of(root_side.counts, root_side.displs));
-    check_span(fn, count_of_items(root_end), *rt.map, type_label(c.state, root_type));
+    check_span(fn, count_of_items(root_end), *rt.map, c.state, root_type);
     check_not_in_place(fn, rootbuf, gather ? "the receive buffer" : "the send buffer");
     if (!in_place) {
       const auto root_own = static_cast<MPI_Count>(root_side.counts[me]);
@@ -834,13 +834,13 @@ ScheduleStart all_call(const Collective& c, const void* sendbuf, VLayout send_si
   const std::size_t me = static_cast<std::size_t>(c.rank());
   const CollectiveType rt = collective_type(fn, c.handle, recvtype);
   const std::size_t recv_end = end_of(blocks_of(recv_side.counts, recv_side.displs));
-  check_span(fn, count_of_items(recv_end), *rt.map, type_label(c.state, recvtype));
+  check_span(fn, count_of_items(recv_end), *rt.map, c.state, recvtype);
   CollectiveType st = rt;
   check_not_in_place(fn, recvbuf, "the receive buffer");
   if (!in_place) {
     st = collective_type(fn, c.handle, sendtype);
     const std::size_t send_end = end_of(blocks_of(send_side.counts, send_side.displs));
-    check_span(fn, count_of_items(send_end), *st.map, type_label(c.state, sendtype));
+    check_span(fn, count_of_items(send_end), *st.map, c.state, sendtype);
     if (to_all_same) {
       check_collective_signature(fn, static_cast<MPI_Count>(send_side.counts[0]), st,
                                  static_cast<MPI_Count>(recv_side.counts[me]), rt, "");

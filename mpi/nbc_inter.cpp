@@ -127,7 +127,7 @@ CollectiveType buffer_type(const InterSide& c, const void* buf, std::size_t item
                            MPI_Datatype type) {
   check_no_in_place(c, buf);
   const CollectiveType t = collective_type(c.fn, c.handle, type);
-  check_span(c.fn, count_of_items(items), *t.map, type_label(*c.s, type));
+  check_span(c.fn, count_of_items(items), *t.map, *c.s, type);
   if (items > 0) check_buffer(c.fn, buf, 1);
   return t;
 }

@@ -247,12 +247,12 @@ const Typemap& moved_typemap(const char* function, const RankState& state, MPI_D
     }
     map = e->map.get();
   }
-  if (count > 0) check_span(function, count, *map, type_label(state, t));
+  if (count > 0) check_span(function, count, *map, state, t);
   return *map;
 }
 
-void check_span(const char* function, MPI_Count count, const Typemap& t,
-                const std::string& label) {
+void check_span(const char* function, MPI_Count count, const Typemap& t, const RankState& state,
+                MPI_Datatype datatype) {
   if (count <= 0) return;
   // The bytes the items take packed, and in memory (the extents between them and the last
   // one's data), each an MPI_Aint.
@@ -262,9 +262,9 @@ void check_span(const char* function, MPI_Count count, const Typemap& t,
        t.true_extent()});
   if (per > 0 && count > limit / per) {
     fail(function, MPI_ERR_COUNT,
-         "count " + std::to_string(count) + " of " + label + " (" + std::to_string(per) +
-             " bytes each) spans more than the " + std::to_string(limit) +
-             " bytes an MPI_Aint addresses");
+         "count " + std::to_string(count) + " of " + type_label(state, datatype) + " (" +
+             std::to_string(per) + " bytes each) spans more than the " +
+             std::to_string(limit) + " bytes an MPI_Aint addresses");
   }
 }
 

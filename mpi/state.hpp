@@ -224,9 +224,10 @@ TypeInfo type_or_fail(const char* function, MPI_Datatype t);
 // vmc's buffer arithmetic carries.
 const Typemap& moved_typemap(const char* function, const RankState& state, MPI_Datatype t,
                              MPI_Count count = -1);
-// The same check for `count` items of the typemap `t` (named `label`).
-void check_span(const char* function, MPI_Count count, const Typemap& t,
-                const std::string& label);
+// The same check for `count` items of the typemap `t` of `datatype` (named by type_label
+// only when the check fails: it runs on every call of a collective).
+void check_span(const char* function, MPI_Count count, const Typemap& t, const RankState& state,
+                MPI_Datatype datatype);
 // The typemap of a predefined datatype that holds data (MPI_ERR_TYPE for MPI_LB and MPI_UB,
 // the bound markers).
 const Typemap& data_typemap(const char* function, MPI_Datatype predefined);

@@ -1075,6 +1075,11 @@ std::string compare_signatures(const CallSignature& mine, const CallSignature& f
 
 }  // namespace detail
 
+std::unique_ptr<detail::CallMemo>& Comm::call_memo() const {
+  group("call_memo");
+  return node_->call_memo;
+}
+
 Tag Comm::begin_collective(const CallSignature& sig) const {
   group(sig.operation);
   check_abort(*node_);

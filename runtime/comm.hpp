@@ -37,6 +37,13 @@ struct CommGroup;
 struct MachineImpl;
 struct Outgoing;
 struct Incoming;
+
+// What a layer above the runtime remembers of a node's calls (Comm::call_memo): the
+// collectives' front doors keep there the last call they chose a row for. The node owns
+// it and lets go of it when a run starts; the runtime reads nothing in it.
+struct CallMemo {
+  virtual ~CallMemo() = default;
+};
 }  // namespace detail
 
 // User tags are 0..kMaxUserTag (larger ones are refused); collectives use tags above it.
@@ -310,6 +317,9 @@ class Comm {
   // Starts a collective call: checks `sig` against the other members (free in modelled
   // time) and returns the first tag of a fresh tag space of 2^20 tags for this call.
   Tag begin_collective(const CallSignature& sig) const;
+  // The calling node's memo for the layer above (detail::CallMemo): null until that layer
+  // sets it, and again at the start of every run (comm ids start again with a run).
+  std::unique_ptr<detail::CallMemo>& call_memo() const;
 
   // The same comm, on which every item a send moves, a combine combines and a rearrangement
   // rearranges is charged as `weight` items (beta, gamma and delta, and the short-message

@@ -261,28 +261,38 @@ SplitResult MailboxTransport::create_group(NodeState&, CommGroup& g, std::span<c
 std::string MailboxTransport::compare_call(NodeState&, CommGroup& g, int rank, std::uint64_t seq,
                                            const CallSignature& mine, CompareCall compare) {
   // The first member to arrive leaves its call for the others to compare theirs with: a
-  // copy kept in an entry reused from an earlier call where there is one.
+  // copy kept in an entry reused from an earlier call, one that kept the same operation
+  // (the MPI layer's calls and vmc's alternate: each finds its texts already there); a new
+  // entry while fewer than kSpareSignatures are kept.
+  constexpr std::size_t kSpareSignatures = 4;
   std::lock_guard lock(g.control_mutex);
   auto it = g.signatures.find(seq);
   std::string mismatch;
   if (it == g.signatures.end()) {
-    if (g.spare_signatures.empty()) {
+    auto& spares = g.spare_signatures;
+    auto spare = std::find_if(spares.begin(), spares.end(), [&](const auto& e) {
+      return KeptSignature::same_text(e.mapped().sig.operation, mine.operation);
+    });
+    if (spare == spares.end() && spares.size() == kSpareSignatures) spare = spares.begin();
+    if (spare == spares.end()) {
       it = g.signatures.try_emplace(seq).first;
     } else {
-      auto entry = std::move(g.spare_signatures.back());
-      g.spare_signatures.pop_back();
+      auto entry = std::move(*spare);
+      spares.erase(spare);
       entry.key() = seq;
       entry.mapped().seen = 0;
       it = g.signatures.insert(std::move(entry)).position;
     }
     it->second.sig.keep(mine);
     it->second.first_rank = rank;
-  } else {
+  } else if (!it->second.sig.agrees_with(mine)) {  // compare says why
     mismatch = compare(it->second.sig.view(), it->second.first_rank);
   }
   if (++it->second.seen == g.local_members) {
     auto entry = g.signatures.extract(it);
-    if (g.spare_signatures.size() < 4) g.spare_signatures.push_back(std::move(entry));
+    if (g.spare_signatures.size() < kSpareSignatures) {
+      g.spare_signatures.push_back(std::move(entry));
+    }
   }
   return mismatch;
 }

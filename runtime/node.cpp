@@ -109,6 +109,7 @@ void NodeState::clear_run() {
   answered.store(false);
   sends = 0;
   collective_seq.clear();
+  call_memo.reset();
   split_seq.clear();
   group_sync_seq.clear();
   group_seq.clear();

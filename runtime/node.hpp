@@ -12,6 +12,7 @@
 #include <concurrentqueue/lightweightsemaphore.h>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <functional>
 #include <map>
@@ -577,13 +578,24 @@ struct KeptSignature {
     // A loop repeats its call: a text already equal is left as it is (a comparison costs
     // less than an assignment).
     const auto set = [](std::string& kept, std::string_view text) {
-      if (kept != text) kept.assign(text);
+      if (!same_text(kept, text)) kept.assign(text);
     };
     set(operation, s.operation);
     set(op, s.op);
     set(type, s.type);
     set(algorithm, s.algorithm);
     fields = s;
+  }
+  // Whether a member's call s agrees with the one kept: everything compare_signatures
+  // (transport.hpp) compares, which then has nothing to say. Inline, on every collective.
+  bool agrees_with(const CallSignature& s) const {
+    return s.root == fields.root && s.item_size == fields.item_size &&
+           s.check_count == fields.check_count && (!s.check_count || s.count == fields.count) &&
+           s.layout == fields.layout && same_text(operation, s.operation) &&
+           same_text(op, s.op) && same_text(type, s.type) && same_text(algorithm, s.algorithm);
+  }
+  static bool same_text(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size()) == 0);
   }
   CallSignature view() const {
     CallSignature s = fields;
@@ -755,6 +767,7 @@ struct alignas(64) NodeState {
   int meeting_word = 0;
   std::size_t blocking_log_index = 0;
   std::vector<std::uint64_t> collective_seq;  // per comm id: collective calls made
+  std::unique_ptr<CallMemo> call_memo;        // the layer above's (Comm::call_memo)
   int collective_depth = 0;  // collective calls the node is inside (Comm::CollectiveScope)
   std::vector<std::uint64_t> split_seq;       // per comm id: splits made
   std::vector<std::uint64_t> group_sync_seq;  // per comm id: sync operations logged on it

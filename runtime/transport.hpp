@@ -214,7 +214,9 @@ class Transport {
                                    int index, std::uint64_t seq, std::int64_t tag);
   // Collective call `seq` of group g begins on member `rank` (self) with signature `mine`:
   // compare(first, first_rank) with the call of the member it is compared with, and return
-  // what compare returned ("" when they agree, or when there is nothing to compare).
+  // what compare returned ("" when they agree, or when there is nothing to compare; a
+  // transport that keeps the first call as a KeptSignature may find that they agree with
+  // KeptSignature::agrees_with and skip compare).
   using CompareCall = FunctionRef<std::string(const CallSignature& first, int first_rank)>;
   virtual std::string compare_call(NodeState& self, CommGroup& g, int rank, std::uint64_t seq,
                                    const CallSignature& mine, CompareCall compare) = 0;

@@ -9,9 +9,8 @@ namespace vmc {
 namespace {
 void run(const Comm& comm, const void* send, void* recv, std::size_t n, std::size_t item_size,
          const Options& options) {
-  dispatch(Operation::allgather, make_call(comm, send, recv, n, item_size, 0, options),
-         make_query(comm, n, 0, item_size, nullptr, send == nullptr, options),
-         make_signature("allgather", nullptr, -1, n, item_size));
+  dispatch_regular(Operation::allgather, make_call(comm, send, recv, n, item_size, 0, options),
+                   send == nullptr, make_signature("allgather", nullptr, -1, n, item_size));
 }
 }  // namespace
 

@@ -24,8 +24,8 @@ void alltoall_bytes(const Comm& comm, const void* send, std::size_t send_items, 
   });
   require_no_alias(comm, send, n * p * item_size, recv, n * p * item_size, "alltoall");
   Call call = make_call(comm, send, recv, n, item_size, 0, options);
-  dispatch(Operation::alltoall, call, make_query(comm, n, 0, item_size, nullptr, false, options),
-         make_signature("alltoall", nullptr, -1, n, item_size));
+  dispatch_regular(Operation::alltoall, call, false,
+                   make_signature("alltoall", nullptr, -1, n, item_size));
 }
 
 }  // namespace detail

@@ -10,7 +10,7 @@ void barrier_run(const Comm& comm, const Options& options) {
   internal::require_valid(comm, "barrier");
   CallSignature sig{.operation = "barrier", .op = "", .root = -1, .count = 0, .item_size = 0};
   Call call{.comm = &comm, .n = 0, .item_size = 1, .options = &options};
-  dispatch(Operation::barrier, call, make_query(comm, 0, 0, 1, nullptr, false, options), sig);
+  dispatch_regular(Operation::barrier, call, false, sig);
 }
 
 }  // namespace vmc::detail

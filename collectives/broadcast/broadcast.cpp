@@ -14,8 +14,7 @@ void broadcast_bytes(const Comm& comm, void* data, std::size_t n, std::size_t it
                     .item_size = item_size};
   Call call{.comm = &comm, .send = nullptr, .recv = data, .n = n, .item_size = item_size,
             .root = root, .options = &options};
-  dispatch(Operation::broadcast, call,
-           make_query(comm, n, root, item_size, nullptr, true, options), sig);
+  dispatch_regular(Operation::broadcast, call, true, sig);
 }
 
 }  // namespace vmc::detail

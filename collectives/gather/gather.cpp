@@ -37,9 +37,8 @@ void gather_bytes(const Comm& comm, const void* send, std::size_t send_items, vo
     recv = nullptr;
   }
   Call call = make_call(comm, send, recv, n, item_size, root, options);
-  dispatch(Operation::gather, call,
-           make_query(comm, n, root, item_size, nullptr, in_place, options),
-           make_signature("gather", nullptr, root, n, item_size));
+  dispatch_regular(Operation::gather, call, in_place,
+                   make_signature("gather", nullptr, root, n, item_size));
 }
 
 }  // namespace detail

@@ -23,8 +23,7 @@ void reduce_bytes(const Comm& comm, const void* send, std::size_t send_items, vo
                     .item_size = item_size};
   Call call{.comm = &comm, .send = send, .recv = (in_place || at_root) ? recv : nullptr, .n = n,
             .item_size = item_size, .op = &op, .root = root, .options = &options};
-  dispatch(Operation::reduce, call,
-           make_query(comm, n, root, item_size, &op, in_place, options), sig);
+  dispatch_regular(Operation::reduce, call, in_place, sig);
 }
 
 }  // namespace vmc::detail

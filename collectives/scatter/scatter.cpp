@@ -37,9 +37,8 @@ void scatter_bytes(const Comm& comm, const void* send, std::size_t send_items, v
     send = nullptr;
   }
   Call call = make_call(comm, send, recv, n, item_size, root, options);
-  dispatch(Operation::scatter, call,
-           make_query(comm, n, root, item_size, nullptr, in_place, options),
-           make_signature("scatter", nullptr, root, n, item_size));
+  dispatch_regular(Operation::scatter, call, in_place,
+                   make_signature("scatter", nullptr, root, n, item_size));
 }
 
 }  // namespace detail

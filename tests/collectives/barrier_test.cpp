@@ -166,6 +166,13 @@ TEST(BadInput, EndsTheRunWithAnErrorNamingTheNode) {
     allreduce(n.world(), std::span(a), n.rank() == 5 ? ops::max<int>() : sum);
   }, "different ops");
   expect_error_naming_node(*m, [&](Node& n) {
+    // A loop repeats its call (dispatch remembers its row) until one node changes its op.
+    std::vector<int> a(8, 1);
+    for (int k = 0; k < 6; ++k) {
+      allreduce(n.world(), std::span(a), k == 5 && n.rank() == 2 ? ops::max<int>() : sum);
+    }
+  }, "different ops in a repeated call", {"collective call 5", "op max", "node 2"});
+  expect_error_naming_node(*m, [&](Node& n) {
     std::vector<double> a(8, 1);
     allreduce(n.world(), std::span(a), sum);  // a 4-byte op on 8-byte items
   }, "op item size");

@@ -341,5 +341,42 @@ TEST(Selection, OptimalHybridIsNeverBeatenInPredictedTime) {
   EXPECT_EQ(checked, 8 * 4 * 3 * 3 * 2 * 3);
 }
 
+// A call that repeats a node's last call on a comm runs the row chosen then (dispatch's
+// memo); any change to the call, its options or its comm chooses again. Counted by
+// messages: a loop alternating auto, a forced row, another length, another comm and a
+// weighted comm sends what the same calls send in runs of their own.
+TEST(Selection, ARepeatedCallRunsItsRowAndAChangedOneChoosesAgain) {
+  Machine m({.nodes = 4, .trace = false});
+  const Options automatic{}, ring{.algorithm = "ring"};
+  struct Step {
+    const Options* options;
+    std::size_t n;
+    bool half;      // on the comm of ranks 0 and 1 (a split) instead of the world
+    bool weighted;  // on the world weighted by 2
+  };
+  const std::vector<Step> steps = {{&automatic, 1, false, false}, {&ring, 1, false, false},
+                                   {&automatic, 1, false, false}, {&automatic, 64, false, false},
+                                   {&automatic, 64, true, false},  {&automatic, 64, false, true},
+                                   {&ring, 64, false, false},      {&ring, 64, false, false}};
+  auto run = [&](std::span<const Step> these) {
+    return m.run([&](Node& node) {
+      const Comm half = node.world().split(node.rank() < 2 ? 0 : -1, 0);
+      const Comm twice = node.world().weighted(2);
+      std::vector<float> x(128, 1.0f);
+      for (const Step& s : these) {
+        const Comm& c = s.half ? half : s.weighted ? twice : node.world();
+        if (!c.valid()) continue;
+        allreduce(c, std::span(x.data(), s.n), ops::sum<float>(), *s.options);
+      }
+    });
+  };
+  std::uint64_t alone = 0;
+  for (const Step& s : steps) alone += run(std::span(&s, 1)).stats().messages;
+  EXPECT_EQ(run(steps).stats().messages, alone);
+  // The forced ring is not what auto picks here, so the count tells them apart.
+  EXPECT_NE(run(std::span(&steps[0], 1)).stats().messages,
+            run(std::span(&steps[1], 1)).stats().messages);
+}
+
 }  // namespace
 }  // namespace vmc::testing
