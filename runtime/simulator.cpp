@@ -2295,7 +2295,9 @@ class Simulator {
       if (!free_ && !x.ports_held) {
         held_.take(hop_links(x));
       }
-      push({after(t, hop_time(x), x.src), 0, id_of(x), 0});
+      // A worm's one hop takes its contention-free time, priced when it was requested.
+      const Picos hop = store_and_forward() ? hop_time(x) : x.free_time;
+      push({after(t, hop, x.src), 0, id_of(x), 0});
       return;
     }
     x.alpha_end = after(t, bypass(x) ? 0 : u_.startup(x.items), x.src);
