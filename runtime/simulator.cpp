@@ -939,19 +939,19 @@ class Simulator {
   // operation pc, not yet counted in its NodeSim).
   void drop_used(int n, std::size_t pc, NodeLog& l) const {
     const NodeSim& s = nodes_[n];
-    std::uint64_t ops = pc, sends = s.sends_used, lists = s.lists_used;
-    std::uint64_t answers = free_ ? s.answers : l.answers.size();
-    if (partner_ != nullptr) {
-      const NodeSim& o = partner_->nodes_[n];
-      ops = std::min<std::uint64_t>(ops, o.pc);
-      sends = std::min(sends, o.sends_used);
-      lists = std::min(lists, o.lists_used);
-      if (partner_->free_) answers = std::min<std::uint64_t>(answers, o.answers);
+    const NodeSim* o = partner_ != nullptr ? &partner_->nodes_[n] : nullptr;
+    l.ops.drop_before(o != nullptr ? std::min<std::uint64_t>(pc, o->pc) : pc);
+    l.sends.drop_before(o != nullptr ? std::min(s.sends_used, o->sends_used) : s.sends_used);
+    // Most runs log no request list and no answer: nothing held there, nothing to drop.
+    if (l.request_lists.base() != l.request_lists.size()) {
+      l.request_lists.drop_before(o != nullptr ? std::min(s.lists_used, o->lists_used)
+                                               : s.lists_used);
     }
-    l.ops.drop_before(ops);
-    l.sends.drop_before(sends);
-    l.request_lists.drop_before(lists);
-    l.answers.drop_before(answers);
+    if (l.answers.base() != l.answers.size()) {
+      std::uint64_t answers = free_ ? s.answers : l.answers.size();
+      if (o != nullptr && partner_->free_) answers = std::min<std::uint64_t>(answers, o->answers);
+      l.answers.drop_before(answers);
+    }
   }
 
   // The replay beside a running node: whether op is final in its log (see fetch).
