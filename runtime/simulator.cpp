@@ -564,6 +564,72 @@ struct Event {
   }
 };
 
+// The pass's events, taken in (time, order, version) order: a binary heap, and beside it the
+// node steps made at the instant being taken (open). A message that ends resumes its nodes at
+// that very instant, and such a step, the earliest event there is, went up the whole heap
+// when pushed and down it again when taken; here it goes to a list, sorted once when the
+// list is first read (by then the instant's message ends, which come before every node step,
+// have been taken), and each event is taken from the list or the heap, whichever comes
+// first. Once the list is sorted, steps made at the instant go to the heap until the list is
+// empty again; so every event is taken in the order the heap alone gave.
+class EventQueue {
+ public:
+  bool empty() const { return heap_.empty() && instant_.empty(); }
+  // The earliest time of an event (not empty; only between instants, when the list is empty).
+  Picos top_time() const { return heap_.top().time; }
+  void push(const Event& e) {
+    if (open_ && !sorted_ && e.time == now_ && e.kind() == 1) {
+      instant_.push_back(e);
+    } else {
+      heap_.push(e);
+    }
+  }
+  // The instant t is being taken (until close): node steps made at t go to the list.
+  void open(Picos t) {
+    open_ = true;
+    now_ = t;
+  }
+  void close() { open_ = false; }
+  // Takes the next event at the open instant into e; false when there is none left.
+  bool pop_at_instant(Event& e) {
+    const bool heap_now = !heap_.empty() && heap_.top().time == now_;
+    if (heap_now && heap_.top().kind() == 0) return pop_heap(e);  // a message end: first
+    if (head_ < instant_.size()) {
+      if (!sorted_) {
+        std::sort(instant_.begin(), instant_.end(), [](const Event& a, const Event& b) {
+          return b > a;
+        });
+        sorted_ = true;
+      }
+      if (!heap_now || heap_.top() > instant_[head_]) {
+        e = instant_[head_++];
+        if (head_ == instant_.size()) {
+          instant_.clear();
+          head_ = 0;
+          sorted_ = false;
+        }
+        return true;
+      }
+    }
+    return heap_now && pop_heap(e);
+  }
+
+ private:
+  bool pop_heap(Event& e) {
+    e = heap_.top();
+    heap_.pop();
+    return true;
+  }
+
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> heap_;
+  // Node steps at the open instant: [head_, end) not taken yet; sorted once read from.
+  std::vector<Event> instant_;
+  std::size_t head_ = 0;
+  bool sorted_ = false;
+  bool open_ = false;
+  Picos now_ = 0;
+};
+
 class Simulator {
  public:
   // The pass over m's logs. contention_free: the replay with links that never hold anyone
@@ -641,9 +707,7 @@ class Simulator {
         if (!step(n, now_)) return paused_ = n;
       }
       // The rest of the current instant: message ends, then node steps, then the grants.
-      while (in_instant_ && !events_.empty() && events_.top().time == now_) {
-        Event e = events_.top();
-        events_.pop();
+      for (Event e{0, 0, 0, 0}; in_instant_ && events_.pop_at_instant(e);) {
         if (e.kind() == 0) {
           end_event(e, now_);
         } else if (!step(static_cast<int>(e.id()), now_)) {
@@ -651,6 +715,7 @@ class Simulator {
         }
       }
       if (in_instant_) {
+        events_.close();
         arbitrate(now_);
         in_instant_ = false;
         continue;  // grants may end at this very instant (zero-time messages)
@@ -667,7 +732,7 @@ class Simulator {
           if (++idle_polls_ > machine_.config.poll_limit) stuck();
         } else {
           idle_polls_ = 0;
-          next = events_.top().time;
+          next = events_.top_time();
         }
         for (int n : spinners_) push({next, 2, n, 0});
         spinners_.clear();
@@ -678,8 +743,9 @@ class Simulator {
         complete_ = true;
         return -1;
       }
-      now_ = events_.top().time;
+      now_ = events_.top_time();
       in_instant_ = true;
+      events_.open(now_);
     }
   }
 
@@ -741,7 +807,7 @@ class Simulator {
     SendRecord send;
   };
   std::vector<Detoured> detoured_;
-  std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
+  EventQueue events_;
   // Requests waiting for resources, (request, src, index, id) in increasing order: a sorted
   // vector, not a tree. A request is made at the instant the pass is at, never before any
   // waiting one, so it nearly always goes at the end; arbitrate keeps what it does not grant
@@ -873,19 +939,19 @@ class Simulator {
   // operation pc, not yet counted in its NodeSim).
   void drop_used(int n, std::size_t pc, NodeLog& l) const {
     const NodeSim& s = nodes_[n];
-    std::uint64_t ops = pc, sends = s.sends_used, lists = s.lists_used;
-    std::uint64_t answers = free_ ? s.answers : l.answers.size();
-    if (partner_ != nullptr) {
-      const NodeSim& o = partner_->nodes_[n];
-      ops = std::min<std::uint64_t>(ops, o.pc);
-      sends = std::min(sends, o.sends_used);
-      lists = std::min(lists, o.lists_used);
-      if (partner_->free_) answers = std::min<std::uint64_t>(answers, o.answers);
+    const NodeSim* o = partner_ != nullptr ? &partner_->nodes_[n] : nullptr;
+    l.ops.drop_before(o != nullptr ? std::min<std::uint64_t>(pc, o->pc) : pc);
+    l.sends.drop_before(o != nullptr ? std::min(s.sends_used, o->sends_used) : s.sends_used);
+    // Most runs log no request list and no answer: nothing held there, nothing to drop.
+    if (l.request_lists.base() != l.request_lists.size()) {
+      l.request_lists.drop_before(o != nullptr ? std::min(s.lists_used, o->lists_used)
+                                               : s.lists_used);
     }
-    l.ops.drop_before(ops);
-    l.sends.drop_before(sends);
-    l.request_lists.drop_before(lists);
-    l.answers.drop_before(answers);
+    if (l.answers.base() != l.answers.size()) {
+      std::uint64_t answers = free_ ? s.answers : l.answers.size();
+      if (o != nullptr && partner_->free_) answers = std::min<std::uint64_t>(answers, o->answers);
+      l.answers.drop_before(answers);
+    }
   }
 
   // The replay beside a running node: whether op is final in its log (see fetch).
@@ -2229,7 +2295,9 @@ class Simulator {
       if (!free_ && !x.ports_held) {
         held_.take(hop_links(x));
       }
-      push({after(t, hop_time(x), x.src), 0, id_of(x), 0});
+      // A worm's one hop takes its contention-free time, priced when it was requested.
+      const Picos hop = store_and_forward() ? hop_time(x) : x.free_time;
+      push({after(t, hop, x.src), 0, id_of(x), 0});
       return;
     }
     x.alpha_end = after(t, bypass(x) ? 0 : u_.startup(x.items), x.src);
