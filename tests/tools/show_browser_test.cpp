@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -46,12 +47,21 @@ std::string read(const fs::path& path) {
   return s.str();
 }
 
+// A directory of this test's own in this process: another checkout's suite running the same
+// test on the machine at the same moment must not write the same page or the same output.
 fs::path scratch() {
   const fs::path dir = fs::path(testing::TempDir()) /
-                       ("vmc_show_" + std::string(testing::UnitTest::GetInstance()
-                                                      ->current_test_info()
-                                                      ->name()));
-  fs::create_directories(dir);
+                       ("vmc_show_" + std::to_string(::getpid()) + "_" +
+                        std::string(testing::UnitTest::GetInstance()->current_test_info()->name()));
+  // Removed when the test program ends (the directories of the process, not of the others).
+  static struct Made {
+    std::vector<fs::path> dirs;
+    ~Made() {
+      std::error_code ignored;
+      for (const fs::path& d : dirs) fs::remove_all(d, ignored);
+    }
+  } made;
+  if (fs::create_directories(dir)) made.dirs.push_back(dir);
   return dir;
 }
 
