@@ -761,9 +761,10 @@ const std::vector<Reason>& reasons() {
        "judged by that schedule's own sum, derived from 004's text (§13's direct sends, §2's "
        "sharing), and is exact"},
       {"DOPL overlap",
-       "k_alt > 1: the run is below 004's sum and, but on mesh:4x4x4 at n = 1000 and 1003, "
-       "above that sum at whole pieces without its wraparound term (the broadcast there equals "
-       "it, and the row says so; the reduction is ceil(n/k_alt) gamma below it). 004 adds the "
+       "k_alt > 1: the run is below 004's sum (5-26% on these rows) and above that sum at "
+       "whole pieces without its wraparound term, except on mesh:4x4x4 at n = 1000 and 1003, "
+       "where the broadcast equals it (the row says so) and the reduction is ceil(n/k_alt) "
+       "gamma below it. 004 adds the "
        "k_alt - 1 wraparounds one after another and charges each dimension's k_i - 1 pieces "
        "once, as if every step's pieces ran on into the next step's line; its own schedule, "
        "which vmc runs, overlaps the wraparounds with the steps (a wraparound joins a line's "
