@@ -86,7 +86,7 @@ void MachineImpl::check_failures() {
     const NodeFailure& f = failures_[i];
     if (f.node < 0 || f.node >= p) {
       throw UsageError(std::string(where) + "node " + std::to_string(f.node) +
-                       " is not a node of this machine of " + std::to_string(p) + " nodes");
+                       " is not a node of this machine of " + counted(p, "node"));
     }
     if (!(f.at >= 0) || f.at > 9.2e6) {
       throw UsageError(std::string(where) + "node " + std::to_string(f.node) +

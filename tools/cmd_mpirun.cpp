@@ -385,6 +385,17 @@ void mpirun_command(const MpirunOptions& o, const CLI::App& cmd,
   if (!o.coll.empty()) setup.job.algorithms = parse_coll(o.coll);
   setup.privatize = mpi::parse_privatize(o.privatize);
   if (networks.size() == 1) return run_one(o, setup, networks.front());
+  // A failure must name a rank of every job of the sweep: said once, before any job runs.
+  int smallest = networks.front()->nodes();
+  for (const auto& network : networks) smallest = std::min(smallest, network->nodes());
+  int highest = -1;
+  for (const NodeFailure& f : setup.config.failures) highest = std::max(highest, f.node);
+  for (const LinkFailure& l : setup.config.link_failures) highest = std::max({highest, l.a, l.b});
+  if (highest >= smallest) {
+    throw UsageError("--fail: rank " + std::to_string(highest) + " is not a rank of the sweep's " +
+                     "smallest job, -np " + std::to_string(smallest) + ": start -np at " +
+                     std::to_string(highest + 1) + " or above");
+  }
   run_each(o, cmd, setup, networks);
 }
 

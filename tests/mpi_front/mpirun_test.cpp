@@ -729,6 +729,12 @@ TEST(MpirunFailures, BadSpecsAreRefused) {
   const Outcome link = mpirun("-np 4 --fail link:1-9@0 " + job("proc_failed"));
   EXPECT_EQ(link.exit_code, 2) << link.err;
   EXPECT_THAT(link.err, HasSubstr("link 1-9: node 9 is not a node of this machine"));
+  // A sweep whose smallest job has no such rank is refused before any job runs.
+  const Outcome sweep = mpirun("-np 1:6 --fail node:1@10ms " + job("proc_failed"));
+  EXPECT_EQ(sweep.exit_code, 2) << sweep.err;
+  EXPECT_THAT(sweep.err, HasSubstr("--fail: rank 1 is not a rank of the sweep's smallest job, "
+                                   "-np 1: start -np at 2 or above"));
+  EXPECT_EQ(sweep.out, "");
 }
 
 // The calls that wait for a failed rank without naming it (docs/model.md, "Waits on a failed
