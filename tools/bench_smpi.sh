@@ -167,8 +167,8 @@ write_page() {
     echo
     echo "Written by \`$command_line\` on $(nproc) cores ($(uname -m)), $(date -u +%Y-%m-%d),"
     echo "$(smpirun --version 2>/dev/null | head -1 | sed 's/SimGrid version/SimGrid/'), in $elapsed s; load average"
-    echo "$load_start at the start and $load_end at the end (other work was running: the"
-    echo "ratios, each of two runs made one after the other, are the figures to read)."
+    echo "$load_start at the start and $load_end at the end (whatever else ran on the machine,"
+    echo "the ratios, each of two runs made one after the other, are the figures to read)."
     echo
     echo "Each row is one program (bench/peers/peer_*_loop.c, OP in the name: a warm-up call, then $calls calls"
     echo "of OP on floats, BYTES per message, per block for alltoall) at P ranks, built with"
