@@ -351,8 +351,8 @@ void run_each(const MpirunOptions& o, const CLI::App& cmd, const JobSetup& setup
     if (o.stats && run.result) print_stats(stdout, run.result->stats(), *network);
     std::fflush(stdout);
   }
-  if (failures.empty()) {
-    if (!o.json) std::printf("every p passed (%zu runs)\n", networks.size());
+  if (failures.empty()) {  // under --json the summary goes to stderr, as a failure's does
+    std::fprintf(o.json ? stderr : stdout, "every p passed (%zu runs)\n", networks.size());
     return;
   }
   std::vector<int> ps;

@@ -262,6 +262,11 @@ TEST(MpirunRanges, JsonGivesAnObjectPerP) {
     EXPECT_GT(j["messages"].get<int>(), 0);
   }
   EXPECT_THAT(o.err, HasSubstr("failed at 1 of 3 p: 3"));
+  // A sweep that passes: JSON Lines on stdout only, its summary on stderr.
+  const Outcome even = mpirun("-np 2,4 --json " + job("odd_p"));
+  EXPECT_EQ(even.exit_code, 0) << even.err;
+  EXPECT_EQ(lines_of(even.out).size(), 2u) << even.out;
+  EXPECT_THAT(even.err, HasSubstr("every p passed (2 runs)"));
 }
 
 TEST(MpirunRanges, RefusesWhatWritesOneRun) {
