@@ -365,6 +365,49 @@ TEST(MeshHybrid, InterleavedMembersAreExactUnder004sModel) {
   EXPECT_GT(exact, kSanitized ? 2600 : 2700);
 }
 
+// The broadcast's members on `specs` whose scatter line has 3 nodes and whose interleaved
+// groups are pairs (`pairs`) or have lower dimensions (!pairs), at every root and length:
+// those whose root coordinate along the line makes `estimate` true claim an estimate; every
+// other claims exact and runs its formula's time. Under 004's model, timing only.
+struct StaggeredCount {
+  int exact = 0;
+  int estimates = 0;
+};
+StaggeredCount check_staggered_lines(const std::vector<std::string>& specs,
+                                     const std::vector<std::size_t>& lengths, bool pairs,
+                                     bool (*estimate)(int x)) {
+  const Algorithm& row = *find_algorithm(Operation::broadcast, "mesh_mst_sc");
+  StaggeredCount count;
+  for (const std::string& spec : specs) {
+    auto m = machine(spec, mesh_model(525e-6, 2e-6, 0.35e-6), Data::none);
+    const int p = m->size();
+    for (std::size_t n : lengths) {
+      for (int root = 0; root < p; ++root) {
+        const CostQuery base = query_for(*m, n, root, 4);
+        const patterns::MeshShape shape = internal::mesh_shape_of(base);
+        const int members = internal::sc_members(shape);
+        for (int i = 1; i + 1 < members; ++i) {
+          const internal::ScSplit s = internal::sc_split(shape, i);
+          if (s.p0 != 3 || s.p1() != 2 || (s.group.size() == 2) != pairs) continue;
+          const CostQuery q = member_query(base, "mesh_mst_sc", i);
+          const std::string where = spec + " member " + std::to_string(i) + " n " +
+                                    std::to_string(n) + " root " + std::to_string(root);
+          if (estimate(shape.coordinate(root, s.dim))) {
+            EXPECT_EQ(claim_of(row, q), Claim::estimate) << where;
+            ++count.estimates;
+            continue;
+          }
+          EXPECT_EQ(claim_of(row, q), Claim::exact) << where;
+          if (claim_of(row, q) != Claim::exact) continue;
+          ++count.exact;
+          EXPECT_EQ(time_operation(*m, Operation::broadcast, q), row.cost(q)) << where;
+        }
+      }
+    }
+  }
+  return count;
+}
+
 // The broadcast's scattered line of 3 whose interleaved groups are pairs (mesh/mst_sc.cpp,
 // crossing_sharers): the far node gets its block one message early and its crossing message
 // ends, alone, as the other two start, which share two ways: exact at every root where the
@@ -374,38 +417,11 @@ TEST(MeshHybrid, InterleavedMembersAreExactUnder004sModel) {
 TEST(MeshHybrid, StaggeredLineOfThreeIsExact) {
   std::vector<std::string> specs = {"mesh:6x4"};
   if (!kSanitized) specs.insert(specs.end(), {"mesh:6x8", "mesh:6x2x4"});
-  const Algorithm& row = *find_algorithm(Operation::broadcast, "mesh_mst_sc");
-  int exact = 0, estimates = 0;
-  for (const std::string& spec : specs) {
-    auto m = machine(spec, mesh_model(525e-6, 2e-6, 0.35e-6), Data::none);
-    const int p = m->size();
-    for (std::size_t n : {std::size_t(1), std::size_t(1000), std::size_t(4099)}) {
-      for (int root = 0; root < p; ++root) {
-        const CostQuery base = query_for(*m, n, root, 4);
-        const patterns::MeshShape shape = internal::mesh_shape_of(base);
-        const int members = internal::sc_members(shape);
-        for (int i = 1; i + 1 < members; ++i) {
-          const internal::ScSplit s = internal::sc_split(shape, i);
-          if (s.p0 != 3 || s.p1() != 2 || s.group.size() != 2) continue;
-          const CostQuery q = member_query(base, "mesh_mst_sc", i);
-          const std::string where = spec + " member " + std::to_string(i) + " n " +
-                                    std::to_string(n) + " root " + std::to_string(root);
-          const int x = shape.coordinate(root, s.dim);
-          const bool middle_down = x % 3 == 1 && x / 3 == 1;
-          if (middle_down) {
-            EXPECT_EQ(claim_of(row, q), Claim::estimate) << where;
-            ++estimates;
-            continue;
-          }
-          ASSERT_EQ(claim_of(row, q), Claim::exact) << where;
-          ++exact;
-          EXPECT_EQ(time_operation(*m, Operation::broadcast, q), row.cost(q)) << where;
-        }
-      }
-    }
-  }
-  EXPECT_GT(exact, 50);
-  EXPECT_GT(estimates, 5);
+  // The root in the middle of its line, the crossing downwards.
+  const StaggeredCount count = check_staggered_lines(
+      specs, {1, 1000, 4099}, true, [](int x) { return x % 3 == 1 && x / 3 == 1; });
+  EXPECT_GT(count.exact, 50);
+  EXPECT_GT(count.estimates, 5);
 }
 
 // The staggered line of 3 whose groups have lower dimensions (mesh/mst_sc.cpp,
@@ -417,37 +433,11 @@ TEST(MeshHybrid, StaggeredLineOfThreeIsExact) {
 TEST(MeshHybrid, StaggeredLineWithLowerDimensionsIsExact) {
   std::vector<std::string> specs = {"mesh:2x6", "mesh:3x6"};
   if (!kSanitized) specs.insert(specs.end(), {"mesh:4x6", "mesh:2x6x2"});
-  const Algorithm& row = *find_algorithm(Operation::broadcast, "mesh_mst_sc");
-  int exact = 0, estimates = 0;
-  for (const std::string& spec : specs) {
-    auto m = machine(spec, mesh_model(525e-6, 2e-6, 0.35e-6), Data::none);
-    const int p = m->size();
-    for (std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(1000), std::size_t(4099)}) {
-      for (int root = 0; root < p; ++root) {
-        const CostQuery base = query_for(*m, n, root, 4);
-        const patterns::MeshShape shape = internal::mesh_shape_of(base);
-        const int members = internal::sc_members(shape);
-        for (int i = 1; i + 1 < members; ++i) {
-          const internal::ScSplit s = internal::sc_split(shape, i);
-          if (s.p0 != 3 || s.p1() != 2 || s.group.size() == 2) continue;
-          const CostQuery q = member_query(base, "mesh_mst_sc", i);
-          const std::string where = spec + " member " + std::to_string(i) + " n " +
-                                    std::to_string(n) + " root " + std::to_string(root);
-          const int x = shape.coordinate(root, s.dim);
-          if (x / 3 == 1) {
-            EXPECT_EQ(claim_of(row, q), Claim::estimate) << where;
-            ++estimates;
-            continue;
-          }
-          ASSERT_EQ(claim_of(row, q), Claim::exact) << where;
-          ++exact;
-          EXPECT_EQ(time_operation(*m, Operation::broadcast, q), row.cost(q)) << where;
-        }
-      }
-    }
-  }
-  EXPECT_GT(exact, kSanitized ? 40 : 150);
-  EXPECT_GT(estimates, 10);
+  // The root in the upper line, whose crossing runs downwards.
+  const StaggeredCount count =
+      check_staggered_lines(specs, {1, 7, 1000, 4099}, false, [](int x) { return x / 3 == 1; });
+  EXPECT_GT(count.exact, kSanitized ? 40 : 150);
+  EXPECT_GT(count.estimates, 10);
 }
 
 // The reduction-to-all hybrids with §5.2's dimension alternation (mesh_pfr_pfr_dc_alt) under
