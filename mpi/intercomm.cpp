@@ -97,7 +97,7 @@ Options broadcast_options() {
 template <class F>
 auto on_runtime(const char* fn, F&& f) {
   try {
-    return f();
+    return told_of_failures(fn, std::forward<F>(f));
   } catch (const UsageError& e) {
     // vmc's text names the node first ("node 3 (rank 1 of comm 2): "): the report names the
     // rank.
@@ -107,12 +107,6 @@ auto on_runtime(const char* fn, F&& f) {
       if (colon != std::string::npos) text = text.substr(colon + 2);
     }
     throw FatalError(error_report(fn, MPI_ERR_ARG, "the ranks' calls differ: " + text));
-  } catch (const NodeFailedError& e) {
-    // A rank the call needed has failed (vmc mpirun --fail): the error handler decides.
-    fail(fn, MPI_ERR_PROC_FAILED, e.what());
-  } catch (const LinkFailedError& e) {
-    // A message the call needed was lost on a failed link (--fail link:...).
-    fail(fn, MPI_ERR_OTHER, e.what());
   }
 }
 

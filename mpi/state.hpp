@@ -271,16 +271,26 @@ int mpi_call(MPI_Comm comm, Body&& body) {
   }
 }
 
-// A communicator constructor on the runtime (Comm::split, Comm::create_group): a member that
-// failed before it reached it (vmc mpirun --fail; docs/model.md, "Failed nodes") makes the
-// call fail with MPI_ERR_PROC_FAILED.
-template <class Make>
-Comm constructed(const char* function, Make&& make) {
+// Runs a call on the runtime for MPI function `function`: a rank it needed that has failed
+// (vmc mpirun --fail; docs/model.md, "Failed nodes") fails it with MPI_ERR_PROC_FAILED, a
+// message it needed that a failed link lost with MPI_ERR_OTHER (MPI has no class for a link),
+// raised through the communicator's error handler by mpi_call.
+template <class Call>
+auto told_of_failures(const char* function, Call&& call) -> decltype(call()) {
   try {
-    return make();
+    return call();
   } catch (const NodeFailedError& e) {
     fail(function, MPI_ERR_PROC_FAILED, e.what());
+  } catch (const LinkFailedError& e) {
+    fail(function, MPI_ERR_OTHER, e.what());
   }
+}
+
+// A communicator constructor on the runtime (Comm::split, Comm::create_group): a member that
+// failed before it reached it makes the call fail with MPI_ERR_PROC_FAILED.
+template <class Make>
+Comm constructed(const char* function, Make&& make) {
+  return told_of_failures(function, std::forward<Make>(make));
 }
 
 }  // namespace vmc::mpi
