@@ -124,6 +124,9 @@ struct FailureReport {
   bool empty() const { return stopped.empty() && lost.empty(); }
   // Some node ended on an error of a failed node or a lost message, rather than handling it.
   bool unhandled() const;
+  // The report's first line, without the colon: what failed (nodes given a failure, links
+  // that lost messages, or both) and that calls which needed them ended their nodes.
+  std::string headline() const;
   // The draw's line if any, one line per failed link, one per lost message, one per stopped
   // node, then one per affected call.
   std::string text() const;

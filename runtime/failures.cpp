@@ -346,6 +346,18 @@ bool FailureReport::unhandled() const {
   return false;
 }
 
+std::string FailureReport::headline() const {
+  const bool nodes = std::any_of(stopped.begin(), stopped.end(), [](const Stopped& x) {
+    return x.cause < 0 && x.cause_link < 0;
+  });
+  const bool lost_messages = !lost.empty();
+  if (lost_messages && !nodes) {
+    return "links failed, and calls whose messages they lost ended their nodes";
+  }
+  if (lost_messages) return "nodes and links failed, and calls that needed them ended their nodes";
+  return "nodes failed, and calls that needed them ended their nodes";
+}
+
 std::string FailureReport::text() const {
   std::string s = drawn;
   auto line = [&s](const std::string& text) {

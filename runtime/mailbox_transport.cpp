@@ -28,8 +28,7 @@ void MailboxTransport::run(CommGroup& world, const NodeBody& body, Stats& stats,
   stats.failures = failed;
   if (failed.unhandled()) {
     const int first = failed.stopped.front().node;
-    std::string text = "nodes failed, and calls that needed them ended their nodes:\n" +
-                       failed.text();
+    std::string text = failed.headline() + ":\n" + failed.text();
     throw RunError(RunError::Kind::node_failed, std::move(text), first, {}, std::move(failed));
   }
 }

@@ -172,7 +172,7 @@ void run_command(const RunOptions& o) {
                   {"model", describe(config.model)},
                   {"time_s", e.result() ? nlohmann::json(to_seconds(e.result()->stats().time))
                                         : nlohmann::json()},
-                  {"error", "nodes failed, and calls that needed them ended their nodes"},
+                  {"error", e.failures().headline()},
                   {"failures", failures_json(m.failures(), e.failures())}});
         std::cout << j.dump() << std::endl;
       }

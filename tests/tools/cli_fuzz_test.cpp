@@ -333,6 +333,11 @@ TEST(CommandLine, RunReportsAFailedLink) {
   };
   const Outcome lost = with("link:0-4@0");
   EXPECT_EQ(lost.exit_code, 1) << lost.err;
+  // The first line says a link failed, not nodes: no node was given a failure.
+  EXPECT_THAT(lost.err, HasSubstr("vmc: links failed, and calls whose messages they lost ended "
+                                  "their nodes:\n"
+                                  "link 0-4 down at 0 s rerouted none, lost 1 message\n"))
+      << lost.err;
   EXPECT_THAT(lost.err, HasSubstr("link 0-4 down at 0 s rerouted none, lost 1 message\n"
                                   "message lost: node 0 to node 4 tag 0 of collective call 0, "
                                   "sent at 0 s, on link 0-4\n"
@@ -361,6 +366,14 @@ TEST(CommandLine, RunReportsAFailedLink) {
   EXPECT_EQ(j["failures"]["lost"][0]["collective_call"], 0) << json.out;
   EXPECT_EQ(j["failures"]["stopped"].size(), 4u) << json.out;
   EXPECT_EQ(j["algorithm"], "binomial") << json.out;
+  EXPECT_EQ(j["error"], "links failed, and calls whose messages they lost ended their nodes")
+      << json.out;
+  // A node given a failure beside the link: the first line names both.
+  const Outcome both = with("link:0-4@0,node:2@0");
+  EXPECT_EQ(both.exit_code, 1) << both.err;
+  EXPECT_THAT(both.err, HasSubstr("vmc: nodes and links failed, and calls that needed them ended "
+                                  "their nodes:\n"))
+      << both.err;
   // Under auto it names the algorithm auto chose (for the machine without its failures).
   const Outcome chosen = vmc({"run", "--topology", "hypercube:8", "--op", "broadcast", "--n",
                               "1", "--fail", "link:0-4@0", "--json"});
