@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -24,6 +25,16 @@ std::string loader_error() {
 
 std::string to_string(Privatize p) { return p == Privatize::none ? "none" : "copies"; }
 
+std::string copies_parent(const char* tmpdir, const std::string& shm, std::uintmax_t bytes) {
+  if (tmpdir != nullptr && *tmpdir != '\0') return tmpdir;
+  std::error_code ec;
+  if (fs::is_directory(shm, ec) && access(shm.c_str(), W_OK | X_OK) == 0) {
+    const fs::space_info room = fs::space(shm, ec);
+    if (!ec && room.available >= bytes) return shm;
+  }
+  return "/tmp";
+}
+
 Privatize parse_privatize(const std::string& text) {
   if (text == "copies") return Privatize::copies;
   if (text == "none") return Privatize::none;
@@ -41,8 +52,11 @@ RankPrograms::RankPrograms(const std::string& so_path, int ranks, Privatize priv
   if (!fs::is_regular_file(so_path, ec)) {
     throw std::runtime_error(what + ": no such file (or not a regular file)");
   }
-  std::string pattern = (fs::temp_directory_path(ec) / "vmc-mpi-XXXXXX").string();
-  if (ec) pattern = "/tmp/vmc-mpi-XXXXXX";
+  const int copies = privatize == Privatize::none ? 1 : ranks;
+  // Room for every copy, twice over: the file system is the machine's, others write to it.
+  const std::uintmax_t bytes = 2 * fs::file_size(so_path, ec) * std::uintmax_t(copies);
+  std::string pattern =
+      (fs::path(copies_parent(getenv("TMPDIR"), "/dev/shm", bytes)) / "vmc-mpi-XXXXXX").string();
   if (mkdtemp(pattern.data()) == nullptr) {
     throw std::runtime_error(what + ": cannot make a temporary directory " + pattern + ": " +
                              std::strerror(errno));
@@ -50,7 +64,6 @@ RankPrograms::RankPrograms(const std::string& so_path, int ranks, Privatize priv
   directory_ = pattern;
   try {
     const std::string base = fs::path(so_path).filename().string();
-    const int copies = privatize == Privatize::none ? 1 : ranks;
     handles_.reserve(copies);
     mains_.reserve(copies);
     copies_.reserve(copies);

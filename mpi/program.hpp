@@ -5,7 +5,8 @@
 //
 // The program is built as a shared object (-fPIC -shared, `main` exported; vmcc's job). With
 // copies, the constructor copies the file P times into a fresh temporary directory (mkdtemp
-// under $TMPDIR, else /tmp), one distinct name per rank, and dlopen()s each copy with
+// under copies_parent(): $TMPDIR when set, else /dev/shm when it has room, else /tmp), one
+// distinct name per rank, and dlopen()s each copy with
 // RTLD_NOW | RTLD_LOCAL. Why copies: the dynamic loader keeps one link map per file (it
 // matches an open request by path and by device and inode, so a second dlopen of the same
 // file, of a hard link or of a symbolic link to it returns the first handle). A distinct
@@ -32,6 +33,12 @@
 // move. A program compiled with the initial-exec TLS model takes static TLS per copy, of
 // which glibc has little.
 //
+// Where the copies go matters at hundreds of ranks: on a disk's file system (ext4) each new
+// file costs the kernel's inode allocation, which searches past recently deleted inodes (a
+// run's copies are deleted at its end, so the next run pays more): `vmc mpirun -np 1024` of a
+// program that only calls MPI_Init and MPI_Finalize took 0.59-0.86 s with its copies in /tmp
+// on ext4 and 0.14-0.16 s in /dev/shm (tmpfs, a memory file system), three runs each.
+//
 // Cost, measured on the 2-core development machine (/tmp on disk, ext4; glibc 2.36) by
 // build/tests/mpi_front/measure_load (copy + dlopen + dlsym, per rank, 64 and 256 ranks):
 // the test program (16 KB file) 70-75 us a rank to load, 25 us to unload, +17 KB RSS a rank;
@@ -46,6 +53,7 @@
 // ranks costs nothing extra: each rank runs in its own copy, nothing is remapped.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -74,6 +82,12 @@ struct RankCrash {
 enum class Privatize { copies, none };
 std::string to_string(Privatize p);
 Privatize parse_privatize(const std::string& text);  // throws std::invalid_argument
+
+// The directory under which RankPrograms makes its directory of copies: `tmpdir` ($TMPDIR)
+// when it is set and not empty (the user's choice); else `shm` when it is a writable
+// directory with at least `bytes` available (a memory file system: a file made there costs
+// the kernel a few microseconds, against up to 100 us on a disk's); else /tmp.
+std::string copies_parent(const char* tmpdir, const std::string& shm, std::uintmax_t bytes);
 
 class RankPrograms {
  public:

@@ -20,6 +20,7 @@
 #include <vector>
 
 namespace fs = std::filesystem;
+using vmc::mpi::copies_parent;
 using vmc::mpi::RankPrograms;
 
 // What the programs call: defined here, exported by the executable (ENABLE_EXPORTS).
@@ -237,6 +238,16 @@ TEST(RankPrograms, TheDirectoryOfCopiesIsGoneAfterDestruction) {
   }
   EXPECT_FALSE(fs::exists(directory));
   EXPECT_TRUE(tmp.empty());
+}
+
+TEST(RankPrograms, CopiesGoUnderTmpdirElseAMemoryFileSystemWithRoomElseTmp) {
+  ScratchTmpdir scratch;  // stands in for /dev/shm: a writable directory with room
+  const std::string shm = scratch.path().string();
+  EXPECT_EQ(copies_parent("/some/where", shm, 1), "/some/where") << "$TMPDIR is the user's";
+  EXPECT_EQ(copies_parent(nullptr, shm, 1024), shm);
+  EXPECT_EQ(copies_parent("", shm, 1024), shm) << "an empty $TMPDIR is not set";
+  EXPECT_EQ(copies_parent(nullptr, shm, UINTMAX_MAX), "/tmp") << "no room for the copies";
+  EXPECT_EQ(copies_parent(nullptr, shm + "/none", 1), "/tmp") << "no such directory";
 }
 
 TEST(RankPrograms, AMissingFileIsRefused) {
