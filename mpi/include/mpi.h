@@ -320,7 +320,7 @@ int MPI_WIN_NULL_DELETE_FN(MPI_Win win, int win_keyval, void* attribute_val, voi
 /* Lengths of the strings the environment returns, the terminating zero included. */
 #define MPI_MAX_PROCESSOR_NAME 64
 #define MPI_MAX_LIBRARY_VERSION_STRING 256
-#define MPI_MAX_ERROR_STRING 256
+#define MPI_MAX_ERROR_STRING 1024 /* a failure's text names the call and its cause */
 
 /* Predefined attribute keys: of MPI_COMM_WORLD (MPI_Comm_get_attr), then of windows. */
 #define MPI_TAG_UB 1

@@ -774,6 +774,20 @@ TEST(MpirunFailures, WaitsThatNameNoFailedRankGetProcFailedAndGoOn) {
   }
 }
 
+// MPI_Error_string gives a failure's whole text, the cause at its end, though the call it
+// names takes a communicator's long name: MPI_MAX_ERROR_STRING is 1024 (at 256 the text below
+// lost its last words).
+TEST(MpirunFailures, ErrorStringKeepsTheCauseOfALongFailureText) {
+  const Outcome o = mpirun("-np 4 --alpha 1us --fail node:1@0 " + job("any_failed") + " named");
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_THAT(o.out, HasSubstr("rank 0: MPI_Recv: MPI_ERR_PROC_FAILED: node 0: recv from any rank "
+                               "tag 0 in MPI_Recv(source MPI_ANY_SOURCE, tag 0, the world of a job "
+                               "whose communicator is named at length): node 1 has failed (it "
+                               "stopped at 0 s; the first member of the comm to fail) and no "
+                               "message had matched this receive by then ("))
+      << o.out;
+}
+
 // The intercommunicator constructors are told of a failed rank as the others are: rank 3
 // stops at its MPI_Intercomm_create (tests/mpi_front/jobs/inter_failed.c), and the three
 // other ranks' calls, which need it, return MPI_ERR_PROC_FAILED; the job goes on and exits 0.

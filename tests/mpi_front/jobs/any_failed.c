@@ -4,9 +4,12 @@
  * rank 2's message (sent at 0, there before the receive), the second fails (rank 1 has stopped
  * and no message matched it). Rank 2 sends to 0, then synchronously to the stopped rank 1.
  * Rank 3 takes rank 0's message, then probes for a message from any source that never comes.
- * Every live rank then duplicates MPI_COMM_WORLD, which rank 1 never reaches. */
+ * Every live rank then duplicates MPI_COMM_WORLD, which rank 1 never reaches. With argv[1]
+ * "named", MPI_COMM_WORLD is given a long name first and rank 0 prints MPI_Error_string of its
+ * failed receive, whose text names the call with that name and ends with the cause. */
 #include <mpi.h>
 #include <stdio.h>
+#include <string.h>
 
 static void say(int rank, const char* call, int err) {
   int cls = MPI_SUCCESS;
@@ -20,6 +23,10 @@ int main(int argc, char** argv) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  const int named = argc > 1 && strcmp(argv[1], "named") == 0;
+  if (named) {
+    MPI_Comm_set_name(MPI_COMM_WORLD, "the world of a job whose communicator is named at length");
+  }
   int mine = rank, got = -1;
   MPI_Status status;
   if (rank == 0) {
@@ -28,6 +35,12 @@ int main(int argc, char** argv) {
     if (err == MPI_SUCCESS) printf("rank 0: got %d from rank %d\n", got, status.MPI_SOURCE);
     err = MPI_Recv(&got, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, &status);
     say(rank, "MPI_Recv from any source", err);
+    if (named) {
+      char text[MPI_MAX_ERROR_STRING];
+      int length = 0;
+      MPI_Error_string(err, text, &length);
+      printf("rank 0: %s (%d characters)\n", text, length);
+    }
   } else if (rank == 2) {
     MPI_Send(&mine, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
     say(rank, "MPI_Ssend to rank 1", MPI_Ssend(&mine, 1, MPI_INT, 1, 0, MPI_COMM_WORLD));
