@@ -712,12 +712,16 @@ struct alignas(64) NodeState {
   // without the lock and others with it).
   Found waiting_other;
   std::string call_context;  // guarded by wait_mutex: the front door's call (CallContext)
-  // Guarded by wait_mutex: the same, made when asked (CallContext's lazy form): the text is
-  // call_describe(call_describe_arg) when call_describe is set.
-  std::string (*call_describe)(const void*) = nullptr;
-  const void* call_describe_arg = nullptr;
+  // The same, made when asked (CallContext's lazy form): the text is
+  // call_describe(call_describe_arg) when call_describe is set. Set by the node without the
+  // lock (the argument first, the function released after it), cleared under wait_mutex, so
+  // that a report that holds the lock reads a context whose argument outlives its reading.
+  std::atomic<std::string (*)(const void*)> call_describe{nullptr};
+  std::atomic<const void*> call_describe_arg{nullptr};
   std::string context_text() const {  // under wait_mutex
-    return call_describe != nullptr ? call_describe(call_describe_arg) : call_context;
+    const auto describe = call_describe.load(std::memory_order_acquire);
+    return describe != nullptr ? describe(call_describe_arg.load(std::memory_order_relaxed))
+                               : call_context;
   }
 
   std::uint64_t sends = 0;  // sends made in this run
