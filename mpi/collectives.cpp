@@ -30,6 +30,7 @@
 // While a rank is inside a collective, a vmc::CallContext names the call for a deadlock report:
 // "MPI_Bcast(root 0, 4 x MPI_INT, MPI_COMM_WORLD)".
 #include <algorithm>
+#include <array>
 #include <complex>
 #include <deque>
 #include <limits>
@@ -163,21 +164,9 @@ Op loc_op(MPI_Op op) {
   });
 }
 
-// The vmc op of `op` on `datatype` (t its row), or an error: an unknown operation, or one the
-// standard does not define on the type.
-Op op_or_fail(const char* fn, MPI_Op op, MPI_Datatype datatype, const TypeInfo& t) {
-  const char* name = op_name(op);
-  if (name == nullptr) {
-    fail(fn, MPI_ERR_OP,
-         op == MPI_OP_NULL ? std::string("MPI_OP_NULL is not an operation")
-                           : "invalid operation " + std::to_string(op) +
-                                 " (vmc knows the predefined operations only)");
-  }
-  if (!op_applies(op, t.kind)) {
-    fail(fn, MPI_ERR_OP,
-         std::string(name) + " does not apply to " + t.name + " (it takes " + applies_to(op) +
-             ")");
-  }
+// The vmc op of a predefined operation on a predefined datatype, or nothing where vmc has no
+// arithmetic for the type (op_applies said the operation applies).
+std::optional<Op> arithmetic_op(MPI_Op op, MPI_Datatype datatype) {
   switch (datatype) {
     case MPI_CHAR: return typed_op<char>(op);
     case MPI_SIGNED_CHAR: case MPI_INT8_T: return typed_op<signed char>(op);
@@ -224,24 +213,72 @@ Op op_or_fail(const char* fn, MPI_Op op, MPI_Datatype datatype, const TypeInfo& 
     default:
       // MPI_INTEGER16, MPI_REAL2, MPI_REAL16, MPI_COMPLEX4 and MPI_COMPLEX32 move, but C has
       // no standard type of their sizes to compute with.
-      fail(fn, MPI_ERR_OP,
-           std::string(name) + " does not apply to " + t.name + " (vmc has no arithmetic for it)");
+      return std::nullopt;
   }
 }
 
-// --- the call ------------------------------------------------------------------------------
+// Every predefined operation's vmc op on every predefined datatype it applies to, made once
+// per process: a call takes its op from here instead of making one (a name and a function).
+// Read only once made, by every rank's thread.
+class PredefinedOps {
+ public:
+  PredefinedOps() {
+    for (MPI_Op op = MPI_MAX; op < kOps; ++op) {
+      for (MPI_Datatype t = MPI_DATATYPE_NULL + 1; t < VMC_MPI_PREDEFINED_TYPES; ++t) {
+        const std::optional<TypeInfo> info = type_info(t);
+        if (info && op_applies(op, info->kind)) ops_[index(op, t)] = arithmetic_op(op, t);
+      }
+    }
+  }
+  // The op, or null: not a predefined operation or datatype, or no arithmetic for it.
+  const Op* find(MPI_Op op, MPI_Datatype datatype) const {
+    if (op <= MPI_OP_NULL || op >= kOps || datatype <= MPI_DATATYPE_NULL ||
+        datatype >= VMC_MPI_PREDEFINED_TYPES) {
+      return nullptr;
+    }
+    const std::optional<Op>& found = ops_[index(op, datatype)];
+    return found ? &*found : nullptr;
+  }
 
-// The options of vmc's `operation`: the algorithm the job names for it (`vmc mpirun --coll
-// allreduce=ring`; MPI's name bcast is broadcast's too), else auto.
-Options options_for(Operation operation) {
-  const std::map<std::string, std::string>& named = job_options().algorithms;
-  if (named.empty()) return {};  // no name made per call when the job names no algorithm
-  auto it = named.find(to_string(operation));
-  if (it == named.end() && operation == Operation::broadcast) it = named.find("bcast");
-  Options options;
-  if (it != named.end()) options.algorithm = it->second;
-  return options;
+ private:
+  static constexpr MPI_Op kOps = MPI_NO_OP + 1;
+  static std::size_t index(MPI_Op op, MPI_Datatype datatype) {
+    return static_cast<std::size_t>(op) * VMC_MPI_PREDEFINED_TYPES +
+           static_cast<std::size_t>(datatype);
+  }
+  std::vector<std::optional<Op>> ops_ =
+      std::vector<std::optional<Op>>(static_cast<std::size_t>(kOps) * VMC_MPI_PREDEFINED_TYPES);
+};
+
+const PredefinedOps& predefined_ops() {
+  static const PredefinedOps table;
+  return table;
 }
+
+// The vmc op of `op` on `datatype` (t its row), or an error: an unknown operation, or one the
+// standard does not define on the type.
+const Op& op_or_fail(const char* fn, MPI_Op op, MPI_Datatype datatype, const TypeInfo& t) {
+  const char* name = op_name(op);
+  if (name == nullptr) {
+    fail(fn, MPI_ERR_OP,
+         op == MPI_OP_NULL ? std::string("MPI_OP_NULL is not an operation")
+                           : "invalid operation " + std::to_string(op) +
+                                 " (vmc knows the predefined operations only)");
+  }
+  if (!op_applies(op, t.kind)) {
+    fail(fn, MPI_ERR_OP,
+         std::string(name) + " does not apply to " + t.name + " (it takes " + applies_to(op) +
+             ")");
+  }
+  const Op* found = predefined_ops().find(op, datatype);
+  if (found == nullptr) {
+    fail(fn, MPI_ERR_OP,
+         std::string(name) + " does not apply to " + t.name + " (vmc has no arithmetic for it)");
+  }
+  return *found;
+}
+
+// --- the call ------------------------------------------------------------------------------
 
 // What the members compare: the call in MPI's words.
 CallSignature signature(const Collective& c, int root, std::size_t count, const TypeInfo& t,
@@ -367,9 +404,27 @@ struct Moved {
   std::size_t units(std::size_t items) const { return items * per; }
 };
 
+// Each predefined datatype that holds data as vmc moves it (null for the others), made once per
+// process rather than looked up in two tables on every call.
+const Moved* predefined_moved(MPI_Datatype datatype) {
+  static const std::array<std::optional<Moved>, VMC_MPI_PREDEFINED_TYPES> table = [] {
+    std::array<std::optional<Moved>, VMC_MPI_PREDEFINED_TYPES> out;
+    for (MPI_Datatype t = MPI_DATATYPE_NULL + 1; t < VMC_MPI_PREDEFINED_TYPES; ++t) {
+      if (const std::optional<TypeInfo> info = type_info(t)) {
+        out[static_cast<std::size_t>(t)] = Moved{&predefined_typemap(t), *info, 1, t, false};
+      }
+    }
+    return out;
+  }();
+  if (datatype <= MPI_DATATYPE_NULL || datatype >= VMC_MPI_PREDEFINED_TYPES) return nullptr;
+  const std::optional<Moved>& m = table[static_cast<std::size_t>(datatype)];
+  return m ? &*m : nullptr;
+}
+
 Moved moved_type(const Collective& c, MPI_Datatype datatype) {
   if (datatype < VMC_MPI_FIRST_DERIVED_TYPE) {
-    const TypeInfo t = type_or_fail(c.fn, datatype);
+    if (const Moved* m = predefined_moved(datatype)) return *m;
+    const TypeInfo t = type_or_fail(c.fn, datatype);  // fails, saying why
     return {&predefined_typemap(datatype), t, 1, datatype, false};
   }
   const Typemap& map = moved_typemap(c.fn, c.state, datatype);
@@ -594,10 +649,12 @@ const UserOpEntry* user_op_entry(const char* fn, const RankState& s, MPI_Op op) 
 // op on the same type is, while vmc's algorithm splits the buffers only between whole items.
 struct Reduction {
   Moved m;
-  Op op;
+  const Op* predefined = nullptr;  // a predefined op: predefined_ops()'s
+  std::optional<Op> user;          // else the user's, made for the call
   const char* label;
   std::optional<Comm> weighted;
 
+  const Op& op() const { return user ? *user : *predefined; }
   // The comm vmc's collective runs on.
   const Comm& on(const Comm& comm) const { return weighted ? *weighted : comm; }
 };
@@ -617,7 +674,7 @@ Reduction reduction(const Collective& c, MPI_Datatype datatype, MPI_Op op) {
       const std::size_t per = moved_type(c, datatype).per;
       if (per > 1) weighted = c.comm.weighted(per);
     }
-    return {m, user_op(*u, datatype, map), u->name.c_str(), std::move(weighted)};
+    return {m, nullptr, user_op(*u, datatype, map), u->name.c_str(), std::move(weighted)};
   }
   Moved m = moved_type(c, datatype);
   if (m.derived && m.map->basic != m.basic) {
@@ -626,8 +683,7 @@ Reduction reduction(const Collective& c, MPI_Datatype datatype, MPI_Op op) {
              " combines element by element a datatype of one basic type (or of pairs); " +
              type_label(c.state, datatype) + "'s elements are " + signature_text(*m.map));
   }
-  Op vop = op_or_fail(c.fn, op, m.basic, m.unit);
-  return {m, std::move(vop), op_name(op)};
+  return {m, &op_or_fail(c.fn, op, m.basic, m.unit), std::nullopt, op_name(op)};
 }
 
 // The items a buffer laid out by counts and displacements spans (vmc holds an empty block's
@@ -687,7 +743,7 @@ int itemwise(const char* fn, Operation operation, ItemwiseFn call, const void* s
                      Packed send(c.comm, r.m, {items}), recv(c.comm, r.m, {items});
                      const void* in = in_place ? nullptr : send_address(send.read(sendbuf));
                      void* out = recv.write(recvbuf, in_place);
-                     call(r.on(c.comm), in, n, out, n, t.size, r.op, options_for(operation));
+                     call(r.on(c.comm), in, n, out, n, t.size, r.op(), operation_options(operation));
                      recv.finish(recvbuf);
                    });
     return MPI_SUCCESS;
@@ -732,7 +788,7 @@ std::vector<std::size_t> counts_from_root(const Comm& comm, std::vector<std::siz
   const bool moves_data = comm.moves_data();
   if (!moves_data && comm.rank() == root) share_values(key, counts, comm.size() - 1);
   vmc::broadcast(comm, std::span<std::size_t>(counts), root,
-                 options_for(Operation::broadcast));
+                 operation_options(Operation::broadcast));
   if (!moves_data && comm.rank() != root) return take_shared_values(key);
   return counts;
 }
@@ -804,7 +860,7 @@ int bcast_call(const char* fn, void* buffer, MPI_Count count, MPI_Datatype datat
                      Packed b(c.comm, m, {items});
                      void* data = b.write(buffer, c.rank() == root);
                      vmc::detail::broadcast_bytes(c.comm, data, n, t.size, root,
-                                                  options_for(Operation::broadcast));
+                                                  operation_options(Operation::broadcast));
                      if (c.rank() != root) b.finish(buffer);
                    });
     return MPI_SUCCESS;
@@ -841,8 +897,8 @@ int reduce_call(const char* fn, const void* sendbuf, void* recvbuf, MPI_Count co
                      const void* in = in_place ? nullptr : send_address(send.read(sendbuf));
                      void* out = at_root ? recv.write(recvbuf, in_place) : nullptr;
                      vmc::detail::reduce_bytes(r.on(c.comm), in, in_place ? 0 : n, out,
-                                               at_root ? n : 0, t.size, r.op, root,
-                                               options_for(Operation::reduce));
+                                               at_root ? n : 0, t.size, r.op(), root,
+                                               operation_options(Operation::reduce));
                      if (at_root) recv.finish(recvbuf);
                    });
     return MPI_SUCCESS;
@@ -872,7 +928,7 @@ int reduce_scatter_block_call(const char* fn, const void* sendbuf, void* recvbuf
       const void* in = contributions(send, sendbuf, recvbuf, total * t.size, copy);
       void* out = recv.write(recvbuf, false);
       vmc::detail::reduce_scatter_bytes(r.on(c.comm), send_address(in), total, out, n, t.size,
-                                        {}, r.op, options_for(Operation::reduce_scatter));
+                                        {}, r.op(), operation_options(Operation::reduce_scatter));
       recv.finish(recvbuf);
     });
     return MPI_SUCCESS;
@@ -911,8 +967,8 @@ int reduce_scatter_call(const char* fn, const void* sendbuf, void* recvbuf, Coun
                      const void* in = contributions(send, sendbuf, recvbuf, total * t.size, copy);
                      void* out = recv.write(recvbuf, false);
                      vmc::detail::reduce_scatter_bytes(r.on(c.comm), send_address(in), total,
-                                                       out, mine, t.size, counts, r.op,
-                                                       options_for(Operation::reduce_scatter));
+                                                       out, mine, t.size, counts, r.op(),
+                                                       operation_options(Operation::reduce_scatter));
                      recv.finish(recvbuf);
                    });
     return MPI_SUCCESS;
@@ -951,7 +1007,7 @@ int gather_call(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_Da
     }
     run_collective(c, signature(c, root, n, t),
                    "root " + std::to_string(root) + ", " + items_text(n, t), [&] {
-                     const Options options = options_for(Operation::gather);
+                     const Options& options = operation_options(Operation::gather);
                      std::optional<Packed> recv;
                      void* out = nullptr;
                      if (at_root) {
@@ -1007,7 +1063,7 @@ int scatter_call(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_D
     }
     run_collective(c, signature(c, root, n, t),
                    "root " + std::to_string(root) + ", " + items_text(n, t), [&] {
-                     const Options options = options_for(Operation::scatter);
+                     const Options& options = operation_options(Operation::scatter);
                      std::optional<Packed> send;
                      const void* in = nullptr;
                      if (at_root) {
@@ -1050,7 +1106,7 @@ int allgather_call(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI
                        span_of(rm, size_of(recvcount) * c.p()));
     }
     run_collective(c, signature(c, -1, n, t), items_text(n, t), [&] {
-      const Options options = options_for(Operation::allgather);
+      const Options& options = operation_options(Operation::allgather);
       Packed recv(c.comm, rm, {size_of(recvcount) * c.p()});
       void* out = recv.write(recvbuf, in_place);
       if (in_place) {
@@ -1102,7 +1158,7 @@ int alltoall_call(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_
         in = send->read(sendbuf);
       }
       vmc::detail::alltoall_bytes(c.comm, send_address(in), all, out, all, t.size,
-                                  options_for(Operation::alltoall));
+                                  operation_options(Operation::alltoall));
       recv.finish(recvbuf);
     });
     return MPI_SUCCESS;
@@ -1146,7 +1202,7 @@ int allgatherv_call(const char* fn, const void* sendbuf, MPI_Count sendcount, MP
       Packed send(c.comm, in_place ? rm : sm, {in_place ? 0 : size_of(sendcount)});
       vmc::detail::allgatherv_bytes(c.comm, in_place ? nullptr : send_address(send.read(sendbuf)),
                                     in_place ? 0 : mine, out, capacity, t.size, counts, at,
-                                    options_for(Operation::allgatherv));
+                                    operation_options(Operation::allgatherv));
       recv.finish(recvbuf);
     });
     return MPI_SUCCESS;
@@ -1219,7 +1275,7 @@ int alltoallv_call(const char* fn, const void* sendbuf, CountArray sendcounts, C
                      }
                      vmc::detail::alltoallv_bytes(c.comm, send_address(in), send_capacity,
                                                   scounts, sat, out, recv_capacity, rcounts, rat,
-                                                  t.size, options_for(Operation::alltoallv));
+                                                  t.size, operation_options(Operation::alltoallv));
                      recv.finish(recvbuf);
                    });
     return MPI_SUCCESS;
@@ -1267,7 +1323,7 @@ int gatherv_call(const char* fn, const void* sendbuf, MPI_Count sendcount, MPI_D
       check_no_overlap(fn, sendbuf, span_of(sm, size_of(sendcount)), recvbuf,
                        span_of(rm, capacity_items));
     }
-    const Options options = options_for(Operation::gatherv);
+    const Options& options = operation_options(Operation::gatherv);
     run_collective(c, v_signature(c, root, t, nullptr),
                    "root " + std::to_string(root) + ", " + items_text(counts[r], t),
                    [&](SharedKey key) {
@@ -1339,7 +1395,7 @@ int scatterv_call(const char* fn, const void* sendbuf, CountArray sendcounts, Co
       check_no_overlap(fn, sendbuf, span_of(sm, capacity_items), recvbuf,
                        span_of(rm, size_of(recvcount)));
     }
-    const Options options = options_for(Operation::scatterv);
+    const Options& options = operation_options(Operation::scatterv);
     run_collective(c, v_signature(c, root, t, nullptr),
                    "root " + std::to_string(root) + ", " + items_text(counts[r], t),
                    [&](SharedKey key) {
@@ -1433,7 +1489,7 @@ std::vector<std::size_t> counts_of(const char* fn, CountArray v, std::size_t p, 
 CollectiveReduction collective_reduction(const char* fn, MPI_Comm comm, MPI_Datatype datatype,
                                          MPI_Op op) {
   Reduction r = reduction(open_collective(fn, comm), datatype, op);
-  return {public_type(r.m), std::move(r.op), r.label, r.weighted ? r.weighted->weight() : 1};
+  return {public_type(r.m), r.op(), r.label, r.weighted ? r.weighted->weight() : 1};
 }
 
 void check_collective_signature(const char* fn, MPI_Count sendcount, const CollectiveType& st,
@@ -1451,7 +1507,7 @@ int MPI_Barrier(MPI_Comm comm) {
     const Collective c = open_collective(fn, comm);
     CallSignature sig;
     sig.operation = fn;
-    run_collective(c, sig, "", [&] { vmc::detail::barrier_run(c.comm, options_for(Operation::barrier)); });
+    run_collective(c, sig, "", [&] { vmc::detail::barrier_run(c.comm, operation_options(Operation::barrier)); });
     return MPI_SUCCESS;
   });
 }
@@ -1837,7 +1893,7 @@ int reduce_local(const char* fn, const void* inbuf, void* inoutbuf, Int count,
     std::vector<unsigned char> a(n * r.m.unit.size), b(n * r.m.unit.size);
     pack(*r.m.map, inbuf, items, a.data());
     pack(*r.m.map, inoutbuf, items, b.data());
-    r.op.apply(a.data(), b.data(), b.data(), n);
+    r.op().apply(a.data(), b.data(), b.data(), n);
     unpack(*r.m.map, b.data(), b.size(), inoutbuf);
     return MPI_SUCCESS;
   });

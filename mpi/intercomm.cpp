@@ -81,16 +81,6 @@ std::vector<int> members_of(const Comm& c) {
   return {m.begin(), m.end()};
 }
 
-// The options of vmc's broadcast: the algorithm the job names (`--coll bcast=...`), or auto.
-Options broadcast_options() {
-  const auto& named = job_options().algorithms;
-  auto it = named.find("broadcast");
-  if (it == named.end()) it = named.find("bcast");
-  Options options;
-  if (it != named.end()) options.algorithm = it->second;
-  return options;
-}
-
 // Runs a front-door call of the runtime: a vmc misuse (the members' calls differ) ends the run
 // as an MPI report; a failed rank or link the call needed (vmc mpirun --fail) fails the call
 // with MPI_ERR_PROC_FAILED or MPI_ERR_OTHER through the communicator's error handler.
@@ -122,9 +112,9 @@ std::vector<std::size_t> from_leader(const char* fn, const Comm& local, int root
   const bool leader = local.rank() == root;
   if (leader) share_values(key, values, local.size() - 1);
   std::size_t n = values.size();
-  vmc::broadcast(local, std::span<std::size_t>(&n, 1), root, broadcast_options());
+  vmc::broadcast(local, std::span<std::size_t>(&n, 1), root, operation_options(Operation::broadcast));
   if (!leader) values = take_shared_values(key);
-  vmc::broadcast(local, std::span<std::size_t>(values), root, broadcast_options());
+  vmc::broadcast(local, std::span<std::size_t>(values), root, operation_options(Operation::broadcast));
   return values;
 }
 

@@ -15,6 +15,7 @@ namespace {
 
 std::vector<RankState> g_ranks;  // sized by begin_job, before the run
 JobOptions g_options;
+std::vector<Options> g_operation_options;  // by Operation (operation_options), from g_options
 std::mutex g_abort_mutex;
 int g_abort_rank = -1;
 int g_abort_code = 0;
@@ -36,6 +37,16 @@ std::vector<std::string> g_notes;  // note_once's lines
 void begin_job(const JobOptions& options) {
   g_ranks.assign(static_cast<std::size_t>(options.ranks), RankState{});
   g_options = options;
+  g_operation_options.assign(all_operations().size(), Options{});
+  for (const Operation operation : all_operations()) {
+    auto it = options.algorithms.find(to_string(operation));
+    if (it == options.algorithms.end() && operation == Operation::broadcast) {
+      it = options.algorithms.find("bcast");
+    }
+    if (it != options.algorithms.end()) {
+      g_operation_options.at(static_cast<std::size_t>(operation)).algorithm = it->second;
+    }
+  }
   g_abort_rank = -1;
   g_abort_code = 0;
   g_abort_by_handler = false;
@@ -68,6 +79,12 @@ void note_once(const std::string& line) {
 }
 
 const JobOptions& job_options() { return g_options; }
+
+const Options& operation_options(Operation operation) {
+  static const Options automatic;  // before any job
+  const auto i = static_cast<std::size_t>(operation);
+  return i < g_operation_options.size() ? g_operation_options[i] : automatic;
+}
 
 void share_values(SharedKey key, std::vector<std::size_t> values, int readers) {
   if (readers <= 0) return;

@@ -20,6 +20,8 @@
 #include <utility>
 #include <vector>
 
+#include "collectives/vocabulary/operation.hpp"
+#include "collectives/vocabulary/query.hpp"
 #include "mpi/counts.hpp"
 #include "mpi/datatypes.hpp"
 #include "mpi/errors.hpp"
@@ -159,6 +161,10 @@ struct RankState {
 
 // The job's options (mpi/job.hpp), as begin_job received them.
 const JobOptions& job_options();
+// The options of vmc's `operation` in this job: the algorithm the job names for it (`vmc
+// mpirun --coll allreduce=ring`; MPI's name bcast is broadcast's too), else auto. Made by
+// begin_job, so that a call makes none.
+const Options& operation_options(Operation operation);
 // Records the first rank that aborted the job (MPI_Abort, or MPI_ERRORS_ABORT: by_handler) and
 // its code.
 void record_abort(int rank, int code, bool by_handler = false);

@@ -145,13 +145,15 @@ std::string describe_call(const char* op, const char* dir, int peer, Tag tag) {
 }
 
 // in_collective: the calling node is inside a collective call (CollectiveScope).
-void check_peer(const Comm& c, const char* op, const char* dir, int peer, Tag tag,
-                bool in_collective, bool wildcards = false) {
+// `g` is c's group (the caller has it: no second look).
+void check_peer(const Comm& c, const detail::CommGroup& g, const char* op, const char* dir,
+                int peer, Tag tag, bool in_collective, bool wildcards = false) {
   if (wildcards && peer == kAnySource) peer = 0;  // checked: any rank
   if (wildcards && tag == kAnyTag) tag = 0;
-  if (peer < 0 || peer >= c.size()) {
+  const auto size = static_cast<int>(g.world.size());
+  if (peer < 0 || peer >= size) {
     fail(c, describe_call(op, dir, peer, tag),
-         "rank out of range (comm has " + std::to_string(c.size()) + " ranks)");
+         "rank out of range (comm has " + std::to_string(size) + " ranks)");
   }
   if (tag < 0) fail(c, describe_call(op, dir, peer, tag), "tag is negative");
   // Tags above the user range belong to collective calls: a user message with one could
@@ -262,7 +264,7 @@ void check_received(const Comm& c, const detail::CommGroup& g, const char* op, i
 Outgoing Comm::outgoing(const void* data, std::size_t bytes, std::size_t items, int dest, Tag tag,
                         const char* op) const {
   const detail::CommGroup& g = group(op);
-  check_peer(*this, op, "to", dest, tag, node_->collective_depth > 0);
+  check_peer(*this, g, op, "to", dest, tag, node_->collective_depth > 0);
   if (weighted_) items *= weighted_->weight;
   check_send_size(*this, op, dest, tag, bytes, items);
   check_abort(*node_);
@@ -280,7 +282,7 @@ Outgoing Comm::outgoing(const void* data, std::size_t bytes, std::size_t items, 
 Incoming Comm::incoming(void* data, std::size_t capacity_bytes, std::size_t item_size, int source,
                         Tag tag, const char* op) const {
   const detail::CommGroup& g = group(op);
-  check_peer(*this, op, "from", source, tag, node_->collective_depth > 0, true);
+  check_peer(*this, g, op, "from", source, tag, node_->collective_depth > 0, true);
   check_receive_buffer(data, capacity_bytes, op, source, tag);
   check_abort(*node_);
   const bool wild = source == kAnySource || tag == kAnyTag;

@@ -253,11 +253,15 @@ Node* this_node() {
   return detail::current_node != nullptr ? detail::current_node->handle : nullptr;
 }
 
+// Only the node writes its context, so it reads its own without the lock; a report reads it
+// under the node's wait_mutex (NodeState::context_text).
 CallContext::CallContext(std::string call) {
   detail::NodeState* n = detail::current_node;
   if (n == nullptr) return;
+  if (!n->call_context.empty() || n->call_describe.load(std::memory_order_relaxed) != nullptr) {
+    return;
+  }
   std::lock_guard lock(n->wait_mutex);
-  if (!n->call_context.empty() || n->call_describe != nullptr) return;
   n->call_context = std::move(call);
   set_ = true;
 }
@@ -265,20 +269,24 @@ CallContext::CallContext(std::string call) {
 CallContext::CallContext(Describe describe, const void* arg) {
   detail::NodeState* n = detail::current_node;
   if (n == nullptr) return;
-  std::lock_guard lock(n->wait_mutex);
-  if (!n->call_context.empty() || n->call_describe != nullptr) return;
-  n->call_describe = describe;
-  n->call_describe_arg = arg;
+  if (!n->call_context.empty() || n->call_describe.load(std::memory_order_relaxed) != nullptr) {
+    return;
+  }
+  // No lock on the way in (a call made often): the argument is there before the function
+  // that reads it.
+  n->call_describe_arg.store(arg, std::memory_order_relaxed);
+  n->call_describe.store(describe, std::memory_order_release);
   set_ = true;
 }
 
 CallContext::~CallContext() {
   if (!set_) return;
   detail::NodeState* n = detail::current_node;
+  // Under the lock: a report that is making the text finishes before the argument goes.
   std::lock_guard lock(n->wait_mutex);
   n->call_context.clear();
-  n->call_describe = nullptr;
-  n->call_describe_arg = nullptr;
+  n->call_describe.store(nullptr, std::memory_order_relaxed);
+  n->call_describe_arg.store(nullptr, std::memory_order_relaxed);
 }
 
 Machine::Machine(MachineConfig config)

@@ -259,38 +259,34 @@ SplitResult MailboxTransport::create_group(NodeState&, CommGroup& g, std::span<c
 
 std::string MailboxTransport::compare_call(NodeState&, CommGroup& g, int rank, std::uint64_t seq,
                                            const CallSignature& mine, CompareCall compare) {
-  // The first member to arrive leaves its call for the others to compare theirs with: a
-  // copy kept in an entry reused from an earlier call, one that kept the same operation
-  // (the MPI layer's calls and vmc's alternate: each finds its texts already there); a new
-  // entry while fewer than kSpareSignatures are kept.
-  constexpr std::size_t kSpareSignatures = 4;
+  // The first member to arrive leaves its call for the others to compare theirs with; the
+  // last one to compare frees its place (CommGroup::signature_slots).
   std::lock_guard lock(g.control_mutex);
-  auto it = g.signatures.find(seq);
-  std::string mismatch;
-  if (it == g.signatures.end()) {
-    auto& spares = g.spare_signatures;
-    auto spare = std::find_if(spares.begin(), spares.end(), [&](const auto& e) {
-      return KeptSignature::same_text(e.mapped().sig.operation, mine.operation);
-    });
-    if (spare == spares.end() && spares.size() == kSpareSignatures) spare = spares.begin();
-    if (spare == spares.end()) {
-      it = g.signatures.try_emplace(seq).first;
-    } else {
-      auto entry = std::move(*spare);
-      spares.erase(spare);
-      entry.key() = seq;
-      entry.mapped().seen = 0;
-      it = g.signatures.insert(std::move(entry)).position;
-    }
-    it->second.sig.keep(mine);
-    it->second.first_rank = rank;
-  } else if (!it->second.sig.agrees_with(mine)) {  // compare says why
-    mismatch = compare(it->second.sig.view(), it->second.first_rank);
+  if (g.signature_slots.empty()) g.signature_slots.resize(CommGroup::kSignatureSlots);
+  CommGroup::SignatureCall& slot = g.signature_slots[seq % CommGroup::kSignatureSlots];
+  CommGroup::SignatureCall* call = nullptr;
+  if (slot.open && slot.seq == seq) {
+    call = &slot;
+  } else if (!g.more_signatures.empty()) {
+    auto it = g.more_signatures.find(seq);
+    if (it != g.more_signatures.end()) call = &it->second;
   }
-  if (++it->second.seen == g.local_members) {
-    auto entry = g.signatures.extract(it);
-    if (g.spare_signatures.size() < kSpareSignatures) {
-      g.spare_signatures.push_back(std::move(entry));
+  std::string mismatch;
+  if (call == nullptr) {
+    call = slot.open ? &g.more_signatures[seq] : &slot;
+    call->seq = seq;
+    call->open = true;
+    call->seen = 0;
+    call->sig.keep(mine);
+    call->first_rank = rank;
+  } else if (!call->sig.agrees_with(mine)) {  // compare says why
+    mismatch = compare(call->sig.view(), call->first_rank);
+  }
+  if (++call->seen == g.local_members) {
+    if (call == &slot) {
+      slot.open = false;
+    } else {
+      g.more_signatures.erase(seq);
     }
   }
   return mismatch;

@@ -639,7 +639,10 @@ struct CommGroup {
     std::vector<std::shared_ptr<CommGroup>> result;  // per comm rank (null: no group)
     std::vector<int> new_rank;
   };
+  // A collective call whose signature the members are comparing (the first one's, kept).
   struct SignatureCall {
+    std::uint64_t seq = 0;  // the comm's call number
+    bool open = false;      // some member has yet to compare its call
     KeptSignature sig;
     int first_rank = 0;
     int seen = 0;
@@ -653,10 +656,14 @@ struct CommGroup {
   std::map<std::uint64_t, SplitCall> splits;
   // create_group's calls by (members' hash, tag, the members' count of such calls)
   std::map<std::tuple<std::uint64_t, std::int64_t, std::uint64_t>, GroupCall> groups_made;
-  std::map<std::uint64_t, SignatureCall> signatures;
-  // Entries of `signatures` whose calls every member has compared, kept for reuse (their
-  // nodes and texts' storage): a few, as many as calls are open at once.
-  std::vector<std::map<std::uint64_t, SignatureCall>::node_type> spare_signatures;
+  // The calls being compared: call number seq in slot seq % kSignatureSlots (made at the
+  // comm's first collective), or, while that slot holds an earlier call still open, in
+  // more_signatures. A slot keeps its texts' storage for the call kSignatureSlots later,
+  // which a loop makes the same (the MPI layer's calls and vmc's alternate, each in slots of
+  // its own), so a repeated call assigns no text, and finding a call is an index.
+  static constexpr std::size_t kSignatureSlots = 4;
+  std::vector<SignatureCall> signature_slots;
+  std::map<std::uint64_t, SignatureCall> more_signatures;
 };
 
 // --- nodes ---------------------------------------------------------------------------------
@@ -705,12 +712,16 @@ struct alignas(64) NodeState {
   // without the lock and others with it).
   Found waiting_other;
   std::string call_context;  // guarded by wait_mutex: the front door's call (CallContext)
-  // Guarded by wait_mutex: the same, made when asked (CallContext's lazy form): the text is
-  // call_describe(call_describe_arg) when call_describe is set.
-  std::string (*call_describe)(const void*) = nullptr;
-  const void* call_describe_arg = nullptr;
+  // The same, made when asked (CallContext's lazy form): the text is
+  // call_describe(call_describe_arg) when call_describe is set. Set by the node without the
+  // lock (the argument first, the function released after it), cleared under wait_mutex, so
+  // that a report that holds the lock reads a context whose argument outlives its reading.
+  std::atomic<std::string (*)(const void*)> call_describe{nullptr};
+  std::atomic<const void*> call_describe_arg{nullptr};
   std::string context_text() const {  // under wait_mutex
-    return call_describe != nullptr ? call_describe(call_describe_arg) : call_context;
+    const auto describe = call_describe.load(std::memory_order_acquire);
+    return describe != nullptr ? describe(call_describe_arg.load(std::memory_order_relaxed))
+                               : call_context;
   }
 
   std::uint64_t sends = 0;  // sends made in this run

@@ -195,5 +195,38 @@ TEST(BadInput, EndsTheRunWithAnErrorNamingTheNode) {
   EXPECT_EQ(run_error(*m, [&](Node& n) { barrier(n.world()); }), "");
 }
 
+// The members compare a call's signature in one of a few slots by call number
+// (CommGroup::signature_slots). A broadcast's root, whose sends never block, runs on one
+// worker until it blocks, so it opens more calls than the slots hold before the others compare
+// the first; the later calls wait elsewhere, each still compared and run as the others.
+TEST(BadInput, ARootFarAheadOfTheOthersHasEveryCallCompared) {
+  MachineConfig config;
+  config.topology = parse_topology("full:6");
+  config.engine = Engine::fibers;
+  config.workers = 1;
+  config.trace = false;
+  config.watchdog_seconds = 60;
+  Machine m(config);
+  constexpr int kCalls = 12;
+  std::vector<std::vector<int>> got(6);
+  m.run([&](Node& n) {
+    for (int k = 0; k < kCalls; ++k) {
+      std::vector<int> a(4, n.rank() == 0 ? k : -1);
+      broadcast(n.world(), std::span(a), 0, {.algorithm = "binomial"});
+      got[static_cast<std::size_t>(n.rank())].push_back(a[3]);
+    }
+  });
+  for (const std::vector<int>& g : got) {
+    ASSERT_EQ(g.size(), static_cast<std::size_t>(kCalls));
+    for (int k = 0; k < kCalls; ++k) EXPECT_EQ(g[static_cast<std::size_t>(k)], k);
+  }
+  expect_error_naming_node(m, [&](Node& n) {
+    for (int k = 0; k < kCalls; ++k) {
+      std::vector<int> a(k == 9 && n.rank() == 4 ? 5 : 4);
+      broadcast(n.world(), std::span(a), 0, {.algorithm = "binomial"});
+    }
+  }, "a count that differs at a call far behind the root", {"collective call 9", "node 4"});
+}
+
 }  // namespace
 }  // namespace vmc::testing
