@@ -94,7 +94,8 @@ void explain(const ExplainOptions& o) {
                      .strategy = o.call.strategy.empty()
                                      ? std::vector<int>{}
                                      : global_combine::parse_strategy(o.call.strategy),
-                     .hybrid = o.call.hybrid};
+                     .hybrid = o.call.hybrid,
+                     .dopl_steps = parse_dopl_steps(o.call.dopl_steps)};
   if (spec.root < 0 || spec.root >= topology->nodes()) {
     throw UsageError("--root " + std::to_string(spec.root) + " is not a node of " +
                      topology->spec());

@@ -164,6 +164,9 @@ struct Formula {
   // The DOPL's whole-piece formula without its wraparound term ((k_alt - 1)(alpha + n/k_alt
   // beta)): the run where the wraparounds overlap the steps entirely.
   std::function<double(double)> without_wraps;
+  // The DOPL with k_alt > 1 under `--dopl-steps synchronized`: the formula derived for that
+  // schedule (dopl_synchronized), real and at whole pieces; empty where no half alternates.
+  std::function<double(double)> synchronized, synchronized_whole;
 };
 
 // §9 T_DOPL-BROADCAST for k_alt parts of k_i pieces each (b: beta, or §11's beta + gamma).
@@ -177,6 +180,37 @@ double dopl_004(const patterns::MeshShape& shape, int k, const std::vector<doubl
   for (int i = 0; i < d; ++i) {
     const double steps = std::ceil(double(k + d - 1 - i) / d) * (shape.lengths[i] - 1) + ki[i] - 1;
     t += steps * (a + (whole ? std::ceil(part / ki[i]) : part / ki[i]) * b);
+  }
+  return t;
+}
+
+// The DOPL with its steps synchronized (derived from 004 §6.2's schedule and "explicit
+// synchronization", §9's terms; k_alt > 1, else 004's own at k_alt = 1, which has no
+// barrier). Step s (s = 0 .. k_alt + d - 2) pipelines along the lines of dimension
+// D = s mod d: every line that carries a part holds m_D nodes and pipelines k_D pieces of
+// n/(k_alt k_D) items, and all start together when the barrier before the step ends, so
+// the step takes (m_D - 1 + k_D - 1)(alpha + n/(k_alt k_D) b), its pieces drained (b: beta,
+// or §11's beta + gamma, each piece combined where it arrives). The wraparounds of the
+// step run beside it on ports it leaves idle (a tail's out-port and a head's in-port on
+// their own line, 004 §6.2's "directly to the head node"), alpha + n/k_alt beta each, never
+// longer than k_D pieces. Dimension i has ceil((k_alt + d - 1 - i)/d) steps (§9's factor).
+// Between consecutive steps, k_alt + d - 2 of them, every member waits for the others: a
+// dissemination barrier of empty messages, ceil(log2 p) rounds of alpha (each node sends
+// one and receives one per round, duplex). So
+//   T = sum_i ceil((k_alt + d - 1 - i)/d)(m_i + k_i - 2)(alpha + n/(k_alt k_i) b)
+//       + (k_alt + d - 2) ceil(log2 p) alpha.
+// The reduction's tail combines its wraparound's part after its pieces (n/k_alt gamma more)
+// and ends before the step's head, which combines the last of (m_D - 1 + k_D - 1) pieces.
+double dopl_synchronized(const patterns::MeshShape& shape, int k, const std::vector<double>& ki,
+                         double N, double a, double b, bool whole) {
+  if (k == 1) return dopl_004(shape, k, ki, N, a, b, whole);
+  const int d = shape.dimensions();
+  const double part = whole ? std::ceil(N / k) : N / k;
+  double t = (k + d - 2) * patterns::ceil_log2(shape.size()) * a;
+  for (int i = 0; i < d; ++i) {
+    const double uses = std::ceil(double(k + d - 1 - i) / d);
+    t += uses * (shape.lengths[i] + ki[i] - 2) *
+         (a + (whole ? std::ceil(part / ki[i]) : part / ki[i]) * b);
   }
   return t;
 }
@@ -349,6 +383,14 @@ Formula formula_004(Operation op, const std::string& algorithm, int member, cons
         return dopl_004(shape, c.k, c.ki, N, u.a, u.b + u.g, true, false) +
                dopl_004(shape, b.k, b.ki, N, u.a, u.b, true, false);
       };
+      if (c.k > 1 || b.k > 1) {
+        for (const bool whole : {false, true}) {
+          (whole ? f.synchronized_whole : f.synchronized) = [=](double N) {
+            return dopl_synchronized(shape, c.k, c.ki, N, u.a, u.b + u.g, whole) +
+                   dopl_synchronized(shape, b.k, b.ki, N, u.a, u.b, whole);
+          };
+        }
+      }
       return f;
     }
     const double b = red ? u.b + u.g : u.b;
@@ -359,6 +401,14 @@ Formula formula_004(Operation op, const std::string& algorithm, int member, cons
     f.without_wraps = [=](double N) {
       return dopl_004(shape, c.k, c.ki, N, u.a, b, true, false);
     };
+    if (c.k > 1) {
+      f.synchronized = [=](double N) {
+        return dopl_synchronized(shape, c.k, c.ki, N, u.a, b, false);
+      };
+      f.synchronized_whole = [=](double N) {
+        return dopl_synchronized(shape, c.k, c.ki, N, u.a, b, true);
+      };
+    }
     return f;
   }
   if (op == allgather && algorithm == "mesh_dr") {
@@ -600,12 +650,39 @@ std::string expression(const std::string& equation) {
       {"§13 T_DIRECT-ALL-TO-ALL-SCATTER, summed over its shifts",
        "sum_{k=1}^{p-1} (alpha + n/p^2 max(beta, c_k beta)), c_k = max_i min(k_i, m_i - k_i), "
        "k_i the mesh coordinates of k"},
+      {"§9 T_DOPL-BROADCAST, synchronized steps (derived)",
+       "sum_i ceil((k_alt + d - 1 - i)/d)(m_i + k_i - 2)(alpha + n/(k_alt k_i) beta) + (k_alt + "
+       "d - 2) ceil(log2 p) alpha"},
+      {"§11 T_DOPL, synchronized steps (derived)",
+       "sum_i ceil((k_alt + d - 1 - i)/d)(m_i + k_i - 2)(alpha + n/(k_alt k_i) (beta + gamma)) "
+       "+ (k_alt + d - 2) ceil(log2 p) alpha"},
+      {"§12 fan-in/fan-out, synchronized steps (derived)",
+       "the two synchronized DOPL formulas, each with its own k_alt and k_i (a half of one part "
+       "has no barrier: 004's own at k_alt = 1)"},
       {"§13 PFR all-to-all scatter (derived)",
        "sum over the stages s (f_s - 1)(alpha + n/(2p) (max(beta, c_s beta) + delta)), c_s the "
        "most active rings interleaved with one ring of stage s"},
   };
   const auto it = text.find(equation);
   return it == text.end() ? "" : it->second;
+}
+
+// The DOPL with its steps synchronized (`--dopl-steps synchronized`): the derived formula's
+// name and how it was read.
+std::string synchronized_equation(Operation op) {
+  switch (op) {
+    case Operation::broadcast: return "§9 T_DOPL-BROADCAST, synchronized steps (derived)";
+    case Operation::reduce: return "§11 T_DOPL, synchronized steps (derived)";
+    default: return "§12 fan-in/fan-out, synchronized steps (derived)";
+  }
+}
+std::string synchronized_note(Operation op) {
+  return std::string("derived: 004 §6.2's schedule with its \"explicit synchronization\", a "
+                     "dissemination barrier between consecutive steps; each step drains its "
+                     "k_i pieces over m_i nodes, its wraparounds beside it on idle ports") +
+         (op == Operation::broadcast ? "" : ", each piece combined where it arrives") +
+         "; the synchronized run is on the row below the default's, 004's own formula "
+         "against it on the next";
 }
 
 // The rows of the table: the 004 algorithms vmc registers, the families by member.
@@ -667,8 +744,10 @@ Model model_004(const std::string& protocol, const std::string& delta,
 }
 
 // The call of a case: root 0, float items summed, timing only.
-RunSpec spec_of(Operation op, const std::string& algorithm, int member, std::size_t n) {
+RunSpec spec_of(Operation op, const std::string& algorithm, int member, std::size_t n,
+                DoplSteps steps = DoplSteps::overlap) {
   RunSpec s;
+  s.dopl_steps = steps;
   s.op = op;
   s.algorithm = algorithm;
   s.n = n;
@@ -682,10 +761,11 @@ struct Outcome {
   Picos time = 0, predicted = 0;
 };
 Outcome run_case(const std::string& spec, const Model& model, Operation op,
-                 const std::string& algorithm, int member, std::size_t n) {
+                 const std::string& algorithm, int member, std::size_t n,
+                 DoplSteps steps = DoplSteps::overlap) {
   Machine m({.topology = parse_topology(spec), .model = model, .trace = false,
              .data = Data::none});
-  const RunOutcome out = run_collective(m, spec_of(op, algorithm, member, n));
+  const RunOutcome out = run_collective(m, spec_of(op, algorithm, member, n, steps));
   return {out.result.time_ps(), out.predicted};
 }
 
@@ -760,32 +840,37 @@ const std::vector<Reason>& reasons() {
        "min(k_i, m_i - k_i) on its busiest link: the run is below it. The row above it is "
        "judged by that schedule's own sum, derived from 004's text (§13's direct sends, §2's "
        "sharing), and is exact"},
-      {"DOPL overlap",
-       "k_alt > 1: the run is below 004's sum (5-26% on these rows) and above that sum at "
-       "whole pieces without its wraparound term, except on mesh:4x4x4 at n = 1000 and 1003, "
-       "where the broadcast equals it (the row says so) and the reduction is ceil(n/k_alt) "
-       "gamma below it. 004 adds the "
-       "k_alt - 1 wraparounds one after another and charges each dimension's k_i - 1 pieces "
-       "once, as if every step's pieces ran on into the next step's line; its own schedule, "
-       "which vmc runs, overlaps the wraparounds with the steps (a wraparound joins a line's "
-       "tail and head on ports the step leaves idle), but a node runs its steps in order, so "
-       "a line of the next step starts only when its nodes are done with the step before, and "
-       "the longest path drains a line's pieces at several steps. On mesh:6x4 at n = 65536 "
-       "the broadcast's longest path is 36 T_0 + 34 T_1 + T_W (T_i = alpha + ceil(ceil(n/k_alt)"
-       "/k_i) beta, T_W = alpha + ceil(n/k_alt) beta: 220.103 ms, the run) where 004 charges "
-       "28 T_0 + 18 T_1 + 4 T_W; on mesh:8x8 50 T_0 + 45 T_1 + T_W against 39 T_0 + 32 T_1 + "
-       "3 T_W; on mesh:4x4x4 28 T_0 + 28 T_1 + 27 T_2 + T_W against 19 T_0 + 16 T_1 + 16 T_2 "
-       "+ 7 T_W. No closed form in 004's terms was found that equals every row: the longest "
-       "path passes where a message waits for an in-port another holds (on mesh:6x4 the "
-       "wraparound of part 0 holds node (0,1)'s in-port when the root's pieces of step 3 come; "
-       "the last piece of step 4 holds node (5,1)'s when those of step 5 come), and which "
-       "message takes an in-port first follows from the times, so the path's shape changes "
-       "with the mesh, k_alt and the pieces. It is not a modelling choice: no option keeps "
-       "the schedule and separates its steps (under `--protocol rendezvous`, and under "
-       "exchange and half ports, vmc's plan takes one part, collectives/mesh/dopl.hpp, a "
-       "schedule the one-part rows here show exact after whole pieces). vmc's own cost is the "
-       "schedule replayed, equal to the run (predicted_s; collectives/reduce/"
-       "reduce_mesh_dopl.cpp)"},
+      {"steps unsynchronized",
+       "k_alt > 1, a modelling choice: by default vmc runs 004 §6.2's schedule without the "
+       "\"explicit synchronization\" 004 couples it with, each node going on to its next "
+       "step when it is done with its own part of the last. The run is below 004's sum "
+       "(5-26% on these rows) and above that sum at whole pieces without its wraparound "
+       "term, except on mesh:4x4x4 at n = 1000 and 1003, where the broadcast equals it (the "
+       "row says so) and the reduction is ceil(n/k_alt) gamma below it. Unsynchronized, the "
+       "longest path passes where a message waits for an in-port another holds (on mesh:6x4 "
+       "at n = 65536 the wraparound of part 0 holds node (0,1)'s in-port when the root's "
+       "pieces of step 3 come; the broadcast's longest path is 36 T_0 + 34 T_1 + T_W, T_i = "
+       "alpha + ceil(ceil(n/k_alt)/k_i) beta, T_W = alpha + ceil(n/k_alt) beta, where 004 "
+       "charges 28 T_0 + 18 T_1 + 4 T_W), and which message takes an in-port first follows "
+       "from the times, so no closed form in 004's terms equals every row; vmc's own cost is "
+       "the schedule replayed, equal to the run (predicted_s; collectives/mesh/dopl.hpp). The "
+       "same case under `--dopl-steps synchronized` (a dissemination barrier of empty "
+       "messages between consecutive steps, 004 §6.2), on the row below, is judged by the "
+       "formula derived for that schedule and is exact (after whole pieces); 004's own "
+       "formula against that run is on the row after it (\"synchronized steps\")"},
+      {"synchronized steps",
+       "004's own formula against the run with the steps synchronized: 004 charges each "
+       "dimension's k_i - 1 pieces once, as if every step's pieces ran on into the next "
+       "step's line, and the k_alt - 1 wraparounds one after another, and nothing for the "
+       "synchronization; with the steps synchronized every step drains its pieces, m_i + "
+       "k_i - 2 piece times per use of dimension i, the wraparounds run beside the steps (a "
+       "wraparound takes a tail's out-port and a head's in-port its line leaves idle, alpha "
+       "+ n/k_alt beta, never longer than the step's k_i pieces), and each of the k_alt + d "
+       "- 2 barriers costs ceil(log2 p) alpha. The run is 10-53% above 004's formula on "
+       "these rows, except on mesh:2x3 (0.80 of it), whose lines of two nodes take one piece "
+       "(nothing to drain) and where 004's four wraparounds of a fifth of the vector, added "
+       "one after another, outweigh the barriers. The row above it, judged by the formula "
+       "derived for the synchronized schedule, is exact (after whole pieces)"},
       {"torus routes",
        "a torus whose rings are not of power-of-two length: the recursive-splitting tree's "
        "messages take the shortest way round and two share a link "
@@ -847,7 +932,7 @@ std::string reason_eager(const Case& c, const CostQuery& q, const Formula& f, do
     const DoplChoice red = dopl_choice(q, c.op != Operation::broadcast);
     const DoplChoice bc = dopl_choice(q, false);
     const bool both = c.op == Operation::allreduce;
-    if ((red.k > 1 || (both && bc.k > 1)) && double(t) < F) return "DOPL overlap";
+    if ((red.k > 1 || (both && bc.k > 1)) && double(t) < F) return "steps unsynchronized";
   }
   const bool outward_mst =
       (c.algorithm == "mesh_mst" && c.op != Operation::gather && c.op != Operation::reduce) ||
@@ -985,7 +1070,7 @@ void print_004_formulas(std::FILE* out) {
     }
     line.formula = f.time(N);
     line.verdict = judge(f, N, o.time);
-    std::optional<Line> beside;
+    std::optional<Line> beside, more;
     if (f.beside_time) {
       // 004's own approximation beside the derived formula the row is judged by.
       const double approx = f.beside_time(N);
@@ -1019,11 +1104,36 @@ void print_004_formulas(std::FILE* out) {
           break;
         }
         if (!beside) line.verdict = "different: " + why;
-      } else if (why == "DOPL overlap") {
-        line.verdict = "different: " + why;
+      } else if (why == "steps unsynchronized") {
+        // The same case with the steps synchronized, judged by the formula derived for it,
+        // and 004's own formula against that run, on the two rows below.
+        const Outcome s = run_case(c.spec, eager, c.op, c.algorithm, c.member, c.n,
+                                   DoplSteps::synchronized);
+        const std::string sv =
+            judge({.time = f.synchronized, .whole_time = f.synchronized_whole}, N, s.time);
+        line.verdict = "different: " + why + " (synchronized: " +
+                       (sv.empty() ? "different" : sv) + ")";
         if (equal(f.without_wraps(N), o.time)) {
-          line.verdict += " (the run: 004's at whole pieces without its wraparound term, exact)";
+          line.verdict += "; the run: 004's at whole pieces without its wraparound term, exact";
         }
+        const std::string own = judge(f, N, s.time);
+        beside = Line{c, " (synchronized)", synchronized_equation(c.op), f.synchronized(N),
+                      s.time, s.predicted, sv.empty() ? "different, unexplained" : sv};
+        more = Line{c, " (synchronized, 004's own)", f.equation, line.formula, s.time,
+                    s.predicted, own.empty() ? "different: synchronized steps" : own};
+        if (sv.empty()) unexplained.push_back(command_of(c, " --dopl-steps synchronized"));
+        const std::string sync_key = key + " (synchronized)";
+        if (!tallies.contains(sync_key)) {
+          order.insert(std::find(order.begin(), order.end(), key) + 1, sync_key);
+        }
+        Tally& st = tallies[sync_key];
+        if (sv == "exact") ++st.exact;
+        else if (sv == "exact after whole pieces") ++st.whole;
+        else ++st.unexplained;
+        const std::string sn = synchronized_equation(c.op) + ", `" +
+                               expression(synchronized_equation(c.op)) + "` (" +
+                               synchronized_note(c.op) + ")";
+        if (std::find(seen.begin(), seen.end(), sn) == seen.end()) seen.push_back(sn);
       } else if (!why.empty()) {
         line.verdict = "different: " + why;
       } else {
@@ -1045,6 +1155,7 @@ void print_004_formulas(std::FILE* out) {
     }
     lines.push_back(line);
     if (beside) lines.push_back(*beside);
+    if (more) lines.push_back(*more);
   }
 
   // The rearrangement time.
@@ -1113,12 +1224,16 @@ docs/figures.md's 004 figures):
   the most of any ring of the stage), and the hybrids, whose equations the OCR copy garbles,
   the sum of 004's own terms over the member's rings or scattered lines. The DOPL rows take
   vmc's k_alt and k_i (004 §15.2's choice, §9's pieces) and evaluate 004's equation with
-  them. Three formulas are derived from 004's text: the direct all-to-all's, the sum of its
+  them. Four formulas are derived from 004's text: the direct all-to-all's, the sum of its
   shifts, where 004 writes only an approximation (≈; shown on the row below each, judged
   against the same run); the PFR all-to-all's, whose equation the OCR text loses, from
-  004's PFR terms; and the MST-SC broadcast's on the staggered line of 3 (mesh:6x4's member
+  004's PFR terms; the MST-SC broadcast's on the staggered line of 3 (mesh:6x4's member
   4), where 004's schedule lets two messages, not three, share a crossing link (004's own
-  formula on the row below each, "groups start apart"); their rows say "derived".
+  formula on the row below each, "groups start apart"); and the DOPL's with its steps
+  synchronized (`--dopl-steps synchronized`, 004 §6.2's "explicit synchronization": every
+  step's pieces drained, its wraparounds beside it, a barrier between steps), on the row
+  below each DOPL row of more than one part, with 004's own formula against that run on
+  the row after it; their rows say "derived".
 - **simulated** is the run's virtual time (`vmc run --json`'s `time_s`), **predicted_s**
   vmc's own formula for the algorithm (its claim), shown for comparison; times in ms to the
   picosecond, and the ratio simulated / 004.
@@ -1128,8 +1243,10 @@ docs/figures.md's 004 figures):
   n/(k_alt k_i) each rounded up to whole items), or *different* with the reason. A case
   that differs for eager overlap has the same case under `--protocol rendezvous` on the row
   below it, with its own verdict; one that differs for torus routes the same case under
-  `--routing direct` (no link shared). *different, unexplained* marks a difference whose
-  reason is not named; the test holds the list of those it knows (none at present).
+  `--routing direct` (no link shared); a DOPL case of more than one part, whose steps vmc
+  runs unsynchronized by default, the same case under `--dopl-steps synchronized`, tallied
+  in the summary as `mesh_dopl (synchronized)`. *different, unexplained* marks a difference
+  whose reason is not named; the test holds the list of those it knows (none at present).
 
 ## Summary
 
@@ -1149,8 +1266,9 @@ docs/figures.md's 004 figures):
                "writes it from 004's text (the members of a family by their ends and the "
                "hybrid between them):\n\n");
   for (const std::string& key : order) {
-    std::fprintf(out, "- %s:", key.c_str());
     const std::vector<std::string>& seen = notes[key];
+    if (seen.empty()) continue;  // the synchronized DOPL rows: with the DOPL's notes
+    std::fprintf(out, "- %s:", key.c_str());
     for (std::size_t i = 0; i < seen.size(); ++i) {
       std::fprintf(out, "%s %s", i == 0 ? "" : ";", seen[i].c_str());
     }

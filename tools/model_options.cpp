@@ -366,6 +366,19 @@ void CallOptions::add_to(CLI::App* cmd, bool with_algorithm, bool count_flag) {
                   "mesh_mst_dg): the "
                   "family member to run (vmc explain lists them)")
       ->check(int_check(0, 1 << 20));
+  cmd->add_option("--dopl-steps", dopl_steps,
+                  "004's DOPL (mesh_dopl of broadcast, reduce, allreduce): overlap (each node "
+                  "goes on to its next step when done with its part of the last) or "
+                  "synchronized (a barrier between steps, 004 §6.2)")
+      ->capture_default_str()
+      ->check(parses([](const std::string& s) { parse_dopl_steps(s); }, "STEPS"));
+}
+
+DoplSteps parse_dopl_steps(const std::string& text) {
+  if (text == "overlap") return DoplSteps::overlap;
+  if (text == "synchronized") return DoplSteps::synchronized;
+  throw std::invalid_argument("\"" + text + "\" is not a way to run the DOPL's steps (expected "
+                              "overlap or synchronized)");
 }
 
 void add_clock_options(CLI::App* cmd, std::string& clock, double& time_scale) {
@@ -451,6 +464,7 @@ RunSpec CallOptions::spec(const Topology& topology, const Model& model, bool dat
   s.segment_items = segment_items;
   if (!strategy.empty()) s.strategy = global_combine::parse_strategy(strategy);
   s.hybrid = hybrid;
+  s.dopl_steps = parse_dopl_steps(dopl_steps);
   check_spec(s, topology, model);
   return s;
 }
@@ -545,6 +559,13 @@ void check_spec(const RunSpec& s, const Topology& topology, const Model& model) 
                                      : "the " + op + " rows that take --hybrid: " + rows) +
                        ")");
     }
+    // --dopl-steps synchronized changes the DOPL rows only: refused for another row.
+    if (s.dopl_steps == DoplSteps::synchronized && s.algorithm != "mesh_dopl") {
+      throw UsageError("--dopl-steps synchronized runs the steps of 004's DOPL (the mesh_dopl "
+                       "rows of broadcast, reduce and allreduce), but --algorithm " +
+                       s.algorithm + " is not one (leave --dopl-steps at overlap, or use "
+                       "--algorithm mesh_dopl or auto)");
+    }
     // A hybrid family's member row: say which members exist (004 §15.1).
     for (const Algorithm& row : algorithms(s.op)) {
       if (row.member_row != s.algorithm || row.members == nullptr) continue;
@@ -575,6 +596,10 @@ void check_spec(const RunSpec& s, const Topology& topology, const Model& model) 
                        topology.spec() + ": it requires " +
                        requirements_for_cli(a->requirements) + digits);
     }
+  }
+  if (s.dopl_steps == DoplSteps::synchronized && find_algorithm(s.op, "mesh_dopl") == nullptr) {
+    throw UsageError("--dopl-steps synchronized runs the steps of 004's DOPL, which vmc "
+                     "registers for broadcast, reduce and allreduce only, not " + op);
   }
   if (s.data && data_bytes(s, p) > kMaxDataBytes) {
     throw UsageError("--n " + std::to_string(s.n) + " is too large for " + op + " on " +

@@ -75,7 +75,7 @@ struct ModelOptions {
 
 // One collective call on generated data. `add_to` registers --op, --algorithm (unless
 // with_algorithm is false), --n (unless count_flag is false: sweep takes a list), --root,
-// --type, --reduction, --segment-items, --strategy and --hybrid.
+// --type, --reduction, --segment-items, --strategy, --hybrid and --dopl-steps.
 struct CallOptions {
   std::string op = kDefaultOp;
   std::string algorithm = "auto";
@@ -86,6 +86,7 @@ struct CallOptions {
   std::size_t segment_items = 0;
   std::string strategy;
   int hybrid = -1;
+  std::string dopl_steps = "overlap";
 
   CLI::Option* type_flag = nullptr;  // --type, once add_to registered it
 
@@ -146,6 +147,10 @@ void check_link_rates(const Topology& topology, const Model& model);
 // cannot apply (check_link_rates), --root out of range, an --algorithm that does not exist or does not apply, data beyond kMaxDataBytes
 // (when spec.data).
 void check_spec(const RunSpec& spec, const Topology& topology, const Model& model);
+
+// --dopl-steps: "overlap" or "synchronized" (Options::dopl_steps); std::invalid_argument
+// naming the two otherwise.
+DoplSteps parse_dopl_steps(const std::string& text);
 // Throws UsageError when --reduction cannot combine items of --type (matmul on anything but
 // int32 or int64, a bitwise op on float or double): part of check_spec.
 void check_type_and_reduction(const std::string& type, const std::string& reduction);

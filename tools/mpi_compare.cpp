@@ -294,6 +294,7 @@ MpiComparison compare_typed(Machine& m, const RunSpec& s, int repeats, bool irre
   opts.segment_items = s.segment_items;
   opts.strategy = s.strategy;
   opts.hybrid = s.hybrid;
+  opts.dopl_steps = s.dopl_steps;
 
   MpiComparison result;
   result.mpi_call = mpi_call_name(operation, irregular);

@@ -81,6 +81,7 @@ RunOutcome run_typed(Machine& m, const RunSpec& o, Operation operation, std::str
   opts.segment_items = o.segment_items;
   opts.strategy = o.strategy;
   opts.hybrid = o.hybrid;
+  opts.dopl_steps = o.dopl_steps;
   if (o.root < 0 || o.root >= p) {
     throw std::invalid_argument("--root " + std::to_string(o.root) + " is not a node of " +
                                 m.topology().spec());
@@ -332,6 +333,7 @@ CostQuery run_query(const Topology& topology, const Model& model, const RunSpec&
   opts.segment_items = o.segment_items;
   opts.strategy = o.strategy;
   opts.hybrid = o.hybrid;
+  opts.dopl_steps = o.dopl_steps;
   CostQuery q = make_query(topology, model, p, o.op == Operation::barrier ? 0 : o.n, o.root,
                            item_bytes(o), commutative(o), opts);
   if (traits(o.op).rank_counts) q.counts.assign(p, o.n);

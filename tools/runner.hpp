@@ -31,6 +31,7 @@ struct RunSpec {
   std::size_t segment_items = 0;
   std::vector<int> strategy;       // the hybrid's S
   int hybrid = -1;                 // 004's hybrids: the family member (-1: none)
+  DoplSteps dopl_steps = DoplSteps::overlap;  // mesh_dopl: its steps synchronized or not
   bool check = false;
   // false on a timing-only machine (Data::none): no data is generated, buffers are nowhere
   // memory, and neither check nor the data limit (kMaxDataBytes) applies.

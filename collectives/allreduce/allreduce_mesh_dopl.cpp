@@ -17,7 +17,10 @@
 // model on mesh:2x3, 5x1, 6x4, 8x8, 7x11, 16x16 and 4x4x4, n = 1 to 65536: the run equals it
 // where both halves have one part, with its pieces rounded up to whole items (the run pads
 // the last), and is 3% to 25% below it where a half alternates (reduce_mesh_dopl.cpp says
-// why).
+// why). --dopl-steps synchronized (Options::dopl_steps): each half with a barrier between
+// its steps where it has more than one part (mesh/dopl.hpp), the sum of the two halves'
+// closed forms (broadcast_mesh_dopl.cpp, reduce_mesh_dopl.cpp); the barriers' messages
+// take their own tags (the halves' tags + 2).
 #include <algorithm>
 
 #include "collectives/mesh/dopl.hpp"

@@ -38,6 +38,13 @@
 // elsewhere (store_and_forward) a lower bound where the replay has no message waiting for
 // an in-port (all starts are then max-plus in earlier ends), an estimate where it has.
 // 0 for n = 0.
+// --dopl-steps synchronized (Options::dopl_steps, k_alt > 1): a dissemination barrier of
+// empty messages between consecutive steps (004 §6.2's "explicit synchronization";
+// mesh/dopl.hpp), so each step drains on its own and the time is a closed form:
+//   sum_i ceil((k_alt + d - 1 - i)/d)(m_i + k_i - 2)(alpha + ceil(ceil(n/k_alt)/k_i) beta)
+//   + (k_alt + d - 2) ceil(log2 p) alpha,
+// the wraparounds beside the steps (mesh:6x4, n = 65536: 255.963 ms, 1.109 times 004's
+// formula; unsynchronized 220.103 ms). The same k_alt and k_i (chosen by 004's formula).
 #include "collectives/mesh/dopl.hpp"
 #include "collectives/vocabulary/row.hpp"
 

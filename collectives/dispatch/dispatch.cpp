@@ -58,6 +58,7 @@ struct LastCall final : detail::CallMemo {
   std::size_t segment_items = 0;
   std::vector<int> strategy;
   int hybrid = -1;
+  DoplSteps dopl_steps = DoplSteps::overlap;
   Choice choice;
 
   bool repeated_by(Operation o, const Call& c, bool inplace, std::uint64_t registered) const {
@@ -67,7 +68,8 @@ struct LastCall final : detail::CallMemo {
            (c.op == nullptr || c.op->commutative() == commutative) &&
            c.comm->id() == comm && c.comm->weight() == weight &&
            registered == registrations && x.segment_items == segment_items &&
-           x.hybrid == hybrid && x.algorithm == algorithm && x.strategy == strategy;
+           x.hybrid == hybrid && x.dopl_steps == dopl_steps && x.algorithm == algorithm &&
+           x.strategy == strategy;
   }
   void remember(Operation o, const Call& c, bool inplace, std::uint64_t registered,
                 const Choice& chosen) {
@@ -86,6 +88,7 @@ struct LastCall final : detail::CallMemo {
     segment_items = x.segment_items;
     if (strategy != x.strategy) strategy = x.strategy;
     hybrid = x.hybrid;
+    dopl_steps = x.dopl_steps;
     choice = chosen;
   }
 };

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "collectives/costs/claims.hpp"
+#include "collectives/patterns/binomial.hpp"
 #include "collectives/primitives/blocks.hpp"
 #include "collectives/primitives/buffers.hpp"
 #include "collectives/primitives/group_mesh.hpp"
@@ -67,6 +68,7 @@ DoplPlan dopl_plan(const CostUnits& u, const Model& model, const MeshShape& shap
     const double t = dopl_formula_004(shape, plan, k);
     if (t < best) best = t, plan.k_alt = k;
   }
+  plan.synchronized = plan.k_alt > 1 && o.dopl_steps == DoplSteps::synchronized;
   return plan;
 }
 
@@ -74,31 +76,27 @@ DoplPlan dopl_plan(const CostQuery& q, bool reduction) {
   return dopl_plan(q.units, q.model, mesh_shape_of(q), q.n, q.options, reduction);
 }
 
-std::vector<DoplOp> dopl_program(const MeshShape& shape, int root, const DoplPlan& plan,
-                                 int rank, bool reduction) {
-  std::vector<DoplOp> ops, wraps;
-  for (int i = 0; i < patterns::dopl_steps(shape, plan.k_alt); ++i) {
-    const patterns::DoplStep st = patterns::dopl_step(shape, root, plan.k_alt, i, rank);
-    if (st.wrap_to >= 0) {
-      ops.push_back({true, st.wrap_to, plan.part_begin(shape, st.wrap_part), plan.part_items()});
-    }
-    if (st.part >= 0) {
-      const std::size_t b = plan.part_begin(shape, st.part);
-      const std::size_t s = plan.piece(shape, st.dim), count = plan.pieces(shape, st.dim);
-      // The reduction's pieces, reversed below, flow first to last as the broadcast's.
-      for (std::size_t k = 0; k < count; ++k) {
-        const std::size_t first = b + (reduction ? count - 1 - k : k) * s;
-        if (st.chain.prev >= 0) ops.push_back({false, st.chain.prev, first, s});
-        if (st.chain.next >= 0) ops.push_back({true, st.chain.next, first, s});
-      }
-    }
-    if (st.wrap_from >= 0) {
-      (reduction ? ops : wraps)
-          .push_back({false, st.wrap_from, plan.part_begin(shape, st.wrap_part),
-                      plan.part_items()});
+std::vector<DoplOp> dopl_step_program(const MeshShape& shape, int root, const DoplPlan& plan,
+                                      int rank, int step, bool reduction, bool in_step) {
+  std::vector<DoplOp> ops;
+  const int i = reduction ? patterns::dopl_steps(shape, plan.k_alt) - 1 - step : step;
+  const patterns::DoplStep st = patterns::dopl_step(shape, root, plan.k_alt, i, rank);
+  if (st.wrap_to >= 0) {
+    ops.push_back({true, st.wrap_to, plan.part_begin(shape, st.wrap_part), plan.part_items()});
+  }
+  if (st.part >= 0) {
+    const std::size_t b = plan.part_begin(shape, st.part);
+    const std::size_t s = plan.piece(shape, st.dim), count = plan.pieces(shape, st.dim);
+    // The reduction's pieces, reversed below, flow first to last as the broadcast's.
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::size_t first = b + (reduction ? count - 1 - k : k) * s;
+      if (st.chain.prev >= 0) ops.push_back({false, st.chain.prev, first, s});
+      if (st.chain.next >= 0) ops.push_back({true, st.chain.next, first, s});
     }
   }
-  ops.insert(ops.end(), wraps.begin(), wraps.end());
+  if (st.wrap_from >= 0 && (reduction || in_step)) {
+    ops.push_back({false, st.wrap_from, plan.part_begin(shape, st.wrap_part), plan.part_items()});
+  }
   if (reduction) {
     std::reverse(ops.begin(), ops.end());
     for (DoplOp& op : ops) op.send = !op.send;
@@ -106,11 +104,46 @@ std::vector<DoplOp> dopl_program(const MeshShape& shape, int root, const DoplPla
   return ops;
 }
 
-BlockingReplay::Result dopl_replay(const CostQuery& q, const MeshShape& shape, int root,
-                                   const DoplPlan& plan, bool reduction) {
+std::vector<DoplOp> dopl_program(const MeshShape& shape, int root, const DoplPlan& plan,
+                                 int rank, bool reduction) {
+  std::vector<DoplOp> ops;
+  const int steps = patterns::dopl_steps(shape, plan.k_alt), p = shape.size();
+  for (int e = 0; e < steps; ++e) {
+    if (e > 0 && plan.synchronized) {
+      // The reduction's rounds are the broadcast's reversed: each sends where the
+      // broadcast's receives from, so its empty messages run the way its pieces do.
+      for (int k = 1; k < p; k <<= 1) {
+        const int up = (rank + k) % p, down = (rank - k + p) % p;
+        ops.push_back({.send = true, .peer = reduction ? down : up,
+                       .from = reduction ? up : down});
+      }
+    }
+    const std::vector<DoplOp> step =
+        dopl_step_program(shape, root, plan, rank, e, reduction, plan.synchronized);
+    ops.insert(ops.end(), step.begin(), step.end());
+  }
+  // Unsynchronized, the broadcast's heads take their wraparounds last.
+  if (!reduction && !plan.synchronized) {
+    for (int i = 0; i < steps; ++i) {
+      const patterns::DoplStep st = patterns::dopl_step(shape, root, plan.k_alt, i, rank);
+      if (st.wrap_from < 0) continue;
+      ops.push_back({false, st.wrap_from, plan.part_begin(shape, st.wrap_part),
+                     plan.part_items()});
+    }
+  }
+  return ops;
+}
+
+namespace {
+
+// Every node's ops replayed under q's machine (costs/blocking_replay.hpp); in the reduction
+// each receive is followed by its combine. `ops(v)`: node v's program, without rounds.
+template <typename Ops>
+BlockingReplay::Result replay_programs(const CostQuery& q, const MeshShape& shape,
+                                       bool reduction, Ops ops) {
   BlockingReplay r(shape.size());
   for (int v = 0; v < shape.size(); ++v) {
-    for (const DoplOp& op : dopl_program(shape, root, plan, v, reduction)) {
+    for (const DoplOp& op : ops(v)) {
       if (op.send) {
         r.send(v, op.peer, q.units.message(op.items));
       } else {
@@ -120,6 +153,35 @@ BlockingReplay::Result dopl_replay(const CostQuery& q, const MeshShape& shape, i
     }
   }
   return r.run(q.model.port == Port::all);
+}
+
+}  // namespace
+
+BlockingReplay::Result dopl_replay(const CostQuery& q, const MeshShape& shape, int root,
+                                   const DoplPlan& plan, bool reduction) {
+  if (!plan.synchronized) {
+    return replay_programs(q, shape, reduction, [&](int v) {
+      return dopl_program(shape, root, plan, v, reduction);
+    });
+  }
+  // Synchronized: every node starts a step when the barrier before it ends, ceil(log2 p)
+  // rounds of one startup after the last node came (no round waits for a port: a round's
+  // message starts once its receiver is in that round, and each node sends and receives
+  // one message per round), so the steps' times add up.
+  BlockingReplay::Result total;
+  const int steps = patterns::dopl_steps(shape, plan.k_alt);
+  const Picos barrier = checked_mul(
+      q.units.message(0), static_cast<std::uint64_t>(patterns::ceil_log2(shape.size())),
+      "DOPL barrier");
+  for (int e = 0; e < steps; ++e) {
+    const BlockingReplay::Result step = replay_programs(q, shape, reduction, [&](int v) {
+      return dopl_step_program(shape, root, plan, v, e, reduction, true);
+    });
+    total.time = checked_add(total.time, step.time, "DOPL time");
+    if (e > 0) total.time = checked_add(total.time, barrier, "DOPL time");
+    total.waited |= step.waited;
+  }
+  return total;
 }
 
 namespace {
@@ -200,6 +262,7 @@ std::string dopl_detail(const CostQuery& q, bool reduction) {
     s += ' ';
     s += std::to_string(q.n == 0 ? 0 : plan.pieces(shape, i));
   }
+  if (plan.synchronized) s += "; steps synchronized";
   return s;
 }
 
@@ -240,6 +303,17 @@ class PaddedVector {
   Bytes copy_;
 };
 
+// One round of the barrier between two steps (DoplOp::from >= 0), on its own tag.
+void dopl_barrier_round(const Comm& c, const DoplOp& op, Tag tag) {
+  char none = 0;
+  Request both[2] = {c.isend_raw(&none, 0, 0, op.peer, tag, SendMode::synchronous),
+                     c.irecv_raw(&none, 0, 1, op.from, tag)};
+  c.wait_all(both);
+}
+
+// The barrier's tag: past the ones the reduction-to-all's two halves take (tag, tag + 1).
+constexpr Tag kBarrierTag = 2;
+
 }  // namespace
 
 void dopl_broadcast(const Comm& c, void* vec, std::size_t n, std::size_t isz, int root,
@@ -250,7 +324,8 @@ void dopl_broadcast(const Comm& c, void* vec, std::size_t n, std::size_t isz, in
   PaddedVector padded(vec, shape, plan, isz);
   void* buf = padded.data();
   for (const DoplOp& op : dopl_program(shape, root, plan, c.rank(), false)) {
-    if (op.send) send_message(c, at(buf, op.first, isz), op.items, isz, op.peer, tag);
+    if (op.from >= 0) dopl_barrier_round(c, op, tag + kBarrierTag);
+    else if (op.send) send_message(c, at(buf, op.first, isz), op.items, isz, op.peer, tag);
     else recv_message(c, at(buf, op.first, isz), op.items, isz, op.peer, tag);
   }
   padded.put_back();
@@ -265,6 +340,10 @@ void dopl_reduce(const Comm& c, void* vec, std::size_t n, std::size_t isz, const
   void* acc = padded.data();
   Bytes tmp;
   for (const DoplOp& step : dopl_program(shape, root, plan, c.rank(), true)) {
+    if (step.from >= 0) {
+      dopl_barrier_round(c, step, tag + kBarrierTag);
+      continue;
+    }
     char* mine = at(acc, step.first, isz);
     if (step.send) {
       send_message(c, mine, step.items, isz, step.peer, tag);

@@ -25,6 +25,27 @@
 // received, both reversed) and keeps the wait-for graph acyclic; the moved wraparounds and
 // pieces keep it so on every mesh the tests run (the replay throws where programs cannot
 // end).
+//
+// The steps, overlapped or synchronized (Options::dopl_steps). By default (`overlap`, vmc's
+// choice) a node goes on to its next step as soon as it is done with its own part of the
+// last, so the lines of consecutive steps overlap, a message may wait for an in-port another
+// holds, and the time is the programs replayed, no closed form. 004 §6.2 couples its
+// dimension order with "explicit synchronization"; `synchronized` follows it where the plan
+// has more than one part (one part has nothing in flight to keep apart): between
+// consecutive steps every member takes part in a dissemination barrier of empty messages,
+// ceil(log2 p) rounds, in round j a synchronous send to rank + 2^j and a receive from
+// rank - 2^j (mod p; the reduction's rounds the broadcast's reversed, rank - 2^j and
+// rank + 2^j, so its empty messages run the way its pieces do). A round's message starts
+// only once its receiver has posted that round's receive, so it never takes an in-port a
+// step's message still needs; every member leaves the barrier ceil(log2 p) alpha after the
+// last one came, and all start the next step together. The broadcast's heads take their
+// wraparounds within their step (their in-ports are idle there). So each step takes its
+// own time, that of its lines of m_i nodes pipelining k_i pieces with the wraparounds
+// beside them, and the DOPL's time is the sum of the steps, each replayed alone, and of the
+// barriers (tools/formulas_004.cpp writes it in 004's terms, and docs/004-formulas.md holds
+// it exact on 004's meshes). The barrier's messages run on links too: on the group's own
+// mesh with 004's root-relative lines the tests find none that shares a link with a step's
+// message (tests/collectives/mesh_dopl_test.cpp, every root of several meshes).
 #pragma once
 
 #include <cstddef>
@@ -50,6 +71,9 @@ struct DoplPlan {
   // the broadcast, §11's beta + gamma for the reduction (it receives, combines, sends on).
   double alpha = 0, beta = 0;
   std::size_t n = 0, segment = 0;
+  // Options::dopl_steps == synchronized and k_alt > 1: a dissemination barrier between
+  // consecutive steps (with one part there is nothing in flight to keep apart).
+  bool synchronized = false;
   // The items of a part, ceil(n / k_alt) (the wraparound's message).
   std::size_t part_items() const;
   // Items per piece along dimension dim (004 §9/§11's k_i pieces per part, or
@@ -83,14 +107,28 @@ DoplPlan dopl_plan(const CostUnits& u, const Model& model, const patterns::MeshS
                    std::size_t n, const Options& o, bool reduction);
 DoplPlan dopl_plan(const CostQuery& q, bool reduction);
 
-// One operation of a node's program, on the items [first, first + items) of the vector.
+// One operation of a node's program, on the items [first, first + items) of the vector; or
+// (from >= 0) one round of the barrier between two steps: an empty message to `peer`, a
+// synchronous send (it starts once `peer` has posted its receive for it, so it never takes
+// an in-port a step's message still needs), and at once the receive of one from `from`.
 struct DoplOp {
   bool send = false;
   int peer = -1;
   std::size_t first = 0, items = 0;
+  int from = -1;
 };
 
-// What `rank` does, in order: the broadcast program, or reversed, the reduction's.
+// What `rank` does at step `step` of the program in the order it runs (the reduction's
+// steps are the broadcast's reversed: its step e is the broadcast's k_alt + d - 2 - e, each
+// send a receive and each receive a send). `in_step`: the broadcast's heads take their
+// wraparounds in their own step, not at the end of the program.
+std::vector<DoplOp> dopl_step_program(const patterns::MeshShape& shape, int root,
+                                      const DoplPlan& plan, int rank, int step, bool reduction,
+                                      bool in_step);
+
+// What `rank` does, in order: the broadcast program, or reversed, the reduction's; where
+// the plan is synchronized, the steps with the barrier's rounds between them (round j to
+// rank + 2^j and from rank - 2^j, mod p: ceil(log2 p) rounds).
 std::vector<DoplOp> dopl_program(const patterns::MeshShape& shape, int root,
                                  const DoplPlan& plan, int rank, bool reduction);
 
@@ -101,7 +139,9 @@ BlockingReplay::Result dopl_replay(const CostQuery& q, const patterns::MeshShape
 
 // The time of a DOPL: k_alt = 1 in closed form (pipelined chains, dimension after
 // dimension, k_i pieces of ceil(n/k_i) items: 004 §9's formula at whole pieces), else the
-// replay.
+// replay; synchronized, the sum of the steps, each replayed alone (every node starts it at
+// the barrier's end), and of the barriers, ceil(log2 p) startups of an empty message each
+// (every member leaves a dissemination barrier ceil(log2 p) alpha after the last came).
 Picos dopl_cost(const CostQuery& q, int root, bool reduction);
 
 // The claim of dopl_cost on q's machine: every message runs along one line, each directed
@@ -110,7 +150,8 @@ Picos dopl_cost(const CostQuery& q, int root, bool reduction);
 // at a time); so on the group's own mesh no message waits for a link or shares one.
 Claim dopl_claim(const CostQuery& q, int root, bool reduction);
 
-// "k_alt = K; k_i = ..." for explain (no comma: sweep CSVs print it as a field).
+// "k_alt = K; k_i = ..." for explain, "; steps synchronized" after it where the plan is (no
+// comma: sweep CSVs print it as a field).
 std::string dopl_detail(const CostQuery& q, bool reduction);
 
 // Run the broadcast of buf (n items) from `root`, or the reduction of acc (n items, the

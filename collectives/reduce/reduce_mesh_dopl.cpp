@@ -64,6 +64,12 @@
 //   changes with the mesh, k_alt and the pieces: no closed form in 004's terms was found
 //   that equals every run (docs/004-formulas.md, "DOPL overlap").
 // So k_alt is chosen, as 004 §15.2 says, by the formula; the cost is the replay.
+// --dopl-steps synchronized (Options::dopl_steps, k_alt > 1): the barrier of mesh/dopl.hpp
+// between consecutive steps, 004 §6.2's "explicit synchronization"; each step then drains
+// on its own, the tail combining its wraparound's part after its pieces, and the time is
+//   sum_i ceil((k_alt + d - 1 - i)/d)(m_i + k_i - 2)(alpha + ceil(ceil(n/k_alt)/k_i)
+//   (beta + gamma)) + (k_alt + d - 2) ceil(log2 p) alpha
+// (mesh:6x4, n = 65536: 289.844 ms, 1.101 times 004's formula; unsynchronized 249.845 ms).
 #include "collectives/costs/claims.hpp"
 #include "collectives/mesh/dopl.hpp"
 #include "collectives/primitives/buffers.hpp"

@@ -310,6 +310,7 @@ struct Shape {
   std::size_t segment_items = 0;
   std::vector<int> strategy;
   int hybrid = -1;
+  DoplSteps dopl_steps = DoplSteps::overlap;
   std::vector<std::size_t> counts;  // up to 16; longer ones by size and hash, as query_key
   std::size_t counts_size = 0;
   std::uint64_t counts_hash = 0;
@@ -355,7 +356,8 @@ bool matches(const Shape& s, Operation op, const CostQuery& q, bool simulates,
       s.protocol != q.model.protocol || s.worm != q.model.worm ||
       s.link_rates != q.model.link_rates || s.algorithm != q.options.algorithm ||
       s.segment_items != q.options.segment_items || s.strategy != q.options.strategy ||
-      s.hybrid != q.options.hybrid || s.counts_size != q.counts.size() ||
+      s.hybrid != q.options.hybrid || s.dopl_steps != q.options.dopl_steps ||
+      s.counts_size != q.counts.size() ||
       s.members_size != q.members.size()) {
     return false;
   }
@@ -391,6 +393,7 @@ Shape shape_of(Operation op, const CostQuery& q, bool simulates, std::uint64_t r
   s.segment_items = q.options.segment_items;
   s.strategy = q.options.strategy;
   s.hybrid = q.options.hybrid;
+  s.dopl_steps = q.options.dopl_steps;
   s.counts_size = q.counts.size();
   if (q.counts.size() <= kLongCounts) {
     s.counts = q.counts;

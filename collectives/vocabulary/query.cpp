@@ -91,6 +91,7 @@ std::string query_key(Operation op, const CostQuery& q) {
   for (int s : q.options.strategy) key += char('0' + s);
   key += '|';
   key += std::to_string(q.options.hybrid);
+  key += q.options.dopl_steps == DoplSteps::synchronized ? 's' : 'o';
   key += '|';
   // The whole counts vector, and the group's members: every member's key is the same.
   // Long vectors go in as a hash (FNV-1a), so the remembered keys stay small at p = 4096.

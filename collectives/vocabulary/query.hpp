@@ -19,6 +19,14 @@ namespace vmc {
 
 struct Algorithm;
 
+// 004's DOPL (the mesh_dopl rows of broadcast, reduce and allreduce, collectives/mesh/
+// dopl.hpp): `overlap` runs 004 §6.2's schedule with its steps unsynchronized, each node
+// going on to its next step when it is done with its own part of the last (vmc's default);
+// `synchronized` has every member of the group wait for all the others between consecutive
+// steps, with a dissemination barrier of empty messages (004 §6.2: "This, coupled with
+// explicit synchronization, prevents ..."). Other algorithms ignore it.
+enum class DoplSteps { overlap, synchronized };
+
 // Options every collective takes. `algorithm` is a registry name or "auto".
 struct Options {
   std::string algorithm = "auto";
@@ -30,6 +38,8 @@ struct Options {
   // member of the family to run, 0 .. size-1 (`vmc explain` lists them); -1: none given.
   // Their `_optimal` rows run the member selection chose, which it hands down here.
   int hybrid = -1;
+  // The DOPL's steps: unsynchronized (default) or synchronized (DoplSteps).
+  DoplSteps dopl_steps = DoplSteps::overlap;
   // When set, this row runs instead of `algorithm`: an algorithm that is not in the registry
   // (collectives/testing.hpp runs a user's algorithm through the public calls this way). Its
   // applicability is checked as for a named one; its name is what the members compare.

@@ -18,6 +18,7 @@ struct Case {
   bool in_place = false;
   std::uint64_t seed = 1;
   std::vector<int> strategy;  // the hybrid's S (see test_strategy)
+  DoplSteps dopl_steps = DoplSteps::overlap;  // the mesh_dopl rows' steps
 };
 
 // Calls the collective of `k` on comm c as rank c.rank(); `out` is the guarded buffer the
@@ -28,6 +29,7 @@ void call(const Comm& c, const Case& k, const Op& op, Guarded<T>& out) {
   Options o;
   o.algorithm = k.algorithm;
   o.strategy = k.strategy;
+  o.dopl_steps = k.dopl_steps;
   auto in = std::span<const T>(mine);
   if (k.operation == Operation::broadcast) {
     if (c.rank() == k.root) std::copy(mine.begin(), mine.end(), out.span().begin());

@@ -244,5 +244,142 @@ TEST(MeshDopl, AgainstTheFormulaOf004) {
   }
 }
 
+// The DOPL with its steps synchronized (--dopl-steps synchronized, 004 §6.2's "explicit
+// synchronization"): every step of m_i nodes and k_i pieces drains on its own, the
+// wraparounds beside it, and a dissemination barrier of ceil(log2 p) startups between
+// consecutive steps, so the run is a closed form (tools/formulas_004.cpp, derived):
+//   sum_i ceil((k_alt + d - 1 - i)/d)(m_i + k_i - 2)(alpha + ceil(ceil(n/k_alt)/k_i) b)
+//   + (k_alt + d - 2) ceil(log2 p) alpha,
+// b = beta (§9) or beta + gamma (§11); 004's own at whole pieces where k_alt = 1 (no
+// barrier: one part has nothing to keep apart).
+double synchronized_formula(const std::vector<int>& m, std::size_t n, const Chosen& c,
+                            double alpha, double b) {
+  if (c.k_alt == 1) return formula_004(m, n, c, alpha, b, true);
+  const int d = static_cast<int>(m.size()), k = c.k_alt;
+  int p = 1;
+  for (int mi : m) p *= mi;
+  int rounds = 0;
+  while ((1 << rounds) < p) ++rounds;
+  const double part = std::ceil(double(n) / k);
+  double t = double(k + d - 2) * rounds * alpha;
+  for (int i = 0; i < d; ++i) {
+    const double ki = double(c.k[i]);
+    t += ((k + d - 1 - i + d - 1) / d) * (m[i] + ki - 2) * (alpha + std::ceil(part / ki) * b);
+  }
+  return t;
+}
+
+const Operation kAllDoplOps[] = {Operation::broadcast, Operation::reduce, Operation::allreduce};
+
+// Synchronized: right (odd n, in place and not, every root of mesh:2x3 and three of the
+// others), claimed exact, the run its cost and the derived formula to the picosecond, under
+// 004's model; the overlapping default of the same case is another time.
+TEST(MeshDopl, SynchronizedStepsAreRightAndTheDerivedFormula) {
+  const double alpha = 525e6, beta = 2e6, gamma = 0.35e6;  // picoseconds
+  int checked = 0;
+  for (const std::string spec : {"mesh:2x3", "mesh:6x4", "mesh:4x4x4", "torus:4x5"}) {
+    if (sanitizer_skips(spec) || (kSanitized && spec == "mesh:4x4x4")) continue;
+    auto m = machine(spec, model_004());
+    const int p = m->size();
+    std::vector<int> roots = {0, p / 2 + 1, p - 1};
+    if (p <= 6) {
+      roots.clear();
+      for (int r = 0; r < p; ++r) roots.push_back(r);
+    }
+    for (Operation op : kAllDoplOps) {
+      const Algorithm* a = find_algorithm(op, "mesh_dopl");
+      for (std::size_t n : {std::size_t(8191), std::size_t(30011)}) {
+        for (int root : op == Operation::allreduce ? std::vector<int>{0} : roots) {
+          const std::string where = spec + " " + to_string(op) + " n=" + std::to_string(n) +
+                                    " root=" + std::to_string(root);
+          CostQuery q = query_for(*m, n, root, sizeof(std::int64_t));
+          q.options.algorithm = "mesh_dopl";
+          q.options.dopl_steps = DoplSteps::synchronized;
+          Case k{.operation = op, .algorithm = "mesh_dopl", .n = n, .root = root,
+                 .in_place = root % 2 == 1, .dopl_steps = DoplSteps::synchronized};
+          RunResult r;
+          ASSERT_EQ(run_case<std::int64_t>(*m, k, ops::sum<std::int64_t>(), nullptr, &r), "")
+              << where;
+          EXPECT_EQ(claim_of(*a, q), Claim::exact) << where;
+          EXPECT_EQ(r.time_ps(), a->cost(q)) << where << " " << a->detail(q);
+          EXPECT_EQ(r.stats().contention_delay, 0) << where;
+          // The derived formula, from rank 0 (a root elsewhere runs the same steps).
+          if (root != 0) continue;
+          const std::vector<int> shape = internal::mesh_shape_of(q).lengths;
+          double f = 0;
+          if (op == Operation::allreduce) {
+            const std::string d = a->detail(q);  // "reduction: ... / broadcast: ..."
+            const Algorithm& red = *find_algorithm(Operation::reduce, "mesh_dopl");
+            const Algorithm& bc = *find_algorithm(Operation::broadcast, "mesh_dopl");
+            f = synchronized_formula(shape, n, chosen(red, q), alpha, beta + gamma) +
+                synchronized_formula(shape, n, chosen(bc, q), alpha, beta);
+            EXPECT_GT(chosen(red, q).k_alt, 1) << where << " " << d;
+          } else {
+            const Chosen c = chosen(*a, q);
+            EXPECT_GT(c.k_alt, 1) << where << " " << a->detail(q);
+            f = synchronized_formula(shape, n, c, alpha,
+                                     op == Operation::broadcast ? beta : beta + gamma);
+          }
+          EXPECT_EQ(double(r.time_ps()), f) << where << " " << a->detail(q);
+          CostQuery overlap = q;
+          overlap.options.dopl_steps = DoplSteps::overlap;
+          EXPECT_NE(a->cost(overlap), a->cost(q)) << where;
+          ++checked;
+        }
+      }
+    }
+  }
+  if (!kSanitized) EXPECT_EQ(checked, 24);
+}
+
+// Synchronized under both engines, with data: the barrier's synchronous sends and the steps
+// give the same results and times on threads as on fibers.
+TEST(MeshDopl, SynchronizedStepsUnderBothEngines) {
+  for (Engine engine : {Engine::fibers, Engine::threads}) {
+    MachineConfig config;
+    config.topology = parse_topology("mesh:6x4");
+    config.model = model_004();
+    config.engine = engine;
+    config.trace = false;
+    config.watchdog_seconds = 60;
+    Machine m(config);
+    for (Operation op : kAllDoplOps) {
+      const Algorithm* a = find_algorithm(op, "mesh_dopl");
+      const std::size_t n = 20001;
+      const int root = op == Operation::allreduce ? 0 : 7;
+      const std::string where = to_string(engine) + " " + to_string(op);
+      Case k{.operation = op, .algorithm = "mesh_dopl", .n = n, .root = root,
+             .dopl_steps = DoplSteps::synchronized};
+      RunResult r;
+      ASSERT_EQ(run_case<std::int64_t>(m, k, ops::sum<std::int64_t>(), nullptr, &r), "")
+          << where;
+      CostQuery q = query_for(m, n, root, sizeof(std::int64_t));
+      q.options.algorithm = "mesh_dopl";
+      q.options.dopl_steps = DoplSteps::synchronized;
+      EXPECT_EQ(r.time_ps(), a->cost(q)) << where;
+    }
+  }
+}
+
+// One part (k_alt = 1: a short vector, or the rendezvous protocol) has nothing to keep
+// apart: synchronized runs the same program, at the same time.
+TEST(MeshDopl, SynchronizedChangesNothingWithOnePart) {
+  Model rendezvous = model_004();
+  rendezvous.protocol = Protocol::rendezvous;
+  for (const auto& [mdl, n] : {std::pair{model_004(), std::size_t(7)},
+                               std::pair{rendezvous, std::size_t(30011)}}) {
+    auto m = machine("mesh:6x4", mdl, Data::none);
+    for (Operation op : kAllDoplOps) {
+      const Algorithm* a = find_algorithm(op, "mesh_dopl");
+      CostQuery q = query_for(*m, n, 0, sizeof(std::int64_t));
+      q.options.algorithm = "mesh_dopl";
+      EXPECT_EQ(chosen(*a, q).k_alt, 1) << to_string(op) << " n=" << n;
+      CostQuery s = q;
+      s.options.dopl_steps = DoplSteps::synchronized;
+      EXPECT_EQ(a->cost(s), a->cost(q)) << to_string(op) << " n=" << n;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace vmc::testing

@@ -165,6 +165,17 @@ TEST(CommandLine, RunRefusesEveryMalformedFlag) {
   expect_refused(with({"--algorithm=mesh_mst_sc", "--hybrid=x"}), "--hybrid");
   expect_refused(with({"--algorithm=binomial", "--hybrid=0"}), "mesh_mst_sc");
   expect_ok(with({"--algorithm=mesh_mst_sc", "--hybrid=1", "--check"}));
+  // 004's DOPL: --dopl-steps names overlap or synchronized, and synchronized goes with the
+  // mesh_dopl rows only (or auto, on an operation that has one).
+  expect_refused(with({"--algorithm=mesh_dopl", "--dopl-steps=sync"}), "--dopl-steps");
+  expect_refused(with({"--algorithm=binomial", "--dopl-steps=synchronized"}), "mesh_dopl");
+  expect_refused({"run", "--topology=mesh:2x3", "--op=allgather", "--n=6",
+                  "--dopl-steps=synchronized"},
+                 "--dopl-steps");
+  expect_ok({"run", "--topology=mesh:2x3", "--op=reduce", "--n=30011", "--port=duplex",
+             "--algorithm=mesh_dopl", "--dopl-steps=synchronized", "--check"});
+  expect_ok(with({"--dopl-steps=synchronized", "--check"}));
+  expect_ok(with({"--algorithm=binomial", "--dopl-steps=overlap", "--check"}));
 }
 
 TEST(CommandLine, ExplainRefusesEveryMalformedFlag) {
