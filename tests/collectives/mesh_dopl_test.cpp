@@ -329,7 +329,9 @@ TEST(MeshDopl, SynchronizedStepsAreRightAndTheDerivedFormula) {
       }
     }
   }
-  if (!kSanitized) EXPECT_EQ(checked, 24);
+  if (!kSanitized) {
+    EXPECT_EQ(checked, 24);
+  }
 }
 
 // Synchronized under both engines, with data: the barrier's synchronous sends and the steps
