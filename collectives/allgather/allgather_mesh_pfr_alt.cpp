@@ -48,6 +48,11 @@ Algorithm allgather_mesh_pfr_alt_row() {
       .claim = [](const CostQuery& q) {
         return plan_claim(q, pfr_plan(q), Alternation::interleaved);
       },
+      // Where no group alternates, run_allgather_plan runs mesh_pfr's collect.
+      .same_run = [](const CostQuery& q) -> const char* {
+        return patterns::alternates(pfr_plan(q), Alternation::interleaved) ? nullptr
+                                                                           : "mesh_pfr";
+      },
   };
 }
 

@@ -37,6 +37,12 @@ void run(const Call& c, int h) {
 
 constexpr auto kNone = Alternation::none;
 constexpr auto kAlternate = Alternation::interleaved;
+// Where member h's rings do not alternate, run_allgather_plan runs the plain member.
+const char* same_run_alternating(const CostQuery& q, int h) {
+  return patterns::alternates(patterns::pfr_dr_rings(mesh_shape_of(q), h), kAlternate)
+             ? nullptr
+             : "mesh_pfr_dr";
+}
 const MeshFamily kFamily{
     "mesh_pfr_dr",
     "PFR-DR hybrid collect: prime factors rings for the first phases, whole dimensional "
@@ -61,6 +67,7 @@ const MeshFamily kAlternating{
     cost<kAlternate>,
     pfr_dr_claim_of<kAlternate>,
     run<kAlternate>,
+    same_run_alternating,
 };
 }  // namespace pfr_dr_collect
 

@@ -47,6 +47,12 @@ Algorithm allreduce_mesh_pfr_dc_alt_row() {
       .claim = [](const CostQuery& q) {
         return plan_claim(q, pfr_plan(q), Alternation::interleaved);
       },
+      .same_run = [](const CostQuery& q) -> const char* {
+        const patterns::RingPlan plan = pfr_plan(q);
+        return plan_allreduce_alternates(plan, plan.phases(), Alternation::interleaved)
+                   ? nullptr
+                   : "mesh_pfr_dc";
+      },
   };
 }
 

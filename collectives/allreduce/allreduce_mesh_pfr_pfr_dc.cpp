@@ -112,6 +112,14 @@ void run(const Call& call, int i) {
 
 constexpr auto kNone = Alternation::none;
 constexpr auto kAlternate = Alternation::interleaved;
+
+// The alternating member's run is the plain member's where nothing rotates (1-D rings,
+// a hypercube's rings of two, a member without a tail).
+const char* plain_member_run(const CostQuery& q, int i) {
+  const Member m = member_of(mesh_shape_of(q), i);
+  return plan_allreduce_alternates(m.plan, m.dc, kAlternate) ? nullptr : "mesh_pfr_pfr_dc";
+}
+
 const MeshFamily kFamily{
     "mesh_pfr_pfr_dc",
     "reduction-to-all hybrids: a distributed reduction and a collect over the closest "
@@ -138,6 +146,7 @@ const MeshFamily kAlternating{
     cost<kAlternate>,
     claim<kAlternate>,
     run<kAlternate>,
+    plain_member_run,
 };
 }  // namespace
 

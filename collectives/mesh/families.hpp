@@ -29,6 +29,9 @@ struct MeshFamily {
   Picos (*cost)(const CostQuery&, int member) = nullptr;
   Claim (*claim)(const CostQuery&, int member) = nullptr;
   void (*run)(const Call&, int member) = nullptr;
+  // Optional: the row whose member of the same index runs as this family's member does
+  // (Algorithm::same_run), or null.
+  const char* (*same_run)(const CostQuery&, int member) = nullptr;
 };
 
 // " (short)", " (long)" or " (short = long)" for the end members 0 and last of a family whose
@@ -61,6 +64,9 @@ std::vector<Algorithm> family_rows() {
       [](const Call& c) { F.run(c, c.options->hybrid); },
       [](const CostQuery& q) { return family_detail(F, q, q.options.hybrid); },
       [](const CostQuery& q) { return F.claim(q, q.options.hybrid); }, true};
+  if (F.same_run != nullptr) {
+    given.same_run = [](const CostQuery& q) { return F.same_run(q, q.options.hybrid); };
+  }
   Algorithm optimal{
       F.name + "_optimal",
       F.description + "; the member of least time, every member tried (004 §15.1)",

@@ -332,6 +332,8 @@ RingPlan tail_plan(const RingPlan& plan, int dc) {
 void plan_allreduce(const Call& call, const RingPlan& plan, int dc, Alternation a) {
   const Comm& c = *call.comm;
   if (call.n == 0) return;
+  // Nothing rotates: the run without alternation, as plan_allreduce_alternates promises.
+  if (!plan_allreduce_alternates(plan, dc, a)) a = Alternation::none;
   const RingPlan tail = tail_plan(plan, dc);
   const int blocks = tail.blocks(), head = plan.phases() - dc;
   const std::size_t blk = ceil_div(call.n, blocks), bytes = blk * call.item_size;
@@ -379,6 +381,12 @@ void plan_allreduce(const Call& call, const RingPlan& plan, int dc, Alternation 
     }
   }
   deliver(call, buf);
+}
+
+bool plan_allreduce_alternates(const RingPlan& plan, int dc, Alternation a) {
+  // What plan_allreduce asks: the tail's reorder and staged plan, the head's stage order.
+  return patterns::alternates(tail_plan(plan, dc), a) ||
+         patterns::alternates(plan, a, plan.phases() - dc);
 }
 
 Picos plan_allreduce_cost(const CostQuery& q, const RingPlan& plan, int dc,

@@ -154,6 +154,10 @@ Picos ring_combine_cost(const CostQuery& q, int radix, std::size_t n, int sharer
 // rotates.
 void plan_allreduce(const Call& call, const patterns::RingPlan& plan, int dc,
                     Alternation a = Alternation::none);
+// Whether plan_allreduce with `a` runs otherwise than without alternation: the tail
+// alternates (its blocks reordered and staged) or the head's groups rotate. Where not, its
+// run is Alternation::none's, message for message (Algorithm::same_run).
+bool plan_allreduce_alternates(const patterns::RingPlan& plan, int dc, Alternation a);
 Picos plan_allreduce_cost(const CostQuery& q, const patterns::RingPlan& plan, int dc,
                           std::span<const int> sharers,
                           Alternation a = Alternation::none);

@@ -37,6 +37,11 @@ Algorithm reduce_scatter_mesh_pfr_alt_row() {
       .claim = [](const CostQuery& q) {
         return plan_claim(q, pfr_plan(q), Alternation::interleaved);
       },
+      // Where no group alternates, reduce_scatter_plan runs mesh_pfr's reduction.
+      .same_run = [](const CostQuery& q) -> const char* {
+        return patterns::alternates(pfr_plan(q), Alternation::interleaved) ? nullptr
+                                                                           : "mesh_pfr";
+      },
   };
 }
 

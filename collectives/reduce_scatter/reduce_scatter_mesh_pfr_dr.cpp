@@ -33,6 +33,12 @@ void run(const Call& call, int h) {
 
 constexpr auto kNone = Alternation::none;
 constexpr auto kAlternate = Alternation::interleaved;
+// Where member h's rings do not alternate, reduce_scatter_plan runs the plain member.
+const char* same_run_alternating(const CostQuery& q, int h) {
+  return patterns::alternates(patterns::pfr_dr_rings(mesh_shape_of(q), h), kAlternate)
+             ? nullptr
+             : "mesh_pfr_dr";
+}
 const MeshFamily kFamily{
     "mesh_pfr_dr",
     "PFR-DR hybrid distributed reduction: whole dimensional rings for the first phases, "
@@ -57,6 +63,7 @@ const MeshFamily kAlternating{
     cost<kAlternate>,
     pfr_dr_claim_of<kAlternate>,
     run<kAlternate>,
+    same_run_alternating,
 };
 }  // namespace pfr_dr_reduction
 

@@ -215,6 +215,18 @@ std::optional<SimulatedRun> simulated_run(Operation op, const Algorithm& a, cons
       if (m.options.hybrid >= 0) return simulated_run(op, *given, m);
     }
   }
+  // A row whose run for q is another row's, message for message (Algorithm::same_run: an
+  // `_alt` row where nothing alternates): that row's run, made once for both.
+  if (a.same_run != nullptr) {
+    const char* other_name = a.same_run(q);
+    const Algorithm* other = other_name != nullptr ? find_algorithm(op, other_name) : nullptr;
+    if (other != nullptr && other != &a) {
+      CostQuery as_other = q;
+      // A member run names its row (members.cpp): the other row's member runs, so named.
+      if (as_other.options.algorithm == a.name) as_other.options.algorithm = other->name;
+      return simulated_run(op, *other, as_other);
+    }
+  }
   const std::string key = query_key(op, q) + '|' + a.name;
   SimulationCache& c = cache();
   std::promise<std::optional<SimulatedRun>> made;

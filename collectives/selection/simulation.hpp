@@ -46,8 +46,9 @@ struct SimulatedRun {
 // The algorithm's run for q on a private machine (a hybrid family's `_optimal` row with the
 // member selection chooses, collectives/selection/members.hpp); empty when the run would be
 // too large (over 2^28 bytes of buffers or 4096 nodes), when it is requested from inside
-// such a run, or when the run fails. Results are cached; callers on several threads may ask
-// at once (one runs the simulation, the others wait for it).
+// such a run, or when the run fails. A row whose run is another's (Algorithm::same_run)
+// takes that row's. Results are cached; callers on several threads may ask at once (one
+// runs the simulation, the others wait for it).
 std::optional<SimulatedRun> simulated_run(Operation op, const Algorithm& a, const CostQuery& q);
 // Its virtual time.
 std::optional<Picos> simulated_cost(Operation op, const Algorithm& a, const CostQuery& q);

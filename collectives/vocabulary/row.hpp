@@ -49,6 +49,12 @@ struct Algorithm {
   // least formula.
   std::vector<std::string> (*members)(const CostQuery&) = nullptr;
   std::string member_row;
+  // Optional: the name of another row of the operation whose run for q is this row's,
+  // message for message (the same messages, combines and rearrangements in the same order,
+  // so the same time and statistics), or null where it is not. An `_alt` row where no
+  // group of its rings alternates names its row without alternation: selection then
+  // simulates that row once for both (collectives/selection/simulation.cpp).
+  const char* (*same_run)(const CostQuery&) = nullptr;
 };
 
 // The applicability of a row that applies everywhere, and of one that needs a commutative op.

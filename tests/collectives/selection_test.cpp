@@ -97,6 +97,59 @@ TEST(Selection, AutoIsNeverBeatenUnderDirectRouting) {
   }
 }
 
+// A row that names another whose run is its own (Algorithm::same_run: an `_alt` row or
+// member where no group of its rings alternates) runs as that row does, message for
+// message: selection takes one simulation for both. On a ring and a hypercube nothing
+// alternates; on mesh:8x8 the rings 4 and 2 apart do, and those rows name none.
+TEST(Selection, ARowOfTheSameRunRunsAlike) {
+  const Model model{.alpha = 525e-6, .beta = 2e-6, .gamma = 0.35e-6};
+  int same = 0, own = 0;
+  for (const std::string topology : {"ring:16", "hypercube:16", "mesh:4x4", "mesh:8x8",
+                                     "torus:3x4"}) {
+    Machine m({.topology = parse_topology(topology), .model = model, .trace = false,
+               .data = Data::none});
+    const CostQuery whole =
+        make_query(m.topology(), model, m.size(), 100, 0, sizeof(float), true, {});
+    for (Operation op : {Operation::allreduce, Operation::allgather, Operation::reduce_scatter}) {
+      for (const Algorithm& a : algorithms(op)) {
+        if (a.same_run == nullptr) continue;
+        int members = 0;  // a family's given row: each member
+        for (const Algorithm& o : algorithms(op)) {
+          if (o.members != nullptr && o.member_row == a.name) {
+            members = static_cast<int>(o.members(whole).size());
+          }
+        }
+        for (int member = members > 0 ? 0 : -1; member < members; ++member) {
+          CostQuery q = whole;
+          q.options.algorithm = a.name;
+          q.options.hybrid = member;
+          if (!a.applicable(q)) continue;
+          const char* other = a.same_run(q);
+          if (other == nullptr) {
+            ++own;
+            continue;
+          }
+          ++same;
+          const std::string what = to_string(op) + " " + a.name + " member " +
+                                   std::to_string(member) + " as " + other + " on " + topology;
+          ASSERT_NE(find_algorithm(op, other), nullptr) << what;
+          const RunResult mine = run_operation(m, op, q);
+          q.options.algorithm = other;
+          const RunResult theirs = run_operation(m, op, q);
+          EXPECT_EQ(mine.time_ps(), theirs.time_ps()) << what;
+          EXPECT_EQ(mine.stats().messages, theirs.stats().messages) << what;
+          EXPECT_EQ(mine.stats().bytes, theirs.stats().bytes) << what;
+          EXPECT_EQ(mine.stats().combined_items, theirs.stats().combined_items) << what;
+          EXPECT_EQ(mine.stats().rearranged_items, theirs.stats().rearranged_items) << what;
+          EXPECT_EQ(mine.stats().link_busy, theirs.stats().link_busy) << what;
+        }
+      }
+    }
+  }
+  EXPECT_GT(same, 20);
+  EXPECT_GT(own, 0);  // mesh:8x8's alternating rows run their own
+}
+
 TEST(Selection, SimulatedCostIsTheMeasuredTime) {
   auto mesh = parse_topology("mesh:4x4");
   const Model model{.alpha = 10e-6, .beta = 1e-6, .gamma = 0.1e-6};
