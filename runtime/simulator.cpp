@@ -102,6 +102,7 @@
 // and reports such a run's critical delay as negative; tests/runtime/contention_test.cpp
 // holds the monotone case over every algorithm.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <deque>
 #include <exception>
@@ -112,6 +113,7 @@
 #include <new>
 #include <queue>
 #include <set>
+#include <span>
 #include <stdexcept>
 #include <tuple>
 #include <unordered_map>
@@ -132,48 +134,105 @@ enum class MsgState : std::uint8_t { idle, pending, active, done };
 // enough: picosecond rounding once per change, never a drift.
 constexpr Picos kWorkScale = Picos{1} << 20;
 
+// A message's route: up to kNear links kept in place (every route of a hypercube of up to
+// 256 nodes, the short ones of larger machines), longer ones in a vector. The simulator
+// routes every message, and a route kept in place needs no vector handed from message to
+// message and no append per hop (Topology::route_into).
+class Route {
+ public:
+  static constexpr std::size_t kNear = 8;
+  std::span<const LinkId> links() const {
+    return {size_ > kNear ? far_.data() : near_.data(), size_};
+  }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  LinkId operator[](std::size_t i) const { return links()[i]; }
+  // The route from a to b on topo; `spare`: vectors freed by earlier routes, for a long one.
+  void make(const Topology& topo, int a, int b, std::vector<std::vector<LinkId>>& spare) {
+    const int hops = topo.route_into(a, b, near_);
+    if (hops >= 0) {
+      size_ = static_cast<std::size_t>(hops);
+      return;
+    }
+    topo.route(a, b, long_route(spare));
+    settle();
+  }
+  // A long route's vector (empty), to be filled by the caller, who then calls settle.
+  std::vector<LinkId>& long_route(std::vector<std::vector<LinkId>>& spare) {
+    if (!spare.empty()) {
+      far_ = std::move(spare.back());
+      spare.pop_back();
+    }
+    far_.clear();
+    return far_;
+  }
+  // The vector's route is the route: kept there if long, moved in place if short.
+  void settle() {
+    size_ = far_.size();
+    if (size_ <= kNear) std::copy(far_.begin(), far_.end(), near_.begin());
+  }
+  // No route any more: a long one's vector goes to `spare` (at most `keep` of them).
+  void release(std::vector<std::vector<LinkId>>& spare, std::size_t keep) {
+    size_ = 0;
+    if (far_.capacity() == 0) return;
+    if (spare.size() < keep) {
+      far_.clear();
+      spare.push_back(std::move(far_));
+    }
+    std::vector<LinkId>().swap(far_);
+  }
+
+ private:
+  std::array<LinkId, kNear> near_{};  // the links when there are at most kNear
+  std::size_t size_ = 0;              // hops; more than kNear: the links are far_'s
+  std::vector<LinkId> far_;
+};
+
+// A message in the pass. Made at each send (Chunked::emplace_back default-initializes it:
+// every field's initializer below, no zero-filling of the whole record first), so its
+// fields are packed: the flags side by side, the wider fields after them.
 struct Msg {
   std::int64_t id = 0;
-  int src = 0;
-  int dst = 0;
   std::uint64_t items = 0;
   std::uint64_t bytes = 0;
   Tag tag = 0;
-  std::uint32_t comm = 0;
   std::uint64_t index = 0;  // among the sender's sends
+  int src = 0;
+  int dst = 0;
+  std::uint32_t comm = 0;
+  std::int32_t around = -1; // it routes around the links down at this index (SendRecord)
+  MsgState state = MsgState::idle;
   bool sync = false;        // synchronous: starts only once its receive is posted
   // Its sender waits in its run for the word that its receive is posted (a synchronous send;
   // under rendezvous with failures, every send to another node): acknowledge_sync.
   bool told = false;
   bool lost = false;        // a failed link lost it: it takes no port or link and no time
-  std::int32_t around = -1; // it routes around the links down at this index (SendRecord)
-  MsgState state = MsgState::idle;
+  bool port_blocked = false;  // while pending: whether its ports were busy at blocked_since
+  // Blocking worms (Worm::blocking): whether it holds its ports (and, below, how many links
+  // of its route it holds, a prefix, and since when it holds each).
+  bool ports_held = false;
+  // Who waits for it: its sender (blocking send) or the sender's request (isend); once a
+  // receive matched it, the receiver blocked in recv or sendrecv, or its irecv request.
+  bool sender_waits = false;
+  bool recv_posted = false;
+  int send_request = -1;
+  int recv_waiter = -1;
+  int recv_request = -1;
+  int crit = 0;
   Picos request = 0;        // current hop's request (rendezvous: or when the receive was posted)
   Picos first_request = 0;  // the sender reached the send
   Picos eligible = 0;       // it could start as far as its endpoints are concerned: the
                             // sender reached it and (rendezvous) the receiver posted for it
   Picos port_wait = 0;      // time it waited for the endpoints' ports
   Picos blocked_since = 0;  // while pending: the last arbitration instant
-  bool port_blocked = false;  // ... and whether its ports were busy then
   Picos free_time = 0;      // its contention-free duration (every hop)
   Picos start = 0;          // first hop's start
   Picos end = 0;
   Picos waited = 0;
-  std::vector<LinkId> route;
+  Route route;
   std::size_t hop = 0;      // store and forward: the hop in progress
-  // Blocking worms (Worm::blocking): whether it holds its ports, how many links of its
-  // route it holds (a prefix), and since when it holds each.
-  bool ports_held = false;
   std::size_t links_held = 0;
   std::vector<Picos> link_taken;
-  // Who waits for it: its sender (blocking send) or the sender's request (isend); once a
-  // receive matched it, the receiver blocked in recv or sendrecv, or its irecv request.
-  bool sender_waits = false;
-  int send_request = -1;
-  bool recv_posted = false;
-  int recv_waiter = -1;
-  int recv_request = -1;
-  int crit = 0;
   // shared contention
   Picos hop_start = 0;
   Picos alpha_end = 0;
@@ -454,7 +513,8 @@ class MatchTable {
 // per two. The chunks come from oneTBB's scalable allocator, which keeps freed memory for
 // the next run instead of handing it back to the system (fresh pages cost a fault each).
 // An element the pass is done with is released; a chunk whose elements all are is freed, so
-// that what is kept is what is in flight (and the chunks of the few that linger).
+// that what is kept is what is in flight (and the chunks of the few that linger). Elements
+// are default-initialized, so T gives every field an initializer of its own.
 template <class T>
 class Chunked {
  public:
@@ -486,7 +546,7 @@ class Chunked {
       released_.push_back(0);
     }
     T* slot = chunks_.back() + size_ % kChunk;
-    ::new (static_cast<void*>(slot)) T();
+    ::new (static_cast<void*>(slot)) T;  // default-initialized: T's own initializers
     ++size_;
     return *slot;
   }
@@ -764,6 +824,7 @@ class Simulator {
   bool record_ = true;
   // Whether the model has noise (Model::noise): detours stretch local work and hold sends.
   bool noisy_ = model_.noise.every > 0;
+  bool store_and_forward_ = model_.routing == Routing::store_and_forward;
   bool links_mattered_ = false;  // a link held up a request or was shared
   // Streaming (the pass runs while the nodes do, and the logs drop what it has used): the
   // other pass over the same logs, whose use the logs wait for too (null: none); for the
@@ -835,7 +896,7 @@ class Simulator {
   LinkOccupancy held_;   // the links messages hold: exclusive, or shared (counted)
   std::vector<std::int64_t> link_owner_;  // blocking worms: the message holding each link
   std::vector<std::vector<std::int64_t>> link_users_;  // shared: active messages per link
-  // Routes of ended messages, their vectors kept for the next ones (no allocation per
+  // Long routes of ended messages, their vectors kept for the next ones (no allocation per
   // message); at most kSpareRoutes.
   static constexpr std::size_t kSpareRoutes = 4096;
   std::vector<std::vector<LinkId>> spare_routes_;
@@ -857,10 +918,17 @@ class Simulator {
   // took is written in, and an irecv is known to be matched or withdrawn in the run's pass.
   Fetch fetch(int n, std::size_t pc, Fetched& out) {
     NodeState* node = m_.hosts(n) ? m_.nodes[n].get() : nullptr;
-    std::unique_lock<LogMutex> lock;
     const bool running = node != nullptr && !node->finished.load(std::memory_order_acquire);
-    if (running) lock = std::unique_lock(node->log_mutex);
-    NodeLog& l = log_of(n);
+    // The log's lock while its node runs (and may append), taken and let go inline (a
+    // std::unique_lock made empty and assigned cost a move and two tests more per record).
+    struct Held {
+      LogMutex* mutex;
+      ~Held() {
+        if (mutex != nullptr) mutex->unlock();
+      }
+    } held{running ? &node->log_mutex : nullptr};
+    if (held.mutex != nullptr) held.mutex->lock();
+    NodeLog& l = node != nullptr ? node->log : log_of(n);
     if (pc >= l.ops.size()) {
       if (!running) return Fetch::none;
       if (!free_) m_.sim_waits_for.store(n, std::memory_order_release);
@@ -1099,7 +1167,7 @@ class Simulator {
   // one a failed link lost (MachineConfig::link_failures: it ends at its start, and its
   // receive completes at the later of its posting and that time).
   bool bypass(const Msg& x) const { return self(x) || x.lost; }
-  bool store_and_forward() const { return model_.routing == Routing::store_and_forward; }
+  bool store_and_forward() const { return store_and_forward_; }
   bool shared() const { return !free_ && model_.contention == Contention::shared; }
   bool rendezvous() const { return model_.protocol == Protocol::rendezvous; }
   // 004 §13: a blocked worm holds the links it has (wormhole routing, exclusive links).
@@ -1122,7 +1190,7 @@ class Simulator {
       return checked_mul(hop_time(x), hops ? x.route.size() : 1, "message time");
     }
     Picos total = 0;
-    for (LinkId l : x.route) {
+    for (LinkId l : x.route.links()) {
       total = checked_add(total, links_.message(u_, std::span<const LinkId>(&l, 1), x.items),
                           "message time");
     }
@@ -1137,9 +1205,8 @@ class Simulator {
 
   // Links the message needs for its current hop (all of them under wormhole).
   std::span<const LinkId> hop_links(const Msg& x) const {
-    if (x.route.empty()) return {};
-    if (store_and_forward()) return std::span<const LinkId>(&x.route[x.hop], 1);
-    return x.route;
+    const std::span<const LinkId> route = x.route.links();
+    return store_and_forward_ && !route.empty() ? route.subspan(x.hop, 1) : route;
   }
 
   // --- node steps ---------------------------------------------------------------------------
@@ -1173,13 +1240,12 @@ class Simulator {
     x.request = x.first_request = x.eligible = x.blocked_since = t;
     x.crit = crit + (bypass(x) ? 0 : 1);
     if (!bypass(x) && machine_.uses_links) {
-      if (!spare_routes_.empty()) {
-        x.route = std::move(spare_routes_.back());
-        spare_routes_.pop_back();
-      }
       if (x.around < 0) {
-        machine_.topology->route(x.src, x.dst, x.route);
-      } else if (!machine_.route_around_down(x.src, x.dst, x.around, x.route)) {
+        x.route.make(*machine_.topology, x.src, x.dst, spare_routes_);
+      } else if (machine_.route_around_down(x.src, x.dst, x.around,
+                                            x.route.long_route(spare_routes_))) {
+        x.route.settle();
+      } else {
         throw std::logic_error("vmc simulator: node " + std::to_string(x.src) +
                                "'s message to node " + std::to_string(x.dst) +
                                " has no route around the failed links it was sent around");
@@ -2389,13 +2455,9 @@ class Simulator {
     if (x.send_request >= 0) complete_request(x.src, x.send_request, t, x.crit);
     if (x.recv_waiter >= 0) complete_wait(x.recv_waiter, t, x.crit);
     if (x.recv_request >= 0) complete_request(x.dst, x.recv_request, t, x.crit);
-    // Its route is no longer needed (its vector goes to the next message's route); once a
-    // receive has it too, nothing is.
-    if (x.route.capacity() > 0 && spare_routes_.size() < kSpareRoutes) {
-      x.route.clear();
-      spare_routes_.push_back(std::move(x.route));
-    }
-    std::vector<LinkId>().swap(x.route);
+    // Its route is no longer needed (a long one's vector goes to the next long route); once
+    // a receive has it too, nothing is.
+    x.route.release(spare_routes_, kSpareRoutes);
     std::vector<Picos>().swap(x.link_taken);
     if (x.recv_posted) msgs_.release(static_cast<std::size_t>(x.id));
   }
@@ -2415,7 +2477,8 @@ class Simulator {
     if (record_) {
       trace_.messages.push_back(
           {x.src, x.dst, x.tag, x.comm, x.items, x.bytes, x.first_request, x.start, x.end,
-           x.waited, x.route, delay});
+           x.waited, std::vector<LinkId>(x.route.links().begin(), x.route.links().end()),
+           delay});
     }
   }
 

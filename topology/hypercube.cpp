@@ -26,6 +26,7 @@
 #include "topology/hypercube.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <string>
@@ -134,24 +135,45 @@ std::vector<int> Hypercube::neighbours(int v) const {
 }
 
 void Hypercube::route(int a, int b, std::vector<LinkId>& out) const {
+  std::array<LinkId, 32> links;  // one per differing bit: at most d < 32
+  const int hops = route_into(a, b, links);
+  out.insert(out.end(), links.begin(), links.begin() + hops);
+}
+
+int Hypercube::route_into(int a, int b, std::span<LinkId> out) const {
   detail::check_node(*this, a, p_);
   detail::check_node(*this, b, p_);
+  if (!complete()) return route_into_incomplete(a, b, out);
+  // e-cube: one hop per differing bit, counted as they are written (a popcount is a library
+  // call on the baseline x86-64 this builds for); node v's link across dimension k is v d + k.
+  std::size_t hops = 0;
+  int at = a;
+  for (unsigned bits = static_cast<unsigned>(a ^ b); bits != 0; bits &= bits - 1) {
+    if (hops == out.size()) return -1;
+    const int k = std::countr_zero(bits);
+    out[hops++] = at * d_ + k;
+    at ^= 1 << k;
+  }
+  return static_cast<int>(hops);
+}
+
+int Hypercube::route_into_incomplete(int a, int b, std::span<LinkId> out) const {
+  std::size_t hops = 0;
   int at = a;
   auto correct = [&](unsigned bits) {
     for (; bits != 0; bits &= bits - 1) {
+      if (hops == out.size()) return false;
       const int k = std::countr_zero(bits);
-      out.push_back(link_across(at, k));
+      out[hops++] = link_across(at, k);
       at ^= 1 << k;
     }
+    return true;
   };
   const unsigned ua = static_cast<unsigned>(a);
   const unsigned ub = static_cast<unsigned>(b);
-  if (complete()) {
-    correct(ua ^ ub);  // e-cube
-  } else {
-    correct(ua & ~ub);  // 1 -> 0 first: labels stay <= a
-    correct(ub & ~ua);  // then 0 -> 1: labels stay <= b
-  }
+  const bool fits = correct(ua & ~ub) &&  // 1 -> 0 first: labels stay <= a
+                    correct(ub & ~ua);    // then 0 -> 1: labels stay <= b
+  return fits ? static_cast<int>(hops) : -1;
 }
 
 // Every order of the differing bits whose labels stay below P (on a complete cube, every

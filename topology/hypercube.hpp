@@ -34,6 +34,7 @@ class Hypercube final : public Topology {
   std::vector<int> neighbours(int v) const override;
   void route(int a, int b, std::vector<LinkId>& out) const override;
   using Topology::route;
+  int route_into(int a, int b, std::span<LinkId> out) const override;
   // Any order of the differing bits that stays within the nodes (topology.hpp).
   bool route_around(int a, int b, std::span<const LinkId> down,
                     std::vector<LinkId>& out) const override;
@@ -51,6 +52,7 @@ class Hypercube final : public Topology {
  private:
   LinkId offset(int v) const { return complete() ? v * d_ : offsets_[v]; }
   LinkId link_across(int v, int k) const;
+  int route_into_incomplete(int a, int b, std::span<LinkId> out) const;
 
   int p_;
   int d_;

@@ -58,6 +58,15 @@ bool first_open_order(int k, const std::function<bool(std::uint32_t, int)>& open
 
 }  // namespace detail
 
+int Topology::route_into(int a, int b, std::span<LinkId> out) const {
+  thread_local std::vector<LinkId> links;
+  links.clear();
+  route(a, b, links);
+  if (links.size() > out.size()) return -1;
+  std::copy(links.begin(), links.end(), out.begin());
+  return static_cast<int>(links.size());
+}
+
 bool Topology::route_around(int a, int b, std::span<const LinkId> down,
                             std::vector<LinkId>& out) const {
   const std::size_t before = out.size();

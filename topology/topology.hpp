@@ -83,6 +83,11 @@ class Topology {
     route(a, b, r);
     return r;
   }
+  // The same route written into `out` when it has room for it: its hop count, or -1 when it
+  // is longer than out (out's contents then unspecified). For a caller that keeps short
+  // routes in place of a vector (the simulator routes every message). The default asks
+  // route() for it through a vector the calling thread keeps.
+  virtual int route_into(int a, int b, std::span<LinkId> out) const;
   // Appends to `out` a route from node a to node b that the family's routing allows and that
   // crosses none of the directed links `down` (sorted in increasing order), and returns true;
   // returns false, `out` unchanged, when the routing allows none (docs/model.md, "Failed

@@ -10,6 +10,7 @@
 #include <iterator>
 #include <optional>
 #include <random>
+#include <span>
 #include <utility>
 
 #include "tests/sanitized.hpp"
@@ -112,6 +113,26 @@ TEST_P(RouteTest, RoutesAreShortestChainsFollowingTheRoutingRule) {
     }
     ASSERT_EQ(at, b);
     ASSERT_EQ(t.route(a, b), route) << "not deterministic";
+  }
+}
+
+TEST_P(RouteTest, RouteIntoWritesTheSameRouteWhereItFits) {
+  // route_into (the simulator's short routes kept in place) gives route()'s links when its
+  // span has room for them, -1 when it is one link short, and writes nothing past its span.
+  const auto topology = parse_topology(GetParam());
+  const Topology& t = *topology;
+  for (const auto& [a, b] : pairs_of(t)) {
+    const std::vector<LinkId> route = t.route(a, b);
+    std::vector<LinkId> room(route.size() + 1, -7);
+    const std::span<LinkId> exact(room.data(), route.size());
+    ASSERT_EQ(t.route_into(a, b, exact), static_cast<int>(route.size())) << a << " -> " << b;
+    ASSERT_TRUE(std::equal(route.begin(), route.end(), room.begin())) << a << " -> " << b;
+    ASSERT_EQ(room.back(), -7) << a << " -> " << b << ": written past the span";
+    if (!route.empty()) {
+      std::fill(room.begin(), room.end(), -7);
+      ASSERT_EQ(t.route_into(a, b, exact.first(route.size() - 1)), -1) << a << " -> " << b;
+      ASSERT_EQ(room[route.size() - 1], -7) << a << " -> " << b << ": written past the span";
+    }
   }
 }
 
