@@ -31,6 +31,16 @@ std::vector<int> roots_of(Operation op, int p) {
   return op == Operation::reduce ? sweep_roots(p) : std::vector<int>{0};
 }
 
+// Runs case k (the sum on int64 items) into r and holds what a run the row claims exact
+// holds under 004's model: the claim exact, the run's time its cost, no contention.
+void run_as_claimed_exact(Machine& m, const Algorithm& a, const CostQuery& q, const Case& k,
+                          const std::string& where, RunResult& r) {
+  ASSERT_EQ(run_case<std::int64_t>(m, k, ops::sum<std::int64_t>(), nullptr, &r), "") << where;
+  EXPECT_EQ(claim_of(a, q), Claim::exact) << where;
+  EXPECT_EQ(r.time_ps(), a.cost(q)) << where << " " << a.detail(q);
+  EXPECT_EQ(r.stats().contention_delay, 0) << where;
+}
+
 // Right on every mesh and torus of 004's set, every port model, every root and length of
 // the sweep: exact (and without contention) where the row claims exact.
 TEST(MeshDopl, RightAndAsClaimedOnTheMeshSet) {
@@ -119,11 +129,8 @@ TEST(MeshDopl, AlternationsAreRightAndExact) {
           EXPECT_GT(chosen(*a, q).k_alt, 1) << where << " " << a->detail(q);
           Case k{.operation = op, .algorithm = "mesh_dopl", .n = n, .root = root};
           RunResult r;
-          ASSERT_EQ(run_case<std::int64_t>(*m, k, ops::sum<std::int64_t>(), nullptr, &r), "")
-              << where;
-          EXPECT_EQ(claim_of(*a, q), Claim::exact) << where;
-          EXPECT_EQ(r.time_ps(), a->cost(q)) << where << " " << a->detail(q);
-          EXPECT_EQ(r.stats().contention_delay, 0) << where;
+          run_as_claimed_exact(*m, *a, q, k, where, r);
+          if (::testing::Test::HasFatalFailure()) return;
         }
       }
     }
@@ -298,11 +305,8 @@ TEST(MeshDopl, SynchronizedStepsAreRightAndTheDerivedFormula) {
           Case k{.operation = op, .algorithm = "mesh_dopl", .n = n, .root = root,
                  .in_place = root % 2 == 1, .dopl_steps = DoplSteps::synchronized};
           RunResult r;
-          ASSERT_EQ(run_case<std::int64_t>(*m, k, ops::sum<std::int64_t>(), nullptr, &r), "")
-              << where;
-          EXPECT_EQ(claim_of(*a, q), Claim::exact) << where;
-          EXPECT_EQ(r.time_ps(), a->cost(q)) << where << " " << a->detail(q);
-          EXPECT_EQ(r.stats().contention_delay, 0) << where;
+          run_as_claimed_exact(*m, *a, q, k, where, r);
+          if (::testing::Test::HasFatalFailure()) return;
           // The derived formula, from rank 0 (a root elsewhere runs the same steps).
           if (root != 0) continue;
           const std::vector<int> shape = internal::mesh_shape_of(q).lengths;
