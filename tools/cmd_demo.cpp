@@ -81,6 +81,8 @@ void binomial_broadcast(const Comm& c, std::vector<float>& data, int root) {
 }
 
 void run_demo(const DemoOptions& o) {
+  // Refused before anything runs: the option concerns the comparison's operation.
+  check_dopl_steps(parse_operation(o.call.op), parse_dopl_steps(o.call.dopl_steps));
   const Model model = o.machine.model();
   check_link_rates(*o.machine.parsed_topology(), model);
   Machine machine({.topology = o.machine.parsed_topology(), .model = model,
@@ -165,7 +167,8 @@ void compare_networks(const DemoOptions& o, const std::vector<std::string>& netw
                       const std::vector<std::size_t>& lengths) {
   const Model model = o.machine.model();
   const RunSpec base{.op = parse_operation(o.call.op), .root = o.call.root,
-                     .type = o.call.item_type(), .reduction = o.call.reduction, .check = true};
+                     .type = o.call.item_type(), .reduction = o.call.reduction,
+                     .dopl_steps = parse_dopl_steps(o.call.dopl_steps), .check = true};
   std::vector<std::unique_ptr<Machine>> machines;
   for (const std::string& net : networks) {
     check_link_rates(*parse_topology(net), model);

@@ -101,6 +101,7 @@ void explain(const ExplainOptions& o) {
                      topology->spec());
   }
   check_type_and_reduction(spec.type, spec.reduction);
+  check_dopl_steps(spec.op, spec.dopl_steps);
   const Model model = o.machine.model();
   check_link_rates(*topology, model);
   const CostQuery q = run_query(*topology, model, spec);

@@ -529,6 +529,14 @@ void check_type_and_reduction(const std::string& type, const std::string& reduct
   }
 }
 
+void check_dopl_steps(Operation op, DoplSteps steps) {
+  if (steps == DoplSteps::synchronized && find_algorithm(op, "mesh_dopl") == nullptr) {
+    throw UsageError("--dopl-steps synchronized runs the steps of 004's DOPL, which vmc "
+                     "registers for broadcast, reduce and allreduce only, not " +
+                     to_string(op));
+  }
+}
+
 void check_spec(const RunSpec& s, const Topology& topology, const Model& model) {
   check_link_rates(topology, model);
   const int p = topology.nodes();
@@ -597,10 +605,7 @@ void check_spec(const RunSpec& s, const Topology& topology, const Model& model) 
                        requirements_for_cli(a->requirements) + digits);
     }
   }
-  if (s.dopl_steps == DoplSteps::synchronized && find_algorithm(s.op, "mesh_dopl") == nullptr) {
-    throw UsageError("--dopl-steps synchronized runs the steps of 004's DOPL, which vmc "
-                     "registers for broadcast, reduce and allreduce only, not " + op);
-  }
+  check_dopl_steps(s.op, s.dopl_steps);
   if (s.data && data_bytes(s, p) > kMaxDataBytes) {
     throw UsageError("--n " + std::to_string(s.n) + " is too large for " + op + " on " +
                      std::to_string(p) + " nodes: the generated data would exceed " +

@@ -154,6 +154,8 @@ DoplSteps parse_dopl_steps(const std::string& text);
 // Throws UsageError when --reduction cannot combine items of --type (matmul on anything but
 // int32 or int64, a bitwise op on float or double): part of check_spec.
 void check_type_and_reduction(const std::string& type, const std::string& reduction);
+// --dopl-steps synchronized on an operation without a mesh_dopl row: a UsageError naming it.
+void check_dopl_steps(Operation op, DoplSteps steps);
 
 // CLI11 checks for flag values: a count 0..max (digits only, no sign, not empty), a
 // duration with a unit (or exactly 0), a finite number in [lo, hi], an integer in [lo, hi],

@@ -172,6 +172,15 @@ TEST(CommandLine, RunRefusesEveryMalformedFlag) {
   expect_refused({"run", "--topology=mesh:2x3", "--op=allgather", "--n=6",
                   "--dopl-steps=synchronized"},
                  "--dopl-steps");
+  expect_refused({"explain", "--topology=mesh:6x4", "--op=allgather", "--n=10",
+                  "--dopl-steps=synchronized"},
+                 "--dopl-steps");
+  // The demo refuses it before it runs anything: nothing on standard output.
+  const Outcome demo = vmc({"demo", "--topology=mesh:4x4", "--op=allgather",
+                            "--dopl-steps=synchronized"});
+  EXPECT_EQ(demo.exit_code, 2) << demo.err;
+  EXPECT_THAT(demo.err, HasSubstr("--dopl-steps synchronized"));
+  EXPECT_EQ(demo.out, "");
   expect_ok({"run", "--topology=mesh:2x3", "--op=reduce", "--n=30011", "--port=duplex",
              "--algorithm=mesh_dopl", "--dopl-steps=synchronized", "--check"});
   expect_ok(with({"--dopl-steps=synchronized", "--check"}));
