@@ -301,6 +301,11 @@ void run_one(const MpirunOptions& o, const JobSetup& setup,
     if (!o.show.empty()) {
       write_file(o.show, show_program_page(setup.program, *network, setup.config.model,
                                            *run.result));
+      // On stderr: stdout is the program's (or --json's).
+      std::fprintf(stderr,
+                   "vmc mpirun: wrote %s: open it in a web browser (it needs no network), e.g. "
+                   "xdg-open %s\n",
+                   o.show.c_str(), o.show.c_str());
     }
   } else if (!o.trace.empty() || !o.show.empty()) {
     std::fprintf(stderr, "vmc mpirun: %s not written: the run did not complete\n",

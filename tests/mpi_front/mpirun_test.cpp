@@ -404,6 +404,7 @@ TEST(MpirunStats, TraceAndShowWriteTheirFiles) {
   EXPECT_THAT(html, HasSubstr("<title>vmc show: MPI program "));
   EXPECT_THAT(html, HasSubstr("odd_p on ring:5</title>"));
   EXPECT_THAT(html, HasSubstr("\"program\":"));
+  EXPECT_THAT(o.err, HasSubstr("vmc mpirun: wrote " + page.string() + ": open it in a web browser"));
 }
 
 // The run data of a vmc show page: its first run's, without what names the run (the program,
