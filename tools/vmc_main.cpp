@@ -38,6 +38,29 @@ std::string one_line(std::string text) {
   return text;
 }
 
+// What a command was given and does not take, in the order typed: "unknown option --data
+// none", "unknown options --a 1, --b", then any other words: "unexpected arguments: a b".
+std::string unexpected(const std::vector<std::string>& extras) {
+  std::string options, others;
+  int unknown = 0;
+  for (std::size_t i = 0; i < extras.size(); ++i) {
+    const std::string& a = extras[i];
+    if (a.size() > 1 && a[0] == '-') {
+      std::string one = a;
+      if (i + 1 < extras.size() && extras[i + 1].rfind('-', 0) != 0) {
+        one += " " + extras[++i];
+      }
+      options += (options.empty() ? "" : ", ") + one;
+      ++unknown;
+    } else {
+      others += (others.empty() ? "" : " ") + a;
+    }
+  }
+  if (options.empty()) return "unexpected arguments: " + others;
+  return (unknown > 1 ? "unknown options " : "unknown option ") + options +
+         (others.empty() ? "" : "; unexpected arguments: " + others);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -76,6 +99,13 @@ int main(int argc, char** argv) {
     const std::vector<CLI::App*> commands = app.get_subcommands();
     const std::string help =
         commands.empty() ? "vmc --help" : "vmc " + commands.front()->get_name() + " --help";
+    if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr && !commands.empty()) {
+      // CLI11 names what it did not expect last first ("none --data"): name it as typed,
+      // an option the command does not have first.
+      std::cerr << "vmc " << commands.front()->get_name() << ": "
+                << unexpected(commands.front()->remaining()) << " (see " << help << ")\n";
+      return 2;
+    }
     std::cerr << "vmc: " << one_line(e.what()) << " (see " << help << ")\n";
     return 2;
   } catch (const std::invalid_argument& e) {  // bad input, vmc::cli::UsageError included

@@ -194,6 +194,17 @@ TEST(CommandLine, ExplainRefusesEveryMalformedFlag) {
   expect_refused({"explain", "--item-size=0"}, "--item-size");
 }
 
+// An option the command does not take is named as typed, with its value, then any stray
+// words (CLI11's own message named them last first: "none --data").
+TEST(CommandLine, AnUnknownOptionIsNamedAsTyped) {
+  expect_refused({"explain", "--op=broadcast", "--topology=mesh:6x4", "--data", "none"},
+                 "vmc explain: unknown option --data none (see vmc explain --help)");
+  expect_refused({"run", "--op", "broadcast", "--bogus", "3", "--nodes", "4", "extra", "words"},
+                 "vmc run: unknown options --bogus 3, --nodes 4; unexpected arguments: extra "
+                 "words (see vmc run --help)");
+  expect_refused({"run", "stray"}, "vmc run: unexpected arguments: stray (see vmc run --help)");
+}
+
 TEST(CommandLine, SweepRefusesEveryMalformedFlag) {
   auto flags = machine_flags();
   flags.push_back({"--n", {"", "-1", "1:0:x2", "5:1:+1", "1:8:x1", "0:8:x2", "a,b", "1:8:y2",
