@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "runtime/machine_impl.hpp"
+#include "runtime/simulator.hpp"
 #include "runtime/transports.hpp"
 
 namespace vmc {
@@ -299,5 +300,22 @@ const MachineConfig& Machine::config() const { return impl_->config; }
 const std::vector<NodeFailure>& Machine::failures() const { return impl_->failures(); }
 const Topology& Machine::topology() const { return *impl_->topology; }
 RunResult Machine::run(const std::function<void(Node&)>& fn) { return impl_->run(fn); }
+
+std::optional<RunResult> Machine::run_within(Picos limit,
+                                             const std::function<void(Node&)>& fn) {
+  struct Limited {
+    detail::MachineImpl& m;
+    ~Limited() { m.time_limit.reset(); }
+  } limited{*impl_};
+  impl_->time_limit = limit;
+  try {
+    RunResult r = impl_->run(fn);
+    // A pass that ended beside the run (streamed) never looked at the limit.
+    if (r.time_ps() > limit) return std::nullopt;
+    return r;
+  } catch (const detail::TimeLimitPassed&) {
+    return std::nullopt;
+  }
+}
 
 }  // namespace vmc

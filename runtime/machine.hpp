@@ -93,6 +93,12 @@ struct MachineConfig {
   double time_scale = 1.0;
   // Record per-message and per-combine events (virtual time always has them internally).
   bool trace = true;
+  // Virtual clock: whether a run where links held anyone up also measures how much of its
+  // time that cost (Stats::contention_critical_delay and free_time): a second pass over the
+  // same logs with links that hold no one up. Off, both stay 0 and the run is simulated once
+  // (selection's private runs want only the time and the work: collectives/selection/
+  // simulation.cpp); no other statistic changes.
+  bool contention_share = true;
   // Whether a node may send to itself (a local copy, free in time). Off: an error.
   bool allow_self_messages = false;
   // A run in which no node makes progress for this long is ended with a report.
@@ -223,6 +229,13 @@ class Machine {
   // Runs fn on every node and waits for all of them. Throws RunError on a fault, and
   // UsageError when called from inside a node function of this machine.
   RunResult run(const std::function<void(Node&)>& fn);
+  // The same run, for a caller that needs its result only if its time is at most `limit`
+  // (automatic selection: a candidate slower than a time known cannot win). On the virtual
+  // clock of one process the discrete-event pass stops at the first instant after `limit`
+  // that it reaches after the nodes end (every node's clock then ends later: the run's time
+  // exceeds `limit`), and the answer is empty, as it is for a run that ended past it;
+  // otherwise what run returns. The machine stays usable either way.
+  std::optional<RunResult> run_within(Picos limit, const std::function<void(Node&)>& fn);
 
  private:
   std::unique_ptr<detail::MachineImpl> impl_;

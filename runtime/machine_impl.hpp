@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 #include "runtime/link_rates.hpp"
 #include "runtime/machine.hpp"
@@ -34,6 +35,9 @@ struct MachineImpl {
   // RunAborted. Set by the transport, cleared when it resets after the run.
   std::atomic<bool> abort{false};
   std::uint64_t runs = 0;  // runs started on this machine
+  // The run in progress, started by Machine::run_within: the virtual time past which its
+  // pass stops (finish_simulation), or none. Set and read on the caller's thread only.
+  std::optional<Picos> time_limit;
   std::unique_ptr<Transport> transport;  // made last, destroyed first
 
   // Checks the configuration and makes the transport it chooses (runtime/transports.cpp).

@@ -111,6 +111,7 @@
 #include <map>
 #include <memory>
 #include <new>
+#include <optional>
 #include <queue>
 #include <set>
 #include <span>
@@ -754,6 +755,10 @@ class Simulator {
   // Operations taken from the logs so far.
   std::uint64_t taken() const { return taken_; }
   bool complete() const { return complete_; }
+  // From now on, reaching an instant after `t` throws TimeLimitPassed (Machine::run_within):
+  // every event at an instant belongs to a node whose clock ends there or later, so the
+  // run's time (the latest node's) exceeds t.
+  void stop_after(Picos t) { limit_ = t; }
 
   // Processes events in time order as far as the logs allow. Returns the node whose next
   // operation it needs and that has not recorded it yet, or -1 when the pass is complete.
@@ -804,6 +809,9 @@ class Simulator {
         return -1;
       }
       now_ = events_.top_time();
+      if (limit_ && now_ > *limit_) {
+        throw TimeLimitPassed("vmc simulator: the run's time passed its limit");
+      }
       in_instant_ = true;
       events_.open(now_);
     }
@@ -843,6 +851,7 @@ class Simulator {
   // Where advance() stands: the instant in progress, the node whose step waits for an
   // operation (-1: none), whether the pass is over.
   Picos now_ = 0;
+  std::optional<Picos> limit_;  // stop_after
   bool in_instant_ = false;
   int paused_ = -1;
   bool complete_ = false;
@@ -2550,8 +2559,10 @@ SimulationPtr start_simulation(LocalNodes& m, bool streaming) {
   // from the pass when it is first needed (Simulator::fork_replay).
   const bool forkable = model.contention == Contention::exclusive &&
                         !(model.worm == Worm::blocking && model.routing == Routing::wormhole);
+  // The replay only measures contention's share of the time (MachineConfig::contention_share).
+  const bool replayed = m.machine.uses_links && m.machine.config.contention_share;
   if (streaming) {
-    if (m.machine.uses_links && forkable) {
+    if (replayed && forkable) {
       Simulation* sim = s.get();
       sim->pass.fork_replay_with([sim](int paused) {
         sim->replay =
@@ -2560,7 +2571,7 @@ SimulationPtr start_simulation(LocalNodes& m, bool streaming) {
         sim->pass.stream(sim->replay.get(), nullptr);
       });
       s->pass.stream(nullptr, nullptr);
-    } else if (m.machine.uses_links) {
+    } else if (replayed) {
       s->replay = std::make_unique<Simulator>(m, s->free_stats, s->free_trace, true);
       s->replay->stream(&s->pass, &s->pass);
       s->pass.stream(s->replay.get(), nullptr);
@@ -2587,12 +2598,16 @@ bool stream_simulation(Simulation& s) {
 bool simulation_failed(const Simulation& s) { return s.error != nullptr; }
 
 void finish_simulation(LocalNodes& m, Simulation& s, Stats& stats, Trace& trace) {
+  // A run of Machine::run_within: only the pass is limited (the contention-free replay's
+  // time may be less than the run's, and is measured only for a run that ends).
+  if (m.machine.time_limit) s.pass.stop_after(*m.machine.time_limit);
   if (s.advance() >= 0) {
     throw std::logic_error("vmc simulator: a node's log ended before its node finished");
   }
   stats = std::move(s.stats);
   trace = std::move(s.trace);
   stats.contention_critical_delay = 0;
+  if (!m.machine.config.contention_share) return;  // not measured: free_time stays 0
   if (s.pass.links_mattered()) {
     // The run's time minus the time of the same logs replayed without contention.
     Stats free_stats;

@@ -18,6 +18,12 @@ struct ScheduleDeadlock : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Thrown by the pass after a run of Machine::run_within when it reaches an instant after the
+// run's limit (MachineImpl::time_limit): the run's time exceeds the limit.
+struct TimeLimitPassed : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 struct Simulation;
 struct SimulationDeleter {
   void operator()(Simulation* s) const;

@@ -808,6 +808,9 @@ void VirtualClock::measure(Stats& stats, Trace& trace) {
     // links mattered.
     if (nodes_.sim == nullptr) nodes_.sim = start_simulation(nodes_, false);
     finish_simulation(nodes_, *nodes_.sim, stats, trace);
+  } catch (const TimeLimitPassed&) {
+    nodes_.reset();  // the machine stays usable; Machine::run_within answers
+    throw;
   } catch (const std::exception& e) {
     // A time that does not fit, or a rendezvous deadlock: the run ends with a report and
     // the machine stays usable.

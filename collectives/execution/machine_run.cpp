@@ -1,6 +1,7 @@
 // Every node of a machine runs a row (machine_run.hpp).
 #include "collectives/execution/machine_run.hpp"
 
+#include <functional>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -51,9 +52,10 @@ Call node_call(Operation op, const Comm& c, Bytes& send, Bytes& recv,
   return call;
 }
 
-}  // namespace
-
-RunResult run_on_machine(Machine& m, Operation op, const Algorithm& row, const CostQuery& q) {
+// run_on_machine's run, given to `run` (the machine's run or run_within).
+template <class Run>
+auto run_row_on(Machine& m, Operation op, const Algorithm& row, const CostQuery& q,
+                const Run& run) {
   const std::vector<std::size_t> counts = call_counts(op, q);
   std::vector<std::size_t> displs(counts.size());
   std::exclusive_scan(counts.begin(), counts.end(), displs.begin(), std::size_t{0});
@@ -78,7 +80,7 @@ RunResult run_on_machine(Machine& m, Operation op, const Algorithm& row, const C
     }
   }
   const OperationTraits& t = traits(op);
-  return m.run([&](Node& node) {
+  return run([&](Node& node) {
     Comm c = node.world();
     if (!index.empty()) {
       const int mine = index[node.rank()];
@@ -91,6 +93,20 @@ RunResult run_on_machine(Machine& m, Operation op, const Algorithm& row, const C
     run_row(op, row, node_call(op, c, send, recv, counts, displs, q, combine),
             make_signature(t.name, t.combines ? &combine : nullptr, t.rooted ? q.root : -1, 0,
                            q.item_size, false));
+  });
+}
+
+}  // namespace
+
+RunResult run_on_machine(Machine& m, Operation op, const Algorithm& row, const CostQuery& q) {
+  return run_row_on(m, op, row, q,
+                    [&](const std::function<void(Node&)>& fn) { return m.run(fn); });
+}
+
+std::optional<RunResult> run_on_machine_within(Machine& m, Operation op, const Algorithm& row,
+                                               const CostQuery& q, Picos limit) {
+  return run_row_on(m, op, row, q, [&](const std::function<void(Node&)>& fn) {
+    return m.run_within(limit, fn);
   });
 }
 

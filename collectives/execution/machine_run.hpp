@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "collectives/vocabulary/operation.hpp"
@@ -23,5 +24,8 @@ std::vector<std::size_t> call_counts(Operation op, const CostQuery& q);
 // each node's call as op's front door makes it. m's topology and model must be q's. Throws
 // what the row throws.
 RunResult run_on_machine(Machine& m, Operation op, const Algorithm& row, const CostQuery& q);
+// The same run through Machine::run_within: empty when its time exceeds `limit`.
+std::optional<RunResult> run_on_machine_within(Machine& m, Operation op, const Algorithm& row,
+                                               const CostQuery& q, Picos limit);
 
 }  // namespace vmc

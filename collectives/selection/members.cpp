@@ -65,11 +65,14 @@ MemberChoice least_simulated_member(Operation op, const Algorithm& given, const 
   if (run.size() > static_cast<std::size_t>(budget)) return {};
   if (bound && (!known || *bound < *known)) known = bound;
   std::vector<std::optional<SimulatedRun>> runs(formula.size());
-  auto simulate = [&](const std::vector<std::size_t>& which) {
+  // A run is stopped once its time passes `limit` (simulated_run): it is then `over`, its
+  // time above the least time known before its batch, so it neither wins nor ties (nor
+  // lowers what is known) and no choice changes. The deferred runs are made whole.
+  auto simulate = [&](const std::vector<std::size_t>& which, std::optional<Picos> limit) {
     internal::parallel_each(which.size(), [&](std::size_t j) {
       CostQuery m = member_query(q, static_cast<int>(which[j]));
       m.options.algorithm = given.name;
-      runs[which[j]] = simulated_run(op, given, m);
+      runs[which[j]] = simulated_run(op, given, m, limit);
     });
   };
   std::vector<std::size_t> now, deferred;
@@ -87,7 +90,7 @@ MemberChoice least_simulated_member(Operation op, const Algorithm& given, const 
         these.push_back(now[next]);
       }
     }
-    simulate(these);
+    simulate(these, known);
     for (std::size_t k : these) {
       if (!runs[k]) return {};
       if (!known || runs[k]->time < *known) known = runs[k]->time;
@@ -105,7 +108,7 @@ MemberChoice least_simulated_member(Operation op, const Algorithm& given, const 
   for (std::size_t k : deferred) {
     if (formula[k] == *least) tied.push_back(k);
   }
-  simulate(tied);
+  simulate(tied, std::nullopt);
   std::optional<int> best;
   std::tuple<Picos, std::uint64_t, Picos> best_order{};
   for (std::size_t k : run) {

@@ -93,17 +93,20 @@ bool ruled_out(const Formulas& f, std::size_t i, std::optional<Picos> known) {
 // without one is judged by its formula. A candidate whose formula is exact is counted but
 // not run: its run would take its formula's time, already known; it is marked `deferred`,
 // and run only if it ties for the least time (the tie is broken by what the runs measured).
-// The runs a candidate did not get leave its entry empty.
+// The runs a candidate did not get leave its entry empty. A run is stopped once its time
+// passes the least time known before its batch (simulated_run's limit): it is then `over`,
+// its time above that one, so it neither wins nor ties and no pick changes.
 struct CandidateRuns {
   std::vector<std::optional<SimulatedRun>> runs;
   std::vector<char> deferred;  // counted, not run: an exact formula (see above)
 };
-// Runs the candidates listed in `which` side by side, into runs.
+// Runs the candidates listed in `which` side by side, into runs, each stopped once its time
+// passes `limit` (none: whole).
 void run_each(Operation op, const std::vector<const Algorithm*>& candidates, const CostQuery& q,
               const std::vector<std::size_t>& which,
-              std::vector<std::optional<SimulatedRun>>& runs) {
+              std::vector<std::optional<SimulatedRun>>& runs, std::optional<Picos> limit) {
   internal::parallel_each(which.size(), [&](std::size_t k) {
-    runs[which[k]] = simulated_run(op, *candidates[which[k]], q);
+    runs[which[k]] = simulated_run(op, *candidates[which[k]], q, limit);
   });
 }
 CandidateRuns simulate_candidates(Operation op, const std::vector<const Algorithm*>& candidates,
@@ -135,7 +138,7 @@ CandidateRuns simulate_candidates(Operation op, const std::vector<const Algorith
         run.push_back(i);
       }
     }
-    run_each(op, candidates, q, run, out.runs);
+    run_each(op, candidates, q, run, out.runs, known);
     made += now.size();
     for (std::size_t i : run) {
       if (out.runs[i] && (!known || out.runs[i]->time < *known)) known = out.runs[i]->time;
@@ -144,14 +147,15 @@ CandidateRuns simulate_candidates(Operation op, const std::vector<const Algorith
   return out;
 }
 
-// The deferred runs among `which`, made now (side by side).
+// The deferred runs among `which`, made now (side by side), whole: what they measure breaks
+// a tie.
 void run_deferred(Operation op, const std::vector<const Algorithm*>& candidates,
                   const CostQuery& q, const std::vector<std::size_t>& which, CandidateRuns& c) {
   std::vector<std::size_t> run;
   for (std::size_t i : which) {
     if (c.deferred[i]) run.push_back(i);
   }
-  run_each(op, candidates, q, run, c.runs);
+  run_each(op, candidates, q, run, c.runs, std::nullopt);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include "collectives/selection/simulation.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <deque>
 #include <future>
 #include <map>
@@ -97,8 +98,13 @@ class MachinePool {
         }
       }
     }
-    return std::make_unique<Machine>(MachineConfig{
-        .topology = parse_topology(spec), .model = model, .trace = false, .data = data});
+    // Selection reads a run's time and work only: no trace, and no second pass measuring
+    // contention's share of the time (MachineConfig::contention_share).
+    return std::make_unique<Machine>(MachineConfig{.topology = parse_topology(spec),
+                                                   .model = model,
+                                                   .trace = false,
+                                                   .contention_share = false,
+                                                   .data = data});
   }
   void give_back(std::unique_ptr<Machine> m) {
     if (m->size() > kKeptNodes) return;
@@ -136,7 +142,7 @@ MachinePool& machine_pool() {
 }
 
 std::optional<SimulatedRun> run_simulation(Operation op, const Algorithm& a,
-                                          const CostQuery& q) {
+                                          const CostQuery& q, std::optional<Picos> limit) {
   try {
     const std::vector<std::size_t> counts = call_counts(op, q);
     double bytes = 0;
@@ -157,13 +163,19 @@ std::optional<SimulatedRun> run_simulation(Operation op, const Algorithm& a,
     std::optional<SimulatedRun> made;
     {
       const InsideSimulation inside(&m->topology());
-      const RunResult r = run_on_machine(*m, op, a, forced);
-      const Stats& s = r.stats();
-      made = SimulatedRun{r.time_ps(),
-                          s.bytes + (s.combined_items + s.rearranged_items) * q.item_size,
-                          s.messages};
+      const std::optional<RunResult> r =
+          limit ? run_on_machine_within(*m, op, a, forced, *limit)
+                : std::optional<RunResult>(run_on_machine(*m, op, a, forced));
+      if (r) {
+        const Stats& s = r->stats();
+        made = SimulatedRun{r->time_ps(),
+                            s.bytes + (s.combined_items + s.rearranged_items) * q.item_size,
+                            s.messages};
+      } else {
+        made = SimulatedRun{.time = *limit + 1, .over = true};
+      }
     }
-    machine_pool().give_back(std::move(m));
+    machine_pool().give_back(std::move(m));  // usable after a run stopped at its limit too
     return made;
   } catch (const std::exception&) {
     // Counts that do not fit p, or sizes the algorithm refuses: selection uses its formula.
@@ -204,7 +216,8 @@ RunResult run_operation(Machine& m, Operation op, const CostQuery& q) {
   return run_on_machine(m, op, row, q);
 }
 
-std::optional<SimulatedRun> simulated_run(Operation op, const Algorithm& a, const CostQuery& q) {
+std::optional<SimulatedRun> simulated_run(Operation op, const Algorithm& a, const CostQuery& q,
+                                          std::optional<Picos> limit) {
   if (!selection_simulates(q)) return std::nullopt;
   // A family's `_optimal` row runs the member chosen for q as the family's given row runs
   // it (Options::hybrid handed down): the same run, simulated once under the given row.
@@ -212,7 +225,7 @@ std::optional<SimulatedRun> simulated_run(Operation op, const Algorithm& a, cons
     if (const Algorithm* given = find_algorithm(op, a.member_row)) {
       CostQuery m = row_query(op, a, q);
       m.options.algorithm = given->name;
-      if (m.options.hybrid >= 0) return simulated_run(op, *given, m);
+      if (m.options.hybrid >= 0) return simulated_run(op, *given, m, limit);
     }
   }
   // A row whose run for q is another row's, message for message (Algorithm::same_run: an
@@ -224,27 +237,42 @@ std::optional<SimulatedRun> simulated_run(Operation op, const Algorithm& a, cons
       CostQuery as_other = q;
       // A member run names its row (members.cpp): the other row's member runs, so named.
       if (as_other.options.algorithm == a.name) as_other.options.algorithm = other->name;
-      return simulated_run(op, *other, as_other);
+      return simulated_run(op, *other, as_other, limit);
     }
   }
   const std::string key = query_key(op, q) + '|' + a.name;
   SimulationCache& c = cache();
   std::promise<std::optional<SimulatedRun>> made;
-  std::shared_future<std::optional<SimulatedRun>> result;
-  {
-    std::lock_guard lock(c.mutex);
-    auto it = c.results.find(key);
-    if (it != c.results.end()) {
+  // Whether a result remembered answers this caller: any but a run stopped at a limit
+  // below this caller's (or a run stopped, for a caller who gives none).
+  auto answers = [&](const std::optional<SimulatedRun>& r) {
+    return !r || !r->over || (limit && *limit < r->time);
+  };
+  for (;;) {
+    std::shared_future<std::optional<SimulatedRun>> result;
+    {
+      std::lock_guard lock(c.mutex);
+      auto it = c.results.find(key);
+      if (it == c.results.end()) {
+        if (c.results.size() > 100000) c.results.clear();  // bounded
+        c.results.emplace(key, made.get_future().share());
+        break;
+      }
       result = it->second;
-    } else {
-      if (c.results.size() > 100000) c.results.clear();  // bounded
-      c.results.emplace(key, made.get_future().share());
+      if (result.wait_for(std::chrono::seconds(0)) == std::future_status::ready &&
+          !answers(result.get())) {
+        it->second = made.get_future().share();  // made again, without that limit
+        break;
+      }
     }
+    // Made, or being made by another caller (who may have stopped at a lower limit: look
+    // again once it is made).
+    const std::optional<SimulatedRun>& r = result.get();
+    if (answers(r)) return r;
   }
-  if (result.valid()) return result.get();  // made, or being made by another caller
   std::optional<SimulatedRun> r;
   try {
-    r = run_simulation(op, a, q);
+    r = run_simulation(op, a, q, limit);
   } catch (...) {
     made.set_value(std::nullopt);
     throw;

@@ -37,10 +37,13 @@ int simulation_budget(const CostQuery& q);
 // itself did (bytes moved by messages plus bytes combined and rearranged; then messages),
 // which breaks ties between algorithms of equal time (on the default zero-cost model every
 // algorithm takes 0 s, and the one that moves least data is the cheapest to emulate).
+// A run asked for within a limit (below) whose time passed it stops there: `over`, its time
+// the limit plus a picosecond (a lower bound of its run's), its work and messages unknown (0).
 struct SimulatedRun {
   Picos time = 0;
   std::uint64_t work_bytes = 0;
   std::uint64_t messages = 0;
+  bool over = false;
 };
 
 // The algorithm's run for q on a private machine (a hybrid family's `_optimal` row with the
@@ -48,8 +51,13 @@ struct SimulatedRun {
 // too large (over 2^28 bytes of buffers or 4096 nodes), when it is requested from inside
 // such a run, or when the run fails. A row whose run is another's (Algorithm::same_run)
 // takes that row's. Results are cached; callers on several threads may ask at once (one
-// runs the simulation, the others wait for it).
-std::optional<SimulatedRun> simulated_run(Operation op, const Algorithm& a, const CostQuery& q);
+// runs the simulation, the others wait for it). Given `limit` (a time some candidate is known
+// to take), a run whose time passes it is stopped there (Machine::run_within) and answered
+// `over`: it could neither win nor tie, and the part of its run after the limit, often most
+// of it, is not simulated. A run remembered as over is made again for a caller whose limit
+// is higher, or who gives none.
+std::optional<SimulatedRun> simulated_run(Operation op, const Algorithm& a, const CostQuery& q,
+                                          std::optional<Picos> limit = std::nullopt);
 // Its virtual time.
 std::optional<Picos> simulated_cost(Operation op, const Algorithm& a, const CostQuery& q);
 

@@ -174,6 +174,57 @@ TEST(Selection, SimulatedCostIsTheMeasuredTime) {
   EXPECT_FALSE(selection_simulates(none));  // no topology: formulas only
 }
 
+// A simulation given a limit (a time another candidate is known to take) stops once its
+// run passes it, and says so (`over`, its time the limit plus a picosecond); a later caller
+// without a limit, or with one the run does not pass, gets the whole run, the time of a run
+// on a machine of its own.
+TEST(Selection, ASimulationPastItsLimitStopsAndIsMadeWholeWhenAsked) {
+  auto mesh = parse_topology("mesh:4x4");
+  const Model model{.alpha = 10e-6, .beta = 1e-6, .gamma = 0.1e-6};
+  Machine m({.topology = mesh, .model = model, .trace = false});
+  std::size_t n = 300;
+  int rows = 0, stopped_rows = 0;
+  for (const Algorithm& a : algorithms(Operation::allreduce)) {
+    const CostQuery q = make_query(*mesh, model, 16, ++n, 0, sizeof(float), true, {});
+    if (!a.applicable(q)) continue;
+    ++rows;
+    // A family's `_optimal` row runs its chosen member, whose run choosing it made whole.
+    if (a.members == nullptr) {
+      ++stopped_rows;
+      const std::optional<SimulatedRun> stopped = simulated_run(Operation::allreduce, a, q, 1);
+      ASSERT_TRUE(stopped.has_value()) << a.name;
+      EXPECT_TRUE(stopped->over) << a.name;
+      EXPECT_EQ(stopped->time, 2) << a.name;
+    }
+    const std::optional<SimulatedRun> whole = simulated_run(Operation::allreduce, a, q);
+    ASSERT_TRUE(whole.has_value()) << a.name;
+    EXPECT_FALSE(whole->over) << a.name;
+    cli::RunOutcome out = cli::run_collective(
+        m, cli::RunSpec{.op = Operation::allreduce, .algorithm = a.name, .n = n, .type = "float"});
+    EXPECT_EQ(whole->time, out.result.time_ps()) << a.name;
+    // Within a limit it does not pass: the whole run (here, remembered).
+    const std::optional<SimulatedRun> within =
+        simulated_run(Operation::allreduce, a, q, whole->time);
+    ASSERT_TRUE(within.has_value()) << a.name;
+    EXPECT_FALSE(within->over) << a.name;
+    EXPECT_EQ(within->time, whole->time) << a.name;
+    EXPECT_EQ(within->work_bytes, whole->work_bytes) << a.name;
+    // A new shape, first asked within a limit its run reaches exactly: whole, not over.
+    const std::size_t n2 = n + 1000;
+    const Picos t2 = cli::run_collective(m, cli::RunSpec{.op = Operation::allreduce,
+                                                          .algorithm = a.name, .n = n2,
+                                                          .type = "float"})
+                         .result.time_ps();
+    const CostQuery q2 = make_query(*mesh, model, 16, n2, 0, sizeof(float), true, {});
+    const std::optional<SimulatedRun> at = simulated_run(Operation::allreduce, a, q2, t2);
+    ASSERT_TRUE(at.has_value()) << a.name;
+    EXPECT_FALSE(at->over) << a.name;
+    EXPECT_EQ(at->time, t2) << a.name;
+  }
+  EXPECT_GT(stopped_rows, 10);
+  EXPECT_GT(rows, stopped_rows);
+}
+
 // Selection keeps its private machines for the next simulation on the same topology and
 // model: a simulation after others on other models, and after others of the same model, is
 // still the time of a run on a fresh machine of its own model.

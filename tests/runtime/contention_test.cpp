@@ -6,9 +6,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "collectives/collectives.hpp"
 #include "collectives/registry.hpp"
 #include "runtime/machine.hpp"
 #include "tools/runner.hpp"
@@ -346,6 +349,75 @@ TEST(Contention, TheReplayForkedFromThePassGivesTheTimesOfOneAfterTheRun) {
     EXPECT_EQ(a.contention_delay, b.contention_delay) << "query " << query;
     EXPECT_EQ(a.token_wait, b.token_wait) << "query " << query;
     EXPECT_EQ(a.node_time, b.node_time) << "query " << query;
+  }
+}
+
+// MachineConfig::contention_share off (selection's private runs): the run is simulated once,
+// with the same time, statistics and node times; only contention's share of the time, which
+// the second pass measures, is not measured (0). On both exclusive and shared links, with the
+// pass after the run and streamed beside it.
+TEST(Contention, WithoutItsShareARunHasTheSameTimeAndStatistics) {
+  for (const Contention contention : {Contention::exclusive, Contention::shared}) {
+    for (const char* stream_every : {"0", "1"}) {
+      ::setenv("VMC_STREAM_EVERY", stream_every, 1);
+      struct Unset {
+        ~Unset() { ::unsetenv("VMC_STREAM_EVERY"); }
+      } unset;
+      const std::string what =
+          std::string(contention == Contention::shared ? "shared" : "exclusive") +
+          ", streamed every " + stream_every;
+      const Model model{.alpha = kAlpha, .beta = kBeta, .gamma = 0.35e-6, .port = Port::duplex,
+                        .contention = contention};
+      cli::RunSpec spec{.op = Operation::allreduce, .algorithm = "recursive_doubling", .n = 1000};
+      Machine with({.topology = parse_topology("mesh:4x4"), .model = model, .trace = false});
+      Machine without({.topology = parse_topology("mesh:4x4"), .model = model, .trace = false,
+                       .contention_share = false});
+      const Stats a = cli::run_collective(with, spec).result.stats();
+      const Stats b = cli::run_collective(without, spec).result.stats();
+      EXPECT_GT(a.contention_critical_delay, 0) << what;  // the replay mattered
+      EXPECT_EQ(b.contention_critical_delay, 0) << what;
+      EXPECT_EQ(b.free_time, 0) << what;
+      EXPECT_EQ(a.time, b.time) << what;
+      EXPECT_EQ(a.node_time, b.node_time) << what;
+      EXPECT_EQ(a.messages, b.messages) << what;
+      EXPECT_EQ(a.bytes, b.bytes) << what;
+      EXPECT_EQ(a.combined_items, b.combined_items) << what;
+      EXPECT_EQ(a.contention_delay, b.contention_delay) << what;
+      EXPECT_EQ(a.token_wait, b.token_wait) << what;
+    }
+  }
+}
+
+// Machine::run_within: a run whose time is at most the limit is the whole run; one whose
+// time passes it is stopped (empty), whether its pass ran after it or was streamed beside it
+// and had passed the limit already; the machine runs whole runs after either.
+TEST(Contention, ARunWithinALimitStopsOnlyPastIt) {
+  for (const char* stream_every : {"0", "1"}) {
+    ::setenv("VMC_STREAM_EVERY", stream_every, 1);
+    struct Unset {
+      ~Unset() { ::unsetenv("VMC_STREAM_EVERY"); }
+    } unset;
+    const Model model{.alpha = kAlpha, .beta = kBeta, .gamma = 0.35e-6};
+    Machine m({.topology = parse_topology("mesh:4x4"), .model = model, .trace = false,
+               .contention_share = false});
+    const auto body = [](Node& node) {
+      std::vector<float> x(500, 1.0f);
+      for (int k = 0; k < 3; ++k) {
+        allreduce(node.world(), std::span(x), ops::sum<float>(),
+                  Options{.algorithm = "recursive_doubling"});
+      }
+    };
+    const RunResult whole = m.run(body);
+    const Picos t = whole.time_ps();
+    ASSERT_GT(t, 0);
+    const std::optional<RunResult> at = m.run_within(t, body);
+    ASSERT_TRUE(at.has_value()) << stream_every;
+    EXPECT_EQ(at->time_ps(), t) << stream_every;
+    EXPECT_EQ(at->stats().messages, whole.stats().messages) << stream_every;
+    EXPECT_EQ(at->stats().node_time, whole.stats().node_time) << stream_every;
+    EXPECT_FALSE(m.run_within(t - 1, body).has_value()) << stream_every;
+    EXPECT_FALSE(m.run_within(t / 3, body).has_value()) << stream_every;
+    EXPECT_EQ(m.run(body).time_ps(), t) << stream_every;  // usable, and unlimited again
   }
 }
 
