@@ -64,13 +64,10 @@ void check_abort(NodeState& n) {
 
 }  // namespace
 
-const detail::CommGroup& Comm::group(std::string_view call) const {
-  if (group_ == nullptr) {
-    throw UsageError(who() + ": " + std::string(call) +
-                     ": called on an invalid Comm (default-constructed, or the result of split "
-                     "with a negative colour on a node that joined no group)");
-  }
-  return *group_;
+void Comm::invalid_comm(std::string_view call) const {
+  throw UsageError(who() + ": " + std::string(call) +
+                   ": called on an invalid Comm (default-constructed, or the result of split "
+                   "with a negative colour on a node that joined no group)");
 }
 
 int Comm::size() const { return static_cast<int>(group("size").world.size()); }
@@ -146,8 +143,8 @@ std::string describe_call(const char* op, const char* dir, int peer, Tag tag) {
 
 // in_collective: the calling node is inside a collective call (CollectiveScope).
 // `g` is c's group (the caller has it: no second look).
-void check_peer(const Comm& c, const detail::CommGroup& g, const char* op, const char* dir,
-                int peer, Tag tag, bool in_collective, bool wildcards = false) {
+void check_peer_fully(const Comm& c, const detail::CommGroup& g, const char* op, const char* dir,
+                      int peer, Tag tag, bool in_collective, bool wildcards) {
   if (wildcards && peer == kAnySource) peer = 0;  // checked: any rank
   if (wildcards && tag == kAnyTag) tag = 0;
   const auto size = static_cast<int>(g.world.size());
@@ -163,6 +160,21 @@ void check_peer(const Comm& c, const detail::CommGroup& g, const char* op, const
          "tag is above the largest user tag " + std::to_string(kMaxUserTag) +
              " (tags above it are reserved for collective calls)");
   }
+}
+
+// The same check, its test of a call that passes inline (every send and receive makes one,
+// and the full check's frame and arguments cost more than the test): the full check, out of
+// line, runs only for a call it will refuse.
+inline void check_peer(const Comm& c, const detail::CommGroup& g, const char* op,
+                       const char* dir, int peer, Tag tag, bool in_collective,
+                       bool wildcards = false) {
+  const bool peer_ok = (peer >= 0 && peer < static_cast<int>(g.world.size())) ||
+                       (wildcards && peer == kAnySource);
+  const bool tag_ok = (tag >= 0 && (tag <= kMaxUserTag ||
+                                    (in_collective && tag >= kCollectiveTagBase))) ||
+                      (wildcards && tag == kAnyTag);
+  if (peer_ok && tag_ok) [[likely]] return;
+  check_peer_fully(c, g, op, dir, peer, tag, in_collective, wildcards);
 }
 
 // `op`, `dest` and `tag` name the call in the error (built only then: this runs on every

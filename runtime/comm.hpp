@@ -388,8 +388,15 @@ class Comm {
   // A receive buffer must not overlap one of a transfer in flight on this node.
   void check_receive_buffer(const void* data, std::size_t bytes, const char* op, int source,
                             Tag tag) const;
-  // The group, or a UsageError naming `call` when this Comm is invalid.
-  const detail::CommGroup& group(std::string_view call) const;
+  // The group, or a UsageError naming `call` when this Comm is invalid. Inline, and `call`
+  // (a C string or a string_view) measured only for the error: every send and receive asks,
+  // and a string_view made of a C string out of line cost a strlen per call.
+  template <class Call>
+  const detail::CommGroup& group(const Call& call) const {
+    if (group_ == nullptr) [[unlikely]] invalid_comm(std::string_view(call));
+    return *group_;
+  }
+  [[noreturn]] void invalid_comm(std::string_view call) const;
   detail::NodeState* node_ = nullptr;
   std::shared_ptr<detail::CommGroup> group_;
   int rank_ = -1;

@@ -118,9 +118,11 @@ Received MailboxTransport::take(Message* m, const Incoming& in) {
     got.bytes = got.items = 0;
     return got;
   }
-  got.problem = receive_problem(msg->bytes, msg->items, in.capacity, in.item_size);
-  got.truncated = msg->bytes > in.capacity;
-  if (!got.problem.empty()) return got;
+  if (!receive_fits(msg->bytes, in.capacity, in.item_size)) [[unlikely]] {
+    got.problem = receive_problem(msg->bytes, msg->items, in.capacity, in.item_size);
+    got.truncated = msg->bytes > in.capacity;
+    return got;
+  }
   copy_out(*msg, in.data);
   return got;
 }

@@ -71,12 +71,97 @@ struct MatchKeyHash {
   }
 };
 
+// UnexpectedMessages' keys beyond the few kept in the node: an open-addressing table
+// (linear probing, erasure by backward shift, a power of two of slots grown at three quarters
+// full), allocated when first needed. A key's slot is free again once its list is empty, so
+// a key goes in and out with no allocation, where a std::unordered_map allocated, linked and
+// freed an entry per key and reduced each hash by a division (a broadcast's receivers, which
+// the root runs calls ahead of, hold several keys: it cost about 200 host instructions a
+// message). Only the owner uses it.
+class FarMessages {
+ public:
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  // Key's list; null when it holds no message.
+  MessageFifo* find(const MatchKey& key) {
+    if (size_ == 0) return nullptr;
+    for (std::size_t i = home(key);; i = (i + 1) & mask_) {
+      Slot& s = slots_[i];
+      if (s.fifo.head == nullptr) return nullptr;
+      if (s.key == key) return &s.fifo;
+    }
+  }
+  // A new list for key, which holds none: the caller puts a message in it at once (a slot
+  // with an empty list is a free one).
+  MessageFifo& add(const MatchKey& key) {
+    if ((size_ + 1) * 4 > capacity() * 3) grow();
+    std::size_t i = home(key);
+    while (slots_[i].fifo.head != nullptr) i = (i + 1) & mask_;
+    ++size_;
+    slots_[i].key = key;
+    return slots_[i].fifo;
+  }
+  // The slot of list `fifo` (emptied by the caller) is free again: the entries after it in
+  // its run move back to where their probes find them.
+  void erase(MessageFifo* fifo) {
+    const auto* at =
+        reinterpret_cast<const Slot*>(reinterpret_cast<const char*>(fifo) - offsetof(Slot, fifo));
+    std::size_t hole = static_cast<std::size_t>(at - slots_.get());
+    --size_;
+    for (std::size_t i = (hole + 1) & mask_; slots_[i].fifo.head != nullptr;
+         i = (i + 1) & mask_) {
+      // The entry at i may fill the hole if its home is not in (hole, i] (cyclically).
+      const std::size_t h = home(slots_[i].key);
+      if (((i - h) & mask_) >= ((i - hole) & mask_)) {
+        slots_[hole] = slots_[i];
+        hole = i;
+      }
+    }
+    slots_[hole].fifo = MessageFifo{};
+  }
+  template <class F>
+  void for_each(F&& f) const {
+    for (std::size_t i = 0; size_ > 0 && i < capacity(); ++i) {
+      if (slots_[i].fifo.head != nullptr) f(slots_[i].key, slots_[i].fifo);
+    }
+  }
+  // Forgets every list (their owner frees the messages first); the slots stay for the next.
+  void clear() {
+    for (std::size_t i = 0; i < capacity(); ++i) slots_[i].fifo = MessageFifo{};
+    size_ = 0;
+  }
+
+ private:
+  struct Slot {
+    MatchKey key{};
+    MessageFifo fifo;  // empty: the slot is free
+  };
+  std::size_t capacity() const { return slots_ == nullptr ? 0 : mask_ + 1; }
+  std::size_t home(const MatchKey& key) const { return MatchKeyHash{}(key) & mask_; }
+  void grow() {
+    const std::size_t old = capacity();
+    std::unique_ptr<Slot[]> before = std::move(slots_);
+    mask_ = (old == 0 ? 8 : 2 * old) - 1;
+    slots_ = std::make_unique<Slot[]>(mask_ + 1);
+    for (std::size_t i = 0; i < old; ++i) {
+      if (before[i].fifo.head == nullptr) continue;
+      std::size_t j = home(before[i].key);
+      while (slots_[j].fifo.head != nullptr) j = (j + 1) & mask_;
+      slots_[j] = before[i];
+    }
+  }
+
+  std::unique_ptr<Slot[]> slots_;
+  std::size_t mask_ = 0;
+  std::size_t size_ = 0;
+};
+
 // The messages of a mailbox that no receive has taken yet, by match key, each key's oldest
 // first. A node seldom has more than a key or two with messages waiting (in a collective, the
 // partners of the step it is in), so the first kNear keys are kept in the node itself, found
-// by comparing keys, and only more go to a hash map: in the common case a message goes in and
-// comes out with no hashing and no allocation (a map entry for each, before). Only the owner
-// uses it.
+// by comparing keys, and only more go to a table (FarMessages): in the common case a message
+// goes in and comes out with no hashing and no allocation (a map entry for each, before).
+// Only the owner uses it.
 class UnexpectedMessages {
  public:
   // Key's oldest message, taken out; null when none waits.
@@ -84,11 +169,10 @@ class UnexpectedMessages {
     for (Near& s : near_) {
       if (s.fifo.head != nullptr && s.key == key) return pop(s.fifo);
     }
-    if (far_.empty()) return nullptr;
-    auto it = far_.find(key);
-    if (it == far_.end()) return nullptr;
-    Message* m = pop(it->second);
-    if (it->second.head == nullptr) far_.erase(it);
+    MessageFifo* fifo = far_.find(key);
+    if (fifo == nullptr) return nullptr;
+    Message* m = pop(*fifo);
+    if (fifo->head == nullptr) far_.erase(fifo);
     return m;
   }
   // m, the newest of its key (push_back), or its oldest (push_front: a message given back).
@@ -118,7 +202,7 @@ class UnexpectedMessages {
     for (const Near& s : near_) {
       if (s.fifo.head != nullptr) f(s.key, s.fifo);
     }
-    for (const auto& [key, fifo] : far_) f(key, fifo);
+    far_.for_each(f);
   }
   // Forgets every message (their owner frees them first).
   void clear() {
@@ -139,7 +223,8 @@ class UnexpectedMessages {
     m->next = nullptr;
     return m;
   }
-  // Key's list, where it is, or made empty in a free slot (or the map): the caller fills it.
+  // Key's list, where it is, or made empty in a free slot (or the table): the caller fills
+  // it.
   MessageFifo& of(const MatchKey& key) {
     Near* free = nullptr;
     for (Near& s : near_) {
@@ -149,21 +234,16 @@ class UnexpectedMessages {
         return s.fifo;
       }
     }
-    if (!far_.empty()) {
-      auto it = far_.find(key);
-      if (it != far_.end()) return it->second;
-    }
+    if (MessageFifo* fifo = far_.find(key)) return *fifo;
     if (free != nullptr) {
       free->key = key;
       return free->fifo;
     }
-    return far_[key];
+    return far_.add(key);
   }
 
   std::array<Near, kNear> near_{};
-  std::unordered_map<MatchKey, MessageFifo, MatchKeyHash, std::equal_to<MatchKey>,
-                     PoolAllocator<std::pair<const MatchKey, MessageFifo>>>
-      far_;
+  FarMessages far_;
 };
 
 // A node's incoming messages: any thread enqueues, only the owner takes. An intrusive list
@@ -555,6 +635,11 @@ class RequestTable {
 // items of `item_size` bytes, or "".
 std::string receive_problem(std::size_t bytes, std::uint64_t items, std::size_t capacity,
                             std::size_t item_size);
+// Whether such a message can be received there (receive_problem is ""): inline, so that a
+// receive that fits, every one but a wrong one, makes and moves no string.
+inline bool receive_fits(std::size_t bytes, std::size_t capacity, std::size_t item_size) {
+  return bytes <= capacity && item_size != 0 && bytes % item_size == 0;
+}
 // Copies a message into the buffer of the irecv it matched (a message that does not fit is
 // noted, and reported when the request completes) and frees it.
 void fill_request(RequestState& r, Message* m);

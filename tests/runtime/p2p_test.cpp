@@ -152,6 +152,39 @@ TEST(PointToPoint, TagsSelectMessagesOutOfArrivalOrder) {
   EXPECT_EQ(got, (std::vector<int>{4, 3, 2, 1, 0}));
 }
 
+// A mailbox holding messages under many keys at once (the first few kept in the node, the
+// rest in its table, which grows and closes the gaps its takes leave): each key's messages
+// are taken oldest first, whatever order the keys are asked for in.
+TEST(PointToPoint, ManyKeysWaitingEachGivesItsMessagesInOrder) {
+  constexpr int kTags = 200, kRounds = 4;
+  for (Engine engine : {Engine::fibers, Engine::threads}) {
+    Machine m({.nodes = 2, .engine = engine});
+    std::vector<int> got, want;
+    m.run([&](Node& node) {
+      const Comm& c = node.world();
+      if (c.rank() == 0) {
+        for (int r = 0; r < kRounds; ++r) {
+          for (int t = 0; t < kTags; ++t) {
+            const int x = t * 10 + r;
+            c.send(std::span<const int>(&x, 1), 1, t);
+          }
+        }
+      } else {
+        for (int k = 0; k < kTags; ++k) {
+          const int t = (k * 73) % kTags;  // every tag once, scattered
+          for (int r = 0; r < kRounds; ++r) {
+            int x = -1;
+            c.recv(std::span<int>(&x, 1), 0, t);
+            got.push_back(x);
+            want.push_back(t * 10 + r);
+          }
+        }
+      }
+    });
+    EXPECT_EQ(got, want) << (engine == Engine::fibers ? "fibers" : "threads");
+  }
+}
+
 TEST(PointToPoint, ReceiveReturnsItemCount) {
   Machine m({.nodes = 2});
   std::size_t count = 0;
