@@ -102,6 +102,41 @@ for family in hypercube mesh; do
   case $out in *"p = 2: "*) fail "my_allreduce on $family: p = 2 reported failing" ;; esac
 done
 
+# A copy's destructors run once per rank, whether its job unloads the copies (every job of a
+# sweep but the last) or leaves them to the process's exit (one job; the sweep's last job).
+cat > "$dir/unload.c" <<'PROG'
+#include <mpi.h>
+#include <stdio.h>
+#include <unistd.h>
+static int rank = -1;
+__attribute__((destructor)) static void unloaded(void) {
+  char line[32];
+  const int n = snprintf(line, sizeof line, "unloaded %d\n", rank);
+  if (write(2, line, (size_t)n) != n) _exit(9);
+}
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Finalize();
+  return 0;
+}
+PROG
+"$vmcc" "$dir/unload.c" -o "$dir/unload" || fail "vmcc unload.c"
+out=$("$vmc" mpirun -np 3 "$dir/unload" 2>&1) || fail "unload -np 3: $out"
+[ "$(printf '%s\n' "$out" | grep -c '^unloaded [0-2]$')" = 3 ] || fail "unload -np 3: $out"
+for r in 0 1 2; do
+  case $out in *"unloaded $r"*) ;; *) fail "unload -np 3: rank $r's copy: $out" ;; esac
+done
+out=$("$vmc" mpirun -np 2,3 "$dir/unload" 2>&1) || fail "unload -np 2,3: $out"
+[ "$(printf '%s\n' "$out" | grep -c '^unloaded [0-2]$')" = 5 ] || fail "unload -np 2,3: $out"
+# vmcc links a program of two loadable segments and no RELRO (cmake/vmc_mpi_program.cmake):
+# fewer mappings per rank's copy.
+if command -v readelf > /dev/null; then
+  [ "$(readelf -lW "$dir/unload" | grep -c '^ *LOAD ')" = 2 ] ||
+    fail "vmcc: not two LOAD segments: $(readelf -lW "$dir/unload")"
+  readelf -lW "$dir/unload" | grep -q GNU_RELRO && fail "vmcc: the program has a RELRO segment"
+fi
+
 # Program arguments are the program's, flags included.
 out=$("$vmc" mpirun -np 2 "$dir/ring" -np 5 --stats 2>&1) || fail "arguments: $out"
 case $out in *"vmc mpirun:"*) fail "mpirun read the program's --stats: $out" ;; esac
