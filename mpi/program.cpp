@@ -98,9 +98,7 @@ RankPrograms::~RankPrograms() { release(); }
 
 void RankPrograms::release() noexcept {
   // Last loaded first: their destructors run in the reverse order of their constructors.
-  if (!unload_at_exit_) {
-    for (auto it = handles_.rbegin(); it != handles_.rend(); ++it) dlclose(*it);
-  }
+  for (auto it = handles_.rbegin(); it != handles_.rend(); ++it) dlclose(*it);
   handles_.clear();
   mains_.clear();
   ranks_ = 0;

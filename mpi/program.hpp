@@ -100,8 +100,7 @@ class RankPrograms {
   // executable built without -shared, a text file), needs a symbol nobody defines, or has no
   // `main`; nothing is left behind.
   RankPrograms(const std::string& so_path, int ranks, Privatize privatize = Privatize::copies);
-  // dlclose()s every copy (their destructors run) and removes the directory; after
-  // unload_at_exit(), removes the directory only.
+  // dlclose()s every copy (their destructors run) and removes the directory.
   ~RankPrograms();
   RankPrograms(const RankPrograms&) = delete;
   RankPrograms& operator=(const RankPrograms&) = delete;
@@ -117,14 +116,6 @@ class RankPrograms {
   void* symbol(int rank, const char* name) const;
   // The temporary directory that holds the copies (gone after destruction).
   const std::string& directory() const { return directory_; }
-  // For a host that exits once this object is gone (vmc mpirun's last job): the destructor
-  // leaves every copy loaded (their files removed all the same) for the process's exit, which
-  // runs their destructors (the dynamic loader's _dl_fini: first loaded first, where dlclose
-  // runs them last loaded first) and unmaps them with the rest of the process at once. A dlclose unmaps a copy's segments one by one,
-  // each a flush of the process's TLB, a call to the hypervisor on a virtual machine: at
-  // 1,024 ranks it took about a quarter of a whole short job's CPU time (docs/mpi.md,
-  // "Privatization"). The copies' memory stays taken until the process ends.
-  void unload_at_exit() { unload_at_exit_ = true; }
 
  private:
   void release() noexcept;
@@ -137,7 +128,6 @@ class RankPrograms {
   std::string so_path_;
   int ranks_ = 0;
   Privatize privatize_ = Privatize::copies;
-  bool unload_at_exit_ = false;
   std::string directory_;
   std::vector<std::string> copies_;
   std::vector<void*> handles_;

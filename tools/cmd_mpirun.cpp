@@ -187,18 +187,15 @@ std::size_t rank_stack_bytes() {
   return std::clamp(bytes, std::size_t{256} << 10, std::size_t{64} << 20);
 }
 
-// Runs the program on `network`, one rank per node. `last`: no job follows in this process,
-// so the ranks' copies of the program are left for the process's exit to unload
-// (RankPrograms::unload_at_exit).
+// Runs the program on `network`, one rank per node.
 JobRun run_job(const JobSetup& setup, std::shared_ptr<const Topology> network,
-               mpi::OutputMode output, bool last) {
+               mpi::OutputMode output) {
   MachineConfig config = setup.config;
   config.topology = std::move(network);
   if (config.stack_bytes == 0) config.stack_bytes = rank_stack_bytes();
   check_link_rates(*config.topology, config.model);
   const int p = config.topology->nodes();
-  mpi::RankPrograms programs(setup.program, p, setup.privatize);
-  if (last) programs.unload_at_exit();
+  const mpi::RankPrograms programs(setup.program, p, setup.privatize);
   // Every rank its own argv, writable, as a process would have.
   std::vector<std::vector<std::string>> args(p, setup.args);
   std::vector<std::vector<char*>> argv(p);
@@ -296,9 +293,8 @@ void run_one(const MpirunOptions& o, const JobSetup& setup,
              const std::shared_ptr<const Topology>& network) {
   HostCost cost;
   cost.start();
-  const JobRun run = run_job(setup, network,
-                             o.tag_output ? mpi::OutputMode::tagged : mpi::OutputMode::lines,
-                             /*last=*/true);
+  const JobRun run = run_job(setup, network, o.tag_output ? mpi::OutputMode::tagged
+                                                          : mpi::OutputMode::lines);
   cost.stop();
   if (run.result) {
     if (!o.trace.empty()) run.result->trace().write_chrome_json(o.trace, network.get());
@@ -341,8 +337,7 @@ void run_each(const MpirunOptions& o, const CLI::App& cmd, const JobSetup& setup
   }
   std::vector<std::pair<int, std::string>> failures;  // p, the command
   for (const auto& network : networks) {
-    const JobRun run =
-        run_job(setup, network, mpi::OutputMode::discard, &network == &networks.back());
+    const JobRun run = run_job(setup, network, mpi::OutputMode::discard);
     const int p = network->nodes();
     const bool failed = run.verdict.exit_status != 0;
     const std::string command = failed ? reproducing_command(cmd, *network, setup) : "";

@@ -102,8 +102,9 @@ for family in hypercube mesh; do
   case $out in *"p = 2: "*) fail "my_allreduce on $family: p = 2 reported failing" ;; esac
 done
 
-# A copy's destructors run once per rank, whether its job unloads the copies (every job of a
-# sweep but the last) or leaves them to the process's exit (one job; the sweep's last job).
+# A copy's destructors run once per rank, in a single job and in every job of a sweep, while
+# vmc still stands: a destructor may print through the rank's stdout (a copy left loaded for
+# the process's exit ran its destructors after vmc's own had run, and the process aborted).
 cat > "$dir/unload.c" <<'PROG'
 #include <mpi.h>
 #include <stdio.h>
@@ -113,6 +114,7 @@ __attribute__((destructor)) static void unloaded(void) {
   char line[32];
   const int n = snprintf(line, sizeof line, "unloaded %d\n", rank);
   if (write(2, line, (size_t)n) != n) _exit(9);
+  printf("printed %d\n", rank);
 }
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
@@ -126,6 +128,7 @@ out=$("$vmc" mpirun -np 3 "$dir/unload" 2>&1) || fail "unload -np 3: $out"
 [ "$(printf '%s\n' "$out" | grep -c '^unloaded [0-2]$')" = 3 ] || fail "unload -np 3: $out"
 for r in 0 1 2; do
   case $out in *"unloaded $r"*) ;; *) fail "unload -np 3: rank $r's copy: $out" ;; esac
+  case $out in *"printed $r"*) ;; *) fail "unload -np 3: rank $r's printf: $out" ;; esac
 done
 out=$("$vmc" mpirun -np 2,3 "$dir/unload" 2>&1) || fail "unload -np 2,3: $out"
 [ "$(printf '%s\n' "$out" | grep -c '^unloaded [0-2]$')" = 5 ] || fail "unload -np 2,3: $out"

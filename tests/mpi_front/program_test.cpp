@@ -2,7 +2,7 @@
 // globals, statics, thread-locals and constructor effects, while all ranks run at once; the
 // program reaches the loading executable's exported functions; what is not a loadable
 // program is refused with the file, the rank and the reason; nothing is left in $TMPDIR;
-// the copies are unloaded when the object goes, or left for the process's exit.
+// the copies are unloaded when the object goes.
 #include "mpi/program.hpp"
 
 #include <dlfcn.h>
@@ -258,23 +258,6 @@ TEST(RankPrograms, DestructionUnloadsTheCopies) {
   }
   EXPECT_FALSE(loaded(address)) << "rank 1's copy is still loaded";
   EXPECT_TRUE(tmp.empty());
-}
-
-TEST(RankPrograms, UnloadAtExitLeavesTheCopiesLoadedAndRemovesTheirFiles) {
-  ScratchTmpdir tmp;
-  std::string directory;
-  int* calls = nullptr;
-  {
-    RankPrograms programs(RANK_PROGRAM, 2);
-    programs.unload_at_exit();
-    directory = programs.directory();
-    run(programs, 1);
-    calls = &global(programs, 1, "calls_total");
-  }
-  EXPECT_FALSE(fs::exists(directory));
-  EXPECT_TRUE(tmp.empty());
-  ASSERT_TRUE(loaded(calls)) << "for this process's exit to unload";
-  EXPECT_EQ(*calls, 1) << "rank 1's copy, as its run left it";
 }
 
 TEST(RankPrograms, CopiesGoUnderTmpdirElseAMemoryFileSystemWithRoomElseTmp) {
