@@ -141,40 +141,39 @@ std::string describe_call(const char* op, const char* dir, int peer, Tag tag) {
   return s + " " + (receive || tag != kAnyTag ? tag_text(tag) : "tag -1");
 }
 
-// in_collective: the calling node is inside a collective call (CollectiveScope).
-// `g` is c's group (the caller has it: no second look).
-void check_peer_fully(const Comm& c, const detail::CommGroup& g, const char* op, const char* dir,
-                      int peer, Tag tag, bool in_collective, bool wildcards) {
-  if (wildcards && peer == kAnySource) peer = 0;  // checked: any rank
-  if (wildcards && tag == kAnyTag) tag = 0;
-  const auto size = static_cast<int>(g.world.size());
-  if (peer < 0 || peer >= size) {
-    fail(c, describe_call(op, dir, peer, tag),
-         "rank out of range (comm has " + std::to_string(size) + " ranks)");
-  }
-  if (tag < 0) fail(c, describe_call(op, dir, peer, tag), "tag is negative");
-  // Tags above the user range belong to collective calls: a user message with one could
-  // be taken by a collective (or take one of its messages).
-  if (tag > kMaxUserTag && (!in_collective || tag < kCollectiveTagBase)) {
-    fail(c, describe_call(op, dir, peer, tag),
-         "tag is above the largest user tag " + std::to_string(kMaxUserTag) +
-             " (tags above it are reserved for collective calls)");
-  }
+// The rules check_peer holds a call to (one statement of each, for its inline test and its
+// report). A peer is a rank of the comm's size; a tag is not negative, and above the user
+// range only inside a collective call, in the collectives' range: a user message with such a
+// tag could be taken by a collective (or take one of its messages).
+bool peer_in_range(int peer, int size) { return peer >= 0 && peer < size; }
+bool tag_allowed(Tag tag, bool in_collective) {
+  return tag >= 0 && (tag <= kMaxUserTag || (in_collective && tag >= kCollectiveTagBase));
 }
 
-// The same check, its test of a call that passes inline (every send and receive makes one,
-// and the full check's frame and arguments cost more than the test): the full check, out of
-// line, runs only for a call it will refuse.
+// check_peer's report of a call it refuses (out of line: made only then).
+[[noreturn, gnu::cold]] void refuse_peer(const Comm& c, int size, const char* op, const char* dir,
+                              int peer, Tag tag) {
+  const std::string call = describe_call(op, dir, peer, tag);
+  if (!peer_in_range(peer, size)) {
+    fail(c, call, "rank out of range (comm has " + std::to_string(size) + " ranks)");
+  }
+  if (tag < 0) fail(c, call, "tag is negative");
+  fail(c, call,
+       "tag is above the largest user tag " + std::to_string(kMaxUserTag) +
+           " (tags above it are reserved for collective calls)");
+}
+
+// in_collective: the calling node is inside a collective call (CollectiveScope).
+// `g` is c's group (the caller has it: no second look). Inline: every send and receive makes
+// the test, and a call's frame and arguments cost more than the test itself.
 inline void check_peer(const Comm& c, const detail::CommGroup& g, const char* op,
                        const char* dir, int peer, Tag tag, bool in_collective,
                        bool wildcards = false) {
-  const bool peer_ok = (peer >= 0 && peer < static_cast<int>(g.world.size())) ||
-                       (wildcards && peer == kAnySource);
-  const bool tag_ok = (tag >= 0 && (tag <= kMaxUserTag ||
-                                    (in_collective && tag >= kCollectiveTagBase))) ||
-                      (wildcards && tag == kAnyTag);
-  if (peer_ok && tag_ok) [[likely]] return;
-  check_peer_fully(c, g, op, dir, peer, tag, in_collective, wildcards);
+  if (wildcards && peer == kAnySource) peer = 0;  // checked: any rank
+  if (wildcards && tag == kAnyTag) tag = 0;
+  const auto size = static_cast<int>(g.world.size());
+  if (peer_in_range(peer, size) && tag_allowed(tag, in_collective)) [[likely]] return;
+  refuse_peer(c, size, op, dir, peer, tag);
 }
 
 // `op`, `dest` and `tag` name the call in the error (built only then: this runs on every

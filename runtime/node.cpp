@@ -11,15 +11,14 @@ constinit thread_local NodeState* current_node = nullptr;
 
 std::string receive_problem(std::size_t bytes, std::uint64_t items, std::size_t capacity,
                             std::size_t item_size) {
+  if (receive_fits(bytes, capacity, item_size)) return {};
   if (bytes > capacity) {
     return "message of " + counted(bytes, "byte") + " (" + counted(items, "item") +
            ") does not fit the receive buffer of " + counted(capacity, "byte");
   }
-  if (item_size == 0 || bytes % item_size != 0) {
-    return "message of " + counted(bytes, "byte") + " is not a whole number of " +
-           std::to_string(item_size) + "-byte items";
-  }
-  return {};
+  // It fits the buffer, so it is not whole items (receive_fits).
+  return "message of " + counted(bytes, "byte") + " is not a whole number of " +
+         std::to_string(item_size) + "-byte items";
 }
 
 void fill_request(RequestState& r, Message* m) {

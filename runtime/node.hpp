@@ -32,6 +32,7 @@
 #include "runtime/comm.hpp"
 #include "runtime/tags.hpp"
 #include "runtime/message.hpp"
+#include "runtime/probing.hpp"
 #include "runtime/trace.hpp"
 
 namespace vmc {
@@ -106,18 +107,17 @@ class FarMessages {
   void erase(MessageFifo* fifo) {
     const auto* at =
         reinterpret_cast<const Slot*>(reinterpret_cast<const char*>(fifo) - offsetof(Slot, fifo));
-    std::size_t hole = static_cast<std::size_t>(at - slots_.get());
-    --size_;
-    for (std::size_t i = (hole + 1) & mask_; slots_[i].fifo.head != nullptr;
-         i = (i + 1) & mask_) {
-      // The entry at i may fill the hole if its home is not in (hole, i] (cyclically).
-      const std::size_t h = home(slots_[i].key);
-      if (((i - h) & mask_) >= ((i - hole) & mask_)) {
-        slots_[hole] = slots_[i];
-        hole = i;
-      }
-    }
+    const auto hole = static_cast<std::size_t>(at - slots_.get());
     slots_[hole].fifo = MessageFifo{};
+    --size_;
+    shift_back(
+        hole, mask_,
+        [&](std::size_t i) { return slots_[i].fifo.head != nullptr; },
+        [&](std::size_t i) { return home(slots_[i].key); },
+        [&](std::size_t from, std::size_t to) {
+          slots_[to] = slots_[from];
+          slots_[from].fifo = MessageFifo{};
+        });
   }
   template <class F>
   void for_each(F&& f) const {

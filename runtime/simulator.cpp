@@ -123,6 +123,7 @@
 
 #include "runtime/local_nodes.hpp"
 #include "runtime/ports.hpp"
+#include "runtime/probing.hpp"
 #include "runtime/simulator.hpp"
 
 namespace vmc::detail {
@@ -462,16 +463,14 @@ class MatchTable {
     slots_[hole].second.recvs.clear();
     used_[hole] = 0;
     --size_;
-    // The entries after the hole in its run move back into it unless their home slot lies
-    // (cyclically) after the hole: a probe from their home would stop at the hole.
-    for (std::size_t j = (hole + 1) & mask_; used_[j]; j = (j + 1) & mask_) {
-      if (((j - home(slots_[j].first)) & mask_) >= ((j - hole) & mask_)) {
-        std::swap(slots_[hole], slots_[j]);  // the cleared queues go along to j
-        used_[hole] = 1;
-        used_[j] = 0;
-        hole = j;
-      }
-    }
+    detail::shift_back(
+        hole, mask_, [&](std::size_t j) { return used_[j] != 0; },
+        [&](std::size_t j) { return home(slots_[j].first); },
+        [&](std::size_t from, std::size_t to) {
+          std::swap(slots_[to], slots_[from]);  // the cleared queues go along to `from`
+          used_[to] = 1;
+          used_[from] = 0;
+        });
   }
   // The same while iterating: returns where to go on (an entry of the same run may have
   // moved into `at`'s slot). Apart from erase, which would otherwise scan the free slots up to
