@@ -1,5 +1,8 @@
 // The texts of the errors a run ends with (errors.hpp, run_errors.hpp).
 #include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <sstream>
 #include <tuple>
 
@@ -58,6 +61,40 @@ std::string counted(unsigned long long count, const std::string& noun) {
   return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
 }
 
+std::string seconds_text(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g s", seconds);
+  return text;
+}
+
+std::string nodes_text(const std::vector<int>& nodes) {
+  std::string text = nodes.size() == 1 ? "node " : "nodes ";
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (i == 16) return text + " and " + std::to_string(nodes.size() - 16) + " more";
+    text += (i == 0 ? "" : ", ") + std::to_string(nodes[i]);
+  }
+  return text;
+}
+
+namespace {
+
+void report_and_end(const RunError& error) {
+  std::fprintf(stderr, "vmc: %s\n", error.what());
+  std::fflush(nullptr);
+  std::_Exit(1);
+}
+
+std::atomic<StuckHandler> the_stuck_handler{nullptr};
+
+}  // namespace
+
+void set_stuck_handler(StuckHandler handler) { the_stuck_handler.store(handler); }
+
+StuckHandler stuck_handler() {
+  StuckHandler h = the_stuck_handler.load();
+  return h != nullptr ? h : &report_and_end;
+}
+
 namespace detail {
 
 std::string threw_report(int node, const std::string& what, std::size_t throwers) {
@@ -103,7 +140,7 @@ RunError unreceived_error(std::vector<Unreceived> left) {
 
 RunError watchdog_error(double seconds, std::vector<BlockedWait> nodes,
                         const std::string& where) {
-  std::string text = "no progress for " + std::to_string(seconds) + " s" + where +
+  std::string text = "no progress for " + seconds_text(seconds) + where +
                      ": the run was ended";
   if (!nodes.empty()) text += "; its unfinished nodes:";
   for (const auto& w : nodes) text += "\n  " + w.describe();

@@ -158,6 +158,10 @@ struct BlockedWait {
 std::string tag_text(long long tag);
 // "1 item", "3 items": a count and its noun, plural unless the count is 1.
 std::string counted(unsigned long long count, const std::string& noun);
+// "300 s", "0.5 s".
+std::string seconds_text(double seconds);
+// "node 2", "nodes 0, 1, 3" (the first 16, then how many more).
+std::string nodes_text(const std::vector<int>& nodes);
 
 // A run that did not complete: a node threw, or the nodes deadlocked, or it made no
 // progress within the watchdog time. The machine is usable for the next run.
@@ -170,7 +174,10 @@ class RunError : public std::runtime_error {
   // (MachineConfig::failures, link_failures) and some node ended on the error of a call that
   // needed a failed node or took a lost message; failures() says what failed, when, and which
   // calls.
-  enum class Kind { node_threw, deadlock, watchdog, unreceived, node_failed };
+  // stuck: the run was ended (any of the other kinds, or the watchdog), but nodes did not
+  // return: they are in the program's own code, which cannot be interrupted; the process
+  // must end (stuck_handler below).
+  enum class Kind { node_threw, deadlock, watchdog, unreceived, node_failed, stuck };
   RunError(Kind kind, std::string message, int node, std::vector<BlockedWait> waits,
            FailureReport failures = {})
       : std::runtime_error(std::move(message)), kind_(kind), node_(node), waits_(std::move(waits)),
@@ -193,5 +200,14 @@ class RunError : public std::runtime_error {
   FailureReport failures_;
   std::shared_ptr<const RunResult> result_;
 };
+
+// What ends the process when nodes do not return after their run was ended (RunError kind
+// stuck: the run's failure, and the nodes that did not return). The handler reports the error
+// its way and ends the process; vmc ends it with status 1 if the handler returns. The
+// default writes "vmc: " and the report on stderr. Not a moment to throw or to free: the
+// nodes still run, on the machine's stacks, in the program's code.
+using StuckHandler = void (*)(const RunError& error);
+void set_stuck_handler(StuckHandler handler);  // nullptr: the default
+StuckHandler stuck_handler();
 
 }  // namespace vmc

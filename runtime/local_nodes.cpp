@@ -186,6 +186,7 @@ std::optional<RunError> LocalNodes::watch() {
   std::uint64_t suspect_activity = ~0ull;
   std::uint64_t last_activity = activity.load();
   auto last_progress = std::chrono::steady_clock::now();
+  std::optional<std::chrono::steady_clock::time_point> aborted_at;
   // A look reads every node of this process (a few ms for 65,536 nodes): the controller
   // waits at least ten times as long as its last look took, so that it takes no more than
   // about a tenth of a core from the nodes, however many there are.
@@ -198,9 +199,17 @@ std::optional<RunError> LocalNodes::watch() {
     controller.wait(std::max(wait_us, 10 * look_us));
     woke_stale = false;
     if (running.load(std::memory_order_acquire) == 0) break;
-    if (machine.abort.load()) continue;
-    std::uint64_t a = activity.load();
     auto now = std::chrono::steady_clock::now();
+    if (machine.abort.load()) {
+      // Ended: every node in a vmc call returns at once. One in its own code returns at its
+      // next call; one that never makes it cannot be stopped, and the process must end.
+      if (!aborted_at) aborted_at = now;
+      if (std::chrono::duration<double>(now - *aborted_at).count() > abort_grace_seconds()) {
+        end_process_stuck(settled_failure(failure));
+      }
+      continue;
+    }
+    std::uint64_t a = activity.load();
     if (a != last_activity) {
       // Something happened since the last look: no deadlock yet, and no node to read.
       last_activity = a;
@@ -224,17 +233,49 @@ std::optional<RunError> LocalNodes::watch() {
     }
   }
 
-  if (!sim_deadlock.empty() && !failure) {
-    failure.emplace(RunError::Kind::deadlock, sim_deadlock, -1, sim_deadlock_waits);
+  return settled_failure(failure);
+}
+
+std::optional<RunError> LocalNodes::settled_failure(const std::optional<RunError>& found) {
+  if (found) return found;
+  if (!sim_deadlock.empty()) {
+    return RunError(RunError::Kind::deadlock, sim_deadlock, -1, sim_deadlock_waits);
   }
-  if (!errors.empty() && !failure) {
+  std::lock_guard lock(error_mutex);
+  if (!errors.empty()) {
     // Report the first node (lowest rank among those that threw first is not knowable;
     // errors are kept in the order they were recorded).
     const ErrorRecord& e = errors.front();
-    failure.emplace(RunError::Kind::node_threw, threw_report(e.node, e.what, errors.size()),
+    return RunError(RunError::Kind::node_threw, threw_report(e.node, e.what, errors.size()),
                     e.node, std::vector<BlockedWait>{});
   }
-  return failure;
+  return std::nullopt;
+}
+
+double LocalNodes::abort_grace_seconds() const {
+  return std::clamp(machine.config.watchdog_seconds, 2.0, 30.0);
+}
+
+void LocalNodes::end_process_stuck(const std::optional<RunError>& failure) {
+  std::vector<int> own_code, behind;
+  for (const auto& n : local()) {
+    if (n->finished.load(std::memory_order_seq_cst)) continue;
+    (n->blocked_stamp.load(std::memory_order_seq_cst) == 0 ? own_code : behind).push_back(n->rank);
+  }
+  std::string text = failure ? failure->what() : std::string("the run was ended");
+  text += "\n" + nodes_text(own_code) + " did not return within " +
+          seconds_text(abort_grace_seconds()) +
+          " of the run's end: in the program's own code (a loop that makes no vmc call), "
+          "which vmc cannot interrupt";
+  if (!behind.empty()) {
+    text += "; " + nodes_text(behind) + " waited behind " +
+            (own_code.size() == 1 ? "it" : "them") + " (a fiber worker runs one node at a time)";
+  }
+  text += ": the process ends";
+  const RunError stuck(RunError::Kind::stuck, std::move(text),
+                       own_code.empty() ? -1 : own_code.front(), blocked_waits(true));
+  stuck_handler()(stuck);
+  std::_Exit(1);  // a handler that returned: nothing else is safe with those nodes running
 }
 
 void LocalNodes::fail(const RunError& err) {

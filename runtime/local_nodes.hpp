@@ -173,6 +173,14 @@ struct LocalNodes {
   // The controller: waits until every node has returned; looks for a deadlock and for lack
   // of progress meanwhile. The run's failure, if it failed.
   std::optional<RunError> watch();
+  // The run's failure, `found` or what the nodes recorded (a deadlock, a node's error).
+  std::optional<RunError> settled_failure(const std::optional<RunError>& found);
+  // How long nodes have to return after a run was ended before end_process_stuck: the
+  // watchdog time, from 2 s to 30 s.
+  double abort_grace_seconds() const;
+  // Nodes that did not return after the run was ended are in their own code and cannot be
+  // stopped: reports them (kind stuck) through stuck_handler() and ends the process.
+  [[noreturn]] void end_process_stuck(const std::optional<RunError>& failure);
   // A failed run: the nodes are reset and `err` thrown.
   [[noreturn]] void fail(const RunError& err);
   // After a run: every node's state, the mailboxes, the executor and the network cleared.

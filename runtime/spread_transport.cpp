@@ -727,8 +727,6 @@ void stop_if_asked(SpreadNetwork& net, Phase phase) {
   throw std::runtime_error(net.broken_why);
 }
 
-std::string seconds_text(double seconds) { return std::to_string(seconds) + " s"; }
-
 // The report of processes that did not answer during `phase`.
 std::string no_answer(const std::vector<int>& processes, Phase phase, double watchdog) {
   std::string who = processes.size() == 1 ? "process " : "processes ";

@@ -26,6 +26,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -288,13 +289,54 @@ void print_report(std::FILE* out, const JobVerdict& verdict) {
   for (const std::string& line : verdict.report) std::fprintf(out, "vmc mpirun: %s\n", line.c_str());
 }
 
+// The job running now, for end_stuck_job: what --json prints of it, and, over several p, the
+// command that reproduces it.
+struct StuckJob {
+  bool json = false;
+  nlohmann::json object;
+  std::string command;
+};
+StuckJob stuck_job;
+
+// A rank that does not return after its job was ended (it loops in its own code) cannot be
+// stopped: the report, as the other reports, the job's --json object, and vmc mpirun ends with
+// status 1 (docs/mpi.md, "Exit status and reports"); the rest of -np's p are not run.
+void end_stuck_job(const RunError& e) {
+  JobVerdict verdict;
+  std::istringstream text(e.what());
+  for (std::string line; std::getline(text, line);) verdict.report.push_back(line);
+  if (!stuck_job.command.empty()) {
+    verdict.report.push_back("the other p were not run; this one alone: " + stuck_job.command);
+  }
+  print_report(stderr, verdict);
+  if (stuck_job.json) {
+    stuck_job.object["exit"] = 1;
+    stuck_job.object["report"] = verdict.report;
+    if (!stuck_job.command.empty()) stuck_job.object["command"] = stuck_job.command;
+    std::cout << stuck_job.object.dump() << std::endl;
+  }
+  std::fflush(nullptr);
+  std::_Exit(1);
+}
+
+// Runs the job of `network` with end_stuck_job ready for it.
+JobRun run_watched_job(const MpirunOptions& o, const JobSetup& setup,
+                       const std::shared_ptr<const Topology>& network, mpi::OutputMode output,
+                       std::string command) {
+  stuck_job = {o.json, job_json(setup, *network, JobRun{}), std::move(command)};
+  set_stuck_handler(&end_stuck_job);
+  JobRun run = run_job(setup, network, output);
+  set_stuck_handler(nullptr);
+  return run;
+}
+
 // One P: the program's output as it runs, then the rest.
 void run_one(const MpirunOptions& o, const JobSetup& setup,
              const std::shared_ptr<const Topology>& network) {
   HostCost cost;
   cost.start();
-  const JobRun run = run_job(setup, network, o.tag_output ? mpi::OutputMode::tagged
-                                                          : mpi::OutputMode::lines);
+  const JobRun run = run_watched_job(
+      o, setup, network, o.tag_output ? mpi::OutputMode::tagged : mpi::OutputMode::lines, "");
   cost.stop();
   if (run.result) {
     if (!o.trace.empty()) run.result->trace().write_chrome_json(o.trace, network.get());
@@ -337,7 +379,8 @@ void run_each(const MpirunOptions& o, const CLI::App& cmd, const JobSetup& setup
   }
   std::vector<std::pair<int, std::string>> failures;  // p, the command
   for (const auto& network : networks) {
-    const JobRun run = run_job(setup, network, mpi::OutputMode::discard);
+    const JobRun run = run_watched_job(o, setup, network, mpi::OutputMode::discard,
+                                       reproducing_command(cmd, *network, setup));
     const int p = network->nodes();
     const bool failed = run.verdict.exit_status != 0;
     const std::string command = failed ? reproducing_command(cmd, *network, setup) : "";

@@ -429,12 +429,19 @@ void EngineOptions::add_to(CLI::App* cmd) {
   cmd->add_option("--workers", workers, "fibers: worker threads (0: one per core)")
       ->capture_default_str()
       ->check(int_check(0, 4096));
+  cmd->add_option("--watchdog", watchdog,
+                  "seconds without progress after which a run is ended with a report of what "
+                  "each node was doing; nodes that then do not return within this time (from 2 s "
+                  "to 30 s) end the process")
+      ->capture_default_str()
+      ->check(CLI::Range(0.01, 1e6));
 }
 
 void EngineOptions::apply(MachineConfig& config) const {
   config.engine = parse_engine(engine);
   config.data = parse_data(data);
   config.workers = workers;
+  config.watchdog_seconds = watchdog;
   if (config.engine == Engine::fibers && config.clock == Clock::real_time) {
     throw UsageError("--engine fibers runs the virtual clock only (--clock real needs threads)");
   }

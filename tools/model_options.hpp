@@ -124,6 +124,7 @@ struct EngineOptions {
   std::string engine = "auto";
   std::string data = "full";
   int workers = 0;
+  double watchdog = 300.0;  // seconds (MachineConfig::watchdog_seconds)
   void add_to(CLI::App* cmd);
   void apply(MachineConfig& config) const;
 };

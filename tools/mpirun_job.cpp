@@ -208,7 +208,8 @@ JobVerdict judge_job(const JobFacts& f) {
     switch (f.error->kind()) {
       case RunError::Kind::node_threw: report_failures(f, v, status); break;
       case RunError::Kind::deadlock: report_deadlock(f, v); break;
-      case RunError::Kind::watchdog: v.report.push_back(f.error->what()); break;
+      case RunError::Kind::watchdog:
+      case RunError::Kind::stuck: v.report.push_back(f.error->what()); break;
       case RunError::Kind::unreceived: report_unreceived(f, v); break;
       case RunError::Kind::node_failed: break;  // the failures' report below says it all
     }

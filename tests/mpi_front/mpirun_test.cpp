@@ -134,6 +134,50 @@ TEST(MpirunExit, ADeadlockNamesEachBlockedRanksCallPeerAndTag) {
   }
 }
 
+// A rank that loops in its own code cannot be interrupted: the watchdog ends the run, the
+// ranks in MPI calls return, and when the looping one has not returned within the grace time
+// (the watchdog time, from 2 s to 30 s) vmc mpirun names it and ends the process, on both engines
+// (on the fibers one the ranks sharing its worker wait behind it).
+TEST(MpirunExit, ARankLoopingInItsOwnCodeEndsTheProcessNamingIt) {
+  for (const char* engine : {"threads", "fibers"}) {
+    const Outcome o = mpirun(std::string("-np 4 --watchdog 0.5 --engine ") + engine + " " +
+                             job("rank_endings") + " spin");
+    EXPECT_EQ(o.exit_code, 1) << engine << ": " << o.err;
+    EXPECT_THAT(o.err, HasSubstr("vmc mpirun: no progress for 0.5 s")) << engine;
+    EXPECT_THAT(line_with(o.err, "did not return"),
+                HasSubstr("vmc mpirun: node 2 did not return within 2 s of the run's end"))
+        << engine << ": " << o.err;
+    EXPECT_THAT(o.err, HasSubstr("the process ends")) << engine;
+  }
+}
+
+// Over several p, the job that does not end is the last: its --json object says so, with the
+// command that runs it alone.
+TEST(MpirunExit, ARankLoopingInItsOwnCodeEndsAnNpRangeAtItsP) {
+  const Outcome o = mpirun("-np 2:4 --json --watchdog 0.5 " + job("rank_endings") + " spin");
+  EXPECT_EQ(o.exit_code, 1) << o.err;
+  const std::vector<std::string> objects = lines_of(o.out);
+  ASSERT_EQ(objects.size(), 2u) << o.out;  // p = 2 has no rank 2 and ends; p = 3 does not
+  const nlohmann::json two = nlohmann::json::parse(objects[0]);
+  const nlohmann::json three = nlohmann::json::parse(objects[1]);
+  EXPECT_EQ(two["exit"], 0) << objects[0];
+  EXPECT_EQ(three["p"], 3) << objects[1];
+  EXPECT_EQ(three["exit"], 1) << objects[1];
+  EXPECT_THAT(three["command"].get<std::string>(), HasSubstr("mpirun -np 3 ")) << objects[1];
+  EXPECT_THAT(o.err, HasSubstr("node 2 did not return")) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("the other p were not run; this one alone: ")) << o.err;
+}
+
+// The same after another rank's error ended the run: the error is reported, and the rank
+// that does not return beside it.
+TEST(MpirunExit, ARankLoopingInItsOwnCodeAfterAnErrorIsNamedWithTheError) {
+  const Outcome o = mpirun("-np 4 --watchdog 0.5 --engine threads " + job("rank_endings") +
+                           " spin_after_error");
+  EXPECT_EQ(o.exit_code, 1) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("MPI_Send")) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("node 2 did not return within 2 s")) << o.err;
+}
+
 TEST(MpirunExit, RanksThatLeaveOutMpiFinalizeAreNamed) {
   const Outcome o = mpirun("-np 3 " + job("rank_endings") + " nofinalize");
   EXPECT_EQ(o.exit_code, 1) << o.err;

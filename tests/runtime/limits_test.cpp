@@ -2,6 +2,7 @@
 // the watchdog or a failing node ends them. Each leaves the machine usable.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -191,6 +192,36 @@ TEST(Limits, WatchdogReportNamesWhatEachNodeDoes) {
       EXPECT_NE(what.find("node 1: recv from rank 2 tag 5"), std::string::npos) << what;
       EXPECT_EQ(e.blocked().size(), 3u) << what;
     }
+  }
+}
+
+// A node that never returns (it loops in its own code, which vmc cannot interrupt): the
+// watchdog ends the run, and when the node has not returned 2 s later (the grace time: the
+// watchdog time, from 2 s to 30 s) the process ends, the report naming it. The default
+// handler writes the report on stderr and ends the process with status 1.
+TEST(LimitsDeathTest, ANodeThatNeverReturnsEndsTheProcessNamingIt) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  for (Engine engine : {Engine::fibers, Engine::threads}) {
+    EXPECT_EXIT(
+        {
+          std::atomic<bool> never{false};
+          Machine m({.nodes = 3, .watchdog_seconds = 0.2, .engine = engine});
+          m.run([&](Node& node) {
+            const Comm& c = node.world();
+            int x = 0;
+            if (c.rank() == 1) {
+              while (!never.load(std::memory_order_relaxed)) {
+              }
+              c.send(std::span<const int>(&x, 1), 0, 5);
+            } else {
+              c.recv(std::span<int>(&x, 1), 1, 5);
+            }
+          });
+        },
+        ::testing::ExitedWithCode(1),
+        "vmc: no progress for 0.2 s.*node 1 did not return within 2 s of the run's end: in "
+        "the program's own code")
+        << (engine == Engine::fibers ? "fibers" : "threads");
   }
 }
 

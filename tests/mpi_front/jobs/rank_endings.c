@@ -57,6 +57,17 @@ int main(int argc, char** argv) {
   } else if (strcmp(mode, "bigstack") == 0) {
     if (big_frame(rank) != 0) return 1;
     printf("rank %d used 2 MiB of stack\n", rank);
+  } else if (strcmp(mode, "spin") == 0 || strcmp(mode, "spin_after_error") == 0) {
+    /* Rank 2 loops in its own code and never calls MPI again; the others wait in a barrier,
+     * or (spin_after_error) rank 1 makes an MPI error first. */
+    if (rank == 2) {
+      volatile unsigned long turns = 0;
+      for (;;) ++turns;
+    }
+    if (rank == 1 && strcmp(mode, "spin_after_error") == 0) {
+      MPI_Send(&x, 1, MPI_INT, size + 98, 0, MPI_COMM_WORLD);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
   } else if (strcmp(mode, "self") == 0) {
     /* A message to itself (the machine allows it): sent, then received. */
     int y = -1;
