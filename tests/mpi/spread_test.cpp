@@ -385,7 +385,7 @@ std::string report_when_stopped(const std::string& phase, int stopping, F&& prog
 
 std::string not_answered(int process, const std::string& during) {
   return "spread machine: process " + std::to_string(process) +
-         " did not answer within the watchdog time (1.000000 s) during " + during +
+         " did not answer within the watchdog time (1 s) during " + during +
          ": the run was ended, and this machine cannot run again";
 }
 
@@ -394,7 +394,7 @@ std::string not_answered(int process, const std::string& during) {
 TEST(Spread, AProcessThatStopsBeforeTheVerdictEndsTheRunEverywhere) {
   if (vmc::mpi_world_size() != 3) GTEST_SKIP() << "run at 3 processes";
   EXPECT_EQ(report_when_stopped("rounds", 2, ping_program),
-            "no word from every process of the spread machine for 1.000000 s (one stopped, or "
+            "no word from every process of the spread machine for 1 s (one stopped, or "
             "did not call run): the run was ended");
 }
 
