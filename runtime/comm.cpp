@@ -952,21 +952,12 @@ void Comm::charge_compute(double seconds) const {
   charge(*node_, to_picos(seconds), 0, Work::compute);
 }
 
-namespace {
-
-std::uint64_t next_seq(std::vector<std::uint64_t>& seqs, std::uint32_t id) {
-  if (seqs.size() <= id) seqs.resize(id + 1, 0);
-  return seqs[id]++;
-}
-
-}  // namespace
-
 Comm Comm::split(int color, int key) const {
   group("split");
   check_abort(*node_);
   detail::Transport& t = transport_of(*node_);
   if (const char* refused = t.unsupported(detail::Call::split)) fail(*this, "split", refused);
-  const std::uint64_t seq = next_seq(node_->split_seq, group_->id);
+  const std::uint64_t seq = node_->split_seq.next(group_->id);
   detail::SplitResult joined = t.split(*node_, *group_, rank_, seq, color, key);
   if (joined.failed >= 0) constructor_failed(*this, *group_, "split", joined.failed);
   Comm result;
@@ -1097,7 +1088,7 @@ Tag Comm::begin_collective(const CallSignature& sig) const {
   group(sig.operation);
   check_abort(*node_);
   detail::CommGroup& g = *group_;
-  const std::uint64_t seq = next_seq(node_->collective_seq, g.id);
+  const std::uint64_t seq = node_->collective_seq.next(g.id);
   const std::string mismatch = transport_of(*node_).compare_call(
       *node_, g, rank_, seq, sig, [&](const CallSignature& first, int first_rank) {
         return detail::compare_signatures(sig, first, seq, rank_, node_->rank, first_rank,

@@ -159,7 +159,7 @@ void LocalNodes::run_node(int rank) {
     self.finished.store(true, std::memory_order_seq_cst);
     sim_waits = sim_waits_for.load(std::memory_order_acquire) == rank;
   }
-  if (sim_waits) wake_resolvers();
+  if (sim_waits) wake_a_resolver();
   if (running.fetch_sub(1, std::memory_order_acq_rel) == 1) controller.signal();
 }
 
@@ -333,9 +333,9 @@ std::vector<int> LocalNodes::members_of(std::uint32_t comm) {
   return it == comm_members.end() ? std::vector<int>{} : it->second;
 }
 
-void LocalNodes::wake_resolvers() {
+void LocalNodes::wake_a_resolver() {
   std::lock_guard lock(resolvers_mutex);
-  for (int r : resolvers) wake(*nodes[r]);
+  if (!resolvers.empty()) wake(*nodes[resolvers.front()]);
 }
 
 void LocalNodes::record_deadlock(std::string what) {

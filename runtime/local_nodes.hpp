@@ -211,7 +211,12 @@ struct LocalNodes {
     activity.fetch_add(1, std::memory_order_seq_cst);
     executor->unpark(n);
   }
-  void wake_resolvers();
+  // The pass can go on (the node it waited for logged, or returned): one node waiting for an
+  // answer is woken to advance it. One, not all: only one can hold the pass at a time, and
+  // waking every waiting node at every step made p nodes reading their clock cost p^2
+  // wake-ups (MPI_Wtime on every rank). A waiting node that leaves, answered, hands the
+  // pass on to the next (VirtualClock::drive_until).
+  void wake_a_resolver();
   // Blocks node n until ready() is true; ready is re-evaluated after each wake-up
   // (deadlock-aware, abort-aware).
   template <class Ready>

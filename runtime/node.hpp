@@ -649,6 +649,35 @@ void check_requests_completed(NodeState& n);
 // --- groups --------------------------------------------------------------------------------
 
 // What a transport keeps of its own for a group (the MPI transport: its communicators).
+// A count per comm id (a node's collective calls, splits or meetings on each comm): the next
+// number for `id`, counting from 0. Comm ids are the machine's, in the order comms were made,
+// so a node's own ids can be large and few: under vmc mpirun rank r's MPI_COMM_SELF has an id
+// near r. Ids below kDense are counted in place (the world, 0, is the hot one); the others
+// in a sorted list, so that p nodes with a comm each hold a few entries each, not p (a vector
+// by id held p^2/2 of them over the machine).
+class CountsById {
+ public:
+  std::uint64_t next(std::uint32_t id) {
+    if (id < kDense) {
+      if (dense_.size() <= id) dense_.resize(id + 1, 0);
+      return dense_[id]++;
+    }
+    auto at = std::lower_bound(sparse_.begin(), sparse_.end(), id,
+                               [](const auto& e, std::uint32_t k) { return e.first < k; });
+    if (at == sparse_.end() || at->first != id) at = sparse_.insert(at, {id, 0});
+    return at->second++;
+  }
+  void clear() {
+    dense_.clear();
+    sparse_.clear();
+  }
+
+ private:
+  static constexpr std::uint32_t kDense = 64;
+  std::vector<std::uint64_t> dense_;
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> sparse_;  // by id
+};
+
 struct GroupChannels {
   virtual ~GroupChannels() = default;
 };
@@ -862,11 +891,11 @@ struct alignas(64) NodeState {
   std::pair<std::uint32_t, std::uint64_t> meeting{~0u, 0};
   int meeting_word = 0;
   std::size_t blocking_log_index = 0;
-  std::vector<std::uint64_t> collective_seq;  // per comm id: collective calls made
+  CountsById collective_seq;  // per comm id: collective calls made
   std::unique_ptr<CallMemo> call_memo;        // the layer above's (Comm::call_memo)
   int collective_depth = 0;  // collective calls the node is inside (Comm::CollectiveScope)
-  std::vector<std::uint64_t> split_seq;       // per comm id: splits made
-  std::vector<std::uint64_t> group_sync_seq;  // per comm id: sync operations logged on it
+  CountsById split_seq;       // per comm id: splits made
+  CountsById group_sync_seq;  // per comm id: sync operations logged on it
   // Groups made by create_group, per (comm id, members' hash, tag): how many this node made.
   std::map<std::tuple<std::uint32_t, std::uint64_t, std::int64_t>, std::uint64_t> group_seq;
   std::chrono::steady_clock::time_point run_start;

@@ -165,7 +165,7 @@ void VirtualClock::pass_goes_on() {
       if (!simulation_failed(*nodes_.sim)) return;
     }
   }
-  nodes_.wake_resolvers();
+  nodes_.wake_a_resolver();
 }
 
 std::uint32_t VirtualClock::stream_every() {
@@ -552,8 +552,10 @@ void VirtualClock::drive_until(NodeState& self, FunctionRef<bool()> ready,
     LocalNodes& n;
     int rank;
     ~Leave() {
+      // If it was the one woken to advance the pass, the next waiting node takes it on.
       std::lock_guard lock(n.resolvers_mutex);
       n.resolvers.erase(std::find(n.resolvers.begin(), n.resolvers.end(), rank));
+      if (!n.resolvers.empty()) n.wake(*n.nodes[n.resolvers.front()]);
     }
   } leave{n, self.rank};
   n.block_until(
@@ -737,12 +739,10 @@ void VirtualClock::charge(NodeState& self, Picos duration, std::uint64_t items, 
 }
 
 void VirtualClock::meet(NodeState& self, const CommGroup& g) {
-  std::vector<std::uint64_t>& seqs = self.group_sync_seq;
-  if (seqs.size() <= g.id) seqs.resize(g.id + 1, 0);
   OpRecord op;
   op.kind = OpRecord::Kind::sync;
   op.recv_comm = g.id;
-  op.send_index = seqs[g.id]++;
+  op.send_index = self.group_sync_seq.next(g.id);
   op.list_size = static_cast<std::uint32_t>(g.world.size());
   {
     std::lock_guard lock(self.decisions_mutex);
