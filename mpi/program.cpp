@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <system_error>
 
@@ -52,6 +53,15 @@ RankPrograms::RankPrograms(const std::string& so_path, int ranks, Privatize priv
   if (!fs::is_regular_file(so_path, ec)) {
     throw std::runtime_error(what + ": no such file (or not a regular file)");
   }
+  // A source file or a script given by mistake: said before any copy is made.
+  char magic[4] = {};
+  std::ifstream(so_path, std::ios::binary).read(magic, sizeof magic);
+  if (std::memcmp(magic, "\x7f" "ELF", sizeof magic) != 0) {
+    const std::string stem = fs::path(so_path).stem().string();
+    throw std::runtime_error(what + ": not a program built for vmc (it is not an ELF file; a " +
+                             "source file?): build it with vmcc (C) or vmcxx (C++), e.g. vmcc -o " +
+                             stem + " " + so_path + ", and give vmc mpirun ./" + stem);
+  }
   const int copies = privatize == Privatize::none ? 1 : ranks;
   // Room for every copy, twice over: the file system is the machine's, others write to it.
   const std::uintmax_t bytes = 2 * fs::file_size(so_path, ec) * std::uintmax_t(copies);
@@ -78,7 +88,7 @@ RankPrograms::RankPrograms(const std::string& so_path, int ranks, Privatize priv
       void* handle = dlopen(copy.c_str(), RTLD_NOW | RTLD_LOCAL);
       if (handle == nullptr) {
         throw std::runtime_error(what + ", " + rank + ": cannot load it as a shared object " +
-                                 "(build it with -fPIC -shared): " + loader_error());
+                                 "(build it with vmcc or vmcxx): " + loader_error());
       }
       handles_.push_back(handle);
       dlerror();

@@ -124,6 +124,31 @@ class OutputScope {
   bool ended_ = false;
 };
 
+// The job running now, for the two ends that leave no way back (end_stuck_job, CrashReport):
+// under --json, its object as such an end leaves it, and, over several p, the command that
+// reproduces it. A signal handler cannot build text, so the crash's object is made before the
+// run, in three pieces around its exit status and its report line.
+struct JobInFlight {
+  bool json = false;
+  nlohmann::json object;
+  std::string command;
+  std::string crash_head, crash_middle, crash_tail;  // HEAD exit MIDDLE "line" TAIL
+};
+JobInFlight job_in_flight;
+
+void prepare_crash_json(JobInFlight& job) {
+  nlohmann::json crash = job.object;
+  crash["exit"] = 0;
+  crash["report"] = nlohmann::json::array({"\x01"});
+  if (!job.command.empty()) crash["command"] = job.command;
+  const std::string text = crash.dump();
+  const std::string exit_field = "\"exit\":0", report_field = "[\"\\u0001\"]";
+  const std::size_t e = text.find(exit_field), r = text.find(report_field);
+  job.crash_head = text.substr(0, e + exit_field.size() - 1);
+  job.crash_middle = text.substr(e + exit_field.size(), r + 1 - (e + exit_field.size()));
+  job.crash_tail = text.substr(r + report_field.size() - 1) + "\n";
+}
+
 // While alive, a crash of the process (a rank's program dereferencing a bad pointer, dividing
 // by zero) first says which rank crashed, since every rank is in this one process and dies
 // with it; then the signal does what it would (the process dies of it). Only what is safe in
@@ -166,8 +191,26 @@ class CrashReport {
     }
     put(signal == SIGSEGV ? "SIGSEGV" : signal == SIGBUS ? "SIGBUS"
         : signal == SIGFPE ? "SIGFPE" : "SIGILL");
-    put("): the ranks share vmc's process, so the whole run ends\n");
-    [[maybe_unused]] const ssize_t w = ::write(2, text, n);
+    put("): the ranks share vmc's process, so the whole run ends");
+    const std::size_t line = n;
+    put("\n");
+    [[maybe_unused]] ssize_t w = ::write(2, text, n);
+    if (job_in_flight.json) {  // the report line without its prefix, in the job's object
+      constexpr std::size_t kPrefix = sizeof "vmc mpirun: " - 1;
+      const std::string& head = job_in_flight.crash_head;
+      const std::string& middle = job_in_flight.crash_middle;
+      const std::string& tail = job_in_flight.crash_tail;
+      const char status[4] = {static_cast<char>('0' + (128 + signal) / 100),
+                              static_cast<char>('0' + (128 + signal) / 10 % 10),
+                              static_cast<char>('0' + (128 + signal) % 10), '"'};
+      w = ::write(1, head.data(), head.size());
+      w = ::write(1, status, 3);
+      w = ::write(1, middle.data(), middle.size());
+      w = ::write(1, status + 3, 1);
+      w = ::write(1, text + kPrefix, line - kPrefix);
+      w = ::write(1, status + 3, 1);
+      w = ::write(1, tail.data(), tail.size());
+    }
     std::signal(signal, SIG_DFL);
     std::raise(signal);
   }
@@ -289,14 +332,6 @@ void print_report(std::FILE* out, const JobVerdict& verdict) {
   for (const std::string& line : verdict.report) std::fprintf(out, "vmc mpirun: %s\n", line.c_str());
 }
 
-// The job running now, for end_stuck_job: what --json prints of it, and, over several p, the
-// command that reproduces it.
-struct StuckJob {
-  bool json = false;
-  nlohmann::json object;
-  std::string command;
-};
-StuckJob stuck_job;
 
 // A rank that does not return after its job was ended (it loops in its own code) cannot be
 // stopped: the report, as the other reports, the job's --json object, and vmc mpirun ends with
@@ -305,15 +340,15 @@ void end_stuck_job(const RunError& e) {
   JobVerdict verdict;
   std::istringstream text(e.what());
   for (std::string line; std::getline(text, line);) verdict.report.push_back(line);
-  if (!stuck_job.command.empty()) {
-    verdict.report.push_back("the other p were not run; this one alone: " + stuck_job.command);
+  if (!job_in_flight.command.empty()) {
+    verdict.report.push_back("the other p were not run; this one alone: " + job_in_flight.command);
   }
   print_report(stderr, verdict);
-  if (stuck_job.json) {
-    stuck_job.object["exit"] = 1;
-    stuck_job.object["report"] = verdict.report;
-    if (!stuck_job.command.empty()) stuck_job.object["command"] = stuck_job.command;
-    std::cout << stuck_job.object.dump() << std::endl;
+  if (job_in_flight.json) {
+    job_in_flight.object["exit"] = 1;
+    job_in_flight.object["report"] = verdict.report;
+    if (!job_in_flight.command.empty()) job_in_flight.object["command"] = job_in_flight.command;
+    std::cout << job_in_flight.object.dump() << std::endl;
   }
   std::fflush(nullptr);
   std::_Exit(1);
@@ -323,7 +358,8 @@ void end_stuck_job(const RunError& e) {
 JobRun run_watched_job(const MpirunOptions& o, const JobSetup& setup,
                        const std::shared_ptr<const Topology>& network, mpi::OutputMode output,
                        std::string command) {
-  stuck_job = {o.json, job_json(setup, *network, JobRun{}), std::move(command)};
+  job_in_flight = {o.json, job_json(setup, *network, JobRun{}), std::move(command), "", "", ""};
+  if (o.json) prepare_crash_json(job_in_flight);
   set_stuck_handler(&end_stuck_job);
   JobRun run = run_job(setup, network, output);
   set_stuck_handler(nullptr);
@@ -460,7 +496,7 @@ void add_mpirun_command(CLI::App& app) {
                        [](std::string& text) -> std::string {
                          try {
                            for (std::size_t p : parse_lengths(text, "-np list")) {
-                             if (p == 0) return "-np " + text + ": a job has 1 rank or more";
+                             if (p == 0) return "a job has 1 rank or more (got " + text + ")";
                            }
                          } catch (const std::exception& e) {
                            return e.what();

@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <set>
 #include <memory>
 #include <sstream>
 
@@ -257,6 +258,7 @@ void sweep(const SweepOptions& o) {
   // curve (algorithm, or algorithm@topology for several networks) -> (sum, max) of |rel|
   std::map<std::string, std::pair<double, double>> deviation;
   std::map<std::string, std::size_t> points;
+  std::map<std::string, std::set<Claim>> claims;  // curve -> what its formula claims, by point
   std::vector<std::string> curves;
   std::unique_ptr<Machine> m;
   std::size_t machine_of = nets.size();
@@ -295,6 +297,7 @@ void sweep(const SweepOptions& o) {
     }
     if (skewed) rows[curve] << ',' << point.skew;
     rows[curve] << '\n';
+    claims[curve].insert(best.claim);
     const double rel = predicted > 0 ? std::fabs(measured - predicted) / predicted : 0.0;
     auto& [sum, worst] = deviation[curve];
     sum += rel;
@@ -311,11 +314,21 @@ void sweep(const SweepOptions& o) {
                 where.c_str(), o.clock.c_str());
   }
   std::FILE* summary = o.csv.empty() ? stderr : stdout;
+  // What the formula claims, said beside the deviation: a lower bound's or an estimate's
+  // distance from the run is not an error of the model.
+  const auto claimed = [](const std::set<Claim>& c) {
+    std::string text;
+    for (Claim k : c) {
+      text += text.empty() ? "" : " or ";
+      text += k == Claim::exact ? "exact" : k == Claim::lower_bound ? "a lower bound" : "an estimate";
+    }
+    return c.size() > 1 ? text + ", by point" : text;
+  };
   for (const std::string& curve : curves) {
     const auto& [sum, worst] = deviation[curve];
-    std::fprintf(summary, "%-28s measured vs predicted: mean %.2f%%, worst %.2f%%\n",
+    std::fprintf(summary, "%-28s measured vs predicted: mean %.2f%%, worst %.2f%% (the formula: %s)\n",
                  curve.c_str(), 100.0 * sum / static_cast<double>(points[curve]),
-                 100.0 * worst);
+                 100.0 * worst, claimed(claims[curve]).c_str());
   }
 }
 

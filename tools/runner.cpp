@@ -101,6 +101,7 @@ RunOutcome run_typed(Machine& m, const RunSpec& o, Operation operation, std::str
   out.algorithm = chosen.name;
   if (chosen_name != nullptr) *chosen_name = chosen.name;
   out.predicted = chosen.cost(as_run);
+  out.claim = claim_of(chosen, as_run);
   if (chosen.detail != nullptr) out.detail = chosen.detail(as_run);
   opts.algorithm = chosen.name;
 

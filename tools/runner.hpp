@@ -45,6 +45,7 @@ struct RunOutcome {
   std::string algorithm;           // the one chosen, when auto
   std::string detail;              // what it chose inside, e.g. the hybrid's S
   Picos predicted = 0;             // its cost formula
+  Claim claim = Claim::estimate;   // what the formula claims of the run's time here
   RunResult result;
   std::optional<bool> correct;     // set with check: of the nodes that did not stop
 };

@@ -179,6 +179,27 @@ TEST(MpirunExit, ARankLoopingInItsOwnCodeAfterAnErrorIsNamedWithTheError) {
   EXPECT_THAT(o.err, HasSubstr("node 2 did not return within 3 s")) << o.err;
 }
 
+// A rank that crashes takes the process with it (every rank is in it): vmc mpirun names the
+// rank and dies of the signal, as the rank's own process would; under --json its object is
+// printed first, with the report line and the shell's status for the signal.
+TEST(MpirunExit, ARankThatCrashesIsNamedAndItsJobObjectPrinted) {
+  const Outcome o = mpirun("-np 3 " + job("rank_endings") + " segv");
+  EXPECT_EQ(o.exit_code, 139) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("vmc mpirun: rank 1 crashed (SIGSEGV): the ranks share vmc's "
+                               "process, so the whole run ends\n"));
+  const Outcome j = mpirun("-np 1:3 --json " + job("rank_endings") + " segv");
+  EXPECT_EQ(j.exit_code, 139) << j.err;
+  const std::vector<std::string> objects = lines_of(j.out);
+  ASSERT_EQ(objects.size(), 2u) << j.out;
+  const nlohmann::json crash = nlohmann::json::parse(objects[1]);
+  EXPECT_EQ(nlohmann::json::parse(objects[0])["exit"], 0) << objects[0];  // p = 1: no rank 1
+  EXPECT_EQ(crash["p"], 2) << objects[1];
+  EXPECT_EQ(crash["exit"], 139) << objects[1];
+  EXPECT_EQ(crash["report"], nlohmann::json::array({"rank 1 crashed (SIGSEGV): the ranks share "
+                                                    "vmc's process, so the whole run ends"}));
+  EXPECT_THAT(crash["command"].get<std::string>(), HasSubstr("mpirun -np 2 ")) << objects[1];
+}
+
 TEST(MpirunExit, RanksThatLeaveOutMpiFinalizeAreNamed) {
   const Outcome o = mpirun("-np 3 " + job("rank_endings") + " nofinalize");
   EXPECT_EQ(o.exit_code, 1) << o.err;
@@ -328,6 +349,10 @@ TEST(MpirunRanges, RefusesWhatWritesOneRun) {
   const Outcome wrap = mpirun("-np 1:18446744073709551615:x2 " + job("odd_p"));
   EXPECT_EQ(wrap.exit_code, 2);
   EXPECT_THAT(wrap.err, HasSubstr("bad topology \"full:65536\": too big"));
+  const Outcome none = mpirun("-np 0 " + job("odd_p"));
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_THAT(none.err, HasSubstr("vmc: --np: a job has 1 rank or more (got 0) (see vmc mpirun "
+                                  "--help)\n"));
 }
 
 // Every line of `text` matches `pattern`, whose first group is the rank of the tag and whose

@@ -274,11 +274,14 @@ TEST(RankPrograms, AMissingFileIsRefused) {
   expect_refused("/nonexistent/prog.so", 2, {"/nonexistent/prog.so", "no such file"});
 }
 
+// A text file (a program's source given by mistake) is refused before any copy is made,
+// pointing to vmcc.
 TEST(RankPrograms, ATextFileIsRefused) {
   ScratchTmpdir here;  // holds the text file; expect_refused checks its own $TMPDIR
-  const std::string text = (here.path() / "notes.so").string();
-  std::ofstream(text) << "this is not a shared object\n";
-  expect_refused(text, 2, {text, "rank 0", "cannot load it as a shared object", "notes.so"});
+  const std::string text = (here.path() / "notes.c").string();
+  std::ofstream(text) << "int main(void) { return 0; }\n";
+  expect_refused(text, 2, {text, "not a program built for vmc", "a source file?",
+                           "vmcc -o notes " + text});
 }
 
 TEST(RankPrograms, ASharedObjectWithoutMainIsRefused) {

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -750,6 +751,27 @@ TEST(CommandLine, SweepSkipsAndListsAlgorithmsThatDoNotApply) {
   EXPECT_THAT(o.err, HasSubstr("skipped pairwise_xor"));
   EXPECT_THAT(o.out, HasSubstr("ring,7,"));
   EXPECT_THAT(o.out, ::testing::Not(HasSubstr("pairwise_xor,")));
+}
+
+// The summary line of each curve says what its formula claims: on private links (full:8)
+// the ring's formula is exact, and the run matches it; on ring:8 recursive doubling's (a
+// hypercube's schedule, its messages sharing links the formula does not see) is a lower bound
+// that the run exceeds.
+TEST(CommandLine, SweepSaysWhetherEachFormulaIsExactOrABound) {
+  const auto summary = [](const std::string& topology, const std::string& algorithm) {
+    const Outcome o = expect_ok({"sweep", "--op", "allreduce", "--topology", topology, "--n",
+                                 "1024", "--algorithms", algorithm});
+    std::istringstream in(o.err);
+    for (std::string l; std::getline(in, l);) {
+      if (l.rfind(algorithm + " ", 0) == 0) return l;
+    }
+    return "no summary line in: " + o.err;
+  };
+  EXPECT_THAT(summary("full:8", "ring"),
+              HasSubstr("mean 0.00%, worst 0.00% (the formula: exact)"));
+  const std::string doubling = summary("ring:8", "recursive_doubling");
+  EXPECT_THAT(doubling, HasSubstr("(the formula: a lower bound)"));
+  EXPECT_THAT(doubling, Not(HasSubstr("worst 0.00%")));
 }
 
 TEST(CommandLine, SweepListsTheRowsItLeavesOutAndRefusesToSweepNothing) {

@@ -59,14 +59,22 @@ int main(int argc, char** argv) {
     printf("rank %d used 2 MiB of stack\n", rank);
   } else if (strcmp(mode, "spin") == 0 || strcmp(mode, "spin_after_error") == 0) {
     /* Rank 2 loops in its own code and never calls MPI again; the others wait in a barrier,
-     * or (spin_after_error) rank 1 makes an MPI error first. */
+     * or (spin_after_error) rank 1 makes an MPI error once rank 2 has told it it loops. */
+    const int after_error = strcmp(mode, "spin_after_error") == 0;
     if (rank == 2) {
       volatile unsigned long turns = 0;
+      if (after_error) MPI_Send(&x, 1, MPI_INT, 1, 3, MPI_COMM_WORLD);
       for (;;) ++turns;
     }
-    if (rank == 1 && strcmp(mode, "spin_after_error") == 0) {
+    if (rank == 1 && after_error) {
+      MPI_Recv(&x, 1, MPI_INT, 2, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       MPI_Send(&x, 1, MPI_INT, size + 98, 0, MPI_COMM_WORLD);
     }
+    MPI_Barrier(MPI_COMM_WORLD);
+  } else if (strcmp(mode, "segv") == 0) {
+    /* Rank 1 writes through a null pointer: the whole process dies of SIGSEGV, as it would
+     * under mpirun the rank's own process. */
+    if (rank == 1) *(volatile int*)(size - size) = 1;
     MPI_Barrier(MPI_COMM_WORLD);
   } else if (strcmp(mode, "self") == 0) {
     /* A message to itself (the machine allows it): sent, then received. */
