@@ -896,10 +896,11 @@ class Simulator {
   }
   // Whether a request may be granted at the next instant (see arbitrate).
   bool grants_may_change_ = true;
-  // arbitrate's working space: the links requests wait for (one entry per request and
-  // link), and per link a count of them, zero between calls.
-  std::vector<int> waiting_on_link_;
-  std::vector<int> link_waiters_;
+  // Stats::max_link_waiters (MachineConfig::count_link_waiters): per link, the arbitration
+  // (counted in arbitrations_) its count of waiting requests belongs to, and the count.
+  bool count_waiters_ = machine_.config.count_link_waiters;
+  std::uint64_t arbitrations_ = 0;
+  std::vector<std::pair<std::uint64_t, int>> link_waiters_;
   PortOccupancy ports_;  // the ports messages hold (runtime/ports.hpp)
   LinkOccupancy held_;   // the links messages hold: exclusive, or shared (counted)
   std::vector<std::int64_t> link_owner_;  // blocking worms: the message holding each link
@@ -2272,7 +2273,7 @@ class Simulator {
   void arbitrate(Picos t) {
     if (pending_.empty() || !grants_may_change_) return;
     grants_may_change_ = false;
-    waiting_on_link_.clear();
+    ++arbitrations_;
     for (int pass = 0; pass < 2; ++pass) {
       // The requests not granted move down to [0, kept) as the sweep goes.
       std::size_t kept = 0;
@@ -2282,7 +2283,7 @@ class Simulator {
         bool granted = false;
         if (x.recv_posted == (pass == 0) && posted(x)) {
           if (blocking_worms() && !x.route.empty()) {
-            granted = advance_worm(x, t, waiting_on_link_);
+            granted = advance_worm(x, t);
           } else {
             bool links_free = true;
             if (!shared() && !free_) {
@@ -2297,7 +2298,9 @@ class Simulator {
                 }
                 links_free = false;
                 links_mattered_ = true;
-                waiting_on_link_.push_back(l);
+                // Not counted: one held link is enough to know the request waits.
+                if (!count_waiters_) break;
+                note_waiter(l);
               }
             }
             granted = links_free && ports_free(x);
@@ -2319,22 +2322,22 @@ class Simulator {
       x.blocked_since = t;
       x.port_blocked = posted(x) && !ports_free(x);
     }
-    // The most requests waiting for one link, counted per link and the counts cleared.
-    if (!waiting_on_link_.empty()) {
-      if (link_waiters_.size() < stats_.link_busy.size()) {
-        link_waiters_.assign(stats_.link_busy.size(), 0);
-      }
-      for (int l : waiting_on_link_) {
-        stats_.max_link_waiters = std::max(stats_.max_link_waiters, ++link_waiters_[l]);
-      }
-      for (int l : waiting_on_link_) link_waiters_[l] = 0;
-    }
+  }
+
+  // A request waits for link l at the instant arbitrate is at: counted towards
+  // Stats::max_link_waiters (a count per link, stamped with the arbitration it belongs to,
+  // so that no count needs clearing afterwards).
+  void note_waiter(LinkId l) {
+    if (link_waiters_.empty()) link_waiters_.assign(stats_.link_busy.size(), {0, 0});
+    auto& [round, count] = link_waiters_[static_cast<std::size_t>(l)];
+    if (round != arbitrations_) round = arbitrations_, count = 0;
+    stats_.max_link_waiters = std::max(stats_.max_link_waiters, ++count);
   }
 
   // A blocking worm: once its ports are free it takes them and then the links of its route
   // in order, as far as they are free, keeping what it has. True when it holds the whole
-  // route (it can start); otherwise it waits for the next link, noted in waiting_on_link.
-  bool advance_worm(Msg& x, Picos t, std::vector<int>& waiting_on_link) {
+  // route (it can start); otherwise it waits for the next link (note_waiter).
+  bool advance_worm(Msg& x, Picos t) {
     if (!x.ports_held) {
       if (!ports_free(x)) return false;
       take_ports(x, +1);
@@ -2345,7 +2348,7 @@ class Simulator {
       const LinkId l = x.route[x.links_held];
       if (!held_.free(l)) {
         links_mattered_ = true;
-        waiting_on_link.push_back(l);
+        if (count_waiters_) note_waiter(l);
         return false;
       }
       held_.take(l);

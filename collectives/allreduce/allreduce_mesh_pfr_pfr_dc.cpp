@@ -54,20 +54,20 @@ struct Member {
 
 // Member i of the shape's family: the pairs (h, k) in order.
 Member member_of(const patterns::MeshShape& shape, int i) {
-  const int merges = patterns::pfr_dr_merges(shape);
+  const auto family = patterns::pfr_dr_family(shape);
+  const int merges = static_cast<int>(family->size()) - 1;
   for (int h = 0; h <= merges; ++h) {
-    patterns::RingPlan plan = patterns::pfr_dr_rings(shape, h);
-    if (i <= plan.phases()) return {std::move(plan), i, h};
+    const patterns::RingPlan& plan = (*family)[static_cast<std::size_t>(h)];
+    if (i <= plan.phases()) return {plan, i, h};
     i -= plan.phases() + 1;
   }
-  return {patterns::pfr_dr_rings(shape, merges), 0, merges};  // out of range: not applicable
+  return {family->back(), 0, merges};  // out of range: not applicable
 }
 
 int members(const CostQuery& q) {
-  const patterns::MeshShape shape = mesh_shape_of(q);
   int count = 0;
-  for (int h = 0; h <= patterns::pfr_dr_merges(shape); ++h) {
-    count += patterns::pfr_dr_rings(shape, h).phases() + 1;
+  for (const patterns::RingPlan& plan : *patterns::pfr_dr_family(mesh_shape_of(q))) {
+    count += plan.phases() + 1;
   }
   return count;
 }

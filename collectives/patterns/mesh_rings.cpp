@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
+#include <mutex>
 #include <string>
+#include <utility>
 
 namespace vmc::patterns {
 
@@ -70,13 +73,48 @@ RingPlan prime_factor_rings(const MeshShape& shape, RingOrder order) {
   return plan;
 }
 
-int pfr_dr_merges(const MeshShape& shape) {
+namespace {
+
+int count_merges(const MeshShape& shape) {
   int h = 0;
   for (int m : shape.lengths) h += std::max(0, static_cast<int>(prime_factors(m).size()) - 1);
   return h;
 }
 
+RingPlan make_pfr_dr_rings(const MeshShape& shape, int h);
+
+}  // namespace
+
+std::shared_ptr<const std::vector<RingPlan>> pfr_dr_family(const MeshShape& shape) {
+  using Key = std::pair<std::vector<int>, std::vector<bool>>;
+  static std::mutex mutex;
+  static std::map<Key, std::shared_ptr<const std::vector<RingPlan>>> made;
+  Key key{shape.lengths, shape.wraps};
+  {
+    const std::lock_guard lock(mutex);
+    if (auto it = made.find(key); it != made.end()) return it->second;
+  }
+  auto family = std::make_shared<std::vector<RingPlan>>();
+  const int merges = count_merges(shape);
+  for (int h = 0; h <= merges; ++h) family->push_back(make_pfr_dr_rings(shape, h));
+  const std::lock_guard lock(mutex);
+  if (made.size() > 1000) made.clear();  // bounded (the plans handed out stay with their holders)
+  return made.emplace(std::move(key), std::move(family)).first->second;
+}
+
+int pfr_dr_merges(const MeshShape& shape) {
+  return static_cast<int>(pfr_dr_family(shape)->size()) - 1;
+}
+
 RingPlan pfr_dr_rings(const MeshShape& shape, int h) {
+  const auto family = pfr_dr_family(shape);
+  if (h >= 0 && h < static_cast<int>(family->size())) return (*family)[static_cast<std::size_t>(h)];
+  return make_pfr_dr_rings(shape, h);
+}
+
+namespace {
+
+RingPlan make_pfr_dr_rings(const MeshShape& shape, int h) {
   const int d = shape.dimensions();
   std::vector<int> merges(d, 0);
   int left = h;
@@ -109,6 +147,8 @@ RingPlan pfr_dr_rings(const MeshShape& shape, int h) {
   for (int i = single_from; i < d; ++i) plan.digits.push_back({i, shape.lengths[i], 1});
   return plan;
 }
+
+}  // namespace
 
 std::string describe_plan(const RingPlan& plan) {
   std::string out;
@@ -262,12 +302,13 @@ std::vector<StageLinks> stage_links(const RingPlan& plan, const Topology& topolo
   std::vector<std::vector<int>> orders(p);
   for (int r = 0; r < p; ++r) orders[r] = stage_order(plan, r, a, split);
   std::vector<StageLinks> out(plan.phases());
-  std::vector<std::vector<LinkId>> routes(p);
+  std::vector<std::vector<LinkId>> routes(p);  // each rank's vector kept from stage to stage
   std::vector<int> load(topology.link_count());
   for (int s = 0; s < plan.phases(); ++s) {
     std::fill(load.begin(), load.end(), 0);
     for (int r = 0; r < p; ++r) {
-      routes[r] = topology.route(r, plan.neighbour(r, orders[r][s], +1));
+      routes[r].clear();
+      topology.route(r, plan.neighbour(r, orders[r][s], +1), routes[r]);
       for (LinkId l : routes[r]) ++load[l];
     }
     int first = -1;

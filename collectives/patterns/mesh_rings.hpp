@@ -29,6 +29,7 @@
 // the lowest dimension first and reduces the highest first (§9, §10).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,10 @@ RingPlan prime_factor_rings(const MeshShape& shape, RingOrder order = RingOrder:
 // stages"). h = 0 is the PFR plan, h = pfr_dr_merges(shape) the DR plan, digit for digit.
 int pfr_dr_merges(const MeshShape& shape);
 RingPlan pfr_dr_rings(const MeshShape& shape, int h);
+// Every member's plan, h = 0 .. pfr_dr_merges(shape), made once per shape and kept (each
+// node of each run of a family's member asks, and so does each of its formulas: on ring:64
+// selection's choice of an allreduce member factored the lengths 40,000 times).
+std::shared_ptr<const std::vector<RingPlan>> pfr_dr_family(const MeshShape& shape);
 // What member h is, for explain: e.g. "rings 2,2,2 | 8 | 4x8" (the factored digits' radices,
 // then the single rings).
 std::string describe_plan(const RingPlan& plan);

@@ -98,12 +98,14 @@ class MachinePool {
         }
       }
     }
-    // Selection reads a run's time and work only: no trace, and no second pass measuring
-    // contention's share of the time (MachineConfig::contention_share).
+    // Selection reads a run's time and work only: no trace, no second pass measuring
+    // contention's share of the time (MachineConfig::contention_share), and no count of the
+    // requests waiting for each link (MachineConfig::count_link_waiters).
     return std::make_unique<Machine>(MachineConfig{.topology = parse_topology(spec),
                                                    .model = model,
                                                    .trace = false,
                                                    .contention_share = false,
+                                                   .count_link_waiters = false,
                                                    .data = data});
   }
   void give_back(std::unique_ptr<Machine> m) {

@@ -388,6 +388,32 @@ TEST(Contention, WithoutItsShareARunHasTheSameTimeAndStatistics) {
   }
 }
 
+// MachineConfig::count_link_waiters off (selection's private runs): the pass stops looking at
+// a waiting request's route at its first held link; Stats::max_link_waiters is then 0, and the
+// times and every other statistic are the run's with the count, under atomic and blocking
+// worms.
+TEST(Contention, NotCountingLinkWaitersChangesNoTime) {
+  for (const Worm worm : {Worm::atomic, Worm::blocking}) {
+    const std::string what = worm == Worm::blocking ? "blocking" : "atomic";
+    const Model model{.alpha = kAlpha, .beta = kBeta, .gamma = 0.35e-6, .worm = worm};
+    cli::RunSpec spec{.op = Operation::alltoall, .algorithm = "pairwise_xor", .n = 100};
+    Machine with({.topology = parse_topology("array:16"), .model = model, .trace = false});
+    Machine without({.topology = parse_topology("array:16"), .model = model, .trace = false,
+                     .count_link_waiters = false});
+    const Stats a = cli::run_collective(with, spec).result.stats();
+    const Stats b = cli::run_collective(without, spec).result.stats();
+    EXPECT_GT(a.max_link_waiters, 0) << what;  // requests waited for links: the count ran
+    EXPECT_EQ(b.max_link_waiters, 0) << what;
+    EXPECT_EQ(a.time, b.time) << what;
+    EXPECT_EQ(a.node_time, b.node_time) << what;
+    EXPECT_EQ(a.messages, b.messages) << what;
+    EXPECT_EQ(a.link_busy, b.link_busy) << what;
+    EXPECT_EQ(a.contention_delay, b.contention_delay) << what;
+    EXPECT_EQ(a.contention_critical_delay, b.contention_critical_delay) << what;
+    EXPECT_EQ(a.token_wait, b.token_wait) << what;
+  }
+}
+
 // Machine::run_within: a run whose time is at most the limit is the whole run; one whose
 // time passes it is stopped (empty), whether its pass ran after it or was streamed beside it
 // and had passed the limit already; the machine runs whole runs after either.
