@@ -87,8 +87,14 @@ RankPrograms::RankPrograms(const std::string& so_path, int ranks, Privatize priv
       copies_.push_back(copy);
       void* handle = dlopen(copy.c_str(), RTLD_NOW | RTLD_LOCAL);
       if (handle == nullptr) {
+        // The loader names the copy, gone with the directory: name the program instead.
+        std::string why = loader_error();
+        for (std::size_t at = why.find(copy); at != std::string::npos;
+             at = why.find(copy, at + so_path.size())) {
+          why.replace(at, copy.size(), so_path);
+        }
         throw std::runtime_error(what + ", " + rank + ": cannot load it as a shared object " +
-                                 "(build it with vmcc or vmcxx): " + loader_error());
+                                 "(build it with vmcc or vmcxx): " + why);
       }
       handles_.push_back(handle);
       dlerror();

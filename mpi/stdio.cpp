@@ -50,11 +50,19 @@ int calling_rank() {
 
 std::FILE* stream_of(Channel c) { return c == kOut ? stdout : stderr; }
 
+// Writes lines out of libc's buffer at once: every rank is in vmc's process, so a rank that
+// crashes takes the process with it, and what stdout held (a file or a pipe is fully
+// buffered) would be lost with it, the ranks' last lines before the crash among them.
+void write_out(const char* data, std::size_t size, Channel c) {
+  std::fwrite(data, 1, size, stream_of(c));
+  std::fflush(stream_of(c));
+}
+
 // Writes whole lines (each ending in '\n') of rank r to channel c in one call.
 void emit(int r, Channel c, std::string_view lines) {
   if (g_mode == OutputMode::discard || lines.empty()) return;
   if (g_mode == OutputMode::lines) {
-    std::fwrite(lines.data(), 1, lines.size(), stream_of(c));
+    write_out(lines.data(), lines.size(), c);
     return;
   }
   const std::string prefix =
@@ -67,7 +75,7 @@ void emit(int r, Channel c, std::string_view lines) {
     out.append(lines.substr(at, end + 1 - at));
     at = end + 1;
   }
-  std::fwrite(out.data(), 1, out.size(), stream_of(c));
+  write_out(out.data(), out.size(), c);
 }
 
 // Appends text to rank r's channel c and writes the lines it completes.

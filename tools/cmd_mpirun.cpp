@@ -133,6 +133,7 @@ struct JobInFlight {
   nlohmann::json object;
   std::string command;
   std::string crash_head, crash_middle, crash_tail;  // HEAD exit MIDDLE "line" TAIL
+  std::string crash_note;  // over several p: the line after the crash's, naming the command
 };
 JobInFlight job_in_flight;
 
@@ -195,6 +196,8 @@ class CrashReport {
     const std::size_t line = n;
     put("\n");
     [[maybe_unused]] ssize_t w = ::write(2, text, n);
+    const std::string& note = job_in_flight.crash_note;
+    if (!note.empty()) w = ::write(2, note.data(), note.size());
     if (job_in_flight.json) {  // the report line without its prefix, in the job's object
       constexpr std::size_t kPrefix = sizeof "vmc mpirun: " - 1;
       const std::string& head = job_in_flight.crash_head;
@@ -360,6 +363,10 @@ JobRun run_watched_job(const MpirunOptions& o, const JobSetup& setup,
                        std::string command) {
   job_in_flight = {o.json, job_json(setup, *network, JobRun{}), std::move(command), "", "", ""};
   if (o.json) prepare_crash_json(job_in_flight);
+  if (!job_in_flight.command.empty()) {
+    job_in_flight.crash_note = "vmc mpirun: the other p were not run; this one alone: " +
+                               job_in_flight.command + "\n";
+  }
   set_stuck_handler(&end_stuck_job);
   JobRun run = run_job(setup, network, output);
   set_stuck_handler(nullptr);
@@ -452,6 +459,12 @@ void run_each(const MpirunOptions& o, const CLI::App& cmd, const JobSetup& setup
 void mpirun_command(const MpirunOptions& o, const CLI::App& cmd,
                     const std::vector<std::string>& rest) {
   if (rest.empty()) throw UsageError("mpirun: give the program to run (built by vmcc or vmcxx)");
+  // Everything from the program on is the program's; an option before it that vmc mpirun
+  // does not have would otherwise be read as the program.
+  if (rest.front().size() > 1 && rest.front()[0] == '-') {
+    throw UsageError("mpirun: unknown option " + rest.front() +
+                     " (the program comes after vmc mpirun's options; see vmc mpirun --help)");
+  }
   const std::vector<std::shared_ptr<const Topology>> networks = job_networks(o);
   JobSetup setup;
   setup.program = rest.front();

@@ -434,7 +434,7 @@ void EngineOptions::add_to(CLI::App* cmd) {
                   "each node was doing; nodes that then do not return within this time (from 2 s "
                   "to 30 s) end the process")
       ->capture_default_str()
-      ->check(CLI::Range(0.01, 1e6));
+      ->check(positive_check(0.01, 1e6));
 }
 
 void EngineOptions::apply(MachineConfig& config) const {

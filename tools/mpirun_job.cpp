@@ -63,7 +63,12 @@ void report_deadlock(const JobFacts& f, JobVerdict& v) {
     // then what each rank was in.
     std::istringstream lines(what.substr(0, calls));
     for (std::string line; std::getline(lines, line);) v.report.push_back(line);
-    v.report.push_back("the ranks were in:");
+    // A send under rendezvous returns to its program at once; only its time waits for the
+    // receive (docs/mpi.md, "Buffering"): the programs may have gone on past the sends above.
+    v.report.push_back(what.find("under the rendezvous protocol") != std::string::npos
+                           ? "the ranks were in (a program goes on past a send under rendezvous "
+                             "at once; the model's send waits):"
+                           : "the ranks were in:");
     for (const BlockedWait& w : e.blocked()) v.report.push_back("  " + blocked_rank_line(w));
   } else {
     v.report.push_back("deadlock: every rank still running is blocked in a call that nothing "

@@ -74,7 +74,8 @@ int main(int argc, char** argv) {
   } else if (strcmp(mode, "segv") == 0) {
     /* Rank 1 writes through a null pointer: the whole process dies of SIGSEGV, as it would
      * under mpirun the rank's own process. */
-    if (rank == 1) *(volatile int*)(size - size) = 1;
+    volatile int* volatile nowhere = NULL;
+    if (rank == 1) *nowhere = 1;
     MPI_Barrier(MPI_COMM_WORLD);
   } else if (strcmp(mode, "self") == 0) {
     /* A message to itself (the machine allows it): sent, then received. */
