@@ -483,6 +483,7 @@ Request Comm::isend_raw(const void* data, std::size_t bytes, std::size_t items, 
                         Tag tag, SendMode mode) const {
   Outgoing out = outgoing(data, bytes, items, dest, tag, "isend");
   out.synchronous = mode == SendMode::synchronous;
+  out.lent = mode == SendMode::lent;
   for (std::size_t i = first_open(*node_); i < node_->requests.size(); ++i) {
     const detail::RequestState& r = node_->requests[i];
     if (!r.retired && !r.send && overlap(data, bytes, r.buffer, r.capacity)) {
@@ -521,6 +522,18 @@ Request Comm::irecv_raw(void* data, std::size_t capacity_bytes, std::size_t item
   ++node_->open_requests;
   transport_of(*node_).irecv(*node_, id, in);
   return Request(node_, id, node_->machine->runs);
+}
+
+void Comm::withdraw(std::span<const Request> reqs) const noexcept {
+  detail::Transport& t = transport_of(*node_);
+  for (const Request& req : reqs) {
+    if (req.null() || req.node_ != node_ || req.run_ != node_->machine->runs ||
+        !node_->requests.held(req.id_)) {
+      continue;
+    }
+    detail::RequestState& r = node_->requests[req.id_];
+    if (r.send && !r.retired) t.withdrawn(*node_, r);
+  }
 }
 
 std::size_t Comm::requests_kept() const {
