@@ -67,7 +67,10 @@ struct Status {
 
 // How a send completes: standard (under the eager protocol, without waiting for its
 // receive), or synchronous (MPI_Ssend: its transfer starts only once its receive is posted).
-enum class SendMode { standard, synchronous };
+// lent: an isend as standard whose caller keeps its buffer in place until the request is
+// completed, or withdrawn (Comm::withdraw) on the way out of an error: on the virtual clock
+// a receiver may copy straight from it (runtime/loan.hpp), one copy instead of two.
+enum class SendMode { standard, synchronous, lent };
 
 // A nonblocking transfer (Comm::isend, Comm::irecv) until it is completed by wait,
 // wait_all, wait_any or a test that returns true, which make it null. A cheap value: a
@@ -241,6 +244,10 @@ class Comm {
                     SendMode mode = SendMode::standard) const;
   Request irecv_raw(void* data, std::size_t capacity_bytes, std::size_t item_size, int source,
                     Tag tag) const;
+  // On the way out of an error, before the buffers of its requests go: the isends of
+  // `reqs` posted SendMode::lent and not completed stop lending their buffers (their bytes
+  // are copied, unless a receiver has them already). Never throws.
+  void withdraw(std::span<const Request> reqs) const noexcept;
 
   // --- completions with statuses, probes, cancel ------------------------------------------
   // As wait, wait_all, wait_any and test, with what each receive took in `status` (for a

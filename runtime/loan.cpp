@@ -52,11 +52,13 @@ void copy_out(Message& m, void* to) noexcept {
   if (m.payload != nullptr) std::memcpy(to, m.payload.get(), m.bytes);
 }
 
-void take_back(Executor& executor, NodeState& sender, Message* m, bool unwinding) noexcept {
+void take_back(Executor& executor, NodeState& sender, Message* m, bool unwinding,
+               bool let_receiver_copy) noexcept {
   // A receiver woken by this message is likely about to copy it: let the others run for
   // a while rather than copy the bytes twice, but no longer than a copy of them would take
   // (at 2 GB/s), since the receiver may not want the message yet.
-  if (!unwinding && m->loan.state.load(std::memory_order_acquire) == Loan::kOpen) {
+  if (!unwinding && let_receiver_copy &&
+      m->loan.state.load(std::memory_order_acquire) == Loan::kOpen) {
     const auto until = std::chrono::steady_clock::now() +
                        std::chrono::nanoseconds(std::max<std::size_t>(m->bytes / 2, 20'000));
     do {

@@ -1,8 +1,9 @@
 // The message loan: a message between two nodes of one process that carries its bytes by
 // reference. On the virtual clock a sendrecv lends its send buffer, and so does a send to a
-// receiver already blocked waiting for it; the receiver copies straight from the lender's
-// buffer, one copy instead of two (the sender into a payload, the receiver out of it). The
-// sender takes the loan back before its call returns (take_back); if the receiver has not
+// receiver already blocked waiting for it, and an isend of SendMode::lent; the receiver
+// copies straight from the lender's buffer, one copy instead of two (the sender into a
+// payload, the receiver out of it). The sender takes the loan back before its call returns
+// (take_back), an isend when its request completes or is withdrawn; if the receiver has not
 // begun to copy by then, the sender copies the bytes into a payload of the message's own. The
 // sender and the receiver each own a lent message; whoever lets go last frees it (release).
 //
@@ -28,6 +29,10 @@ class Executor;
 // send to a receiver already waiting for it: below it, a copy costs less than the loan's
 // hand-back.
 constexpr std::size_t kLendBytes = 32 * 1024;
+// From this size on, an isend of SendMode::lent lends its buffer: it is taken back when the
+// request completes, where the sender waits for no one, so the loan costs two atomic
+// exchanges against a copy of the bytes and an allocation.
+constexpr std::size_t kLendIsendBytes = 4 * 1024;
 
 // A message's loan (Message::loan).
 struct Loan {
@@ -47,8 +52,10 @@ void release(Message* m) noexcept;
 void copy_out(Message& m, void* to) noexcept;
 // The sender's side of a lent message: waits for a receiver that is copying, or copies the
 // bytes into a payload, then lets go of the message. `unwinding`: called while an exception
-// leaves the sender's call. `executor`: lets the other nodes run while the receiver may copy.
-void take_back(Executor& executor, NodeState& sender, Message* m, bool unwinding) noexcept;
+// leaves the sender's call. `executor`: lets the other nodes run while the receiver may copy
+// (unless `let_receiver_copy` is false: the bytes are copied at once if no one is reading).
+void take_back(Executor& executor, NodeState& sender, Message* m, bool unwinding,
+               bool let_receiver_copy = true) noexcept;
 
 // A loan in flight: taken back when the call returns (take_back), or on the way out of an
 // error.

@@ -78,6 +78,7 @@ void NodeState::discard_all() {
 void NodeState::clear_run() {
   for (RequestState& r : requests) {
     if (r.held != nullptr) release(std::exchange(r.held, nullptr));
+    if (r.lent != nullptr) release(std::exchange(r.lent, nullptr));
   }
   if (blocking_match != nullptr) release(std::exchange(blocking_match, nullptr));
   {

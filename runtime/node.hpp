@@ -558,6 +558,9 @@ struct RequestState {
   const void* send_buffer = nullptr;
   std::size_t send_bytes = 0;
   std::uint64_t send_hash = 0;
+  // Virtual clock, an isend of SendMode::lent: its message, while a receiver may copy from
+  // the buffer (taken back at completion or withdrawal; loan.hpp).
+  Message* lent = nullptr;
   // Real clock isend: the transfer thread sets done when the message has been delivered.
   std::atomic<bool> done{false};
   MessageEvent event;

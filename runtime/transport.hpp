@@ -73,6 +73,7 @@ struct Outgoing {
   std::size_t items = 0;  // what beta is charged for
   const char* op = "";    // the call, for what a blocked node waits for
   bool synchronous = false;  // its transfer starts only once its receive is posted
+  bool lent = false;  // SendMode::lent: the buffer stays in place until the request completes
 };
 
 // A receive posted by node `self`, as Comm checked it (or a probe: no buffer).
@@ -162,6 +163,8 @@ class Transport {
   virtual bool arrived(NodeState& self, RequestState& r) = 0;
   // The request has been completed by a wait or a test (before Comm's checks of it).
   virtual void completed(NodeState& self, RequestState& r);
+  // An isend withdrawn before completion (Comm::withdraw): it no longer reads its buffer.
+  virtual void withdrawn(NodeState&, RequestState&) noexcept {}
 
   // --- waits ---------------------------------------------------------------------------------
   // Wait for progress: blocks self until ready() holds, re-evaluating it as things happen.

@@ -80,8 +80,8 @@ std::uint64_t VirtualClock::post(NodeState& self, const Outgoing& out, Message**
     msg->lost_link = lost;  // a marker: no bytes go
   } else if (!here) {
     // Its bytes go with it in send_elsewhere.
-  } else if (lent != nullptr && out.bytes >= kLendBytes && data && out.dst != self.rank &&
-             (!to_waiting_only ||
+  } else if (lent != nullptr && out.bytes >= (out.lent ? kLendIsendBytes : kLendBytes) && data &&
+             out.dst != self.rank && (!to_waiting_only ||
               nodes_.nodes[out.dst]->waits_for(out.group.id, self.rank, out.tag))) {
     lend(*msg, out.data);
     *lent = msg;
@@ -425,6 +425,19 @@ bool VirtualClock::arrived(NodeState& self, RequestState& r) {
   return r.filled || (machine_.failing() && nodes_.request_source_stopped(self, r));
 }
 
+void VirtualClock::completed(NodeState& self, RequestState& r) {
+  // Its receiver has copied the bytes by now, or they are copied into the message here
+  // (without waiting for the receiver: it may not want them for a while).
+  if (r.lent != nullptr) {
+    take_back(*nodes_.executor, self, std::exchange(r.lent, nullptr), false, false);
+  }
+  MailboxTransport::completed(self, r);
+}
+
+void VirtualClock::withdrawn(NodeState& self, RequestState& r) noexcept {
+  if (r.lent != nullptr) take_back(*nodes_.executor, self, std::exchange(r.lent, nullptr), true);
+}
+
 void VirtualClock::block(NodeState& self, FunctionRef<bool()> ready,
                          const WaitDescription& what) {
   // A deferred receive's message, and the word that a synchronous send's receive is posted,
@@ -441,7 +454,11 @@ void VirtualClock::isend(NodeState& self, std::uint32_t id, const Outgoing& out)
   op.kind = OpRecord::Kind::isend;
   int lost = -1;
   SendRecord record;
-  op.send_index = post(self, out, nullptr, false, record, &lost);
+  // SendMode::lent: the buffer stays until the request completes, so a receiver may copy
+  // from it meanwhile; completed() or withdrawn() takes the loan back.
+  Message* lent = nullptr;
+  op.send_index = post(self, out, out.lent ? &lent : nullptr, false, record, &lost);
+  self.requests[id].lent = lent;
   op.request = id;
   log_op(self, op, {}, Then::goes_on, &record);
   if (told(self, out) && simulates_during_run()) {

@@ -27,6 +27,8 @@ class VirtualClock : public MailboxTransport {
   void isend(NodeState& self, std::uint32_t id, const Outgoing& out) override;
   void irecv(NodeState& self, std::uint32_t id, const Incoming& in) override;
   bool arrived(NodeState& self, RequestState& r) override;
+  void completed(NodeState& self, RequestState& r) override;
+  void withdrawn(NodeState& self, RequestState& r) noexcept override;
   void block(NodeState& self, FunctionRef<bool()> ready, const WaitDescription& what) override;
   std::vector<std::int64_t> test_list(NodeState& self, std::span<const std::uint32_t> ids,
                                       bool all, const WaitDescription& what) override;

@@ -36,6 +36,24 @@ void unpack_windows(const void* parts, const Windows& w, std::size_t item_size, 
   }
 }
 
+WindowPlaces::WindowPlaces(const Windows& w, std::size_t item_size, void* data)
+    : w_(w),
+      item_size_(item_size),
+      data_(data),
+      apart_(w.size == 0 ? w.count : std::min(w.count, w.n / w.size)),
+      rest_((w.count - apart_) * w.size * item_size) {}
+
+char* WindowPlaces::operator()(std::size_t k) {
+  return k < apart_ ? at(data_, w_.start(k), item_size_)
+                    : at(rest_.data(), (k - apart_) * w_.size, item_size_);
+}
+
+void WindowPlaces::finish() {
+  for (std::size_t k = apart_; k < w_.count; ++k) {
+    copy_items(at(data_, w_.start(k), item_size_), (*this)(k), w_.size, item_size_);
+  }
+}
+
 Picos fan(const CostQuery& q, int out, int in, bool paired, Picos t) {
   return port_rounds(q.model.port, out, in, paired) * t;
 }

@@ -37,6 +37,25 @@ Windows combining_windows(std::size_t n, int d);
 Bytes pack_windows(const void* data, const Windows& w, std::size_t item_size);
 void unpack_windows(const void* parts, const Windows& w, std::size_t item_size, void* data);
 
+// Where a node that receives every window of a vector keeps them: the first n / size windows,
+// which lie apart, in the vector itself; only the last ones, which overlap their neighbours,
+// in scratch of their own, copied into the vector by finish() (after the node has sent them
+// on). So a node copies no other window a second time and holds no second vector (which, at
+// p nodes in a broadcast at once, was p vectors of scratch: 1 GiB for 1 MiB on 1,024).
+class WindowPlaces {
+ public:
+  WindowPlaces(const Windows& w, std::size_t item_size, void* data);
+  char* operator()(std::size_t k);
+  void finish();
+
+ private:
+  Windows w_;
+  std::size_t item_size_;
+  void* data_;
+  std::size_t apart_;  // windows 0 .. apart_ - 1 are in the vector
+  Bytes rest_;
+};
+
 // Time a node needs to send `out` and receive `in` messages of duration t each, all posted
 // at once to or from different neighbours: t under all-port (0 without messages); else the
 // messages pass the node's port(s) one at a time: max(out, in) t under duplex, and under

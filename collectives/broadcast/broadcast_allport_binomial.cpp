@@ -40,10 +40,10 @@ void run_broadcast_allport_binomial(const Call& call) {
   const std::size_t isz = call.item_size;
   const trees::Rooted vr(c.size(), call.root);
   const int v = vr.to_virtual(c.rank());
-  // Window j travels in parts[j]; the root fills them, the others unpack them at the end.
-  Bytes parts = v == 0 ? allport::pack_windows(call.recv, w, isz)
-                                   : Bytes(w.count * w.size * isz);
-  auto part = [&](std::size_t j) { return at(parts.data(), j * w.size, isz); };
+  // Window j is sent from its place in the root's vector, and received into the others'
+  // (allport::WindowPlaces: the last windows, which overlap, through scratch).
+  allport::WindowPlaces places(v == 0 ? pa::Windows{} : w, isz, call.recv);
+  auto part = [&](std::size_t j) { return v == 0 ? at(call.recv, w.start(j), isz) : places(j); };
   for (int s = 0; s < d; ++s) {
     Batch step(c);
     for (std::size_t j = 0; j < w.count; ++j) {
@@ -58,7 +58,7 @@ void run_broadcast_allport_binomial(const Call& call) {
     }
     step.wait();
   }
-  if (v != 0) allport::unpack_windows(parts.data(), w, isz, call.recv);
+  if (v != 0) places.finish();
 }
 
 Algorithm broadcast_allport_binomial_row() {

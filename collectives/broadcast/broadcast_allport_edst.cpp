@@ -66,8 +66,8 @@ void run_broadcast_allport_edst(const Call& call) {
     }
     return;
   }
-  Bytes packets(w.count * w.size * isz);
-  auto packet = [&](int j, int i) { return at(packets.data(), piece(j, i) * w.size, isz); };
+  allport::WindowPlaces places(w, isz, call.recv);
+  auto packet = [&](int j, int i) { return places(piece(j, i)); };
   std::vector<Request> received(w.count);
   std::vector<std::tuple<int, int, int>> order;  // (depth + i, j, i): when it arrives
   for (int j = 0; j < t; ++j) {
@@ -86,7 +86,7 @@ void run_broadcast_allport_edst(const Call& call) {
     }
   }
   forward.wait();
-  allport::unpack_windows(packets.data(), w, isz, call.recv);
+  places.finish();
 }
 
 Algorithm broadcast_allport_edst_row() {

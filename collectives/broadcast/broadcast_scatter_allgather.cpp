@@ -49,18 +49,23 @@ void run_broadcast_scatter_allgather(const Call& call) {
   const int p = c.size();
   if (call.n == 0 || p == 1) return;
   const std::size_t blk = ceil_div(call.n, p);
-  Bytes buf(blk * p * call.item_size);  // the padding past n items is sent, never read
-  if (c.rank() == call.root) copy_data(buf.data(), call.recv, call.n * call.item_size);
+  // The blocks are gathered in place: in the vector itself when p blocks fill it exactly
+  // (except at the root, whose vector is only read), else in a padded copy; the padding past
+  // n items is sent, never read.
+  const bool padded = blk * p != call.n || c.rank() == call.root;
+  Bytes scratch(padded ? blk * p * call.item_size : 0);
+  char* buf = padded ? scratch.data() : static_cast<char*>(call.recv);
+  if (c.rank() == call.root) copy_data(buf, call.recv, call.n * call.item_size);
   const trees::Rooted vr(p, call.root);
-  trees::scatter_binomial(c, buf.data(), blk, call.item_size, vr, call.tag);
+  trees::scatter_binomial(c, buf, blk, call.item_size, vr, call.tag);
   if (power_of_two(p)) {
-    trees::allgather_doubling(c, buf.data(), blk, call.item_size, vr, call.tag + 1);
+    trees::allgather_doubling(c, buf, blk, call.item_size, vr, call.tag + 1);
   } else {  // block v of buf is virtual rank v's
     Blocks blocks = Blocks::equal(blk, p);
     for (int r = 0; r < p; ++r) blocks.displs[r] = vr.to_virtual(r) * blk;
-    allgather_ring(c, buf.data(), call.item_size, blocks, call.tag + 1);
+    allgather_ring(c, buf, call.item_size, blocks, call.tag + 1);
   }
-  if (c.rank() != call.root) copy_data(call.recv, buf.data(), call.n * call.item_size);
+  if (padded && c.rank() != call.root) copy_data(call.recv, buf, call.n * call.item_size);
 }
 
 namespace {

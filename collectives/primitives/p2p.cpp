@@ -65,7 +65,7 @@ constexpr std::size_t kSend = static_cast<std::size_t>(-1);
 }  // namespace
 
 void Batch::send(const void* data, std::size_t items, std::size_t item_size, int dest, Tag tag) {
-  requests_.push_back(comm_.isend_raw(data, items * item_size, items, dest, tag));
+  requests_.push_back(comm_.isend_raw(data, items * item_size, items, dest, tag, SendMode::lent));
   expected_.push_back(kSend);
   peers_.push_back(dest);
 }

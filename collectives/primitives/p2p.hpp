@@ -45,11 +45,15 @@ void wait_message(const Comm& comm, Request& request, std::size_t items, int sou
 // Nonblocking transfers posted together and completed together (Comm::isend, irecv,
 // wait_all): the all-port algorithms' steps, in which a node talks to several neighbours at
 // once. Each send is one message (even of 0 items); each receive expects exactly its items.
+// The sends lend their buffers (SendMode::lent): they must stay in place and unchanged until
+// wait(), so a batch is declared after the buffers it sends from; on the way out of an
+// error the batch withdraws its sends before those buffers go.
 class Batch {
  public:
   explicit Batch(const Comm& comm) : comm_(comm) {}
   Batch(const Batch&) = delete;
   Batch& operator=(const Batch&) = delete;
+  ~Batch() { comm_.withdraw(requests_); }
   void send(const void* data, std::size_t items, std::size_t item_size, int dest, Tag tag);
   void recv(void* data, std::size_t items, std::size_t item_size, int source, Tag tag);
   // Waits for every transfer posted since the last wait; a receive of another size than

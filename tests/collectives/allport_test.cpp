@@ -10,6 +10,7 @@
 #include <set>
 #include <tuple>
 
+#include "collectives/allport/allport.hpp"
 #include "collectives/collectives.hpp"
 #include "collectives/patterns/allport.hpp"
 #include "collectives/selection/simulation.hpp"
@@ -34,6 +35,36 @@ TEST(AllportPatterns, WindowsAreEqualInsideTheVectorAndCoverIt) {
       if (n > 0) {
         EXPECT_EQ(w.size, (n + w.count - 1) / w.count);
       }
+    }
+  }
+}
+
+// The receivers of the all-port broadcasts keep their windows where WindowPlaces says: the
+// windows apart in the vector itself, at their own place and never on each other, the others
+// aside; once every window has been received and the node has finished, the vector is whole.
+TEST(AllportPatterns, WindowPlacesPutTheWindowsApartInTheVectorAndFinishIt) {
+  for (std::size_t n = 1; n <= 40; ++n) {
+    for (std::size_t k = 1; k <= 12; ++k) {
+      const pa::Windows w = pa::windows(n, k);
+      std::vector<int> source(n), vector(n, -1);
+      for (std::size_t x = 0; x < n; ++x) source[x] = static_cast<int>(x);
+      internal::allport::WindowPlaces places(w, sizeof(int), vector.data());
+      std::vector<int> taken(n, 0);
+      std::size_t in_vector = 0;
+      for (std::size_t i = 0; i < w.count; ++i) {
+        auto* at = reinterpret_cast<int*>(places(i));
+        if (at >= vector.data() && at < vector.data() + n) {
+          ++in_vector;
+          ASSERT_EQ(at, vector.data() + w.start(i)) << n << " " << k << " " << i;
+          for (std::size_t x = w.start(i); x < w.start(i) + w.size; ++x) {
+            EXPECT_EQ(++taken[x], 1) << "two windows on item " << x << " (" << n << " " << k << ")";
+          }
+        }
+        std::copy_n(source.begin() + static_cast<long>(w.start(i)), w.size, at);
+      }
+      EXPECT_EQ(in_vector, n / w.size < w.count ? n / w.size : w.count) << n << " " << k;
+      places.finish();
+      EXPECT_EQ(vector, source) << n << " " << k;
     }
   }
 }

@@ -475,6 +475,48 @@ TEST(Nonblocking, AnIsendToItselfCompletesOnEveryClock) {
   }
 }
 
+TEST(Nonblocking, ALentIsendDeliversItsBytesAsTheyWereWhetherTakenBeforeOrAfterCompletion) {
+  // SendMode::lent: a receiver may copy from the sender's buffer until the request completes
+  // or is withdrawn; then the bytes are the message's own, so the sender may change its buffer
+  // and a receiver that takes the message later still gets what was sent. Node 0 lends two
+  // messages of 64 KiB (above the loan's threshold) to nodes 1 and 2: the first completed by
+  // wait, the second withdrawn and then completed; after each it overwrites its buffer and
+  // only then tells its receiver to take the message. Node 3 receives a third one at once.
+  constexpr std::size_t kInts = 16 * 1024;
+  for (int workers : {1, 2}) {
+    Machine m({.nodes = 4, .model = model_with(Port::all), .workers = workers});
+    m.run([&](Node& node) {
+      const Comm& c = node.world();
+      std::vector<int> buffer(kInts);
+      if (c.rank() == 0) {
+        const int go = 1;
+        auto lend = [&](int value, int dest) {
+          std::fill(buffer.begin(), buffer.end(), value);
+          return c.isend_raw(buffer.data(), kInts * sizeof(int), kInts, dest, 0, SendMode::lent);
+        };
+        Request first = lend(11, 1);
+        c.wait(first);
+        std::fill(buffer.begin(), buffer.end(), -1);
+        c.send(std::span<const int>(&go, 1), 1, 1);
+        Request second = lend(22, 2);
+        c.withdraw(std::span<const Request>(&second, 1));
+        c.wait(second);
+        std::fill(buffer.begin(), buffer.end(), -2);
+        c.send(std::span<const int>(&go, 1), 2, 1);
+        Request third = lend(33, 3);
+        c.wait(third);
+      } else {
+        int go = 0;
+        if (c.rank() != 3) c.recv(std::span<int>(&go, 1), 0, 1);
+        EXPECT_EQ(c.recv(std::span<int>(buffer), 0, 0), kInts);
+        const int sent = 11 * c.rank();
+        EXPECT_EQ(std::count(buffer.begin(), buffer.end(), sent), static_cast<long>(kInts))
+            << "node " << c.rank() << " with " << workers << " worker(s)";
+      }
+    });
+  }
+}
+
 // --- communicator constructors on the virtual clock ----------------------------------------
 // A constructor meets the group's other members at no cost (docs/model.md, "Communicator
 // constructors"): a node waiting there has logged that, so the others' queries are answered.
