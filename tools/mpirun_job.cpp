@@ -278,7 +278,7 @@ std::map<std::string, std::string> parse_coll(const std::string& text) {
   while (std::getline(in, item, ',')) {
     const std::size_t eq = item.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == item.size()) {
-      throw UsageError("--coll: \"" + item + "\" is not OPERATION=ALGORITHM (e.g. "
+      throw UsageError("\"" + item + "\" is not OPERATION=ALGORITHM (e.g. "
                        "allreduce=ring,bcast=binomial)");
     }
     std::string name = item.substr(0, eq);
@@ -291,22 +291,22 @@ std::map<std::string, std::string> parse_coll(const std::string& text) {
     try {
       op = parse_operation(name);
     } catch (const std::exception&) {
-      throw UsageError("--coll: no collective operation \"" + item.substr(0, eq) +
+      throw UsageError("no collective operation \"" + item.substr(0, eq) +
                        "\" (expected " + operations() + ")");
     }
     const std::string key = to_string(op);
     if (algorithm != "auto" && find_algorithm(op, algorithm) == nullptr) {
       std::string names;
       for (const Algorithm& row : algorithms(op)) names += ", " + row.name;
-      throw UsageError("--coll " + item + ": " + key + " has no algorithm \"" + algorithm +
+      throw UsageError(item + ": " + key + " has no algorithm \"" + algorithm +
                        "\" (expected auto" + names + ")");
     }
     if (!chosen.emplace(key, algorithm).second) {
-      throw UsageError("--coll: " + key + " is named twice");
+      throw UsageError(key + " is named twice");
     }
   }
   if (chosen.empty()) {
-    throw UsageError("--coll: name an OPERATION=ALGORITHM (e.g. allreduce=ring,bcast=binomial)");
+    throw UsageError("name an OPERATION=ALGORITHM (e.g. allreduce=ring,bcast=binomial)");
   }
   return chosen;
 }

@@ -44,8 +44,18 @@ struct JobVerdict {
   // Lines for stderr, each naming the ranks it is about ("rank 2 exited with status 3");
   // empty when the job succeeded.
   std::vector<std::string> report;
-  // The first line, or "ok": for a table of several jobs.
-  std::string summary() const { return report.empty() ? "ok" : report.front(); }
+  // The first line, or "ok": for a table of several jobs. A first line that introduces a
+  // list ("deadlock: ... complete:") takes the list's first entry, and says how many more.
+  std::string summary() const {
+    if (report.empty()) return "ok";
+    std::string line = report.front();
+    if (line.back() != ':' || report.size() < 2) return line;
+    std::string next = report[1];
+    next.erase(0, next.find_first_not_of(' '));
+    line += " " + next;
+    if (report.size() > 2) line += " (and " + std::to_string(report.size() - 2) + " more lines)";
+    return line;
+  }
 };
 JobVerdict judge_job(const JobFacts& facts);
 
@@ -62,8 +72,9 @@ std::string number_ranges(const std::vector<int>& numbers);
 // --coll "allreduce=ring,bcast=binomial": the algorithm per operation, keyed by vmc's
 // operation name ("broadcast"). MPI's names are accepted too, with or without "MPI_" and in
 // any case ("MPI_Bcast", "bcast"; "reduce_scatter_block" is vmc's reduce_scatter). Throws
-// UsageError naming --coll and listing the valid operations or algorithms for an unknown
-// operation or algorithm, a repeated operation, or an item that is not OP=ALGORITHM.
+// UsageError (the option's check names --coll) listing the valid operations or algorithms
+// for an unknown operation or algorithm, a repeated operation, or an item that is not
+// OP=ALGORITHM.
 std::map<std::string, std::string> parse_coll(const std::string& text);
 
 // `text` as one word for a POSIX shell (in single quotes where it needs them).

@@ -36,6 +36,16 @@ TEST(JudgeJob, EveryRankReturningZeroIsSuccess) {
   EXPECT_EQ(v.summary(), "ok");
 }
 
+// In a table of several p, a report that opens a list ("deadlock: ...:") is summed up by its
+// first entry and how many lines follow, not by a line that ends in a colon.
+TEST(JudgeJob, ASummaryOfAListGivesItsFirstEntry) {
+  vmc::cli::JobVerdict listed;
+  listed.report = {"deadlock: every rank still running is blocked:", "  rank 0: MPI_Recv(x)",
+                   "  rank 1: MPI_Recv(y)", "ranks 2, 3 have returned from main"};
+  EXPECT_EQ(listed.summary(), "deadlock: every rank still running is blocked: rank 0: MPI_Recv(x) "
+                              "(and 2 more lines)");
+}
+
 TEST(JudgeJob, TheLowestRankThatExitedNonZeroGivesTheStatusAndRanksAreGroupedByStatus) {
   const auto v = judge_job(returned({0, 4, 0, 3, 3}));
   EXPECT_EQ(v.exit_status, 4);
