@@ -422,6 +422,7 @@ std::vector<BlockedWait> LocalNodes::blocked_waits(bool running_too) {
   for (auto& n : local()) {
     if (n->finished.load(std::memory_order_seq_cst)) continue;
     if (running_too && n->blocked_stamp.load(std::memory_order_seq_cst) == 0) {
+      std::lock_guard lock(n->wait_mutex);  // the node may be leaving a call (CallContext)
       waits.push_back({n->rank, kRunningNode, -1, -1, 0, 0, n->context_text()});
       continue;
     }
