@@ -263,10 +263,16 @@ void LocalNodes::end_process_stuck(const std::optional<RunError>& failure) {
     (n->blocked_stamp.load(std::memory_order_seq_cst) == 0 ? own_code : behind).push_back(n->rank);
   }
   std::string text = failure ? failure->what() : std::string("the run was ended");
-  text += "\n" + nodes_text(own_code) + " did not return within " +
-          seconds_text(abort_grace_seconds()) +
-          " of the run's end: in the program's own code (a loop that makes no vmc call), "
-          "which vmc cannot interrupt";
+  if (own_code.empty()) {  // none running: they wait in vmc and were not woken
+    text += "\n" + nodes_text(behind) + " did not return within " +
+            seconds_text(abort_grace_seconds()) + " of the run's end, in a wait of vmc";
+    behind.clear();
+  } else {
+    text += "\n" + nodes_text(own_code) + " did not return within " +
+            seconds_text(abort_grace_seconds()) +
+            " of the run's end: in the program's own code (a loop that makes no vmc call), "
+            "which vmc cannot interrupt";
+  }
   if (!behind.empty()) {
     text += "; " + nodes_text(behind) + " waited behind " +
             (own_code.size() == 1 ? "it" : "them") + " (a fiber worker runs one node at a time)";

@@ -352,6 +352,17 @@ TEST(Contention, TheReplayForkedFromThePassGivesTheTimesOfOneAfterTheRun) {
   }
 }
 
+// Two runs of one call on machines that differ only in what the pass measures: the same
+// times, messages, bytes, contention delays and token waits.
+void expect_same_run(const Stats& a, const Stats& b, const std::string& what) {
+  EXPECT_EQ(a.time, b.time) << what;
+  EXPECT_EQ(a.node_time, b.node_time) << what;
+  EXPECT_EQ(a.messages, b.messages) << what;
+  EXPECT_EQ(a.bytes, b.bytes) << what;
+  EXPECT_EQ(a.contention_delay, b.contention_delay) << what;
+  EXPECT_EQ(a.token_wait, b.token_wait) << what;
+}
+
 // MachineConfig::contention_share off (selection's private runs): the run is simulated once,
 // with the same time, statistics and node times; only contention's share of the time, which
 // the second pass measures, is not measured (0). On both exclusive and shared links, with the
@@ -377,13 +388,8 @@ TEST(Contention, WithoutItsShareARunHasTheSameTimeAndStatistics) {
       EXPECT_GT(a.contention_critical_delay, 0) << what;  // the replay mattered
       EXPECT_EQ(b.contention_critical_delay, 0) << what;
       EXPECT_EQ(b.free_time, 0) << what;
-      EXPECT_EQ(a.time, b.time) << what;
-      EXPECT_EQ(a.node_time, b.node_time) << what;
-      EXPECT_EQ(a.messages, b.messages) << what;
-      EXPECT_EQ(a.bytes, b.bytes) << what;
+      expect_same_run(a, b, what);
       EXPECT_EQ(a.combined_items, b.combined_items) << what;
-      EXPECT_EQ(a.contention_delay, b.contention_delay) << what;
-      EXPECT_EQ(a.token_wait, b.token_wait) << what;
     }
   }
 }
@@ -404,13 +410,9 @@ TEST(Contention, NotCountingLinkWaitersChangesNoTime) {
     const Stats b = cli::run_collective(without, spec).result.stats();
     EXPECT_GT(a.max_link_waiters, 0) << what;  // requests waited for links: the count ran
     EXPECT_EQ(b.max_link_waiters, 0) << what;
-    EXPECT_EQ(a.time, b.time) << what;
-    EXPECT_EQ(a.node_time, b.node_time) << what;
-    EXPECT_EQ(a.messages, b.messages) << what;
+    expect_same_run(a, b, what);
     EXPECT_EQ(a.link_busy, b.link_busy) << what;
-    EXPECT_EQ(a.contention_delay, b.contention_delay) << what;
     EXPECT_EQ(a.contention_critical_delay, b.contention_critical_delay) << what;
-    EXPECT_EQ(a.token_wait, b.token_wait) << what;
   }
 }
 
