@@ -547,7 +547,7 @@ std::optional<RunError> LocalNodes::settle() {
   const double seconds = machine.config.watchdog_seconds;
   return RunError(RunError::Kind::watchdog,
                   "watchdog: every node returned, but transfers of isends were still in flight "
-                  "and none ended for " + std::to_string(seconds) + " s; they were ended",
+                  "and none ended for " + seconds_text(seconds) + "; they were ended",
                   -1, {});
 }
 

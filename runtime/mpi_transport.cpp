@@ -424,7 +424,7 @@ void MpiTransport::await_all(std::span<MPI_Request> rs, const char* what, bool n
       throw UsageError(std::string("MPI transport: not every process ") + what + " within " +
                        (watchdogs == 1 ? std::string("the watchdog time (")
                                        : std::to_string(watchdogs) + " times the watchdog time (") +
-                       std::to_string(m_.config.watchdog_seconds) + " s)");
+                       seconds_text(m_.config.watchdog_seconds) + ")");
     }
     if (!done) back_off(waited, spin_);
   }
@@ -691,7 +691,7 @@ MpiTransport::RunEnd MpiTransport::end_run(EndBuffers& b) {
         if (!flag && waited > m_.config.watchdog_seconds) {
           throw UsageError("MPI transport: the report of process " + std::to_string(k) +
                            "'s failure did not arrive within the watchdog time (" +
-                           std::to_string(m_.config.watchdog_seconds) + " s)");
+                           seconds_text(m_.config.watchdog_seconds) + ")");
         }
         if (!flag) back_off(waited, spin_);
       }
@@ -805,7 +805,7 @@ std::vector<Unreceived> MpiTransport::take_unreceived(std::uint64_t missing) {
       throw UsageError("MPI transport: " + std::to_string(missing - left.size()) +
                        " of the messages sent to node " + std::to_string(rank_) +
                        " in the run were neither received nor found within the watchdog time (" +
-                       std::to_string(m_.config.watchdog_seconds) + " s)");
+                       seconds_text(m_.config.watchdog_seconds) + ")");
     }
     back_off(waited, spin_);
   }

@@ -579,8 +579,8 @@ SpreadNetwork::SpreadNetwork(MachineImpl& machine) : m(machine) {
   if (!wait_within(making->requests, m.config.watchdog_seconds, spin)) {
     keep_for_the_process(making);
     throw UsageError("Machine: not every process of the spread machine made it within the "
-                     "watchdog time (" + std::to_string(m.config.watchdog_seconds) +
-                     " s): every process of its communicator must make the same Machine");
+                     "watchdog time (" + seconds_text(m.config.watchdog_seconds) +
+                     "): every process of its communicator must make the same Machine");
   }
   here = making->hosts.count();
   data = making->data;

@@ -461,13 +461,16 @@ TEST(Spread, EverywhereIsTheConjunctionOverProcesses) {
 
 TEST(Spread, AMachineThatAProcessDoesNotMakeIsRefusedOnTheOthers) {
   // The last process makes the machine only once the others gave up on it (after their
-  // watchdog time): its calls complete what they left pending, and it gets the machine.
+  // watchdog time): its calls complete what they left pending, and it gets the machine. Only
+  // the others' watchdog is short: the last one's calls wait for MPI to progress theirs, which
+  // a loaded host may take longer than 0.2 s to do (and a failure here would leave the
+  // processes in different MPI calls, hanging the tests after it).
   const int me = vmc::mpi_world_rank(), late = vmc::mpi_world_size() - 1;
   if (late == 0) GTEST_SKIP() << "run at 2 processes or more";
   MPI_Comm comm = MPI_COMM_NULL;  // not freed: the others' machines' communicators come of it
   MPI_Comm_dup(MPI_COMM_WORLD, &comm);
   vmc::MachineConfig c = vmc::on_communicator(config(vmc::Transport::spread), comm);
-  c.watchdog_seconds = 0.2;
+  c.watchdog_seconds = me == late ? 60 : 0.2;
   if (me != late) {
     try {
       vmc::Machine m(c);
