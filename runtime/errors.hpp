@@ -192,6 +192,18 @@ class RunError : public std::runtime_error {
   // (vmc show); null for the other kinds.
   const std::shared_ptr<const RunResult>& result() const { return result_; }
   void set_result(std::shared_ptr<const RunResult> result) { result_ = std::move(result); }
+  // stuck: what the message says, for a caller that words it its own way (vmc mpirun speaks
+  // of ranks): the failure that ended the run (null when none did), the nodes still in the
+  // program's own code, the nodes that did not return from a wait of vmc (behind those on
+  // their fiber workers, or, when no node is in its own code, not woken), and the grace time
+  // they were given.
+  struct Stuck {
+    std::shared_ptr<const RunError> cause;
+    std::vector<int> own_code, behind;
+    double grace_seconds = 0;
+  };
+  const Stuck& stuck() const { return stuck_; }
+  void set_stuck(Stuck stuck) { stuck_ = std::move(stuck); }
 
  private:
   Kind kind_;
@@ -199,6 +211,7 @@ class RunError : public std::runtime_error {
   std::vector<BlockedWait> waits_;
   FailureReport failures_;
   std::shared_ptr<const RunResult> result_;
+  Stuck stuck_;
 };
 
 // What ends the process when nodes do not return after their run was ended (RunError kind

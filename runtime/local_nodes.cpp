@@ -263,6 +263,7 @@ void LocalNodes::end_process_stuck(const std::optional<RunError>& failure) {
     (n->blocked_stamp.load(std::memory_order_seq_cst) == 0 ? own_code : behind).push_back(n->rank);
   }
   std::string text = failure ? failure->what() : std::string("the run was ended");
+  const std::vector<int> behind_all = behind;
   if (own_code.empty()) {  // none running: they wait in vmc and were not woken
     text += "\n" + nodes_text(behind) + " did not return within " +
             seconds_text(abort_grace_seconds()) + " of the run's end, in a wait of vmc";
@@ -278,8 +279,10 @@ void LocalNodes::end_process_stuck(const std::optional<RunError>& failure) {
             (own_code.size() == 1 ? "it" : "them") + " (a fiber worker runs one node at a time)";
   }
   text += ": the process ends";
-  const RunError stuck(RunError::Kind::stuck, std::move(text),
-                       own_code.empty() ? -1 : own_code.front(), blocked_waits(true));
+  RunError stuck(RunError::Kind::stuck, std::move(text), own_code.empty() ? -1 : own_code.front(),
+                 blocked_waits(true));
+  stuck.set_stuck({failure ? std::make_shared<const RunError>(*failure) : nullptr, own_code,
+                   behind_all, abort_grace_seconds()});
   stuck_handler()(stuck);
   std::_Exit(1);  // a handler that returned: nothing else is safe with those nodes running
 }

@@ -341,8 +341,7 @@ void print_report(std::FILE* out, const JobVerdict& verdict) {
 // status 1 (docs/mpi.md, "Exit status and reports"); the rest of -np's p are not run.
 void end_stuck_job(const RunError& e) {
   JobVerdict verdict;
-  std::istringstream text(e.what());
-  for (std::string line; std::getline(text, line);) verdict.report.push_back(line);
+  verdict.report = stuck_report(e);
   if (!job_in_flight.command.empty()) {
     verdict.report.push_back("the other p were not run; this one alone: " + job_in_flight.command);
   }

@@ -53,36 +53,53 @@ void report_failures(const JobFacts& f, JobVerdict& v, int& status) {
   }
 }
 
-void report_deadlock(const JobFacts& f, JobVerdict& v) {
-  const RunError& e = *f.error;
+// A deadlock in MPI's words: the runtime's first lines, then each blocked rank's call.
+void report_deadlock(const RunError& e, const std::vector<int>& returned,
+                     std::vector<std::string>& report) {
   const std::string what = e.what();
   if (e.blocked().empty()) {
-    v.report.push_back(what);  // found by the virtual clock's pass, in its words
+    report.push_back(what);  // found by the virtual clock's pass, in its words
   } else if (const auto calls = what.find("\nthe nodes were in:"); calls != std::string::npos) {
     // Found by the virtual clock's pass, which lists the calls after its own words: its words,
     // then what each rank was in.
     std::istringstream lines(what.substr(0, calls));
-    for (std::string line; std::getline(lines, line);) v.report.push_back(line);
+    for (std::string line; std::getline(lines, line);) report.push_back(line);
     // A send under rendezvous returns to its program at once; only its time waits for the
     // receive (docs/mpi.md, "Buffering"): the programs may have gone on past the sends above.
-    v.report.push_back(what.find("under the rendezvous protocol") != std::string::npos
-                           ? "the ranks were in (a program goes on past a send under rendezvous "
-                             "at once; the model's send waits):"
-                           : "the ranks were in:");
-    for (const BlockedWait& w : e.blocked()) v.report.push_back("  " + blocked_rank_line(w));
+    report.push_back(what.find("under the rendezvous protocol") != std::string::npos
+                         ? "the ranks were in (a program goes on past a send under rendezvous "
+                           "at once; the model's send waits):"
+                         : "the ranks were in:");
+    for (const BlockedWait& w : e.blocked()) report.push_back("  " + blocked_rank_line(w));
   } else {
-    v.report.push_back("deadlock: every rank still running is blocked in a call that nothing "
-                       "in flight can complete:");
-    for (const BlockedWait& w : e.blocked()) v.report.push_back("  " + blocked_rank_line(w));
+    report.push_back("deadlock: every rank still running is blocked in a call that nothing "
+                     "in flight can complete:");
+    for (const BlockedWait& w : e.blocked()) report.push_back("  " + blocked_rank_line(w));
   }
+  if (!returned.empty()) {
+    report.push_back("  " + ranks_word(returned) + (returned.size() == 1 ? " has" : " have") +
+                     " returned from main");
+  }
+}
+
+void report_deadlock(const JobFacts& f, JobVerdict& v) {
   std::vector<int> returned;
   for (int r = 0; r < static_cast<int>(f.ranks.size()); ++r) {
     if (f.ranks[r].returned) returned.push_back(r);
   }
-  if (!returned.empty()) {
-    v.report.push_back("  " + ranks_word(returned) + (returned.size() == 1 ? " has" : " have") +
-                       " returned from main");
+  report_deadlock(*f.error, returned, v.report);
+}
+
+// The watchdog's report in MPI's words: its first line, then what each unfinished rank was in.
+void report_watchdog(const RunError& e, std::vector<std::string>& report) {
+  const std::string what = e.what();
+  std::string head = what.substr(0, what.find('\n'));
+  const std::string nodes = "the run was ended; its unfinished nodes:";
+  if (const auto at = head.find(nodes); at != std::string::npos) {
+    head.replace(at, nodes.size(), "the job was ended; its unfinished ranks:");
   }
+  report.push_back(head);
+  for (const BlockedWait& w : e.blocked()) report.push_back("  " + blocked_rank_line(w));
 }
 
 // Messages no receive took by the end of the job (MPI calls such a program erroneous: a
@@ -213,8 +230,8 @@ JobVerdict judge_job(const JobFacts& f) {
     switch (f.error->kind()) {
       case RunError::Kind::node_threw: report_failures(f, v, status); break;
       case RunError::Kind::deadlock: report_deadlock(f, v); break;
-      case RunError::Kind::watchdog:
-      case RunError::Kind::stuck: v.report.push_back(f.error->what()); break;
+      case RunError::Kind::watchdog: report_watchdog(*f.error, v.report); break;
+      case RunError::Kind::stuck: v.report = stuck_report(*f.error); break;
       case RunError::Kind::unreceived: report_unreceived(f, v); break;
       case RunError::Kind::node_failed: break;  // the failures' report below says it all
     }
@@ -239,6 +256,10 @@ JobVerdict judge_job(const JobFacts& f) {
 
 std::string blocked_rank_line(const BlockedWait& w) {
   std::string line = "rank " + std::to_string(w.node) + ": ";
+  if (w.operation == detail::kRunningNode) {  // the watchdog's report: in no wait
+    return line + (w.context.empty() ? "running its own code (in no MPI call)"
+                                     : "running, in " + w.context);
+  }
   if (!w.context.empty()) {
     line += w.context;
     if (w.peer >= 0) {
@@ -259,6 +280,43 @@ std::string blocked_rank_line(const BlockedWait& w) {
   line += ", communicator " + std::to_string(w.comm);
   if (w.other) line += " (" + w.other_message() + ")";
   return line;
+}
+
+std::vector<std::string> stuck_report(const RunError& e) {
+  const RunError::Stuck& s = e.stuck();
+  std::vector<std::string> report;
+  if (s.cause == nullptr) {
+    report.push_back("the job was ended");
+  } else if (s.cause->kind() == RunError::Kind::watchdog) {
+    report_watchdog(*s.cause, report);
+  } else if (s.cause->kind() == RunError::Kind::deadlock) {
+    report_deadlock(*s.cause, {}, report);
+  } else if (s.cause->kind() == RunError::Kind::node_threw && s.cause->node() >= 0) {
+    // "node R threw: rank R: MPI_Send: ..." as the rank's failure
+    const int r = s.cause->node();
+    std::string text = s.cause->what();
+    const std::string threw = "node " + std::to_string(r) + " threw: ";
+    if (text.rfind(threw, 0) == 0) text = text.substr(threw.size());
+    report.push_back("rank " + std::to_string(r) + " failed: " + without_rank(text, r));
+  } else {
+    std::istringstream lines(s.cause->what());
+    for (std::string line; std::getline(lines, line);) report.push_back(line);
+  }
+  const std::string grace = seconds_text(s.grace_seconds);
+  if (s.own_code.empty()) {
+    report.push_back(ranks_word(s.behind) + " did not return within " + grace +
+                     " of the job's end, in an MPI call: the process ends");
+    return report;
+  }
+  std::string line = ranks_word(s.own_code) + " did not return within " + grace +
+                     " of the job's end: in the program's own code (a loop that makes no MPI "
+                     "call), which vmc cannot interrupt";
+  if (!s.behind.empty()) {
+    line += "; " + ranks_word(s.behind) + " waited behind " +
+            (s.own_code.size() == 1 ? "it" : "them") + " (a fiber worker runs one rank at a time)";
+  }
+  report.push_back(line + ": the process ends");
+  return report;
 }
 
 std::map<std::string, std::string> parse_coll(const std::string& text) {

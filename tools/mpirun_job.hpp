@@ -61,8 +61,12 @@ JobVerdict judge_job(const JobFacts& facts);
 
 // One blocked rank of a deadlock in MPI's terms: "rank 0: MPI_Recv(source 1, tag 5,
 // MPI_COMM_WORLD), waiting for rank 1", from the call the MPI layer declared (its
-// CallContext) and the runtime's wait; without a declared call, the runtime's wait.
+// CallContext) and the runtime's wait; without a declared call, the runtime's wait. A rank
+// in no wait (the watchdog's report): "rank 2: running its own code (in no MPI call)".
 std::string blocked_rank_line(const BlockedWait& wait);
+// A RunError of kind stuck (ranks that did not return after the job was ended) as vmc mpirun
+// reports it: the failure that ended the job, then the ranks that did not return.
+std::vector<std::string> stuck_report(const RunError& error);
 
 // "1, 3, 5": ranks (or any numbers) in a list.
 std::string number_list(const std::vector<int>& numbers);

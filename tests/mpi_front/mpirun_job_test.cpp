@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <memory>
 
+#include "runtime/run_errors.hpp"
 #include "tools/model_options.hpp"
 
 namespace {
@@ -167,6 +169,62 @@ TEST(BlockedRankLine, ACollectivesContextWithTheRankItWaitsFor) {
   EXPECT_EQ(vmc::cli::blocked_rank_line({.node = 2, .operation = "collective", .comm = 0,
                                          .context = "MPI_Barrier(MPI_COMM_WORLD)"}),
             "rank 2: MPI_Barrier(MPI_COMM_WORLD)");
+}
+
+// The watchdog's report in MPI's words: ranks, the call each waits in, and a rank in its own
+// code said to be there.
+TEST(JudgeJob, TheWatchdogsReportNamesRanksAndTheirCalls) {
+  JobFacts f;
+  f.ranks.resize(3);
+  f.error = RunError(RunError::Kind::watchdog,
+                     "no progress for 1 s: the run was ended; its unfinished nodes:\n  node 0: ...",
+                     -1,
+                     {BlockedWait{.node = 0, .operation = "sendrecv", .peer = 2, .peer_world = 2,
+                                  .context = "MPI_Barrier(MPI_COMM_WORLD)"},
+                      BlockedWait{.node = 1, .operation = vmc::detail::kRunningNode},
+                      BlockedWait{.node = 2, .operation = vmc::detail::kRunningNode,
+                                  .context = "MPI_Wtime()"}});
+  const auto v = judge_job(f);
+  EXPECT_EQ(v.exit_status, 1);
+  EXPECT_THAT(v.report,
+              ElementsAre("no progress for 1 s: the job was ended; its unfinished ranks:",
+                          "  rank 0: MPI_Barrier(MPI_COMM_WORLD), waiting for rank 2",
+                          "  rank 1: running its own code (in no MPI call)",
+                          "  rank 2: running, in MPI_Wtime()"));
+}
+
+// Ranks that do not return after the job was ended: the failure that ended it, as the job's
+// report gives it, then the ranks in their own code and those waiting behind them.
+TEST(StuckReport, TheFailureThatEndedTheJobThenTheRanksThatDidNotReturn) {
+  const auto stuck = [](std::shared_ptr<const RunError> cause, std::vector<int> own,
+                        std::vector<int> behind) {
+    RunError e(RunError::Kind::stuck, "node ...", own.empty() ? -1 : own.front(), {});
+    e.set_stuck({std::move(cause), std::move(own), std::move(behind), 2});
+    return vmc::cli::stuck_report(e);
+  };
+  const auto threw = std::make_shared<const RunError>(
+      RunError::Kind::node_threw, "node 1 threw: rank 1: MPI_Send: MPI_ERR_RANK: ...", 1,
+      std::vector<BlockedWait>{});
+  EXPECT_THAT(stuck(threw, {2}, {}),
+              ElementsAre("rank 1 failed: MPI_Send: MPI_ERR_RANK: ...",
+                          "rank 2 did not return within 2 s of the job's end: in the program's "
+                          "own code (a loop that makes no MPI call), which vmc cannot interrupt: "
+                          "the process ends"));
+  const auto deadlock = std::make_shared<const RunError>(
+      RunError::Kind::deadlock, "deadlock", -1,
+      std::vector<BlockedWait>{{.node = 0, .operation = "recv", .peer = 1, .peer_world = 1,
+                                .context = "MPI_Recv(source 1, tag 0, MPI_COMM_WORLD)"}});
+  EXPECT_THAT(stuck(deadlock, {3, 4}, {0, 1, 2}),
+              ElementsAre(HasSubstr("deadlock: every rank still running is blocked"),
+                          "  rank 0: MPI_Recv(source 1, tag 0, MPI_COMM_WORLD), waiting for rank 1",
+                          "ranks 3, 4 did not return within 2 s of the job's end: in the "
+                          "program's own code (a loop that makes no MPI call), which vmc cannot "
+                          "interrupt; ranks 0-2 waited behind them (a fiber worker runs one rank "
+                          "at a time): the process ends"));
+  EXPECT_THAT(stuck(nullptr, {}, {5}),
+              ElementsAre("the job was ended",
+                          "rank 5 did not return within 2 s of the job's end, in an MPI call: "
+                          "the process ends"));
 }
 
 TEST(ParseColl, VmcsAndMpisNamesInAnyCase) {

@@ -143,11 +143,19 @@ TEST(MpirunExit, ARankLoopingInItsOwnCodeEndsTheProcessNamingIt) {
     const Outcome o = mpirun(std::string("-np 4 --watchdog 0.5 --engine ") + engine + " " +
                              job("rank_endings") + " spin");
     EXPECT_EQ(o.exit_code, 1) << engine << ": " << o.err;
-    EXPECT_THAT(o.err, HasSubstr("vmc mpirun: no progress for 0.5 s")) << engine;
+    EXPECT_THAT(o.err, HasSubstr("vmc mpirun: no progress for 0.5 s: the job was ended; its "
+                                 "unfinished ranks:\n"))
+        << engine;
+    // Each rank's line in MPI's words, as the deadlock report's: the call and the awaited rank.
+    EXPECT_THAT(o.err, HasSubstr("vmc mpirun:   rank 2: running its own code (in no MPI call)\n"))
+        << engine << ": " << o.err;
+    EXPECT_THAT(line_with(o.err, "rank 0: "), HasSubstr("MPI_Barrier(MPI_COMM_WORLD), waiting for rank"))
+        << engine << ": " << o.err;
     EXPECT_THAT(line_with(o.err, "did not return"),
-                HasSubstr("vmc mpirun: node 2 did not return within 2 s of the run's end"))
+                HasSubstr("vmc mpirun: rank 2 did not return within 2 s of the job's end"))
         << engine << ": " << o.err;
     EXPECT_THAT(o.err, HasSubstr("the process ends")) << engine;
+    EXPECT_THAT(o.err, Not(HasSubstr("node"))) << engine << ": " << o.err;  // ranks, not nodes
   }
 }
 
@@ -164,7 +172,7 @@ TEST(MpirunExit, ARankLoopingInItsOwnCodeEndsAnNpRangeAtItsP) {
   EXPECT_EQ(three["p"], 3) << objects[1];
   EXPECT_EQ(three["exit"], 1) << objects[1];
   EXPECT_THAT(three["command"].get<std::string>(), HasSubstr("mpirun -np 3 ")) << objects[1];
-  EXPECT_THAT(o.err, HasSubstr("node 2 did not return")) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("rank 2 did not return")) << o.err;
   EXPECT_THAT(o.err, HasSubstr("the other p were not run; this one alone: ")) << o.err;
 }
 
@@ -175,8 +183,8 @@ TEST(MpirunExit, ARankLoopingInItsOwnCodeAfterAnErrorIsNamedWithTheError) {
   const Outcome o = mpirun("-np 4 --watchdog 3 --engine threads " + job("rank_endings") +
                            " spin_after_error");
   EXPECT_EQ(o.exit_code, 1) << o.err;
-  EXPECT_THAT(o.err, HasSubstr("MPI_Send")) << o.err;
-  EXPECT_THAT(o.err, HasSubstr("node 2 did not return within 3 s")) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("vmc mpirun: rank 1 failed: MPI_Send: MPI_ERR_RANK")) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("rank 2 did not return within 3 s")) << o.err;
 }
 
 // A rank that crashes takes the process with it (every rank is in it): vmc mpirun names the
