@@ -187,6 +187,7 @@ std::optional<RunError> LocalNodes::watch() {
   std::uint64_t last_activity = activity.load();
   auto last_progress = std::chrono::steady_clock::now();
   std::optional<std::chrono::steady_clock::time_point> aborted_at;
+  bool stall_noted = false;  // MachineConfig::on_stall was called
   // A look reads every node of this process (a few ms for 65,536 nodes): the controller
   // waits at least ten times as long as its last look took, so that it takes no more than
   // about a tenth of a core from the nodes, however many there are.
@@ -226,8 +227,14 @@ std::optional<RunError> LocalNodes::watch() {
       abort_run();
       continue;
     }
-    if (std::chrono::duration<double>(now - last_progress).count() >
-        machine.config.watchdog_seconds) {
+    const double stalled = std::chrono::duration<double>(now - last_progress).count();
+    const MachineConfig& c = machine.config;
+    if (!stall_noted && c.on_stall && c.stall_note_seconds < c.watchdog_seconds &&
+        stalled > c.stall_note_seconds) {
+      stall_noted = true;
+      c.on_stall(blocked_waits(true));
+    }
+    if (stalled > c.watchdog_seconds) {
       failure.emplace(watchdog_error(machine.config.watchdog_seconds, blocked_waits(true)));
       abort_run();
     }

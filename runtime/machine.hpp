@@ -110,6 +110,12 @@ struct MachineConfig {
   bool allow_self_messages = false;
   // A run in which no node makes progress for this long is ended with a report.
   double watchdog_seconds = 300.0;
+  // Called once in a run, by the thread that watches it, when no node has made progress for
+  // stall_note_seconds (if that is less than watchdog_seconds): what each unfinished node is
+  // in, as the watchdog's report gives it. For a front door that tells its user why nothing
+  // happens before the watchdog ends the run (vmc mpirun). Empty: nothing is called.
+  std::function<void(const std::vector<BlockedWait>&)> on_stall;
+  double stall_note_seconds = 30.0;
   // Virtual clock: how many polls in a row (failed tests or probes while nothing else can
   // happen, or reads of the clock with nothing in between) make the run a deadlock, since the
   // time they wait for never comes.

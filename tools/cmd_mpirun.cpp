@@ -240,6 +240,14 @@ JobRun run_job(const JobSetup& setup, std::shared_ptr<const Topology> network,
   MachineConfig config = setup.config;
   config.topology = std::move(network);
   if (config.stack_bytes == 0) config.stack_bytes = rank_stack_bytes();
+  // A rank that loops in its own code holds the job until the watchdog ends it (300 s by
+  // default): halfway there, at most 30 s in, say so and how to change it.
+  config.stall_note_seconds = std::min(30.0, config.watchdog_seconds / 2);
+  config.on_stall = [stalled = config.stall_note_seconds,
+                     watchdog = config.watchdog_seconds](const std::vector<BlockedWait>& waits) {
+    std::fprintf(stderr, "vmc mpirun: %s\n", stall_note(waits, stalled, watchdog).c_str());
+    std::fflush(stderr);
+  };
   check_link_rates(*config.topology, config.model);
   const int p = config.topology->nodes();
   const mpi::RankPrograms programs(setup.program, p, setup.privatize);

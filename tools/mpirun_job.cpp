@@ -282,6 +282,22 @@ std::string blocked_rank_line(const BlockedWait& w) {
   return line;
 }
 
+std::string stall_note(const std::vector<BlockedWait>& waits, double stalled, double watchdog) {
+  std::vector<int> running;
+  for (const BlockedWait& w : waits) {
+    if (w.operation == detail::kRunningNode) running.push_back(w.node);
+  }
+  std::string text = "no progress for " + seconds_text(stalled);
+  if (!running.empty()) {
+    const bool one = running.size() == 1;
+    text += ": " + ranks_word(running) + (one ? " is" : " are") + " running " +
+            (one ? "its" : "their") + " own code (in no MPI call)";
+    if (running.size() < waits.size()) text += ", the others wait in MPI calls";
+  }
+  return text + "; the job is ended after " + seconds_text(watchdog) +
+         " without progress (--watchdog SECONDS)";
+}
+
 std::vector<std::string> stuck_report(const RunError& e) {
   const RunError::Stuck& s = e.stuck();
   std::vector<std::string> report;

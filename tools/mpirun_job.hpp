@@ -67,6 +67,10 @@ std::string blocked_rank_line(const BlockedWait& wait);
 // A RunError of kind stuck (ranks that did not return after the job was ended) as vmc mpirun
 // reports it: the failure that ended the job, then the ranks that did not return.
 std::vector<std::string> stuck_report(const RunError& error);
+// The note vmc mpirun prints when no rank has made progress for `stalled` seconds, before the
+// watchdog ends the job (MachineConfig::on_stall): which ranks run their own code, and when
+// the job ends.
+std::string stall_note(const std::vector<BlockedWait>& waits, double stalled, double watchdog);
 
 // "1, 3, 5": ranks (or any numbers) in a list.
 std::string number_list(const std::vector<int>& numbers);

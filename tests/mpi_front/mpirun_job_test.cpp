@@ -227,6 +227,24 @@ TEST(StuckReport, TheFailureThatEndedTheJobThenTheRanksThatDidNotReturn) {
                           "the process ends"));
 }
 
+// Before the watchdog ends a job, a note: which ranks run their own code, and when it ends.
+TEST(StallNote, NamesTheRanksInTheirOwnCodeAndTheWatchdogTime) {
+  const BlockedWait barrier{.node = 0, .operation = "sendrecv", .peer = 2, .peer_world = 2};
+  const BlockedWait spin{.node = 2, .operation = vmc::detail::kRunningNode};
+  EXPECT_EQ(vmc::cli::stall_note({barrier, spin}, 30, 300),
+            "no progress for 30 s: rank 2 is running its own code (in no MPI call), the others "
+            "wait in MPI calls; the job is ended after 300 s without progress (--watchdog "
+            "SECONDS)");
+  BlockedWait spin3 = spin;
+  spin3.node = 3;
+  EXPECT_EQ(vmc::cli::stall_note({spin, spin3}, 1, 2),
+            "no progress for 1 s: ranks 2, 3 are running their own code (in no MPI call); the "
+            "job is ended after 2 s without progress (--watchdog SECONDS)");
+  EXPECT_EQ(vmc::cli::stall_note({barrier}, 30, 300),
+            "no progress for 30 s; the job is ended after 300 s without progress (--watchdog "
+            "SECONDS)");
+}
+
 TEST(ParseColl, VmcsAndMpisNamesInAnyCase) {
   const auto chosen = vmc::cli::parse_coll("allreduce=ring,MPI_Bcast=binomial,"
                                            "Reduce_Scatter_Block=auto");

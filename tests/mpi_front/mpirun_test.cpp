@@ -143,6 +143,10 @@ TEST(MpirunExit, ARankLoopingInItsOwnCodeEndsTheProcessNamingIt) {
     const Outcome o = mpirun(std::string("-np 4 --watchdog 0.5 --engine ") + engine + " " +
                              job("rank_endings") + " spin");
     EXPECT_EQ(o.exit_code, 1) << engine << ": " << o.err;
+    // Halfway to the watchdog, a note says why nothing happens and when the job ends.
+    EXPECT_THAT(line_with(o.err, "the job is ended after 0.5 s without progress"),
+                HasSubstr("vmc mpirun: no progress for 0.25 s: rank"))
+        << engine << ": " << o.err;
     EXPECT_THAT(o.err, HasSubstr("vmc mpirun: no progress for 0.5 s: the job was ended; its "
                                  "unfinished ranks:\n"))
         << engine;
