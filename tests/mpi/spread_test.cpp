@@ -240,6 +240,9 @@ TEST(Spread, DeadlockAcrossProcessesIsReportedEverywhere) {
 TEST(Spread, WatchdogEndsARunWithNoProgressAnywhere) {
   vmc::MachineConfig c = config(vmc::Transport::spread);
   c.watchdog_seconds = 1;
+  // The processes make the machine together within the watchdog time: level them first (the
+  // last test may have ended a second apart on a loaded host).
+  MPI_Barrier(MPI_COMM_WORLD);
   vmc::Machine m(c);
   vmc::RunError::Kind kind{};
   const std::string report = failure_of(
@@ -350,6 +353,7 @@ std::string report_when_stopped(const std::string& phase, int stopping, F&& prog
   vmc::MachineConfig c = config(vmc::Transport::spread);
   c.watchdog_seconds = 1;
   std::string report;
+  MPI_Barrier(MPI_COMM_WORLD);  // made together within the watchdog time, as above
   {
     vmc::Machine m(c);
     unsetenv("VMC_SPREAD_TEST_FAIL");
