@@ -5,7 +5,8 @@
 # position-independent, `main` exported, linked with -Wl,-Bsymbolic (its own symbols bind to
 # its own copy) and with -Wl,--wrap= for the libc calls that act on the whole process, so
 # that they act on the calling rank instead (libvmc_mpi: mpi/stdio.cpp for the C stdio writes,
-# mpi/exit.cpp for exit, abort and a failed assert; libvmc_mpi_per_rank.a, linked into the
+# mpi/exit.cpp for exit, abort and a failed assert, mpi/shared_malloc.cpp for malloc, calloc,
+# realloc and free (libc's unless vmc mpirun --shared-malloc); libvmc_mpi_per_rank.a, linked into the
 # program itself, for getopt and its variables (mpi/per_rank.c), strtok and the random number
 # generators (mpi/per_rank_libc.c)). And with -Wl,--no-undefined:
 # a symbol that neither the program nor the libraries it links define is an error when it is
@@ -31,7 +32,8 @@ set(VMC_MPI_WRAPPED_CALLS
     exit _exit _Exit abort __assert_fail
     getopt getopt_long getopt_long_only __posix_getopt
     strtok rand srand random srandom drand48 erand48 lrand48 nrand48 mrand48 jrand48 srand48
-    seed48 lcong48)
+    seed48 lcong48
+    malloc calloc realloc free)
 set(VMC_MPI_PROGRAM_LINK_OPTIONS -Wl,-Bsymbolic -Wl,--no-undefined -Wl,-z,norelro
     -Wl,-z,noseparate-code)
 foreach(call IN LISTS VMC_MPI_WRAPPED_CALLS)

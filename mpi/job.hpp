@@ -10,6 +10,7 @@
 // library uses (linking the library before them does: the linker then takes what it needs).
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <string>
 #include <vector>
@@ -22,7 +23,13 @@ struct JobOptions {
   // The algorithm each collective runs, by vmc's operation name ("allreduce" -> "ring",
   // from `vmc mpirun --coll`); an operation not named runs `auto`.
   std::map<std::string, std::string> algorithms;
+  // `vmc mpirun --shared-malloc BYTES` (timing only): the program's malloc and calloc of at
+  // least this many bytes return shared blocks (mpi/shared_malloc.cpp); 0: libc's.
+  std::size_t shared_malloc = 0;
 };
+
+// The threshold of the shared allocations from now on (0: none); begin_job sets the job's.
+void set_shared_malloc(std::size_t threshold);
 
 // Before a run: every rank not initialized, not finalized, the options in force. Not during
 // a run.

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <string>
 #include <stdexcept>
 #include <system_error>
 
@@ -40,6 +42,22 @@ Privatize parse_privatize(const std::string& text) {
   if (text == "copies") return Privatize::copies;
   if (text == "none") return Privatize::none;
   throw std::invalid_argument("privatization \"" + text + "\" (expected copies or none)");
+}
+
+void check_wraps_malloc(const std::string& so_path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(so_path, ec)) return;
+  std::ifstream in(so_path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // The names of the symbols it needs, in its string table: "malloc" alone is libc's.
+  using namespace std::string_literals;
+  const bool libc_malloc = bytes.find("\0malloc\0"s) != std::string::npos;
+  const bool wrapped = bytes.find("__wrap_malloc\0"s) != std::string::npos;
+  if (libc_malloc && !wrapped) {
+    throw std::runtime_error("MPI program " + so_path + ": built by a vmcc that left its malloc "
+                             "to libc: --shared-malloc would share none of its blocks; build it "
+                             "again with this vmcc");
+  }
 }
 
 RankPrograms::RankPrograms(const std::string& so_path, int ranks, Privatize privatize)

@@ -83,6 +83,12 @@ enum class Privatize { copies, none };
 std::string to_string(Privatize p);
 Privatize parse_privatize(const std::string& text);  // throws std::invalid_argument
 
+// For vmc mpirun --shared-malloc: throws std::runtime_error naming the program when it calls
+// libc's malloc itself, linked by a vmcc from before malloc was sent to vmc's
+// (mpi/shared_malloc.cpp), so that the option would share nothing. A program that is not a
+// file is left for RankPrograms to refuse.
+void check_wraps_malloc(const std::string& so_path);
+
 // The directory under which RankPrograms makes its directory of copies: `tmpdir` ($TMPDIR)
 // when it is set and not empty (the user's choice); else `shm` when it is a writable
 // directory with at least `bytes` available (a memory file system: a file made there costs

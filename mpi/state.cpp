@@ -37,6 +37,7 @@ std::vector<std::string> g_notes;  // note_once's lines
 void begin_job(const JobOptions& options) {
   g_ranks.assign(static_cast<std::size_t>(options.ranks), RankState{});
   g_options = options;
+  set_shared_malloc(options.shared_malloc);
   g_operation_options.assign(all_operations().size(), Options{});
   for (const Operation operation : all_operations()) {
     auto it = options.algorithms.find(to_string(operation));

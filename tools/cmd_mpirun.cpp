@@ -63,6 +63,7 @@ struct MpirunOptions {
   std::string show;
   std::string coll;
   std::string privatize = "copies";
+  std::size_t shared_malloc = 0;  // --shared-malloc BYTES (0: not given)
   const CLI::Option* topology_flag = nullptr;
   const CLI::Option* np_flag = nullptr;
 };
@@ -487,6 +488,14 @@ void mpirun_command(const MpirunOptions& o, const CLI::App& cmd,
     throw UsageError("--show replays the virtual clock's trace: leave out --clock real");
   }
   if (!o.coll.empty()) setup.job.algorithms = parse_coll(o.coll);
+  if (o.shared_malloc != 0) {
+    if (setup.config.data != Data::none) {
+      throw UsageError("--shared-malloc gives every rank's large buffers one memory: timing only "
+                       "(add --data none)");
+    }
+    mpi::check_wraps_malloc(setup.program);
+    setup.job.shared_malloc = o.shared_malloc;
+  }
   setup.privatize = mpi::parse_privatize(o.privatize);
   if (networks.size() == 1) return run_one(o, setup, networks.front());
   // A failure must name a rank of every job of the sweep: said once, before any job runs.
@@ -532,6 +541,13 @@ void add_mpirun_command(CLI::App& app) {
       "full, or none: timing only: every call timed as with data, but no payload copied and "
       "no reduction computed (receive buffers keep what they held; a program whose control "
       "flow depends on received values runs differently)");
+  cmd->add_option("--shared-malloc", o->shared_malloc,
+                  "with --data none: the program's malloc and calloc of at least BYTES return "
+                  "blocks that all share one memory, every rank's (their contents undefined), so "
+                  "that a job of large buffers fits in little memory and cache, as SMPI's shared "
+                  "mallocs (docs/mpi.md)")
+      ->type_name("BYTES")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40));
   cmd->add_flag("--stats", o->stats,
                 "print the run's virtual time and statistics as vmc run does (on stderr)");
   cmd->add_flag("--json", o->json,

@@ -577,6 +577,70 @@ TEST(MpirunPrivatize, NoneSharesOneCopyAmongTheRanks) {
   }
 }
 
+// --shared-malloc (timing only): every rank's large blocks share one memory, so what rank 0
+// writes into its block every rank reads in its own; small blocks, calloc, realloc and free
+// work as libc's. Without it each rank's blocks are its own; with data it is refused.
+TEST(MpirunSharedMalloc, LargeBlocksShareOneMemoryAcrossRanksInTimingOnlyJobs) {
+  for (const char* engine : {"threads", "fibers"}) {
+    const Outcome o = mpirun(std::string("-np 4 --data none --shared-malloc 4096 --engine ") +
+                             engine + " " + job("shared_malloc"));
+    ASSERT_EQ(o.exit_code, 0) << engine << ": " << o.err;
+    for (int r = 0; r < 4; ++r) {
+      EXPECT_THAT(o.out, HasSubstr("rank " + std::to_string(r) + ": shared\n")) << engine;
+    }
+  }
+  const Outcome own = mpirun("-np 4 --data none " + job("shared_malloc"));
+  ASSERT_EQ(own.exit_code, 0) << own.err;
+  EXPECT_THAT(own.out, HasSubstr("rank 0: shared\n"));  // its own write
+  for (int r = 1; r < 4; ++r) {
+    EXPECT_THAT(own.out, HasSubstr("rank " + std::to_string(r) + ": private\n"));
+  }
+  // Above the blocks' length nothing is shared.
+  const Outcome above = mpirun("-np 2 --data none --shared-malloc 4194304 " + job("shared_malloc"));
+  ASSERT_EQ(above.exit_code, 0) << above.err;
+  EXPECT_THAT(above.out, HasSubstr("rank 1: private\n"));
+  const Outcome with_data = mpirun("-np 2 --shared-malloc 4096 " + job("shared_malloc"));
+  EXPECT_EQ(with_data.exit_code, 2);
+  EXPECT_THAT(with_data.err, HasSubstr("--shared-malloc gives every rank's large buffers one "
+                                       "memory: timing only (add --data none)"));
+}
+
+// A program linked by a vmcc from before malloc went to vmc's (its malloc libc's) is refused
+// by --shared-malloc, which would share none of its blocks: the link below is vmcc's without
+// the four --wrap options of malloc, calloc, realloc and free.
+TEST(MpirunSharedMalloc, AProgramWhoseMallocIsLibcsIsRefusedNamingIt) {
+  const fs::path dir = fs::path(::testing::TempDir()) / "vmc_mpirun_libc_malloc";
+  fs::create_directories(dir);
+  const fs::path source = dir / "libc_malloc.c", program = dir / "libc_malloc";
+  {
+    std::ofstream out(source);
+    out << "#include <mpi.h>\n#include <stdlib.h>\n"
+           "int main(int argc, char** argv) {\n"
+           "  MPI_Init(&argc, &argv);\n  free(malloc(1 << 20));\n  return MPI_Finalize();\n}\n";
+  }
+  const Outcome show = vmc::testing::run_shell(
+      shell_quoted(VMCC) + " -show " + shell_quoted(source.string()) + " -o " +
+          shell_quoted(program.string()),
+      kSeconds);
+  ASSERT_EQ(show.exit_code, 0) << show.err;
+  std::string command = show.out;
+  for (const char* call : {"malloc", "calloc", "realloc", "free"}) {
+    const std::string wrap = std::string(" -Wl,--wrap=") + call;
+    const std::size_t at = command.find(wrap + " ");
+    ASSERT_NE(at, std::string::npos) << call;
+    command.erase(at, wrap.size());
+  }
+  const Outcome built = vmc::testing::run_shell(command, kSeconds);
+  ASSERT_EQ(built.exit_code, 0) << built.err;
+  const Outcome o = mpirun("-np 2 --data none --shared-malloc 4096 " +
+                           shell_quoted(program.string()));
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_THAT(o.err, HasSubstr("libc_malloc: built by a vmcc that left its malloc to libc: "
+                               "--shared-malloc would share none of its blocks"));
+  // Without the option it runs.
+  EXPECT_EQ(mpirun("-np 2 --data none " + shell_quoted(program.string())).exit_code, 0);
+}
+
 TEST(MpirunErrno, EachRankKeepsItsErrnoWhenRanksShareAWorker) {
   // One worker: every switch between ranks happens on one thread.
   for (const char* flags : {"--engine fibers --workers 1", "--engine fibers --workers 2",

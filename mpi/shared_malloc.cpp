@@ -1,0 +1,172 @@
+// Shared allocations for timing-only jobs (`vmc mpirun --data none --shared-malloc BYTES`,
+// docs/mpi.md "Shared allocations"): the __wrap_ functions that vmcc's link options send a
+// program's malloc, calloc, realloc and free to. Without the option (the threshold 0) they are
+// libc's. With it, a malloc or calloc of at least BYTES returns a block of its own addresses
+// whose pages all map one piece of memory (kChunk bytes, mapped again and again), shared by
+// every such block of every rank: the job's large buffers then take no memory of their own and
+// stay in the host's caches, as SimGrid's SMPI does for its shared mallocs. Their contents
+// are undefined (every rank writes the same bytes), calloc's too. A timing-only job moves no
+// payload, so vmc reads none of it; a program that reads what it wrote there gets another
+// rank's bytes.
+//
+// The blocks come from one range of address space reserved at the first (kRegion bytes,
+// mapped to nothing until used), so that free knows a shared block by its address without a
+// lock; a freed block is kept for the next of its length. A block that cannot be made (the
+// range used up, a mapping refused) is libc's instead. The blocks outlive jobs: a program's
+// destructors may free theirs after its job.
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <unordered_map>
+
+#include "mpi/job.hpp"
+
+namespace vmc::mpi {
+namespace {
+
+constexpr std::size_t kRegion = std::size_t{1} << 40;  // 1 TiB of addresses
+// The memory every block maps: 16 MiB, so that a block of a few GiB takes few mappings (the
+// kernel allows a process about 65,000).
+constexpr std::size_t kChunk = std::size_t{16} << 20;
+
+std::atomic<std::size_t> g_threshold{0};  // 0: off
+std::atomic<char*> g_base{nullptr};       // the reserved range, once made
+
+struct SharedBlocks {
+  std::mutex mutex;
+  int fd = -1;
+  std::size_t used = 0;
+  bool failed = false;  // the range or the memory could not be made: libc's blocks from then on
+  std::unordered_map<char*, std::size_t> live;    // block -> its mapped length
+  std::multimap<std::size_t, char*> freed;         // mapped length -> a block to use again
+};
+
+// Never destroyed: a program's destructors may free their blocks at the process's exit.
+SharedBlocks& blocks() {
+  static SharedBlocks* b = new SharedBlocks;
+  return *b;
+}
+
+bool is_shared(const void* p) {
+  const char* base = g_base.load(std::memory_order_acquire);
+  const char* at = static_cast<const char*>(p);
+  return base != nullptr && at >= base && at < base + kRegion;
+}
+
+// The range and the memory, at the first block (under the mutex).
+bool make_region(SharedBlocks& b) {
+  if (g_base.load(std::memory_order_relaxed) != nullptr) return true;
+  if (b.failed) return false;
+  b.failed = true;  // until both are made
+  b.fd = memfd_create("vmc-shared-malloc", MFD_CLOEXEC);
+  if (b.fd < 0) return false;
+  if (ftruncate(b.fd, static_cast<off_t>(kChunk)) != 0) return false;
+  void* range = mmap(nullptr, kRegion, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                     -1, 0);
+  if (range == MAP_FAILED) return false;
+  b.failed = false;
+  g_base.store(static_cast<char*>(range), std::memory_order_release);
+  return true;
+}
+
+void* shared_block(std::size_t bytes) {
+  const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  const std::size_t length = (std::max<std::size_t>(bytes, 1) + page - 1) / page * page;
+  SharedBlocks& b = blocks();
+  std::lock_guard lock(b.mutex);
+  if (!make_region(b)) return nullptr;
+  if (const auto it = b.freed.find(length); it != b.freed.end()) {
+    char* at = it->second;
+    b.freed.erase(it);
+    b.live.emplace(at, length);
+    return at;
+  }
+  if (length > kRegion - b.used) return nullptr;
+  char* at = g_base.load(std::memory_order_relaxed) + b.used;
+  for (std::size_t off = 0; off < length; off += kChunk) {
+    const std::size_t part = std::min(kChunk, length - off);
+    if (mmap(at + off, part, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, b.fd, 0) ==
+        MAP_FAILED) {
+      // What was mapped goes back to the reserved range's nothing; the range stays used.
+      mmap(at, off, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+      b.used += length;
+      return nullptr;
+    }
+  }
+  b.used += length;
+  b.live.emplace(at, length);
+  return at;
+}
+
+std::size_t release_shared(void* p) {
+  SharedBlocks& b = blocks();
+  std::lock_guard lock(b.mutex);
+  const auto it = b.live.find(static_cast<char*>(p));
+  if (it == b.live.end()) return 0;  // not a block's start: as libc, undefined; ignored here
+  const std::size_t length = it->second;
+  b.freed.emplace(length, it->first);
+  b.live.erase(it);
+  return length;
+}
+
+std::size_t shared_length(void* p) {
+  SharedBlocks& b = blocks();
+  std::lock_guard lock(b.mutex);
+  const auto it = b.live.find(static_cast<char*>(p));
+  return it == b.live.end() ? 0 : it->second;
+}
+
+}  // namespace
+
+void set_shared_malloc(std::size_t threshold) {
+  g_threshold.store(threshold, std::memory_order_release);
+}
+
+}  // namespace vmc::mpi
+
+using vmc::mpi::g_threshold;
+
+extern "C" {
+
+void* __wrap_malloc(std::size_t bytes) {
+  const std::size_t threshold = g_threshold.load(std::memory_order_acquire);
+  if (threshold != 0 && bytes >= threshold) {
+    if (void* p = vmc::mpi::shared_block(bytes)) return p;
+  }
+  return std::malloc(bytes);
+}
+
+void* __wrap_calloc(std::size_t count, std::size_t size) {
+  const std::size_t threshold = g_threshold.load(std::memory_order_acquire);
+  if (threshold != 0 && size != 0 && count <= static_cast<std::size_t>(-1) / size &&
+      count * size >= threshold) {
+    if (void* p = vmc::mpi::shared_block(count * size)) return p;
+  }
+  return std::calloc(count, size);
+}
+
+void* __wrap_realloc(void* p, std::size_t bytes) {
+  if (p == nullptr) return __wrap_malloc(bytes);
+  if (!vmc::mpi::is_shared(p)) return std::realloc(p, bytes);
+  // A shared block's contents are undefined: a longer one is another block, nothing copied.
+  if (bytes <= vmc::mpi::shared_length(p)) return p;
+  void* q = __wrap_malloc(bytes);
+  if (q != nullptr) vmc::mpi::release_shared(p);
+  return q;
+}
+
+void __wrap_free(void* p) {
+  if (vmc::mpi::is_shared(p)) {
+    vmc::mpi::release_shared(p);
+  } else {
+    std::free(p);
+  }
+}
+
+}  // extern "C"
