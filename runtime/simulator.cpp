@@ -256,6 +256,10 @@ struct Req {
 };
 
 struct NodeSim {
+  // Where its log's next operation and next send were when the pass last copied one out
+  // (Simulator::step asks for them first), beside pc: in the line each step touches first.
+  const void* next_op = nullptr;
+  const void* next_send = nullptr;
   std::size_t pc = 0;
   Picos clock = 0;
   int outstanding = 0;
@@ -673,6 +677,13 @@ class EventQueue {
     }
     return heap_now && pop_heap(e);
   }
+  // The node whose step is the next event, if it is one (-1: a message end, or none): a hint,
+  // for the pass to warm that node's state.
+  int next_step() const {
+    if (sorted_ && head_ < instant_.size()) return static_cast<int>(instant_[head_].id());
+    if (!heap_.empty() && heap_.top().kind() != 0) return static_cast<int>(heap_.top().id());
+    return -1;
+  }
 
  private:
   bool pop_heap(Event& e) {
@@ -774,7 +785,10 @@ class Simulator {
       for (Event e{0, 0, 0, 0}; in_instant_ && events_.pop_at_instant(e);) {
         if (e.kind() == 0) {
           end_event(e, now_);
-        } else if (!step(static_cast<int>(e.id()), now_)) {
+          continue;
+        }
+        if (const int next = events_.next_step(); next >= 0) warm(next);
+        if (!step(static_cast<int>(e.id()), now_)) {
           return paused_ = static_cast<int>(e.id());
         }
       }
@@ -915,6 +929,28 @@ class Simulator {
   NodeLog& log_of(int n) { return const_cast<NodeLog&>(m_.log_of(n)); }
   std::int64_t id_of(const Msg& x) const { return x.id; }
 
+  // Asks for the memory node n's step will read first, one event before it, so that its
+  // misses overlap each other and the event before instead of following one another: the
+  // pass's own record of the node, and what fetch reads of the node's state (the flag that it
+  // finished, its log's lock, the heads of its log's sequences); the step then asks for its
+  // log's next operation and send, where the last fetch left them (NodeSim::next_op). On a
+  // large machine each node is met once in a long while, and all of this has left the cache
+  // meanwhile (a log written on the other core is in the other core's). Hints only: nothing
+  // is read, and a log that has grown since has moved its entries (the hint is then wasted,
+  // never wrong).
+  void warm(int n) const {
+    const auto k = static_cast<std::size_t>(n);
+    __builtin_prefetch(&nodes_[k]);
+    if (!m_.hosts(n)) return;
+    const NodeState* node = m_.nodes[static_cast<std::size_t>(n)].get();
+    __builtin_prefetch(&node->finished);
+    __builtin_prefetch(&node->log_mutex);
+    __builtin_prefetch(&node->log.ops);
+    __builtin_prefetch(&node->log.sends);
+    __builtin_prefetch(&node->log.request_lists);
+    __builtin_prefetch(&node->log.answers);
+  }
+
   // Copies node n's operation number pc out of its log. A node still running may not have
   // recorded it yet: then the pass notes that it waits for this node (under the log's
   // lock, so that the node's next append sees it and wakes whoever waits for an answer).
@@ -947,12 +983,14 @@ class Simulator {
     if (fork_ && parts_passes(out.op)) fork_replay(n);
     if (running && lead_ != nullptr && !final_in_log(n, out.op, l)) return Fetch::later;
     NodeSim& s = nodes_[n];
+    s.next_op = &l.ops[pc + 1];
     switch (out.op.kind) {
       case OpRecord::Kind::send:
       case OpRecord::Kind::sendrecv:
       case OpRecord::Kind::isend:
         out.send = l.sends[out.op.send_index];
         s.sends_used = out.op.send_index + 1;
+        s.next_send = &l.sends[s.sends_used];
         break;
       case OpRecord::Kind::wait:
       case OpRecord::Kind::wait_any:
@@ -1420,6 +1458,8 @@ class Simulator {
   bool step(int id, Picos t) {
     NodeSim& n = nodes_[id];
     n.clock = t;
+    __builtin_prefetch(n.next_op);
+    __builtin_prefetch(n.next_send);
     if (n.any) finish_any(id, t);
     Fetched& f = fetch_buffer_;
     fetched_ = &f;
