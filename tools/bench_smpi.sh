@@ -37,8 +37,10 @@
 # smpirun's own defaults otherwise: privatization on (a copy of the program per rank, as
 # vmc), eager sends below 64 KiB. vmc picks its algorithms as it does by default (auto).
 #
-# Timing only. vmc: `vmc mpirun --data none` (no payload copied, no reduction computed).
-# SMPI has no such mode for an unmodified program; its closest setting is
+# Timing only. vmc: `vmc mpirun --data none --shared-malloc 1` (no payload copied, no
+# reduction computed, and every malloc of the program of 1 byte or more a block of one memory
+# shared by all ranks: docs/mpi.md, "Shared allocations"). SMPI has no mode without payload
+# for an unmodified program; its closest setting is
 #   --cfg=smpi/auto-shared-malloc-thresh:1 --cfg=smpi/shared-malloc:global
 # (SimGrid's docs, "Automatically share allocations" and "Factorize malloc()s"): smpicc turns
 # the program's malloc into SMPI's, and every allocation of 1 byte or more is then one shared
@@ -91,7 +93,7 @@ platform() {  # P: a flat cluster of P hosts and its hostfile
 vmc_model=(--topology full --port duplex --contention shared --alpha 1us --beta 0.4ns --gamma 0)
 smpi_cfg=(--cfg=smpi/simulate-computation:no --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1
           "--cfg=smpi/coll-selector:${VMC_SMPI_SELECTOR:-default}")
-vmc_timing=(--data none)
+vmc_timing=(--data none --shared-malloc 1)
 smpi_timing=(--cfg=smpi/auto-shared-malloc-thresh:1 --cfg=smpi/shared-malloc:global)
 
 # measure TOOL MODE OP BYTES P: one whole process (MODE data or timing); prints "wall_s
@@ -188,12 +190,15 @@ write_page() {
     echo "cluster-P.xml: \`<cluster radical=\"0-(P-1)\" speed=\"1Gf\" bw=\"10GBps\" lat=\"0.5us\""
     echo "sharing_policy=\"SPLITDUPLEX\"/>\` (a message crosses two private links: 1 us, 10 GB/s)."
     echo
-    echo "Timing only: vmc's \`--data none\` copies no payload and computes no reduction. SMPI has"
-    echo "no such mode for an unmodified program; its closest is \`${smpi_timing[*]}\`:"
+    echo "Timing only: vmc's \`${vmc_timing[*]}\` copies no payload, computes no reduction, and"
+    echo "gives every malloc of the program of 1 byte or more a block of one memory shared by all"
+    echo "ranks ([mpi.md](mpi.md#shared-allocations---shared-malloc-bytes)). SMPI has no mode"
+    echo "without payload for an unmodified program; its closest is \`${smpi_timing[*]}\`:"
     echo "smpicc turns the program's malloc into SMPI's, and every allocation of 1 byte or more"
     echo "becomes one block of memory shared by all ranks (\`SMPI_SHARED_MALLOC\` without changing"
     echo "the source), which SMPI does not copy between ranks; reductions are still computed."
-    echo "\`SMPI_SHARED_MALLOC\` itself needs the source changed, so it is not used."
+    echo "\`SMPI_SHARED_MALLOC\` itself needs the source changed, so it is not used. Peak resident"
+    echo "memory counts a shared page once in every block that maps it, on both sides."
     echo
     local each
     for each in $modes; do table "$each"; done
@@ -215,9 +220,9 @@ for mode in $modes; do
         if [ "$op" = alltoall ]; then blocks="$p"; fi
         need_mib=$(( 2 * bytes * blocks * p / 1048576 ))
         label="| $op | $(human "$bytes") | $p"
-        # Timing only, SMPI's buffers are shared and vmc's receive buffers are never written,
-        # so only the send buffers, which every rank fills, take memory.
-        if [ "$mode" = timing ]; then need_mib=$(( need_mib / 2 )); fi
+        # Timing only, both tools' buffers share one memory: what they cost is the mappings
+        # (a page table entry for every page of every rank's buffers) and filling them.
+        if [ "$mode" = timing ]; then need_mib=$(( need_mib / 16 )); fi
         if [ "$need_mib" -gt "$max_mib" ]; then
           echo "$label | not run: the ranks' buffers take $need_mib MiB (> VMC_SMPI_MAX_MIB) | | | | |" >> "$rows"
           write_page
