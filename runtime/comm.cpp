@@ -464,8 +464,12 @@ detail::RequestState& new_request(detail::NodeState& n) {
 void Comm::check_receive_buffer(const void* data, std::size_t bytes, const char* op, int source,
                                 Tag tag) const {
   if (node_->open_requests == 0) return;
+  const std::size_t open = first_open(*node_);
+  const detail::OpenBuffers& in_flight = node_->open_buffers;
+  if (!in_flight.receive_overlaps(data, bytes) && !in_flight.send_overlaps(data, bytes)) return;
+  // It overlaps one: the first such request in posting order, as the error names it.
   const std::string call = describe_call(op, "from", source, tag);
-  for (std::size_t i = first_open(*node_); i < node_->requests.size(); ++i) {
+  for (std::size_t i = open; i < node_->requests.size(); ++i) {
     const detail::RequestState& r = node_->requests[i];
     if (r.retired) continue;
     if (!r.send && overlap(data, bytes, r.buffer, r.capacity)) {
@@ -484,12 +488,15 @@ Request Comm::isend_raw(const void* data, std::size_t bytes, std::size_t items, 
   Outgoing out = outgoing(data, bytes, items, dest, tag, "isend");
   out.synchronous = mode == SendMode::synchronous;
   out.lent = mode == SendMode::lent;
-  for (std::size_t i = first_open(*node_); i < node_->requests.size(); ++i) {
-    const detail::RequestState& r = node_->requests[i];
-    if (!r.retired && !r.send && overlap(data, bytes, r.buffer, r.capacity)) {
-      fail(*this, describe_call("isend", "to", dest, tag),
-           "its buffer overlaps that of " + describe_request(r) +
-               ", still in flight (wait for it first)");
+  if (node_->open_buffers.receive_overlaps(data, bytes)) {
+    // The first such receive in posting order, as the error names it.
+    for (std::size_t i = first_open(*node_); i < node_->requests.size(); ++i) {
+      const detail::RequestState& r = node_->requests[i];
+      if (!r.retired && !r.send && overlap(data, bytes, r.buffer, r.capacity)) {
+        fail(*this, describe_call("isend", "to", dest, tag),
+             "its buffer overlaps that of " + describe_request(r) +
+                 ", still in flight (wait for it first)");
+      }
     }
   }
   const auto id = static_cast<std::uint32_t>(node_->requests.size());
@@ -503,6 +510,7 @@ Request Comm::isend_raw(const void* data, std::size_t bytes, std::size_t items, 
   r.send_bytes = bytes;
   if (moves_data()) r.send_hash = hash_bytes(data, bytes);
   ++node_->open_requests;
+  node_->open_buffers.add(r, data, bytes);
   transport_of(*node_).isend(*node_, id, out);
   return Request(node_, id, node_->machine->runs);
 }
@@ -520,6 +528,7 @@ Request Comm::irecv_raw(void* data, std::size_t capacity_bytes, std::size_t item
   r.capacity = capacity_bytes;
   r.item_size = item_size;
   ++node_->open_requests;
+  node_->open_buffers.add(r, data, capacity_bytes);
   transport_of(*node_).irecv(*node_, id, in);
   return Request(node_, id, node_->machine->runs);
 }
@@ -595,6 +604,7 @@ std::size_t Comm::finish_request(detail::RequestState& r, Status* status) const 
   await_arrival(r);
   r.retired = true;
   --node_->open_requests;
+  node_->open_buffers.remove(r);
   t.completed(*node_, r);
   if (r.send) {
     if (moves_data() && hash_bytes(r.send_buffer, r.send_bytes) != r.send_hash) {
@@ -640,12 +650,18 @@ std::vector<std::uint32_t> Comm::request_ids(std::span<const Request> reqs, cons
                                              std::vector<std::size_t>* at) const {
   group(call);
   std::vector<std::uint32_t> ids;
+  ids.reserve(reqs.size());
+  std::uint32_t highest = 0;
   for (std::size_t i = 0; i < reqs.size(); ++i) {
     if (reqs[i].null()) continue;
     check_matched_has_buffer(request_state(reqs[i], call), call);
-    if (std::find(ids.begin(), ids.end(), reqs[i].id_) != ids.end()) {
+    // An id above every one before it is none of them: only the others are looked for (a
+    // list posted in order has its ids rising, and a batch of k looked k^2 / 2 times).
+    if (!ids.empty() && reqs[i].id_ <= highest &&
+        std::find(ids.begin(), ids.end(), reqs[i].id_) != ids.end()) {
       fail(*this, call, "the list holds one request twice");
     }
+    highest = std::max(highest, reqs[i].id_);
     ids.push_back(reqs[i].id_);
     if (at != nullptr) at->push_back(i);
   }
@@ -822,6 +838,7 @@ void Comm::free(Request& req) const {
   r.retired = true;
   r.freed = true;
   --node_->open_requests;
+  node_->open_buffers.remove(r);
   req = Request();
 }
 
@@ -914,6 +931,7 @@ void Comm::mrecv_into(Request& message, void* data, std::size_t capacity_bytes,
   r.capacity = capacity_bytes;
   r.item_size = item_size;
   r.matched_only = false;
+  node_->open_buffers.add(r, data, capacity_bytes);
 }
 
 double Comm::now() const {

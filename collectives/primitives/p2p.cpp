@@ -76,6 +76,12 @@ void Batch::recv(void* data, std::size_t items, std::size_t item_size, int sourc
   peers_.push_back(source);
 }
 
+void Batch::reserve(std::size_t transfers) {
+  requests_.reserve(transfers);
+  expected_.reserve(transfers);
+  peers_.reserve(transfers);
+}
+
 void Batch::wait() {
   const std::vector<std::size_t> got = comm_.wait_all(requests_);
   for (std::size_t i = 0; i < got.size(); ++i) {

@@ -56,6 +56,9 @@ class Batch {
   ~Batch() { comm_.withdraw(requests_); }
   void send(const void* data, std::size_t items, std::size_t item_size, int dest, Tag tag);
   void recv(void* data, std::size_t items, std::size_t item_size, int source, Tag tag);
+  // Room for `transfers` sends and receives in all before the next wait (a batch that knows
+  // how many it posts makes its lists once).
+  void reserve(std::size_t transfers);
   // Waits for every transfer posted since the last wait; a receive of another size than
   // expected is a UsageError naming the node, as for recv_message.
   void wait();
