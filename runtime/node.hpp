@@ -522,12 +522,19 @@ struct RequestState {
   std::uint32_t comm = 0;
   int peer = 0;                    // comm rank
   int peer_world = 0;
+  // An irecv waiting for its message: the next of its match key (PostedReceives). Here, in
+  // the entry's first 64 bytes with what a message that arrives writes (filled), not a cache
+  // line of its own: a node's entries are cold when its messages come.
+  std::uint32_t next_posted = 0;
   Tag tag = 0;
   // irecv: where the message goes; filled once it has been copied there.
   void* buffer = nullptr;
   std::size_t capacity = 0;
   std::size_t item_size = 1;
   bool filled = false;
+  // While open: its place in the node's list of open buffers (OpenBuffers; -1: none, its
+  // buffer has no bytes or it is not open).
+  std::int32_t open_buffer = -1;
   std::size_t received = 0;        // bytes
   std::string error;               // irecv: the message did not fit (reported at completion)
   // irecv: what the message it took was (its status), once filled.
@@ -565,11 +572,6 @@ struct RequestState {
   // Virtual clock, an isend of SendMode::lent: its message, while a receiver may copy from
   // the buffer (taken back at completion or withdrawal; loan.hpp).
   Message* lent = nullptr;
-  // While open: its place in the node's list of open buffers (NodeState::OpenBuffers;
-  // -1: none, its buffer has no bytes or it is not open).
-  std::int32_t open_buffer = -1;
-  // An irecv waiting for its message: the next of its match key (PostedReceives).
-  std::uint32_t next_posted = 0;
   // Real clock isend: the transfer thread sets done when the message has been delivered.
   std::atomic<bool> done{false};
   MessageEvent event;
