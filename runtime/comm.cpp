@@ -428,6 +428,23 @@ std::uint64_t hash_bytes(const void* data, std::size_t bytes) {
   return h ^ (h >> 29);
 }
 
+}  // namespace
+
+// A buffer's hash_bytes, kept to be used again for the same buffer within one call (no user
+// code runs in between to change it).
+struct detail::BufferHash {
+  const void* data = nullptr;
+  std::size_t bytes = 0;
+  std::uint64_t hash = 0;
+  bool made = false;
+  std::uint64_t of(const void* d, std::size_t n) {
+    if (!made || d != data || n != bytes) *this = {d, n, hash_bytes(d, n), true};
+    return hash;
+  }
+};
+
+namespace {
+
 bool overlap(const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes) {
   if (a_bytes == 0 || b_bytes == 0) return false;
   const auto x = reinterpret_cast<std::uintptr_t>(a), y = reinterpret_cast<std::uintptr_t>(b);
@@ -485,6 +502,21 @@ void Comm::check_receive_buffer(const void* data, std::size_t bytes, const char*
 
 Request Comm::isend_raw(const void* data, std::size_t bytes, std::size_t items, int dest,
                         Tag tag, SendMode mode) const {
+  detail::BufferHash hashed;
+  return post_isend(data, bytes, items, dest, tag, mode, hashed);
+}
+
+void Comm::isend_raw_each(const void* data, std::size_t bytes, std::size_t items,
+                          std::span<const int> dests, Tag tag, SendMode mode,
+                          std::span<Request> out) const {
+  detail::BufferHash hashed;
+  for (std::size_t k = 0; k < dests.size(); ++k) {
+    out[k] = post_isend(data, bytes, items, dests[k], tag, mode, hashed);
+  }
+}
+
+Request Comm::post_isend(const void* data, std::size_t bytes, std::size_t items, int dest,
+                         Tag tag, SendMode mode, detail::BufferHash& hashed) const {
   Outgoing out = outgoing(data, bytes, items, dest, tag, "isend");
   out.synchronous = mode == SendMode::synchronous;
   out.lent = mode == SendMode::lent;
@@ -508,7 +540,7 @@ Request Comm::isend_raw(const void* data, std::size_t bytes, std::size_t items, 
   r.tag = tag;
   r.send_buffer = data;
   r.send_bytes = bytes;
-  if (moves_data()) r.send_hash = hash_bytes(data, bytes);
+  if (moves_data()) r.send_hash = hashed.of(data, bytes);
   ++node_->open_requests;
   node_->open_buffers.add(r, data, bytes);
   transport_of(*node_).isend(*node_, id, out);
@@ -599,7 +631,8 @@ void Comm::status_of(const detail::RequestState& r, Status* status) const {
   }
 }
 
-std::size_t Comm::finish_request(detail::RequestState& r, Status* status) const {
+std::size_t Comm::finish_request(detail::RequestState& r, Status* status,
+                                 detail::BufferHash* hashed) const {
   detail::Transport& t = transport_of(*node_);
   await_arrival(r);
   r.retired = true;
@@ -607,7 +640,9 @@ std::size_t Comm::finish_request(detail::RequestState& r, Status* status) const 
   node_->open_buffers.remove(r);
   t.completed(*node_, r);
   if (r.send) {
-    if (moves_data() && hash_bytes(r.send_buffer, r.send_bytes) != r.send_hash) {
+    detail::BufferHash once;
+    if (moves_data() &&
+        (hashed != nullptr ? hashed : &once)->of(r.send_buffer, r.send_bytes) != r.send_hash) {
       fail(*this, describe_request(r),
            "its buffer changed while the transfer was in flight (between isend and the wait "
            "or test that completed it)");
@@ -686,10 +721,11 @@ std::vector<std::size_t> Comm::wait_all(std::span<Request> reqs,
   check_abort(*node_);
   if (!ids.empty()) transport_of(*node_).waits(*node_, ids);
   std::vector<std::size_t> items(reqs.size(), 0);
+  detail::BufferHash hashed;  // isends of one buffer in a row hash it once
   for (std::size_t i = 0; i < reqs.size(); ++i) {
     if (reqs[i].null()) continue;
     items[i] = finish_request(node_->requests[reqs[i].id_],
-                              i < statuses.size() ? &statuses[i] : nullptr);
+                              i < statuses.size() ? &statuses[i] : nullptr, &hashed);
     reqs[i] = Request();
   }
   return items;
@@ -745,8 +781,10 @@ std::vector<std::size_t> Comm::wait_some(std::span<Request> reqs,
 
 void Comm::finish_listed(std::span<Request> reqs, std::span<Status> statuses,
                          std::span<const std::size_t> chosen) const {
+  detail::BufferHash hashed;  // isends of one buffer in a row hash it once
   for (std::size_t i : chosen) {
-    finish_request(node_->requests[reqs[i].id_], i < statuses.size() ? &statuses[i] : nullptr);
+    finish_request(node_->requests[reqs[i].id_], i < statuses.size() ? &statuses[i] : nullptr,
+                   &hashed);
     reqs[i] = Request();
   }
 }

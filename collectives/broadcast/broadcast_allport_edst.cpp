@@ -92,7 +92,7 @@ void run_broadcast_allport_edst(const Call& call) {
   forward.reserve(forwards);
   for (const auto& [when, j, i] : order) {
     wait_message(c, received[piece(j, i)], w.size, parents[j]);
-    for (int child : children[j]) forward.send(packet(j, i), w.size, isz, child, call.tag + j);
+    forward.send_each(packet(j, i), w.size, isz, children[j], call.tag + j);
   }
   forward.wait();
   places.finish();
