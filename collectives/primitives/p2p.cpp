@@ -72,6 +72,7 @@ void Batch::send(const void* data, std::size_t items, std::size_t item_size, int
 
 void Batch::send_each(const void* data, std::size_t items, std::size_t item_size,
                       std::span<const int> dests, Tag tag) {
+  if (dests.empty()) return;  // a leaf of the tree: nothing to post
   const std::size_t first = requests_.size();
   requests_.resize(first + dests.size());
   expected_.resize(first + dests.size(), kSend);
