@@ -428,6 +428,23 @@ std::uint64_t hash_bytes(const void* data, std::size_t bytes) {
   return h ^ (h >> 29);
 }
 
+}  // namespace
+
+// A buffer's hash_bytes, kept to be used again for the same buffer within one call (no user
+// code runs in between to change it).
+struct detail::BufferHash {
+  const void* data = nullptr;
+  std::size_t bytes = 0;
+  std::uint64_t hash = 0;
+  bool made = false;
+  std::uint64_t of(const void* d, std::size_t n) {
+    if (!made || d != data || n != bytes) *this = {d, n, hash_bytes(d, n), true};
+    return hash;
+  }
+};
+
+namespace {
+
 bool overlap(const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes) {
   if (a_bytes == 0 || b_bytes == 0) return false;
   const auto x = reinterpret_cast<std::uintptr_t>(a), y = reinterpret_cast<std::uintptr_t>(b);
@@ -464,8 +481,12 @@ detail::RequestState& new_request(detail::NodeState& n) {
 void Comm::check_receive_buffer(const void* data, std::size_t bytes, const char* op, int source,
                                 Tag tag) const {
   if (node_->open_requests == 0) return;
+  const std::size_t open = first_open(*node_);
+  const detail::OpenBuffers& in_flight = node_->open_buffers;
+  if (!in_flight.receive_overlaps(data, bytes) && !in_flight.send_overlaps(data, bytes)) return;
+  // It overlaps one: the first such request in posting order, as the error names it.
   const std::string call = describe_call(op, "from", source, tag);
-  for (std::size_t i = first_open(*node_); i < node_->requests.size(); ++i) {
+  for (std::size_t i = open; i < node_->requests.size(); ++i) {
     const detail::RequestState& r = node_->requests[i];
     if (r.retired) continue;
     if (!r.send && overlap(data, bytes, r.buffer, r.capacity)) {
@@ -481,15 +502,33 @@ void Comm::check_receive_buffer(const void* data, std::size_t bytes, const char*
 
 Request Comm::isend_raw(const void* data, std::size_t bytes, std::size_t items, int dest,
                         Tag tag, SendMode mode) const {
+  detail::BufferHash hashed;
+  return post_isend(data, bytes, items, dest, tag, mode, hashed);
+}
+
+void Comm::isend_raw_each(const void* data, std::size_t bytes, std::size_t items,
+                          std::span<const int> dests, Tag tag, SendMode mode,
+                          std::span<Request> out) const {
+  detail::BufferHash hashed;
+  for (std::size_t k = 0; k < dests.size(); ++k) {
+    out[k] = post_isend(data, bytes, items, dests[k], tag, mode, hashed);
+  }
+}
+
+Request Comm::post_isend(const void* data, std::size_t bytes, std::size_t items, int dest,
+                         Tag tag, SendMode mode, detail::BufferHash& hashed) const {
   Outgoing out = outgoing(data, bytes, items, dest, tag, "isend");
   out.synchronous = mode == SendMode::synchronous;
   out.lent = mode == SendMode::lent;
-  for (std::size_t i = first_open(*node_); i < node_->requests.size(); ++i) {
-    const detail::RequestState& r = node_->requests[i];
-    if (!r.retired && !r.send && overlap(data, bytes, r.buffer, r.capacity)) {
-      fail(*this, describe_call("isend", "to", dest, tag),
-           "its buffer overlaps that of " + describe_request(r) +
-               ", still in flight (wait for it first)");
+  if (node_->open_buffers.receive_overlaps(data, bytes)) {
+    // The first such receive in posting order, as the error names it.
+    for (std::size_t i = first_open(*node_); i < node_->requests.size(); ++i) {
+      const detail::RequestState& r = node_->requests[i];
+      if (!r.retired && !r.send && overlap(data, bytes, r.buffer, r.capacity)) {
+        fail(*this, describe_call("isend", "to", dest, tag),
+             "its buffer overlaps that of " + describe_request(r) +
+                 ", still in flight (wait for it first)");
+      }
     }
   }
   const auto id = static_cast<std::uint32_t>(node_->requests.size());
@@ -501,8 +540,9 @@ Request Comm::isend_raw(const void* data, std::size_t bytes, std::size_t items, 
   r.tag = tag;
   r.send_buffer = data;
   r.send_bytes = bytes;
-  if (moves_data()) r.send_hash = hash_bytes(data, bytes);
+  if (moves_data()) r.send_hash = hashed.of(data, bytes);
   ++node_->open_requests;
+  node_->open_buffers.add(r, data, bytes);
   transport_of(*node_).isend(*node_, id, out);
   return Request(node_, id, node_->machine->runs);
 }
@@ -520,6 +560,7 @@ Request Comm::irecv_raw(void* data, std::size_t capacity_bytes, std::size_t item
   r.capacity = capacity_bytes;
   r.item_size = item_size;
   ++node_->open_requests;
+  node_->open_buffers.add(r, data, capacity_bytes);
   transport_of(*node_).irecv(*node_, id, in);
   return Request(node_, id, node_->machine->runs);
 }
@@ -590,14 +631,18 @@ void Comm::status_of(const detail::RequestState& r, Status* status) const {
   }
 }
 
-std::size_t Comm::finish_request(detail::RequestState& r, Status* status) const {
+std::size_t Comm::finish_request(detail::RequestState& r, Status* status,
+                                 detail::BufferHash* hashed) const {
   detail::Transport& t = transport_of(*node_);
   await_arrival(r);
   r.retired = true;
   --node_->open_requests;
+  node_->open_buffers.remove(r);
   t.completed(*node_, r);
   if (r.send) {
-    if (moves_data() && hash_bytes(r.send_buffer, r.send_bytes) != r.send_hash) {
+    detail::BufferHash once;
+    if (moves_data() &&
+        (hashed != nullptr ? hashed : &once)->of(r.send_buffer, r.send_bytes) != r.send_hash) {
       fail(*this, describe_request(r),
            "its buffer changed while the transfer was in flight (between isend and the wait "
            "or test that completed it)");
@@ -640,12 +685,18 @@ std::vector<std::uint32_t> Comm::request_ids(std::span<const Request> reqs, cons
                                              std::vector<std::size_t>* at) const {
   group(call);
   std::vector<std::uint32_t> ids;
+  ids.reserve(reqs.size());
+  std::uint32_t highest = 0;
   for (std::size_t i = 0; i < reqs.size(); ++i) {
     if (reqs[i].null()) continue;
     check_matched_has_buffer(request_state(reqs[i], call), call);
-    if (std::find(ids.begin(), ids.end(), reqs[i].id_) != ids.end()) {
+    // An id above every one before it is none of them: only the others are looked for (a
+    // list posted in order has its ids rising, and a batch of k looked k^2 / 2 times).
+    if (!ids.empty() && reqs[i].id_ <= highest &&
+        std::find(ids.begin(), ids.end(), reqs[i].id_) != ids.end()) {
       fail(*this, call, "the list holds one request twice");
     }
+    highest = std::max(highest, reqs[i].id_);
     ids.push_back(reqs[i].id_);
     if (at != nullptr) at->push_back(i);
   }
@@ -670,10 +721,11 @@ std::vector<std::size_t> Comm::wait_all(std::span<Request> reqs,
   check_abort(*node_);
   if (!ids.empty()) transport_of(*node_).waits(*node_, ids);
   std::vector<std::size_t> items(reqs.size(), 0);
+  detail::BufferHash hashed;  // isends of one buffer in a row hash it once
   for (std::size_t i = 0; i < reqs.size(); ++i) {
     if (reqs[i].null()) continue;
     items[i] = finish_request(node_->requests[reqs[i].id_],
-                              i < statuses.size() ? &statuses[i] : nullptr);
+                              i < statuses.size() ? &statuses[i] : nullptr, &hashed);
     reqs[i] = Request();
   }
   return items;
@@ -729,8 +781,10 @@ std::vector<std::size_t> Comm::wait_some(std::span<Request> reqs,
 
 void Comm::finish_listed(std::span<Request> reqs, std::span<Status> statuses,
                          std::span<const std::size_t> chosen) const {
+  detail::BufferHash hashed;  // isends of one buffer in a row hash it once
   for (std::size_t i : chosen) {
-    finish_request(node_->requests[reqs[i].id_], i < statuses.size() ? &statuses[i] : nullptr);
+    finish_request(node_->requests[reqs[i].id_], i < statuses.size() ? &statuses[i] : nullptr,
+                   &hashed);
     reqs[i] = Request();
   }
 }
@@ -822,6 +876,7 @@ void Comm::free(Request& req) const {
   r.retired = true;
   r.freed = true;
   --node_->open_requests;
+  node_->open_buffers.remove(r);
   req = Request();
 }
 
@@ -914,6 +969,7 @@ void Comm::mrecv_into(Request& message, void* data, std::size_t capacity_bytes,
   r.capacity = capacity_bytes;
   r.item_size = item_size;
   r.matched_only = false;
+  node_->open_buffers.add(r, data, capacity_bytes);
 }
 
 double Comm::now() const {

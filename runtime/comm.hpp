@@ -37,6 +37,7 @@ struct CommGroup;
 struct MachineImpl;
 struct Outgoing;
 struct Incoming;
+struct BufferHash;
 
 // What a layer above the runtime remembers of a node's calls (Comm::call_memo): the
 // collectives' front doors keep there the last call they chose a row for. The node owns
@@ -242,6 +243,13 @@ class Comm {
                            Status* status) const;
   Request isend_raw(const void* data, std::size_t bytes, std::size_t items, int dest, Tag tag,
                     SendMode mode = SendMode::standard) const;
+  // isend_raw of one buffer to each of `dests` in turn, their requests in `out` (one per
+  // destination): the same as the calls one by one, but with data the buffer's hash (which
+  // the completion compares to tell that it did not change) is made once for all of them (a
+  // broadcast's tree forwards a packet to several children).
+  void isend_raw_each(const void* data, std::size_t bytes, std::size_t items,
+                      std::span<const int> dests, Tag tag, SendMode mode,
+                      std::span<Request> out) const;
   Request irecv_raw(void* data, std::size_t capacity_bytes, std::size_t item_size, int source,
                     Tag tag) const;
   // On the way out of an error, before the buffers of its requests go: the isends of
@@ -376,7 +384,14 @@ class Comm {
   // null, another node's, stale or completed); completing it (waits for its transfer, checks
   // the buffers, retires it; returns the items received).
   detail::RequestState& request_state(const Request& req, const char* call) const;
-  std::size_t finish_request(detail::RequestState& r, Status* status = nullptr) const;
+  // `hashed` (if given): the hash of the buffer an isend completed before it in the same call,
+  // used again for an isend of the same buffer (nothing can have changed it in between).
+  std::size_t finish_request(detail::RequestState& r, Status* status = nullptr,
+                             detail::BufferHash* hashed = nullptr) const;
+  // isend_raw, the buffer's hash taken from `hashed` when it is of the same buffer (else made
+  // there).
+  Request post_isend(const void* data, std::size_t bytes, std::size_t items, int dest, Tag tag,
+                     SendMode mode, detail::BufferHash& hashed) const;
   // What a completed request's status says (a receive's: what it took).
   void status_of(const detail::RequestState& r, Status* status) const;
   // Waits until the transport has delivered what r completed in model time.

@@ -146,9 +146,8 @@ void LocalNodes::run_node(int rank) {
   // open fails): they take their messages from now on without writing to their buffers, which
   // may have gone with the node's stack. Only this thread and, once every node has returned,
   // the controller drain this mailbox.
-  for (const auto& [key, ids] : self.posted) {
-    for (const std::uint32_t id : ids) self.requests[id].abandoned = true;
-  }
+  self.posted.for_each([&](std::uint32_t id) { self.requests[id].abandoned = true; },
+                       self.requests);
   // Finishing releases no one, so it does not count as activity: nodes blocked on this
   // one keep their stamps and the deadlock check sees them at once. It is published under
   // the log's lock: a simulation waiting for this node's next operation learns there is
@@ -516,11 +515,7 @@ bool LocalNodes::request_source_stopped(NodeState& n, RequestState& r) {
   if (r.send || r.filled || r.deferred) return false;
   const MatchKey key{r.comm, r.peer_world, r.tag};
   if (!source_stopped(n, key) || r.filled) return false;
-  auto it = n.posted.find(key);
-  if (it != n.posted.end()) {
-    std::erase_if(it->second, [&](std::uint32_t k) { return &n.requests[k] == &r; });
-    if (it->second.empty()) n.posted.erase(it);
-  }
+  n.posted.remove(key, r, n.requests);
   r.failed = r.peer_world;
   r.filled = true;
   return true;

@@ -137,13 +137,13 @@ void MailboxTransport::irecv(NodeState& self, std::uint32_t id, const Incoming& 
   // The oldest message that arrived for it, unless older irecvs still wait for theirs.
   const MatchKey key{in.group.id, in.src, in.tag};
   self.drain();
-  if (self.posted.find(key) == self.posted.end()) {
+  if (!self.posted.contains(key)) {
     if (Message* msg = self.take(key)) {
       fill_request(self.requests[id], msg);
       return;
     }
   }
-  self.posted[key].push_back(id);
+  self.posted.push_back(key, id, self.requests);
 }
 
 bool MailboxTransport::arrived(NodeState& self, RequestState& r) {

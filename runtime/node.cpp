@@ -46,11 +46,9 @@ std::size_t NodeState::drain() {
     const MatchKey key{m->comm, m->src, m->tag};
     if (!posted.empty()) {
       // The oldest irecv posted for it takes it.
-      auto it = posted.find(key);
-      if (it != posted.end()) {
-        fill_request(requests[it->second.front()], m);
-        it->second.pop_front();
-        if (it->second.empty()) posted.erase(it);
+      const std::uint32_t id = posted.pop_front(key, requests);
+      if (id != PostedReceives::kNone) {
+        fill_request(requests[id], m);
         m = after;
         continue;
       }
@@ -105,6 +103,7 @@ void NodeState::clear_run() {
   repeatable_answer.clear();
   requests.clear();
   open_requests = 0;
+  open_buffers.clear();
   first_open = 0;
   answered.store(false);
   sends = 0;

@@ -56,6 +56,7 @@ using NodeBody = std::function<void(NodeState&)>;
 struct MessageFifo {
   Message* head = nullptr;
   Message* tail = nullptr;
+  bool empty() const { return head == nullptr; }
 };
 
 struct MatchKey {
@@ -72,69 +73,71 @@ struct MatchKeyHash {
   }
 };
 
-// UnexpectedMessages' keys beyond the few kept in the node: an open-addressing table
-// (linear probing, erasure by backward shift, a power of two of slots grown at three quarters
-// full), allocated when first needed. A key's slot is free again once its list is empty, so
-// a key goes in and out with no allocation, where a std::unordered_map allocated, linked and
-// freed an entry per key and reduced each hash by a division (a broadcast's receivers, which
-// the root runs calls ahead of, hold several keys: it cost about 200 host instructions a
-// message). Only the owner uses it.
-class FarMessages {
+// Lists by match key in an open-addressing table (linear probing, erasure by backward shift, a
+// power of two of slots grown at three quarters full), allocated when first needed: a key's
+// slot is free again once its list is empty (List::empty; List{} is empty), so a key goes in
+// and out with no allocation, where a std::unordered_map allocated, linked and freed an entry
+// per key and reduced each hash by a division. UnexpectedMessages keeps there its keys beyond
+// the few it keeps in the node (a broadcast's receivers, which the root runs calls ahead of,
+// hold several keys: the map cost about 200 host instructions a message), and PostedReceives
+// its irecvs. Only the owner uses it.
+template <class List>
+class KeyedLists {
  public:
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  // Key's list; null when it holds no message.
-  MessageFifo* find(const MatchKey& key) {
+  // Key's list; null when it is empty.
+  List* find(const MatchKey& key) {
     if (size_ == 0) return nullptr;
     for (std::size_t i = home(key);; i = (i + 1) & mask_) {
       Slot& s = slots_[i];
-      if (s.fifo.head == nullptr) return nullptr;
-      if (s.key == key) return &s.fifo;
+      if (s.list.empty()) return nullptr;
+      if (s.key == key) return &s.list;
     }
   }
-  // A new list for key, which holds none: the caller puts a message in it at once (a slot
-  // with an empty list is a free one).
-  MessageFifo& add(const MatchKey& key) {
+  // A new list for key, which has none: the caller puts an entry in it at once (a slot with
+  // an empty list is a free one).
+  List& add(const MatchKey& key) {
     if ((size_ + 1) * 4 > capacity() * 3) grow();
     std::size_t i = home(key);
-    while (slots_[i].fifo.head != nullptr) i = (i + 1) & mask_;
+    while (!slots_[i].list.empty()) i = (i + 1) & mask_;
     ++size_;
     slots_[i].key = key;
-    return slots_[i].fifo;
+    return slots_[i].list;
   }
-  // The slot of list `fifo` (emptied by the caller) is free again: the entries after it in
-  // its run move back to where their probes find them.
-  void erase(MessageFifo* fifo) {
+  // The slot of `list` (emptied by the caller) is free again: the entries after it in its run
+  // move back to where their probes find them.
+  void erase(List* list) {
     const auto* at =
-        reinterpret_cast<const Slot*>(reinterpret_cast<const char*>(fifo) - offsetof(Slot, fifo));
+        reinterpret_cast<const Slot*>(reinterpret_cast<const char*>(list) - offsetof(Slot, list));
     const auto hole = static_cast<std::size_t>(at - slots_.get());
-    slots_[hole].fifo = MessageFifo{};
+    slots_[hole].list = List{};
     --size_;
     shift_back(
         hole, mask_,
-        [&](std::size_t i) { return slots_[i].fifo.head != nullptr; },
+        [&](std::size_t i) { return !slots_[i].list.empty(); },
         [&](std::size_t i) { return home(slots_[i].key); },
         [&](std::size_t from, std::size_t to) {
           slots_[to] = slots_[from];
-          slots_[from].fifo = MessageFifo{};
+          slots_[from].list = List{};
         });
   }
   template <class F>
   void for_each(F&& f) const {
     for (std::size_t i = 0; size_ > 0 && i < capacity(); ++i) {
-      if (slots_[i].fifo.head != nullptr) f(slots_[i].key, slots_[i].fifo);
+      if (!slots_[i].list.empty()) f(slots_[i].key, slots_[i].list);
     }
   }
-  // Forgets every list (their owner frees the messages first); the slots stay for the next.
+  // Forgets every list (their owner frees what they held first); the slots stay for the next.
   void clear() {
-    for (std::size_t i = 0; i < capacity(); ++i) slots_[i].fifo = MessageFifo{};
+    for (std::size_t i = 0; i < capacity(); ++i) slots_[i].list = List{};
     size_ = 0;
   }
 
  private:
   struct Slot {
     MatchKey key{};
-    MessageFifo fifo;  // empty: the slot is free
+    List list;  // empty: the slot is free
   };
   std::size_t capacity() const { return slots_ == nullptr ? 0 : mask_ + 1; }
   std::size_t home(const MatchKey& key) const { return MatchKeyHash{}(key) & mask_; }
@@ -144,9 +147,9 @@ class FarMessages {
     mask_ = (old == 0 ? 8 : 2 * old) - 1;
     slots_ = std::make_unique<Slot[]>(mask_ + 1);
     for (std::size_t i = 0; i < old; ++i) {
-      if (before[i].fifo.head == nullptr) continue;
+      if (before[i].list.empty()) continue;
       std::size_t j = home(before[i].key);
-      while (slots_[j].fifo.head != nullptr) j = (j + 1) & mask_;
+      while (!slots_[j].list.empty()) j = (j + 1) & mask_;
       slots_[j] = before[i];
     }
   }
@@ -155,6 +158,7 @@ class FarMessages {
   std::size_t mask_ = 0;
   std::size_t size_ = 0;
 };
+using FarMessages = KeyedLists<MessageFifo>;
 
 // The messages of a mailbox that no receive has taken yet, by match key, each key's oldest
 // first. A node seldom has more than a key or two with messages waiting (in a collective, the
@@ -518,12 +522,19 @@ struct RequestState {
   std::uint32_t comm = 0;
   int peer = 0;                    // comm rank
   int peer_world = 0;
+  // An irecv waiting for its message: the next of its match key (PostedReceives). Here, in
+  // the entry's first 64 bytes with what a message that arrives writes (filled), not a cache
+  // line of its own: a node's entries are cold when its messages come.
+  std::uint32_t next_posted = 0;
   Tag tag = 0;
   // irecv: where the message goes; filled once it has been copied there.
   void* buffer = nullptr;
   std::size_t capacity = 0;
   std::size_t item_size = 1;
   bool filled = false;
+  // While open: its place in the node's list of open buffers (OpenBuffers; -1: none, its
+  // buffer has no bytes or it is not open).
+  std::int32_t open_buffer = -1;
   std::size_t received = 0;        // bytes
   std::string error;               // irecv: the message did not fit (reported at completion)
   // irecv: what the message it took was (its status), once filled.
@@ -632,6 +643,126 @@ class RequestTable {
   std::deque<std::unique_ptr<Chunk>> chunks_;
   std::size_t first_chunk_ = 0;  // the chunk index of chunks_.front()
   std::size_t size_ = 0;
+};
+
+// A node's irecvs waiting for their message, by match key, oldest first (a message that
+// arrives goes to the oldest): the keys in a KeyedLists, each key's irecvs a list of ids
+// linked through RequestState::next_posted, so that posting, matching and withdrawing one
+// allocates nothing (a std::unordered_map of std::deque allocated an entry and a deque's
+// block for every key, and a collective's receives come under a fresh tag each call). The
+// ids are of open requests, which the table keeps. Only the owner uses it.
+class PostedReceives {
+ public:
+  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
+  bool empty() const { return keys_.empty(); }
+  bool contains(const MatchKey& key) { return keys_.find(key) != nullptr; }
+  // Irecv `id` waits for a message of key, after those already waiting.
+  void push_back(const MatchKey& key, std::uint32_t id, RequestTable& requests) {
+    requests[id].next_posted = kNone;
+    Ids* ids = keys_.find(key);
+    if (ids == nullptr) {
+      ids = &keys_.add(key);
+      ids->head = id;
+    } else {
+      requests[ids->tail].next_posted = id;
+    }
+    ids->tail = id;
+  }
+  // Key's oldest irecv, taken off its list; kNone when none waits.
+  std::uint32_t pop_front(const MatchKey& key, RequestTable& requests) {
+    Ids* ids = keys_.find(key);
+    if (ids == nullptr) return kNone;
+    const std::uint32_t id = ids->head;
+    ids->head = requests[id].next_posted;
+    if (ids->head == kNone) keys_.erase(ids);
+    return id;
+  }
+  // Takes irecv r off key's list, where it waits there.
+  void remove(const MatchKey& key, const RequestState& r, RequestTable& requests) {
+    Ids* ids = keys_.find(key);
+    if (ids == nullptr) return;
+    for (std::uint32_t k = ids->head, before = kNone; k != kNone;
+         before = k, k = requests[k].next_posted) {
+      if (&requests[k] != &r) continue;
+      const std::uint32_t after = requests[k].next_posted;
+      (before == kNone ? ids->head : requests[before].next_posted) = after;
+      if (ids->tail == k) ids->tail = before;
+      if (ids->head == kNone) keys_.erase(ids);
+      return;
+    }
+  }
+  // f(id) for every irecv waiting.
+  template <class F>
+  void for_each(F&& f, RequestTable& requests) const {
+    keys_.for_each([&](const MatchKey&, const Ids& ids) {
+      for (std::uint32_t k = ids.head; k != kNone; k = requests[k].next_posted) f(k);
+    });
+  }
+  void clear() { keys_.clear(); }
+
+ private:
+  struct Ids {
+    std::uint32_t head = kNone, tail = kNone;
+    bool empty() const { return head == kNone; }
+  };
+  KeyedLists<Ids> keys_;
+};
+
+// The buffers of a node's open requests (posted, not yet retired) that have bytes, the
+// receives' and the isends' apart, each a compact list in no order: what every post checks its
+// buffer against (Comm::check_receive_buffer, Comm::isend_raw). A post reads two words per
+// open transfer here, where it read every request entry from the oldest open one on (a few
+// cache lines each): a node that posts k transfers before it completes them, as a broadcast's
+// forwarding node does, paid that k times over. Kept where a request opens and where it is
+// retired (comm.cpp), so that a list holds exactly the buffers those scans would find.
+class OpenBuffers {
+ public:
+  // r opens with [data, data + bytes): a receive's buffer, or (r.send) an isend's.
+  void add(RequestState& r, const void* data, std::size_t bytes) {
+    if (bytes == 0) return;  // overlaps nothing
+    std::vector<Span>& list = r.send ? sends_ : receives_;
+    const auto begin = reinterpret_cast<std::uintptr_t>(data);
+    r.open_buffer = static_cast<std::int32_t>(list.size());
+    list.push_back({begin, begin + bytes, &r});
+  }
+  // r is retired: its buffer leaves its list (the last one takes its place).
+  void remove(RequestState& r) {
+    if (r.open_buffer < 0) return;
+    std::vector<Span>& list = r.send ? sends_ : receives_;
+    const auto at = static_cast<std::size_t>(std::exchange(r.open_buffer, -1));
+    const Span last = list.back();
+    list.pop_back();
+    if (at < list.size()) {
+      list[at] = last;
+      last.request->open_buffer = static_cast<std::int32_t>(at);
+    }
+  }
+  // Whether [data, data + bytes) overlaps the buffer of an open receive, or of an open isend
+  // (as Comm's overlap test tells: an empty range overlaps nothing).
+  bool receive_overlaps(const void* data, std::size_t bytes) const {
+    return overlaps(receives_, data, bytes);
+  }
+  bool send_overlaps(const void* data, std::size_t bytes) const {
+    return overlaps(sends_, data, bytes);
+  }
+  void clear() {
+    receives_.clear();
+    sends_.clear();
+  }
+
+ private:
+  struct Span {
+    std::uintptr_t begin, end;  // end: one past the last byte
+    RequestState* request;      // its entry stays put (RequestTable)
+  };
+  static bool overlaps(const std::vector<Span>& list, const void* data, std::size_t bytes) {
+    if (bytes == 0) return false;
+    const auto begin = reinterpret_cast<std::uintptr_t>(data), end = begin + bytes;
+    bool any = false;  // no branch per entry: the loop runs to the end, as it mostly does
+    for (const Span& s : list) any |= begin < s.end && s.begin < end;
+    return any;
+  }
+  std::vector<Span> receives_, sends_;
 };
 
 // Why a message of `bytes` bytes (`items` items) cannot be received into `capacity` bytes of
@@ -845,8 +976,9 @@ struct alignas(64) NodeState {
   // Nonblocking requests of this run (ids are indices), and the irecvs waiting for their
   // message per match key, oldest first (a message that arrives goes to the oldest).
   RequestTable requests;
-  std::unordered_map<MatchKey, std::deque<std::uint32_t>, MatchKeyHash> posted;
+  PostedReceives posted;
   std::size_t open_requests = 0;  // posted, not yet retired
+  OpenBuffers open_buffers;       // theirs that have bytes
   // Every request below this index is retired (kept up lazily by the scans of the open ones,
   // comm.cpp, so that a node that has posted many need not walk them all at each post).
   std::size_t first_open = 0;

@@ -697,12 +697,7 @@ bool VirtualClock::cancel(NodeState& self, std::uint32_t id, const WaitDescripti
     r.deferred = false;
     --self.deferred_open;
   } else if (!r.filled) {
-    auto it = self.posted.find(key);
-    if (it != self.posted.end()) {
-      auto& ids = it->second;
-      ids.erase(std::remove(ids.begin(), ids.end(), id), ids.end());
-      if (ids.empty()) self.posted.erase(it);
-    }
+    self.posted.remove(key, r, self.requests);
   } else {
     // Its message came here early (before the cancel in model time, its sender ran ahead):
     // it goes back to the mailbox, first of its source and tag, for the next receive.

@@ -68,22 +68,31 @@ void run_broadcast_allport_edst(const Call& call) {
   }
   allport::WindowPlaces places(w, isz, call.recv);
   auto packet = [&](int j, int i) { return places(piece(j, i)); };
+  // This node's parent and children in each tree (real ranks), found once, not per packet.
+  std::vector<int> parents(t);
+  std::vector<std::vector<int>> children(t);
+  std::size_t forwards = 0;
+  for (int j = 0; j < t; ++j) {
+    parents[j] = vr.to_real(pa::edst_parent(v, j, d));
+    for (int child : pa::edst_children(v, j, d)) children[j].push_back(vr.to_real(child));
+    forwards += children[j].size() * static_cast<std::size_t>(m);
+  }
   std::vector<Request> received(w.count);
   std::vector<std::tuple<int, int, int>> order;  // (depth + i, j, i): when it arrives
+  order.reserve(w.count);
   for (int j = 0; j < t; ++j) {
-    const int parent = vr.to_real(pa::edst_parent(v, j, d));
     for (int i = 0; i < m; ++i) {
-      received[piece(j, i)] = c.irecv_raw(packet(j, i), w.size * isz, isz, parent, call.tag + j);
+      received[piece(j, i)] =
+          c.irecv_raw(packet(j, i), w.size * isz, isz, parents[j], call.tag + j);
       order.emplace_back(pa::edst_depth(v, j, d) + i, j, i);
     }
   }
   std::sort(order.begin(), order.end());
   Batch forward(c);
+  forward.reserve(forwards);
   for (const auto& [when, j, i] : order) {
-    wait_message(c, received[piece(j, i)], w.size, vr.to_real(pa::edst_parent(v, j, d)));
-    for (int child : pa::edst_children(v, j, d)) {
-      forward.send(packet(j, i), w.size, isz, vr.to_real(child), call.tag + j);
-    }
+    wait_message(c, received[piece(j, i)], w.size, parents[j]);
+    forward.send_each(packet(j, i), w.size, isz, children[j], call.tag + j);
   }
   forward.wait();
   places.finish();

@@ -70,10 +70,27 @@ void Batch::send(const void* data, std::size_t items, std::size_t item_size, int
   peers_.push_back(dest);
 }
 
+void Batch::send_each(const void* data, std::size_t items, std::size_t item_size,
+                      std::span<const int> dests, Tag tag) {
+  if (dests.empty()) return;  // a leaf of the tree: nothing to post
+  const std::size_t first = requests_.size();
+  requests_.resize(first + dests.size());
+  expected_.resize(first + dests.size(), kSend);
+  peers_.insert(peers_.end(), dests.begin(), dests.end());
+  comm_.isend_raw_each(data, items * item_size, items, dests, tag, SendMode::lent,
+                       std::span<Request>(requests_).subspan(first));
+}
+
 void Batch::recv(void* data, std::size_t items, std::size_t item_size, int source, Tag tag) {
   requests_.push_back(comm_.irecv_raw(data, items * item_size, item_size, source, tag));
   expected_.push_back(items);
   peers_.push_back(source);
+}
+
+void Batch::reserve(std::size_t transfers) {
+  requests_.reserve(transfers);
+  expected_.reserve(transfers);
+  peers_.reserve(transfers);
 }
 
 void Batch::wait() {

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <vector>
 
 #include "runtime/comm.hpp"
@@ -55,7 +56,14 @@ class Batch {
   Batch& operator=(const Batch&) = delete;
   ~Batch() { comm_.withdraw(requests_); }
   void send(const void* data, std::size_t items, std::size_t item_size, int dest, Tag tag);
+  // send of one buffer to each of `dests`, in turn (Comm::isend_raw_each: with data, the
+  // buffer is hashed once for all of them).
+  void send_each(const void* data, std::size_t items, std::size_t item_size,
+                 std::span<const int> dests, Tag tag);
   void recv(void* data, std::size_t items, std::size_t item_size, int source, Tag tag);
+  // Room for `transfers` sends and receives in all before the next wait (a batch that knows
+  // how many it posts makes its lists once).
+  void reserve(std::size_t transfers);
   // Waits for every transfer posted since the last wait; a receive of another size than
   // expected is a UsageError naming the node, as for recv_message.
   void wait();

@@ -314,6 +314,100 @@ TEST(Nonblocking, ABufferReusedWhileInFlightIsAnError) {
   }
 }
 
+TEST(Nonblocking, AnOverlapErrorNamesTheFirstTransferInPostingOrder) {
+  // Node 1 posts irecvs into x[0..4), x[4..8) and x[8..12) (tags 0, 1, 2) and completes the
+  // first, then posts a transfer whose buffer overlaps both others: the error names the one
+  // posted first (tag 1), whatever order the node keeps its open buffers in.
+  Machine m({.nodes = 2, .model = model_with(Port::all)});
+  for (const bool send : {true, false}) {
+    const std::string error = run_error(m, [&](Node& node) {
+      const Comm& c = node.world();
+      std::vector<int> x(12);
+      if (c.rank() == 0) {
+        c.send(std::span<const int>(x).first(4), 1, 0);
+        return;
+      }
+      std::vector<Request> r;
+      for (int k = 0; k < 3; ++k) r.push_back(c.irecv(std::span<int>(x).subspan(4 * k, 4), 0, k));
+      c.wait(r[0]);
+      const auto both = std::span<int>(x).subspan(4, 8);
+      if (send) {
+        r.push_back(c.isend(std::span<const int>(both), 0, 3));
+      } else {
+        r.push_back(c.irecv(both, 0, 3));
+      }
+      c.wait_all(r);
+    });
+    EXPECT_THAT(error, HasSubstr(send ? "isend to rank 0" : "irecv from rank 0 tag 3"));
+    EXPECT_THAT(error, HasSubstr("overlaps that of irecv from rank 0 tag 1, still in flight"));
+  }
+  // A receive into the buffers of two isends in flight names the first.
+  const std::string sends = run_error(m, [&](Node& node) {
+    const Comm& c = node.world();
+    std::vector<int> y(8);
+    if (c.rank() == 1) return;
+    Request a = c.isend(std::span<const int>(y).first(4), 1, 5);
+    Request b = c.isend(std::span<const int>(y).subspan(4), 1, 6);
+    c.recv(std::span<int>(y).subspan(2, 4), 1, 0);
+    c.wait(a);
+    c.wait(b);
+  });
+  EXPECT_THAT(sends, HasSubstr("overlaps that of isend to rank 1 tag 5, still in flight"));
+}
+
+TEST(Nonblocking, IsendsOfOneBufferAreEachChecked) {
+  // isend_raw_each posts one buffer to several nodes, hashing it once: a change after it is
+  // found at completion, and nothing is found when nothing changed, also where wait_all
+  // completes isends of one buffer with other lengths in a row (each checked for its own).
+  Machine m({.nodes = 3, .model = model_with(Port::all)});
+  for (const bool change : {false, true}) {
+    const std::string error = run_error(m, [&](Node& node) {
+      const Comm& c = node.world();
+      std::vector<int> x(64, 7);
+      if (c.rank() != 0) {
+        std::vector<int> got(64);
+        EXPECT_EQ(c.recv(std::span<int>(got), 0, 0), 64u);
+        EXPECT_EQ(c.recv(std::span<int>(got), 0, 1), 32u);
+        EXPECT_EQ(got[31], 7);
+        return;
+      }
+      const int dests[] = {1, 2};
+      std::vector<Request> r(4);
+      c.isend_raw_each(x.data(), 64 * sizeof(int), 64, dests, 0, SendMode::standard,
+                       std::span<Request>(r).first(2));
+      r[2] = c.isend(std::span<const int>(x).first(32), 1, 1);
+      r[3] = c.isend(std::span<const int>(x).first(32), 2, 1);
+      if (change) x[40] = 8;
+      c.wait_all(r);
+    });
+    if (change) {
+      EXPECT_THAT(error, HasSubstr("isend to rank 1 tag 0: its buffer changed while the "
+                                   "transfer was in flight"));
+    } else {
+      EXPECT_EQ(error, "(no error)");
+    }
+  }
+}
+
+TEST(Nonblocking, AListWithARequestTwiceIsAnError) {
+  // Ids out of order too: the later request first, then the earlier, then the later again.
+  Machine m({.nodes = 2, .model = model_with(Port::all)});
+  const std::string error = run_error(m, [&](Node& node) {
+    const Comm& c = node.world();
+    std::vector<int> x(2), y(2);
+    if (c.rank() == 0) {
+      c.send(std::span<const int>(x), 1, 0);
+      c.send(std::span<const int>(y), 1, 1);
+      return;
+    }
+    Request a = c.irecv(std::span<int>(x), 0, 0);
+    Request b = c.irecv(std::span<int>(y), 0, 1);
+    std::vector<Request> list{b, a, b};
+    c.wait_all(list);
+  });
+  EXPECT_THAT(error, HasSubstr("node 1: wait_all: the list holds one request twice"));
+}
+
 TEST(Nonblocking, AnAbortedRunNeverWritesIntoAReceiveBufferThatIsGone) {
   // Node 1 posts an irecv into a buffer on its stack and fails once node 0's message is on
   // its way: the buffer goes with the stack, and the message arrives for a request nobody
