@@ -352,7 +352,9 @@ void run_collective(const Collective& c, const CallSignature& sig, const Args& a
     tag = c.comm.begin_collective(sig);
   } catch (const UsageError& e) {
     throw FatalError(error_report(
-        c.fn, MPI_ERR_ARG, "the ranks' calls differ: " + without_who(e.what(), c.fn)));
+        c.fn, MPI_ERR_ARG,
+        calls_differ(without_who(e.what(), c.fn), comm_label(c.state, c.handle),
+                     c.handle == MPI_COMM_WORLD)));
   }
   try {
     if constexpr (std::is_invocable_v<Run, SharedKey>) {

@@ -12,6 +12,7 @@
 #include <array>
 #include <cstdio>
 #include <cstring>
+#include <regex>
 
 #include "mpi/state.hpp"
 #include "runtime/machine.hpp"
@@ -151,6 +152,19 @@ std::string error_report(const char* function, int error_class, const std::strin
   const Node* n = this_node();
   const std::string who = n != nullptr ? "rank " + std::to_string(n->rank()) + ": " : "";
   return who + function + ": " + error_class_name(error_class) + ": " + text;
+}
+
+std::string calls_differ(const std::string& text, const std::string& comm_label, bool world) {
+  std::string out = text;
+  // "collective call 4 on this comm is X, but rank 1 (node 5) called Y"
+  out = std::regex_replace(out, std::regex("^collective call [0-9]+ on this comm is "),
+                           "this rank called ");
+  out = std::regex_replace(out, std::regex(", but (rank [0-9]+) "), ", $1 ");
+  // "collective call 4 (MPI_Gatherv): the counts differ from those of ..."
+  out = std::regex_replace(out, std::regex("^collective call [0-9]+ \\(([^)]*)\\): "), "$1: ");
+  out = std::regex_replace(out, std::regex(" \\(node ([0-9]+)\\)"),
+                           world ? std::string() : std::string(" (rank $1 of MPI_COMM_WORLD)"));
+  return "the ranks' calls differ on " + comm_label + ": " + out;
 }
 
 int raise_error(const char* function, MPI_Comm comm, int error_class, const std::string& text) {

@@ -56,4 +56,12 @@ std::string error_class_name(int error_class);
 // "rank R: <function>: <class name>: <text>", R the calling rank when a node runs this.
 std::string error_report(const char* function, int error_class, const std::string& text);
 
+// vmc's text of two members' collective calls that differ (runtime/comm.cpp's
+// compare_signatures, its "node N: " taken off) in MPI's words: "the ranks' calls differ on
+// <comm>: this rank called ..., rank 1 called ...". vmc's count of the comm's collective
+// calls is left out (it counts the MPI layer's own calls and those of vmc's algorithms under
+// them), and a world rank is named "rank N of MPI_COMM_WORLD", or not at all on
+// MPI_COMM_WORLD, where it is the rank.
+std::string calls_differ(const std::string& text, const std::string& comm_label, bool world);
+
 }  // namespace vmc::mpi

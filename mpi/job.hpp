@@ -30,6 +30,9 @@ struct JobOptions {
 
 // The threshold of the shared allocations from now on (0: none); begin_job sets the job's.
 void set_shared_malloc(std::size_t threshold);
+// What the job's shared allocations did, for end_job's notes ("--shared-malloc 4096: 2048
+// blocks of the program (2048.0 MiB asked for) shared one memory of 16 MiB"); "" when off.
+std::string shared_malloc_note();
 
 // Before a run: every rank not initialized, not finalized, the options in force. Not during
 // a run.

@@ -212,7 +212,8 @@ std::shared_ptr<Schedule> start_schedule(const char* fn, RankState& s, MPI_Comm 
       const std::size_t colon = text.find(": ");
       if (colon != std::string::npos) text = text.substr(colon + 2);
     }
-    throw FatalError(error_report(fn, MPI_ERR_ARG, "the ranks' calls differ: " + text));
+    throw FatalError(error_report(
+        fn, MPI_ERR_ARG, calls_differ(text, comm_label(s, handle), handle == MPI_COMM_WORLD)));
   }
   if (persistent != nullptr && persistent->reserve) {  // made: its starts come later
     persistent->tag = tag;

@@ -20,7 +20,10 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdlib>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <string>
 #include <map>
 #include <mutex>
 #include <unordered_map>
@@ -36,6 +39,8 @@ constexpr std::size_t kRegion = std::size_t{1} << 40;  // 1 TiB of addresses
 constexpr std::size_t kChunk = std::size_t{16} << 20;
 
 std::atomic<std::size_t> g_threshold{0};  // 0: off
+// This job's shared blocks handed out (malloc, calloc, realloc), and their bytes asked for.
+std::atomic<std::uint64_t> g_blocks{0}, g_bytes{0};
 std::atomic<char*> g_base{nullptr};       // the reserved range, once made
 
 struct SharedBlocks {
@@ -76,6 +81,8 @@ bool make_region(SharedBlocks& b) {
 }
 
 void* shared_block(std::size_t bytes) {
+  g_blocks.fetch_add(1, std::memory_order_relaxed);
+  g_bytes.fetch_add(bytes, std::memory_order_relaxed);
   const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   const std::size_t length = (std::max<std::size_t>(bytes, 1) + page - 1) / page * page;
   SharedBlocks& b = blocks();
@@ -126,6 +133,24 @@ std::size_t shared_length(void* p) {
 
 void set_shared_malloc(std::size_t threshold) {
   g_threshold.store(threshold, std::memory_order_release);
+  g_blocks.store(0, std::memory_order_relaxed);
+  g_bytes.store(0, std::memory_order_relaxed);
+}
+
+std::string shared_malloc_note() {
+  const std::size_t threshold = g_threshold.load(std::memory_order_acquire);
+  if (threshold == 0) return {};
+  const std::uint64_t blocks = g_blocks.load(), bytes = g_bytes.load();
+  const std::string head = "--shared-malloc " + std::to_string(threshold) + ": ";
+  if (blocks == 0) {
+    return head + "the program asked for no block of " + std::to_string(threshold) +
+           " bytes or more: nothing was shared";
+  }
+  char mib[32];
+  std::snprintf(mib, sizeof mib, "%.1f", static_cast<double>(bytes) / (1 << 20));
+  return head + std::to_string(blocks) + (blocks == 1 ? " block" : " blocks") +
+         " of the program (" + mib + " MiB asked for) shared one memory of " +
+         std::to_string(kChunk >> 20) + " MiB";
 }
 
 }  // namespace vmc::mpi

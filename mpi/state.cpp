@@ -71,6 +71,7 @@ JobOutcome end_job() {
   out.abort_by_handler = g_abort_by_handler;
   std::lock_guard lock(g_notes_mutex);
   out.notes = g_notes;
+  if (const std::string shared = shared_malloc_note(); !shared.empty()) out.notes.push_back(shared);
   return out;
 }
 

@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -63,10 +64,33 @@ struct MpirunOptions {
   std::string show;
   std::string coll;
   std::string privatize = "copies";
-  std::size_t shared_malloc = 0;  // --shared-malloc BYTES (0: not given)
+  std::string shared_malloc;  // --shared-malloc BYTES ("": not given)
   const CLI::Option* topology_flag = nullptr;
   const CLI::Option* np_flag = nullptr;
 };
+
+// "4096", "4K" or "4KiB", "1M" or "1MiB", "1G" or "1GiB": bytes, 1 or more (binary multiples).
+std::size_t parse_bytes(const std::string& text) {
+  std::size_t used = 0;
+  unsigned long long count = 0;
+  try {
+    count = std::stoull(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  const std::string unit = text.substr(used);
+  const std::map<std::string, unsigned long long> units = {
+      {"", 1}, {"B", 1}, {"K", 1ull << 10}, {"KiB", 1ull << 10}, {"M", 1ull << 20},
+      {"MiB", 1ull << 20}, {"G", 1ull << 30}, {"GiB", 1ull << 30}};
+  const auto it = units.find(unit);
+  if (used == 0 || text[0] == '-' || it == units.end()) {
+    throw UsageError("\"" + text + "\" is not a size in bytes (e.g. 4096, 4K, 64KiB, 1M)");
+  }
+  if (count == 0 || count > (1ull << 40) / it->second) {
+    throw UsageError("\"" + text + "\": a size from 1 byte to 1 TiB");
+  }
+  return static_cast<std::size_t>(count * it->second);
+}
 
 // The machine of every job: one per P.
 std::vector<std::shared_ptr<const Topology>> job_networks(const MpirunOptions& o) {
@@ -488,13 +512,13 @@ void mpirun_command(const MpirunOptions& o, const CLI::App& cmd,
     throw UsageError("--show replays the virtual clock's trace: leave out --clock real");
   }
   if (!o.coll.empty()) setup.job.algorithms = parse_coll(o.coll);
-  if (o.shared_malloc != 0) {
+  if (!o.shared_malloc.empty()) {
     if (setup.config.data != Data::none) {
       throw UsageError("--shared-malloc gives every rank's large buffers one memory: timing only "
                        "(add --data none)");
     }
     mpi::check_wraps_malloc(setup.program);
-    setup.job.shared_malloc = o.shared_malloc;
+    setup.job.shared_malloc = parse_bytes(o.shared_malloc);
   }
   setup.privatize = mpi::parse_privatize(o.privatize);
   if (networks.size() == 1) return run_one(o, setup, networks.front());
@@ -518,8 +542,8 @@ void add_mpirun_command(CLI::App& app) {
   auto o = std::make_shared<MpirunOptions>();
   CLI::App* cmd = app.add_subcommand(
       "mpirun", "run an MPI program built by vmcc, every rank a node (-np P PROGRAM [ARGS])");
-  o->np_flag = cmd->add_option("--np", o->np,
-                               "ranks (also -np): a count, or counts as vmc sweep --p takes "
+  o->np_flag = cmd->add_option("-n,--np", o->np,
+                               "ranks (also -np, as mpirun's): a count, or counts as vmc sweep --p takes "
                                "them (1:64 every p from 1 to 64, 1,2,5, 4:64:x2): a run each")
                    ->check(CLI::Validator(
                        [](std::string& text) -> std::string {
@@ -545,9 +569,19 @@ void add_mpirun_command(CLI::App& app) {
                   "with --data none: the program's malloc and calloc of at least BYTES return "
                   "blocks that all share one memory, every rank's (their contents undefined), so "
                   "that a job of large buffers fits in little memory and cache, as SMPI's shared "
-                  "mallocs (docs/mpi.md)")
+                  "mallocs (docs/mpi.md); BYTES may end in K, M or G (KiB, MiB, GiB); --stats "
+                  "says how many blocks were shared")
       ->type_name("BYTES")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40));
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            try {
+              parse_bytes(text);
+            } catch (const std::exception& e) {
+              return e.what();
+            }
+            return {};
+          },
+          ""));
   cmd->add_flag("--stats", o->stats,
                 "print the run's virtual time and statistics as vmc run does (on stderr)");
   cmd->add_flag("--json", o->json,

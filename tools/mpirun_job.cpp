@@ -324,14 +324,11 @@ std::vector<std::string> stuck_report(const RunError& e) {
                      " of the job's end, in an MPI call: the process ends");
     return report;
   }
-  std::string line = ranks_word(s.own_code) + " did not return within " + grace +
-                     " of the job's end: in the program's own code (a loop that makes no MPI "
-                     "call), which vmc cannot interrupt";
-  if (!s.behind.empty()) {
-    line += "; " + ranks_word(s.behind) + " waited behind " +
-            (s.own_code.size() == 1 ? "it" : "them") + " (a fiber worker runs one rank at a time)";
-  }
-  report.push_back(line + ": the process ends");
+  // The ranks that waited behind them on their fiber workers are left out: the watchdog's
+  // report above says where they were, and nothing is to be done about them.
+  report.push_back(ranks_word(s.own_code) + " did not return within " + grace +
+                   " of the job's end: in the program's own code (a loop that makes no MPI "
+                   "call), which vmc cannot interrupt: the process ends");
   return report;
 }
 

@@ -194,7 +194,8 @@ TEST(JudgeJob, TheWatchdogsReportNamesRanksAndTheirCalls) {
 }
 
 // Ranks that do not return after the job was ended: the failure that ended it, as the job's
-// report gives it, then the ranks in their own code and those waiting behind them.
+// report gives it, then the ranks in their own code (not those waiting behind them on their
+// fiber workers: the report above says where they were).
 TEST(StuckReport, TheFailureThatEndedTheJobThenTheRanksThatDidNotReturn) {
   const auto stuck = [](std::shared_ptr<const RunError> cause, std::vector<int> own,
                         std::vector<int> behind) {
@@ -219,8 +220,7 @@ TEST(StuckReport, TheFailureThatEndedTheJobThenTheRanksThatDidNotReturn) {
                           "  rank 0: MPI_Recv(source 1, tag 0, MPI_COMM_WORLD), waiting for rank 1",
                           "ranks 3, 4 did not return within 2 s of the job's end: in the "
                           "program's own code (a loop that makes no MPI call), which vmc cannot "
-                          "interrupt; ranks 0-2 waited behind them (a fiber worker runs one rank "
-                          "at a time): the process ends"));
+                          "interrupt: the process ends"));
   EXPECT_THAT(stuck(nullptr, {}, {5}),
               ElementsAre("the job was ended",
                           "rank 5 did not return within 2 s of the job's end, in an MPI call: "

@@ -582,12 +582,17 @@ TEST(MpirunPrivatize, NoneSharesOneCopyAmongTheRanks) {
 // work as libc's. Without it each rank's blocks are its own; with data it is refused.
 TEST(MpirunSharedMalloc, LargeBlocksShareOneMemoryAcrossRanksInTimingOnlyJobs) {
   for (const char* engine : {"threads", "fibers"}) {
-    const Outcome o = mpirun(std::string("-np 4 --data none --shared-malloc 4096 --engine ") +
+    const Outcome o = mpirun(std::string("-np 4 --stats --data none --shared-malloc 4K --engine ") +
                              engine + " " + job("shared_malloc"));
     ASSERT_EQ(o.exit_code, 0) << engine << ": " << o.err;
     for (int r = 0; r < 4; ++r) {
       EXPECT_THAT(o.out, HasSubstr("rank " + std::to_string(r) + ": shared\n")) << engine;
     }
+    // --stats says what was shared. Each rank: two blocks of 1 MiB, the calloc of 256 KiB,
+    // its realloc to 2 MiB, and realloc(NULL, 1 MiB).
+    EXPECT_THAT(o.err, HasSubstr("vmc mpirun: --shared-malloc 4096: 20 blocks of the program "
+                                 "(21.0 MiB asked for) shared one memory of 16 MiB\n"))
+        << engine;
   }
   const Outcome own = mpirun("-np 4 --data none " + job("shared_malloc"));
   ASSERT_EQ(own.exit_code, 0) << own.err;
@@ -596,9 +601,12 @@ TEST(MpirunSharedMalloc, LargeBlocksShareOneMemoryAcrossRanksInTimingOnlyJobs) {
     EXPECT_THAT(own.out, HasSubstr("rank " + std::to_string(r) + ": private\n"));
   }
   // Above the blocks' length nothing is shared.
-  const Outcome above = mpirun("-np 2 --data none --shared-malloc 4194304 " + job("shared_malloc"));
+  const Outcome above =
+      mpirun("-np 2 --stats --data none --shared-malloc 4194304 " + job("shared_malloc"));
   ASSERT_EQ(above.exit_code, 0) << above.err;
   EXPECT_THAT(above.out, HasSubstr("rank 1: private\n"));
+  EXPECT_THAT(above.err, HasSubstr("--shared-malloc 4194304: the program asked for no block of "
+                                   "4194304 bytes or more: nothing was shared"));
   const Outcome with_data = mpirun("-np 2 --shared-malloc 4096 " + job("shared_malloc"));
   EXPECT_EQ(with_data.exit_code, 2);
   EXPECT_THAT(with_data.err, HasSubstr("--shared-malloc gives every rank's large buffers one "
