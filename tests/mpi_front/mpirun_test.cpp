@@ -568,6 +568,14 @@ TEST(MpirunPrivatize, EveryRankHasItsOwnGlobalsByDefault) {
   }
 }
 
+// mpirun's -n is -np.
+TEST(MpirunRanges, DashNIsTheCountOfRanksAsMpirunsIs) {
+  const Outcome o = mpirun("-n 3 " + job("globals"));
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_THAT(o.out, HasSubstr("rank 2 sees 3"));
+  EXPECT_THAT(o.out, Not(HasSubstr("rank 3 ")));
+}
+
 TEST(MpirunPrivatize, NoneSharesOneCopyAmongTheRanks) {
   for (const char* engine : {"threads", "fibers"}) {
     const Outcome o =
@@ -607,6 +615,10 @@ TEST(MpirunSharedMalloc, LargeBlocksShareOneMemoryAcrossRanksInTimingOnlyJobs) {
   EXPECT_THAT(above.out, HasSubstr("rank 1: private\n"));
   EXPECT_THAT(above.err, HasSubstr("--shared-malloc 4194304: the program asked for no block of "
                                    "4194304 bytes or more: nothing was shared"));
+  const Outcome not_a_size =
+      mpirun("-np 2 --data none --shared-malloc 4X " + job("shared_malloc"));
+  EXPECT_EQ(not_a_size.exit_code, 2);
+  EXPECT_THAT(not_a_size.err, HasSubstr("\"4X\" is not a size in bytes (e.g. 4096, 4K"));
   const Outcome with_data = mpirun("-np 2 --shared-malloc 4096 " + job("shared_malloc"));
   EXPECT_EQ(with_data.exit_code, 2);
   EXPECT_THAT(with_data.err, HasSubstr("--shared-malloc gives every rank's large buffers one "
