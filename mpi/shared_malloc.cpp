@@ -10,9 +10,10 @@
 // rank's bytes.
 //
 // The blocks come from one range of address space reserved at the first (kRegion bytes,
-// mapped to nothing until used), so that free knows a shared block by its address without a
-// lock; a freed block is kept for the next of its length. A block that cannot be made (the
-// range used up, a mapping refused) is libc's instead. The blocks outlive jobs: a program's
+// mapped to nothing until used; if the process cannot have that much, half of it, and so on
+// down to kMinRegion), so that free knows a shared block by its address without a lock; a
+// freed block is kept for the next of its length. A block that cannot be made (the range
+// used up, a mapping refused) is libc's instead. The blocks outlive jobs: a program's
 // destructors may free theirs after its job.
 #include <sys/mman.h>
 #include <unistd.h>
@@ -34,6 +35,10 @@ namespace vmc::mpi {
 namespace {
 
 constexpr std::size_t kRegion = std::size_t{1} << 40;  // 1 TiB of addresses
+// The least range tried: a process whose address space has no free 1 TiB (ulimit -v; under
+// ThreadSanitizer, whose own mappings leave little room, mmap refused it with ENOMEM in about
+// a quarter of vmc mpirun's runs) gets a smaller range, not libc's blocks.
+constexpr std::size_t kMinRegion = std::size_t{1} << 30;
 // The memory every block maps: 16 MiB, so that a block of a few GiB takes few mappings (the
 // kernel allows a process about 65,000).
 constexpr std::size_t kChunk = std::size_t{16} << 20;
@@ -42,6 +47,7 @@ std::atomic<std::size_t> g_threshold{0};  // 0: off
 // This job's shared blocks handed out (malloc, calloc, realloc), and their bytes asked for.
 std::atomic<std::uint64_t> g_blocks{0}, g_bytes{0};
 std::atomic<char*> g_base{nullptr};       // the reserved range, once made
+std::atomic<std::size_t> g_region{0};     // its length (set before g_base)
 
 struct SharedBlocks {
   std::mutex mutex;
@@ -61,7 +67,8 @@ SharedBlocks& blocks() {
 bool is_shared(const void* p) {
   const char* base = g_base.load(std::memory_order_acquire);
   const char* at = static_cast<const char*>(p);
-  return base != nullptr && at >= base && at < base + kRegion;
+  return base != nullptr && at >= base &&
+         at < base + g_region.load(std::memory_order_relaxed);
 }
 
 // The range and the memory, at the first block (under the mutex).
@@ -72,10 +79,15 @@ bool make_region(SharedBlocks& b) {
   b.fd = memfd_create("vmc-shared-malloc", MFD_CLOEXEC);
   if (b.fd < 0) return false;
   if (ftruncate(b.fd, static_cast<off_t>(kChunk)) != 0) return false;
-  void* range = mmap(nullptr, kRegion, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                     -1, 0);
+  std::size_t region = kRegion;
+  void* range = MAP_FAILED;
+  for (; region >= kMinRegion; region /= 2) {
+    range = mmap(nullptr, region, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (range != MAP_FAILED) break;
+  }
   if (range == MAP_FAILED) return false;
   b.failed = false;
+  g_region.store(region, std::memory_order_relaxed);
   g_base.store(static_cast<char*>(range), std::memory_order_release);
   return true;
 }
@@ -94,7 +106,7 @@ void* shared_block(std::size_t bytes) {
     b.live.emplace(at, length);
     return at;
   }
-  if (length > kRegion - b.used) return nullptr;
+  if (length > g_region.load(std::memory_order_relaxed) - b.used) return nullptr;
   char* at = g_base.load(std::memory_order_relaxed) + b.used;
   for (std::size_t off = 0; off < length; off += kChunk) {
     const std::size_t part = std::min(kChunk, length - off);
