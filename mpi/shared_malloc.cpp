@@ -46,6 +46,7 @@ constexpr std::size_t kChunk = std::size_t{16} << 20;
 std::atomic<std::size_t> g_threshold{0};  // 0: off
 // This job's shared blocks handed out (malloc, calloc, realloc), and their bytes asked for.
 std::atomic<std::uint64_t> g_blocks{0}, g_bytes{0};
+std::atomic<std::uint64_t> g_refused{0};  // asked for but not made: the program's own instead
 std::atomic<char*> g_base{nullptr};       // the reserved range, once made
 std::atomic<std::size_t> g_region{0};     // its length (set before g_base)
 
@@ -92,9 +93,21 @@ bool make_region(SharedBlocks& b) {
   return true;
 }
 
+void* made_block(std::size_t bytes);
+
+// A shared block of `bytes`, counted for shared_malloc_note, or nullptr (counted as refused).
 void* shared_block(std::size_t bytes) {
-  g_blocks.fetch_add(1, std::memory_order_relaxed);
-  g_bytes.fetch_add(bytes, std::memory_order_relaxed);
+  void* p = made_block(bytes);
+  if (p == nullptr) {
+    g_refused.fetch_add(1, std::memory_order_relaxed);
+  } else {
+    g_blocks.fetch_add(1, std::memory_order_relaxed);
+    g_bytes.fetch_add(bytes, std::memory_order_relaxed);
+  }
+  return p;
+}
+
+void* made_block(std::size_t bytes) {
   const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   const std::size_t length = (std::max<std::size_t>(bytes, 1) + page - 1) / page * page;
   SharedBlocks& b = blocks();
@@ -147,13 +160,22 @@ void set_shared_malloc(std::size_t threshold) {
   g_threshold.store(threshold, std::memory_order_release);
   g_blocks.store(0, std::memory_order_relaxed);
   g_bytes.store(0, std::memory_order_relaxed);
+  g_refused.store(0, std::memory_order_relaxed);
 }
 
 std::string shared_malloc_note() {
   const std::size_t threshold = g_threshold.load(std::memory_order_acquire);
   if (threshold == 0) return {};
-  const std::uint64_t blocks = g_blocks.load(), bytes = g_bytes.load();
+  const std::uint64_t blocks = g_blocks.load(), bytes = g_bytes.load(), refused = g_refused.load();
   const std::string head = "--shared-malloc " + std::to_string(threshold) + ": ";
+  // Blocks the host's address space or mappings refused (a ThreadSanitizer build can leave no
+  // room for the range): the program's own, from libc.
+  const std::string not_shared =
+      refused == 0 ? std::string()
+                   : "; " + std::to_string(refused) + (refused == 1 ? " block" : " blocks") +
+                         " could not be shared (the host refused the address space or the "
+                         "mappings) and are the program's own";
+  if (blocks == 0 && refused != 0) return head + "no block was shared" + not_shared;
   if (blocks == 0) {
     return head + "the program asked for no block of " + std::to_string(threshold) +
            " bytes or more: nothing was shared";
@@ -162,7 +184,7 @@ std::string shared_malloc_note() {
   std::snprintf(mib, sizeof mib, "%.1f", static_cast<double>(bytes) / (1 << 20));
   return head + std::to_string(blocks) + (blocks == 1 ? " block" : " blocks") +
          " of the program (" + mib + " MiB asked for) shared one memory of " +
-         std::to_string(kChunk >> 20) + " MiB";
+         std::to_string(kChunk >> 20) + " MiB" + not_shared;
 }
 
 }  // namespace vmc::mpi
