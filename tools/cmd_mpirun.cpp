@@ -325,6 +325,13 @@ JobRun run_job(const JobSetup& setup, std::shared_ptr<const Topology> network,
   facts.outcome = mpi::end_job();
   run.notes = facts.outcome.notes;
   run.verdict = judge_job(facts);
+  // Ranks that ended badly by themselves (an exit status, MPI_Abort) in a timing-only job: a
+  // program that checks what it received does so (docs/mpi.md, "Timing-only runs").
+  if (config.data == Data::none && run.verdict.exit_status != 0 && !facts.error) {
+    run.verdict.report.push_back(
+        "(a timing-only job, --data none: no payload reaches a receive buffer, so a program "
+        "that checks what it received fails; --data full runs it with its data)");
+  }
   return run;
 }
 

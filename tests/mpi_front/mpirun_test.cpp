@@ -602,6 +602,11 @@ TEST(MpirunSharedMalloc, LargeBlocksShareOneMemoryAcrossRanksInTimingOnlyJobs) {
                                  "(21.0 MiB asked for) shared one memory of 16 MiB\n"))
         << engine;
   }
+  // A program that fails by itself in a timing-only job is told why it may have.
+  const Outcome checked = mpirun("-np 2 --data none " + job("rank_endings") + " exit5");
+  EXPECT_NE(checked.exit_code, 0) << checked.err;
+  EXPECT_THAT(checked.err, HasSubstr("(a timing-only job, --data none: no payload reaches a "
+                                     "receive buffer"));
   const Outcome own = mpirun("-np 4 --data none " + job("shared_malloc"));
   ASSERT_EQ(own.exit_code, 0) << own.err;
   EXPECT_THAT(own.out, HasSubstr("rank 0: shared\n"));  // its own write
