@@ -40,6 +40,13 @@ Outcome mpirun(const std::string& args) {
 // A program of tests/mpi_front/jobs/, built.
 std::string job(const char* name) { return shell_quoted(std::string(JOBS_DIR) + "/" + name); }
 
+// vmc mpirun refuses `args` as a usage error (status 2) with `text` on stderr.
+void expect_refused(const std::string& args, const std::string& text) {
+  const Outcome o = mpirun(args);
+  EXPECT_EQ(o.exit_code, 2) << args << ": " << o.err;
+  EXPECT_THAT(o.err, HasSubstr(text)) << args;
+}
+
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
   std::istringstream in(text);
@@ -355,16 +362,11 @@ TEST(MpirunRanges, RefusesWhatWritesOneRun) {
   EXPECT_EQ(size.exit_code, 2);
   EXPECT_THAT(size.err, HasSubstr("disagrees with --topology ring:4"));
   // Ranges far beyond what a machine holds are refused before any run, not generated first.
-  const Outcome many = mpirun("-np 1:100000000 " + job("odd_p"));
-  EXPECT_EQ(many.exit_code, 2);
-  EXPECT_THAT(many.err, HasSubstr("(100000000 entries; at most 10000)"));
-  const Outcome wrap = mpirun("-np 1:18446744073709551615:x2 " + job("odd_p"));
-  EXPECT_EQ(wrap.exit_code, 2);
-  EXPECT_THAT(wrap.err, HasSubstr("bad topology \"full:65536\": too big"));
-  const Outcome none = mpirun("-np 0 " + job("odd_p"));
-  EXPECT_EQ(none.exit_code, 2);
-  EXPECT_THAT(none.err, HasSubstr("vmc: --np: a job has 1 rank or more (got 0) (see vmc mpirun "
-                                  "--help)\n"));
+  expect_refused("-np 1:100000000 " + job("odd_p"), "(100000000 entries; at most 10000)");
+  expect_refused("-np 1:18446744073709551615:x2 " + job("odd_p"),
+                 "bad topology \"full:65536\": too big");
+  expect_refused("-np 0 " + job("odd_p"),
+                 "vmc: --np: a job has 1 rank or more (got 0) (see vmc mpirun --help)\n");
 }
 
 // Every line of `text` matches `pattern`, whose first group is the rank of the tag and whose
@@ -620,14 +622,11 @@ TEST(MpirunSharedMalloc, LargeBlocksShareOneMemoryAcrossRanksInTimingOnlyJobs) {
   EXPECT_THAT(above.out, HasSubstr("rank 1: private\n"));
   EXPECT_THAT(above.err, HasSubstr("--shared-malloc 4194304: the program asked for no block of "
                                    "4194304 bytes or more: nothing was shared"));
-  const Outcome not_a_size =
-      mpirun("-np 2 --data none --shared-malloc 4X " + job("shared_malloc"));
-  EXPECT_EQ(not_a_size.exit_code, 2);
-  EXPECT_THAT(not_a_size.err, HasSubstr("\"4X\" is not a size in bytes (e.g. 4096, 4K"));
-  const Outcome with_data = mpirun("-np 2 --shared-malloc 4096 " + job("shared_malloc"));
-  EXPECT_EQ(with_data.exit_code, 2);
-  EXPECT_THAT(with_data.err, HasSubstr("--shared-malloc gives every rank's large buffers one "
-                                       "memory: timing only (add --data none)"));
+  expect_refused("-np 2 --data none --shared-malloc 4X " + job("shared_malloc"),
+                 "\"4X\" is not a size in bytes (e.g. 4096, 4K");
+  expect_refused("-np 2 --shared-malloc 4096 " + job("shared_malloc"),
+                 "--shared-malloc gives every rank's large buffers one memory: timing only "
+                 "(add --data none)");
 }
 
 // A program linked by a vmcc from before malloc went to vmc's (its malloc libc's) is refused
