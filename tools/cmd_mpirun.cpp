@@ -159,6 +159,9 @@ struct JobInFlight {
   std::string command;
   std::string crash_head, crash_middle, crash_tail;  // HEAD exit MIDDLE "line" TAIL
   std::string crash_note;  // over several p: the line after the crash's, naming the command
+  // Over several p without --json, the table's row of this p around its exit status and its
+  // result, and the table's end as it stands if this p is the last one run (run_each).
+  std::string row_head, row_middle, table_end;
 };
 JobInFlight job_in_flight;
 
@@ -223,14 +226,25 @@ class CrashReport {
     [[maybe_unused]] ssize_t w = ::write(2, text, n);
     const std::string& note = job_in_flight.crash_note;
     if (!note.empty()) w = ::write(2, note.data(), note.size());
+    const char status[4] = {static_cast<char>('0' + (128 + signal) / 100),
+                            static_cast<char>('0' + (128 + signal) / 10 % 10),
+                            static_cast<char>('0' + (128 + signal) % 10), '"'};
+    if (const std::string& head = job_in_flight.row_head; !head.empty()) {
+      const std::string& middle = job_in_flight.row_middle;
+      const std::string& end = job_in_flight.table_end;
+      constexpr std::size_t kPrefix = sizeof "vmc mpirun: " - 1;
+      w = ::write(1, head.data(), head.size());
+      w = ::write(1, " ", 1);  // the exit column is 4 wide
+      w = ::write(1, status, 3);
+      w = ::write(1, middle.data(), middle.size());
+      w = ::write(1, text + kPrefix, line + 1 - kPrefix);  // with its newline
+      w = ::write(1, end.data(), end.size());
+    }
     if (job_in_flight.json) {  // the report line without its prefix, in the job's object
       constexpr std::size_t kPrefix = sizeof "vmc mpirun: " - 1;
       const std::string& head = job_in_flight.crash_head;
       const std::string& middle = job_in_flight.crash_middle;
       const std::string& tail = job_in_flight.crash_tail;
-      const char status[4] = {static_cast<char>('0' + (128 + signal) / 100),
-                              static_cast<char>('0' + (128 + signal) / 10 % 10),
-                              static_cast<char>('0' + (128 + signal) % 10), '"'};
       w = ::write(1, head.data(), head.size());
       w = ::write(1, status, 3);
       w = ::write(1, middle.data(), middle.size());
@@ -383,9 +397,15 @@ void end_stuck_job(const RunError& e) {
   JobVerdict verdict;
   verdict.report = stuck_report(e);
   if (!job_in_flight.command.empty()) {
-    verdict.report.push_back("the other p were not run; this one alone: " + job_in_flight.command);
+    verdict.report.push_back(job_in_flight.crash_note.substr(sizeof "vmc mpirun: " - 1));
+    verdict.report.back().pop_back();  // its newline
   }
   print_report(stderr, verdict);
+  if (!job_in_flight.row_head.empty()) {
+    std::printf("%s%4d%s%s\n%s", job_in_flight.row_head.c_str(), 1,
+                job_in_flight.row_middle.c_str(), verdict.summary().c_str(),
+                job_in_flight.table_end.c_str());
+  }
   if (job_in_flight.json) {
     job_in_flight.object["exit"] = 1;
     job_in_flight.object["report"] = verdict.report;
@@ -397,14 +417,26 @@ void end_stuck_job(const RunError& e) {
 }
 
 // Runs the job of `network` with end_stuck_job ready for it.
+// `table`: over several p without --json, the row and the table's end that an end without
+// way back prints (JobInFlight).
+struct TableInFlight {
+  std::string row_head, row_middle, table_end;
+  bool others_left = false;  // p after this one, which such an end leaves not run
+};
 JobRun run_watched_job(const MpirunOptions& o, const JobSetup& setup,
                        const std::shared_ptr<const Topology>& network, mpi::OutputMode output,
-                       std::string command) {
-  job_in_flight = {o.json, job_json(setup, *network, JobRun{}), std::move(command), "", "", ""};
+                       std::string command, TableInFlight table = {}) {
+  job_in_flight = {o.json, job_json(setup, *network, JobRun{}), std::move(command), "", "", "", ""};
+  if (!o.json) {
+    job_in_flight.row_head = std::move(table.row_head);
+    job_in_flight.row_middle = std::move(table.row_middle);
+    job_in_flight.table_end = std::move(table.table_end);
+  }
   if (o.json) prepare_crash_json(job_in_flight);
   if (!job_in_flight.command.empty()) {
-    job_in_flight.crash_note = "vmc mpirun: the other p were not run; this one alone: " +
-                               job_in_flight.command + "\n";
+    job_in_flight.crash_note = std::string("vmc mpirun: ") +
+                               (table.others_left ? "the other p were not run; " : "") +
+                               "this one alone: " + job_in_flight.command + "\n";
   }
   set_stuck_handler(&end_stuck_job);
   JobRun run = run_job(setup, network, output);
@@ -448,6 +480,58 @@ void run_one(const MpirunOptions& o, const JobSetup& setup,
   if (run.verdict.exit_status != 0) throw ExitStatus(run.verdict.exit_status);
 }
 
+// Some of -np's p, shortly: runs of consecutive p as "4-64", and over ten pieces the count
+// and the ends ("300 p from 4 to 1000").
+std::string p_list(const std::vector<int>& ps) {
+  std::vector<std::string> pieces;
+  for (std::size_t i = 0; i < ps.size();) {
+    std::size_t j = i;
+    while (j + 1 < ps.size() && ps[j + 1] == ps[j] + 1) ++j;
+    pieces.push_back(j > i ? std::to_string(ps[i]) + "-" + std::to_string(ps[j])
+                           : std::to_string(ps[i]));
+    i = j + 1;
+  }
+  if (pieces.size() > 10) {
+    return std::to_string(ps.size()) + " p from " + std::to_string(ps.front()) + " to " +
+           std::to_string(ps.back());
+  }
+  std::string text;
+  for (const std::string& piece : pieces) text += (text.empty() ? "" : ", ") + piece;
+  return text;
+}
+
+// The several-p table's end: the failing p, each with the command that reproduces it, and the
+// p not run (after a job that ended the process).
+std::string table_end(const std::vector<std::pair<int, std::string>>& failures, std::size_t count,
+                      const std::vector<int>& not_run) {
+  std::vector<int> ps;
+  for (const auto& [p, command] : failures) ps.push_back(p);
+  std::string text = "failed at " + std::to_string(failures.size()) + " of " +
+                     std::to_string(count) + " p: " + number_list(ps);
+  if (!not_run.empty()) {
+    text += "; not run: " + p_list(not_run) + " (p = " + std::to_string(ps.back()) +
+            " ended the process)";
+  }
+  text += "\n";
+  for (const auto& [p, command] : failures) text += "  p = " + std::to_string(p) + ": " + command + "\n";
+  return text;
+}
+
+// What an end without way back of networks[i]'s job prints of the table: its row, the exit
+// status and the result left to fill, and the table's end with it failed and the rest not run.
+TableInFlight table_in_flight(const CLI::App& cmd, const JobSetup& setup,
+                              const std::vector<std::shared_ptr<const Topology>>& networks,
+                              std::size_t i, std::vector<std::pair<int, std::string>> failures) {
+  const Topology& network = *networks[i];
+  char head[16], middle[128];
+  std::snprintf(head, sizeof head, "%6d  ", network.nodes());
+  std::snprintf(middle, sizeof middle, "  %-14s %10s  %-16s ", "-", "-", network.spec().c_str());
+  failures.emplace_back(network.nodes(), reproducing_command(cmd, network, setup));
+  std::vector<int> not_run;
+  for (std::size_t k = i + 1; k < networks.size(); ++k) not_run.push_back(networks[k]->nodes());
+  return {head, middle, table_end(failures, networks.size(), not_run), !not_run.empty()};
+}
+
 // Several P: a line each, then every failing P with the command that reproduces it.
 void run_each(const MpirunOptions& o, const CLI::App& cmd, const JobSetup& setup,
               const std::vector<std::shared_ptr<const Topology>>& networks) {
@@ -458,12 +542,16 @@ void run_each(const MpirunOptions& o, const CLI::App& cmd, const JobSetup& setup
   if (!o.json) {
     std::printf("%6s  %4s  %-14s %10s  %-16s %s\n", "p", "exit", "time", "messages", "machine",
                 "result");
+    std::fflush(stdout);  // a crash writes its row past stdio (CrashReport)
   }
   std::vector<std::pair<int, std::string>> failures;  // p, the command
-  for (const auto& network : networks) {
-    const JobRun run = run_watched_job(o, setup, network, mpi::OutputMode::discard,
-                                       reproducing_command(cmd, *network, setup));
+  for (std::size_t i = 0; i < networks.size(); ++i) {
+    const auto& network = networks[i];
     const int p = network->nodes();
+    const JobRun run =
+        run_watched_job(o, setup, network, mpi::OutputMode::discard,
+                        reproducing_command(cmd, *network, setup),
+                        table_in_flight(cmd, setup, networks, i, failures));
     const bool failed = run.verdict.exit_status != 0;
     const std::string command = failed ? reproducing_command(cmd, *network, setup) : "";
     if (failed) failures.emplace_back(p, command);
@@ -485,12 +573,8 @@ void run_each(const MpirunOptions& o, const CLI::App& cmd, const JobSetup& setup
     std::fprintf(o.json ? stderr : stdout, "every p passed (%zu runs)\n", networks.size());
     return;
   }
-  std::vector<int> ps;
-  for (const auto& [p, command] : failures) ps.push_back(p);
   std::FILE* out = o.json ? stderr : stdout;
-  std::fprintf(out, "failed at %zu of %zu p: %s\n", failures.size(), networks.size(),
-               number_list(ps).c_str());
-  for (const auto& [p, command] : failures) std::fprintf(out, "  p = %d: %s\n", p, command.c_str());
+  std::fputs(table_end(failures, networks.size(), {}).c_str(), out);
   std::fflush(out);
   throw ExitStatus(1);
 }

@@ -26,7 +26,9 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+using ::testing::MatchesRegex;
 using ::testing::Not;
+using ::testing::StartsWith;
 using vmc::testing::Outcome;
 using vmc::testing::shell_quoted;
 
@@ -217,6 +219,42 @@ TEST(MpirunExit, ARankThatCrashesIsNamedAndItsJobObjectPrinted) {
   EXPECT_EQ(crash["report"], nlohmann::json::array({"rank 1 crashed (SIGSEGV): the ranks share "
                                                     "vmc's process, so the whole run ends"}));
   EXPECT_THAT(crash["command"].get<std::string>(), HasSubstr("mpirun -np 2 ")) << objects[1];
+}
+
+// Without --json the table gets the crashing p's row, with the shell's status and the report
+// line, then its end: the failing p with its command, and the p left not run.
+TEST(MpirunExit, ARankThatCrashesEndsAnNpTableWithItsRow) {
+  const Outcome o = mpirun("-np 1:3 " + job("rank_endings") + " segv");
+  EXPECT_EQ(o.exit_code, 139) << o.err;
+  const std::vector<std::string> lines = lines_of(o.out);
+  ASSERT_EQ(lines.size(), 5u) << o.out;  // the head, p = 1, p = 2, failed at, its command
+  EXPECT_THAT(lines[1], MatchesRegex(" +1 +0 .* ok")) << o.out;
+  EXPECT_THAT(lines[2], MatchesRegex(" +2 +139 +- +- +full:2 +rank 1 crashed \\(SIGSEGV\\): the "
+                                     "ranks share vmc's process, so the whole run ends"))
+      << o.out;
+  EXPECT_EQ(lines[3], "failed at 1 of 3 p: 2; not run: 3 (p = 2 ended the process)") << o.out;
+  EXPECT_THAT(lines[4], StartsWith("  p = 2: ")) << o.out;
+  EXPECT_THAT(lines[4], HasSubstr("mpirun -np 2 --topology full:2 ")) << o.out;
+  EXPECT_THAT(o.err, HasSubstr("the other p were not run; this one alone: ")) << o.err;
+  // At the range's last p no other p is left out.
+  const Outcome last = mpirun("-np 1:2 " + job("rank_endings") + " segv");
+  EXPECT_EQ(last.exit_code, 139) << last.err;
+  EXPECT_THAT(last.out, HasSubstr("failed at 1 of 2 p: 2\n")) << last.out;
+  EXPECT_THAT(last.err, HasSubstr("vmc mpirun: this one alone: ")) << last.err;
+  EXPECT_THAT(last.err, Not(HasSubstr("not run"))) << last.err;
+}
+
+// The same for a rank that does not return after the watchdog ended its job.
+TEST(MpirunExit, ARankLoopingInItsOwnCodeEndsAnNpTableWithItsRow) {
+  const Outcome o = mpirun("-np 2:4 --watchdog 0.5 " + job("rank_endings") + " spin");
+  EXPECT_EQ(o.exit_code, 1) << o.err;
+  const std::vector<std::string> lines = lines_of(o.out);
+  ASSERT_EQ(lines.size(), 5u) << o.out;
+  EXPECT_THAT(lines[2], MatchesRegex(" +3 +1 +- +- +full:3 +no progress for 0.5 s: the job was "
+                                     "ended; its unfinished ranks: .*"))
+      << o.out;
+  EXPECT_EQ(lines[3], "failed at 1 of 3 p: 3; not run: 4 (p = 3 ended the process)") << o.out;
+  EXPECT_THAT(lines[4], HasSubstr("mpirun -np 3 --topology full:3 ")) << o.out;
 }
 
 TEST(MpirunExit, RanksThatLeaveOutMpiFinalizeAreNamed) {
