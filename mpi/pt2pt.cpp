@@ -196,6 +196,20 @@ std::string call_text(const char* fn, const char* peer_word, int peer, int tag, 
          ", " + comm_name(comm, e) + ")";
 }
 
+// The same for a call made often (a test or probe a program polls with), made only if a
+// deadlock report asks for it: a polling loop that nothing else can end is reported in it.
+struct CallText {
+  const char* fn;
+  const char* peer_word;
+  int peer, tag;
+  MPI_Comm comm;
+  const CommEntry* e;
+  static std::string describe(const void* arg) {
+    const CallText& c = *static_cast<const CallText*>(arg);
+    return call_text(c.fn, c.peer_word, c.peer, c.tag, c.comm, *c.e);
+  }
+};
+
 // --- statuses ------------------------------------------------------------------------------
 
 // A status's fields but MPI_ERROR, which a call that completes one request leaves as it was
@@ -1540,6 +1554,10 @@ int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
         *flag = 1;
         return complete(fn, s, request, status);
       }
+      const CallText text{fn, r.send ? "dest" : "source",
+                          r.peer >= 0 ? r.peer - r.source_offset : r.peer, r.tag, r.comm,
+                          &s.comms.at(static_cast<std::size_t>(r.comm))};
+      CallContext context(&CallText::describe, &text);
       on_runtime(
           fn, status, [&] { done = r.on.test(r.request, nullptr, &got); }, r.source_offset);
     } catch (const MpiError&) {
@@ -1737,6 +1755,16 @@ static int some_call(const char* fn, bool wait, int incount, MPI_Request array_o
         CallContext context(std::string(fn) + "(" + std::to_string(items.size()) + " requests)");
         on_runtime(fn, nullptr, [&] { done = world_of(s).wait_some(rs, got); });
       } else if (!rs.empty()) {
+        struct Listed {
+          const char* fn;
+          std::size_t count;
+        } listed{fn, items.size()};
+        CallContext context(
+            [](const void* arg) {
+              const Listed& l = *static_cast<const Listed*>(arg);
+              return std::string(l.fn) + "(" + std::to_string(l.count) + " requests)";
+            },
+            &listed);
         on_runtime(fn, nullptr, [&] { done = world_of(s).test_some(rs, got); });
       }
       // A send half done: its request waits for its receive, tested (or waited for) again.
@@ -1865,6 +1893,8 @@ static int probe_call(const char* fn, int source, int tag, MPI_Comm comm, int* f
         CallContext context(call_text(fn, "source", source, tag, comm, e));
         got = c.probe(from, t);
       } else {
+        const CallText text{fn, "source", source, tag, comm, &e};
+        CallContext context(&CallText::describe, &text);
         *flag = c.iprobe(from, t, &got) ? 1 : 0;
       }
     });
@@ -1911,6 +1941,8 @@ static int matched_probe_call(const char* fn, int source, int tag, MPI_Comm comm
         CallContext context(call_text(fn, "source", source, tag, comm, e));
         r = c.mprobe(from, t, &got);
       } else {
+        const CallText text{fn, "source", source, tag, comm, &e};
+        CallContext context(&CallText::describe, &text);
         c.improbe(from, t, r, &got);
       }
     });

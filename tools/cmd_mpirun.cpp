@@ -65,6 +65,7 @@ struct MpirunOptions {
   std::string coll;
   std::string privatize = "copies";
   std::string shared_malloc;  // --shared-malloc BYTES ("": not given)
+  std::uint64_t poll_limit = MachineConfig{}.poll_limit;
   const CLI::Option* topology_flag = nullptr;
   const CLI::Option* np_flag = nullptr;
 };
@@ -597,6 +598,7 @@ void mpirun_command(const MpirunOptions& o, const CLI::App& cmd,
   setup.config.time_scale = o.time_scale;
   setup.config.trace = !o.trace.empty() || !o.show.empty();
   setup.config.allow_self_messages = true;  // MPI programs send to themselves
+  setup.config.poll_limit = o.poll_limit;
   o.engine.apply(setup.config);
   set_failures(o.fail, o.fail_routes, setup.config);
   if (!o.show.empty() && setup.config.clock != Clock::virtual_time) {
@@ -673,6 +675,13 @@ void add_mpirun_command(CLI::App& app) {
             return {};
           },
           ""));
+  cmd->add_option("--poll-limit", o->poll_limit,
+                  "virtual clock: polls in a row (a failed MPI_Test or MPI_Iprobe, an MPI_Wtime "
+                  "with nothing in between) while nothing else can happen that make the job a "
+                  "deadlock, since what they wait for never comes")
+      ->capture_default_str()
+      ->type_name("N")
+      ->check(int_check(1, std::int64_t{1} << 62));
   cmd->add_flag("--stats", o->stats,
                 "print the run's virtual time and statistics as vmc run does (on stderr)");
   cmd->add_flag("--json", o->json,

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <csignal>
 #include <cstring>
+#include <regex>
 #include <sstream>
 
 #include "collectives/registry.hpp"
@@ -53,6 +54,18 @@ void report_failures(const JobFacts& f, JobVerdict& v, int& status) {
   }
 }
 
+// A line of the runtime's about the job's nodes in MPI's words: its nodes as the ranks of
+// MPI_COMM_WORLD they are ("node 3" is rank 3 of it), its comm 0 as MPI_COMM_WORLD and another
+// as "communicator N" (the runtime's number for it).
+std::string in_rank_words(std::string line) {
+  static const std::regex node("\\bnode\\b"), nodes("\\bnodes\\b"),
+      world("\\bon comm 0\\b"), comm("\\bon comm (\\d+)");
+  line = std::regex_replace(line, node, "rank");
+  line = std::regex_replace(line, nodes, "ranks");
+  line = std::regex_replace(line, world, "on MPI_COMM_WORLD");
+  return std::regex_replace(line, comm, "on communicator $1");
+}
+
 // A deadlock in MPI's words: the runtime's first lines, then each blocked rank's call.
 void report_deadlock(const RunError& e, const std::vector<int>& returned,
                      std::vector<std::string>& report) {
@@ -63,7 +76,7 @@ void report_deadlock(const RunError& e, const std::vector<int>& returned,
     // Found by the virtual clock's pass, which lists the calls after its own words: its words,
     // then what each rank was in.
     std::istringstream lines(what.substr(0, calls));
-    for (std::string line; std::getline(lines, line);) report.push_back(line);
+    for (std::string line; std::getline(lines, line);) report.push_back(in_rank_words(line));
     // A send under rendezvous returns to its program at once; only its time waits for the
     // receive (docs/mpi.md, "Buffering"): the programs may have gone on past the sends above.
     report.push_back(what.find("under the rendezvous protocol") != std::string::npos
@@ -113,16 +126,7 @@ void report_unreceived(const JobFacts& f, JobVerdict& v) {
                      std::string(line.find("this message") != std::string::npos ? "this message"
                                                                                 : "these messages") +
                      " (MPI calls a program that leaves messages unreceived erroneous):");
-  while (std::getline(lines, line)) {
-    for (const auto& [from, to] : {std::pair<std::string, std::string>{"node ", "rank "},
-                                   {" on comm ", " on communicator "}}) {
-      for (std::size_t at = line.find(from); at != std::string::npos;
-           at = line.find(from, at + to.size())) {
-        line.replace(at, from.size(), to);
-      }
-    }
-    v.report.push_back(line);
-  }
+  while (std::getline(lines, line)) v.report.push_back(in_rank_words(line));
 }
 
 // Ranks that exited non-zero, grouped by status; the status of the lowest.

@@ -172,6 +172,32 @@ TEST(MpirunExit, ARankLoopingInItsOwnCodeEndsTheProcessNamingIt) {
   }
 }
 
+// A polling loop that nothing else can end is a deadlock on the virtual clock, after
+// --poll-limit rounds; the report names the polling calls in MPI's words, as a blocked
+// call's, and says the runtime's lines in ranks and communicators, not nodes and comm ids.
+TEST(MpirunExit, APollingLoopThatNothingCanEndIsADeadlockInMpiWords) {
+  const Outcome o = mpirun("-np 3 --poll-limit 1000 " + job("rank_endings") + " poll");
+  EXPECT_EQ(o.exit_code, 1) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("vmc mpirun: deadlock: every unfinished rank waits")) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("rank 0: tests or probes again and again")) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("vmc mpirun:   rank 0: MPI_Iprobe(source 1, tag 7, MPI_COMM_WORLD)"))
+      << o.err;
+  EXPECT_THAT(o.err, HasSubstr("vmc mpirun:   rank 1: MPI_Test(source 0, tag 3, MPI_COMM_WORLD)"))
+      << o.err;
+  EXPECT_THAT(o.err, HasSubstr("rank 2 has returned from main")) << o.err;
+  EXPECT_THAT(o.err, Not(HasSubstr("node"))) << o.err;
+  EXPECT_THAT(o.err, Not(HasSubstr("comm 0"))) << o.err;
+  // The pass's own lines about a receive, in the same words.
+  const Outcome w = mpirun("-np 2 " + job("rank_endings") + " wildcard_deadlock");
+  EXPECT_EQ(w.exit_code, 1) << w.err;
+  EXPECT_THAT(w.err, HasSubstr("rank 0: recv from any rank tag 5 on MPI_COMM_WORLD")) << w.err;
+  EXPECT_THAT(w.err, HasSubstr("rank 0: MPI_Recv(source MPI_ANY_SOURCE, tag 5, MPI_COMM_WORLD)"))
+      << w.err;
+  EXPECT_THAT(w.err, Not(HasSubstr("node"))) << w.err;
+  // The limit is a count of rounds, 1 or more.
+  expect_refused("-np 2 --poll-limit 0 " + job("rank_endings") + " poll", "--poll-limit");
+}
+
 // Over several p, the job that does not end is the last: its --json object says so, with the
 // command that runs it alone.
 TEST(MpirunExit, ARankLoopingInItsOwnCodeEndsAnNpRangeAtItsP) {

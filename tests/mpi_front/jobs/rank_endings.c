@@ -46,6 +46,20 @@ int main(int argc, char** argv) {
       MPI_Recv(&x, 1, MPI_INT, 1 - rank, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       MPI_Send(&x, 1, MPI_INT, 1 - rank, 5, MPI_COMM_WORLD);
     }
+  } else if (strcmp(mode, "poll") == 0) {
+    /* Ranks 0 and 1 poll for what never comes (a probe, a test of a receive nobody sends to);
+     * the rest finish. On the virtual clock a deadlock, after --poll-limit rounds. */
+    int flag = 0;
+    if (rank == 0) {
+      while (!flag) MPI_Iprobe(1, 7, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+    } else if (rank == 1) {
+      MPI_Request request;
+      MPI_Irecv(&x, 1, MPI_INT, 0, 3, MPI_COMM_WORLD, &request);
+      while (!flag) MPI_Test(&request, &flag, MPI_STATUS_IGNORE);
+    }
+  } else if (strcmp(mode, "wildcard_deadlock") == 0) {
+    /* Rank 0 receives from any rank a message nobody sends: the pass finds the deadlock. */
+    if (rank == 0) MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   } else if (strcmp(mode, "mpierror") == 0) {
     if (rank == 1) MPI_Send(&x, 1, MPI_INT, size + 98, 0, MPI_COMM_WORLD);
   } else if (strcmp(mode, "nofinalize") == 0) {
