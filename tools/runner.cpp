@@ -378,15 +378,27 @@ void HostCost::stop() {
 }
 
 void print_host_cost(std::FILE* out, const HostCost& cost, std::uint64_t messages) {
+  // A rate per message only where the messages are what the run cost: below kRateMessages the
+  // run's fixed costs (its nodes started and ended, a program loaded) dominate, and a rate
+  // would say that vmc simulates a few thousand messages a second.
+  constexpr std::uint64_t kRateMessages = 10'000;
   const double m = static_cast<double>(messages);
-  std::fprintf(out, "host       %llu messages in %s of wall time: %.0f messages/s\n",
-               static_cast<unsigned long long>(messages), format_duration(cost.wall_s).c_str(),
-               cost.wall_s > 0 ? m / cost.wall_s : 0.0);
-  std::fprintf(out,
-               "           peak resident memory grew %.1f MB over the run: %.0f bytes per "
-               "message\n",
-               static_cast<double>(cost.peak_growth_bytes) / 1e6,
-               messages > 0 ? static_cast<double>(cost.peak_growth_bytes) / m : 0.0);
+  const bool rated = messages >= kRateMessages && cost.wall_s > 0;
+  std::fprintf(out, "host       %llu messages in %s of wall time", static_cast<unsigned long long>(messages),
+               format_duration(cost.wall_s).c_str());
+  if (rated) {
+    std::fprintf(out, ": %.0f messages/s\n", m / cost.wall_s);
+  } else {
+    std::fprintf(out, " (no rate per message under %llu messages: the run's fixed costs "
+                      "dominate)\n", static_cast<unsigned long long>(kRateMessages));
+  }
+  std::fprintf(out, "           peak resident memory grew %.1f MB over the run",
+               static_cast<double>(cost.peak_growth_bytes) / 1e6);
+  if (rated) {
+    std::fprintf(out, ": %.0f bytes per message\n", static_cast<double>(cost.peak_growth_bytes) / m);
+  } else {
+    std::fprintf(out, "\n");
+  }
 }
 
 void print_stats(std::FILE* out, const Stats& s, const Topology& topology) {

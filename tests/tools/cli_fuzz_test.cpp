@@ -651,6 +651,28 @@ TEST(CommandLine, GoodInvocationsOfEveryCommandSucceed) {
 
 // Stragglers: a node the machine does not have is refused naming the flag and the node;
 // explain shows every algorithm's time with and without them, and sweep sweeps the skew.
+// --stats gives the host's rate per message (and memory per message) only for a run whose
+// messages are what it cost: a run of a few messages would report its fixed costs as a rate.
+TEST(CommandLine, RunStatsGiveARatePerMessageOnlyForARunOfManyMessages) {
+  const Outcome small = expect_ok({"run", "--op", "allreduce", "--topology", "ring:4", "--n",
+                                   "10", "--stats"});
+  EXPECT_THAT(small.out, ContainsRegex("host +[0-9]+ messages in [^ ]+ [a-z]+ of wall time \\(no rate "
+                                       "per message under 10000 messages: the run's fixed costs "
+                                       "dominate\\)"))
+      << small.out;
+  EXPECT_THAT(small.out, Not(HasSubstr("messages/s"))) << small.out;
+  EXPECT_THAT(small.out, Not(HasSubstr("bytes per message"))) << small.out;
+  // 128 nodes, each sending to the 127 others: 16,256 messages.
+  const Outcome large = expect_ok({"run", "--op", "alltoall", "--topology", "hypercube:128",
+                                   "--algorithm", "pairwise_xor", "--n", "1", "--data", "none",
+                                   "--stats"});
+  EXPECT_THAT(large.out, ContainsRegex("host +16256 messages in [^ ]+ [a-z]+ of wall time: [0-9]+ "
+                                       "messages/s"))
+      << large.out;
+  EXPECT_THAT(large.out, ContainsRegex("grew [0-9.]+ MB over the run: [0-9]+ bytes per message"))
+      << large.out;
+}
+
 TEST(CommandLine, StragglersNameTheFlagAndExplainShowsWhatTheyCost) {
   expect_refused({"run", "--topology=hypercube:8", "--skew=node:8=1ms"},
                  "--skew names node 8, outside the machine (nodes 0..7)");
