@@ -11,6 +11,7 @@
 // at n = 1024 unless --n is given) to vmc-demo.html (-o FILE, or -o none); --steps draws the
 // broadcast on its network once per step, as `vmc show --terminal` does.
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -186,29 +187,38 @@ void compare_networks(const DemoOptions& o, const std::vector<std::string>& netw
   for (std::size_t i = 0; i < networks.size(); ++i) {
     std::printf("%s%s", i ? " and " : "", networks[i].c_str());
   }
-  std::printf(", same parameters:\n\n%8s", "n");
-  for (const std::string& net : networks) std::printf("   %-60s", net.c_str());
-  std::printf("\n");
+  std::printf(", same parameters:\n\n");
+  // A row per length and network, the algorithm last (its name is the longest cell), each
+  // column as wide as its widest cell: the table fits a terminal of 80 to 90 columns.
+  std::vector<std::array<std::string, 6>> rows = {
+      {"n", "network", "time", "contention", "summed", "algorithm"}};
   for (std::size_t n : lengths) {
-    std::printf("%8zu", n);
-    for (auto& m : machines) {
+    for (std::size_t i = 0; i < machines.size(); ++i) {
       RunSpec spec = base;
       spec.n = n;
-      cli::RunOutcome out = cli::run_collective(*m, spec);
+      cli::RunOutcome out = cli::run_collective(*machines[i], spec);
       if (!*out.correct) throw std::runtime_error(o.call.op + " gave a wrong result");
       const Stats& s = out.result.stats();
-      char cell[160];
-      std::snprintf(cell, sizeof cell, "%s %s (contention +%s, %s summed)",
-                    out.algorithm.c_str(), format_duration(to_seconds(s.time)).c_str(),
-                    format_duration(to_seconds(s.contention_critical_delay)).c_str(),
-                    format_duration(to_seconds(s.contention_delay)).c_str());
-      std::printf("   %-60s", cell);
+      rows.push_back({i == 0 ? std::to_string(n) : "", networks[i],
+                      format_duration(to_seconds(s.time)),
+                      "+" + format_duration(to_seconds(s.contention_critical_delay)),
+                      format_duration(to_seconds(s.contention_delay)), out.algorithm});
     }
-    std::printf("\n");
   }
-  std::printf("\ncontention +X: how much of the time is due to contention (the time minus that\n"
-              "of the same schedule with links that hold no one up); Y summed: the time lost\n"
-              "to contention summed over all messages.\n");
+  std::array<std::size_t, 6> width{};
+  for (const auto& row : rows) {
+    for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+  }
+  for (const auto& row : rows) {
+    std::printf("%*s", static_cast<int>(std::max<std::size_t>(width[0], 8)), row[0].c_str());
+    for (std::size_t c = 1; c + 1 < row.size(); ++c) {
+      std::printf("  %-*s", static_cast<int>(width[c]), row[c].c_str());
+    }
+    std::printf("  %s\n", row.back().c_str());
+  }
+  std::printf("\ncontention: how much of the time is due to contention (the time minus that of\n"
+              "the same schedule with links that hold no one up); summed: the time lost to\n"
+              "contention summed over all messages.\n");
   const std::string& last = networks.back();
   if (networks.size() == 2 && networks[0] == "hypercube:64" && networks[1] == "mesh:8x8") {
     std::printf("\nEach network runs the algorithm that is fastest on it. On the hypercube every\n"

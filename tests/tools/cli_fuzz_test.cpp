@@ -871,7 +871,11 @@ TEST(CommandLine, DemoTableFollowsItsFlags) {
   EXPECT_THAT(o.out, HasSubstr("reduce_scatter (max of int32 items, algorithm chosen by cost) "
                                "on ring:6 and full:6"));
   EXPECT_THAT(o.out, HasSubstr("alpha 1 us"));
-  EXPECT_THAT(o.out, HasSubstr("\n       7   "));  // the only length: --n
+  // A row per length and network: the only length, --n, on both.
+  EXPECT_THAT(o.out, HasSubstr("\n       n  network  time")) << o.out;
+  EXPECT_THAT(o.out, ContainsRegex("\n       7  ring:6   [0-9.]+ [mu]?s +\\+[0-9.]+ [mu]?s +[0-9.]+ "
+                                   "[mu]?s +[a-z_]+\n          full:6   [0-9.]+ [mu]?s"))
+      << o.out;
   EXPECT_THAT(o.out, ::testing::Not(HasSubstr("65536")));
 }
 
