@@ -281,7 +281,7 @@ std::string blocked_rank_line(const BlockedWait& w) {
     line += " to rank " + std::to_string(w.peer_world);
   }
   if (detail::wait_names_a_tag(w.operation)) line += ", " + tag_text(w.tag);
-  line += ", communicator " + std::to_string(w.comm);
+  line += w.comm == 0 ? std::string(", MPI_COMM_WORLD") : ", communicator " + std::to_string(w.comm);
   if (w.other) line += " (" + w.other_message() + ")";
   return line;
 }

@@ -115,7 +115,7 @@ TEST(JudgeJob, ADeadlockListsEveryBlockedRankAndTheRanksThatReturned) {
   EXPECT_THAT(v.report,
               ElementsAre(HasSubstr("deadlock: every rank still running is blocked"),
                           "  rank 0: MPI_Recv(source 1, tag 5, MPI_COMM_WORLD), waiting for rank 1",
-                          "  rank 1: blocked in recv from rank 0, tag 7, communicator 0",
+                          "  rank 1: blocked in recv from rank 0, tag 7, MPI_COMM_WORLD",
                           "  rank 2 has returned from main"));
 }
 
@@ -125,6 +125,7 @@ TEST(JudgeJob, ADeadlockFoundByTheVirtualClocksPassKeepsItsWords) {
   EXPECT_THAT(judge_job(f).report.front(), "deadlock in the schedule: ...");
 }
 
+// The pass's lines are said in MPI's words: its nodes as ranks, comm 0 as MPI_COMM_WORLD.
 TEST(JudgeJob, ADeadlockThePassFoundKeepsItsWordsAndListsTheRanksCalls) {
   JobFacts f;
   f.ranks.resize(2);
@@ -137,11 +138,14 @@ TEST(JudgeJob, ADeadlockThePassFoundKeepsItsWordsAndListsTheRanksCalls) {
   f.error = RunError(RunError::Kind::deadlock,
                      "deadlock: no message that could release one will ever be sent:\n"
                      "  node 1: recv from any node tag 0 on comm 0\n"
+                     "  node 12: irecv from node 3 tag 1 on comm 10 (posted at 0 s)\n"
                      "the nodes were in:\n  node 0: ...",
                      -1, {w0, w1});
   EXPECT_THAT(judge_job(f).report,
               ElementsAre("deadlock: no message that could release one will ever be sent:",
-                          "  node 1: recv from any node tag 0 on comm 0", "the ranks were in:",
+                          "  rank 1: recv from any rank tag 0 on MPI_COMM_WORLD",
+                          "  rank 12: irecv from rank 3 tag 1 on communicator 10 (posted at 0 s)",
+                          "the ranks were in:",
                           "  rank 0: MPI_Recv(source MPI_ANY_SOURCE, tag 0, MPI_COMM_WORLD)",
                           "  rank 1: MPI_Recv(source MPI_ANY_SOURCE, tag 0, MPI_COMM_WORLD)"));
 }
@@ -165,7 +169,7 @@ TEST(BlockedRankLine, ACollectivesContextWithTheRankItWaitsFor) {
                                          .context = "MPI_Bcast(root 0, MPI_COMM_WORLD)"}),
             "rank 3: MPI_Bcast(root 0, MPI_COMM_WORLD), waiting for rank 5");
   EXPECT_EQ(vmc::cli::blocked_rank_line({.node = 2, .operation = "split", .comm = 0}),
-            "rank 2: blocked in split, communicator 0");
+            "rank 2: blocked in split, MPI_COMM_WORLD");
   EXPECT_EQ(vmc::cli::blocked_rank_line({.node = 2, .operation = "collective", .comm = 0,
                                          .context = "MPI_Barrier(MPI_COMM_WORLD)"}),
             "rank 2: MPI_Barrier(MPI_COMM_WORLD)");
