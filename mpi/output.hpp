@@ -23,12 +23,21 @@ enum class OutputMode {
 };
 
 // Before a run of `ranks` ranks: empty buffers, the mode in force, std::cout, std::cerr and
-// std::clog redirected to the ranks' buffers. Not during a run.
-void begin_output(int ranks, OutputMode mode);
+// std::clog redirected to the ranks' buffers. Not during a run. `ordered`: the run's
+// MachineConfig::on_output calls write_marked_output, so every rank's lines are written in
+// virtual-time order (the pass's), the same on every run, instead of as they complete.
+void begin_output(int ranks, OutputMode mode, bool ordered = false);
+// The run's pass reached the point where rank `rank` wrote its next `pieces` pieces of
+// whole lines (MachineConfig::on_output): writes them.
+void write_marked_output(int rank, std::size_t pieces);
+// What the pass has not handed on yet, every rank's in rank order, for an end without way
+// back (a crash, a rank that does not return): nothing if a thread holds the lines' lock.
+void write_unhanded_output();
 // Writes what rank `rank` has left without a final newline, as a line of its own; called
 // when the rank's main has ended, on its own thread or after the run.
 void flush_rank_output(int rank);
-// After the run: every rank's last partial line written, libc's stdout and stderr flushed,
+// After the run: the lines the pass did not hand on (a run that ended early), every rank's in
+// rank order, then every rank's last partial line written, libc's stdout and stderr flushed,
 // the C++ streams given back their own buffers.
 void end_output();
 

@@ -11,14 +11,19 @@
 // other FILE, or from a thread that is not a rank, is libc's own call (libvmc_mpi itself is
 // not linked with --wrap, so the calls below reach libc). errno is left as the wrapped call
 // would leave it on success.
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <iostream>
+#include <mutex>
 #include <streambuf>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "mpi/output.hpp"
@@ -29,14 +34,19 @@ namespace {
 
 enum Channel : int { kOut = 0, kErr = 1 };
 
-// A rank's text since its last newline, per channel.
+// A rank's text since its last newline, per channel; and, when the job orders its output in
+// virtual time (begin_output), its whole lines that the pass has not handed on yet, each with
+// its channel, in the order the rank wrote them (guarded by g_marked_mutex).
 struct RankLines {
   std::string pending[2];
+  std::deque<std::pair<Channel, std::string>> marked;
 };
 
 // Set by begin_output before the run and read by the ranks during it.
 OutputMode g_mode = OutputMode::lines;
+bool g_ordered = false;
 std::vector<RankLines> g_lines;
+std::mutex g_marked_mutex;
 
 constexpr std::size_t kLongestLine = 64 * 1024;
 
@@ -58,13 +68,9 @@ void write_out(const char* data, std::size_t size, Channel c) {
   std::fflush(stream_of(c));
 }
 
-// Writes whole lines (each ending in '\n') of rank r to channel c in one call.
-void emit(int r, Channel c, std::string_view lines) {
-  if (g_mode == OutputMode::discard || lines.empty()) return;
-  if (g_mode == OutputMode::lines) {
-    write_out(lines.data(), lines.size(), c);
-    return;
-  }
+// Whole lines of rank r to channel c as they are written: prefixed when tagged.
+std::string as_written(int r, Channel c, std::string_view lines) {
+  if (g_mode != OutputMode::tagged) return std::string(lines);
   const std::string prefix =
       "[1," + std::to_string(r) + (c == kOut ? "]<stdout>:" : "]<stderr>:");
   std::string out;
@@ -75,7 +81,43 @@ void emit(int r, Channel c, std::string_view lines) {
     out.append(lines.substr(at, end + 1 - at));
     at = end + 1;
   }
+  return out;
+}
+
+// Writes whole lines (each ending in '\n') of rank r to channel c in one call: at once, or,
+// when the job orders its output, once the run's pass reaches this point of the rank in
+// virtual time (write_marked_output).
+void emit(int r, Channel c, std::string_view lines) {
+  if (g_mode == OutputMode::discard || lines.empty()) return;
+  if (g_ordered) {
+    {
+      std::lock_guard lock(g_marked_mutex);
+      g_lines[r].marked.emplace_back(c, as_written(r, c, lines));
+    }
+    // Marked after the lines are queued (the pass takes them when it meets the mark), and
+    // outside the lock (the pass holds its own while it takes them).
+    if (mark_output()) return;
+    std::string text;
+    {
+      std::lock_guard lock(g_marked_mutex);
+      text = std::move(g_lines[r].marked.back().second);
+      g_lines[r].marked.pop_back();
+    }
+    write_out(text.data(), text.size(), c);
+    return;
+  }
+  if (g_mode == OutputMode::lines) {
+    write_out(lines.data(), lines.size(), c);
+    return;
+  }
+  const std::string out = as_written(r, c, lines);
   write_out(out.data(), out.size(), c);
+}
+
+// Writes every line of rank r that waits for the pass, in order (under g_marked_mutex).
+void write_marked_locked(int r) {
+  for (auto& [c, text] : g_lines[r].marked) write_out(text.data(), text.size(), c);
+  g_lines[r].marked.clear();
 }
 
 // Appends text to rank r's channel c and writes the lines it completes.
@@ -190,8 +232,9 @@ bool g_streams_redirected = false;
 
 }  // namespace
 
-void begin_output(int ranks, OutputMode mode) {
+void begin_output(int ranks, OutputMode mode, bool ordered) {
   g_mode = mode;
+  g_ordered = ordered && mode != OutputMode::discard;
   g_lines.assign(static_cast<std::size_t>(ranks), RankLines{});
   if (!g_streams_redirected) {
     std::cout.flush();
@@ -213,8 +256,43 @@ void flush_rank_output(int rank) {
   }
 }
 
+void write_marked_output(int rank, std::size_t pieces) {
+  std::lock_guard lock(g_marked_mutex);
+  if (rank < 0 || rank >= static_cast<int>(g_lines.size())) return;
+  auto& marked = g_lines[rank].marked;
+  for (; pieces > 0 && !marked.empty(); --pieces) {
+    const auto& [c, text] = marked.front();
+    write_out(text.data(), text.size(), c);
+    marked.pop_front();
+  }
+}
+
+void write_unhanded_output() {
+  // A crash may come while a thread holds the lock: then nothing (the lock is never taken).
+  // write(2), not stdio: another thread may hold libc's lock of stdout (every line written
+  // through it is flushed at once, so its buffer holds nothing of the ranks').
+  std::unique_lock lock(g_marked_mutex, std::try_to_lock);
+  if (!lock.owns_lock()) return;
+  for (RankLines& lines : g_lines) {
+    for (const auto& [c, text] : lines.marked) {
+      for (std::size_t at = 0; at < text.size();) {
+        const ssize_t n = ::write(c == kOut ? 1 : 2, text.data() + at, text.size() - at);
+        if (n <= 0) break;
+        at += static_cast<std::size_t>(n);
+      }
+    }
+    lines.marked.clear();
+  }
+}
+
 void end_output() {
+  {
+    std::lock_guard lock(g_marked_mutex);
+    for (int r = 0; r < static_cast<int>(g_lines.size()); ++r) write_marked_locked(r);
+  }
+  // Outside the ranks now: a rank's last partial line is written at once.
   for (int r = 0; r < static_cast<int>(g_lines.size()); ++r) flush_rank_output(r);
+  g_ordered = false;
   g_lines.clear();
   if (g_streams_redirected) {
     std::cout.rdbuf(g_cout_buf.own);

@@ -136,6 +136,9 @@ struct LocalNodes {
   std::mutex sim_mutex;
   SimulationPtr sim;  // guarded by sim_mutex
   std::atomic<int> sim_waits_for{-1};
+  // Lines of output marked in the nodes' logs (NodeLog::output_marks) that the pass has not
+  // handed on yet: while 0, the pass does not look at any log's marks.
+  std::atomic<std::uint64_t> output_marks{0};
   std::mutex resolvers_mutex;
   std::vector<int> resolvers;  // guarded by resolvers_mutex
   // What a fiber worker with no runnable node does before it spins or sleeps: the virtual

@@ -256,6 +256,11 @@ Node* this_node() {
 
 // Only the node writes its context, so it reads its own without the lock; a report reads it
 // under the node's wait_mutex (NodeState::context_text).
+bool mark_output() {
+  detail::NodeState* n = detail::current_node;
+  return n != nullptr && n->machine->transport->mark_output(*n);
+}
+
 CallContext::CallContext(std::string call) {
   detail::NodeState* n = detail::current_node;
   if (n == nullptr) return;

@@ -115,6 +115,13 @@ struct MachineConfig {
   // in, as the watchdog's report gives it. For a front door that tells its user why nothing
   // happens before the watchdog ends the run (vmc mpirun). Empty: nothing is called.
   std::function<void(const std::vector<BlockedWait>&)> on_stall;
+  // Virtual clock, the local machine: output in virtual time. A node that writes a line calls
+  // mark_output (below) instead of writing it; the run's discrete-event pass, which takes
+  // every node's operations in virtual-time order (ties in the same order on every run),
+  // calls on_output(node, lines) when it reaches that point of the node: the lines its node
+  // marked there, in order. So a front door writes the nodes' output in the same order on
+  // every run (vmc mpirun: docs/mpi.md, "The ranks' output"). Empty: mark_output says no.
+  std::function<void(int node, std::size_t lines)> on_output;
   double stall_note_seconds = 30.0;
   // Virtual clock: how many polls in a row (failed tests or probes while nothing else can
   // happen, or reads of the clock with nothing in between) make the run a deadlock, since the
@@ -178,6 +185,11 @@ class Node {
 // The node whose function the calling code runs in (under either engine: a fiber that moves
 // between nodes sees its own), or null outside every node function.
 Node* this_node();
+
+// The calling node has a line of output to write here (MachineConfig::on_output): whether the
+// run's pass will hand it back, in virtual-time order, through on_output; false (outside a
+// node, on the real clock, without on_output) means write it now.
+bool mark_output();
 
 // While alive, a deadlock report names `call` as what the calling node is in (a front door's
 // own words for its call: "MPI_Recv(source 1, tag 5, MPI_COMM_WORLD)"), beside the runtime's

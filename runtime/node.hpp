@@ -463,6 +463,9 @@ struct NodeLog {
   // Operations appended since the node last offered to advance the simulation (the pass
   // runs while the nodes do: virtual_clock.cpp, log_op).
   std::uint32_t since_advance = 0;
+  // Lines of output the node marked (mark_output), each as the number of operations it had
+  // logged then: the run's pass hands a line on when it reaches that operation (or the end).
+  std::deque<std::uint64_t> output_marks;
   // Real time only: what happened, measured.
   std::vector<MessageEvent> messages;
   std::vector<CombineEvent> combines;
@@ -473,6 +476,7 @@ struct NodeLog {
     request_lists.clear();
     answers.clear();
     since_advance = 0;
+    output_marks.clear();
     messages.clear();
     combines.clear();
     finish = 0;

@@ -854,6 +854,10 @@ class Simulator {
   const Simulator* partner_ = nullptr;
   const Simulator* lead_ = nullptr;
   Fetched* fetched_ = nullptr;  // the operation step() works on (its answers)
+  // Lines of output that fetch found marked where node output_node_ is now (take_output),
+  // which step hands on (hand_on_output) before it takes the node's operation.
+  int output_node_ = -1;
+  std::size_t output_lines_ = 0;
   // Where step() copies each operation out: one for the pass's life, not one (cleared, its
   // vectors allocated) per step.
   Fetched fetch_buffer_;
@@ -961,6 +965,27 @@ class Simulator {
   // contention-free replay beside it, if any) have both copied out; and the replay takes an
   // operation only once it is final: its answers are in the log, what the node's receive
   // took is written in, and an irecv is known to be matched or withdrawn in the run's pass.
+  // The run's pass, not the contention-free replay, at operation pc of node n: the lines of
+  // output n marked before logging operation pc (MachineConfig::on_output; l under n's log
+  // lock while n runs). They are handed on from step, in the pass's order: the same on every
+  // run.
+  void take_output(int n, std::uint64_t pc, NodeLog& l) {
+    std::size_t lines = 0;
+    while (!l.output_marks.empty() && l.output_marks.front() <= pc) {
+      l.output_marks.pop_front();
+      ++lines;
+    }
+    if (lines == 0) return;
+    m_.output_marks.fetch_sub(lines, std::memory_order_relaxed);
+    output_node_ = n;
+    output_lines_ += lines;
+  }
+  void hand_on_output() {
+    const std::size_t lines = output_lines_;
+    output_lines_ = 0;
+    machine_.config.on_output(output_node_, lines);
+  }
+
   Fetch fetch(int n, std::size_t pc, Fetched& out) {
     NodeState* node = m_.hosts(n) ? m_.nodes[n].get() : nullptr;
     const bool running = node != nullptr && !node->finished.load(std::memory_order_acquire);
@@ -974,6 +999,7 @@ class Simulator {
     } held{running ? &node->log_mutex : nullptr};
     if (held.mutex != nullptr) held.mutex->lock();
     NodeLog& l = node != nullptr ? node->log : log_of(n);
+    if (!free_ && m_.output_marks.load(std::memory_order_acquire) != 0) take_output(n, pc, l);
     if (pc >= l.ops.size()) {
       if (!running) return Fetch::none;
       if (!free_) m_.sim_waits_for.store(n, std::memory_order_release);
@@ -1473,7 +1499,9 @@ class Simulator {
         f.op = detoured_[id].op;
         f.send = detoured_[id].send;
       } else {
-        switch (fetch(id, n.pc, f)) {
+        const Fetch got = fetch(id, n.pc, f);
+        if (output_lines_ != 0) hand_on_output();
+        switch (got) {
           case Fetch::later: return false;
           case Fetch::none:
             n.finished = true;

@@ -198,6 +198,9 @@ class Transport {
   // now: self's time since the run began (by default the wall time since the run began,
   // divided by the machine's time_scale); `what` as for test.
   virtual Picos now(NodeState& self, const WaitDescription& what);
+  // A line of output at this point of self (mark_output, machine.hpp): whether the pass will
+  // hand it to MachineConfig::on_output. By default no.
+  virtual bool mark_output(NodeState&) { return false; }
 
   // --- local work ----------------------------------------------------------------------------
   // Charges `duration` of local work (`items` items of `kind`) to self's time.

@@ -147,8 +147,33 @@ std::size_t VirtualClock::log_op(NodeState& self, const OpRecord& op,
     }
   }
   if (wake && then == Then::goes_on) pass_goes_on();
-  if (advance) stream(self, far_ahead);
+  if (advance) {
+    stream(self, far_ahead);
+  } else if (wake && nodes_.output_marks.load(std::memory_order_relaxed) != 0) {
+    stream(self, false);  // lines of output wait for the pass, which waited for this node
+  }
   return index;
+}
+
+bool VirtualClock::mark_output(NodeState& self) {
+  if (!machine_.config.on_output || !simulates_during_run()) return false;
+  bool wake = false;
+  {
+    std::lock_guard lock(self.log_mutex);
+    self.log.output_marks.push_back(self.log.ops.size());
+    nodes_.output_marks.fetch_add(1, std::memory_order_release);
+    // The pass may be waiting for this node's next step: the line is one (as in log_op).
+    if (nodes_.sim_waits_for.load(std::memory_order_acquire) == self.rank) {
+      nodes_.sim_waits_for.store(-1, std::memory_order_release);
+      wake = true;
+    }
+  }
+  if (wake) pass_goes_on();
+  // The line goes out when the pass reaches it: the pass advances now (made now if the run
+  // has none yet), so that a line a rank writes before a long computation of its own is not
+  // held back by it.
+  stream(self, false);
+  return true;
 }
 
 void VirtualClock::pass_goes_on() {

@@ -95,6 +95,9 @@ class VirtualClock : public MailboxTransport {
   // operation); if someone holds it (who may have looked before the operation was logged),
   // or the pass failed, the waiting nodes look again.
   void pass_goes_on();
+  // A line of output at this point of self, on the local machine with MachineConfig::on_output:
+  // marked in its log as an operation is (log_op), so the pass reaches it in virtual-time order.
+  bool mark_output(NodeState& self) override;
   // Every stream_every_ operations a node offers to advance the simulation (if no one else
   // is): the pass consumes the logs as the run goes, so they hold what it has not reached.
   // VMC_STREAM_EVERY=N overrides it (N = 1: at every operation, to test the streaming

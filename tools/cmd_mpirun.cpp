@@ -139,7 +139,9 @@ struct JobRun {
 // The ranks' output for the life of a job (mpi/output.hpp), given back on every path.
 class OutputScope {
  public:
-  OutputScope(int ranks, mpi::OutputMode mode) { mpi::begin_output(ranks, mode); }
+  OutputScope(int ranks, mpi::OutputMode mode, bool ordered) {
+    mpi::begin_output(ranks, mode, ordered);
+  }
   ~OutputScope() { end(); }
   void end() {
     if (!ended_) mpi::end_output();
@@ -224,6 +226,7 @@ class CrashReport {
     put("): the ranks share vmc's process, so the whole run ends");
     const std::size_t line = n;
     put("\n");
+    mpi::write_unhanded_output();  // the ranks' lines before the crash, the pass behind them
     [[maybe_unused]] ssize_t w = ::write(2, text, n);
     const std::string& note = job_in_flight.crash_note;
     if (!note.empty()) w = ::write(2, note.data(), note.size());
@@ -288,6 +291,12 @@ JobRun run_job(const JobSetup& setup, std::shared_ptr<const Topology> network,
     std::fprintf(stderr, "vmc mpirun: %s\n", stall_note(waits, stalled, watchdog).c_str());
     std::fflush(stderr);
   };
+  // On the virtual clock the ranks' lines come out in virtual-time order, the same on every
+  // run (docs/mpi.md, "The ranks' output").
+  const bool ordered = output != mpi::OutputMode::discard && config.clock == Clock::virtual_time;
+  if (ordered) {
+    config.on_output = [](int node, std::size_t pieces) { mpi::write_marked_output(node, pieces); };
+  }
   check_link_rates(*config.topology, config.model);
   const int p = config.topology->nodes();
   const mpi::RankPrograms programs(setup.program, p, setup.privatize);
@@ -303,7 +312,7 @@ JobRun run_job(const JobSetup& setup, std::shared_ptr<const Topology> network,
   mpi::JobOptions job = setup.job;
   job.ranks = p;
   mpi::begin_job(job);
-  OutputScope scope(p, output);
+  OutputScope scope(p, output, ordered);
   Machine m(config);
   JobRun run;
   const CrashReport crash_report;
@@ -395,6 +404,7 @@ void print_report(std::FILE* out, const JobVerdict& verdict) {
 // stopped: the report, as the other reports, the job's --json object, and vmc mpirun ends with
 // status 1 (docs/mpi.md, "Exit status and reports"); the rest of -np's p are not run.
 void end_stuck_job(const RunError& e) {
+  mpi::write_unhanded_output();
   JobVerdict verdict;
   verdict.report = stuck_report(e);
   if (!job_in_flight.command.empty()) {

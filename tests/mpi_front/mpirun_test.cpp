@@ -507,6 +507,46 @@ TEST(MpirunOutput, VmcxxProgramsCoutAndCerrAreKeptWholeAndTagged) {
   EXPECT_THAT(show.out, HasSubstr("-lvmc_mpi"));
 }
 
+// On the virtual clock the ranks' lines come out in virtual-time order, lines of one instant
+// in rank order: the same text on every run and on both engines, where a real MPI (and vmc
+// before) writes them as the host's schedule has the ranks reach them.
+TEST(MpirunOutput, LinesComeInVirtualTimeOrderTheSameOnEveryRun) {
+  std::string first_out, first_err;
+  for (const char* engine : {"fibers", "threads", "fibers", "threads", "fibers", "threads"}) {
+    const Outcome o = mpirun(std::string("-np 8 --engine ") + engine + " " + job("ordered"));
+    ASSERT_EQ(o.exit_code, 0) << o.err;
+    if (first_out.empty()) {
+      first_out = o.out;
+      first_err = o.err;
+      const std::vector<std::string> lines = lines_of(o.out);
+      ASSERT_EQ(lines.size(), 32u) << o.out;
+      for (int r = 0; r < 8; ++r) {
+        EXPECT_EQ(lines[r], "start " + std::to_string(r)) << o.out;      // time 0, rank order
+        EXPECT_EQ(lines[8 + r], "chain " + std::to_string(7 - r)) << o.out;  // the chain's order
+      }
+      std::vector<std::string> err_lines = lines_of(o.err);
+      ASSERT_EQ(err_lines.size(), 8u) << o.err;
+      for (int r = 0; r < 8; ++r) EXPECT_EQ(err_lines[r], "chain " + std::to_string(7 - r));
+      continue;
+    }
+    EXPECT_EQ(o.out, first_out) << engine;
+    EXPECT_EQ(o.err, first_err) << engine;
+  }
+}
+
+// A crash ends the process with the pass behind the ranks: the lines it had not handed on
+// are written before the process dies, none lost.
+TEST(MpirunOutput, ARankThatCrashesLosesNoLineWrittenBeforeIt) {
+  const Outcome o = mpirun("-np 6 " + job("ordered") + " crash");
+  EXPECT_EQ(o.exit_code, 139) << o.err;
+  for (int r = 0; r < 6; ++r) {
+    EXPECT_THAT(o.out, HasSubstr("start " + std::to_string(r) + "\n")) << o.out;
+    EXPECT_THAT(o.out, HasSubstr("chain " + std::to_string(r) + "\n")) << o.out;
+    EXPECT_THAT(o.err, HasSubstr("chain " + std::to_string(r) + "\n")) << o.err;
+  }
+  EXPECT_THAT(o.err, HasSubstr("rank 1 crashed (SIGSEGV)")) << o.err;
+}
+
 TEST(MpirunStats, StatsPrintTheTimeAndTheStatisticsOfVmcRun) {
   const Outcome o = mpirun("-np 4 --topology ring:4 --stats " + job("odd_p"));
   ASSERT_EQ(o.exit_code, 0) << o.err;
