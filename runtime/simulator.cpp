@@ -923,6 +923,7 @@ class Simulator {
   LinkOccupancy held_;   // the links messages hold: exclusive, or shared (counted)
   std::vector<std::int64_t> link_owner_;  // blocking worms: the message holding each link
   std::vector<std::vector<std::int64_t>> link_users_;  // shared: active messages per link
+  std::vector<std::int64_t> sharers_;  // refresh_sharers' messages to refresh
   // Long routes of ended messages, their vectors kept for the next ones (no allocation per
   // message); at most kSpareRoutes.
   static constexpr std::size_t kSpareRoutes = 4096;
@@ -2332,6 +2333,19 @@ class Simulator {
     }
   }
 
+  // Asks for the lines of message id that arbitrate reads (its flags, ports and waits), a few
+  // requests ahead of the sweep: thousands may wait at one instant on a large machine (every
+  // forwarding node's isends behind its port), each met once per instant, long out of the
+  // cache. A hint only, as warm().
+  static constexpr std::size_t kSweepAhead = 8;
+  void warm_msg(std::int64_t id) const {
+    const Msg& x = msgs_[static_cast<std::size_t>(id)];
+    __builtin_prefetch(&x.src);
+    __builtin_prefetch(&x.recv_posted);
+    __builtin_prefetch(&x.blocked_since);
+    __builtin_prefetch(&x.hop);
+  }
+
   // Grants what the requests waiting in pending_ can take at t, in their order. A request
   // stays blocked until what holds it changes: a message ends (its links and ports come
   // back), a request joins or rejoins the set, a receive is posted. At an instant after
@@ -2346,6 +2360,9 @@ class Simulator {
       // The requests not granted move down to [0, kept) as the sweep goes.
       std::size_t kept = 0;
       for (std::size_t i = 0; i < pending_.size(); ++i) {
+        if (pass == 0 && i + kSweepAhead < pending_.size()) {
+          warm_msg(std::get<3>(pending_[i + kSweepAhead]));
+        }
         const PendingKey key = pending_[i];
         Msg& x = msgs_[std::get<3>(key)];
         bool granted = false;
@@ -2459,7 +2476,10 @@ class Simulator {
 
   // Shared contention: bring every message on x's links up to time t and re-plan its end.
   void refresh_sharers(const Msg& x, Picos t) {
-    std::vector<std::int64_t> affected{id_of(x)};
+    // The pass's one list, refilled at each call: a vector made per call cost an allocation
+    // and a free at every start and end of a message.
+    std::vector<std::int64_t>& affected = sharers_;
+    affected.assign(1, id_of(x));
     for (LinkId l : hop_links(x)) {
       affected.insert(affected.end(), link_users_[l].begin(), link_users_[l].end());
     }
