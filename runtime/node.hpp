@@ -363,6 +363,33 @@ class LogVector {
   static_assert(std::is_trivially_copyable_v<T>);
 
  public:
+  LogVector() = default;
+  LogVector(const LogVector& o) { *this = o; }
+  LogVector(LogVector&& o) noexcept
+      : slots_(std::exchange(o.slots_, nullptr)),
+        mask_(std::exchange(o.mask_, 0)),
+        base_(std::exchange(o.base_, 0)),
+        end_(std::exchange(o.end_, 0)) {}
+  LogVector& operator=(const LogVector& o) {
+    if (this == &o) return *this;
+    clear();
+    if (o.slots_ != nullptr) {
+      slots_ = std::make_unique<T[]>(o.capacity());
+      std::copy(o.slots_.get(), o.slots_.get() + o.capacity(), slots_.get());
+      mask_ = o.mask_;
+    }
+    base_ = o.base_;
+    end_ = o.end_;
+    return *this;
+  }
+  LogVector& operator=(LogVector&& o) noexcept {
+    slots_ = std::exchange(o.slots_, nullptr);
+    mask_ = std::exchange(o.mask_, 0);
+    base_ = std::exchange(o.base_, 0);
+    end_ = std::exchange(o.end_, 0);
+    return *this;
+  }
+
   std::uint64_t size() const { return end_; }
   std::uint64_t base() const { return base_; }
   bool holds(std::uint64_t i) const { return i >= base_ && i < end_; }
@@ -370,7 +397,7 @@ class LogVector {
   const T& operator[](std::uint64_t i) const { return slots_[i & mask_]; }
   T& back() { return (*this)[end_ - 1]; }
   void push_back(const T& x) {
-    if (end_ - base_ == slots_.size()) grow();
+    if (end_ - base_ == capacity()) grow();
     slots_[end_ & mask_] = x;
     ++end_;
   }
@@ -391,8 +418,7 @@ class LogVector {
   // Forgets the entries before i (consumed).
   void drop_before(std::uint64_t i) { base_ = std::max(base_, std::min(i, end_)); }
   void clear() {
-    slots_.clear();
-    slots_.shrink_to_fit();
+    slots_.reset();
     mask_ = 0;
     base_ = end_ = 0;
   }
@@ -409,19 +435,23 @@ class LogVector {
   }
 
  private:
+  std::uint64_t capacity() const { return slots_ == nullptr ? 0 : mask_ + 1; }
   // Twice the slots (16 at first), the held entries moved to their new places.
   void grow() {
-    std::vector<T> bigger(std::max<std::size_t>(16, 2 * slots_.size()));
-    const std::uint64_t mask = bigger.size() - 1;
+    const std::uint64_t size = std::max<std::uint64_t>(16, 2 * capacity());
+    auto bigger = std::make_unique<T[]>(size);
+    const std::uint64_t mask = size - 1;
     for (std::uint64_t i = base_; i < end_; ++i) bigger[i & mask] = (*this)[i];
     slots_ = std::move(bigger);
     mask_ = mask;
   }
 
-  std::vector<T> slots_;  // a power of two of them, or none
-  std::uint64_t mask_ = 0;  // slots_.size() - 1
-  std::uint64_t base_ = 0;  // the first entry held
-  std::uint64_t end_ = 0;   // one past the last
+  // Four words (a std::vector took six): the pass reads a node's rings at each of its steps
+  // (NodeState, the lines it reads).
+  std::unique_ptr<T[]> slots_;  // a power of two of them, or none
+  std::uint64_t mask_ = 0;      // their count - 1
+  std::uint64_t base_ = 0;      // the first entry held
+  std::uint64_t end_ = 0;       // one past the last
 };
 
 // The lock of a node's log: the node appends a record under it and the pass copies one out,
@@ -453,16 +483,19 @@ class LogMutex {
   std::atomic<int> state_{0};  // 0: free; 1: held; 2: held, and someone may sleep on it
 };
 
+// A node's log. Its first members are what the node writes at each append and the pass
+// reads at each fetch, in this order, so that in NodeState they fill the lines after its lock
+// (NodeState, first members).
 struct NodeLog {
+  // Operations appended since the node last offered to advance the simulation (the pass
+  // runs while the nodes do: virtual_clock.cpp, log_op).
+  std::uint32_t since_advance = 0;
   LogVector<OpRecord> ops;
   LogVector<SendRecord> sends;
   LogVector<std::uint32_t> request_lists;
   // The answers the node got to its queries (wait_any, test), in order: the contention-
   // free replay (simulator.cpp) follows them.
   LogVector<std::int64_t> answers;
-  // Operations appended since the node last offered to advance the simulation (the pass
-  // runs while the nodes do: virtual_clock.cpp, log_op).
-  std::uint32_t since_advance = 0;
   // Real time only: what happened, measured.
   std::vector<MessageEvent> messages;
   std::vector<CombineEvent> combines;
@@ -934,6 +967,22 @@ struct NodeStopped {};
 inline constexpr Picos kNoFailure = -1;
 
 struct alignas(64) NodeState {
+  // What the discrete-event pass reads of the node at each of its steps (Simulator::fetch)
+  // and the node writes at each operation it logs (VirtualClock::log_op), first and together:
+  // the log's lock, whether the node has finished, and the log's rings, whose heads take the
+  // rest of this first cache line (the operations) and the next (the sends, the request
+  // lists). Spread over the state, they were six of its lines, each cold for the pass when it
+  // comes back to the node (the node wrote them meanwhile, on the other core or long before).
+  // Virtual time: the log is appended under log_mutex, since the simulator may read it
+  // while the node runs.
+  LogMutex log_mutex;
+  std::atomic<bool> finished{true};
+  // Every request below this index is retired (kept up lazily by the scans of the open ones,
+  // comm.cpp, so that a node that has posted many need not walk them all at each post).
+  std::size_t first_open = 0;
+  std::uint64_t sends = 0;  // sends made in this run
+  NodeLog log;
+
   int rank = 0;  // world rank
   MachineImpl* machine = nullptr;
   // The Node the user's function was given, during its call (vmc::this_node()).
@@ -952,7 +1001,6 @@ struct alignas(64) NodeState {
   std::atomic<std::uint64_t> blocked_stamp{0};
   std::atomic<std::uint64_t> parks{0};  // times this node parked in this machine's life
   std::uint64_t parks_at_nudge = 0;     // controller only: `parks` at its last nudge
-  std::atomic<bool> finished{true};
   std::mutex wait_mutex;
   WaitDescription waiting;  // guarded by wait_mutex
   // A blocking receive's wait: a message from its source on its comm under another tag, if
@@ -972,19 +1020,13 @@ struct alignas(64) NodeState {
                                : call_context;
   }
 
-  std::uint64_t sends = 0;  // sends made in this run
   // Nonblocking requests of this run (ids are indices), and the irecvs waiting for their
   // message per match key, oldest first (a message that arrives goes to the oldest).
   RequestTable requests;
   PostedReceives posted;
   std::size_t open_requests = 0;  // posted, not yet retired
   OpenBuffers open_buffers;       // theirs that have bytes
-  // Every request below this index is retired (kept up lazily by the scans of the open ones,
-  // comm.cpp, so that a node that has posted many need not walk them all at each post).
-  std::size_t first_open = 0;
-  // Virtual time: the log is appended under log_mutex, since the simulator may read it
-  // while the node runs. A query's answer (wait_any, test) is published here.
-  LogMutex log_mutex;
+  // A query's answer (wait_any, test) is published here.
   std::atomic<bool> answered{false};
   std::int64_t answer = 0;  // written by the simulator before `answered`
   // ... and, for a probe, the message it found; for test_list, a value per request.
@@ -1034,7 +1076,6 @@ struct alignas(64) NodeState {
   // Groups made by create_group, per (comm id, members' hash, tag): how many this node made.
   std::map<std::tuple<std::uint32_t, std::uint64_t, std::int64_t>, std::uint64_t> group_seq;
   std::chrono::steady_clock::time_point run_start;
-  NodeLog log;
   std::uint64_t perturb_state = 0;  // splitmix64 state of the schedule perturbation
 
   // Failures on purpose (MachineConfig::failures; docs/model.md, "Failed nodes"). The node's

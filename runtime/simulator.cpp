@@ -943,12 +943,8 @@ class Simulator {
     __builtin_prefetch(&nodes_[k]);
     if (!m_.hosts(n)) return;
     const NodeState* node = m_.nodes[static_cast<std::size_t>(n)].get();
-    __builtin_prefetch(&node->finished);
-    __builtin_prefetch(&node->log_mutex);
-    __builtin_prefetch(&node->log.ops);
-    __builtin_prefetch(&node->log.sends);
-    __builtin_prefetch(&node->log.request_lists);
-    __builtin_prefetch(&node->log.answers);
+    __builtin_prefetch(&node->log_mutex);  // with `finished` and the operations' ring
+    __builtin_prefetch(&node->log.sends);  // with the request lists'
   }
 
   // Copies node n's operation number pc out of its log. A node still running may not have
@@ -1012,7 +1008,7 @@ class Simulator {
         out.answers.push_back(l.answers[k]);
       }
     }
-    if (streaming_) drop_used(n, pc + 1, l);
+    if (streaming_) drop_used(n, pc + 1, out.op, l);
     ++taken_;
     return Fetch::op;
   }
@@ -1052,11 +1048,25 @@ class Simulator {
 
   // Streaming: node n's log forgets what both passes have copied out (this one up to
   // operation pc, not yet counted in its NodeSim).
-  void drop_used(int n, std::size_t pc, NodeLog& l) const {
+  void drop_used(int n, std::size_t pc, const OpRecord& op, NodeLog& l) const {
     const NodeSim& s = nodes_[n];
     const NodeSim* o = partner_ != nullptr ? &partner_->nodes_[n] : nullptr;
     l.ops.drop_before(o != nullptr ? std::min<std::uint64_t>(pc, o->pc) : pc);
-    l.sends.drop_before(o != nullptr ? std::min(s.sends_used, o->sends_used) : s.sends_used);
+    // The other rings only after an operation that used them (their heads are in lines the
+    // pass need not read otherwise); what a partner still needed then goes at the next.
+    switch (op.kind) {
+      case OpRecord::Kind::send:
+      case OpRecord::Kind::sendrecv:
+      case OpRecord::Kind::isend:
+        l.sends.drop_before(o != nullptr ? std::min(s.sends_used, o->sends_used) : s.sends_used);
+        return;
+      case OpRecord::Kind::recv:
+      case OpRecord::Kind::irecv:
+      case OpRecord::Kind::compute:
+        return;
+      default:
+        break;
+    }
     // Most runs log no request list and no answer: nothing held there, nothing to drop.
     if (l.request_lists.base() != l.request_lists.size()) {
       l.request_lists.drop_before(o != nullptr ? std::min(s.lists_used, o->lists_used)
