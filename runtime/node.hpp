@@ -284,21 +284,12 @@ class Inbox {
 
 // Virtual time: what each node did, in order, for the simulator. Every call appends its
 // operation before it blocks, so the simulator can run while the nodes do (simulator.cpp).
-struct SendRecord {
-  int dst = 0;
-  // It routes around failed links (MachineConfig::fail_routes): the links down at this index
-  // of MachineImpl::down_index, which MachineImpl::route_around_down avoids; -1: its own
-  // route (Topology::route).
-  std::int32_t around = -1;
-  std::uint64_t items = 0;
-  std::uint64_t bytes = 0;
-  Tag tag = 0;
-  std::uint32_t comm = 0;
-  bool synchronous = false;  // it may start only once its receive is posted (MPI_Ssend)
-  // A failed link lost it (MachineConfig::link_failures): it completes at its start, using no
-  // port or link, and its receive completes at the later of its posting and that time.
-  bool lost = false;
-};
+// One record of one cache line per operation, a send's message in it (a send-receive's
+// record has both directions): the pass reads a node's records long after the node wrote
+// them, or on the other core, so each line a record spans is a miss; an operation record of
+// 88 bytes and a send record of 40 in a ring of their own spanned three lines for a
+// send-receive. Fields that no operation uses together share their place (the unions: each
+// kind reads only what it wrote).
 struct OpRecord {
   enum class Kind : std::uint8_t {
     send, recv, sendrecv, compute,  // blocking
@@ -316,39 +307,64 @@ struct OpRecord {
     fail,                           // the node stopped here (MachineConfig::failures)
   };
   Kind kind = Kind::compute;
-  std::uint64_t send_index = 0;  // send, sendrecv, isend: index into this node's sends
+  Work work = Work::compute;     // compute: which kind of local work
+  // A receive whose match the node waits for the simulation to name (a wildcard, or one
+  // posted behind such a receive): the pass publishes its choice (NodeState::decisions), and
+  // the node then writes the source and tag it took into this record, so that the replay
+  // after the run takes the same message.
+  bool report : 1 = false;
+  bool recorded : 1 = false;     // the node has written in what its receive took or found
+  bool cancelled : 1 = false;    // irecv: withdrawn by a cancel that succeeded
+  bool all : 1 = false;          // test_list: whether every request must be ready (else any)
+  // test, test_list: answered by the node itself, the same question as the query before it,
+  // the first failed query in a row (NodeState::repeatable): its answer is in the log already
+  // and the run's pass publishes none.
+  bool known : 1 = false;
+  // send, sendrecv, isend: it may start only once its receive is posted (MPI_Ssend); a
+  // failed link lost it (MachineConfig::link_failures): it completes at its start, using no
+  // port or link, and its receive completes at the later of its posting and that time.
+  bool synchronous : 1 = false;
+  bool lost : 1 = false;
+  // Every request of the node below this id was completed by an operation logged before this
+  // one (its first open request when it was logged): the simulation lets go of them.
+  std::uint32_t done_below = 0;
   // recv, sendrecv, irecv, the probes: what the receive matches (the k-th receive a node
   // posts for (comm, source, tag) takes the k-th message the source sent it with that comm
   // and tag). Source kAnySource or tag kAnyTag: the message is the simulation's to choose.
   std::uint32_t recv_comm = 0;
   int recv_src = -1;             // world rank, or kAnySource
   Tag recv_tag = 0;              // or kAnyTag (a user tag, never a collective's)
-  // A receive whose match the node waits for the simulation to name (a wildcard, or one
-  // posted behind such a receive): the pass publishes its choice (NodeState::decisions), and
-  // the node then writes the source and tag it took into this record, so that the replay
-  // after the run takes the same message.
-  bool report = false;
-  bool recorded = false;         // the node has written in what its receive took or found
-  bool cancelled = false;        // irecv: withdrawn by a cancel that succeeded
-  bool all = false;              // test_list: whether every request must be ready (else any)
-  // test, test_list: answered by the node itself, the same question as the query before it,
-  // the first failed query in a row (NodeState::repeatable): its answer is in the log already
-  // and the run's pass publishes none.
-  bool known = false;
   std::uint32_t request = 0;     // isend, irecv: the request posted; test: the one tested
-  std::uint64_t list_begin = 0;  // wait, wait_any: requests[list_begin, +list_size) of
-  std::uint32_t list_size = 0;   //   NodeLog::request_lists
-  // Every request of the node below this id was completed by an operation logged before this
-  // one (its first open request when it was logged): the simulation lets go of them.
-  std::uint32_t done_below = 0;
-  Picos duration = 0;            // compute
-  std::uint64_t work_items = 0;  // compute: items combined or rearranged
-  Work work = Work::compute;     // compute: which kind of local work
+  // send, sendrecv, isend: the message (its destination, comm, tag, size, and the route:
+  // `around`, it routes around failed links (MachineConfig::fail_routes): the links down at
+  // this index of MachineImpl::down_index, which MachineImpl::route_around_down avoids; -1:
+  // its own route, Topology::route). Its index among the node's sends is its place among the
+  // send records of the log (the pass counts them).
+  union {
+    int dst = 0;
+    std::uint32_t list_size;     // wait, wait_any, test_list: NodeLog::request_lists
+  };                             //   [list_begin, +list_size); sync: the group's members
+  std::int32_t around = -1;
+  std::uint32_t comm = 0;
+  union {
+    std::uint64_t items = 0;
+    Picos duration;              // compute
+  };
+  union {
+    std::uint64_t bytes = 0;
+    std::uint64_t work_items;    // compute: items combined or rearranged
+  };
+  union {
+    Tag tag = 0;
+    std::uint64_t list_begin;    // wait, wait_any, test_list
+    std::uint64_t sync_seq;      // sync (below)
+  };
   // sync: a communicator constructor (split, create_group) meets its other members: the node
   // goes on once every one of the list_size members of group recv_comm has reached its
-  // sync number send_index on that group, at the latest of their times (docs/model.md,
+  // sync number sync_seq on that group, at the latest of their times (docs/model.md,
   // "Communicator constructors").
 };
+static_assert(sizeof(OpRecord) == 64);
 // One of a log's sequences: indexed from the start of the run, while the simulation drops
 // what every pass over it has consumed (the first `base` entries), so that a run's log holds
 // what the passes have not reached yet, not the whole run (simulator.cpp). A ring of a power
@@ -491,7 +507,6 @@ struct NodeLog {
   // runs while the nodes do: virtual_clock.cpp, log_op).
   std::uint32_t since_advance = 0;
   LogVector<OpRecord> ops;
-  LogVector<SendRecord> sends;
   LogVector<std::uint32_t> request_lists;
   // The answers the node got to its queries (wait_any, test), in order: the contention-
   // free replay (simulator.cpp) follows them.
@@ -502,7 +517,6 @@ struct NodeLog {
   Picos finish = 0;
   void clear() {
     ops.clear();
-    sends.clear();
     request_lists.clear();
     answers.clear();
     since_advance = 0;
@@ -969,10 +983,11 @@ inline constexpr Picos kNoFailure = -1;
 struct alignas(64) NodeState {
   // What the discrete-event pass reads of the node at each of its steps (Simulator::fetch)
   // and the node writes at each operation it logs (VirtualClock::log_op), first and together:
-  // the log's lock, whether the node has finished, and the log's rings, whose heads take the
-  // rest of this first cache line (the operations) and the next (the sends, the request
-  // lists). Spread over the state, they were six of its lines, each cold for the pass when it
-  // comes back to the node (the node wrote them meanwhile, on the other core or long before).
+  // the log's lock, whether the node has finished, and the head of its operations' ring, in
+  // this first cache line (the other rings' heads, in the next, are read only after
+  // operations that use them). Spread over the state, they were six of its lines, each cold
+  // for the pass when it comes back to the node (the node wrote them meanwhile, on the other
+  // core or long before).
   // Virtual time: the log is appended under log_mutex, since the simulator may read it
   // while the node runs.
   LogMutex log_mutex;
