@@ -499,13 +499,9 @@ class LogMutex {
   std::atomic<int> state_{0};  // 0: free; 1: held; 2: held, and someone may sleep on it
 };
 
-// A node's log. Its first members are what the node writes at each append and the pass
-// reads at each fetch, in this order, so that in NodeState they fill the lines after its lock
-// (NodeState, first members).
+// A node's log. Its first member is what the node writes at each append and the pass reads
+// at each fetch (NodeState, first members).
 struct NodeLog {
-  // Operations appended since the node last offered to advance the simulation (the pass
-  // runs while the nodes do: virtual_clock.cpp, log_op).
-  std::uint32_t since_advance = 0;
   LogVector<OpRecord> ops;
   LogVector<std::uint32_t> request_lists;
   // The answers the node got to its queries (wait_any, test), in order: the contention-
@@ -519,7 +515,6 @@ struct NodeLog {
     ops.clear();
     request_lists.clear();
     answers.clear();
-    since_advance = 0;
     messages.clear();
     combines.clear();
     finish = 0;
@@ -981,30 +976,32 @@ struct NodeStopped {};
 inline constexpr Picos kNoFailure = -1;
 
 struct alignas(64) NodeState {
-  // What the discrete-event pass reads of the node at each of its steps (Simulator::fetch)
-  // and the node writes at each operation it logs (VirtualClock::log_op), first and together:
-  // the log's lock, whether the node has finished, and the head of its operations' ring, in
-  // this first cache line (the other rings' heads, in the next, are read only after
-  // operations that use them). Spread over the state, they were six of its lines, each cold
-  // for the pass when it comes back to the node (the node wrote them meanwhile, on the other
-  // core or long before).
-  // Virtual time: the log is appended under log_mutex, since the simulator may read it
-  // while the node runs.
+  // What the discrete-event pass reads of the node at each of its steps (Simulator::fetch),
+  // what the node writes at each operation it logs (VirtualClock::log_op), and what a sender
+  // writes (its mailbox) and reads (its rank, to wake it), first and together in this first
+  // cache line: the log's lock, whether the node has finished, the head of its operations'
+  // ring (the other rings' heads, in the next line, are read only after operations that use
+  // them). Spread over the state, they were seven of its lines, each cold when the pass, the
+  // node or a sender comes back to it on a large machine (written meanwhile on the other
+  // core, or long before). Virtual time: the log is appended under log_mutex, since the
+  // simulator may read it while the node runs.
   LogMutex log_mutex;
   std::atomic<bool> finished{true};
+  // Operations logged since the node last offered to advance the simulation (the pass runs
+  // while the nodes do: virtual_clock.cpp, log_op).
+  std::uint32_t since_advance = 0;
+  int rank = 0;  // world rank
+  // Mailbox: any thread enqueues, only the owner takes.
+  Inbox incoming;
   // Every request below this index is retired (kept up lazily by the scans of the open ones,
   // comm.cpp, so that a node that has posted many need not walk them all at each post).
   std::size_t first_open = 0;
-  std::uint64_t sends = 0;  // sends made in this run
   NodeLog log;
 
-  int rank = 0;  // world rank
+  std::uint64_t sends = 0;  // sends made in this run
   MachineImpl* machine = nullptr;
   // The Node the user's function was given, during its call (vmc::this_node()).
   Node* handle = nullptr;
-
-  // Mailbox: any thread enqueues, only the owner takes.
-  Inbox incoming;
   UnexpectedMessages unexpected;
   // Threads engine: where a blocked node sleeps. The executor spins before it sleeps, and
   // only while the awake nodes do not outnumber the cores (executor_threads.cpp), so the

@@ -137,8 +137,8 @@ std::size_t VirtualClock::log_op(NodeState& self, const OpRecord& op,
       nodes_.sim_waits_for.store(-1, std::memory_order_release);
       wake = true;
     }
-    if (++self.log.since_advance == stream_every_) {
-      self.log.since_advance = 0;
+    if (++self.since_advance == stream_every_) {
+      self.since_advance = 0;
       advance = simulates_during_run();
       // The pass has not reached most of what this node logged: it is behind the nodes.
       far_ahead = self.log.ops.size() - self.log.ops.base() > kFarAhead * stream_every_;
