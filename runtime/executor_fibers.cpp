@@ -322,12 +322,12 @@ class FiberExecutor final : public Executor {
   // it returns into) and the first line of its state (its mailbox, its log's head). On a large
   // machine a node is resumed once in a long while and all of it has left the cache meanwhile;
   // asked for a node ahead, these misses overlap that node's run instead of stalling the
-  // switch. Hints only: nothing is read but the slot.
-  // Where it pays: machines of kWarmFrom nodes and more (their stacks' tops, a few hundred
-  // bytes each, outgrow a core's level 2 cache; below, warm costs about 50 instructions a
-  // resume for lines that are there), the kWarmStack bytes from the saved stack pointer up
-  // (measured on allreduce 16,384, one worker: 512 to 1,024 bytes took 17-20% less CPU than
-  // none, 4,096 about none less: that many prefetches at once stall on the core's misses).
+  // switch. Hints only: nothing is read but the slot. Where it pays: machines of kWarmFrom
+  // nodes and more (their stacks' tops outgrow a core's level 2 cache; below, warm costs about
+  // 50 instructions a resume for lines that are there), the kWarmStack bytes from the saved
+  // stack pointer up (allreduce 16,384 on one worker: 512 to 1,024 bytes took 17-20% less CPU
+  // than none; 4,096 about as much as none, as that many prefetches stall on the core's
+  // outstanding misses; docs/performance.md, the eighth round).
   static constexpr int kWarmFrom = 1024;
   static constexpr std::ptrdiff_t kWarmStack = 1024;
   void warm(int rank) const {
