@@ -113,6 +113,7 @@ void NodeState::clear_run() {
   group_sync_seq.clear();
   group_seq.clear();
   log.clear();
+  since_advance = 0;
   blocked_stamp.store(0);
   fail_at = kNoFailure;
   stopped.store(false);

@@ -284,21 +284,12 @@ class Inbox {
 
 // Virtual time: what each node did, in order, for the simulator. Every call appends its
 // operation before it blocks, so the simulator can run while the nodes do (simulator.cpp).
-struct SendRecord {
-  int dst = 0;
-  // It routes around failed links (MachineConfig::fail_routes): the links down at this index
-  // of MachineImpl::down_index, which MachineImpl::route_around_down avoids; -1: its own
-  // route (Topology::route).
-  std::int32_t around = -1;
-  std::uint64_t items = 0;
-  std::uint64_t bytes = 0;
-  Tag tag = 0;
-  std::uint32_t comm = 0;
-  bool synchronous = false;  // it may start only once its receive is posted (MPI_Ssend)
-  // A failed link lost it (MachineConfig::link_failures): it completes at its start, using no
-  // port or link, and its receive completes at the later of its posting and that time.
-  bool lost = false;
-};
+// One record of one cache line per operation, a send's message in it (a send-receive's
+// record has both directions): the pass reads a node's records long after the node wrote
+// them, or on the other core, so each line a record spans is a miss; an operation record of
+// 88 bytes and a send record of 40 in a ring of their own spanned three lines for a
+// send-receive. Fields that no operation uses together share their place (the unions: each
+// kind reads only what it wrote).
 struct OpRecord {
   enum class Kind : std::uint8_t {
     send, recv, sendrecv, compute,  // blocking
@@ -316,39 +307,64 @@ struct OpRecord {
     fail,                           // the node stopped here (MachineConfig::failures)
   };
   Kind kind = Kind::compute;
-  std::uint64_t send_index = 0;  // send, sendrecv, isend: index into this node's sends
+  Work work = Work::compute;     // compute: which kind of local work
+  // A receive whose match the node waits for the simulation to name (a wildcard, or one
+  // posted behind such a receive): the pass publishes its choice (NodeState::decisions), and
+  // the node then writes the source and tag it took into this record, so that the replay
+  // after the run takes the same message.
+  bool report : 1 = false;
+  bool recorded : 1 = false;     // the node has written in what its receive took or found
+  bool cancelled : 1 = false;    // irecv: withdrawn by a cancel that succeeded
+  bool all : 1 = false;          // test_list: whether every request must be ready (else any)
+  // test, test_list: answered by the node itself, the same question as the query before it,
+  // the first failed query in a row (NodeState::repeatable): its answer is in the log already
+  // and the run's pass publishes none.
+  bool known : 1 = false;
+  // send, sendrecv, isend: it may start only once its receive is posted (MPI_Ssend); a
+  // failed link lost it (MachineConfig::link_failures): it completes at its start, using no
+  // port or link, and its receive completes at the later of its posting and that time.
+  bool synchronous : 1 = false;
+  bool lost : 1 = false;
+  // Every request of the node below this id was completed by an operation logged before this
+  // one (its first open request when it was logged): the simulation lets go of them.
+  std::uint32_t done_below = 0;
   // recv, sendrecv, irecv, the probes: what the receive matches (the k-th receive a node
   // posts for (comm, source, tag) takes the k-th message the source sent it with that comm
   // and tag). Source kAnySource or tag kAnyTag: the message is the simulation's to choose.
   std::uint32_t recv_comm = 0;
   int recv_src = -1;             // world rank, or kAnySource
   Tag recv_tag = 0;              // or kAnyTag (a user tag, never a collective's)
-  // A receive whose match the node waits for the simulation to name (a wildcard, or one
-  // posted behind such a receive): the pass publishes its choice (NodeState::decisions), and
-  // the node then writes the source and tag it took into this record, so that the replay
-  // after the run takes the same message.
-  bool report = false;
-  bool recorded = false;         // the node has written in what its receive took or found
-  bool cancelled = false;        // irecv: withdrawn by a cancel that succeeded
-  bool all = false;              // test_list: whether every request must be ready (else any)
-  // test, test_list: answered by the node itself, the same question as the query before it,
-  // the first failed query in a row (NodeState::repeatable): its answer is in the log already
-  // and the run's pass publishes none.
-  bool known = false;
   std::uint32_t request = 0;     // isend, irecv: the request posted; test: the one tested
-  std::uint64_t list_begin = 0;  // wait, wait_any: requests[list_begin, +list_size) of
-  std::uint32_t list_size = 0;   //   NodeLog::request_lists
-  // Every request of the node below this id was completed by an operation logged before this
-  // one (its first open request when it was logged): the simulation lets go of them.
-  std::uint32_t done_below = 0;
-  Picos duration = 0;            // compute
-  std::uint64_t work_items = 0;  // compute: items combined or rearranged
-  Work work = Work::compute;     // compute: which kind of local work
+  // send, sendrecv, isend: the message (its destination, comm, tag, size, and the route:
+  // `around`, it routes around failed links (MachineConfig::fail_routes): the links down at
+  // this index of MachineImpl::down_index, which MachineImpl::route_around_down avoids; -1:
+  // its own route, Topology::route). Its index among the node's sends is its place among the
+  // send records of the log (the pass counts them).
+  union {
+    int dst = 0;
+    std::uint32_t list_size;     // wait, wait_any, test_list: NodeLog::request_lists
+  };                             //   [list_begin, +list_size); sync: the group's members
+  std::int32_t around = -1;
+  std::uint32_t comm = 0;
+  union {
+    std::uint64_t items = 0;
+    Picos duration;              // compute
+  };
+  union {
+    std::uint64_t bytes = 0;
+    std::uint64_t work_items;    // compute: items combined or rearranged
+  };
+  union {
+    Tag tag = 0;
+    std::uint64_t list_begin;    // wait, wait_any, test_list
+    std::uint64_t sync_seq;      // sync (below)
+  };
   // sync: a communicator constructor (split, create_group) meets its other members: the node
   // goes on once every one of the list_size members of group recv_comm has reached its
-  // sync number send_index on that group, at the latest of their times (docs/model.md,
+  // sync number sync_seq on that group, at the latest of their times (docs/model.md,
   // "Communicator constructors").
 };
+static_assert(sizeof(OpRecord) == 64);
 // One of a log's sequences: indexed from the start of the run, while the simulation drops
 // what every pass over it has consumed (the first `base` entries), so that a run's log holds
 // what the passes have not reached yet, not the whole run (simulator.cpp). A ring of a power
@@ -363,6 +379,33 @@ class LogVector {
   static_assert(std::is_trivially_copyable_v<T>);
 
  public:
+  LogVector() = default;
+  LogVector(const LogVector& o) { *this = o; }
+  LogVector(LogVector&& o) noexcept
+      : slots_(std::exchange(o.slots_, nullptr)),
+        mask_(std::exchange(o.mask_, 0)),
+        base_(std::exchange(o.base_, 0)),
+        end_(std::exchange(o.end_, 0)) {}
+  LogVector& operator=(const LogVector& o) {
+    if (this == &o) return *this;
+    clear();
+    if (o.slots_ != nullptr) {
+      slots_ = std::make_unique<T[]>(o.capacity());
+      std::copy(o.slots_.get(), o.slots_.get() + o.capacity(), slots_.get());
+      mask_ = o.mask_;
+    }
+    base_ = o.base_;
+    end_ = o.end_;
+    return *this;
+  }
+  LogVector& operator=(LogVector&& o) noexcept {
+    slots_ = std::exchange(o.slots_, nullptr);
+    mask_ = std::exchange(o.mask_, 0);
+    base_ = std::exchange(o.base_, 0);
+    end_ = std::exchange(o.end_, 0);
+    return *this;
+  }
+
   std::uint64_t size() const { return end_; }
   std::uint64_t base() const { return base_; }
   bool holds(std::uint64_t i) const { return i >= base_ && i < end_; }
@@ -370,7 +413,7 @@ class LogVector {
   const T& operator[](std::uint64_t i) const { return slots_[i & mask_]; }
   T& back() { return (*this)[end_ - 1]; }
   void push_back(const T& x) {
-    if (end_ - base_ == slots_.size()) grow();
+    if (end_ - base_ == capacity()) grow();
     slots_[end_ & mask_] = x;
     ++end_;
   }
@@ -391,8 +434,7 @@ class LogVector {
   // Forgets the entries before i (consumed).
   void drop_before(std::uint64_t i) { base_ = std::max(base_, std::min(i, end_)); }
   void clear() {
-    slots_.clear();
-    slots_.shrink_to_fit();
+    slots_.reset();
     mask_ = 0;
     base_ = end_ = 0;
   }
@@ -409,19 +451,23 @@ class LogVector {
   }
 
  private:
+  std::uint64_t capacity() const { return slots_ == nullptr ? 0 : mask_ + 1; }
   // Twice the slots (16 at first), the held entries moved to their new places.
   void grow() {
-    std::vector<T> bigger(std::max<std::size_t>(16, 2 * slots_.size()));
-    const std::uint64_t mask = bigger.size() - 1;
+    const std::uint64_t size = std::max<std::uint64_t>(16, 2 * capacity());
+    auto bigger = std::make_unique<T[]>(size);
+    const std::uint64_t mask = size - 1;
     for (std::uint64_t i = base_; i < end_; ++i) bigger[i & mask] = (*this)[i];
     slots_ = std::move(bigger);
     mask_ = mask;
   }
 
-  std::vector<T> slots_;  // a power of two of them, or none
-  std::uint64_t mask_ = 0;  // slots_.size() - 1
-  std::uint64_t base_ = 0;  // the first entry held
-  std::uint64_t end_ = 0;   // one past the last
+  // Four words (a std::vector took six): the pass reads a node's rings at each of its steps
+  // (NodeState, the lines it reads).
+  std::unique_ptr<T[]> slots_;  // a power of two of them, or none
+  std::uint64_t mask_ = 0;      // their count - 1
+  std::uint64_t base_ = 0;      // the first entry held
+  std::uint64_t end_ = 0;       // one past the last
 };
 
 // The lock of a node's log: the node appends a record under it and the pass copies one out,
@@ -453,16 +499,14 @@ class LogMutex {
   std::atomic<int> state_{0};  // 0: free; 1: held; 2: held, and someone may sleep on it
 };
 
+// A node's log. Its first member is what the node writes at each append and the pass reads
+// at each fetch (NodeState, first members).
 struct NodeLog {
   LogVector<OpRecord> ops;
-  LogVector<SendRecord> sends;
   LogVector<std::uint32_t> request_lists;
   // The answers the node got to its queries (wait_any, test), in order: the contention-
   // free replay (simulator.cpp) follows them.
   LogVector<std::int64_t> answers;
-  // Operations appended since the node last offered to advance the simulation (the pass
-  // runs while the nodes do: virtual_clock.cpp, log_op).
-  std::uint32_t since_advance = 0;
   // Lines of output the node marked (mark_output), each as the number of operations it had
   // logged then: the run's pass hands a line on when it reaches that operation (or the end).
   std::deque<std::uint64_t> output_marks;
@@ -472,10 +516,8 @@ struct NodeLog {
   Picos finish = 0;
   void clear() {
     ops.clear();
-    sends.clear();
     request_lists.clear();
     answers.clear();
-    since_advance = 0;
     output_marks.clear();
     messages.clear();
     combines.clear();
@@ -938,13 +980,32 @@ struct NodeStopped {};
 inline constexpr Picos kNoFailure = -1;
 
 struct alignas(64) NodeState {
+  // What the discrete-event pass reads of the node at each of its steps (Simulator::fetch),
+  // what the node writes at each operation it logs (VirtualClock::log_op), and what a sender
+  // writes (its mailbox) and reads (its rank, to wake it), first and together in this first
+  // cache line: the log's lock, whether the node has finished, the head of its operations'
+  // ring (the other rings' heads, in the next line, are read only after operations that use
+  // them). Spread over the state, they were seven of its lines, each cold when the pass, the
+  // node or a sender comes back to it on a large machine (written meanwhile on the other
+  // core, or long before). Virtual time: the log is appended under log_mutex, since the
+  // simulator may read it while the node runs.
+  LogMutex log_mutex;
+  std::atomic<bool> finished{true};
+  // Operations logged since the node last offered to advance the simulation (the pass runs
+  // while the nodes do: virtual_clock.cpp, log_op).
+  std::uint32_t since_advance = 0;
   int rank = 0;  // world rank
+  // Mailbox: any thread enqueues, only the owner takes.
+  Inbox incoming;
+  // Every request below this index is retired (kept up lazily by the scans of the open ones,
+  // comm.cpp, so that a node that has posted many need not walk them all at each post).
+  std::size_t first_open = 0;
+  NodeLog log;
+
+  std::uint64_t sends = 0;  // sends made in this run
   MachineImpl* machine = nullptr;
   // The Node the user's function was given, during its call (vmc::this_node()).
   Node* handle = nullptr;
-
-  // Mailbox: any thread enqueues, only the owner takes.
-  Inbox incoming;
   UnexpectedMessages unexpected;
   // Threads engine: where a blocked node sleeps. The executor spins before it sleeps, and
   // only while the awake nodes do not outnumber the cores (executor_threads.cpp), so the
@@ -956,7 +1017,6 @@ struct alignas(64) NodeState {
   std::atomic<std::uint64_t> blocked_stamp{0};
   std::atomic<std::uint64_t> parks{0};  // times this node parked in this machine's life
   std::uint64_t parks_at_nudge = 0;     // controller only: `parks` at its last nudge
-  std::atomic<bool> finished{true};
   std::mutex wait_mutex;
   WaitDescription waiting;  // guarded by wait_mutex
   // A blocking receive's wait: a message from its source on its comm under another tag, if
@@ -976,19 +1036,13 @@ struct alignas(64) NodeState {
                                : call_context;
   }
 
-  std::uint64_t sends = 0;  // sends made in this run
   // Nonblocking requests of this run (ids are indices), and the irecvs waiting for their
   // message per match key, oldest first (a message that arrives goes to the oldest).
   RequestTable requests;
   PostedReceives posted;
   std::size_t open_requests = 0;  // posted, not yet retired
   OpenBuffers open_buffers;       // theirs that have bytes
-  // Every request below this index is retired (kept up lazily by the scans of the open ones,
-  // comm.cpp, so that a node that has posted many need not walk them all at each post).
-  std::size_t first_open = 0;
-  // Virtual time: the log is appended under log_mutex, since the simulator may read it
-  // while the node runs. A query's answer (wait_any, test) is published here.
-  LogMutex log_mutex;
+  // A query's answer (wait_any, test) is published here.
   std::atomic<bool> answered{false};
   std::int64_t answer = 0;  // written by the simulator before `answered`
   // ... and, for a probe, the message it found; for test_list, a value per request.
@@ -1038,7 +1092,6 @@ struct alignas(64) NodeState {
   // Groups made by create_group, per (comm id, members' hash, tag): how many this node made.
   std::map<std::tuple<std::uint32_t, std::uint64_t, std::int64_t>, std::uint64_t> group_seq;
   std::chrono::steady_clock::time_point run_start;
-  NodeLog log;
   std::uint64_t perturb_state = 0;  // splitmix64 state of the schedule perturbation
 
   // Failures on purpose (MachineConfig::failures; docs/model.md, "Failed nodes"). The node's

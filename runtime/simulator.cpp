@@ -202,7 +202,7 @@ struct Msg {
   int src = 0;
   int dst = 0;
   std::uint32_t comm = 0;
-  std::int32_t around = -1; // it routes around the links down at this index (SendRecord)
+  std::int32_t around = -1; // it routes around the links down at this index (OpRecord)
   MsgState state = MsgState::idle;
   bool sync = false;        // synchronous: starts only once its receive is posted
   // Its sender waits in its run for the word that its receive is posted (a synchronous send;
@@ -256,10 +256,9 @@ struct Req {
 };
 
 struct NodeSim {
-  // Where its log's next operation and next send were when the pass last copied one out
-  // (Simulator::step asks for them first), beside pc: in the line each step touches first.
+  // Where its log's next operation was when the pass last copied one out (Simulator::step
+  // asks for it first), beside pc: in the line each step touches first.
   const void* next_op = nullptr;
-  const void* next_send = nullptr;
   std::size_t pc = 0;
   Picos clock = 0;
   int outstanding = 0;
@@ -277,10 +276,8 @@ struct NodeSim {
   LogVector<Req> reqs;
   std::uint32_t done_below = 0;  // the latest operation taken's OpRecord::done_below
   std::uint64_t sends = 0;              // sends reached
-  // What the pass has copied out of the node's log: operations [0, pc), sends [0, sends_used),
-  // request lists [0, lists_used), answers [0, answers) (the log drops what both passes
-  // have used).
-  std::uint64_t sends_used = 0;
+  // What the pass has copied out of the node's log: operations [0, pc), request lists
+  // [0, lists_used), answers [0, answers) (the log drops what both passes have used).
   std::uint64_t lists_used = 0;
   std::vector<std::uint32_t> any_list;  // a wait_any in progress: its requests
   bool any = false;
@@ -580,7 +577,6 @@ class Chunked {
 // go on appending while the pass works on it.
 struct Fetched {
   OpRecord op;
-  SendRecord send;
   std::vector<std::uint32_t> list;
   // The replay: the answers the run's query got (read under the log's lock, as the node
   // appends more), and how many of them it has taken.
@@ -891,7 +887,6 @@ class Simulator {
   // a run without it keeps NodeSim small).
   struct Detoured {
     OpRecord op;
-    SendRecord send;
   };
   std::vector<Detoured> detoured_;
   EventQueue events_;
@@ -948,12 +943,7 @@ class Simulator {
     __builtin_prefetch(&nodes_[k]);
     if (!m_.hosts(n)) return;
     const NodeState* node = m_.nodes[static_cast<std::size_t>(n)].get();
-    __builtin_prefetch(&node->finished);
-    __builtin_prefetch(&node->log_mutex);
-    __builtin_prefetch(&node->log.ops);
-    __builtin_prefetch(&node->log.sends);
-    __builtin_prefetch(&node->log.request_lists);
-    __builtin_prefetch(&node->log.answers);
+    __builtin_prefetch(&node->log_mutex);  // with `finished` and the operations' ring
   }
 
   // Copies node n's operation number pc out of its log. A node still running may not have
@@ -1012,13 +1002,6 @@ class Simulator {
     NodeSim& s = nodes_[n];
     s.next_op = &l.ops[pc + 1];
     switch (out.op.kind) {
-      case OpRecord::Kind::send:
-      case OpRecord::Kind::sendrecv:
-      case OpRecord::Kind::isend:
-        out.send = l.sends[out.op.send_index];
-        s.sends_used = out.op.send_index + 1;
-        s.next_send = &l.sends[s.sends_used];
-        break;
       case OpRecord::Kind::wait:
       case OpRecord::Kind::wait_any:
       case OpRecord::Kind::test_list:
@@ -1039,7 +1022,7 @@ class Simulator {
         out.answers.push_back(l.answers[k]);
       }
     }
-    if (streaming_) drop_used(n, pc + 1, l);
+    if (streaming_) drop_used(n, pc + 1, out.op, l);
     ++taken_;
     return Fetch::op;
   }
@@ -1079,11 +1062,23 @@ class Simulator {
 
   // Streaming: node n's log forgets what both passes have copied out (this one up to
   // operation pc, not yet counted in its NodeSim).
-  void drop_used(int n, std::size_t pc, NodeLog& l) const {
+  void drop_used(int n, std::size_t pc, const OpRecord& op, NodeLog& l) const {
     const NodeSim& s = nodes_[n];
     const NodeSim* o = partner_ != nullptr ? &partner_->nodes_[n] : nullptr;
     l.ops.drop_before(o != nullptr ? std::min<std::uint64_t>(pc, o->pc) : pc);
-    l.sends.drop_before(o != nullptr ? std::min(s.sends_used, o->sends_used) : s.sends_used);
+    // The other rings only after an operation that used them (their heads are in lines the
+    // pass need not read otherwise); what a partner still needed then goes at the next.
+    switch (op.kind) {
+      case OpRecord::Kind::send:
+      case OpRecord::Kind::sendrecv:
+      case OpRecord::Kind::isend:
+      case OpRecord::Kind::recv:
+      case OpRecord::Kind::irecv:
+      case OpRecord::Kind::compute:
+        return;
+      default:
+        break;
+    }
     // Most runs log no request list and no answer: nothing held there, nothing to drop.
     if (l.request_lists.base() != l.request_lists.size()) {
       l.request_lists.drop_before(o != nullptr ? std::min(s.lists_used, o->lists_used)
@@ -1486,7 +1481,6 @@ class Simulator {
     NodeSim& n = nodes_[id];
     n.clock = t;
     __builtin_prefetch(n.next_op);
-    __builtin_prefetch(n.next_send);
     if (n.any) finish_any(id, t);
     Fetched& f = fetch_buffer_;
     fetched_ = &f;
@@ -1498,7 +1492,6 @@ class Simulator {
       if (n.held) {
         n.held = false;
         f.op = detoured_[id].op;
-        f.send = detoured_[id].send;
       } else {
         const Fetch got = fetch(id, n.pc, f);
         if (output_lines_ != 0) hand_on_output();
@@ -1517,7 +1510,7 @@ class Simulator {
           const Picos clear = noise_clear(model_, id, t);
           if (clear > t) {
             n.held = true;
-            detoured_[id] = {f.op, f.send};
+            detoured_[id] = {f.op};
             n.clock = clear;
             push({clear, 1, id, 0});
             return true;
@@ -1553,7 +1546,7 @@ class Simulator {
           n.resume = t;
           n.resume_crit = n.crit;
           if (op.kind != OpRecord::Kind::recv) {
-            Msg& out = send_message(id, op, f.send, t);
+            Msg& out = send_message(id, op, t);
             if (!refused_sync(out, t)) {
               out.sender_waits = true;
               ++n.outstanding;
@@ -1568,7 +1561,7 @@ class Simulator {
         }
         case OpRecord::Kind::isend: {
           grow_requests(n, op.request);
-          Msg& out = send_message(id, op, f.send, t);
+          Msg& out = send_message(id, op, t);
           n.reqs[op.request].msg = out.id;
           if (refused_sync(out, t)) {
             Req& q = n.reqs[op.request];
@@ -1772,7 +1765,7 @@ class Simulator {
   // Nothing is charged and nothing counted (a meeting is no message); each member keeps its
   // own chain of startups. Whether the node stops here.
   bool meet(int id, const OpRecord& op, Picos t) {
-    const auto key = std::make_pair(op.recv_comm, op.send_index);
+    const auto key = std::make_pair(op.recv_comm, op.sync_seq);
     // A member that has stopped never comes: the constructor fails at once (stop fails the
     // members that came before it stopped).
     if (const int k = failed_for(id, op.recv_comm, kAnySource); k >= 0) {
@@ -2022,26 +2015,21 @@ class Simulator {
   // A send reached by its node at t: the message is requested and matched with the oldest
   // receive posted for it, if any (one for its exact source and tag, or one from any source
   // or of any tag posted before it); else it waits, and a probe may see it.
-  Msg& send_message(int id, const OpRecord& op, const SendRecord& rec, Picos t) {
+  Msg& send_message(int id, const OpRecord& op, Picos t) {
+    NodeSim& n = nodes_[id];
     Msg& x = msgs_.emplace_back();
     x.id = static_cast<std::int64_t>(msgs_.size()) - 1;
     x.src = id;
-    x.dst = rec.dst;
-    x.items = rec.items;
-    x.bytes = rec.bytes;
-    x.tag = rec.tag;
-    x.comm = rec.comm;
-    x.index = op.send_index;
-    x.sync = rec.synchronous;
-    x.lost = rec.lost;
-    x.around = rec.around;
+    x.dst = op.dst;
+    x.items = op.items;
+    x.bytes = op.bytes;
+    x.tag = op.tag;
+    x.comm = op.comm;
+    x.index = n.sends++;  // the node's count of its sends (VirtualClock::post)
+    x.sync = op.synchronous;
+    x.lost = op.lost;
+    x.around = op.around;
     x.told = !free_ && (x.sync || (rendezvous() && machine_.failing() && x.src != x.dst));
-    NodeSim& n = nodes_[id];
-    if (n.sends != op.send_index) {
-      throw std::logic_error("vmc simulator: node " + std::to_string(id) +
-                             "'s sends are out of order");
-    }
-    ++n.sends;
     auto it = match_.try_emplace(MatchKeySim{x.dst, x.comm, x.src, x.tag}).first;
     MatchQueues& q = it->second;
     std::vector<WildPost>* wild = nullptr;

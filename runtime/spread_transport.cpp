@@ -1182,7 +1182,6 @@ std::vector<char> logs_record(LocalNodes& m) {
   for (auto& n : m.local()) {
     // Whole: a spread machine's pass runs after the run, and drops nothing.
     w.put_vector(n->log.ops.to_vector());
-    w.put_vector(n->log.sends.to_vector());
     w.put_vector(n->log.request_lists.to_vector());
   }
   return w.out;
@@ -1199,13 +1198,10 @@ void keep_logs(SpreadNetwork& net, LocalNodes& m, std::vector<std::vector<char>>
     for (int node = net.first[k]; node < net.first[k + 1]; ++node) {
       NodeLog& log = m.remote_logs[node];
       std::vector<OpRecord> ops;
-      std::vector<SendRecord> sends;
       std::vector<std::uint32_t> lists;
       r.get_vector(ops);
-      r.get_vector(sends);
       r.get_vector(lists);
       log.ops.assign(ops);
-      log.sends.assign(sends);
       log.request_lists.assign(lists);
     }
     std::vector<char>().swap(records[k]);

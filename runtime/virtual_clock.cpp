@@ -65,7 +65,7 @@ VirtualClock::SendRoute VirtualClock::route_past_failures(NodeState& self, const
 }
 
 std::uint64_t VirtualClock::post(NodeState& self, const Outgoing& out, Message** lent,
-                                 bool to_waiting_only, SendRecord& record, int* lost_link) {
+                                 bool to_waiting_only, OpRecord& record, int* lost_link) {
   SendRoute route;
   if (machine_.links_failing() && out.dst != self.rank) [[unlikely]] {
     route = route_past_failures(self, out);
@@ -89,14 +89,14 @@ std::uint64_t VirtualClock::post(NodeState& self, const Outgoing& out, Message**
     msg->payload = make_payload(out.bytes);
     std::memcpy(msg->payload.get(), out.data, out.bytes);
   }
-  record = {.dst = out.dst,
-            .around = route.around,
-            .items = out.items,
-            .bytes = out.bytes,
-            .tag = out.tag,
-            .comm = out.group.id,
-            .synchronous = out.synchronous,
-            .lost = lost >= 0};
+  record.dst = out.dst;
+  record.around = route.around;
+  record.items = out.items;
+  record.bytes = out.bytes;
+  record.tag = out.tag;
+  record.comm = out.group.id;
+  record.synchronous = out.synchronous;
+  record.lost = lost >= 0;
   if (here) {
     deliver(msg, out.dst);
   } else {
@@ -112,8 +112,7 @@ void VirtualClock::send_elsewhere(Message* msg, const Outgoing& out) {
 }
 
 std::size_t VirtualClock::log_op(NodeState& self, const OpRecord& op,
-                                 std::span<const std::uint32_t> requests, Then then,
-                                 const SendRecord* send) {
+                                 std::span<const std::uint32_t> requests, Then then) {
   bool wake = false;
   bool advance = false;
   bool far_ahead = false;
@@ -126,7 +125,6 @@ std::size_t VirtualClock::log_op(NodeState& self, const OpRecord& op,
   {
     std::lock_guard lock(self.log_mutex);
     index = self.log.ops.size();
-    if (send != nullptr) self.log.sends.push_back(*send);
     self.log.ops.push_back(op);
     self.log.ops.back().done_below = static_cast<std::uint32_t>(self.first_open);
     if (!requests.empty()) {
@@ -139,8 +137,8 @@ std::size_t VirtualClock::log_op(NodeState& self, const OpRecord& op,
       nodes_.sim_waits_for.store(-1, std::memory_order_release);
       wake = true;
     }
-    if (++self.log.since_advance == stream_every_) {
-      self.log.since_advance = 0;
+    if (++self.since_advance == stream_every_) {
+      self.since_advance = 0;
       advance = simulates_during_run();
       // The pass has not reached most of what this node logged: it is behind the nodes.
       far_ahead = self.log.ops.size() - self.log.ops.base() > kFarAhead * stream_every_;
@@ -238,17 +236,15 @@ void VirtualClock::send(NodeState& self, const Outgoing& out) {
   OpRecord op;
   op.kind = OpRecord::Kind::send;
   int lost = -1;
-  SendRecord record;
-  op.send_index = post(self, out, &loan.message, true, record, &lost);
+  const std::uint64_t index = post(self, out, &loan.message, true, op, &lost);
   const bool waits = told(self, out) && simulates_during_run();
-  log_op(self, op, {}, waits ? Then::drives : Then::goes_on, &record);
+  log_op(self, op, {}, waits ? Then::drives : Then::goes_on);
   loan.take_back();
   if (waits) {
     // It returns once its receive is posted, in virtual time: wait for the simulation to
     // say so, so that the node goes on in the order virtual time gives (a synchronous send
     // whose receive is never posted is then a deadlock found while the nodes wait).
     ++self.sync_open;
-    const std::uint64_t index = op.send_index;
     int refused = -1;
     drive_until(self,
                 [&] {
@@ -287,10 +283,8 @@ Received VirtualClock::sendrecv(NodeState& self, const Outgoing& out, const Inco
   LoanGuard loan(*nodes_.executor, self);
   OpRecord op = receive_op(OpRecord::Kind::sendrecv, in);
   op.report = defers(self, in);
-  SendRecord record;
-  op.send_index = post(self, out, &loan.message, false, record);
-  const std::size_t index =
-      log_op(self, op, {}, op.report ? Then::drives : Then::goes_on, &record);
+  const std::uint64_t send_index = post(self, out, &loan.message, false, op);
+  const std::size_t index = log_op(self, op, {}, op.report ? Then::drives : Then::goes_on);
   Received got = op.report
                      ? take_deferred(self, in, index,
                                      deferred_wait(in))
@@ -299,7 +293,6 @@ Received VirtualClock::sendrecv(NodeState& self, const Outgoing& out, const Inco
   if (got.problem.empty() && told(self, out) && simulates_during_run()) {
     // Under rendezvous with failures its send waits for the word too: its receiver may have
     // stopped before it posted the receive (Comm::sendrecv_raw reports it).
-    const std::uint64_t send_index = op.send_index;
     int refused = -1;
     ++self.sync_open;
     drive_until(self,
@@ -478,19 +471,18 @@ void VirtualClock::isend(NodeState& self, std::uint32_t id, const Outgoing& out)
   OpRecord op;
   op.kind = OpRecord::Kind::isend;
   int lost = -1;
-  SendRecord record;
   // SendMode::lent: the buffer stays until the request completes, so a receiver may copy
   // from it meanwhile; completed() or withdrawn() takes the loan back.
   Message* lent = nullptr;
-  op.send_index = post(self, out, out.lent ? &lent : nullptr, false, record, &lost);
+  const std::uint64_t index = post(self, out, out.lent ? &lent : nullptr, false, op, &lost);
   self.requests[id].lent = lent;
   op.request = id;
-  log_op(self, op, {}, Then::goes_on, &record);
+  log_op(self, op, {}, Then::goes_on);
   if (told(self, out) && simulates_during_run()) {
     RequestState& r = self.requests[id];
     r.lost_link = lost;  // reported when it completes (Comm::finish_request)
     r.synchronous = true;
-    r.send_index = op.send_index;
+    r.send_index = index;
     ++self.sync_open;
   }
 }
@@ -779,11 +771,11 @@ void VirtualClock::meet(NodeState& self, const CommGroup& g) {
   OpRecord op;
   op.kind = OpRecord::Kind::sync;
   op.recv_comm = g.id;
-  op.send_index = self.group_sync_seq.next(g.id);
+  op.sync_seq = self.group_sync_seq.next(g.id);
   op.list_size = static_cast<std::uint32_t>(g.world.size());
   {
     std::lock_guard lock(self.decisions_mutex);
-    self.meeting = {g.id, op.send_index};  // the simulation's word on it comes after the log
+    self.meeting = {g.id, op.sync_seq};  // the simulation's word on it comes after the log
     self.meeting_word = 0;
   }
   log_op(self, op);

@@ -59,13 +59,13 @@ class VirtualClock : public MailboxTransport {
   // without its bytes yet, goes there. Unreachable on one process.
   virtual void send_elsewhere(Message* msg, const Outgoing& out);
 
-  // Posts a message from self; returns its send index, and in `record` what the log keeps of
-  // it, for log_op to append with its operation (under one lock). `lent`: lend the
+  // Posts a message from self; returns its send index, and writes into `record` (its send
+  // operation's record, for log_op to append) what the log keeps of it. `lent`: lend the
   // buffer when that pays and say here which message took it (stays null when the bytes were
   // copied); `to_waiting_only`: lend only to a receiver already blocked waiting for it;
   // `lost_link`: set to the failed link that lost it, or -1 (MachineConfig::link_failures).
   std::uint64_t post(NodeState& self, const Outgoing& out, Message** lent, bool to_waiting_only,
-                     SendRecord& record, int* lost_link = nullptr);
+                     OpRecord& record, int* lost_link = nullptr);
   // How a message whose route may cross a failed link goes (MachineConfig::link_failures):
   // when self reaches the send at or after the time of a link on its route, around the links
   // down then (`around`, the index of MachineImpl::down_index) where the routing allows it
@@ -83,12 +83,10 @@ class VirtualClock : public MailboxTransport {
   // Appends an operation to self's log, and lets the simulation go on when it was waiting
   // for this node's next operation: `Then::drives`, the caller advances it right after (it
   // waits for the pass's answer: drive_until), so no one else is woken; otherwise self
-  // advances it here (pass_goes_on). `send`: a send's record (post), appended with it.
-  // Returns its place in the log.
+  // advances it here (pass_goes_on). Returns its place in the log.
   enum class Then { goes_on, drives };
   std::size_t log_op(NodeState& self, const OpRecord& op,
-                     std::span<const std::uint32_t> requests = {}, Then then = Then::goes_on,
-                     const SendRecord* send = nullptr);
+                     std::span<const std::uint32_t> requests = {}, Then then = Then::goes_on);
   // The pass waited for the operation self just logged, and self goes on with its program:
   // if nodes wait for answers, self advances the pass if no one holds it, instead of waking
   // every one of them to do it (each a kernel wake-up on the threads engine, p of them per
