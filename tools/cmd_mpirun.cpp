@@ -66,6 +66,8 @@ struct MpirunOptions {
   std::string privatize = "copies";
   std::string shared_malloc;  // --shared-malloc BYTES ("": not given)
   std::uint64_t poll_limit = MachineConfig{}.poll_limit;
+  bool open_mpi_flags = false;  // --oversubscribe, --allow-run-as-root: taken, no effect
+  std::string output_order = "virtual";
   const CLI::Option* topology_flag = nullptr;
   const CLI::Option* np_flag = nullptr;
 };
@@ -125,6 +127,7 @@ struct JobSetup {
   std::vector<std::string> args;  // argv, the program first
   mpi::JobOptions job;
   mpi::Privatize privatize = mpi::Privatize::copies;
+  bool ordered_output = true;  // --output-order virtual (on the virtual clock)
 };
 
 struct JobRun {
@@ -293,7 +296,8 @@ JobRun run_job(const JobSetup& setup, std::shared_ptr<const Topology> network,
   };
   // On the virtual clock the ranks' lines come out in virtual-time order, the same on every
   // run (docs/mpi.md, "The ranks' output").
-  const bool ordered = output != mpi::OutputMode::discard && config.clock == Clock::virtual_time;
+  const bool ordered = setup.ordered_output && output != mpi::OutputMode::discard &&
+                       config.clock == Clock::virtual_time;
   if (ordered) {
     config.on_output = [](int node, std::size_t pieces) { mpi::write_marked_output(node, pieces); };
   }
@@ -479,8 +483,9 @@ void run_one(const MpirunOptions& o, const JobSetup& setup,
                  !o.trace.empty() ? o.trace.c_str() : o.show.c_str());
   }
   if (o.stats && run.result) {
-    std::fprintf(stderr, "vmc mpirun: %d ranks on %s, %s clock\ntime       %s\n",
-                 network->nodes(), network->spec().c_str(),
+    std::fprintf(stderr, "vmc mpirun: %s on %s, %s clock\ntime       %s\n",
+                 counted(static_cast<unsigned long long>(network->nodes()), "rank").c_str(),
+                 network->spec().c_str(),
                  to_string(setup.config.clock).c_str(), format_duration(run.result->time()).c_str());
     print_stats(stderr, run.result->stats(), *network);
     print_host_cost(stderr, cost, run.result->stats().messages);
@@ -609,6 +614,7 @@ void mpirun_command(const MpirunOptions& o, const CLI::App& cmd,
   setup.config.trace = !o.trace.empty() || !o.show.empty();
   setup.config.allow_self_messages = true;  // MPI programs send to themselves
   setup.config.poll_limit = o.poll_limit;
+  setup.ordered_output = o.output_order == "virtual";
   o.engine.apply(setup.config);
   set_failures(o.fail, o.fail_routes, setup.config);
   if (!o.show.empty() && setup.config.clock != Clock::virtual_time) {
@@ -693,9 +699,16 @@ void add_mpirun_command(CLI::App& app) {
       ->type_name("N")
       ->check(int_check(1, std::int64_t{1} << 62));
   cmd->add_flag("--stats", o->stats,
-                "print the run's virtual time and statistics as vmc run does (on stderr)");
+                "print the run's virtual time and statistics as vmc run does (on stderr; over "
+                "several p, under each p's line of the table)");
   cmd->add_flag("--json", o->json,
                 "print the run as one JSON object after the program's output (one a line per p)");
+  cmd->add_option("--output-order", o->output_order,
+                  "virtual: the ranks' lines in virtual-time order, the same on every run (the "
+                  "virtual clock; a line waits until every rank has reached its time); host: as "
+                  "they are written, as mpirun does (the real clock always)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"virtual", "host"}));
   cmd->add_flag("--tag-output", o->tag_output,
                 "prefix every line a rank writes with [1,RANK]<stdout>: or [1,RANK]<stderr>:");
   cmd->add_option("--trace", o->trace, "write the run's Chrome trace JSON file")
@@ -711,6 +724,11 @@ void add_mpirun_command(CLI::App& app) {
                   "shared by every rank (thread-safe programs)")
       ->capture_default_str()
       ->check(CLI::IsMember({"copies", "none"}));
+  // Open MPI's flags that command lines carry over and that mean nothing here (every rank is
+  // a node of one process, on any number of cores): taken, and without effect.
+  cmd->add_flag("--oversubscribe,--allow-run-as-root", o->open_mpi_flags,
+                "accepted for Open MPI's command lines; no effect (every rank is a node of vmc's "
+                "one process, on any number of cores)");
   o->topology_flag = cmd->get_option("--topology");
   // PROGRAM and everything after it are the program's: no flag of vmc is read there.
   cmd->prefix_command();
@@ -736,7 +754,9 @@ void mpirun_spell_np(const CLI::App& app, int argc, char** argv) {
     if (a.size() < 2 || a[0] != '-') return;  // PROGRAM
     if (a.find('=') != std::string::npos || a == "-h" || a == "--help") continue;
     const CLI::Option* option = cmd->get_option_no_throw(a);
-    if (option == nullptr || option->get_expected_min() > 0) ++i;  // its value
+    // An option vmc mpirun does not have is refused by name (mpirun_command); the words after
+    // it are read on as flags, so that its -np is not read as "-n p".
+    if (option != nullptr && option->get_expected_min() > 0) ++i;  // its value
   }
 }
 

@@ -532,6 +532,14 @@ TEST(MpirunOutput, LinesComeInVirtualTimeOrderTheSameOnEveryRun) {
     EXPECT_EQ(o.out, first_out) << engine;
     EXPECT_EQ(o.err, first_err) << engine;
   }
+  // --output-order host: as the ranks write them (their order is the host's), every line.
+  const Outcome host = mpirun("-np 8 --engine threads --output-order host " + job("ordered"));
+  ASSERT_EQ(host.exit_code, 0) << host.err;
+  std::vector<std::string> got = lines_of(host.out), want = lines_of(first_out);
+  std::sort(got.begin(), got.end());
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(got, want) << host.out;
+  expect_refused("-np 2 --output-order time " + job("ordered"), "--output-order");
 }
 
 // A crash ends the process with the pass behind the ranks: the lines it had not handed on
@@ -680,6 +688,21 @@ TEST(MpirunRanges, DashNIsTheCountOfRanksAsMpirunsIs) {
   ASSERT_EQ(o.exit_code, 0) << o.err;
   EXPECT_THAT(o.out, HasSubstr("rank 2 sees 3"));
   EXPECT_THAT(o.out, Not(HasSubstr("rank 3 ")));
+}
+
+// Open MPI's command lines: --oversubscribe and --allow-run-as-root are taken (no effect);
+// an option vmc mpirun does not have is refused by its name, also before -np (which was read
+// as "-n p" after it).
+TEST(MpirunRanges, OpenMpisFlagsAreTakenAndAnUnknownOptionIsNamed) {
+  const Outcome o = mpirun("--oversubscribe --allow-run-as-root -np 3 " + job("globals"));
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_THAT(o.out, HasSubstr("rank 2 sees 3"));
+  for (const char* before : {"--bogus -np 3 ", "--mca btl self -np 3 ", "-np 3 --bogus "}) {
+    const Outcome refused = mpirun(before + job("globals"));
+    EXPECT_EQ(refused.exit_code, 2) << before << refused.err;
+    EXPECT_THAT(refused.err, HasSubstr("mpirun: unknown option --")) << before << refused.err;
+    EXPECT_THAT(refused.err, Not(HasSubstr("-np list"))) << before << refused.err;
+  }
 }
 
 TEST(MpirunPrivatize, NoneSharesOneCopyAmongTheRanks) {
