@@ -1107,6 +1107,7 @@ std::string describe_signature(const CallSignature& s) {
   std::string t(s.operation);
   if (!s.op.empty()) (t += " with op ") += s.op;
   if (s.root >= 0) t += " root " + std::to_string(s.root);
+  if (s.item_size == 0 && s.type.empty()) return t;  // a call without data (a barrier)
   if (s.check_count) t += " count " + std::to_string(s.count);
   t += " item size " + std::to_string(s.item_size);
   if (!s.type.empty()) ((t += " (") += s.type) += ")";

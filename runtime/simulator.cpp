@@ -1431,14 +1431,18 @@ class Simulator {
       }
     }
     for (int n : spinners_) {
-      if (shown++ < 8) text += "\n  node " + std::to_string(n) + ": tests or probes again and again while nothing else can happen";
+      if (shown++ < 8) {
+        text += "\n  node " + std::to_string(n) +
+                ": tests or probes again and again while nothing else can happen (" +
+                std::to_string(machine_.config.poll_limit) + " rounds in a row: the poll limit)";
+      }
     }
     if (shown == 0) {
       throw std::logic_error("vmc simulator: nodes left waiting with no event to free them");
     }
     throw ScheduleDeadlock(
         "deadlock: every unfinished node waits, and no message that could release one will "
-        "ever be sent; receives no send matches:" + text);
+        "ever be sent:" + text);
   }
 
   // Blocking worms that hold links and wait for links held by each other (possible only

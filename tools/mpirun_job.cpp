@@ -63,6 +63,8 @@ std::string in_rank_words(std::string line) {
   line = std::regex_replace(line, node, "rank");
   line = std::regex_replace(line, nodes, "ranks");
   line = std::regex_replace(line, world, "on MPI_COMM_WORLD");
+  static const std::regex poll_limit("\\bthe poll limit\\b");
+  line = std::regex_replace(line, poll_limit, "--poll-limit");
   return std::regex_replace(line, comm, "on communicator $1");
 }
 
