@@ -97,7 +97,21 @@ void run_demo(const DemoOptions& o) {
   const std::string topology = machine.topology().spec();
   std::printf("vmc demo: binomial broadcast of %zu floats from node %d on %s (%d nodes)\n",
               n, root, topology.c_str(), p);
-  std::printf("model: %s, %s clock\n\n", describe(model).c_str(), o.clock.c_str());
+  // The model's parts, at most 80 columns a line (a classroom's terminal).
+  const std::string parts = describe(model) + ", " + o.clock + " clock";
+  std::string line = "model:";
+  for (std::size_t at = 0; at < parts.size();) {
+    std::size_t end = parts.find(", ", at);
+    if (end == std::string::npos) end = parts.size();
+    const std::string part = parts.substr(at, end - at) + (end < parts.size() ? "," : "");
+    if (line.size() + 1 + part.size() > 80) {
+      std::printf("%s\n", line.c_str());
+      line = "      ";
+    }
+    line += " " + part;
+    at = end + 2;
+  }
+  std::printf("%s\n\n", line.c_str());
 
   std::vector<int> correct(p, 0);
   RunResult r = machine.run([&](Node& node) {
@@ -187,7 +201,7 @@ void compare_networks(const DemoOptions& o, const std::vector<std::string>& netw
   for (std::size_t i = 0; i < networks.size(); ++i) {
     std::printf("%s%s", i ? " and " : "", networks[i].c_str());
   }
-  std::printf(", same parameters:\n\n");
+  std::printf("\nwith the same parameters:\n\n");
   // A row per length and network, the algorithm last (its name is the longest cell), each
   // column as wide as its widest cell: the table fits a terminal of 80 to 90 columns.
   std::vector<std::array<std::string, 6>> rows = {
@@ -224,9 +238,10 @@ void compare_networks(const DemoOptions& o, const std::vector<std::string>& netw
     std::printf("\nEach network runs the algorithm that is fastest on it. On the hypercube every\n"
                 "exchange of recursive doubling and of the hybrids is between neighbours: no\n"
                 "contention. On the mesh those exchanges would share links; vmc picks Watts's\n"
-                "(004) mesh algorithms (mesh_*: dimensional rings, prime-factor rings, trees\n"
-                "along the dimensions) where they win, and where one still shares links its\n"
-                "contention is counted above. Every algorithm on one network, and why: try\n");
+                "mesh algorithms (mesh_*: dimensional rings, prime-factor rings, trees along\n"
+                "the dimensions; docs/004-formulas.md) where they win, and where one still\n"
+                "shares links its contention is counted above. Every algorithm on one\n"
+                "network, and why: try\n");
   } else {
     std::printf("\nTry\n");
   }
