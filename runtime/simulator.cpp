@@ -707,6 +707,7 @@ class Simulator {
       : m_(m), machine_(m.machine), model_(machine_.config.model), u_(machine_.units),
         links_(machine_.links), stats_(stats), trace_(trace), p_(m.p), free_(contention_free),
         record_(machine_.config.trace && !contention_free) {
+    output_ = !free_ && static_cast<bool>(machine_.config.on_output);
     nodes_.assign(p_, NodeSim{});
     if (noisy_) detoured_.resize(p_);
     ports_ = PortOccupancy(model_.port, p_);
@@ -836,6 +837,9 @@ class Simulator {
   Trace& trace_;
   int p_;
   bool free_ = false;
+  // The run's pass of a machine whose nodes mark lines of output (MachineConfig::on_output):
+  // only then does fetch look for marks (a run without them reads nothing more per step).
+  bool output_ = false;
   // Whether the trace's events are wanted (MachineConfig::trace, and not the replay): the
   // statistics never need them, and a run without them allocates nothing per message.
   bool record_ = true;
@@ -990,7 +994,7 @@ class Simulator {
     } held{running ? &node->log_mutex : nullptr};
     if (held.mutex != nullptr) held.mutex->lock();
     NodeLog& l = node != nullptr ? node->log : log_of(n);
-    if (!free_ && m_.output_marks.load(std::memory_order_acquire) != 0) take_output(n, pc, l);
+    if (output_ && m_.output_marks.load(std::memory_order_acquire) != 0) take_output(n, pc, l);
     if (pc >= l.ops.size()) {
       if (!running) return Fetch::none;
       if (!free_) m_.sim_waits_for.store(n, std::memory_order_release);
