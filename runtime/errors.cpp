@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <sstream>
 #include <tuple>
 
@@ -110,7 +111,33 @@ RunError deadlock_error(std::vector<BlockedWait> waits) {
   std::string text = "deadlock: every unfinished node is blocked and nothing in flight can "
                      "release it:";
   for (const auto& w : waits) text += "\n  " + w.describe();
+  text += absent_members_text(waits);
   return RunError(RunError::Kind::deadlock, text, -1, std::move(waits));
+}
+
+std::vector<CallWithAbsentMembers> calls_with_absent_members(const std::vector<BlockedWait>& waits) {
+  std::map<std::pair<unsigned, std::uint64_t>, CallWithAbsentMembers> calls;  // (comm, call)
+  for (const BlockedWait& w : waits) {
+    if (w.not_begun.empty()) continue;
+    CallWithAbsentMembers& c = calls[{w.comm, call_of(w.tag)}];
+    if (c.first == nullptr) c.first = &w;
+    c.waiting.push_back(w.node);
+  }
+  std::vector<CallWithAbsentMembers> list;
+  for (auto& [key, c] : calls) list.push_back(std::move(c));
+  return list;
+}
+
+std::string absent_members_text(const std::vector<BlockedWait>& waits) {
+  std::string text;
+  for (const CallWithAbsentMembers& c : calls_with_absent_members(waits)) {
+    const BlockedWait& w = *c.first;
+    text += "\n  " + nodes_text(c.waiting) + (c.waiting.size() == 1 ? " waits" : " wait") +
+            " inside collective call " + std::to_string(call_of(w.tag)) + " on comm " +
+            std::to_string(w.comm) + ", which " + nodes_text(w.not_begun) +
+            (w.not_begun.size() == 1 ? " has" : " have") + " not begun";
+  }
+  return text;
 }
 
 RunError unreceived_error(std::vector<Unreceived> left) {

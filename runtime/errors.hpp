@@ -147,6 +147,11 @@ struct BlockedWait {
   int other_world = -1;       // its sender's world rank
   long long other_tag = 0;
   std::size_t other_bytes = 0;
+  // A wait inside a collective call (a tag of its space, tags.hpp): the members of the comm
+  // (world ranks) that have not begun that call, when every member is in this process and
+  // is blocked or has returned (else, and when all have begun it, empty). The same list on
+  // every wait inside the call.
+  std::vector<int> not_begun;
   std::string describe() const;
   // "a message from node 0 waits under tag 4, 8 bytes" when `other`, else "".
   std::string other_message() const;

@@ -5,10 +5,12 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <new>
 #include <thread>
 
 #include "runtime/run_errors.hpp"
+#include "runtime/tags.hpp"
 
 namespace vmc::detail {
 
@@ -348,6 +350,15 @@ std::vector<int> LocalNodes::members_of(std::uint32_t comm) {
   return it == comm_members.end() ? std::vector<int>{} : it->second;
 }
 
+void LocalNodes::note_group(const std::shared_ptr<CommGroup>& g) {
+  std::lock_guard lock(comms_mutex);
+  groups[g->id] = g;
+  if (groups.size() > 2 * groups_kept + 64) {
+    std::erase_if(groups, [](const auto& e) { return e.second.expired(); });
+    groups_kept = groups.size();
+  }
+}
+
 void LocalNodes::wake_a_resolver() {
   std::lock_guard lock(resolvers_mutex);
   if (!resolvers.empty()) wake(*nodes[resolvers.front()]);
@@ -367,6 +378,7 @@ void LocalNodes::record_deadlock(std::string what) {
         sim_deadlock += "\nthe nodes were in:";
         for (const BlockedWait& w : sim_deadlock_waits) sim_deadlock += "\n  " + w.describe();
       }
+      sim_deadlock += absent_members_text(sim_deadlock_waits);
     }
   }
   abort_run();
@@ -462,7 +474,64 @@ std::vector<BlockedWait> LocalNodes::blocked_waits(bool running_too) {
       b.other_bytes = n->waiting_other.bytes;
     }
   }
+  name_absent_members(waits);
   return waits;
+}
+
+// Nodes wait inside collective call c of a comm for a step of its algorithm, and the partner
+// a wait names is often as stuck as they are: the cause is a member that never began call c
+// (it skipped the call, or waits elsewhere). Each such wait gets the members of the comm that
+// have not begun it: a member has begun call c when it has numbered more than c collective
+// calls on the comm (NodeState::collective_seq).
+void LocalNodes::name_absent_members(std::vector<BlockedWait>& waits) {
+  std::map<std::pair<std::uint32_t, std::uint64_t>, std::vector<int>> absent;  // (comm, call)
+  for (const BlockedWait& w : waits) {
+    if (w.operation == kRunningNode || w.tag < detail::kCollectiveTagBase) continue;
+    absent.try_emplace({w.comm, detail::call_of(w.tag)});
+  }
+  for (auto& [key, list] : absent) {
+    const auto [comm, call] = key;
+    std::vector<int> members;
+    if (comm == 0) {
+      members = members_of(0);
+    } else {
+      std::lock_guard lock(comms_mutex);
+      auto it = groups.find(comm);
+      const auto g = it == groups.end() ? nullptr : it->second.lock();
+      if (g != nullptr) members = g->world;
+    }
+    bool known = !members.empty();
+    for (int m : members) {
+      if (!known) break;
+      if (!hosts(m)) {
+        known = false;  // another process's node (a spread machine): not known here
+        break;
+      }
+      NodeState& n = *nodes[m];
+      std::uint64_t begun = 0;
+      if (n.finished.load(std::memory_order_seq_cst)) {
+        begun = n.collective_seq.count(comm);
+      } else if (n.stopped.load(std::memory_order_acquire)) {
+        known = false;  // a failed node, stopping
+      } else {
+        // A node in a wait wrote its counts before it took wait_mutex to say so, and takes it
+        // again to leave the wait; one in no wait may be changing them.
+        std::lock_guard lock(n.wait_mutex);
+        if (*n.waiting.operation == '\0') {
+          known = false;
+        } else {
+          begun = n.collective_seq.count(comm);
+        }
+      }
+      if (!known) break;
+      if (begun <= call) list.push_back(m);
+    }
+    if (!known) list.clear();
+  }
+  for (BlockedWait& w : waits) {
+    if (w.operation == kRunningNode || w.tag < detail::kCollectiveTagBase) continue;
+    w.not_begun = absent[{w.comm, detail::call_of(w.tag)}];
+  }
 }
 
 // Fibers only: a fiber parks until woken, while a node thread looks again by itself at

@@ -157,6 +157,12 @@ struct LocalNodes {
   std::unordered_map<std::uint32_t, std::vector<int>> comm_members;  // guarded by comms_mutex
   void note_members(const CommGroup& g);
   std::vector<int> members_of(std::uint32_t comm);
+  // Every group the run made (split, create_group), by id, while some node holds it: a
+  // deadlock report names the members of a comm that have not begun the collective call
+  // others wait in (blocked_waits). Expired entries go as the table grows.
+  std::unordered_map<std::uint32_t, std::weak_ptr<const CommGroup>> groups;  // comms_mutex
+  std::size_t groups_kept = 0;  // the table's size after its last sweep of expired entries
+  void note_group(const std::shared_ptr<CommGroup>& g);
 
   bool hosts(int r) const { return r >= lo && r < hi; }
   std::span<NodePtr> local() {
@@ -203,6 +209,7 @@ struct LocalNodes {
   // What this process's unfinished nodes wait for; with `running_too`, a node not in a wait
   // at the moment is listed as running (the watchdog's report: what moves and what waits).
   std::vector<BlockedWait> blocked_waits(bool running_too = false);
+  void name_absent_members(std::vector<BlockedWait>& waits);
   // Controller: wakes every unfinished node without counting it as activity, and whether
   // each has parked again since.
   void nudge_blocked_nodes();

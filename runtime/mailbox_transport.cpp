@@ -209,6 +209,7 @@ SplitResult MailboxTransport::split(NodeState& self, CommGroup& g, int rank, std
         }
         ng->describe_members();
         if (machine_.failing()) nodes_.note_members(*ng);
+        nodes_.note_group(ng);
       }
       call->ready = true;
     }
@@ -252,6 +253,7 @@ SplitResult MailboxTransport::create_group(NodeState&, CommGroup& g, std::span<c
     }
     ng->describe_members();
     if (machine_.failing()) nodes_.note_members(*ng);
+    nodes_.note_group(ng);
     call.group = std::move(ng);
   }
   SplitResult result{call.group, index};

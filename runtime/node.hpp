@@ -847,6 +847,13 @@ class CountsById {
     if (at == sparse_.end() || at->first != id) at = sparse_.insert(at, {id, 0});
     return at->second++;
   }
+  // The numbers given out for `id` so far: what next(id) would return.
+  std::uint64_t count(std::uint32_t id) const {
+    if (id < kDense) return id < dense_.size() ? dense_[id] : 0;
+    auto at = std::lower_bound(sparse_.begin(), sparse_.end(), id,
+                               [](const auto& e, std::uint32_t k) { return e.first < k; });
+    return at == sparse_.end() || at->first != id ? 0 : at->second;
+  }
   void clear() {
     dense_.clear();
     sparse_.clear();

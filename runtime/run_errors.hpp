@@ -14,6 +14,17 @@ namespace vmc::detail {
 std::string threw_report(int node, const std::string& what, std::size_t throwers);
 // Every unfinished node blocked, with what each waits for.
 RunError deadlock_error(std::vector<BlockedWait> waits);
+// A line per collective call that nodes wait inside while members of its comm have not
+// begun it (BlockedWait::not_begun): "\n  nodes 0, 1, 2 wait inside collective call 1 on
+// comm 0, which node 3 has not begun"; "" when there is none.
+std::string absent_members_text(const std::vector<BlockedWait>& waits);
+// The waits of `waits` inside one collective call with members absent: each call's first
+// wait, and the world ranks waiting inside it.
+struct CallWithAbsentMembers {
+  const BlockedWait* first = nullptr;
+  std::vector<int> waiting;
+};
+std::vector<CallWithAbsentMembers> calls_with_absent_members(const std::vector<BlockedWait>& waits);
 // A message no receive took by the end of a run: at node `node`, from node `src`.
 struct Unreceived {
   int node = 0, src = 0;

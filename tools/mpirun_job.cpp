@@ -9,6 +9,7 @@
 
 #include "collectives/registry.hpp"
 #include "runtime/run_errors.hpp"
+#include "runtime/tags.hpp"
 #include "tools/model_options.hpp"
 
 namespace vmc::cli {
@@ -68,6 +69,23 @@ std::string in_rank_words(std::string line) {
   return std::regex_replace(line, comm, "on communicator $1");
 }
 
+// Ranks waiting inside a collective call that some members of its communicator have not
+// called: the cause, where each waiting rank's line names only its algorithm's partner.
+void report_absent_members(const RunError& e, std::vector<std::string>& report) {
+  for (const detail::CallWithAbsentMembers& c : detail::calls_with_absent_members(e.blocked())) {
+    const BlockedWait& w = *c.first;
+    const std::string comm =
+        w.comm == 0 ? std::string("MPI_COMM_WORLD") : "communicator " + std::to_string(w.comm);
+    const std::string call =
+        w.context.empty()
+            ? "collective call " + std::to_string(detail::call_of(w.tag)) + " on " + comm
+            : w.context;
+    report.push_back("  " + ranks_word(c.waiting) + (c.waiting.size() == 1 ? " is" : " are") +
+                     " in " + call + ", which " + ranks_word(w.not_begun) +
+                     (w.not_begun.size() == 1 ? " has" : " have") + " not called");
+  }
+}
+
 // A deadlock in MPI's words: the runtime's first lines, then each blocked rank's call.
 void report_deadlock(const RunError& e, const std::vector<int>& returned,
                      std::vector<std::string>& report) {
@@ -86,10 +104,12 @@ void report_deadlock(const RunError& e, const std::vector<int>& returned,
                            "at once; the model's send waits):"
                          : "the ranks were in:");
     for (const BlockedWait& w : e.blocked()) report.push_back("  " + blocked_rank_line(w));
+    report_absent_members(e, report);
   } else {
     report.push_back("deadlock: every rank still running is blocked in a call that nothing "
                      "in flight can complete:");
     for (const BlockedWait& w : e.blocked()) report.push_back("  " + blocked_rank_line(w));
+    report_absent_members(e, report);
   }
   if (!returned.empty()) {
     report.push_back("  " + ranks_word(returned) + (returned.size() == 1 ? " has" : " have") +
@@ -268,8 +288,12 @@ std::string blocked_rank_line(const BlockedWait& w) {
   }
   if (!w.context.empty()) {
     line += w.context;
+    // Inside a collective call the partner is its algorithm's, not necessarily the cause
+    // (report_absent_members names the ranks that never came).
+    const bool in_collective = w.tag >= detail::kCollectiveTagBase;
     if (w.peer >= 0) {
-      line += ", waiting for rank " + std::to_string(w.peer_world);
+      line += (in_collective ? ", its algorithm waiting for rank " : ", waiting for rank ") +
+              std::to_string(w.peer_world);
     } else if (w.peer_world >= 0) {
       line += ", waiting to send to rank " + std::to_string(w.peer_world);
     }

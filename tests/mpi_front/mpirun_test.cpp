@@ -25,6 +25,7 @@
 namespace {
 
 namespace fs = std::filesystem;
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 using ::testing::MatchesRegex;
 using ::testing::Not;
@@ -143,6 +144,32 @@ TEST(MpirunExit, ADeadlockNamesEachBlockedRanksCallPeerAndTag) {
   }
 }
 
+// Ranks blocked inside a collective wait for their algorithm's partners, often as stuck as
+// they are: the report names the rank that never called the collective, on the world and on
+// a communicator of a split, the same on both engines.
+TEST(MpirunExit, ADeadlockInACollectiveNamesTheRanksThatNeverCalledIt) {
+  for (const char* engine : {"threads", "fibers"}) {
+    const Outcome o = mpirun(std::string("-np 6 --engine ") + engine + " " +
+                             job("rank_endings") + " skip_barrier");
+    EXPECT_EQ(o.exit_code, 1) << o.err;
+    EXPECT_THAT(o.err, HasSubstr("vmc mpirun:   ranks 0, 1, 3-5 are in MPI_Barrier(MPI_COMM_WORLD), "
+                                 "which rank 2 has not called\n"))
+        << engine << ": " << o.err;
+    EXPECT_THAT(line_with(o.err, "rank 2: "), HasSubstr("MPI_Recv(source 0, tag 9, MPI_COMM_WORLD), "
+                                                        "waiting for rank 0"))
+        << engine << ": " << o.err;
+    const Outcome s = mpirun(std::string("-np 8 --engine ") + engine + " " +
+                             job("rank_endings") + " skip_sub_allreduce");
+    EXPECT_EQ(s.exit_code, 1) << s.err;
+    EXPECT_THAT(line_with(s.err, "are in MPI_Allreduce"),
+                AllOf(HasSubstr("vmc mpirun:   ranks 1, 5, 7 are in MPI_Allreduce(1 x MPI_INT, "
+                                "MPI_SUM, communicator "),
+                      HasSubstr("), which rank 3 has not called")))
+        << engine << ": " << s.err;
+    EXPECT_THAT(s.err, HasSubstr("ranks 0, 2-4, 6 have returned from main")) << engine;
+  }
+}
+
 // A rank that loops in its own code cannot be interrupted: the watchdog ends the run, the
 // ranks in MPI calls return, and when the looping one has not returned within the grace time
 // (the watchdog time, from 2 s to 30 s) vmc mpirun names it and ends the process, on both engines
@@ -162,7 +189,8 @@ TEST(MpirunExit, ARankLoopingInItsOwnCodeEndsTheProcessNamingIt) {
     // Each rank's line in MPI's words, as the deadlock report's: the call and the awaited rank.
     EXPECT_THAT(o.err, HasSubstr("vmc mpirun:   rank 2: running its own code (in no MPI call)\n"))
         << engine << ": " << o.err;
-    EXPECT_THAT(line_with(o.err, "rank 0: "), HasSubstr("MPI_Barrier(MPI_COMM_WORLD), waiting for rank"))
+    EXPECT_THAT(line_with(o.err, "rank 0: "),
+                HasSubstr("MPI_Barrier(MPI_COMM_WORLD), its algorithm waiting for rank"))
         << engine << ": " << o.err;
     EXPECT_THAT(line_with(o.err, "did not return"),
                 HasSubstr("vmc mpirun: rank 2 did not return within 2 s of the job's end"))

@@ -196,6 +196,10 @@ TEST(Misuse, ANodeThatSkipsACollectiveIsReported) {
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     EXPECT_THAT(e, HasSubstr("deadlock"));
+    // Each waiting node names its barrier algorithm's partner; the cause is named apart.
+    EXPECT_THAT(e, HasSubstr("\n  nodes 0, 1, 2, 3, 4, 6, 7 wait inside collective call 0 on "
+                             "comm 0, which node 5 has not begun"))
+        << e;
     std::printf("skipped collective reported after %.1f ms\n", ms);
   }
   expect_healthy(m);

@@ -46,6 +46,20 @@ int main(int argc, char** argv) {
       MPI_Recv(&x, 1, MPI_INT, 1 - rank, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       MPI_Send(&x, 1, MPI_INT, 1 - rank, 5, MPI_COMM_WORLD);
     }
+  } else if (strcmp(mode, "skip_barrier") == 0) {
+    /* Rank 2 skips a barrier and waits for a message nobody sends; the others wait in the
+     * barrier, each for its algorithm's partner. */
+    if (rank == 2) {
+      MPI_Recv(&x, 1, MPI_INT, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Barrier(MPI_COMM_WORLD);
+    }
+  } else if (strcmp(mode, "skip_sub_allreduce") == 0) {
+    /* On the odd ranks' communicator, rank 3 skips an allreduce and returns. */
+    MPI_Comm half;
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+    if (rank % 2 == 1 && rank != 3) MPI_Allreduce(&rank, &x, 1, MPI_INT, MPI_SUM, half);
+    MPI_Comm_free(&half);
   } else if (strcmp(mode, "poll") == 0) {
     /* Ranks 0 and 1 poll for what never comes (a probe, a test of a receive nobody sends to);
      * the rest finish. On the virtual clock a deadlock, after --poll-limit rounds. */
