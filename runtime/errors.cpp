@@ -1,6 +1,7 @@
 // The texts of the errors a run ends with (errors.hpp, run_errors.hpp).
 #include <algorithm>
 #include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -91,6 +92,20 @@ std::atomic<StuckHandler> the_stuck_handler{nullptr};
 
 void set_stuck_handler(StuckHandler handler) { the_stuck_handler.store(handler); }
 
+namespace {
+std::atomic<int> the_interrupt{0};
+static_assert(std::atomic<int>::is_always_lock_free);  // read and written in signal handlers
+}  // namespace
+
+namespace detail {
+std::atomic<int> watched_runs{0};
+}  // namespace detail
+
+void request_interrupt(int signal) noexcept { the_interrupt.store(signal); }
+int interrupt_requested() noexcept { return the_interrupt.load(std::memory_order_relaxed); }
+void clear_interrupt() noexcept { the_interrupt.store(0); }
+int runs_watched() noexcept { return detail::watched_runs.load(); }
+
 StuckHandler stuck_handler() {
   StuckHandler h = the_stuck_handler.load();
   return h != nullptr ? h : &report_and_end;
@@ -163,6 +178,17 @@ RunError unreceived_error(std::vector<Unreceived> left) {
   }
   const int node = left.empty() ? -1 : left.front().node;
   return RunError(RunError::Kind::unreceived, text, node, {});
+}
+
+std::string signal_text(int signal) {
+  return signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal " + std::to_string(signal);
+}
+
+RunError interrupted_error(int signal, std::vector<BlockedWait> nodes) {
+  std::string text = "interrupted (" + signal_text(signal) + "): the run was ended";
+  if (!nodes.empty()) text += "; its unfinished nodes:";
+  for (const auto& w : nodes) text += "\n  " + w.describe();
+  return RunError(RunError::Kind::interrupted, text, -1, std::move(nodes));
 }
 
 RunError watchdog_error(double seconds, std::vector<BlockedWait> nodes,

@@ -181,8 +181,9 @@ class RunError : public std::runtime_error {
   // calls.
   // stuck: the run was ended (any of the other kinds, or the watchdog), but nodes did not
   // return: they are in the program's own code, which cannot be interrupted; the process
-  // must end (stuck_handler below).
-  enum class Kind { node_threw, deadlock, watchdog, unreceived, node_failed, stuck };
+  // must end (stuck_handler below). interrupted: request_interrupt (below) ended the run, as
+  // the watchdog would, with what every unfinished node was doing.
+  enum class Kind { node_threw, deadlock, watchdog, unreceived, node_failed, stuck, interrupted };
   RunError(Kind kind, std::string message, int node, std::vector<BlockedWait> waits,
            FailureReport failures = {})
       : std::runtime_error(std::move(message)), kind_(kind), node_(node), waits_(std::move(waits)),
@@ -227,5 +228,15 @@ class RunError : public std::runtime_error {
 using StuckHandler = void (*)(const RunError& error);
 void set_stuck_handler(StuckHandler handler);  // nullptr: the default
 StuckHandler stuck_handler();
+
+// Ends the runs in progress as the watchdog would, at once (RunError kind interrupted, with
+// every unfinished node's wait), and every run started after it, until clear_interrupt:
+// what a front end does on SIGINT or SIGTERM (`signal` is that number, for its report). Safe
+// in a signal handler. runs_watched: how many runs of this process are being watched now
+// (a handler with none to end lets the signal end the process).
+void request_interrupt(int signal) noexcept;
+int interrupt_requested() noexcept;  // the signal asked for, or 0
+void clear_interrupt() noexcept;
+int runs_watched() noexcept;
 
 }  // namespace vmc

@@ -193,6 +193,10 @@ std::optional<RunError> LocalNodes::watch() {
   // waits at least ten times as long as its last look took, so that it takes no more than
   // about a tenth of a core from the nodes, however many there are.
   long look_us = 0;
+  watched_runs.fetch_add(1);
+  struct Unwatch {
+    ~Unwatch() { watched_runs.fetch_sub(1); }
+  } unwatch;
   while (running.load(std::memory_order_acquire) > 0) {
     // Every 10 ms; 2 ms while a deadlock is suspected or stale waiters were just woken, so
     // a deadlock is reported about 15 ms after the last activity (on a machine of a few
@@ -209,6 +213,11 @@ std::optional<RunError> LocalNodes::watch() {
       if (std::chrono::duration<double>(now - *aborted_at).count() > abort_grace_seconds()) {
         end_process_stuck(settled_failure(failure));
       }
+      continue;
+    }
+    if (const int signal = interrupt_requested(); signal != 0) {
+      failure.emplace(interrupted_error(signal, blocked_waits(true)));
+      abort_run();
       continue;
     }
     std::uint64_t a = activity.load();
@@ -261,6 +270,8 @@ std::optional<RunError> LocalNodes::settled_failure(const std::optional<RunError
 }
 
 double LocalNodes::abort_grace_seconds() const {
+  // Interrupted: someone waits at the terminal, and a second signal ends the process anyway.
+  if (interrupt_requested() != 0) return 2.0;
   return std::clamp(machine.config.watchdog_seconds, 2.0, 30.0);
 }
 

@@ -1,6 +1,7 @@
 // The texts of a failed run's RunError, shared by every transport (errors.cpp). Internal.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -38,6 +39,13 @@ struct Unreceived {
 // The run's nodes returned with these messages still in their mailboxes (in any order: the
 // report lists them by node, then sender, comm and tag).
 RunError unreceived_error(std::vector<Unreceived> left);
+// The run ended by request_interrupt(signal), with what every unfinished node was doing
+// (blocked_waits with running_too): "interrupted (SIGINT): the run was ended; its unfinished
+// nodes:" and a line each.
+RunError interrupted_error(int signal, std::vector<BlockedWait> nodes);
+std::string signal_text(int signal);  // "SIGINT", "SIGTERM", "signal 1"
+// Runs being watched now (LocalNodes::watch), for runs_watched().
+extern std::atomic<int> watched_runs;
 // A node the watchdog found outside any wait (BlockedWait::operation).
 inline constexpr char kRunningNode[] = "running";
 // A node that has stopped on a failure, waiting for the simulation to take its stop in.

@@ -40,6 +40,7 @@
 #include "mpi/output.hpp"
 #include "mpi/program.hpp"
 #include "runtime/machine.hpp"
+#include "runtime/run_errors.hpp"
 #include "tools/commands.hpp"
 #include "tools/model_options.hpp"
 #include "tools/mpirun_job.hpp"
@@ -517,16 +518,17 @@ std::string p_list(const std::vector<int>& ps) {
 }
 
 // The several-p table's end: the failing p, each with the command that reproduces it, and the
-// p not run (after a job that ended the process).
+// p not run (after a job that ended the process, or was interrupted: `why`).
 std::string table_end(const std::vector<std::pair<int, std::string>>& failures, std::size_t count,
-                      const std::vector<int>& not_run) {
+                      const std::vector<int>& not_run,
+                      const std::string& why = "ended the process") {
   std::vector<int> ps;
   for (const auto& [p, command] : failures) ps.push_back(p);
   std::string text = "failed at " + std::to_string(failures.size()) + " of " +
                      std::to_string(count) + " p: " + number_list(ps);
   if (!not_run.empty()) {
-    text += "; not run: " + p_list(not_run) + " (p = " + std::to_string(ps.back()) +
-            " ended the process)";
+    text += "; not run: " + p_list(not_run) + " (p = " + std::to_string(ps.back()) + " " + why +
+            ")";
   }
   text += "\n";
   for (const auto& [p, command] : failures) text += "  p = " + std::to_string(p) + ": " + command + "\n";
@@ -584,6 +586,19 @@ void run_each(const MpirunOptions& o, const CLI::App& cmd, const JobSetup& setup
                 messages.c_str(), network->spec().c_str(), run.verdict.summary().c_str());
     if (o.stats && run.result) print_stats(stdout, run.result->stats(), *network);
     std::fflush(stdout);
+    if (const int signal = interrupt_requested(); signal != 0) {
+      // Interrupted (SIGINT, SIGTERM): the rest of the p are not run.
+      std::vector<int> not_run;
+      for (std::size_t k = i + 1; k < networks.size(); ++k) not_run.push_back(networks[k]->nodes());
+      if (!failed) failures.emplace_back(p, reproducing_command(cmd, *network, setup));
+      std::FILE* out = o.json ? stderr : stdout;
+      std::fputs(table_end(failures, networks.size(), not_run,
+                           "was interrupted by " + detail::signal_text(signal))
+                     .c_str(),
+                 out);
+      std::fflush(out);
+      throw ExitStatus(128 + signal);
+    }
   }
   if (failures.empty()) {  // under --json the summary goes to stderr, as a failure's does
     std::fprintf(o.json ? stderr : stdout, "every p passed (%zu runs)\n", networks.size());

@@ -257,6 +257,10 @@ JobVerdict judge_job(const JobFacts& f) {
       case RunError::Kind::node_threw: report_failures(f, v, status); break;
       case RunError::Kind::deadlock: report_deadlock(f, v); break;
       case RunError::Kind::watchdog: report_watchdog(*f.error, v.report); break;
+      case RunError::Kind::interrupted:
+        report_watchdog(*f.error, v.report);
+        status = 128 + (interrupt_requested() != 0 ? interrupt_requested() : SIGINT);
+        break;
       case RunError::Kind::stuck: v.report = stuck_report(*f.error); break;
       case RunError::Kind::unreceived: report_unreceived(f, v); break;
       case RunError::Kind::node_failed: break;  // the failures' report below says it all
@@ -333,7 +337,8 @@ std::vector<std::string> stuck_report(const RunError& e) {
   std::vector<std::string> report;
   if (s.cause == nullptr) {
     report.push_back("the job was ended");
-  } else if (s.cause->kind() == RunError::Kind::watchdog) {
+  } else if (s.cause->kind() == RunError::Kind::watchdog ||
+             s.cause->kind() == RunError::Kind::interrupted) {
     report_watchdog(*s.cause, report);
   } else if (s.cause->kind() == RunError::Kind::deadlock) {
     report_deadlock(*s.cause, {}, report);

@@ -6,6 +6,10 @@
 // (tools/mpirun_job.hpp). A failed run's report keeps its lines (one per failure, per stopped
 // node, per blocked node): a machine of a hundred nodes would make one line of thousands of
 // characters.
+#include <time.h>
+
+#include <atomic>
+#include <csignal>
 #include <exception>
 #include <iostream>
 #include <new>
@@ -13,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/errors.hpp"
 #include "tools/algorithm_libraries.hpp"
 #include "tools/commands.hpp"
 #include "tools/model_options.hpp"
@@ -61,9 +66,44 @@ std::string unexpected(const std::vector<std::string>& extras) {
          (others.empty() ? "" : "; unexpected arguments: " + others);
 }
 
+// SIGINT (Ctrl-C) and SIGTERM (a CI job's timeout): a run in progress is ended with what
+// each node was doing, as the watchdog ends one (RunError kind interrupted; exit status 128 +
+// the signal). With no run to end, or at a signal more than half a second after the first,
+// the signal's own default. Within that half second a signal is the same one again:
+// timeout(1) sends its signal to the process and then to its process group, which reaches
+// the process twice.
+std::atomic<long long> first_interrupt_ns{0};
+
+void on_interrupt(int signal) {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  const long long now = static_cast<long long>(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
+  const long long first = first_interrupt_ns.load();
+  if (first != 0 && now - first < 500'000'000) return;
+  if (first != 0 || vmc::runs_watched() == 0) {
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+    return;
+  }
+  first_interrupt_ns.store(now);
+  vmc::request_interrupt(signal);
+}
+
+void report_interrupts() {
+  for (int signal : {SIGINT, SIGTERM}) {
+    struct sigaction now {};
+    if (sigaction(signal, nullptr, &now) != 0 || now.sa_handler == SIG_IGN) continue;  // kept
+    struct sigaction a {};
+    a.sa_handler = &on_interrupt;
+    sigemptyset(&a.sa_mask);
+    sigaction(signal, &a, nullptr);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  report_interrupts();
   CLI::App app{"vmc: a shared-memory emulated multicomputer and its collective algorithms"};
   app.set_version_flag("--version", std::string("vmc ") + VMC_VERSION);
   app.require_subcommand(1);
@@ -117,7 +157,11 @@ int main(int argc, char** argv) {
   } catch (const std::bad_alloc&) {
     std::cerr << "vmc: out of memory\n";
     return 1;
-  } catch (const std::exception& e) {  // a failed run: its report, line by line
+  } catch (const vmc::RunError& e) {  // a failed run: its report, line by line
+    std::cerr << "vmc: " << trimmed(e.what()) << "\n";
+    if (e.kind() == vmc::RunError::Kind::interrupted) return 128 + vmc::interrupt_requested();
+    return 1;
+  } catch (const std::exception& e) {
     std::cerr << "vmc: " << trimmed(e.what()) << "\n";
     return 1;
   }

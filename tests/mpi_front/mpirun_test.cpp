@@ -170,6 +170,37 @@ TEST(MpirunExit, ADeadlockInACollectiveNamesTheRanksThatNeverCalledIt) {
   }
 }
 
+// `vmc mpirun ARGS` sent `signal` (INT, TERM) after 2 s, by timeout(1).
+Outcome mpirun_signalled(const char* signal, const std::string& args) {
+  return vmc::testing::run_shell("timeout --preserve-status -s " + std::string(signal) + " 2 " +
+                                     shell_quoted(VMC_BINARY) + " mpirun " + args,
+                                 kSeconds);
+}
+
+// Ctrl-C (SIGINT), or a CI job's timeout (SIGTERM), ends a job that would never end with what
+// each rank was doing, as the watchdog's report, and the status 128 + the signal; over several
+// p the p not run yet are named.
+TEST(MpirunExit, AnInterruptEndsTheJobWithEachRanksCall) {
+  const Outcome o = mpirun_signalled("INT", "-np 4 " + job("rank_endings") + " forever");
+  EXPECT_EQ(o.exit_code, 130) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("vmc mpirun: interrupted (SIGINT): the job was ended; its "
+                               "unfinished ranks:\n"))
+      << o.err;
+  EXPECT_THAT(o.err, MatchesRegex("(.|\n)*vmc mpirun:   rank 3: (MPI_Allreduce\\(1 x MPI_INT, "
+                                  "MPI_SUM, MPI_COMM_WORLD\\)|running)(.|\n)*"))
+      << o.err;
+  EXPECT_THAT(o.err, Not(HasSubstr("did not return"))) << o.err;
+
+  const Outcome t = mpirun_signalled("TERM", "-np 2:4 " + job("rank_endings") + " forever");
+  EXPECT_EQ(t.exit_code, 143) << t.err;
+  EXPECT_THAT(line_with(t.out, "full:2 "), HasSubstr("  143  ")) << t.out;
+  EXPECT_THAT(line_with(t.out, "full:2 "), HasSubstr("interrupted (SIGTERM): the job was ended"))
+      << t.out;
+  EXPECT_THAT(t.out, HasSubstr("failed at 1 of 3 p: 2; not run: 3-4 (p = 2 was interrupted by "
+                               "SIGTERM)\n  p = 2: "))
+      << t.out;
+}
+
 // A rank that loops in its own code cannot be interrupted: the watchdog ends the run, the
 // ranks in MPI calls return, and when the looping one has not returned within the grace time
 // (the watchdog time, from 2 s to 30 s) vmc mpirun names it and ends the process, on both engines

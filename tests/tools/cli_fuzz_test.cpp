@@ -653,6 +653,21 @@ TEST(CommandLine, GoodInvocationsOfEveryCommandSucceed) {
 // explain shows every algorithm's time with and without them, and sweep sweeps the skew.
 // --stats gives the host's rate per message (and memory per message) only for a run whose
 // messages are what it cost: a run of a few messages would report its fixed costs as a rate.
+// Ctrl-C ends a run that would take hours (a real-clock broadcast of 100 s per message) with
+// what each node was doing, and the status 128 + SIGINT; the process does not sit out the
+// delays it was modelling.
+TEST(CommandLine, AnInterruptedRunSaysWhatEachNodeWasDoing) {
+  const Outcome o = run_shell("timeout --preserve-status -s INT 2 " + shell_quoted(VMC_BINARY) +
+                                  " run --op broadcast --topology ring:4 --clock real --alpha "
+                                  "100s --n 4",
+                              120);
+  EXPECT_EQ(o.exit_code, 130) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("vmc: interrupted (SIGINT): the run was ended; its unfinished "
+                               "nodes:\n"))
+      << o.err;
+  EXPECT_THAT(o.err, HasSubstr("\n  node 3: recv from rank ")) << o.err;
+}
+
 TEST(CommandLine, RunStatsGiveARatePerMessageOnlyForARunOfManyMessages) {
   const Outcome small = expect_ok({"run", "--op", "allreduce", "--topology", "ring:4", "--n",
                                    "10", "--stats"});

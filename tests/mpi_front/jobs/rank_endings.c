@@ -46,6 +46,9 @@ int main(int argc, char** argv) {
       MPI_Recv(&x, 1, MPI_INT, 1 - rank, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       MPI_Send(&x, 1, MPI_INT, 1 - rank, 5, MPI_COMM_WORLD);
     }
+  } else if (strcmp(mode, "forever") == 0) {
+    /* A job that never ends but always moves: only a signal (or the user) ends it. */
+    for (;;) MPI_Allreduce(&rank, &x, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   } else if (strcmp(mode, "skip_barrier") == 0) {
     /* Rank 2 skips a barrier and waits for a message nobody sends; the others wait in the
      * barrier, each for its algorithm's partner. */
