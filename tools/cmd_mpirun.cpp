@@ -193,9 +193,9 @@ class CrashReport {
  public:
   CrashReport() {
     struct sigaction a {};
-    a.sa_handler = &CrashReport::report;
+    a.sa_sigaction = &CrashReport::report;
     sigemptyset(&a.sa_mask);
-    a.sa_flags = SA_RESETHAND;  // the second time, the signal's own default
+    a.sa_flags = SA_RESETHAND | SA_SIGINFO;  // the second time, the signal's own default
     for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &a, &old_[i]);
   }
   ~CrashReport() {
@@ -206,8 +206,8 @@ class CrashReport {
 
  private:
   static constexpr std::array<int, 4> kSignals{SIGSEGV, SIGBUS, SIGFPE, SIGILL};
-  static void report(int signal) {
-    char text[160];
+  static void report(int signal, siginfo_t* info, void*) {
+    char text[192];
     std::size_t n = 0;
     auto put = [&](const char* s) {
       while (*s != '\0' && n < sizeof text) text[n++] = *s++;
@@ -227,6 +227,14 @@ class CrashReport {
     }
     put(signal == SIGSEGV ? "SIGSEGV" : signal == SIGBUS ? "SIGBUS"
         : signal == SIGFPE ? "SIGFPE" : "SIGILL");
+    if ((signal == SIGSEGV || signal == SIGBUS) && info != nullptr) {
+      // The address the program touched: 0x0 and nearby is a null pointer's.
+      put(" at address 0x");
+      const auto address = reinterpret_cast<std::uintptr_t>(info->si_addr);
+      int shift = 60;
+      while (shift > 0 && ((address >> shift) & 0xf) == 0) shift -= 4;
+      for (; shift >= 0 && n < sizeof text; shift -= 4) text[n++] = "0123456789abcdef"[(address >> shift) & 0xf];
+    }
     put("): the ranks share vmc's process, so the whole run ends");
     const std::size_t line = n;
     put("\n");

@@ -293,7 +293,8 @@ TEST(MpirunExit, ARankLoopingInItsOwnCodeAfterAnErrorIsNamedWithTheError) {
 TEST(MpirunExit, ARankThatCrashesIsNamedAndItsJobObjectPrinted) {
   const Outcome o = mpirun("-np 3 " + job("rank_endings") + " segv");
   EXPECT_EQ(o.exit_code, 139) << o.err;
-  EXPECT_THAT(o.err, HasSubstr("vmc mpirun: rank 1 crashed (SIGSEGV): the ranks share vmc's "
+  EXPECT_THAT(o.err, HasSubstr("vmc mpirun: rank 1 crashed (SIGSEGV at address 0x0): the ranks "
+                               "share vmc's "
                                "process, so the whole run ends\n"));
   const Outcome j = mpirun("-np 1:3 --json " + job("rank_endings") + " segv");
   EXPECT_EQ(j.exit_code, 139) << j.err;
@@ -303,8 +304,9 @@ TEST(MpirunExit, ARankThatCrashesIsNamedAndItsJobObjectPrinted) {
   EXPECT_EQ(nlohmann::json::parse(objects[0])["exit"], 0) << objects[0];  // p = 1: no rank 1
   EXPECT_EQ(crash["p"], 2) << objects[1];
   EXPECT_EQ(crash["exit"], 139) << objects[1];
-  EXPECT_EQ(crash["report"], nlohmann::json::array({"rank 1 crashed (SIGSEGV): the ranks share "
-                                                    "vmc's process, so the whole run ends"}));
+  EXPECT_EQ(crash["report"], nlohmann::json::array({"rank 1 crashed (SIGSEGV at address 0x0): the "
+                                                    "ranks share vmc's process, so the whole run "
+                                                    "ends"}));
   EXPECT_THAT(crash["command"].get<std::string>(), HasSubstr("mpirun -np 2 ")) << objects[1];
 }
 
@@ -316,8 +318,9 @@ TEST(MpirunExit, ARankThatCrashesEndsAnNpTableWithItsRow) {
   const std::vector<std::string> lines = lines_of(o.out);
   ASSERT_EQ(lines.size(), 5u) << o.out;  // the head, p = 1, p = 2, failed at, its command
   EXPECT_THAT(lines[1], MatchesRegex(" +1 +0 .* ok")) << o.out;
-  EXPECT_THAT(lines[2], MatchesRegex(" +2 +139 +- +- +full:2 +rank 1 crashed \\(SIGSEGV\\): the "
-                                     "ranks share vmc's process, so the whole run ends"))
+  EXPECT_THAT(lines[2], MatchesRegex(" +2 +139 +- +- +full:2 +rank 1 crashed \\(SIGSEGV at address "
+                                     "0x0\\): the ranks share vmc's process, so the whole run "
+                                     "ends"))
       << o.out;
   EXPECT_EQ(lines[3], "failed at 1 of 3 p: 2; not run: 3 (p = 2 ended the process)") << o.out;
   EXPECT_THAT(lines[4], StartsWith("  p = 2: ")) << o.out;
@@ -613,7 +616,7 @@ TEST(MpirunOutput, ARankThatCrashesLosesNoLineWrittenBeforeIt) {
     EXPECT_THAT(o.out, HasSubstr("chain " + std::to_string(r) + "\n")) << o.out;
     EXPECT_THAT(o.err, HasSubstr("chain " + std::to_string(r) + "\n")) << o.err;
   }
-  EXPECT_THAT(o.err, HasSubstr("rank 1 crashed (SIGSEGV)")) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("rank 1 crashed (SIGSEGV at address ")) << o.err;
 }
 
 TEST(MpirunStats, StatsPrintTheTimeAndTheStatisticsOfVmcRun) {
