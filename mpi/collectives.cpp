@@ -350,6 +350,8 @@ void run_collective(const Collective& c, const CallSignature& sig, const Args& a
   Tag tag = 0;
   try {
     tag = c.comm.begin_collective(sig);
+  } catch (const CallsDifferError& e) {
+    calls_differ_failure(e, comm_label(c.state, c.handle), c.handle == MPI_COMM_WORLD);
   } catch (const UsageError& e) {
     throw FatalError(error_report(
         c.fn, MPI_ERR_ARG,
