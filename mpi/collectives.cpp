@@ -350,6 +350,8 @@ void run_collective(const Collective& c, const CallSignature& sig, const Args& a
   Tag tag = 0;
   try {
     tag = c.comm.begin_collective(sig);
+  } catch (const CallsDifferError& e) {
+    calls_differ_failure(e, comm_label(c.state, c.handle), c.handle == MPI_COMM_WORLD);
   } catch (const UsageError& e) {
     throw FatalError(error_report(
         c.fn, MPI_ERR_ARG,
@@ -368,6 +370,9 @@ void run_collective(const Collective& c, const CallSignature& sig, const Args& a
   } catch (const LinkFailedError& e) {
     // A message the collective needed was lost on a failed link (--fail link:...).
     fail(c.fn, MPI_ERR_OTHER, without_who(e.what(), ""));
+  } catch (const CallsDifferError& e) {
+    // vmc's own call under this one differs between ranks (its counts, its algorithm).
+    calls_differ_failure(e, comm_label(c.state, c.handle), c.handle == MPI_COMM_WORLD);
   } catch (const UsageError& e) {
     throw FatalError(error_report(c.fn, MPI_ERR_OTHER, without_who(e.what(), "")));
   }

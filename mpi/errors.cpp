@@ -156,6 +156,12 @@ std::string error_report(const char* function, int error_class, const std::strin
 
 std::string calls_differ(const std::string& text, const std::string& comm_label, bool world) {
   std::string out = text;
+  // "collective call 4 on this comm: the members' calls differ: rank 3 (node 3) called X,
+  // ranks 0-2 (nodes 0-2) called Y"
+  out = std::regex_replace(out,
+                           std::regex("^collective call [0-9]+ on this comm: the members' "
+                                      "calls differ: "),
+                           "");
   // "collective call 4 on this comm is X, but rank 1 (node 5) called Y"
   out = std::regex_replace(out, std::regex("^collective call [0-9]+ on this comm is "),
                            "this rank called ");
@@ -164,7 +170,24 @@ std::string calls_differ(const std::string& text, const std::string& comm_label,
   out = std::regex_replace(out, std::regex("^collective call [0-9]+ \\(([^)]*)\\): "), "$1: ");
   out = std::regex_replace(out, std::regex(" \\(node ([0-9]+)\\)"),
                            world ? std::string() : std::string(" (rank $1 of MPI_COMM_WORLD)"));
+  out = std::regex_replace(out, std::regex(" \\(nodes ([-0-9, ]+(and [0-9]+ more)?)\\)"),
+                           world ? std::string() : std::string(" (ranks $1 of MPI_COMM_WORLD)"));
   return "the ranks' calls differ on " + comm_label + ": " + out;
+}
+
+void calls_differ_failure(const CallsDifferError& e, const std::string& comm_label, bool world) {
+  // vmc's report names the member it blames and its call first ("node 3 (rank 1 of comm 2):
+  // MPI_Bcast: "): the MPI report names them as a rank and a function.
+  std::string text = e.what();
+  if (text.rfind("node ", 0) == 0) {
+    const std::size_t colon = text.find(": ");
+    if (colon != std::string::npos) text = text.substr(colon + 2);
+  }
+  if (text.rfind(e.operation() + ": ", 0) == 0) text = text.substr(e.operation().size() + 2);
+  throw CallsDifferError(e.node(), e.operation(),
+                         "rank " + std::to_string(e.node()) + ": " + e.operation() + ": " +
+                             error_class_name(MPI_ERR_ARG) + ": " +
+                             calls_differ(text, comm_label, world));
 }
 
 int raise_error(const char* function, MPI_Comm comm, int error_class, const std::string& text) {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "mpi/include/mpi.h"
+#include "runtime/errors.hpp"
 
 namespace vmc::mpi {
 
@@ -63,5 +64,13 @@ std::string error_report(const char* function, int error_class, const std::strin
 // them), and a world rank is named "rank N of MPI_COMM_WORLD", or not at all on
 // MPI_COMM_WORLD, where it is the rank.
 std::string calls_differ(const std::string& text, const std::string& comm_label, bool world);
+
+// The ranks' collective calls differ (vmc's CallsDifferError, with the report that blames one
+// rank, whichever rank it was thrown to): thrown again with the report in MPI's words
+// (calls_differ), "rank 3: MPI_Bcast: MPI_ERR_ARG: the ranks' calls differ on ...", which the
+// job reports as the blamed rank's failure. It ends the job whatever the communicator's error
+// handler (the ranks' calls can no longer match).
+[[noreturn]] void calls_differ_failure(const CallsDifferError& e, const std::string& comm_label,
+                                       bool world);
 
 }  // namespace vmc::mpi

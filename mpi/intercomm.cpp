@@ -96,6 +96,13 @@ auto on_runtime(const char* fn, F&& f) {
       const std::size_t colon = text.find(": ");
       if (colon != std::string::npos) text = text.substr(colon + 2);
     }
+    if (const auto* differ = dynamic_cast<const CallsDifferError*>(&e)) {
+      // The failure of the rank it blames, which may be another than this one.
+      throw CallsDifferError(differ->node(), differ->operation(),
+                             "rank " + std::to_string(differ->node()) + ": " + differ->operation() + ": " +
+                                 error_class_name(MPI_ERR_ARG) + ": the ranks' calls differ: " +
+                                 text);
+    }
     throw FatalError(error_report(fn, MPI_ERR_ARG, "the ranks' calls differ: " + text));
   }
 }

@@ -206,6 +206,8 @@ std::shared_ptr<Schedule> start_schedule(const char* fn, RankState& s, MPI_Comm 
   Tag tag = persistent != nullptr ? persistent->tag : 0;
   try {
     if (fresh) tag = comm.begin_collective(sig);
+  } catch (const CallsDifferError& e) {
+    calls_differ_failure(e, comm_label(s, handle), handle == MPI_COMM_WORLD);
   } catch (const UsageError& e) {
     std::string text = e.what();
     if (text.rfind("node ", 0) == 0) {

@@ -110,6 +110,8 @@ void run_exchange(const char* fn, const RankState& s, MPI_Comm handle, const Com
   Tag base = 0;
   try {
     base = comm.begin_collective(sig);
+  } catch (const CallsDifferError& e) {
+    calls_differ_failure(e, comm_label(s, handle), handle == MPI_COMM_WORLD);
   } catch (const UsageError& e) {
     std::string text = e.what();  // "node 3 (rank 1 of comm 2): ..." first: the report names the rank
     if (text.rfind("node ", 0) == 0 && text.find(": ") != std::string::npos) {

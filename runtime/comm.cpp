@@ -112,12 +112,7 @@ std::string Comm::who() const {
     return node != nullptr ? "node " + std::to_string(node->rank) + " (invalid comm)"
                            : std::string("invalid comm");
   }
-  // "node 3 (rank 1 of comm 2)"; the world's ranks are the nodes.
-  std::string s = "node " + std::to_string(node_->rank);
-  if (group_->id != 0) {
-    s += " (rank " + std::to_string(rank_) + " of comm " + std::to_string(group_->id) + ")";
-  }
-  return s;
+  return detail::member_name(node_->rank, rank_, group_->id);
 }
 
 // The node's own count (NodeState::collective_depth), not its thread's: fibers of several
@@ -1114,9 +1109,120 @@ std::string describe_signature(const CallSignature& s) {
   return t;
 }
 
+// Whether two members made the same call, their counts' layouts and algorithms aside.
+bool same_call(const CallSignature& a, const CallSignature& b) {
+  return a.operation == b.operation && a.op == b.op && a.root == b.root &&
+         a.item_size == b.item_size && a.type == b.type && a.check_count == b.check_count &&
+         (!a.check_count || a.count == b.count);
+}
+
+// "0-2, 4, 6-9": ascending runs of numbers as ranges (the first 16 pieces, then how many
+// numbers more).
+std::string number_runs(const std::vector<int>& numbers) {
+  std::string text;
+  int pieces = 0;
+  for (std::size_t i = 0; i < numbers.size();) {
+    if (pieces == 16) return text + " and " + std::to_string(numbers.size() - i) + " more";
+    std::size_t j = i;
+    while (j + 1 < numbers.size() && numbers[j + 1] == numbers[j] + 1) ++j;
+    if (!text.empty()) text += ", ";
+    text += std::to_string(numbers[i]);
+    if (j >= i + 2) {
+      text += "-" + std::to_string(numbers[j]);
+      i = j + 1;
+    } else {
+      i = i + 1;
+    }
+    ++pieces;
+  }
+  return text;
+}
+
+// "rank 3 (node 3)", "ranks 0-2, 4-7 (nodes 0-2, 4-7)": members of a comm and their nodes.
+std::string members_text(const std::vector<int>& ranks, std::span<const int> world) {
+  std::vector<int> nodes;
+  nodes.reserve(ranks.size());
+  for (int r : ranks) nodes.push_back(world[static_cast<std::size_t>(r)]);
+  const bool one = ranks.size() == 1;
+  return (one ? "rank " : "ranks ") + number_runs(ranks) + (one ? " (node " : " (nodes ") +
+         number_runs(nodes) + ")";
+}
+
 }  // namespace
 
 namespace detail {
+
+bool same_calls(const CallSignature& a, const CallSignature& b) {
+  return same_call(a, b) && a.layout == b.layout && a.algorithm == b.algorithm;
+}
+
+std::string member_name(int node, int rank, std::uint32_t comm) {
+  // "node 3 (rank 1 of comm 2)"; the world's ranks are the nodes.
+  std::string s = "node " + std::to_string(node);
+  if (comm != 0) s += " (rank " + std::to_string(rank) + " of comm " + std::to_string(comm) + ")";
+  return s;
+}
+
+std::string calls_differ_report(std::uint64_t seq, std::span<const int> world,
+                                std::vector<MemberCalls> groups, int& blamed) {
+  // The reference: the call most members made (a tie: the group holding the lowest rank);
+  // blamed: the lowest rank outside it. Groups are listed from the blamed one's, then by
+  // their lowest rank.
+  std::sort(groups.begin(), groups.end(), [](const MemberCalls& a, const MemberCalls& b) {
+    return a.ranks.front() < b.ranks.front();
+  });
+  std::size_t reference = 0;
+  for (std::size_t k = 1; k < groups.size(); ++k) {
+    if (groups[k].ranks.size() > groups[reference].ranks.size()) reference = k;
+  }
+  std::size_t worst = reference == 0 ? 1 : 0;
+  for (std::size_t k = 0; k < groups.size(); ++k) {
+    if (k != reference && groups[k].ranks.front() < groups[worst].ranks.front()) worst = k;
+  }
+  blamed = groups[worst].ranks.front();
+  const CallSignature& ref = groups[reference].call;
+  const CallSignature& bad = groups[worst].call;
+  std::rotate(groups.begin(), groups.begin() + static_cast<std::ptrdiff_t>(worst),
+              groups.begin() + static_cast<std::ptrdiff_t>(worst) + 1);
+  // A long list of groups is cut: the first few, then the ranks of the others.
+  constexpr std::size_t kShown = 4;
+  const std::size_t shown = std::min(groups.size(), kShown);
+  std::string rest;
+  if (groups.size() > shown) {
+    std::vector<int> others;
+    for (std::size_t k = shown; k < groups.size(); ++k) {
+      others.insert(others.end(), groups[k].ranks.begin(), groups[k].ranks.end());
+    }
+    std::sort(others.begin(), others.end());
+    rest = ", and " + members_text(others, world) + " made " +
+           std::to_string(groups.size() - shown) + " other calls";
+  }
+  const std::string call = "collective call " + std::to_string(seq);
+  std::string text;
+  if (!same_call(bad, ref)) {
+    text = call + " on this comm: the members' calls differ: ";
+    for (std::size_t k = 0; k < shown; ++k) {
+      text += (k == 0 ? "" : ", ") + members_text(groups[k].ranks, world) + " called " +
+              describe_signature(groups[k].call);
+    }
+    return text + rest;
+  }
+  if (bad.layout != ref.layout) {
+    text = call + " (" + std::string(bad.operation) + "): the counts differ between ";
+    for (std::size_t k = 0; k < shown; ++k) {
+      text += (k == 0 ? "" : k + 1 == shown && rest.empty() ? " and " : ", ") +
+              members_text(groups[k].ranks, world);
+    }
+    return text + rest + " (every member must pass the same counts)";
+  }
+  text = call + " (" + std::string(bad.operation) + "): the algorithms differ: ";
+  for (std::size_t k = 0; k < shown; ++k) {
+    const std::string_view a = groups[k].call.algorithm;
+    text += (k == 0 ? "" : ", ") + members_text(groups[k].ranks, world) + " chose " +
+            (a.empty() ? std::string("none") : std::string(a));
+  }
+  return text + rest + " (give every member the same options)";
+}
 
 // Why two members' calls of one collective disagree, or empty when they agree. `mine` is
 // the calling member's; `first` came from rank `first_rank` (node `first_node`).
@@ -1127,12 +1233,7 @@ std::string compare_signatures(const CallSignature& mine, const CallSignature& f
   const auto who = [](int rank, int node) {
     return "rank " + std::to_string(rank) + " (node " + std::to_string(node) + ")";
   };
-  const bool same_call = first.operation == mine.operation && first.op == mine.op &&
-                         first.root == mine.root && first.item_size == mine.item_size &&
-                         first.type == mine.type &&
-                         first.check_count == mine.check_count &&
-                         (!mine.check_count || first.count == mine.count);
-  if (!same_call) {
+  if (!same_call(first, mine)) {
     return "collective call " + std::to_string(seq) + " on this comm is " +
            describe_signature(mine) + ", but " + who(first_rank, first_node) + " called " +
            describe_signature(first);
@@ -1170,7 +1271,10 @@ Tag Comm::begin_collective(const CallSignature& sig) const {
         return detail::compare_signatures(sig, first, seq, rank_, node_->rank, first_rank,
                                   g.world[first_rank]);
       });
-  if (!mismatch.empty()) fail(*this, std::string(sig.operation), mismatch);
+  if (!mismatch.empty()) [[unlikely]] {
+    const std::string op(sig.operation);
+    throw CallsDifferError(node_->rank, op, who() + ": " + op + ": " + mismatch);
+  }
   return detail::collective_tag(seq);
 }
 

@@ -5,6 +5,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace vmc {
@@ -30,6 +31,23 @@ class TruncationError : public UsageError {
   int source_;
   long long tag_;
   std::size_t bytes_;
+};
+
+// The members' calls of one collective differ (Comm::begin_collective). The report is the
+// same on every run: it blames node(), the lowest rank outside the call most members made,
+// whose call was `operation()`. Thrown to that node when it waits in the call; when it went on
+// past it (its call agreed with the first member's), to the member that came last, on its
+// behalf. Either way the run reports it as node()'s failure (LocalNodes::run_node).
+class CallsDifferError : public UsageError {
+ public:
+  CallsDifferError(int node, std::string operation, const std::string& what)
+      : UsageError(what), node_(node), operation_(std::move(operation)) {}
+  int node() const { return node_; }  // world rank of the blamed member
+  const std::string& operation() const { return operation_; }
+
+ private:
+  int node_;
+  std::string operation_;
 };
 
 // A call that failed because of a failure on purpose (MachineConfig::failures and

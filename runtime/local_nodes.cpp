@@ -135,6 +135,10 @@ void LocalNodes::run_node(int rank) {
         self.stop_cause_link = static_cast<int>(k);
       }
     }
+  } catch (const CallsDifferError& e) {
+    // The failure of the member it blames, which may be another (it went on past the call).
+    record_error(e.node(), e.what());
+    abort_run();
   } catch (const std::exception& e) {
     record_error(rank, e.what());
     abort_run();

@@ -261,39 +261,117 @@ SplitResult MailboxTransport::create_group(NodeState&, CommGroup& g, std::span<c
   return result;
 }
 
-std::string MailboxTransport::compare_call(NodeState&, CommGroup& g, int rank, std::uint64_t seq,
-                                           const CallSignature& mine, CompareCall compare) {
+std::string MailboxTransport::compare_call(NodeState& self, CommGroup& g, int rank,
+                                           std::uint64_t seq, const CallSignature& mine,
+                                           CompareCall) {
   // The first member to arrive leaves its call for the others to compare theirs with; the
-  // last one to compare frees its place (CommGroup::signature_slots).
-  std::lock_guard lock(g.control_mutex);
-  if (g.signature_slots.empty()) g.signature_slots.resize(CommGroup::kSignatureSlots);
-  CommGroup::SignatureCall& slot = g.signature_slots[seq % CommGroup::kSignatureSlots];
+  // last one to compare frees its place (CommGroup::signature_slots). A call that differs
+  // from it takes the slow path (calls_differ).
   CommGroup::SignatureCall* call = nullptr;
-  if (slot.open && slot.seq == seq) {
-    call = &slot;
-  } else if (!g.more_signatures.empty()) {
-    auto it = g.more_signatures.find(seq);
-    if (it != g.more_signatures.end()) call = &it->second;
-  }
-  std::string mismatch;
-  if (call == nullptr) {
-    call = slot.open ? &g.more_signatures[seq] : &slot;
-    call->seq = seq;
-    call->open = true;
-    call->seen = 0;
-    call->sig.keep(mine);
-    call->first_rank = rank;
-  } else if (!call->sig.agrees_with(mine)) {  // compare says why
-    mismatch = compare(call->sig.view(), call->first_rank);
-  }
-  if (++call->seen == g.local_members) {
-    if (call == &slot) {
-      slot.open = false;
-    } else {
-      g.more_signatures.erase(seq);
+  bool differs = false, completes = false;
+  {
+    std::lock_guard lock(g.control_mutex);
+    if (g.signature_slots.empty()) g.signature_slots.resize(CommGroup::kSignatureSlots);
+    CommGroup::SignatureCall& slot = g.signature_slots[seq % CommGroup::kSignatureSlots];
+    if (slot.open && slot.seq == seq) {
+      call = &slot;
+    } else if (!g.more_signatures.empty()) {
+      auto it = g.more_signatures.find(seq);
+      if (it != g.more_signatures.end()) call = &it->second;
+    }
+    if (call == nullptr) {
+      call = slot.open ? &g.more_signatures[seq] : &slot;
+      call->seq = seq;
+      call->open = true;
+      call->seen = 0;
+      call->sig.keep(mine);
+      call->first_rank = rank;
+    } else if (!call->sig.agrees_with(mine) || call->differ != nullptr) [[unlikely]] {
+      differs = true;
+      completes = note_difference(g, *call, rank, mine);
+    }
+    if (!differs && ++call->seen == g.local_members) {
+      if (call == &slot) {
+        slot.open = false;
+      } else {
+        g.more_signatures.erase(seq);
+      }
     }
   }
-  return mismatch;
+  if (differs) [[unlikely]] calls_differ(self, g, rank, seq, *call->differ, completes);
+  return {};
+}
+
+bool MailboxTransport::note_difference(CommGroup& g, CommGroup::SignatureCall& call, int rank,
+                                       const CallSignature& mine) {
+  // Under the group's lock. The call stays open from now on (its entry is not reused), so
+  // that the members still waiting in it can read the report.
+  if (call.differ == nullptr) call.differ = std::make_unique<DifferingCalls>();
+  DifferingCalls& d = *call.differ;
+  // Compared out of line: agrees_with stays inline on the path of calls that agree.
+  if (!same_calls(call.sig.view(), mine)) {
+    d.calls.emplace_back(rank, KeptSignature{});
+    d.calls.back().second.keep(mine);
+  }
+  d.waiting.push_back(rank);
+  if (++call.seen < g.local_members) return false;
+  // Every member has come: the members that came before the first difference, and those since
+  // whose call agrees, made the first member's call; the others are in d.calls.
+  const int n = static_cast<int>(g.world.size());
+  std::vector<int> group_of(static_cast<std::size_t>(n), 0);  // by rank; 0: the first's call
+  std::vector<MemberCalls> groups{{{}, call.sig.view()}};
+  for (const auto& [r, sig] : d.calls) {
+    int k = 1;
+    while (k < static_cast<int>(groups.size()) && !same_calls(groups[k].call, sig.view())) ++k;
+    if (k == static_cast<int>(groups.size())) groups.push_back({{}, sig.view()});
+    group_of[static_cast<std::size_t>(r)] = k;
+  }
+  for (int r = 0; r < n; ++r) {
+    // On a spread machine only this process's members compare here.
+    if (!nodes_.hosts(g.world[static_cast<std::size_t>(r)])) continue;
+    groups[static_cast<std::size_t>(group_of[static_cast<std::size_t>(r)])].ranks.push_back(r);
+  }
+  std::erase_if(groups, [](const MemberCalls& m) { return m.ranks.empty(); });
+  const std::string problem = calls_differ_report(call.seq, g.world, std::move(groups), d.blamed);
+  d.operation = call.sig.operation;
+  for (const auto& [r, sig] : d.calls) {
+    if (r == d.blamed) d.operation = sig.operation;
+  }
+  d.report = member_name(g.world[static_cast<std::size_t>(d.blamed)], d.blamed, g.id) + ": " +
+             d.operation + ": " + problem;
+  d.complete = true;
+  return true;
+}
+
+void MailboxTransport::calls_differ(NodeState& self, CommGroup& g, int rank, std::uint64_t seq,
+                                    DifferingCalls& d, bool completes) {
+  // Named as the collective call it is, so that a member that never comes (it waits for
+  // something of a waiting member's) makes the deadlock report name it.
+  const WaitDescription what{"collective", -1, -1, collective_tag(seq), g.id};
+  if (completes) {
+    for (int r : d.waiting) {
+      if (r != rank) nodes_.wake(*nodes_.nodes[g.world[static_cast<std::size_t>(r)]]);
+    }
+  } else {
+    awaits_members(self, g);
+    nodes_.block_until(
+        self,
+        [&] {
+          std::lock_guard lock(g.control_mutex);
+          return d.complete;
+        },
+        what);
+  }
+  // Complete: what follows is read only. The blamed member fails; when it went on past the
+  // call (it did not wait), the member that came last fails in its name. The others wait for
+  // the run's end.
+  const bool blamed_waits = std::find(d.waiting.begin(), d.waiting.end(), d.blamed) !=
+                            d.waiting.end();
+  if (rank == d.blamed || (completes && !blamed_waits)) {
+    throw CallsDifferError(g.world[static_cast<std::size_t>(d.blamed)], d.operation, d.report);
+  }
+  nodes_.block_until(self, [] { return false; }, what);
+  throw RunAborted{};  // not reached: the wait ends only when the run does
 }
 
 }  // namespace vmc::detail

@@ -71,9 +71,24 @@ class MailboxTransport : public Transport {
     nodes_.block_until(self, ready, what);
     return -1;
   }
+  // Member self of g waits in the run for the others to come to a collective call whose
+  // members' calls differ (compare_call): the virtual clock logs a meeting of the group, so
+  // that its pass goes on without this node's next operation (a member still to come may
+  // ask it the time). The run fails once they have come; nothing of it is measured.
+  virtual void awaits_members(NodeState&, const CommGroup&) {}
 
   MachineImpl& machine_;
   LocalNodes nodes_;
+
+ private:
+  // compare_call's slow path, once a member's call differs from the first member's: under
+  // the group's lock, member `rank`'s call is noted; true when it was the last to come (the
+  // report is made then). Outside the lock, the member waits for the others (unless it came
+  // last), then throws the report or waits for the run's end (mailbox_transport.cpp).
+  bool note_difference(CommGroup& g, CommGroup::SignatureCall& call, int rank,
+                       const CallSignature& mine);
+  [[noreturn]] void calls_differ(NodeState& self, CommGroup& g, int rank, std::uint64_t seq,
+                                 DifferingCalls& d, bool completes);
 };
 
 }  // namespace vmc::detail

@@ -908,6 +908,19 @@ struct KeptSignature {
   }
 };
 
+// A collective call whose members' calls differ (the slow path of
+// MailboxTransport::compare_call): the calls that differ from the first member's, kept until
+// every member has come, so that the report depends on the calls alone. The members that came
+// before the first difference agreed with the first member's call.
+struct DifferingCalls {
+  std::vector<std::pair<int, KeptSignature>> calls;  // (comm rank, call) differing from the first's
+  std::vector<int> waiting;  // comm ranks that came since the first difference: they wait
+  bool complete = false;     // every member has come: the report below is made
+  int blamed = -1;           // comm rank the report blames
+  std::string operation;     // its call's operation
+  std::string report;
+};
+
 // Shared state of one group of nodes. Created by the machine (world) or by split.
 struct CommGroup {
   std::uint32_t id = 0;
@@ -947,6 +960,8 @@ struct CommGroup {
     KeptSignature sig;
     int first_rank = 0;
     int seen = 0;
+    // Once a member's call differs (the call stays open then: its entry lives to the run's end).
+    std::unique_ptr<DifferingCalls> differ;
   };
   // A group made by create_group, until every member of it has taken it.
   struct GroupCall {

@@ -222,7 +222,10 @@ class Transport {
   // compare(first, first_rank) with the call of the member it is compared with, and return
   // what compare returned ("" when they agree, or when there is nothing to compare; a
   // transport that keeps the first call as a KeptSignature may find that they agree with
-  // KeptSignature::agrees_with and skip compare).
+  // KeptSignature::agrees_with and skip compare). The transports of threads and fibers do
+  // not return a difference: they wait for every local member's call and throw the report of
+  // them all, CallsDifferError, the same whatever order the members came in
+  // (MailboxTransport::compare_call).
   using CompareCall = FunctionRef<std::string(const CallSignature& first, int first_rank)>;
   virtual std::string compare_call(NodeState& self, CommGroup& g, int rank, std::uint64_t seq,
                                    const CallSignature& mine, CompareCall compare) = 0;
@@ -235,5 +238,26 @@ class Transport {
 std::string compare_signatures(const CallSignature& mine, const CallSignature& first,
                                std::uint64_t seq, int my_rank, int my_node, int first_rank,
                                int first_node);
+
+// Whether two members' calls agree in everything compare_signatures compares (as
+// KeptSignature::agrees_with, out of line: for the slow path of calls that differ).
+bool same_calls(const CallSignature& a, const CallSignature& b);
+
+// "node 3", or "node 3 (rank 1 of comm 2)" off the world (comm 0): how an error names a
+// member of a comm.
+std::string member_name(int node, int rank, std::uint32_t comm);
+
+// One call that members of a comm made, and those members (comm ranks, ascending).
+struct MemberCalls {
+  std::vector<int> ranks;
+  CallSignature call;
+};
+// Why the members' calls of the seq-th collective call of a comm (members `world`, comm rank
+// -> node) differ, given each group of members that made one call: the same text for the
+// same calls, whatever the order they came in. `blamed` is set to the rank it blames: the
+// lowest rank outside the call most members made (a tie: the group holding the lowest rank).
+// comm.cpp; the mailbox transports' compare_call.
+std::string calls_differ_report(std::uint64_t seq, std::span<const int> world,
+                                std::vector<MemberCalls> groups, int& blamed);
 
 }  // namespace vmc::detail

@@ -154,6 +154,8 @@ class VirtualClock : public MailboxTransport {
   // ... or that it failed, its receiver having stopped before a receive took the message:
   // that node (taking the word); -1: no such word.
   int sync_refused(NodeState& self, std::uint64_t index);
+  // A member waiting for the others at a collective call whose calls differ: a meeting of g.
+  void awaits_members(NodeState& self, const CommGroup& g) override { meet(self, g); }
   // A split's wait for the other members: with failures, also for the simulation's word that
   // one of them stopped before it came (MailboxTransport::wait_meeting).
   int wait_meeting(NodeState& self, FunctionRef<bool()> ready,

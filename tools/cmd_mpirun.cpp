@@ -344,6 +344,11 @@ JobRun run_job(const JobSetup& setup, std::shared_ptr<const Topology> network,
         end.failure = crash.what;
         end.signal = crash.signal;
         throw std::runtime_error("rank " + std::to_string(r) + ": " + crash.what);
+      } catch (const CallsDifferError& e) {
+        // The ranks' calls of a collective differ: the failure of the rank the report blames,
+        // which may be another than this one (it went on past the call); the run reports it.
+        if (e.node() == r) end.failure = e.what();
+        throw;
       } catch (const std::exception& e) {
         end.failure = e.what();
         throw;

@@ -40,11 +40,25 @@ void report_failures(const JobFacts& f, JobVerdict& v, int& status) {
     const bool called_abort = r == f.outcome.abort_rank && !f.outcome.abort_by_handler;
     if (!f.ranks[r].failure.empty() && !called_abort) failed.push_back(r);
   }
+  // A failure another rank threw in this one's name (the report of collective calls that
+  // differ blames a rank that went on past the call): the run's text, "node R threw: rank R:
+  // MPI_Bcast: ...".
+  std::string named;
+  const int n = e.node();
+  if (n >= 0 && n < static_cast<int>(f.ranks.size()) && f.ranks[n].failure.empty()) {
+    const std::string threw = "node " + std::to_string(n) + " threw: ";
+    const std::string text = e.what();
+    if (text.rfind(threw + "rank " + std::to_string(n) + ": ", 0) == 0) {
+      named = text.substr(threw.size());
+      failed.push_back(n);
+    }
+  }
   // The rank the run names first: it failed first.
   std::stable_partition(failed.begin(), failed.end(), [&](int r) { return r == e.node(); });
   for (int r : failed) {
     const RankEnd& end = f.ranks[r];
-    std::string line = "rank " + std::to_string(r) + " failed: " + without_rank(end.failure, r);
+    const std::string& failure = end.failure.empty() ? named : end.failure;
+    std::string line = "rank " + std::to_string(r) + " failed: " + without_rank(failure, r);
     if (end.signal != 0) line += " (a process would have died of " + signal_name(end.signal) + ")";
     v.report.push_back(line);
     if (status == 0) status = end.signal != 0 ? 128 + end.signal : 1;

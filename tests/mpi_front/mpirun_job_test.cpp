@@ -100,6 +100,20 @@ TEST(JudgeJob, AFailureOutsideEveryRankIsReportedInTheRunsWords) {
   EXPECT_THAT(v.report, ElementsAre("node 1 threw: something else"));
 }
 
+// The ranks' calls of a collective differ and the report blames a rank that went on past the
+// call: another rank threw the report in its name, and it is that rank's failure.
+TEST(JudgeJob, AFailureThrownInARanksNameIsThatRanksFailure) {
+  JobFacts f;
+  f.ranks.resize(4);
+  f.error = RunError(RunError::Kind::node_threw,
+                     "node 2 threw: rank 2: MPI_Bcast: MPI_ERR_ARG: the ranks' calls differ", 2,
+                     {});
+  const auto v = judge_job(f);
+  EXPECT_EQ(v.exit_status, 1);
+  EXPECT_THAT(v.report,
+              ElementsAre("rank 2 failed: MPI_Bcast: MPI_ERR_ARG: the ranks' calls differ"));
+}
+
 TEST(JudgeJob, ADeadlockListsEveryBlockedRankAndTheRanksThatReturned) {
   JobFacts f = returned({0, 0, 0});
   f.ranks[0] = RankEnd{};

@@ -201,6 +201,41 @@ TEST(MpirunExit, AnInterruptEndsTheJobWithEachRanksCall) {
       << t.out;
 }
 
+// Ranks whose calls of a collective differ: the report depends on the calls alone, not on
+// which rank came first on the host (each k lets another rank come first), and is the same on
+// both engines: it names each group of ranks with its call and is the failure of the lowest
+// rank outside the call most ranks made, whether that rank waited in its call or went on into
+// its algorithm. A rank that never comes to the call makes it a deadlock, not a hang.
+TEST(MpirunExit, CollectiveCallsThatDifferGiveOneReportOnEveryRun) {
+  const std::string differ =
+      "MPI_Bcast: MPI_ERR_ARG: the ranks' calls differ on MPI_COMM_WORLD: ";
+  const std::string bcast = " called MPI_Bcast root 0 count 1 item size 4 (MPI_INT), ";
+  const std::string allreduce = " called MPI_Allreduce with op MPI_SUM count 1 item size 4 (MPI_INT)\n";
+  const std::map<std::string, std::string> reports = {
+      {"two", "vmc mpirun: rank 3 failed: " + differ + "ranks 3, 6" + bcast + "ranks 0-2, 4, 5, 7" +
+                  allreduce},
+      {"zero", "vmc mpirun: rank 0 failed: " + differ + "rank 0" + bcast + "ranks 1-7" + allreduce}};
+  for (const auto& [what, report] : reports) {
+    for (int k = 0; k < 12; ++k) {
+      const std::string engine = k % 2 == 0 ? "fibers" : "threads";
+      const Outcome o = mpirun("-np 8 --engine " + engine + " " + job("mismatch") + " " + what +
+                               " " + std::to_string(k / 2));
+      EXPECT_EQ(o.exit_code, 1) << what << " " << engine << ": " << o.err;
+      EXPECT_EQ(o.err, report) << what << " " << engine << " k " << k / 2;
+    }
+  }
+  for (const char* engine : {"fibers", "threads"}) {
+    const Outcome o = mpirun(std::string("-np 8 --engine ") + engine + " " + job("mismatch") +
+                             " never");
+    EXPECT_EQ(o.exit_code, 1) << engine << ": " << o.err;
+    EXPECT_THAT(o.err, HasSubstr("deadlock")) << engine << ": " << o.err;
+    EXPECT_THAT(line_with(o.err, "rank 5: "),
+                HasSubstr("MPI_Recv(source 3, tag 0, MPI_COMM_WORLD), waiting for rank 3"))
+        << engine << ": " << o.err;
+    EXPECT_THAT(o.err, Not(HasSubstr("failed:"))) << engine << ": " << o.err;
+  }
+}
+
 // A rank that loops in its own code cannot be interrupted: the watchdog ends the run, the
 // ranks in MPI calls return, and when the looping one has not returned within the grace time
 // (the watchdog time, from 2 s to 30 s) vmc mpirun names it and ends the process, on both engines
