@@ -136,6 +136,7 @@ std::vector<CallWithAbsentMembers> calls_with_absent_members(const std::vector<B
     if (w.not_begun.empty()) continue;
     CallWithAbsentMembers& c = calls[{w.comm, call_of(w.tag)}];
     if (c.first == nullptr) c.first = &w;
+    c.waits.push_back(&w);
     c.waiting.push_back(w.node);
   }
   std::vector<CallWithAbsentMembers> list;

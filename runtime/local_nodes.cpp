@@ -543,6 +543,17 @@ void LocalNodes::name_absent_members(std::vector<BlockedWait>& waits) {
     }
     if (!known) list.clear();
   }
+  // Per comm, the earliest call that members have not begun is the cause; a later one's
+  // waiters are behind it (and under vmc mpirun an MPI call may make two of vmc's: the
+  // members waiting in the first have not begun the second).
+  std::map<std::uint32_t, std::uint64_t> earliest;
+  for (const auto& [key, list] : absent) {
+    if (!list.empty()) earliest.try_emplace(key.first, key.second);  // keys in order
+  }
+  for (auto& [key, list] : absent) {
+    const auto it = earliest.find(key.first);
+    if (it != earliest.end() && key.second != it->second) list.clear();
+  }
   for (BlockedWait& w : waits) {
     if (w.operation == kRunningNode || w.tag < detail::kCollectiveTagBase) continue;
     w.not_begun = absent[{w.comm, detail::call_of(w.tag)}];

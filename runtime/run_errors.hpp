@@ -19,10 +19,11 @@ RunError deadlock_error(std::vector<BlockedWait> waits);
 // begun it (BlockedWait::not_begun): "\n  nodes 0, 1, 2 wait inside collective call 1 on
 // comm 0, which node 3 has not begun"; "" when there is none.
 std::string absent_members_text(const std::vector<BlockedWait>& waits);
-// The waits of `waits` inside one collective call with members absent: each call's first
-// wait, and the world ranks waiting inside it.
+// The waits of `waits` inside one collective call with members absent: each call's waits
+// (the first names the call and the absent members) and the world ranks waiting inside it.
 struct CallWithAbsentMembers {
   const BlockedWait* first = nullptr;
+  std::vector<const BlockedWait*> waits;
   std::vector<int> waiting;
 };
 std::vector<CallWithAbsentMembers> calls_with_absent_members(const std::vector<BlockedWait>& waits);

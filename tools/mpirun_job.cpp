@@ -4,6 +4,7 @@
 #include <cctype>
 #include <csignal>
 #include <cstring>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -90,10 +91,25 @@ void report_absent_members(const RunError& e, std::vector<std::string>& report) 
     const BlockedWait& w = *c.first;
     const std::string comm =
         w.comm == 0 ? std::string("MPI_COMM_WORLD") : "communicator " + std::to_string(w.comm);
-    const std::string call =
-        w.context.empty()
-            ? "collective call " + std::to_string(detail::call_of(w.tag)) + " on " + comm
-            : w.context;
+    // The waiting ranks' calls, as the MPI layer declared them: one, or (ranks whose calls
+    // differ) each with its ranks.
+    std::map<std::string, std::vector<int>> by_call;
+    for (const BlockedWait* x : c.waits) by_call[x->context].push_back(x->node);
+    std::string call;
+    if (by_call.size() == 1 && !w.context.empty()) {
+      call = w.context;
+    } else {
+      std::string calls;
+      for (const auto& [context, ranks] : by_call) {
+        if (context.empty()) continue;
+        calls += (calls.empty() ? "" : "; ") + context + " on " + ranks_word(ranks);
+      }
+      // vmc's number for the call only where the MPI layer named none (it counts calls of
+      // its own too, so the number is not the program's).
+      call = calls.empty()
+                 ? "collective call " + std::to_string(detail::call_of(w.tag)) + " on " + comm
+                 : "one collective on " + comm + " (their calls differ: " + calls + ")";
+    }
     report.push_back("  " + ranks_word(c.waiting) + (c.waiting.size() == 1 ? " is" : " are") +
                      " in " + call + ", which " + ranks_word(w.not_begun) +
                      (w.not_begun.size() == 1 ? " has" : " have") + " not called");

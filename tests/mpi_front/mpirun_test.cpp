@@ -26,6 +26,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::AllOf;
+using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
 using ::testing::MatchesRegex;
 using ::testing::Not;
@@ -233,6 +234,13 @@ TEST(MpirunExit, CollectiveCallsThatDifferGiveOneReportOnEveryRun) {
                 HasSubstr("MPI_Recv(source 3, tag 0, MPI_COMM_WORLD), waiting for rank 3"))
         << engine << ": " << o.err;
     EXPECT_THAT(o.err, Not(HasSubstr("failed:"))) << engine << ": " << o.err;
+    // The cause, whichever ranks went on into their calls: the one that never came (the
+    // ranks in the call are listed with their calls when those differ).
+    EXPECT_THAT(o.err, ContainsRegex("vmc mpirun:   ranks [-0-9, ]+ are in one collective on "
+                                     "MPI_COMM_WORLD \\(their calls differ: [^\n]*\\), which "
+                                     "rank 5 has not called\n"))
+        << engine << ": " << o.err;
+    EXPECT_THAT(o.err, Not(HasSubstr("3-7 have not called"))) << engine << ": " << o.err;
   }
 }
 
