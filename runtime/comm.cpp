@@ -1116,36 +1116,14 @@ bool same_call(const CallSignature& a, const CallSignature& b) {
          (!a.check_count || a.count == b.count);
 }
 
-// "0-2, 4, 6-9": ascending runs of numbers as ranges (the first 16 pieces, then how many
-// numbers more).
-std::string number_runs(const std::vector<int>& numbers) {
-  std::string text;
-  int pieces = 0;
-  for (std::size_t i = 0; i < numbers.size();) {
-    if (pieces == 16) return text + " and " + std::to_string(numbers.size() - i) + " more";
-    std::size_t j = i;
-    while (j + 1 < numbers.size() && numbers[j + 1] == numbers[j] + 1) ++j;
-    if (!text.empty()) text += ", ";
-    text += std::to_string(numbers[i]);
-    if (j >= i + 2) {
-      text += "-" + std::to_string(numbers[j]);
-      i = j + 1;
-    } else {
-      i = i + 1;
-    }
-    ++pieces;
-  }
-  return text;
-}
-
 // "rank 3 (node 3)", "ranks 0-2, 4-7 (nodes 0-2, 4-7)": members of a comm and their nodes.
 std::string members_text(const std::vector<int>& ranks, std::span<const int> world) {
   std::vector<int> nodes;
   nodes.reserve(ranks.size());
   for (int r : ranks) nodes.push_back(world[static_cast<std::size_t>(r)]);
   const bool one = ranks.size() == 1;
-  return (one ? "rank " : "ranks ") + number_runs(ranks) + (one ? " (node " : " (nodes ") +
-         number_runs(nodes) + ")";
+  return (one ? "rank " : "ranks ") + number_ranges(ranks, 16) +
+         (one ? " (node " : " (nodes ") + number_ranges(nodes, 16) + ")";
 }
 
 }  // namespace

@@ -69,6 +69,28 @@ std::string seconds_text(double seconds) {
   return text;
 }
 
+std::string number_ranges(const std::vector<int>& numbers, int max_pieces) {
+  std::string text;
+  int pieces = 0;
+  for (std::size_t i = 0; i < numbers.size();) {
+    if (max_pieces > 0 && pieces == max_pieces) {
+      return text + " and " + std::to_string(numbers.size() - i) + " more";
+    }
+    std::size_t j = i;
+    while (j + 1 < numbers.size() && numbers[j + 1] == numbers[j] + 1) ++j;
+    if (!text.empty()) text += ", ";
+    text += std::to_string(numbers[i]);
+    if (j >= i + 2) {
+      text += "-" + std::to_string(numbers[j]);
+      i = j + 1;
+    } else {
+      i = i + 1;
+    }
+    ++pieces;
+  }
+  return text;
+}
+
 std::string nodes_text(const std::vector<int>& nodes) {
   std::string text = nodes.size() == 1 ? "node " : "nodes ";
   for (std::size_t i = 0; i < nodes.size(); ++i) {

@@ -185,6 +185,9 @@ std::string counted(unsigned long long count, const std::string& noun);
 std::string seconds_text(double seconds);
 // "node 2", "nodes 0, 1, 3" (the first 16, then how many more).
 std::string nodes_text(const std::vector<int>& nodes);
+// "0-2, 4, 6-9": ascending numbers with every run of three or more as A-B; with max_pieces,
+// the first that many pieces, then " and N more".
+std::string number_ranges(const std::vector<int>& numbers, int max_pieces = 0);
 
 // A run that did not complete: a node threw, or the nodes deadlocked, or it made no
 // progress within the watchdog time. The machine is usable for the next run.

@@ -198,23 +198,6 @@ void report_exits(const JobFacts& f, JobVerdict& v, int& status) {
 
 }  // namespace
 
-std::string number_ranges(const std::vector<int>& numbers) {
-  std::string text;
-  for (std::size_t i = 0; i < numbers.size();) {
-    std::size_t j = i;
-    while (j + 1 < numbers.size() && numbers[j + 1] == numbers[j] + 1) ++j;
-    if (!text.empty()) text += ", ";
-    text += std::to_string(numbers[i]);
-    if (j >= i + 2) {
-      text += "-" + std::to_string(numbers[j]);
-      i = j + 1;
-    } else {
-      i = i + 1;
-    }
-  }
-  return text;
-}
-
 std::string number_list(const std::vector<int>& numbers) {
   std::string text;
   for (int n : numbers) text += (text.empty() ? "" : ", ") + std::to_string(n);

@@ -74,8 +74,9 @@ std::string stall_note(const std::vector<BlockedWait>& waits, double stalled, do
 
 // "1, 3, 5": ranks (or any numbers) in a list.
 std::string number_list(const std::vector<int>& numbers);
-// The same with every run of three or more consecutive numbers as A-B ("0-58, 60").
-std::string number_ranges(const std::vector<int>& numbers);
+// The same with every run of three or more consecutive numbers as A-B ("0-58, 60"): the
+// runtime's (errors.hpp).
+using vmc::number_ranges;
 
 // --coll "allreduce=ring,bcast=binomial": the algorithm per operation, keyed by vmc's
 // operation name ("broadcast"). MPI's names are accepted too, with or without "MPI_" and in
