@@ -23,6 +23,11 @@ std::string BlockedWait::describe() const {
     if (!context.empty()) s << ", in " << context;
     return s.str();
   }
+  if (operation == detail::kQueuedNode) {
+    s << " (its fibers worker runs another node)";
+    if (!context.empty()) s << ", in " << context;
+    return s.str();
+  }
   if (peer >= 0) {
     s << " from rank " << peer;
     if (peer_world != peer) s << " (node " << peer_world << ")";
@@ -105,7 +110,7 @@ namespace {
 void report_and_end(const RunError& error) {
   std::fprintf(stderr, "vmc: %s\n", error.what());
   std::fflush(nullptr);
-  std::_Exit(1);
+  std::_Exit(interrupt_requested() != 0 ? 128 + interrupt_requested() : 1);
 }
 
 std::atomic<StuckHandler> the_stuck_handler{nullptr};

@@ -44,6 +44,9 @@ class Executor {
   virtual void reset() = 0;
   // The threads the executor holds for the machine's nodes.
   virtual int os_threads() const = 0;
+  // Whether n runs now, or (the fibers engine) waits for its worker, which runs another node:
+  // for the reports of a run that a node in its own code holds up.
+  virtual bool running_now(const NodeState&) const { return true; }
 };
 
 // Throws UsageError (naming how many threads could be made) when the system refuses one.

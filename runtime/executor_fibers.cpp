@@ -185,6 +185,7 @@ bool host_busy(int ours) {
 
 struct alignas(64) Worker {
   std::thread thread;
+  std::atomic<int> running{-1};  // the node it runs now (for reports: running_now), or -1
   moodycamel::ConcurrentQueue<int> queue;       // runnable nodes of this worker
   moodycamel::LightweightSemaphore ready;  // counts pushes to `queue`
   Worker() : ready(0, 0) {}  // the worker spins itself (worker_main), on its queue
@@ -290,6 +291,12 @@ class FiberExecutor final : public Executor {
   }
 
   int os_threads() const override { return static_cast<int>(workers_.size()); }
+  bool running_now(const NodeState& n) const override {
+    for (const auto& k : workers_) {
+      if (k.running.load(std::memory_order_relaxed) == n.rank) return true;
+    }
+    return false;
+  }
 
  private:
   void make_runnable(int rank) {
@@ -363,7 +370,9 @@ class FiberExecutor final : public Executor {
     __tsan_switch_to_fiber(s.tsan, 0);
 #endif
     current_node = m_.nodes[rank].get();
+    k.running.store(rank, std::memory_order_relaxed);
     s.fiber = std::move(s.fiber).resume();
+    k.running.store(-1, std::memory_order_relaxed);
     current_node = nullptr;
 #if VMC_ASAN_FIBERS
     __sanitizer_finish_switch_fiber(k.fake_stack, nullptr, nullptr);

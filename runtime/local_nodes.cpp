@@ -283,7 +283,9 @@ void LocalNodes::end_process_stuck(const std::optional<RunError>& failure) {
   std::vector<int> own_code, behind;
   for (const auto& n : local()) {
     if (n->finished.load(std::memory_order_seq_cst)) continue;
-    (n->blocked_stamp.load(std::memory_order_seq_cst) == 0 ? own_code : behind).push_back(n->rank);
+    const bool runs = n->blocked_stamp.load(std::memory_order_seq_cst) == 0 &&
+                      executor->running_now(*n);
+    (runs ? own_code : behind).push_back(n->rank);
   }
   std::string text = failure ? failure->what() : std::string("the run was ended");
   const std::vector<int> behind_all = behind;
@@ -463,9 +465,11 @@ std::vector<BlockedWait> LocalNodes::blocked_waits(bool running_too) {
   std::vector<BlockedWait> waits;
   for (auto& n : local()) {
     if (n->finished.load(std::memory_order_seq_cst)) continue;
+    // Outside every wait: running, or (fibers) waiting for its worker to come back to it.
+    const char* running = executor->running_now(*n) ? kRunningNode : kQueuedNode;
     if (running_too && n->blocked_stamp.load(std::memory_order_seq_cst) == 0) {
       std::lock_guard lock(n->wait_mutex);  // the node may be leaving a call (CallContext)
-      waits.push_back({n->rank, kRunningNode, -1, -1, 0, 0, n->context_text()});
+      waits.push_back({n->rank, running, -1, -1, 0, 0, n->context_text()});
       continue;
     }
     if (n->stopped.load(std::memory_order_acquire)) {
@@ -477,7 +481,7 @@ std::vector<BlockedWait> LocalNodes::blocked_waits(bool running_too) {
     if (*w.operation == '\0' && n->blocked_stamp.load(std::memory_order_seq_cst) == 0) {
       // In none of vmc's waits in this run (a report made while other nodes run: a node that
       // reads its clock without end): running the program's own code.
-      waits.push_back({n->rank, kRunningNode, -1, -1, 0, 0, n->context_text()});
+      waits.push_back({n->rank, running, -1, -1, 0, 0, n->context_text()});
       continue;
     }
     BlockedWait& b = waits.emplace_back(
@@ -501,7 +505,10 @@ std::vector<BlockedWait> LocalNodes::blocked_waits(bool running_too) {
 void LocalNodes::name_absent_members(std::vector<BlockedWait>& waits) {
   std::map<std::pair<std::uint32_t, std::uint64_t>, std::vector<int>> absent;  // (comm, call)
   for (const BlockedWait& w : waits) {
-    if (w.operation == kRunningNode || w.tag < detail::kCollectiveTagBase) continue;
+    if (w.operation == kRunningNode || w.operation == kQueuedNode ||
+        w.tag < detail::kCollectiveTagBase) {
+      continue;
+    }
     absent.try_emplace({w.comm, detail::call_of(w.tag)});
   }
   for (auto& [key, list] : absent) {
@@ -555,7 +562,10 @@ void LocalNodes::name_absent_members(std::vector<BlockedWait>& waits) {
     if (it != earliest.end() && key.second != it->second) list.clear();
   }
   for (BlockedWait& w : waits) {
-    if (w.operation == kRunningNode || w.tag < detail::kCollectiveTagBase) continue;
+    if (w.operation == kRunningNode || w.operation == kQueuedNode ||
+        w.tag < detail::kCollectiveTagBase) {
+      continue;
+    }
     w.not_begun = absent[{w.comm, detail::call_of(w.tag)}];
   }
 }

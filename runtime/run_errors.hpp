@@ -49,6 +49,9 @@ std::string signal_text(int signal);  // "SIGINT", "SIGTERM", "signal 1"
 extern std::atomic<int> watched_runs;
 // A node the watchdog found outside any wait (BlockedWait::operation).
 inline constexpr char kRunningNode[] = "running";
+// ... outside any wait, but not running: its fibers worker runs another node (one in its own
+// code holds up the nodes behind it).
+inline constexpr char kQueuedNode[] = "waiting for its worker";
 // A node that has stopped on a failure, waiting for the simulation to take its stop in.
 inline constexpr char kStoppingNode[] = "its stop (it has failed)";
 // Whether a blocked wait's tag means anything: not in a communicator constructor, a

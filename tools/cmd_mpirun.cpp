@@ -420,9 +420,12 @@ void print_report(std::FILE* out, const JobVerdict& verdict) {
 
 // A rank that does not return after its job was ended (it loops in its own code) cannot be
 // stopped: the report, as the other reports, the job's --json object, and vmc mpirun ends with
-// status 1 (docs/mpi.md, "Exit status and reports"); the rest of -np's p are not run.
+// status 1, or 128 + the signal of an interrupt (docs/mpi.md, "Exit status and reports"); the
+// rest of -np's p are not run.
 void end_stuck_job(const RunError& e) {
   mpi::write_unhanded_output();
+  // Interrupted (SIGINT, SIGTERM): the status says so, whatever kept the process.
+  const int status = interrupt_requested() != 0 ? 128 + interrupt_requested() : 1;
   JobVerdict verdict;
   verdict.report = stuck_report(e);
   if (!job_in_flight.command.empty()) {
@@ -431,18 +434,18 @@ void end_stuck_job(const RunError& e) {
   }
   print_report(stderr, verdict);
   if (!job_in_flight.row_head.empty()) {
-    std::printf("%s%4d%s%s\n%s", job_in_flight.row_head.c_str(), 1,
+    std::printf("%s%4d%s%s\n%s", job_in_flight.row_head.c_str(), status,
                 job_in_flight.row_middle.c_str(), verdict.summary().c_str(),
                 job_in_flight.table_end.c_str());
   }
   if (job_in_flight.json) {
-    job_in_flight.object["exit"] = 1;
+    job_in_flight.object["exit"] = status;
     job_in_flight.object["report"] = verdict.report;
     if (!job_in_flight.command.empty()) job_in_flight.object["command"] = job_in_flight.command;
     std::cout << job_in_flight.object.dump() << std::endl;
   }
   std::fflush(nullptr);
-  std::_Exit(1);
+  std::_Exit(status);
 }
 
 // Runs the job of `network` with end_stuck_job ready for it.

@@ -303,6 +303,10 @@ std::string blocked_rank_line(const BlockedWait& w) {
     return line + (w.context.empty() ? "running its own code (in no MPI call)"
                                      : "running, in " + w.context);
   }
+  if (w.operation == detail::kQueuedNode) {  // behind a rank on its fibers worker
+    return line + "waiting for its fibers worker, which runs another rank" +
+           (w.context.empty() ? std::string() : ", in " + w.context);
+  }
   if (!w.context.empty()) {
     line += w.context;
     // Inside a collective call the partner is its algorithm's, not necessarily the cause

@@ -45,12 +45,17 @@ struct JobVerdict {
   // empty when the job succeeded.
   std::vector<std::string> report;
   // The first line, or "ok": for a table of several jobs. A first line that introduces a
-  // list ("deadlock: ... complete:") takes the list's first entry, and says how many more.
+  // list ("deadlock: ... complete:") takes the list's first entry, or the line that names
+  // the ranks that never called a collective the others are in (the cause), and says how
+  // many more.
   std::string summary() const {
     if (report.empty()) return "ok";
     std::string line = report.front();
     if (line.back() != ':' || report.size() < 2) return line;
     std::string next = report[1];
+    for (const std::string& l : report) {
+      if (l.find(" not called") != std::string::npos && l.rfind("  ", 0) == 0) next = l;
+    }
     next.erase(0, next.find_first_not_of(' '));
     line += " " + next;
     if (report.size() > 2) line += " (and " + std::to_string(report.size() - 2) + " more lines)";

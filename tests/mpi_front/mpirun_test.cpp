@@ -272,6 +272,23 @@ TEST(MpirunExit, ARankLoopingInItsOwnCodeEndsTheProcessNamingIt) {
     EXPECT_THAT(o.err, HasSubstr("the process ends")) << engine;
     EXPECT_THAT(o.err, Not(HasSubstr("node"))) << engine << ": " << o.err;  // ranks, not nodes
   }
+  // Ranks that share the looping rank's fibers worker and never got it back are not running
+  // their own code: they wait for the worker, and only rank 2 is named.
+  const Outcome f = mpirun("-np 8 --workers 2 --watchdog 0.5 --engine fibers " +
+                           job("rank_endings") + " spin");
+  EXPECT_EQ(f.exit_code, 1) << f.err;
+  std::size_t running = 0;
+  for (const std::string& line : lines_of(f.err)) {
+    if (line.find("running its own code (in no MPI call)") != std::string::npos &&
+        line.find(": rank") == std::string::npos) {
+      ++running;
+    }
+  }
+  EXPECT_EQ(running, 1u) << f.err;  // rank 2's line
+  EXPECT_THAT(f.err, HasSubstr("vmc mpirun: no progress for 0.25 s: rank 2 is running its own "
+                               "code (in no MPI call), the others wait in MPI calls"))
+      << f.err;
+  EXPECT_THAT(f.err, HasSubstr("vmc mpirun: rank 2 did not return within 2 s")) << f.err;
 }
 
 // A polling loop that nothing else can end is a deadlock on the virtual clock, after
