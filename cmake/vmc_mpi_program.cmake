@@ -41,6 +41,11 @@ foreach(call IN LISTS VMC_MPI_WRAPPED_CALLS)
 endforeach()
 # C frames must unwind: a rank's exit() ends it by an exception through them.
 set(VMC_MPI_PROGRAM_C_OPTIONS -fexceptions)
+# Both languages: a frame larger than a page (a large local array) touches its pages in order,
+# so that a rank overflowing its stack meets the guard page below it and is named by the
+# crash report, instead of writing over another rank's stack (the fibers engine's stacks lie
+# side by side) and crashing that one later, or not at all.
+set(VMC_MPI_PROGRAM_OPTIONS -fstack-clash-protection)
 
 # vmc_add_mpi_program(NAME SOURCES...): the program NAME (a MODULE library named exactly NAME,
 # no lib prefix or .so suffix, as vmcc -o NAME makes it) built against vmc::mpi.

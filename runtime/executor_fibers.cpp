@@ -370,6 +370,8 @@ class FiberExecutor final : public Executor {
     __tsan_switch_to_fiber(s.tsan, 0);
 #endif
     current_node = m_.nodes[rank].get();
+    current_stack_low = static_cast<const char*>(s.stack.sp) - s.stack.size;
+    current_stack_size = s.stack.size;
     k.running.store(rank, std::memory_order_relaxed);
     s.fiber = std::move(s.fiber).resume();
     k.running.store(-1, std::memory_order_relaxed);
@@ -404,6 +406,7 @@ class FiberExecutor final : public Executor {
 
   void worker_main(int w) {
     Worker& k = workers_[w];
+    give_thread_a_signal_stack();
 #if VMC_TSAN_FIBERS
     k.tsan = __tsan_get_current_fiber();
 #endif

@@ -11,6 +11,8 @@
 // On 2 cores: no spinning, 16.8 / 327 / 1,782 us per allreduce and 15.4 us per ring hop;
 // 100 rounds, 13.1 us at 2 nodes (too short to bridge a hand-off); 200, 5.1 / 329 / 1,815
 // and 19.8; 2,000, 5.0 / 335 / 1,954 and 54; 20,000, 5.8 / 417 / 2,050 and 83.
+#include <pthread.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -113,6 +115,20 @@ class ThreadExecutor final : public Executor {
  private:
   void thread_main(int rank) {
     NodeState& self = *m_.nodes[rank];
+    give_thread_a_signal_stack();
+    {
+      // The thread's stack, for a crash handler that tells an overflow (this_node_stack).
+      pthread_attr_t attr;
+      if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+        void* low = nullptr;
+        std::size_t size = 0;
+        if (pthread_attr_getstack(&attr, &low, &size) == 0) {
+          current_stack_low = static_cast<const char*>(low);
+          current_stack_size = size;
+        }
+        pthread_attr_destroy(&attr);
+      }
+    }
 #ifdef __linux__
     // Real time: the kernel may let a sleep overrun by its timer slack (50 us by default),
     // which would read as model error; ask for the tightest wake-ups it offers.

@@ -254,6 +254,18 @@ Node* this_node() {
   return detail::current_node != nullptr ? detail::current_node->handle : nullptr;
 }
 
+StackRange this_node_stack() noexcept {
+  if (detail::current_node == nullptr) return {};
+  return {detail::current_stack_low, detail::current_stack_size};
+}
+
+bool below_node_stack(const void* address) noexcept {
+  const StackRange s = this_node_stack();
+  const char* at = static_cast<const char*>(address);
+  constexpr std::size_t kReach = std::size_t{64} << 20;
+  return s.low != nullptr && at < s.low && static_cast<std::size_t>(s.low - at) <= kReach;
+}
+
 // Only the node writes its context, so it reads its own without the lock; a report reads it
 // under the node's wait_mutex (NodeState::context_text).
 bool mark_output() {

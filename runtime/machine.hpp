@@ -186,6 +186,18 @@ class Node {
 // between nodes sees its own), or null outside every node function.
 Node* this_node();
 
+// The stack the calling node runs on (its lowest address and size; {nullptr, 0} outside every
+// node function), and whether `address` lies below it, within what a frame or a recursion that
+// overflowed it would touch (64 MiB): for a crash handler, async-signal-safe. Every thread
+// that runs nodes has its own stack for signal handlers (sigaltstack), so a handler installed
+// with SA_ONSTACK runs after a node's stack overflowed.
+struct StackRange {
+  const char* low = nullptr;
+  std::size_t size = 0;
+};
+StackRange this_node_stack() noexcept;
+bool below_node_stack(const void* address) noexcept;
+
 // The calling node has a line of output to write here (MachineConfig::on_output): whether the
 // run's pass will hand it back, in virtual-time order, through on_output; false (outside a
 // node, on the real clock, without on_output) means write it now.

@@ -1,6 +1,11 @@
 // A node's mailbox and requests, and a group's members (node.hpp).
 #include "runtime/node.hpp"
 
+#include <signal.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <utility>
 
 #include "runtime/machine_impl.hpp"
@@ -8,6 +13,48 @@
 namespace vmc::detail {
 
 constinit thread_local NodeState* current_node = nullptr;
+constinit thread_local const char* current_stack_low = nullptr;
+constinit thread_local std::size_t current_stack_size = 0;
+
+namespace {
+
+// A thread's stack for signal handlers, mapped at its first use and given back at its end.
+struct SignalStack {
+  void* memory = nullptr;
+  std::size_t bytes = 0;
+  ~SignalStack() {
+    if (memory == nullptr) return;
+    stack_t off{};
+    off.ss_flags = SS_DISABLE;
+    sigaltstack(&off, nullptr);
+    munmap(memory, bytes);
+  }
+};
+
+}  // namespace
+
+void give_thread_a_signal_stack() {
+  thread_local SignalStack stack;
+  if (stack.memory != nullptr) return;
+  // One the thread has already (a sanitizer's runtime gives every thread its own) is kept.
+  stack_t now{};
+  if (sigaltstack(nullptr, &now) == 0 && (now.ss_flags & SS_DISABLE) == 0) return;
+  // 64 KiB, or the system's own minimum if larger: a handler's frames and write(2).
+  const long least = sysconf(_SC_MINSIGSTKSZ);
+  stack.bytes = std::max<std::size_t>(std::size_t{64} << 10,
+                                      least > 0 ? 4 * static_cast<std::size_t>(least) : 0);
+  void* p =
+      mmap(nullptr, stack.bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return;  // best effort: a crash report is a courtesy
+  stack_t alt{};
+  alt.ss_sp = p;
+  alt.ss_size = stack.bytes;
+  if (sigaltstack(&alt, nullptr) != 0) {
+    munmap(p, stack.bytes);
+    return;
+  }
+  stack.memory = p;
+}
 
 std::string receive_problem(std::size_t bytes, std::uint64_t items, std::size_t capacity,
                             std::size_t item_size) {

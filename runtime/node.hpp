@@ -1166,5 +1166,11 @@ inline bool NodeState::waits_for(std::uint32_t comm, int src, Tag tag) {
 // -fsanitize=undefined tests a guarded access's address against null with the guard's flags:
 // every fiber's first store after a switch was reported as a store to a null pointer.)
 extern constinit thread_local NodeState* current_node;
+// The stack current_node runs on (vmc::this_node_stack): set where current_node is.
+extern constinit thread_local const char* current_stack_low;
+extern constinit thread_local std::size_t current_stack_size;
+// Gives the calling thread (one that runs nodes) a stack for signal handlers, freed when the
+// thread ends (node.cpp).
+void give_thread_a_signal_stack();
 
 }  // namespace vmc::detail

@@ -195,7 +195,9 @@ class CrashReport {
     struct sigaction a {};
     a.sa_sigaction = &CrashReport::report;
     sigemptyset(&a.sa_mask);
-    a.sa_flags = SA_RESETHAND | SA_SIGINFO;  // the second time, the signal's own default
+    // The second time, the signal's own default; on the thread's own stack for handlers (a
+    // rank that overflowed its stack left none).
+    a.sa_flags = SA_RESETHAND | SA_SIGINFO | SA_ONSTACK;
     for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &a, &old_[i]);
   }
   ~CrashReport() {
@@ -207,7 +209,7 @@ class CrashReport {
  private:
   static constexpr std::array<int, 4> kSignals{SIGSEGV, SIGBUS, SIGFPE, SIGILL};
   static void report(int signal, siginfo_t* info, void*) {
-    char text[192];
+    char text[256];
     std::size_t n = 0;
     auto put = [&](const char* s) {
       while (*s != '\0' && n < sizeof text) text[n++] = *s++;
@@ -233,7 +235,10 @@ class CrashReport {
       const auto address = reinterpret_cast<std::uintptr_t>(info->si_addr);
       int shift = 60;
       while (shift > 0 && ((address >> shift) & 0xf) == 0) shift -= 4;
-      for (; shift >= 0 && n < sizeof text; shift -= 4) text[n++] = "0123456789abcdef"[(address >> shift) & 0xf];
+      for (; shift >= 0 && n < sizeof text; shift -= 4) {
+        text[n++] = "0123456789abcdef"[(address >> shift) & 0xf];
+      }
+      if (below_node_stack(info->si_addr)) put(", below the rank's stack: a stack overflow");
     }
     put("): the ranks share vmc's process, so the whole run ends");
     const std::size_t line = n;

@@ -370,6 +370,20 @@ TEST(MpirunExit, ARankThatCrashesIsNamedAndItsJobObjectPrinted) {
   EXPECT_THAT(crash["command"].get<std::string>(), HasSubstr("mpirun -np 2 ")) << objects[1];
 }
 
+// A rank that overflows its stack (a recursion without end) is named as any crash, with the
+// address below its stack: the report runs on a stack of its own, on both engines.
+TEST(MpirunExit, ARankThatOverflowsItsStackIsNamed) {
+  for (const char* engine : {"fibers", "threads"}) {
+    const Outcome o = mpirun(std::string("-np 3 --engine ") + engine + " " + job("rank_endings") +
+                             " stack_overflow");
+    EXPECT_EQ(o.exit_code, 139) << engine << ": " << o.err;
+    EXPECT_THAT(o.err, ContainsRegex("vmc mpirun: rank 1 crashed \\(SIGSEGV at address 0x[0-9a-f]+, "
+                                     "below the rank's stack: a stack overflow\\): the ranks "
+                                     "share vmc's process"))
+        << engine << ": " << o.err;
+  }
+}
+
 // Without --json the table gets the crashing p's row, with the shell's status and the report
 // line, then its end: the failing p with its command, and the p left not run.
 TEST(MpirunExit, ARankThatCrashesEndsAnNpTableWithItsRow) {

@@ -15,6 +15,15 @@ static int big_frame(int rank) {
   return big[sizeof big - 4096] == (char)rank ? 0 : 1;
 }
 
+/* Recursion without a base: every call a frame of its own (the array keeps it one, not a
+ * loop), until the stack runs out. */
+static volatile int without_end = 1;
+static int down(int depth) {
+  volatile char pad[256];
+  pad[0] = (char)depth;
+  return without_end ? down(depth + 1) + pad[0] : 0;
+}
+
 int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "";
   int rank = 0, size = 0, x = 0;
@@ -101,6 +110,11 @@ int main(int argc, char** argv) {
       MPI_Recv(&x, 1, MPI_INT, 2, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       MPI_Send(&x, 1, MPI_INT, size + 98, 0, MPI_COMM_WORLD);
     }
+    MPI_Barrier(MPI_COMM_WORLD);
+  } else if (strcmp(mode, "stack_overflow") == 0) {
+    /* Rank 1 overflows its stack: the crash report must still be written (on the signal
+     * stack) and name it. */
+    if (rank == 1) x = down(0);
     MPI_Barrier(MPI_COMM_WORLD);
   } else if (strcmp(mode, "segv") == 0) {
     /* Rank 1 writes through a null pointer: the whole process dies of SIGSEGV, as it would
