@@ -14,7 +14,7 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 "$vmcc" "$examples/ring.c" -o "$dir/ring" || { echo "FAIL: vmcc ring.c"; exit 1; }
 "$vmcc" "$examples/allreduce_sum.c" -o "$dir/allreduce_sum" || { echo "FAIL: vmcc"; exit 1; }
-[ "$("$vmcc" -show x.c -o x | grep -c -- '-fPIC -fexceptions -shared -Wl,-Bsymbolic')" = 1 ] ||
+[ "$("$vmcc" -show x.c -o x | grep -c -- '-fPIC -fstack-clash-protection -fexceptions -shared -Wl,-Bsymbolic')" = 1 ] ||
   fail "vmcc -show: $("$vmcc" -show x.c -o x)"
 
 expect() {  # expect TEXT CMD...: CMD exits 0 and prints TEXT
