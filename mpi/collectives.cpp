@@ -308,18 +308,6 @@ std::string items_text(std::size_t n, const TypeInfo& t) {
   return std::to_string(n) + " x " + t.name;
 }
 
-// vmc's error text without the node it names first ("node 3 (rank 1 of comm 2): "), which
-// the MPI report names as a rank, and without `operation` when it follows.
-std::string without_who(const std::string& text, const std::string& operation) {
-  std::string rest = text;
-  if (rest.rfind("node ", 0) == 0) {
-    const std::size_t colon = rest.find(": ");
-    if (colon != std::string::npos) rest = rest.substr(colon + 2);
-  }
-  if (rest.rfind(operation + ": ", 0) == 0) rest = rest.substr(operation.size() + 2);
-  return rest;
-}
-
 // Runs the call: its context on the node, its signature compared with the other members', then
 // `run` (vmc's collective; given the call's key, SharedKey, when it takes one). A vmc
 // UsageError (the members' calls differ; an algorithm named that does not apply) ends the run

@@ -175,19 +175,28 @@ std::string calls_differ(const std::string& text, const std::string& comm_label,
   return "the ranks' calls differ on " + comm_label + ": " + out;
 }
 
+// vmc's error text without the node it names first ("node 3 (rank 1 of comm 2): "), which
+// the MPI report names as a rank, and without `operation` when it follows.
+std::string without_who(const std::string& text, const std::string& operation) {
+  std::string rest = text;
+  if (rest.rfind("node ", 0) == 0) {
+    const std::size_t colon = rest.find(": ");
+    if (colon != std::string::npos) rest = rest.substr(colon + 2);
+  }
+  if (rest.rfind(operation + ": ", 0) == 0) rest = rest.substr(operation.size() + 2);
+  return rest;
+}
+
+void blamed_rank_failure(const CallsDifferError& e, const std::string& text) {
+  throw CallsDifferError(e.node(), e.operation(),
+                         "rank " + std::to_string(e.node()) + ": " + e.operation() + ": " +
+                             error_class_name(MPI_ERR_ARG) + ": " + text);
+}
+
 void calls_differ_failure(const CallsDifferError& e, const std::string& comm_label, bool world) {
   // vmc's report names the member it blames and its call first ("node 3 (rank 1 of comm 2):
   // MPI_Bcast: "): the MPI report names them as a rank and a function.
-  std::string text = e.what();
-  if (text.rfind("node ", 0) == 0) {
-    const std::size_t colon = text.find(": ");
-    if (colon != std::string::npos) text = text.substr(colon + 2);
-  }
-  if (text.rfind(e.operation() + ": ", 0) == 0) text = text.substr(e.operation().size() + 2);
-  throw CallsDifferError(e.node(), e.operation(),
-                         "rank " + std::to_string(e.node()) + ": " + e.operation() + ": " +
-                             error_class_name(MPI_ERR_ARG) + ": " +
-                             calls_differ(text, comm_label, world));
+  blamed_rank_failure(e, calls_differ(without_who(e.what(), e.operation()), comm_label, world));
 }
 
 int raise_error(const char* function, MPI_Comm comm, int error_class, const std::string& text) {

@@ -70,6 +70,11 @@ std::string calls_differ(const std::string& text, const std::string& comm_label,
 // (calls_differ), "rank 3: MPI_Bcast: MPI_ERR_ARG: the ranks' calls differ on ...", which the
 // job reports as the blamed rank's failure. It ends the job whatever the communicator's error
 // handler (the ranks' calls can no longer match).
+// vmc's error text without the node it names first ("node 3 (rank 1 of comm 2): "), which
+// the MPI report names as a rank, and without `operation` when it follows.
+std::string without_who(const std::string& text, const std::string& operation);
+// e thrown again as the failure of the rank it blames: "rank 3: MPI_Bcast: MPI_ERR_ARG: TEXT".
+[[noreturn]] void blamed_rank_failure(const CallsDifferError& e, const std::string& text);
 [[noreturn]] void calls_differ_failure(const CallsDifferError& e, const std::string& comm_label,
                                        bool world);
 

@@ -91,17 +91,10 @@ auto on_runtime(const char* fn, F&& f) {
   } catch (const UsageError& e) {
     // vmc's text names the node first ("node 3 (rank 1 of comm 2): "): the report names the
     // rank.
-    std::string text = e.what();
-    if (text.rfind("node ", 0) == 0) {
-      const std::size_t colon = text.find(": ");
-      if (colon != std::string::npos) text = text.substr(colon + 2);
-    }
+    const std::string text = without_who(e.what(), "");
     if (const auto* differ = dynamic_cast<const CallsDifferError*>(&e)) {
       // The failure of the rank it blames, which may be another than this one.
-      throw CallsDifferError(differ->node(), differ->operation(),
-                             "rank " + std::to_string(differ->node()) + ": " + differ->operation() + ": " +
-                                 error_class_name(MPI_ERR_ARG) + ": the ranks' calls differ: " +
-                                 text);
+      blamed_rank_failure(*differ, "the ranks' calls differ: " + text);
     }
     throw FatalError(error_report(fn, MPI_ERR_ARG, "the ranks' calls differ: " + text));
   }

@@ -209,13 +209,9 @@ std::shared_ptr<Schedule> start_schedule(const char* fn, RankState& s, MPI_Comm 
   } catch (const CallsDifferError& e) {
     calls_differ_failure(e, comm_label(s, handle), handle == MPI_COMM_WORLD);
   } catch (const UsageError& e) {
-    std::string text = e.what();
-    if (text.rfind("node ", 0) == 0) {
-      const std::size_t colon = text.find(": ");
-      if (colon != std::string::npos) text = text.substr(colon + 2);
-    }
-    throw FatalError(error_report(
-        fn, MPI_ERR_ARG, calls_differ(text, comm_label(s, handle), handle == MPI_COMM_WORLD)));
+    throw FatalError(error_report(fn, MPI_ERR_ARG,
+                                  calls_differ(without_who(e.what(), ""), comm_label(s, handle),
+                                               handle == MPI_COMM_WORLD)));
   }
   if (persistent != nullptr && persistent->reserve) {  // made: its starts come later
     persistent->tag = tag;

@@ -113,12 +113,9 @@ void run_exchange(const char* fn, const RankState& s, MPI_Comm handle, const Com
   } catch (const CallsDifferError& e) {
     calls_differ_failure(e, comm_label(s, handle), handle == MPI_COMM_WORLD);
   } catch (const UsageError& e) {
-    std::string text = e.what();  // "node 3 (rank 1 of comm 2): ..." first: the report names the rank
-    if (text.rfind("node ", 0) == 0 && text.find(": ") != std::string::npos) {
-      text = text.substr(text.find(": ") + 2);
-    }
-    throw FatalError(error_report(
-        fn, MPI_ERR_ARG, calls_differ(text, comm_label(s, handle), handle == MPI_COMM_WORLD)));
+    throw FatalError(error_report(fn, MPI_ERR_ARG,
+                                  calls_differ(without_who(e.what(), ""), comm_label(s, handle),
+                                               handle == MPI_COMM_WORLD)));
   }
   const Comm::CollectiveScope scope(comm);
   std::vector<Request> requests = x.start(comm, base);

@@ -209,23 +209,31 @@ RunError unreceived_error(std::vector<Unreceived> left) {
 }
 
 std::string signal_text(int signal) {
-  return signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal " + std::to_string(signal);
+  if (signal == SIGINT) return "SIGINT";
+  return signal == SIGTERM ? "SIGTERM" : "signal " + std::to_string(signal);
 }
 
-RunError interrupted_error(int signal, std::vector<BlockedWait> nodes) {
-  std::string text = "interrupted (" + signal_text(signal) + "): the run was ended";
+namespace {
+
+// "WHY: the run was ended; its unfinished nodes:" and a line each.
+RunError ended_run(RunError::Kind kind, const std::string& why, std::vector<BlockedWait> nodes) {
+  std::string text = why + ": the run was ended";
   if (!nodes.empty()) text += "; its unfinished nodes:";
   for (const auto& w : nodes) text += "\n  " + w.describe();
-  return RunError(RunError::Kind::interrupted, text, -1, std::move(nodes));
+  return RunError(kind, text, -1, std::move(nodes));
+}
+
+}  // namespace
+
+RunError interrupted_error(int signal, std::vector<BlockedWait> nodes) {
+  return ended_run(RunError::Kind::interrupted, "interrupted (" + signal_text(signal) + ")",
+                   std::move(nodes));
 }
 
 RunError watchdog_error(double seconds, std::vector<BlockedWait> nodes,
                         const std::string& where) {
-  std::string text = "no progress for " + seconds_text(seconds) + where +
-                     ": the run was ended";
-  if (!nodes.empty()) text += "; its unfinished nodes:";
-  for (const auto& w : nodes) text += "\n  " + w.describe();
-  return RunError(RunError::Kind::watchdog, text, -1, std::move(nodes));
+  return ended_run(RunError::Kind::watchdog, "no progress for " + seconds_text(seconds) + where,
+                   std::move(nodes));
 }
 
 }  // namespace detail

@@ -370,8 +370,6 @@ class FiberExecutor final : public Executor {
     __tsan_switch_to_fiber(s.tsan, 0);
 #endif
     current_node = m_.nodes[rank].get();
-    current_stack_low = static_cast<const char*>(s.stack.sp) - s.stack.size;
-    current_stack_size = s.stack.size;
     k.running.store(rank, std::memory_order_relaxed);
     s.fiber = std::move(s.fiber).resume();
     k.running.store(-1, std::memory_order_relaxed);
@@ -437,6 +435,9 @@ class FiberExecutor final : public Executor {
           s.stack_slot = k.free_stacks.back();
           k.free_stacks.pop_back();
           s.stack = slab_.stack(s.stack_slot);
+          NodeState& n = *m_.nodes[r];
+          n.stack_low = static_cast<const char*>(s.stack.sp) - s.stack.size;
+          n.stack_size = s.stack.size;
           s.fiber = make_fiber(r);
         }
         resume(k, r);

@@ -123,8 +123,8 @@ class ThreadExecutor final : public Executor {
         void* low = nullptr;
         std::size_t size = 0;
         if (pthread_attr_getstack(&attr, &low, &size) == 0) {
-          current_stack_low = static_cast<const char*>(low);
-          current_stack_size = size;
+          self.stack_low = static_cast<const char*>(low);
+          self.stack_size = size;
         }
         pthread_attr_destroy(&attr);
       }

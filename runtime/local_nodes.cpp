@@ -466,10 +466,10 @@ std::vector<BlockedWait> LocalNodes::blocked_waits(bool running_too) {
   for (auto& n : local()) {
     if (n->finished.load(std::memory_order_seq_cst)) continue;
     // Outside every wait: running, or (fibers) waiting for its worker to come back to it.
-    const char* running = executor->running_now(*n) ? kRunningNode : kQueuedNode;
+    const auto running = [&] { return executor->running_now(*n) ? kRunningNode : kQueuedNode; };
     if (running_too && n->blocked_stamp.load(std::memory_order_seq_cst) == 0) {
       std::lock_guard lock(n->wait_mutex);  // the node may be leaving a call (CallContext)
-      waits.push_back({n->rank, running, -1, -1, 0, 0, n->context_text()});
+      waits.push_back({n->rank, running(), -1, -1, 0, 0, n->context_text()});
       continue;
     }
     if (n->stopped.load(std::memory_order_acquire)) {
@@ -481,7 +481,7 @@ std::vector<BlockedWait> LocalNodes::blocked_waits(bool running_too) {
     if (*w.operation == '\0' && n->blocked_stamp.load(std::memory_order_seq_cst) == 0) {
       // In none of vmc's waits in this run (a report made while other nodes run: a node that
       // reads its clock without end): running the program's own code.
-      waits.push_back({n->rank, running, -1, -1, 0, 0, n->context_text()});
+      waits.push_back({n->rank, running(), -1, -1, 0, 0, n->context_text()});
       continue;
     }
     BlockedWait& b = waits.emplace_back(
@@ -503,13 +503,13 @@ std::vector<BlockedWait> LocalNodes::blocked_waits(bool running_too) {
 // have not begun it: a member has begun call c when it has numbered more than c collective
 // calls on the comm (NodeState::collective_seq).
 void LocalNodes::name_absent_members(std::vector<BlockedWait>& waits) {
+  const auto in_a_call = [](const BlockedWait& w) {
+    return w.operation != kRunningNode && w.operation != kQueuedNode &&
+           w.tag >= detail::kCollectiveTagBase;
+  };
   std::map<std::pair<std::uint32_t, std::uint64_t>, std::vector<int>> absent;  // (comm, call)
   for (const BlockedWait& w : waits) {
-    if (w.operation == kRunningNode || w.operation == kQueuedNode ||
-        w.tag < detail::kCollectiveTagBase) {
-      continue;
-    }
-    absent.try_emplace({w.comm, detail::call_of(w.tag)});
+    if (in_a_call(w)) absent.try_emplace({w.comm, detail::call_of(w.tag)});
   }
   for (auto& [key, list] : absent) {
     const auto [comm, call] = key;
@@ -562,11 +562,7 @@ void LocalNodes::name_absent_members(std::vector<BlockedWait>& waits) {
     if (it != earliest.end() && key.second != it->second) list.clear();
   }
   for (BlockedWait& w : waits) {
-    if (w.operation == kRunningNode || w.operation == kQueuedNode ||
-        w.tag < detail::kCollectiveTagBase) {
-      continue;
-    }
-    w.not_begun = absent[{w.comm, detail::call_of(w.tag)}];
+    if (in_a_call(w)) w.not_begun = absent[{w.comm, detail::call_of(w.tag)}];
   }
 }
 

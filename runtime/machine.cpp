@@ -256,7 +256,7 @@ Node* this_node() {
 
 StackRange this_node_stack() noexcept {
   if (detail::current_node == nullptr) return {};
-  return {detail::current_stack_low, detail::current_stack_size};
+  return {detail::current_node->stack_low, detail::current_node->stack_size};
 }
 
 bool below_node_stack(const void* address) noexcept {

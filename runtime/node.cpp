@@ -13,8 +13,6 @@
 namespace vmc::detail {
 
 constinit thread_local NodeState* current_node = nullptr;
-constinit thread_local const char* current_stack_low = nullptr;
-constinit thread_local std::size_t current_stack_size = 0;
 
 namespace {
 

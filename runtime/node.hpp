@@ -1028,6 +1028,10 @@ struct alignas(64) NodeState {
   MachineImpl* machine = nullptr;
   // The Node the user's function was given, during its call (vmc::this_node()).
   Node* handle = nullptr;
+  // The stack the node runs on (vmc::this_node_stack, for a crash report): set once, by the
+  // executor that gives it (a fiber's slab slot, a node thread's own stack).
+  const char* stack_low = nullptr;
+  std::size_t stack_size = 0;
   UnexpectedMessages unexpected;
   // Threads engine: where a blocked node sleeps. The executor spins before it sleeps, and
   // only while the awake nodes do not outnumber the cores (executor_threads.cpp), so the
@@ -1166,9 +1170,6 @@ inline bool NodeState::waits_for(std::uint32_t comm, int src, Tag tag) {
 // -fsanitize=undefined tests a guarded access's address against null with the guard's flags:
 // every fiber's first store after a switch was reported as a store to a null pointer.)
 extern constinit thread_local NodeState* current_node;
-// The stack current_node runs on (vmc::this_node_stack): set where current_node is.
-extern constinit thread_local const char* current_stack_low;
-extern constinit thread_local std::size_t current_stack_size;
 // Gives the calling thread (one that runs nodes) a stack for signal handlers, freed when the
 // thread ends (node.cpp).
 void give_thread_a_signal_stack();
